@@ -1,0 +1,15 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+
+// The renderer is a static bundle: served from app:// in Electron and by the browser-mode host.
+export default defineConfig({
+  root: fileURLToPath(new URL('./renderer', import.meta.url)),
+  base: './',
+  plugins: [react()],
+  build: {
+    outDir: fileURLToPath(new URL('./dist/renderer', import.meta.url)),
+    emptyOutDir: true,
+    sourcemap: true,
+  },
+});
