@@ -1,0 +1,485 @@
+// Events read from the queue with GET /events (chat-api §6, api-notes §2, §4, §5), as a discriminated
+// union on `type` (and `op` where the type has several operations). This is the set the local realm
+// server emits and the renderer's store applies. Every event has an increasing (not consecutive) id.
+import type {
+  Channel,
+  Draft,
+  GroupSettingValue,
+  Message,
+  MessageFlag,
+  ProfileDataValue,
+  ReactionType,
+  SettingValue,
+  StoredDraft,
+  Subscription,
+  SubscriptionProperty,
+  TopicLink,
+  User,
+  UserGroup,
+  UserRole,
+  VisibilityPolicy,
+} from './types';
+
+interface EventBase {
+  id: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+
+/** A new message. Flags travel beside the message, not inside it: never assume a new message is unread. */
+export interface MessageEvent extends EventBase {
+  type: 'message';
+  message: Message;
+  flags: MessageFlag[];
+  /** Only in the sender's own queue when POST /messages carried this queue_id and a local_id. */
+  local_message_id?: string;
+}
+
+export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
+
+/**
+ * A content edit, a move (topic and/or channel), or a rendering-only update (e.g. link previews).
+ * Subtle points:
+ * - The new topic is `subject`, the old one `orig_subject`; there is NO `topic` field.
+ * - `stream_id` is the channel BEFORE the edit; `new_stream_id` appears only on channel moves.
+ * - Content fields apply to `message_id` only; move fields apply to every id in `message_ids`.
+ * - `rendering_only` true means no user edit happened (user_id null, edit history unchanged).
+ */
+export interface UpdateMessageEvent extends EventBase {
+  type: 'update_message';
+  /** The editor; null for rendering-only updates. */
+  user_id: number | null;
+  rendering_only: boolean;
+  message_id: number;
+  /** Every moved message, always including message_id. Sorted ascending. */
+  message_ids: number[];
+  /** The user's flags on message_id after the edit. */
+  flags: MessageFlag[];
+  edit_timestamp: number;
+  /** Deprecated name of the channel before the edit (channel messages only). */
+  stream_name?: string;
+  /** The channel before the edit; present for every channel-message edit. */
+  stream_id?: number;
+  /** Only when the messages moved to another channel. */
+  new_stream_id?: number;
+  /** Only on moves. */
+  propagate_mode?: PropagateMode;
+  /** Topic before the move (only on moves). */
+  orig_subject?: string;
+  /** Topic after the move; only when the topic changed. */
+  subject?: string;
+  /** Only when the topic changed. */
+  topic_links?: TopicLink[];
+  /** Only when content changed. */
+  orig_content?: string;
+  orig_rendered_content?: string;
+  /** When content changed, or on a rendering-only update. */
+  content?: string;
+  rendered_content?: string;
+  is_me_message?: boolean;
+}
+
+/** Bulk deletion (the client declares bulk_message_deletion, so message_ids is always set). */
+export interface DeleteMessageEvent extends EventBase {
+  type: 'delete_message';
+  message_ids: number[];
+  /** Only for clients without bulk_message_deletion; the local server never sends it. */
+  message_id?: number;
+  message_type: 'stream' | 'private';
+  /** Only when message_type is stream. */
+  stream_id?: number;
+  topic?: string;
+}
+
+/** Per-message details of a `read` flag removal, enough to rebuild unread_msgs. */
+export interface UnreadMessageDetail {
+  type: 'private' | 'stream';
+  mentioned?: boolean;
+  /** Direct messages: the other participants (self excluded). */
+  user_ids?: number[];
+  stream_id?: number;
+  topic?: string;
+}
+
+export interface UpdateMessageFlagsAddEvent extends EventBase {
+  type: 'update_message_flags';
+  op: 'add';
+  /** Deprecated copy of op. */
+  operation?: 'add';
+  flag: MessageFlag;
+  messages: number[];
+  /** Only meaningful for `read`: when true, every message is now read and `messages` is []. */
+  all: boolean;
+}
+
+export interface UpdateMessageFlagsRemoveEvent extends EventBase {
+  type: 'update_message_flags';
+  op: 'remove';
+  operation?: 'remove';
+  flag: MessageFlag;
+  messages: number[];
+  /** Deprecated, always false. */
+  all: boolean;
+  /** Only when flag is `read`: keyed by message id as a string. */
+  message_details?: Record<string, UnreadMessageDetail>;
+}
+
+export type UpdateMessageFlagsEvent = UpdateMessageFlagsAddEvent | UpdateMessageFlagsRemoveEvent;
+
+export interface ReactionEvent extends EventBase {
+  type: 'reaction';
+  op: 'add' | 'remove';
+  message_id: number;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: ReactionType;
+  user_id: number;
+  /** Deprecated. */
+  user?: { user_id: number; email: string; full_name: string };
+}
+
+export interface TypingUser {
+  user_id: number;
+  email: string;
+}
+
+/** "private" was renamed "direct" (FL 215). */
+export interface TypingEvent extends EventBase {
+  type: 'typing';
+  op: 'start' | 'stop';
+  message_type: 'direct' | 'stream';
+  sender: TypingUser;
+  /** Direct only; includes the sender. */
+  recipients?: TypingUser[];
+  /** Stream only. */
+  stream_id?: number;
+  topic?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Subscriptions and channels
+
+export interface SubscriptionAddEvent extends EventBase {
+  type: 'subscription';
+  op: 'add';
+  subscriptions: Subscription[];
+}
+
+export interface SubscriptionRemoveEvent extends EventBase {
+  type: 'subscription';
+  op: 'remove';
+  subscriptions: { stream_id: number; name: string }[];
+}
+
+/**
+ * A personal setting changed. is_muted and in_home_view arrive as two events (one per property).
+ * Clients must tolerate unknown properties.
+ */
+export interface SubscriptionUpdateEvent extends EventBase {
+  type: 'subscription';
+  op: 'update';
+  stream_id: number;
+  property: SubscriptionProperty | (string & {});
+  value: boolean | number | string | null;
+}
+
+export interface SubscriptionPeerAddEvent extends EventBase {
+  type: 'subscription';
+  op: 'peer_add';
+  stream_ids: number[];
+  user_ids: number[];
+}
+
+/** Also sent before the realm_user deactivation event (FL 377). */
+export interface SubscriptionPeerRemoveEvent extends EventBase {
+  type: 'subscription';
+  op: 'peer_remove';
+  stream_ids: number[];
+  user_ids: number[];
+}
+
+export type SubscriptionEvent =
+  | SubscriptionAddEvent
+  | SubscriptionRemoveEvent
+  | SubscriptionUpdateEvent
+  | SubscriptionPeerAddEvent
+  | SubscriptionPeerRemoveEvent;
+
+export interface StreamCreateEvent extends EventBase {
+  type: 'stream';
+  op: 'create';
+  streams: Channel[];
+}
+
+export interface StreamDeleteEvent extends EventBase {
+  type: 'stream';
+  op: 'delete';
+  stream_ids: number[];
+  /** Deprecated. */
+  streams?: { stream_id: number }[];
+}
+
+/**
+ * One channel property changed. Extras: rendered_description when property is description;
+ * history_public_to_subscribers and is_web_public when property is invite_only.
+ */
+export interface StreamUpdateEvent extends EventBase {
+  type: 'stream';
+  op: 'update';
+  stream_id: number;
+  name: string;
+  property: keyof Channel | (string & {});
+  value: boolean | number | string | null | GroupSettingValue;
+  rendered_description?: string;
+  history_public_to_subscribers?: boolean;
+  is_web_public?: boolean;
+}
+
+export type StreamEvent = StreamCreateEvent | StreamDeleteEvent | StreamUpdateEvent;
+
+// ---------------------------------------------------------------------------------------------
+// Users
+
+export interface RealmUserAddEvent extends EventBase {
+  type: 'realm_user';
+  op: 'add';
+  person: User;
+}
+
+/** Only sent to guests who lose access to a user; deactivation is an update with is_active. */
+export interface RealmUserRemoveEvent extends EventBase {
+  type: 'realm_user';
+  op: 'remove';
+  person: { user_id: number; full_name?: string };
+}
+
+/** The forms of `person` in a realm_user update; exactly one change per event. */
+export type RealmUserUpdatePerson =
+  | { user_id: number; full_name: string }
+  | {
+      user_id: number;
+      avatar_url: string | null;
+      avatar_source: 'G' | 'J' | 'U';
+      avatar_url_medium: string | null;
+      avatar_version: number;
+    }
+  | { user_id: number; timezone: string; email?: string }
+  | { user_id: number; bot_owner_id: number | null }
+  | { user_id: number; role: UserRole }
+  | { user_id: number; delivery_email: string | null }
+  | {
+      user_id: number;
+      custom_profile_field: {
+        id: number;
+        value: string | null;
+        rendered_value?: ProfileDataValue['rendered_value'];
+      };
+    }
+  | { user_id: number; new_email: string }
+  /** Deactivation (false) or reactivation (true). */
+  | { user_id: number; is_active: boolean }
+  /** An imported stub's first login. */
+  | { user_id: number; is_imported_stub: false; date_joined: string };
+
+export interface RealmUserUpdateEvent extends EventBase {
+  type: 'realm_user';
+  op: 'update';
+  person: RealmUserUpdatePerson;
+}
+
+export type RealmUserEvent = RealmUserAddEvent | RealmUserRemoveEvent | RealmUserUpdateEvent;
+
+/** Empty strings clear a field. */
+export interface UserStatusEvent extends EventBase {
+  type: 'user_status';
+  user_id: number;
+  status_text?: string;
+  emoji_name?: string;
+  emoji_code?: string;
+  reaction_type?: ReactionType | '';
+  /** Deprecated: !presence_enabled. */
+  away?: boolean;
+}
+
+/** visibility_policy 0 means the setting was cleared. */
+export interface UserTopicEvent extends EventBase {
+  type: 'user_topic';
+  stream_id: number;
+  topic_name: string;
+  last_updated: number;
+  visibility_policy: VisibilityPolicy;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drafts
+
+export interface DraftsAddEvent extends EventBase {
+  type: 'drafts';
+  op: 'add';
+  drafts: StoredDraft[];
+}
+
+export interface DraftsUpdateEvent extends EventBase {
+  type: 'drafts';
+  op: 'update';
+  /** Replaces the draft with the same id. */
+  draft: Draft & { id: number };
+}
+
+export interface DraftsRemoveEvent extends EventBase {
+  type: 'drafts';
+  op: 'remove';
+  draft_id: number;
+}
+
+export type DraftsEvent = DraftsAddEvent | DraftsUpdateEvent | DraftsRemoveEvent;
+
+// ---------------------------------------------------------------------------------------------
+// Realm and settings
+
+/** Clients should treat it as an update_dict with one key. */
+export interface RealmUpdateEvent extends EventBase {
+  type: 'realm';
+  op: 'update';
+  property: string;
+  value: SettingValue | GroupSettingValue;
+}
+
+export interface RealmUpdateDictEvent extends EventBase {
+  type: 'realm';
+  op: 'update_dict';
+  /** Deprecated, always "default". */
+  property: string;
+  /** Setting names WITHOUT the realm_ prefix of the register response (e.g. `name` for realm_name). */
+  data: Record<string, unknown>;
+}
+
+export interface RealmDeactivatedEvent extends EventBase {
+  type: 'realm';
+  op: 'deactivated';
+  realm_id: number;
+}
+
+export type RealmEvent = RealmUpdateEvent | RealmUpdateDictEvent | RealmDeactivatedEvent;
+
+export interface RealmUserSettingsDefaultsEvent extends EventBase {
+  type: 'realm_user_settings_defaults';
+  op: 'update';
+  property: string;
+  value: SettingValue;
+}
+
+export interface UserSettingsUpdateEvent extends EventBase {
+  type: 'user_settings';
+  op: 'update';
+  property: string;
+  value: SettingValue;
+  /** Only when property is default_language. */
+  language_name?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// User groups
+
+export interface UserGroupAddEvent extends EventBase {
+  type: 'user_group';
+  op: 'add';
+  group: UserGroup;
+}
+
+export interface UserGroupUpdateEvent extends EventBase {
+  type: 'user_group';
+  op: 'update';
+  group_id: number;
+  data: Partial<
+    Pick<
+      UserGroup,
+      | 'name'
+      | 'description'
+      | 'deactivated'
+      | 'can_add_members_group'
+      | 'can_join_group'
+      | 'can_leave_group'
+      | 'can_manage_group'
+      | 'can_mention_group'
+      | 'can_remove_members_group'
+    >
+  >;
+}
+
+export interface UserGroupMembersEvent extends EventBase {
+  type: 'user_group';
+  op: 'add_members' | 'remove_members';
+  group_id: number;
+  user_ids: number[];
+}
+
+export interface UserGroupSubgroupsEvent extends EventBase {
+  type: 'user_group';
+  op: 'add_subgroups' | 'remove_subgroups';
+  group_id: number;
+  direct_subgroup_ids: number[];
+}
+
+/** Sent on deactivation only to clients without include_deactivated_groups. */
+export interface UserGroupRemoveEvent extends EventBase {
+  type: 'user_group';
+  op: 'remove';
+  group_id: number;
+}
+
+export type UserGroupEvent =
+  | UserGroupAddEvent
+  | UserGroupUpdateEvent
+  | UserGroupMembersEvent
+  | UserGroupSubgroupsEvent
+  | UserGroupRemoveEvent;
+
+// ---------------------------------------------------------------------------------------------
+// Queue control
+
+/** Sent after a blocking wait with no events; only advances last_event_id. */
+export interface HeartbeatEvent extends EventBase {
+  type: 'heartbeat';
+}
+
+/** The event server restarted; clients that re-register because of it spread it over >= 5 minutes. */
+export interface RestartEvent extends EventBase {
+  type: 'restart';
+  zulip_version: string;
+  zulip_merge_base?: string;
+  zulip_feature_level: number;
+  server_generation: number;
+}
+
+/** Every event the local realm server emits. */
+export type ServerEvent =
+  | MessageEvent
+  | UpdateMessageEvent
+  | DeleteMessageEvent
+  | UpdateMessageFlagsEvent
+  | ReactionEvent
+  | SubscriptionEvent
+  | StreamEvent
+  | RealmUserEvent
+  | UserStatusEvent
+  | UserTopicEvent
+  | DraftsEvent
+  | TypingEvent
+  | RealmEvent
+  | RealmUserSettingsDefaultsEvent
+  | UserSettingsUpdateEvent
+  | UserGroupEvent
+  | HeartbeatEvent
+  | RestartEvent;
+
+export type ServerEventType = ServerEvent['type'];
+
+/** GET /events success body. */
+export interface GetEventsResponse {
+  result: 'success';
+  msg: string;
+  events: ServerEvent[];
+  queue_id: string;
+}
