@@ -1,0 +1,20 @@
+export { decodeManifest, type DecodeResult } from './decode';
+export {
+  pointer,
+  type Finding,
+  type FindingCode,
+  type ErrorCode,
+  type WarningCode,
+} from './findings';
+export { unsafePathReason, isPlainObject } from './payload-ref';
+export {
+  compareIntegrity,
+  INTEGRITY_MEMBERS,
+  type IntegrityMember,
+  type IntegrityOutcome,
+  type IntegrityStatus,
+  type AudioSourceDescription,
+} from './integrity';
+export type { ManifestReport, TranscriptView, TranscriptStatus } from './report';
+export type * from './schema';
+export * from './transcripts';
