@@ -9,6 +9,11 @@ import { manifestSchema, type TypedManifest } from './schema';
 export interface DecodeResult {
   /** Present only when there are no errors. */
   manifest?: TypedManifest;
+  /**
+   * The parsed JSON object, also when it has errors, so that payloads and audio can still be checked;
+   * absent when the text is not a JSON object or decoding stopped at an unsupported version.
+   */
+  document?: Record<string, unknown>;
   errors: Finding[];
   warnings: Finding[];
 }
@@ -22,8 +27,9 @@ export function decodeManifest(input: Uint8Array | string): DecodeResult {
     const parsed = manifestSchema.safeParse(doc);
     if (!parsed.success) reportSchemaIssues(doc, parsed.error.issues, sink);
     checkRelations(doc, sink);
-    if (sink.errors.length === 0) return { ...result(sink), manifest: doc as TypedManifest };
-    return result(sink);
+    if (sink.errors.length === 0)
+      return { ...result(sink), document: doc, manifest: doc as TypedManifest };
+    return { ...result(sink), document: doc };
   } catch (err) {
     // Defensive: no known input gets here, but a decoder must answer rather than throw.
     sink.error('not-json', '', `the manifest could not be decoded: ${describe(err)}`);

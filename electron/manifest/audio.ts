@@ -1,0 +1,187 @@
+// Finds the recording for a manifest (manifest-decisions §3) and computes its integrity values by
+// streaming it through the Ogg Opus reader in fixed-size chunks: memory use does not grow with the file.
+import { createHash } from 'node:crypto';
+import { open, readdir, stat } from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import type { AudioSourceDescription } from '../../shared/manifest';
+import { isPlainObject } from '../../shared/manifest';
+import { OpusIntegrityReader, type HashFactory, type OpusReadResult } from '../../shared/ogg';
+import { nodeSha256 } from './node-hash';
+import { findAttachment } from './payloads';
+import { decodeBase64, resolveInsideFolder } from './safe-files';
+
+export type AudioLocation =
+  | { found: true; source: AudioSourceDescription; file: string }
+  | { found: true; source: AudioSourceDescription; bytes: Uint8Array }
+  | { found: false; status: 'missing' | 'unreadable'; reason: string };
+
+const AUDIO_MIME = new Set(['audio/ogg', 'audio/opus']);
+const AUDIO_FILE = /\.(opus|ogg)$/i;
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Where the audio is: the user's choice when given, else audio.payloadRef, else an audio attachment,
+ * else `<manifest base name>.opus|.ogg`, else the only .opus/.ogg file in the folder.
+ */
+export async function locateAudio(
+  manifestPath: string,
+  doc: Record<string, unknown>,
+  userChoice?: string,
+): Promise<AudioLocation> {
+  const folder = dirname(resolve(manifestPath));
+  if (userChoice !== undefined) {
+    const file = resolve(userChoice);
+    if (!(await isFile(file)))
+      return { found: false, status: 'missing', reason: `${userChoice}: no such file` };
+    return { found: true, source: { via: 'argument', location: file }, file };
+  }
+  const audio = isPlainObject(doc.audio) ? doc.audio : {};
+  if (audio.payloadRef !== undefined) return locateByRef(folder, audio.payloadRef, doc.attachments);
+
+  if (Array.isArray(doc.attachments)) {
+    for (const item of doc.attachments) {
+      if (!isPlainObject(item) || typeof item.mime !== 'string' || typeof item.name !== 'string')
+        continue;
+      if (!AUDIO_MIME.has(item.mime.split(';')[0].trim().toLowerCase())) continue;
+      return fromAttachment(item, 'attachment');
+    }
+  }
+  const base = basename(manifestPath, extname(manifestPath));
+  for (const ext of ['.opus', '.ogg']) {
+    const file = join(folder, base + ext);
+    if (await isFile(file))
+      return { found: true, source: { via: 'sibling', location: file }, file };
+  }
+  try {
+    const candidates: string[] = [];
+    for (const name of await readdir(folder)) {
+      if (AUDIO_FILE.test(name) && (await isFile(join(folder, name)))) candidates.push(name);
+    }
+    if (candidates.length === 1) {
+      const file = join(folder, candidates[0]);
+      return { found: true, source: { via: 'only-file', location: file }, file };
+    }
+    if (candidates.length > 1) {
+      return {
+        found: false,
+        status: 'missing',
+        reason: `${candidates.length} audio files beside the manifest; pick one`,
+      };
+    }
+  } catch (err) {
+    return {
+      found: false,
+      status: 'missing',
+      reason: `cannot list ${folder}: ${(err as Error).message}`,
+    };
+  }
+  return {
+    found: false,
+    status: 'missing',
+    reason: 'no audio file found beside the manifest; pick one',
+  };
+}
+
+async function locateByRef(
+  folder: string,
+  ref: unknown,
+  attachments: unknown,
+): Promise<AudioLocation> {
+  if (!isPlainObject(ref))
+    return { found: false, status: 'missing', reason: 'audio.payloadRef is not an object' };
+  const hasPath = typeof ref.path === 'string';
+  const hasAttachment = typeof ref.attachment === 'string';
+  if (hasPath === hasAttachment) {
+    return {
+      found: false,
+      status: 'missing',
+      reason: 'audio.payloadRef needs exactly one of path and attachment',
+    };
+  }
+  if (hasAttachment) {
+    const item = findAttachment(attachments, ref.attachment as string);
+    if (!item)
+      return {
+        found: false,
+        status: 'missing',
+        reason: `no attachment named "${String(ref.attachment)}"`,
+      };
+    return fromAttachment(item, 'payloadRef');
+  }
+  const file = await resolveInsideFolder(folder, ref.path as string);
+  if (!file.ok)
+    return { found: false, status: file.missing ? 'missing' : 'unreadable', reason: file.reason };
+  return { found: true, source: { via: 'payloadRef', location: file.path }, file: file.path };
+}
+
+function fromAttachment(
+  item: Record<string, unknown>,
+  via: 'payloadRef' | 'attachment',
+): AudioLocation {
+  const location = `attachment:${String(item.name)}`;
+  const bytes = typeof item.contentBase64 === 'string' ? decodeBase64(item.contentBase64) : null;
+  if (!bytes)
+    return { found: false, status: 'unreadable', reason: `${location} is not valid base64` };
+  return { found: true, source: { via, location }, bytes };
+}
+
+export const AUDIO_CHUNK_BYTES = 1 << 20;
+
+export interface AudioRead {
+  result: OpusReadResult;
+  /** SHA-256 of the whole file, computed in the same pass when asked for (audio.payloadRef.sha256). */
+  fileSha256?: string;
+}
+
+/**
+ * Streams an audio file (or attachment bytes) through the Ogg Opus reader. One read buffer is reused:
+ * the reader consumes each chunk before the next read (hashes copy what they need, a straddling page is
+ * copied into the reader's own buffer).
+ */
+export async function readAudioIntegrity(
+  location: Extract<AudioLocation, { found: true }>,
+  options: { hash?: HashFactory; wholeFileSha256?: boolean } = {},
+): Promise<AudioRead> {
+  const reader = new OpusIntegrityReader(options.hash ?? nodeSha256);
+  const whole = options.wholeFileSha256 ? createHash('sha256') : null;
+  const feed = (chunk: Uint8Array) => {
+    reader.push(chunk);
+    whole?.update(chunk);
+  };
+  if ('bytes' in location) {
+    for (let at = 0; at < location.bytes.length; at += AUDIO_CHUNK_BYTES) {
+      feed(location.bytes.subarray(at, at + AUDIO_CHUNK_BYTES));
+    }
+  } else {
+    let handle;
+    try {
+      handle = await open(location.file, 'r');
+    } catch (err) {
+      return {
+        result: { ok: false, reason: `cannot open: ${(err as Error).message}`, byteLength: 0 },
+      };
+    }
+    try {
+      const buffer = new Uint8Array(AUDIO_CHUNK_BYTES);
+      for (;;) {
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+        if (bytesRead === 0) break;
+        feed(buffer.subarray(0, bytesRead));
+      }
+    } catch (err) {
+      return {
+        result: { ok: false, reason: `read error: ${(err as Error).message}`, byteLength: 0 },
+      };
+    } finally {
+      await handle.close();
+    }
+  }
+  return { result: reader.finish(), fileSha256: whole?.digest('hex') };
+}

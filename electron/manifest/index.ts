@@ -1,0 +1,18 @@
+// Node-side manifest file access: used by the command line now and by the main process's IPC handlers.
+export { inspectManifestFile, ManifestReadError, type InspectOptions } from './inspect';
+export {
+  locateAudio,
+  readAudioIntegrity,
+  AUDIO_CHUNK_BYTES,
+  type AudioLocation,
+  type AudioRead,
+} from './audio';
+export {
+  readPayload,
+  findAttachment,
+  MAX_PAYLOAD_BYTES,
+  type PayloadContext,
+  type PayloadRead,
+} from './payloads';
+export { resolveInsideFolder, decodeBase64, type ResolvedFile } from './safe-files';
+export { nodeSha256 } from './node-hash';

@@ -1,0 +1,175 @@
+// Checks one manifest file end to end: decode, read every payload, parse transcripts, find the audio
+// and verify its integrity. The result is plain data: the CLI prints it, the main process sends it to
+// the viewer over IPC.
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import {
+  compareIntegrity,
+  decodeManifest,
+  isPlainObject,
+  parseTranscript,
+  pointer,
+  type Finding,
+  type IntegrityOutcome,
+  type ManifestReport,
+  type SpeakerRef,
+  type TranscriptView,
+} from '../../shared/manifest';
+import type { HashFactory } from '../../shared/ogg';
+import { locateAudio, readAudioIntegrity } from './audio';
+import { isReadableRef, readPayload, type PayloadContext } from './payloads';
+
+export interface InspectOptions {
+  /** An audio file the user picked; it replaces discovery. */
+  audioPath?: string;
+  /** Incremental SHA-256 for the audio packets; node:crypto by default. */
+  hash?: HashFactory;
+}
+
+/** The manifest file itself could not be read (as opposed to being read and found invalid). */
+export class ManifestReadError extends Error {}
+
+export async function inspectManifestFile(
+  manifestPath: string,
+  options: InspectOptions = {},
+): Promise<ManifestReport> {
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await readFile(manifestPath));
+  } catch (err) {
+    throw new ManifestReadError(`cannot read ${manifestPath}: ${(err as Error).message}`);
+  }
+  const decoded = decodeManifest(bytes);
+  const errors = [...decoded.errors];
+  const warnings = [...decoded.warnings];
+  const doc = decoded.document;
+  if (!doc) {
+    return {
+      manifestPath,
+      valid: false,
+      errors,
+      warnings,
+      transcripts: [],
+      integrity: {
+        status: 'not-checked',
+        mismatches: [],
+        reason: 'the manifest could not be decoded',
+      },
+    };
+  }
+  const ctx: PayloadContext = {
+    folder: dirname(resolve(manifestPath)),
+    attachments: doc.attachments,
+  };
+  const transcripts = await readTranscripts(doc, ctx, decoded.errors, errors);
+  const integrity = await checkAudio(manifestPath, doc, options, decoded.errors, errors);
+  return {
+    manifestPath,
+    valid: errors.length === 0,
+    errors,
+    warnings,
+    manifest: decoded.manifest,
+    transcripts,
+    integrity,
+  };
+}
+
+function speakersOf(doc: Record<string, unknown>): SpeakerRef[] {
+  if (!Array.isArray(doc.speakers)) return [];
+  return doc.speakers.filter(
+    (s): s is SpeakerRef =>
+      isPlainObject(s) && typeof s.id === 'string' && typeof s.label === 'string',
+  );
+}
+
+async function readTranscripts(
+  doc: Record<string, unknown>,
+  ctx: PayloadContext,
+  decodeErrors: readonly Finding[],
+  errors: Finding[],
+): Promise<TranscriptView[]> {
+  const speakers = speakersOf(doc);
+  const views: TranscriptView[] = [];
+  for (const list of ['transcripts', 'readableTranscripts'] as const) {
+    const items = doc[list];
+    if (!Array.isArray(items)) continue;
+    for (let index = 0; index < items.length; index++) {
+      const entry = items[index];
+      if (!isPlainObject(entry)) continue;
+      const refPointer = pointer([list, index, 'payloadRef']);
+      const format = typeof entry.format === 'string' ? entry.format : '';
+      const view: TranscriptView = {
+        list,
+        index,
+        id: typeof entry.id === 'string' ? entry.id : '',
+        role: typeof entry.role === 'string' ? entry.role : undefined,
+        format,
+        language: typeof entry.language === 'string' ? entry.language : undefined,
+        isDefault: entry.default === true,
+        status: 'unreadable',
+        timed: false,
+        cues: [],
+      };
+      views.push(view);
+      if (!isReadableRef(entry.payloadRef, refPointer, decodeErrors)) {
+        view.reason = 'the payloadRef is invalid';
+        continue;
+      }
+      // Every payload is read and checked, also those in formats the viewer cannot show.
+      const payload = await readPayload(ctx, entry.payloadRef, refPointer);
+      errors.push(...payload.errors);
+      if (!payload.bytes || payload.errors.length > 0) {
+        view.reason = payload.errors.map((f) => f.message).join('; ');
+        continue;
+      }
+      const parsed = parseTranscript(format, payload.bytes, speakers);
+      if (parsed.ok) {
+        view.status = 'parsed';
+        view.timed = parsed.timed;
+        view.cues = parsed.cues;
+      } else {
+        view.status = 'unsupported' in parsed ? 'unsupported-format' : 'unparseable';
+        view.reason = parsed.reason;
+      }
+    }
+  }
+  return views;
+}
+
+async function checkAudio(
+  manifestPath: string,
+  doc: Record<string, unknown>,
+  options: InspectOptions,
+  decodeErrors: readonly Finding[],
+  errors: Finding[],
+): Promise<IntegrityOutcome> {
+  const location = await locateAudio(manifestPath, doc, options.audioPath);
+  if (!location.found) return { status: location.status, mismatches: [], reason: location.reason };
+  // The declared sha256/byteLength of audio.payloadRef are checked in the same streaming pass.
+  const ref = isPlainObject(doc.audio) ? doc.audio.payloadRef : undefined;
+  const refChecked =
+    location.source.via === 'payloadRef' &&
+    isPlainObject(ref) &&
+    isReadableRef(ref, '/audio/payloadRef', decodeErrors);
+  const wantsSha =
+    refChecked && typeof ref.sha256 === 'string' && /^[0-9a-f]{64}$/.test(ref.sha256);
+  const { result, fileSha256 } = await readAudioIntegrity(location, {
+    hash: options.hash,
+    wholeFileSha256: wantsSha,
+  });
+  if (refChecked && Number.isInteger(ref.byteLength) && ref.byteLength !== result.byteLength) {
+    errors.push({
+      code: 'payload-length-mismatch',
+      path: '/audio/payloadRef/byteLength',
+      message: `the audio file has ${result.byteLength} bytes, the manifest says ${ref.byteLength}`,
+    });
+  }
+  if (wantsSha && fileSha256 !== ref.sha256) {
+    errors.push({
+      code: 'payload-hash-mismatch',
+      path: '/audio/payloadRef/sha256',
+      message: `the audio file's SHA-256 is ${fileSha256}, the manifest says ${ref.sha256}`,
+    });
+  }
+  return compareIntegrity(doc.integrity, result, location.source);
+}
