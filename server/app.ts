@@ -1,0 +1,118 @@
+// createRealmServer: the local realm server used by the CLI, the tests, the benches and npm start.
+// It opens (and migrates) DIR/realm.sqlite3, seeds a fresh folder, mounts every resource module
+// under /api/v1 and listens on host:port.
+import Fastify, { type FastifyInstance } from 'fastify';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import { resolveConfig, type RealmConfig, type RealmServerOptions } from './config';
+import { openDatabase, uploadsDir, type Db } from './db';
+import { EventHub } from './events/hub';
+import { Authenticator } from './http/auth';
+import { RateLimiter } from './http/rate-limit';
+import { ApiRouter, toApiError } from './http/router';
+import { ApiError } from './http/errors';
+import type { RealmContext } from './realm/context';
+import { resources } from './resources';
+import { seedRealm } from './seed';
+
+export interface RealmServer {
+  /** http://host:port, without a trailing slash. */
+  url: string;
+  host: string;
+  port: number;
+  ctx: RealmContext;
+  app: FastifyInstance;
+  db: Db;
+  events: EventHub;
+  config: RealmConfig;
+  close(): Promise<void>;
+}
+
+export async function createRealmServer(options: RealmServerOptions): Promise<RealmServer> {
+  const config = resolveConfig(options);
+  const db = openDatabase(config.dataDir);
+  const events = new EventHub(config);
+  const ctx: RealmContext = {
+    db,
+    config,
+    events,
+    dataDir: config.dataDir,
+    uploadsDir: uploadsDir(config.dataDir),
+    realmUrl: '',
+    nowSeconds: () => Math.floor(Date.now() / 1000),
+  };
+
+  const app = Fastify({
+    logger: config.logRequests,
+    bodyLimit: config.bodyLimitBytes,
+    // Long-polls would otherwise hold close() until their heartbeat.
+    forceCloseConnections: true,
+    // Clients behind the Electron main process may keep connections open for a long time.
+    keepAliveTimeout: 120_000,
+    requestTimeout: 0,
+  });
+  await app.register(formbody, { bodyLimit: config.bodyLimitBytes });
+  await app.register(multipart, {
+    // Fields become request.body entries the parameter layer reads; files are buffered there too
+    // (uploads read request.body[field] with type 'file'), bounded by max_file_upload_size_mib.
+    attachFieldsToBody: true,
+    limits: {
+      fileSize: config.maxFileUploadSizeMib * 1024 * 1024,
+      fieldSize: config.bodyLimitBytes,
+      files: 10,
+      fields: 1000,
+    },
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) request.log.error(error);
+    if (apiError.status >= 500 && !config.logRequests) console.error(error);
+    void reply.code(apiError.status).headers(apiError.headers).send(apiError.body());
+  });
+  app.setNotFoundHandler((_request, reply) => {
+    const notFound = new ApiError('BAD_REQUEST', 'Not Found', 404);
+    void reply.code(404).send(notFound.body());
+  });
+
+  const api = new ApiRouter(
+    app,
+    new Authenticator(db),
+    config.rateLimit ? new RateLimiter(config.rateLimit) : null,
+  );
+  for (const resource of resources) resource.routes(api, ctx);
+
+  await seedRealm(ctx, config.seed);
+
+  let address: string;
+  try {
+    address = await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  const port = Number(new URL(address).port);
+  const host = config.host;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  ctx.realmUrl = url;
+  events.start();
+
+  let closed = false;
+  return {
+    url,
+    host,
+    port,
+    ctx,
+    app,
+    db,
+    events,
+    config,
+    async close() {
+      if (closed) return;
+      closed = true;
+      events.stop();
+      await app.close();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,60 @@
+// npm run server -- [--host 127.0.0.1] [--port N] [--data DIR] [--seed demo|empty]
+// Prints exactly one line, "listening on http://HOST:PORT", once ready.
+import { parseArgs } from 'node:util';
+import { join } from 'node:path';
+import envPaths from 'env-paths';
+import { createRealmServer } from './app';
+
+function defaultDataDir(): string {
+  return join(envPaths('tributary').data, 'local-realm');
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      host: { type: 'string', default: '127.0.0.1' },
+      port: { type: 'string', default: '9991' },
+      data: { type: 'string' },
+      seed: { type: 'string', default: 'demo' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log('usage: npm run server -- [--host H] [--port N] [--data DIR] [--seed demo|empty]');
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`--port must be an integer between 0 and 65535, got ${values.port}`);
+  }
+  if (values.seed !== 'demo' && values.seed !== 'empty') {
+    throw new Error(`--seed must be demo or empty, got ${values.seed}`);
+  }
+  const server = await createRealmServer({
+    host: values.host,
+    port,
+    dataDir: values.data ?? defaultDataDir(),
+    seed: values.seed,
+  });
+  console.log(`listening on ${server.url}`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(`error while stopping on ${signal}:`, error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,89 @@
+// Server-wide constants and the options createRealmServer accepts. Values the public API documents
+// (limits, typing periods) come from /work/shared/spec/api-notes.md; see server/README.md "Conformance".
+
+export const ZULIP_FEATURE_LEVEL = 400;
+export const ZULIP_VERSION = '11.0-tributary-local';
+export const ZULIP_MERGE_BASE = '';
+
+export const LIMITS = {
+  maxMessageLength: 10000,
+  maxTopicLength: 60,
+  maxStreamNameLength: 60,
+  maxStreamDescriptionLength: 1024,
+  maxStatusTextLength: 60,
+  maxDraftsInRegister: 1000,
+  maxUnreadMessages: 50000,
+  passwordMinLength: 6,
+  passwordMaxLength: 100,
+} as const;
+
+export const TYPING = {
+  startedExpiryMs: 45000,
+  stoppedWaitMs: 12000,
+  startedWaitMs: 30000,
+  maxChannelSubscribersForTyping: 100,
+} as const;
+
+export interface RateLimitOptions {
+  /** Requests allowed per user (or per IP when unauthenticated) in one window. */
+  requests: number;
+  windowMs: number;
+}
+
+export interface RealmServerOptions {
+  /** Folder holding realm.sqlite3 and uploads/. Created if missing. */
+  dataDir: string;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Seeds an empty data folder on first start; ignored when the database already holds a realm. */
+  seed?: 'demo' | 'empty';
+  /** Idle time after which an event queue with no pending poll is dropped (default 10 min). */
+  queueIdleTimeoutMs?: number;
+  /** How often expired queues are swept (default 60 s). */
+  queueGcIntervalMs?: number;
+  /** Quiet time before a blocked GET /events gets a heartbeat (default 45 s). */
+  heartbeatMs?: number;
+  /** Random extra added to heartbeatMs, spreading heartbeats (default 10 s; tests use 0). */
+  heartbeatJitterMs?: number;
+  /** max_file_upload_size_mib announced by /register and enforced by uploads (default 100). */
+  maxFileUploadSizeMib?: number;
+  /** Largest non-file request body (default 4 MiB). */
+  bodyLimitBytes?: number;
+  /** Per-user request rate limit; false disables it. Generous by default. */
+  rateLimit?: RateLimitOptions | false;
+  /** Logs each request through fastify's logger (default false). */
+  logRequests?: boolean;
+}
+
+export interface RealmConfig {
+  dataDir: string;
+  host: string;
+  port: number;
+  seed: 'demo' | 'empty';
+  queueIdleTimeoutMs: number;
+  queueGcIntervalMs: number;
+  heartbeatMs: number;
+  heartbeatJitterMs: number;
+  maxFileUploadSizeMib: number;
+  bodyLimitBytes: number;
+  rateLimit: RateLimitOptions | false;
+  logRequests: boolean;
+}
+
+export function resolveConfig(options: RealmServerOptions): RealmConfig {
+  return {
+    dataDir: options.dataDir,
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 0,
+    seed: options.seed ?? 'demo',
+    queueIdleTimeoutMs: options.queueIdleTimeoutMs ?? 10 * 60 * 1000,
+    queueGcIntervalMs: options.queueGcIntervalMs ?? 60 * 1000,
+    heartbeatMs: options.heartbeatMs ?? 45 * 1000,
+    heartbeatJitterMs: options.heartbeatJitterMs ?? 10 * 1000,
+    maxFileUploadSizeMib: options.maxFileUploadSizeMib ?? 100,
+    bodyLimitBytes: options.bodyLimitBytes ?? 4 * 1024 * 1024,
+    rateLimit: options.rateLimit ?? { requests: 20000, windowMs: 60 * 1000 },
+    logRequests: options.logRequests ?? false,
+  };
+}

@@ -1,0 +1,278 @@
+// Versioned schema. PRAGMA user_version records the last applied step; each step runs once, in a
+// transaction, in order. Never edit a released step: append a new one so existing data folders upgrade.
+import type Database from 'better-sqlite3';
+
+export interface Migration {
+  version: number;
+  description: string;
+  up: (db: Database.Database) => void;
+}
+
+const initialSchema = `
+-- One realm per data folder. settings holds the realm_* organisation settings as JSON
+-- (group-setting values included), so adding a setting needs no schema change.
+CREATE TABLE realm (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  name TEXT NOT NULL,
+  description TEXT NOT NULL DEFAULT '',
+  date_created INTEGER NOT NULL,
+  settings TEXT NOT NULL DEFAULT '{}'
+);
+
+-- Defaults copied into user_settings when a user is created (PATCH /realm/user_settings_defaults).
+CREATE TABLE realm_user_settings_defaults (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  settings TEXT NOT NULL
+);
+
+CREATE TABLE users (
+  id INTEGER PRIMARY KEY,
+  email TEXT NOT NULL UNIQUE COLLATE NOCASE,          -- API email
+  delivery_email TEXT NOT NULL UNIQUE COLLATE NOCASE, -- real email
+  full_name TEXT NOT NULL,
+  role INTEGER NOT NULL CHECK (role IN (100, 200, 300, 400, 600)),
+  api_key TEXT NOT NULL UNIQUE,
+  password_hash TEXT,                                 -- scrypt$N$r$p$salt$hash; NULL for bots
+  is_active INTEGER NOT NULL DEFAULT 1,
+  is_bot INTEGER NOT NULL DEFAULT 0,
+  bot_type INTEGER CHECK (bot_type IS NULL OR bot_type IN (1, 2, 3, 4)),
+  bot_owner_id INTEGER REFERENCES users(id),
+  bot_config TEXT,                                    -- JSON: outgoing webhook base_url, token, interface
+  timezone TEXT NOT NULL DEFAULT '',
+  avatar_source TEXT NOT NULL DEFAULT 'G',
+  avatar_version INTEGER NOT NULL DEFAULT 1,
+  date_joined TEXT NOT NULL,                          -- ISO 8601
+  is_imported_stub INTEGER NOT NULL DEFAULT 0,
+  can_create_users INTEGER NOT NULL DEFAULT 0
+);
+
+-- Full settings object per user (JSON), created from realm_user_settings_defaults.
+CREATE TABLE user_settings (
+  user_id INTEGER PRIMARY KEY REFERENCES users(id),
+  settings TEXT NOT NULL
+);
+
+CREATE TABLE user_groups (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  description TEXT NOT NULL DEFAULT '',
+  is_system_group INTEGER NOT NULL DEFAULT 0,
+  creator_id INTEGER REFERENCES users(id),
+  date_created INTEGER,
+  deactivated INTEGER NOT NULL DEFAULT 0,
+  settings TEXT NOT NULL DEFAULT '{}'                 -- JSON: can_*_group group-setting values
+);
+CREATE TABLE user_group_members (
+  group_id INTEGER NOT NULL REFERENCES user_groups(id),
+  user_id INTEGER NOT NULL REFERENCES users(id),
+  PRIMARY KEY (group_id, user_id)
+) WITHOUT ROWID;
+CREATE INDEX user_group_members_by_user ON user_group_members(user_id);
+CREATE TABLE user_group_subgroups (
+  group_id INTEGER NOT NULL REFERENCES user_groups(id),
+  subgroup_id INTEGER NOT NULL REFERENCES user_groups(id),
+  PRIMARY KEY (group_id, subgroup_id)
+) WITHOUT ROWID;
+
+CREATE TABLE channels (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+  description TEXT NOT NULL DEFAULT '',
+  rendered_description TEXT NOT NULL DEFAULT '',
+  date_created INTEGER NOT NULL,
+  creator_id INTEGER REFERENCES users(id),
+  invite_only INTEGER NOT NULL DEFAULT 0,
+  is_web_public INTEGER NOT NULL DEFAULT 0,
+  history_public_to_subscribers INTEGER NOT NULL DEFAULT 1,
+  message_retention_days INTEGER,                     -- NULL inherits the realm; -1 forever
+  topics_policy TEXT NOT NULL DEFAULT 'inherit',
+  folder_id INTEGER,
+  is_archived INTEGER NOT NULL DEFAULT 0,
+  is_default_stream INTEGER NOT NULL DEFAULT 0,
+  group_settings TEXT NOT NULL DEFAULT '{}'           -- JSON: can_*_group group-setting values
+);
+
+-- A row stays (active = 0) after unsubscribing, which is how register lists "unsubscribed".
+CREATE TABLE subscriptions (
+  user_id INTEGER NOT NULL REFERENCES users(id),
+  channel_id INTEGER NOT NULL REFERENCES channels(id),
+  active INTEGER NOT NULL DEFAULT 1,
+  color TEXT NOT NULL DEFAULT '#c2c2c2',
+  is_muted INTEGER NOT NULL DEFAULT 0,
+  pin_to_top INTEGER NOT NULL DEFAULT 0,
+  desktop_notifications INTEGER,                      -- NULL: inherit the user's setting
+  audible_notifications INTEGER,
+  push_notifications INTEGER,
+  email_notifications INTEGER,
+  wildcard_mentions_notify INTEGER,
+  PRIMARY KEY (user_id, channel_id)
+) WITHOUT ROWID;
+CREATE INDEX subscriptions_by_channel ON subscriptions(channel_id, active, user_id);
+
+-- A recipient is a channel or one direct-message conversation (the sorted set of its participants,
+-- sender included), so 1:1 messages in both directions share a recipient_id.
+CREATE TABLE recipients (
+  id INTEGER PRIMARY KEY,
+  channel_id INTEGER UNIQUE REFERENCES channels(id),
+  user_ids TEXT UNIQUE,                               -- '3,7,9' for direct conversations
+  CHECK ((channel_id IS NULL) <> (user_ids IS NULL))
+);
+CREATE TABLE recipient_members (
+  recipient_id INTEGER NOT NULL REFERENCES recipients(id),
+  user_id INTEGER NOT NULL REFERENCES users(id),
+  PRIMARY KEY (recipient_id, user_id)
+) WITHOUT ROWID;
+CREATE INDEX recipient_members_by_user ON recipient_members(user_id);
+
+CREATE TABLE messages (
+  id INTEGER PRIMARY KEY,
+  sender_id INTEGER NOT NULL REFERENCES users(id),
+  type TEXT NOT NULL CHECK (type IN ('stream', 'private')),
+  recipient_id INTEGER NOT NULL REFERENCES recipients(id),
+  channel_id INTEGER REFERENCES channels(id),         -- NULL for direct messages
+  topic TEXT NOT NULL DEFAULT '',
+  content TEXT NOT NULL,
+  rendered_content TEXT NOT NULL,
+  client TEXT NOT NULL DEFAULT 'API',
+  timestamp INTEGER NOT NULL,
+  edit_history TEXT,                                  -- JSON array, newest first; NULL if never edited
+  last_edit_timestamp INTEGER,
+  last_moved_timestamp INTEGER,
+  is_me_message INTEGER NOT NULL DEFAULT 0,
+  has_link INTEGER NOT NULL DEFAULT 0,
+  has_image INTEGER NOT NULL DEFAULT 0,
+  has_attachment INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX messages_by_channel_topic ON messages(channel_id, topic COLLATE NOCASE, id);
+CREATE INDEX messages_by_recipient ON messages(recipient_id, id);
+CREATE INDEX messages_by_sender ON messages(sender_id, id);
+
+-- Per-user message rows; flags is a bitmask (server/db/flags.ts).
+CREATE TABLE user_messages (
+  user_id INTEGER NOT NULL REFERENCES users(id),
+  message_id INTEGER NOT NULL REFERENCES messages(id),
+  flags INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (user_id, message_id)
+) WITHOUT ROWID;
+CREATE INDEX user_messages_by_message ON user_messages(message_id);
+CREATE INDEX user_messages_unread ON user_messages(user_id, message_id) WHERE (flags & 1) = 0;
+CREATE INDEX user_messages_starred ON user_messages(user_id, message_id) WHERE (flags & 2) <> 0;
+CREATE INDEX user_messages_mentioned ON user_messages(user_id, message_id) WHERE (flags & 56) <> 0;
+
+-- Full-text search over content and topic, kept in step by triggers.
+CREATE VIRTUAL TABLE messages_fts USING fts5(
+  content, topic, content='messages', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+  INSERT INTO messages_fts(rowid, content, topic) VALUES (new.id, new.content, new.topic);
+END;
+CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+  INSERT INTO messages_fts(messages_fts, rowid, content, topic) VALUES ('delete', old.id, old.content, old.topic);
+END;
+CREATE TRIGGER messages_fts_update AFTER UPDATE OF content, topic ON messages BEGIN
+  INSERT INTO messages_fts(messages_fts, rowid, content, topic) VALUES ('delete', old.id, old.content, old.topic);
+  INSERT INTO messages_fts(rowid, content, topic) VALUES (new.id, new.content, new.topic);
+END;
+
+CREATE TABLE reactions (
+  message_id INTEGER NOT NULL REFERENCES messages(id),
+  user_id INTEGER NOT NULL REFERENCES users(id),
+  emoji_name TEXT NOT NULL,
+  emoji_code TEXT NOT NULL,
+  reaction_type TEXT NOT NULL CHECK (reaction_type IN ('unicode_emoji', 'realm_emoji', 'zulip_extra_emoji')),
+  created_at INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (message_id, user_id, reaction_type, emoji_code)
+) WITHOUT ROWID;
+
+CREATE TABLE submessages (
+  id INTEGER PRIMARY KEY,
+  message_id INTEGER NOT NULL REFERENCES messages(id),
+  sender_id INTEGER NOT NULL REFERENCES users(id),
+  msg_type TEXT NOT NULL,
+  content TEXT NOT NULL
+);
+CREATE INDEX submessages_by_message ON submessages(message_id);
+
+-- Uploaded files live in DIR/uploads/<path_id>.
+CREATE TABLE attachments (
+  id INTEGER PRIMARY KEY,
+  path_id TEXT NOT NULL UNIQUE,
+  file_name TEXT NOT NULL,
+  content_type TEXT,
+  size INTEGER NOT NULL,
+  owner_id INTEGER NOT NULL REFERENCES users(id),
+  create_time INTEGER NOT NULL,                       -- UNIX seconds
+  is_web_public INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX attachments_by_owner ON attachments(owner_id);
+CREATE TABLE attachment_messages (
+  attachment_id INTEGER NOT NULL REFERENCES attachments(id),
+  message_id INTEGER NOT NULL REFERENCES messages(id),
+  PRIMARY KEY (attachment_id, message_id)
+) WITHOUT ROWID;
+CREATE INDEX attachment_messages_by_message ON attachment_messages(message_id);
+
+CREATE TABLE drafts (
+  id INTEGER PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users(id),
+  type TEXT NOT NULL CHECK (type IN ('', 'stream', 'private')),
+  to_ids TEXT NOT NULL DEFAULT '[]',                  -- JSON integer array
+  topic TEXT NOT NULL DEFAULT '',
+  content TEXT NOT NULL,
+  last_edit_time INTEGER NOT NULL
+);
+CREATE INDEX drafts_by_user ON drafts(user_id, last_edit_time);
+
+CREATE TABLE user_status (
+  user_id INTEGER PRIMARY KEY REFERENCES users(id),
+  status_text TEXT NOT NULL DEFAULT '',
+  emoji_name TEXT NOT NULL DEFAULT '',
+  emoji_code TEXT NOT NULL DEFAULT '',
+  reaction_type TEXT NOT NULL DEFAULT '',
+  timestamp INTEGER NOT NULL
+);
+
+CREATE TABLE user_topics (
+  user_id INTEGER NOT NULL REFERENCES users(id),
+  channel_id INTEGER NOT NULL REFERENCES channels(id),
+  topic_name TEXT NOT NULL COLLATE NOCASE,
+  visibility_policy INTEGER NOT NULL CHECK (visibility_policy IN (1, 2, 3)),
+  last_updated INTEGER NOT NULL,
+  PRIMARY KEY (user_id, channel_id, topic_name)
+) WITHOUT ROWID;
+
+CREATE TABLE muted_users (
+  user_id INTEGER NOT NULL REFERENCES users(id),
+  muted_user_id INTEGER NOT NULL REFERENCES users(id),
+  timestamp INTEGER NOT NULL,
+  PRIMARY KEY (user_id, muted_user_id)
+) WITHOUT ROWID;
+
+CREATE TABLE custom_profile_fields (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  hint TEXT NOT NULL DEFAULT '',
+  field_type INTEGER NOT NULL,
+  field_data TEXT NOT NULL DEFAULT '',
+  sort_order INTEGER NOT NULL,
+  display_in_profile_summary INTEGER NOT NULL DEFAULT 0,
+  required INTEGER NOT NULL DEFAULT 0,
+  editable_by_user INTEGER NOT NULL DEFAULT 1
+);
+CREATE TABLE custom_profile_field_values (
+  user_id INTEGER NOT NULL REFERENCES users(id),
+  field_id INTEGER NOT NULL REFERENCES custom_profile_fields(id),
+  value TEXT NOT NULL,
+  rendered_value TEXT,
+  PRIMARY KEY (user_id, field_id)
+) WITHOUT ROWID;
+`;
+
+export const migrations: Migration[] = [
+  {
+    version: 1,
+    description:
+      'initial schema: realm, users, groups, channels, messages, uploads, drafts, statuses',
+    up: (db) => db.exec(initialSchema),
+  },
+];

@@ -1,0 +1,118 @@
+// The event hub: every queue in memory, indexed by id and by user, with idle expiry. Resources emit
+// through send(): one event for all recipients, or a builder called per recipient queue so each can
+// get its own variant (flags, local_message_id, capability-dependent shapes). Returning null from a
+// builder skips that queue.
+import { badEventQueueId } from '../http/errors';
+import { EventQueue, type ClientOptions, type EventBody, type QueueView } from './queue';
+import { messageMatchesRegisterNarrow } from './narrow-filter';
+
+export type EventBuilder = (queue: QueueView) => EventBody | null;
+
+export interface EventHubOptions {
+  queueIdleTimeoutMs: number;
+  queueGcIntervalMs: number;
+  heartbeatMs: number;
+  heartbeatJitterMs: number;
+}
+
+export class EventHub {
+  private readonly queues = new Map<string, EventQueue>();
+  private readonly byUser = new Map<number, Set<EventQueue>>();
+  private gcTimer: ReturnType<typeof setInterval> | null = null;
+
+  constructor(private readonly options: EventHubOptions) {}
+
+  start(): void {
+    if (this.gcTimer) return;
+    this.gcTimer = setInterval(
+      () => this.collectGarbage(Date.now()),
+      this.options.queueGcIntervalMs,
+    );
+    this.gcTimer.unref();
+  }
+
+  /** Stops the sweep and releases every blocked poll (server shutdown). */
+  stop(): void {
+    if (this.gcTimer) clearInterval(this.gcTimer);
+    this.gcTimer = null;
+    for (const queue of this.queues.values()) queue.close();
+  }
+
+  register(userId: number, options: ClientOptions): EventQueue {
+    const queue = new EventQueue(userId, options, () => this.heartbeatDelay(), Date.now());
+    this.queues.set(queue.id, queue);
+    let set = this.byUser.get(userId);
+    if (!set) this.byUser.set(userId, (set = new Set()));
+    set.add(queue);
+    return queue;
+  }
+
+  /** The caller's queue, or BAD_EVENT_QUEUE_ID for unknown, expired or someone else's queues. */
+  get(queueId: string, userId: number): EventQueue {
+    const queue = this.queues.get(queueId);
+    if (!queue || queue.userId !== userId) throw badEventQueueId(queueId);
+    return queue;
+  }
+
+  delete(queueId: string, userId: number): void {
+    const queue = this.get(queueId, userId);
+    this.remove(queue);
+  }
+
+  /** Delivers an event (or a per-queue variant) to every queue of the given users. */
+  send(userIds: Iterable<number>, event: EventBody | EventBuilder): void {
+    for (const userId of new Set(userIds)) {
+      const queues = this.byUser.get(userId);
+      if (!queues) continue;
+      for (const queue of queues) this.deliver(queue, event);
+    }
+  }
+
+  /** Delivers to one queue only (e.g. the sender's queue for local echo). */
+  sendToQueue(queueId: string, event: EventBody | EventBuilder): void {
+    const queue = this.queues.get(queueId);
+    if (queue) this.deliver(queue, event);
+  }
+
+  /** Users with at least one queue; lets a resource skip building events nobody will receive. */
+  hasQueues(userId: number): boolean {
+    return (this.byUser.get(userId)?.size ?? 0) > 0;
+  }
+
+  queuesOf(userId: number): readonly QueueView[] {
+    return [...(this.byUser.get(userId) ?? [])];
+  }
+
+  get queueCount(): number {
+    return this.queues.size;
+  }
+
+  collectGarbage(now: number): void {
+    for (const queue of this.queues.values()) {
+      if (!queue.isPolled && now - queue.lastConnectionMs >= this.options.queueIdleTimeoutMs) {
+        this.remove(queue);
+      }
+    }
+  }
+
+  private deliver(queue: EventQueue, event: EventBody | EventBuilder): void {
+    const body = typeof event === 'function' ? event(queue) : event;
+    if (!body || !queue.accepts(body.type)) return;
+    if (body.type === 'message' && queue.options.narrow.length > 0) {
+      if (!messageMatchesRegisterNarrow(queue.options.narrow, body)) return;
+    }
+    queue.push(body);
+  }
+
+  private remove(queue: EventQueue): void {
+    queue.close();
+    this.queues.delete(queue.id);
+    const set = this.byUser.get(queue.userId);
+    set?.delete(queue);
+    if (set && set.size === 0) this.byUser.delete(queue.userId);
+  }
+
+  private heartbeatDelay(): number {
+    return this.options.heartbeatMs + Math.random() * this.options.heartbeatJitterMs;
+  }
+}

@@ -1,0 +1,149 @@
+// One client's event queue (created by POST /register). Events get per-queue increasing ids; a
+// blocked GET /events is woken as soon as an event arrives (no polling loop), or by a heartbeat after
+// a quiet interval. Acknowledgement follows api-notes §2: last_event_id prunes everything up to it.
+import { randomUUID } from 'node:crypto';
+import { ApiError } from '../http/errors';
+
+export interface EventBody {
+  type: string;
+  [key: string]: unknown;
+}
+
+export interface ApiEvent extends EventBody {
+  id: number;
+}
+
+export type RegisterNarrow = Array<[string, string]>;
+
+export interface ClientOptions {
+  /** null = every event type. */
+  eventTypes: ReadonlySet<string> | null;
+  capabilities: Readonly<Record<string, boolean>>;
+  applyMarkdown: boolean;
+  clientExtavatar: boolean;
+  narrow: RegisterNarrow;
+  allPublicStreams: boolean;
+  clientName: string;
+}
+
+/** What an event builder sees about the queue it is building for. */
+export interface QueueView {
+  readonly id: string;
+  readonly userId: number;
+  readonly options: ClientOptions;
+  hasCapability(name: string): boolean;
+}
+
+interface Waiter {
+  resolve: (events: ApiEvent[]) => void;
+  heartbeat: ReturnType<typeof setTimeout>;
+}
+
+export class EventQueue implements QueueView {
+  readonly id: string = randomUUID();
+  lastConnectionMs: number;
+  private events: ApiEvent[] = [];
+  private nextEventId = 0;
+  private newestPrunedId = -1;
+  private waiter: Waiter | null = null;
+  private wakeScheduled = false;
+
+  constructor(
+    readonly userId: number,
+    readonly options: ClientOptions,
+    private readonly heartbeatDelayMs: () => number,
+    now: number,
+  ) {
+    this.lastConnectionMs = now;
+  }
+
+  hasCapability(name: string): boolean {
+    return this.options.capabilities[name] === true;
+  }
+
+  accepts(type: string): boolean {
+    return (
+      type === 'heartbeat' || this.options.eventTypes === null || this.options.eventTypes.has(type)
+    );
+  }
+
+  get lastEventId(): number {
+    return this.nextEventId - 1;
+  }
+
+  get pendingCount(): number {
+    return this.events.length;
+  }
+
+  get isPolled(): boolean {
+    return this.waiter !== null;
+  }
+
+  push(body: EventBody): void {
+    const event = { ...body, id: this.nextEventId++ } as ApiEvent;
+    this.events.push(event);
+    if (this.waiter && !this.wakeScheduled) {
+      // Events pushed in the same tick (one request's fan-out) go out in one response.
+      this.wakeScheduled = true;
+      queueMicrotask(() => this.wake());
+    }
+  }
+
+  /**
+   * Acknowledges through lastEventId, then returns pending events at once, or waits for the next
+   * event (or heartbeat) when there are none and dontBlock is false.
+   */
+  fetch(lastEventId: number, dontBlock: boolean, now: number): ApiEvent[] | Promise<ApiEvent[]> {
+    this.prune(lastEventId);
+    this.lastConnectionMs = now;
+    this.releaseWaiter([]);
+    if (this.events.length > 0 || dontBlock) return this.events.slice();
+    return new Promise<ApiEvent[]>((resolve) => {
+      const heartbeat = setTimeout(() => this.push({ type: 'heartbeat' }), this.heartbeatDelayMs());
+      this.waiter = { resolve, heartbeat };
+    });
+  }
+
+  /** The HTTP request behind the blocked poll went away. */
+  abandonPoll(now: number): void {
+    this.releaseWaiter([]);
+    this.lastConnectionMs = now;
+  }
+
+  /** Ends a blocked poll with no events (queue deleted or server closing). */
+  close(): void {
+    this.releaseWaiter([]);
+  }
+
+  private prune(lastEventId: number): void {
+    if (lastEventId < this.newestPrunedId) {
+      throw new ApiError(
+        'BAD_REQUEST',
+        `An event newer than ${lastEventId} has already been pruned!`,
+        400,
+      );
+    }
+    let removed = 0;
+    while (removed < this.events.length && this.events[removed].id <= lastEventId) {
+      this.newestPrunedId = this.events[removed].id;
+      removed += 1;
+    }
+    if (removed > 0) this.events.splice(0, removed);
+    if (lastEventId !== this.newestPrunedId) {
+      throw new ApiError('BAD_REQUEST', `Event ${lastEventId} was not in this queue`, 400);
+    }
+  }
+
+  private wake(): void {
+    this.wakeScheduled = false;
+    if (this.events.length > 0) this.releaseWaiter(this.events.slice());
+  }
+
+  private releaseWaiter(events: ApiEvent[]): void {
+    const waiter = this.waiter;
+    if (!waiter) return;
+    this.waiter = null;
+    clearTimeout(waiter.heartbeat);
+    waiter.resolve(events);
+  }
+}

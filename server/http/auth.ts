@@ -1,0 +1,101 @@
+// HTTP Basic authentication with the API email (or delivery email) and the API key, plus password
+// hashing for /fetch_api_key. Keys are compared in constant time.
+import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+import type { Db } from '../db';
+import type { AuthUser } from '../realm/context';
+import { invalidApiKey, unauthorized, userDeactivated } from './errors';
+
+interface UserAuthRow {
+  id: number;
+  email: string;
+  delivery_email: string;
+  full_name: string;
+  role: number;
+  is_active: number;
+  is_bot: number;
+  bot_type: number | null;
+  bot_owner_id: number | null;
+  can_create_users: number;
+  api_key: string;
+}
+
+export function toAuthUser(row: UserAuthRow): AuthUser {
+  return {
+    id: row.id,
+    email: row.email,
+    delivery_email: row.delivery_email,
+    full_name: row.full_name,
+    role: row.role,
+    is_active: row.is_active === 1,
+    is_bot: row.is_bot === 1,
+    bot_type: row.bot_type,
+    bot_owner_id: row.bot_owner_id,
+    can_create_users: row.can_create_users === 1,
+  };
+}
+
+export class Authenticator {
+  private readonly byEmail;
+
+  constructor(db: Db) {
+    this.byEmail = db.prepare<[string, string], UserAuthRow>(
+      `SELECT id, email, delivery_email, full_name, role, is_active, is_bot, bot_type, bot_owner_id,
+              can_create_users, api_key
+         FROM users WHERE email = ? OR delivery_email = ? LIMIT 1`,
+    );
+  }
+
+  /** Resolves the Authorization header to an active user or throws the API's 401 errors. */
+  authenticate(header: string | undefined): AuthUser {
+    if (!header) throw unauthorized();
+    const match = /^Basic\s+(\S+)\s*$/i.exec(header);
+    if (!match) throw unauthorized();
+    const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) throw invalidApiKey('Malformed API key');
+    const email = decoded.slice(0, colon);
+    const key = decoded.slice(colon + 1);
+    const row = this.byEmail.get(email, email);
+    if (!row || !sameSecret(row.api_key, key)) throw invalidApiKey();
+    if (row.is_active !== 1) throw userDeactivated();
+    return toAuthUser(row);
+  }
+}
+
+function sameSecret(expected: string, given: string): boolean {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+const SCRYPT_N = 16384;
+const SCRYPT_R = 8;
+const SCRYPT_P = 1;
+
+export function hashPassword(password: string): string {
+  const salt = randomBytes(16);
+  const hash = scryptSync(password, salt, 32, { N: SCRYPT_N, r: SCRYPT_R, p: SCRYPT_P });
+  return `scrypt$${SCRYPT_N}$${SCRYPT_R}$${SCRYPT_P}$${salt.toString('hex')}$${hash.toString('hex')}`;
+}
+
+export function verifyPassword(password: string, stored: string | null): boolean {
+  if (!stored) return false;
+  const [scheme, n, r, pp, saltHex, hashHex] = stored.split('$');
+  if (scheme !== 'scrypt' || !saltHex || !hashHex) return false;
+  const expected = Buffer.from(hashHex, 'hex');
+  const actual = scryptSync(password, Buffer.from(saltHex, 'hex'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(pp),
+  });
+  return timingSafeEqual(expected, actual);
+}
+
+/** 32 alphanumeric characters, like the API's keys. */
+export function generateApiKey(): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  const bytes = randomBytes(32);
+  let key = '';
+  for (const byte of bytes) key += alphabet[byte % alphabet.length];
+  return key;
+}

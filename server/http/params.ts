@@ -1,0 +1,204 @@
+// The one parameter layer. A route declares its parameters with the builders below; parseParams
+// reads them from the query string (every method) and the body (form-urlencoded, multipart fields,
+// or a JSON object), decodes JSON-encoded values for non-string parameters as the API requires,
+// validates them with zod and reports anything undeclared as ignored_parameters_unsupported.
+import { z } from 'zod';
+import { ApiError, invalidJsonParam, invalidParam, missingParam } from './errors';
+
+export class Param<T, Required extends boolean = boolean> {
+  constructor(
+    readonly schema: z.ZodType<T>,
+    /** JSON-encoded on the wire (everything except plain strings). */
+    readonly json: boolean,
+    readonly required: Required,
+    readonly defaultValue?: T,
+    /** Other names the API accepts for the same parameter (e.g. subject for topic). */
+    readonly aliases: readonly string[] = [],
+  ) {}
+
+  optional(): Param<T, false> {
+    return new Param(this.schema, this.json, false, undefined, this.aliases);
+  }
+
+  default(value: T): Param<T, true> {
+    // A defaulted parameter is always present after parsing, so it types as required.
+    return new Param(this.schema, this.json, true as const, value, this.aliases);
+  }
+
+  alias(...names: string[]): Param<T, Required> {
+    return new Param(this.schema, this.json, this.required, this.defaultValue, [
+      ...this.aliases,
+      ...names,
+    ]);
+  }
+
+  hasDefault(): boolean {
+    return this.defaultValue !== undefined;
+  }
+}
+
+const req = <T>(schema: z.ZodType<T>, json: boolean) => new Param<T, true>(schema, json, true);
+
+/** Parameter builders. Every builder starts required; call .optional() or .default(v). */
+export const p = {
+  string: () => req(z.string(), false),
+  /** A string restricted to the given values. */
+  enumOf: <const V extends readonly [string, ...string[]]>(values: V) =>
+    req(z.enum(values) as unknown as z.ZodType<V[number]>, false),
+  int: () =>
+    req(
+      z
+        .number()
+        .int()
+        .min(-(2 ** 53))
+        .max(2 ** 53),
+      true,
+    ),
+  bool: () => req(z.boolean(), true),
+  /** Any JSON-encoded value validated by a zod schema. */
+  json: <T>(schema: z.ZodType<T>) => req(schema, true),
+};
+
+export type ParamSpec = Record<string, Param<unknown, boolean>>;
+
+export type ParsedParams<S extends ParamSpec> = {
+  [K in keyof S]: S[K] extends Param<infer T, true>
+    ? T
+    : S[K] extends Param<infer T, false>
+      ? T | undefined
+      : never;
+};
+
+export type RawParams = Record<string, unknown>;
+
+/** Collects query and body values into one map. A value sent twice keeps the last one. */
+export function collectRawParams(query: unknown, body: unknown): RawParams {
+  const raw: RawParams = {};
+  const add = (source: unknown) => {
+    if (source == null || typeof source !== 'object' || Array.isArray(source)) return;
+    for (const [key, value] of Object.entries(source as Record<string, unknown>)) {
+      raw[key] = normalizeValue(value);
+    }
+  };
+  add(query);
+  add(body);
+  return raw;
+}
+
+// Multipart fields arrive as { type: 'field', value } (attachFieldsToBody: true); files stay objects
+// with type 'file' and are not parameters (uploads read them from request.body directly).
+function normalizeValue(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const last = value[value.length - 1];
+    // Repeated query keys arrive as string arrays; JSON bodies may carry real arrays.
+    if (value.every((v) => typeof v === 'string')) return last;
+    if (value.every(isMultipartPart)) return normalizeValue(last);
+    return value;
+  }
+  if (isMultipartPart(value)) {
+    const part = value as { type: string; value?: unknown };
+    return part.type === 'field' ? part.value : FILE_PART;
+  }
+  return value;
+}
+
+function isMultipartPart(value: unknown): boolean {
+  return (
+    value != null &&
+    typeof value === 'object' &&
+    'type' in value &&
+    'fieldname' in value &&
+    ((value as { type: unknown }).type === 'field' || (value as { type: unknown }).type === 'file')
+  );
+}
+
+/** Marker for a multipart file part among the raw parameters. */
+export const FILE_PART = Symbol('file part');
+
+export interface ParseResult<S extends ParamSpec> {
+  params: ParsedParams<S>;
+  ignored: string[];
+}
+
+export function parseParams<S extends ParamSpec>(
+  spec: S,
+  raw: RawParams,
+  /** Names consumed elsewhere (path parameters, files) that are not "ignored". */
+  alsoKnown: Iterable<string> = [],
+): ParseResult<S> {
+  const out: Record<string, unknown> = {};
+  const known = new Set<string>(alsoKnown);
+  for (const [name, param] of Object.entries(spec)) {
+    known.add(name);
+    for (const alias of param.aliases) known.add(alias);
+    let present = name;
+    let value = raw[name];
+    if (value === undefined) {
+      for (const alias of param.aliases) {
+        if (raw[alias] !== undefined) {
+          present = alias;
+          value = raw[alias];
+          break;
+        }
+      }
+    }
+    if (value === undefined || value === FILE_PART) {
+      if (param.hasDefault()) out[name] = param.defaultValue;
+      else if (param.required) throw missingParam(name);
+      continue;
+    }
+    out[name] = decodeParam(present, param, value);
+  }
+  const ignored = Object.keys(raw)
+    .filter((key) => !known.has(key) && raw[key] !== FILE_PART)
+    .sort();
+  return { params: out as ParsedParams<S>, ignored };
+}
+
+export function decodeParam(name: string, param: Param<unknown, boolean>, value: unknown): unknown {
+  let decoded = value;
+  if (param.json && typeof value === 'string') {
+    try {
+      decoded = JSON.parse(value);
+    } catch {
+      throw invalidJsonParam(name);
+    }
+  }
+  const result = param.schema.safeParse(decoded);
+  if (!result.success) {
+    throw invalidParam(name, describeIssue(result.error));
+  }
+  return result.data;
+}
+
+function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'bad value';
+  const where = issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+  return `${issue.message}${where}`;
+}
+
+/** Path parameters: positive integers only; anything else is a REQUEST_VARIABLE_INVALID. */
+export function parsePathId(name: string, value: string | undefined): number {
+  if (value === undefined || !/^\d{1,15}$/.test(value)) {
+    throw new ApiError('REQUEST_VARIABLE_INVALID', `Bad value for '${name}': ${value}`, 400, {
+      var_name: name,
+    });
+  }
+  return Number(value);
+}
+
+/** Common zod pieces for resources. */
+export const schemas = {
+  intArray: z.array(z.number().int()),
+  stringArray: z.array(z.string()),
+  /** A group-setting value (spec 2.6): a group id or {direct_members, direct_subgroups}. */
+  groupSettingValue: z.union([
+    z.number().int(),
+    z.object({
+      direct_members: z.array(z.number().int()),
+      direct_subgroups: z.array(z.number().int()),
+    }),
+  ]),
+  noNullBytes: z.string().refine((s) => !s.includes('\u0000'), 'contains a null byte'),
+};

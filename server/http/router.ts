@@ -1,0 +1,169 @@
+// ApiRouter wraps fastify so every resource declares routes the same way:
+//
+//   api.post('/users/me/status', { params: { status_text: p.string().optional() } },
+//     ({ user, params }) => { ...; return { extra: 'fields' }; });
+//
+// The router authenticates (unless auth: false), applies the rate limit, parses path ids and the
+// declared parameters, wraps the handler's return value in the success envelope with
+// ignored_parameters_unsupported, and turns every thrown error into the error envelope.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthUser } from '../realm/context';
+import { ApiError } from './errors';
+import type { Authenticator } from './auth';
+import type { RateLimiter } from './rate-limit';
+import {
+  collectRawParams,
+  parseParams,
+  parsePathId,
+  type ParamSpec,
+  type ParsedParams,
+} from './params';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface RouteOptions<S extends ParamSpec, A extends boolean> {
+  /** Default true: HTTP Basic with email + API key. */
+  auth?: A;
+  params?: S;
+  /** Path segments (':name' in the url) that are integer ids; parsed into `ids`. */
+  ids?: readonly string[];
+  /** Mount outside /api/v1 (e.g. /user_uploads/...): the url is used as given. */
+  absolute?: boolean;
+}
+
+export interface ApiRequest<S extends ParamSpec, A extends boolean> {
+  user: A extends false ? AuthUser | null : AuthUser;
+  params: ParsedParams<S>;
+  ids: Record<string, number>;
+  /** Raw path parameters (for string segments). */
+  path: Record<string, string>;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/** Return an object to merge into the success envelope, or SENT if the handler replied itself. */
+export type HandlerResult = Record<string, unknown> | void | typeof SENT;
+export const SENT = Symbol('reply already sent');
+
+export type Handler<S extends ParamSpec, A extends boolean> = (
+  req: ApiRequest<S, A>,
+) => HandlerResult | Promise<HandlerResult>;
+
+export const API_PREFIX = '/api/v1';
+
+export class ApiRouter {
+  constructor(
+    readonly app: FastifyInstance,
+    private readonly authenticator: Authenticator,
+    private readonly rateLimiter: RateLimiter | null,
+  ) {}
+
+  get<S extends ParamSpec = ParamSpec, A extends boolean = true>(
+    url: string,
+    options: RouteOptions<S, A>,
+    handler: Handler<S, A>,
+  ): void {
+    this.route('GET', url, options, handler);
+  }
+
+  post<S extends ParamSpec = ParamSpec, A extends boolean = true>(
+    url: string,
+    options: RouteOptions<S, A>,
+    handler: Handler<S, A>,
+  ): void {
+    this.route('POST', url, options, handler);
+  }
+
+  patch<S extends ParamSpec = ParamSpec, A extends boolean = true>(
+    url: string,
+    options: RouteOptions<S, A>,
+    handler: Handler<S, A>,
+  ): void {
+    this.route('PATCH', url, options, handler);
+  }
+
+  put<S extends ParamSpec = ParamSpec, A extends boolean = true>(
+    url: string,
+    options: RouteOptions<S, A>,
+    handler: Handler<S, A>,
+  ): void {
+    this.route('PUT', url, options, handler);
+  }
+
+  delete<S extends ParamSpec = ParamSpec, A extends boolean = true>(
+    url: string,
+    options: RouteOptions<S, A>,
+    handler: Handler<S, A>,
+  ): void {
+    this.route('DELETE', url, options, handler);
+  }
+
+  route<S extends ParamSpec, A extends boolean>(
+    method: HttpMethod,
+    url: string,
+    options: RouteOptions<S, A>,
+    handler: Handler<S, A>,
+  ): void {
+    const spec = (options.params ?? {}) as S;
+    const requireAuth = options.auth !== false;
+    const idNames = options.ids ?? [];
+    const pathNames = [...url.matchAll(/:(\w+)/g)].map((m) => m[1]);
+    this.app.route({
+      method,
+      url: options.absolute ? url : API_PREFIX + url,
+      handler: async (request, reply) => {
+        const user =
+          requireAuth || request.headers.authorization
+            ? this.authenticator.authenticate(request.headers.authorization)
+            : null;
+        if (this.rateLimiter) {
+          const headers = this.rateLimiter.hit(user ? `user:${user.id}` : `ip:${request.ip}`);
+          reply.headers(headers);
+        }
+        const path = (request.params ?? {}) as Record<string, string>;
+        const ids: Record<string, number> = {};
+        for (const name of idNames) ids[name] = parsePathId(name, path[name]);
+        const raw = collectRawParams(request.query, request.body);
+        const { params, ignored } = parseParams(spec, raw, pathNames);
+        const result = await handler({
+          user: user as ApiRequest<S, A>['user'],
+          params,
+          ids,
+          path,
+          request,
+          reply,
+        });
+        if (result === SENT || reply.sent) return reply;
+        const body: Record<string, unknown> = { result: 'success', msg: '', ...(result ?? {}) };
+        if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
+        return reply.code(200).send(body);
+      },
+    });
+  }
+}
+
+/** Error envelope for anything thrown in a route, including fastify's own body errors. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const err = error as { code?: string; statusCode?: number; message?: string };
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_REQ_FILE_TOO_LARGE':
+    case 'FST_FILES_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+    case 'FST_PARTS_LIMIT':
+      return new ApiError('BAD_REQUEST', 'Request body too large', 413);
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('INVALID_JSON', 'Malformed JSON', 400);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError('BAD_REQUEST', 'Unsupported Content-Type', 415);
+  }
+  if (error instanceof SyntaxError && err.statusCode === 400) {
+    return new ApiError('INVALID_JSON', 'Malformed JSON', 400);
+  }
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+    return new ApiError('BAD_REQUEST', err.message || 'Bad request', err.statusCode);
+  }
+  return new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error', 500);
+}

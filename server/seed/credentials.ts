@@ -1,0 +1,25 @@
+// DIR/demo-credentials.json: how tests, benches and npm start sign in to a seeded realm.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface SeededCredential {
+  user_id: number;
+  email: string;
+  full_name: string;
+  role: number;
+  api_key: string;
+  password: string | null;
+  is_bot: boolean;
+  bot_type: number | null;
+  bot_owner_id: number | null;
+}
+
+export function credentialsPath(dataDir: string): string {
+  return join(dataDir, 'demo-credentials.json');
+}
+
+export function writeCredentials(dataDir: string, users: SeededCredential[]): void {
+  writeFileSync(credentialsPath(dataDir), JSON.stringify({ users }, null, 2) + '\n', {
+    mode: 0o600,
+  });
+}

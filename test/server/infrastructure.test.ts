@@ -1,0 +1,164 @@
+// The HTTP layer and server lifecycle: envelope, parameter parsing, auth errors, 404, body limits,
+// restart persistence.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server';
+import { registerQueue } from '../support/events';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({ seed: 'demo', bodyLimitBytes: 64 * 1024 });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('envelope and routing', () => {
+  it('wraps success and lists unsupported parameters', async () => {
+    const res = await server.client('dev').post('/register', {
+      event_types: ['heartbeat'],
+      bogus: 1,
+      another: 'x',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.result).toBe('success');
+    expect(res.body.msg).toBe('');
+    expect(res.body.ignored_parameters_unsupported).toEqual(['another', 'bogus']);
+  });
+
+  it('omits ignored_parameters_unsupported when every parameter is known', async () => {
+    const res = await server.client('dev').post('/register', { event_types: ['heartbeat'] });
+    expect(res.body).not.toHaveProperty('ignored_parameters_unsupported');
+  });
+
+  it('answers unknown routes with a 404 envelope', async () => {
+    const res = await server.client('dev').get('/no/such/endpoint');
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST', msg: 'Not Found' });
+  });
+
+  it('reports a malformed JSON parameter as INVALID_JSON with var_name', async () => {
+    const res = await server.client('dev').raw('POST', '/register', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'event_types=%5Bnot-json',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'INVALID_JSON', var_name: 'event_types' });
+  });
+
+  it('reports a wrongly typed parameter as REQUEST_VARIABLE_INVALID', async () => {
+    const res = await server.client('dev').post('/register', { apply_markdown: 'yes please' });
+    expect(res.status).toBe(400);
+    // 'yes please' is not JSON at all
+    expect(res.body.code).toBe('INVALID_JSON');
+    const typed = await server.client('dev').post('/register', { apply_markdown: 5 });
+    expect(typed.status).toBe(400);
+    expect(typed.body).toMatchObject({
+      code: 'REQUEST_VARIABLE_INVALID',
+      var_name: 'apply_markdown',
+    });
+  });
+
+  it('reports a missing required parameter as REQUEST_VARIABLE_MISSING', async () => {
+    const res = await server
+      .anonymous()
+      .post('/fetch_api_key', { username: 'dev@tributary.local' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'REQUEST_VARIABLE_MISSING', var_name: 'password' });
+  });
+
+  it('accepts multipart/form-data bodies', async () => {
+    const form = new FormData();
+    form.append('event_types', JSON.stringify(['heartbeat']));
+    form.append('extra_field', 'x');
+    const res = await server.client('dev').multipart('/register', form);
+    expect(res.status).toBe(200);
+    expect(res.body.queue_id).toEqual(expect.any(String));
+    expect(res.body.ignored_parameters_unsupported).toEqual(['extra_field']);
+  });
+
+  it('accepts JSON-encoded parameters in the query string of GET requests', async () => {
+    const q = await registerQueue(server.client('dev'), { event_types: ['heartbeat'] });
+    const res = await server.client('dev').get('/events', {
+      queue_id: q.queueId,
+      last_event_id: -1,
+      dont_block: true,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.events).toEqual([]);
+  });
+
+  it('rejects a malformed application/json body', async () => {
+    const res = await server.client('dev').raw('POST', '/register', {
+      headers: { 'content-type': 'application/json' },
+      body: '{"event_types": [',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('INVALID_JSON');
+  });
+
+  it('rejects an oversized body with 413 and stores nothing', async () => {
+    const dev = server.client('dev');
+    const before = await dev.get('/drafts');
+    const res = await dev.post('/drafts', {
+      drafts: [{ type: '', to: [], topic: '', content: 'x'.repeat(100 * 1024) }],
+    });
+    expect(res.status).toBe(413);
+    expect(res.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
+    const after = await dev.get('/drafts');
+    expect(after.body.count).toBe(before.body.count);
+  });
+});
+
+describe('authentication', () => {
+  it('401 UNAUTHORIZED with WWW-Authenticate when credentials are missing', async () => {
+    const res = await server.anonymous().post('/register');
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('UNAUTHORIZED');
+    expect(res.headers['www-authenticate']).toBe('Basic realm="zulip"');
+  });
+
+  it('401 INVALID_API_KEY for a wrong key or an unknown email', async () => {
+    const wrongKey = await server.anonymous().raw('POST', '/register', {
+      headers: { authorization: basic('dev@tributary.local', 'x'.repeat(32)) },
+    });
+    expect(wrongKey.status).toBe(401);
+    expect(wrongKey.body.code).toBe('INVALID_API_KEY');
+    const unknown = await server.anonymous().raw('POST', '/register', {
+      headers: { authorization: basic('nobody@tributary.local', server.users.dev.api_key) },
+    });
+    expect(unknown.status).toBe(401);
+    expect(unknown.body.code).toBe('INVALID_API_KEY');
+  });
+
+  it('does not let one user use another user key', async () => {
+    const res = await server.anonymous().raw('POST', '/register', {
+      headers: { authorization: basic('emma@tributary.local', server.users.dev.api_key) },
+    });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('rate limit', () => {
+  it('answers 429 RATE_LIMIT_HIT with Retry-After once the window is used up', async () => {
+    const limited = await startTestServer({ rateLimit: { requests: 3, windowMs: 60_000 } });
+    try {
+      const dev = limited.client('dev');
+      const call = () => dev.get('/server_settings');
+      for (let i = 0; i < 3; i++) expect((await call()).status).toBe(200);
+      const res = await call();
+      expect(res.status).toBe(429);
+      expect(res.body.code).toBe('RATE_LIMIT_HIT');
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      expect(res.body['retry-after']).toBeGreaterThan(0);
+      // Other users have their own window.
+      expect((await limited.client('emma').get('/server_settings')).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+function basic(email: string, key: string): string {
+  return `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}`;
+}

@@ -1,0 +1,64 @@
+/**
+ * Event-queue helpers for tests: register a queue and collect events.
+ *
+ *   const q = await registerQueue(client, { event_types: ['subscription'] });
+ *   ... act ...
+ *   const events = await q.next();            // blocks until at least one event (acknowledges)
+ *   const none = await q.poll();              // dont_block: what is pending now, possibly []
+ *   await q.waitFor((e) => e.type === 'subscription' && e.op === 'add');
+ *
+ * q.state holds the /register response.
+ */
+import type { ApiClient, Params } from './client';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type TestEvent = { id: number; type: string } & Record<string, any>;
+
+export interface TestQueue {
+  queueId: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  state: Record<string, any>;
+  lastEventId: number;
+  /** Blocking poll; returns the events and acknowledges them on the next call. */
+  next(): Promise<TestEvent[]>;
+  /** Non-blocking poll. */
+  poll(): Promise<TestEvent[]>;
+  /** Polls until an event matches (skipping others); throws after `maxPolls` polls. */
+  waitFor(match: (event: TestEvent) => boolean, maxPolls?: number): Promise<TestEvent>;
+}
+
+export async function registerQueue(client: ApiClient, params: Params = {}): Promise<TestQueue> {
+  const res = await client.post('/register', params);
+  if (res.status !== 200) throw new Error(`register failed: ${res.status} ${res.text}`);
+  const queue: TestQueue = {
+    queueId: res.body.queue_id as string,
+    state: res.body,
+    lastEventId: res.body.last_event_id as number,
+    async next() {
+      return fetchEvents(false);
+    },
+    async poll() {
+      return fetchEvents(true);
+    },
+    async waitFor(match, maxPolls = 20) {
+      for (let i = 0; i < maxPolls; i++) {
+        const events = await fetchEvents(false);
+        const found = events.find(match);
+        if (found) return found;
+      }
+      throw new Error('expected event did not arrive');
+    },
+  };
+  async function fetchEvents(dontBlock: boolean): Promise<TestEvent[]> {
+    const r = await client.get('/events', {
+      queue_id: queue.queueId,
+      last_event_id: queue.lastEventId,
+      dont_block: dontBlock,
+    });
+    if (r.status !== 200) throw new Error(`events failed: ${r.status} ${r.text}`);
+    const events = r.body.events as TestEvent[];
+    if (events.length > 0) queue.lastEventId = events[events.length - 1].id;
+    return events;
+  }
+  return queue;
+}
