@@ -1,0 +1,211 @@
+// One account's state: every slice, built from a register snapshot, and the dispatcher that applies
+// a batch of events to all slices (each slice owns its event handling, zulip-flutter style).
+import type { RegisterResponse } from '../../shared/api/types';
+import type { ServerEvent } from '../../shared/api/events';
+import type { NarrowMatchContext } from '../../shared/narrow';
+import { SliceDraft } from './sliceDraft';
+import type { EventContext, SliceDrafts } from './context';
+import { emptyMessages, handleMessagesEvent, type MessagesState } from './slices/messages';
+import { emptyNarrows, handleNarrowsEvent, type NarrowsState } from './slices/narrows';
+import { handleUnreadsEvent, unreadsFromRegister, type UnreadsState } from './slices/unreads';
+import { channelsFromRegister, handleChannelsEvent, type ChannelsState } from './slices/channels';
+import { handleUsersEvent, usersFromRegister, type UsersState } from './slices/users';
+import { handleUserGroupsEvent, userGroupsFrom, type UserGroupsState } from './slices/userGroups';
+import { draftsFrom, handleDraftsEvent, type DraftsState } from './slices/drafts';
+import {
+  handleUserTopicsEvent,
+  topicVisibility,
+  userTopicsFrom,
+  type UserTopicsState,
+} from './slices/userTopics';
+import { handleStatusesEvent, statusesFrom, type StatusesState } from './slices/statuses';
+import { handleSettingsEvent, settingsFromRegister, type SettingsState } from './slices/settings';
+import { emptyTyping, handleTypingEvent, type TypingState } from './slices/typing';
+import {
+  emptyOutbox,
+  handleOutboxEvent,
+  outboxAfterSnapshot,
+  type OutboxState,
+} from './slices/outbox';
+
+export type ConnectionStatus = 'connecting' | 'connected' | 'reconnecting' | 'offline' | 'error';
+
+export interface ConnectionState {
+  readonly status: ConnectionStatus;
+  readonly queueId: string | null;
+  /** Human-readable reason for offline / error states. */
+  readonly error?: string;
+  /** When the status last changed (ms). */
+  readonly since: number;
+}
+
+export interface AccountState {
+  readonly accountId: string;
+  readonly selfUserId: number;
+  /** Increases with every snapshot replacement; include it in react-query keys to refetch after one. */
+  readonly generation: number;
+  /** Highest event id applied; events at or below it are re-deliveries and are skipped. */
+  readonly lastEventId: number;
+  readonly messages: MessagesState;
+  readonly narrows: NarrowsState;
+  readonly unreads: UnreadsState;
+  readonly channels: ChannelsState;
+  readonly users: UsersState;
+  readonly userGroups: UserGroupsState;
+  readonly drafts: DraftsState;
+  readonly userTopics: UserTopicsState;
+  readonly statuses: StatusesState;
+  readonly settings: SettingsState;
+  readonly typing: TypingState;
+  readonly outbox: OutboxState;
+  readonly connection: ConnectionState;
+}
+
+type SliceName = keyof SliceDrafts;
+
+/**
+ * Handlers in the order they run for each event. Unreads runs before messages so it can see the
+ * message as it was before a duplicate delivery; narrows runs after messages so it matches the
+ * message as stored (moved, flagged) by this event.
+ */
+const HANDLERS: {
+  [K in SliceName]: (d: SliceDrafts[K], ev: ServerEvent, ctx: EventContext) => void;
+} = {
+  unreads: handleUnreadsEvent,
+  channels: handleChannelsEvent,
+  users: handleUsersEvent,
+  messages: handleMessagesEvent,
+  narrows: handleNarrowsEvent,
+  userGroups: handleUserGroupsEvent,
+  drafts: handleDraftsEvent,
+  userTopics: handleUserTopicsEvent,
+  statuses: handleStatusesEvent,
+  settings: handleSettingsEvent,
+  typing: handleTypingEvent,
+  outbox: handleOutboxEvent,
+};
+const SLICE_ORDER = Object.keys(HANDLERS) as SliceName[];
+
+/** The account state from a register response; `previous` lends the local-only parts it keeps. */
+export function accountFromRegister(
+  accountId: string,
+  reg: RegisterResponse,
+  now: number,
+  previous?: AccountState,
+): AccountState {
+  const settings = settingsFromRegister(reg);
+  return {
+    accountId,
+    selfUserId: reg.user_id,
+    generation: (previous?.generation ?? 0) + 1,
+    lastEventId: reg.last_event_id,
+    // Message history is refetched after a snapshot: the old lists may have missed events.
+    messages: emptyMessages(),
+    narrows: emptyNarrows(),
+    unreads: unreadsFromRegister(reg.unread_msgs, reg.user_id),
+    channels: channelsFromRegister(reg),
+    users: usersFromRegister(reg),
+    userGroups: userGroupsFrom(reg.realm_user_groups),
+    drafts: draftsFrom(reg.drafts, previous ? new Map(previous.drafts.local) : undefined),
+    userTopics: userTopicsFrom(reg.user_topics),
+    statuses: statusesFrom(reg.user_status),
+    settings,
+    typing: emptyTyping(settings.limits.typingStartedExpiryMs),
+    outbox: previous ? outboxAfterSnapshot(previous.outbox) : emptyOutbox(),
+    connection: {
+      status: 'connected',
+      queueId: reg.queue_id,
+      since: now,
+    },
+  };
+}
+
+/** Narrow-matching lookups reading the batch's current slice states. */
+function matchContext(drafts: SliceDrafts, selfUserId: number): NarrowMatchContext {
+  return {
+    selfUserId,
+    channelIdByName: (name) => drafts.channels.read.idByName.get(name.toLowerCase()),
+    userIdByEmail: (email) => drafts.users.read.idByEmail.get(email.toLowerCase()),
+    topicVisibility: (streamId, topic) => topicVisibility(drafts.userTopics.read, streamId, topic),
+    isChannelMuted: (streamId) =>
+      drafts.channels.read.subscriptions.get(streamId)?.is_muted ?? false,
+  };
+}
+
+/** Drafts of every slice of an account, plus the context handlers read. */
+export class AccountBatch {
+  readonly ctx: EventContext;
+
+  constructor(
+    readonly account: AccountState,
+    now: number,
+  ) {
+    const drafts: SliceDrafts = {
+      messages: new SliceDraft(account.messages),
+      narrows: new SliceDraft(account.narrows),
+      unreads: new SliceDraft(account.unreads),
+      channels: new SliceDraft(account.channels),
+      users: new SliceDraft(account.users),
+      userGroups: new SliceDraft(account.userGroups),
+      drafts: new SliceDraft(account.drafts),
+      userTopics: new SliceDraft(account.userTopics),
+      statuses: new SliceDraft(account.statuses),
+      settings: new SliceDraft(account.settings),
+      typing: new SliceDraft(account.typing),
+      outbox: new SliceDraft(account.outbox),
+    };
+    this.ctx = {
+      ...drafts,
+      selfUserId: account.selfUserId,
+      now,
+      match: matchContext(drafts, account.selfUserId),
+    };
+  }
+
+  apply(ev: ServerEvent): void {
+    const ctx = this.ctx;
+    for (const name of SLICE_ORDER) {
+      (HANDLERS[name] as (d: unknown, ev: ServerEvent, ctx: EventContext) => void)(
+        ctx[name],
+        ev,
+        ctx,
+      );
+    }
+  }
+
+  /** The new account state: the old one when nothing changed, else changed slices replaced. */
+  finish(extra?: Partial<Pick<AccountState, 'lastEventId' | 'connection'>>): AccountState {
+    let next: { -readonly [K in keyof AccountState]: AccountState[K] } | undefined;
+    for (const name of SLICE_ORDER) {
+      const draft = this.ctx[name];
+      if (!draft.changed) continue;
+      next ??= { ...this.account };
+      (next as Record<SliceName, unknown>)[name] = draft.read;
+    }
+    if (extra) {
+      for (const [k, v] of Object.entries(extra) as [keyof typeof extra, unknown][]) {
+        if (v !== undefined && v !== this.account[k]) {
+          next ??= { ...this.account };
+          (next as Record<string, unknown>)[k] = v;
+        }
+      }
+    }
+    return next ?? this.account;
+  }
+}
+
+/** Apply a batch of events to one account; events already applied (by id) are skipped. */
+export function applyEvents(
+  account: AccountState,
+  events: readonly ServerEvent[],
+  now: number,
+): AccountState {
+  const batch = new AccountBatch(account, now);
+  let lastEventId = account.lastEventId;
+  for (const ev of events) {
+    if (ev.id <= lastEventId) continue;
+    lastEventId = ev.id;
+    batch.apply(ev);
+  }
+  return batch.finish({ lastEventId });
+}

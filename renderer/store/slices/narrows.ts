@@ -1,0 +1,194 @@
+// Message lists per narrow: the sorted ids of the stored messages that belong to the narrow, and how
+// far the loaded range reaches (found_oldest / found_newest, from GET /messages). History pages come
+// in through mergeFetchedIntoNarrow; events keep the lists current: new messages are appended to
+// lists that reach the newest message, moved messages leave and join lists, deleted ones leave.
+import type { Message } from '../../../shared/api/types';
+import type { ServerEvent } from '../../../shared/api/events';
+import {
+  messageMatchesNarrow,
+  narrowFromKey,
+  type Narrow,
+  type NarrowMatchContext,
+} from '../../../shared/narrow';
+import { IdList } from '../idList';
+import type { EventContext } from '../context';
+import type { SliceDraft } from '../sliceDraft';
+import type { StoredMessage } from './messages';
+
+export interface NarrowList {
+  readonly key: string;
+  readonly narrow: Narrow;
+  readonly ids: IdList;
+  readonly foundOldest: boolean;
+  readonly foundNewest: boolean;
+  /** Flags (is:starred, is:mentioned, ...) whose change can move a message in or out. */
+  readonly flagTerms: boolean;
+  readonly reactionTerms: boolean;
+}
+
+export interface NarrowsState {
+  readonly version: number;
+  readonly lists: Map<string, NarrowList>;
+}
+
+export function emptyNarrows(): NarrowsState {
+  return { version: 0, lists: new Map() };
+}
+
+function newList(key: string): NarrowList {
+  const narrow = narrowFromKey(key);
+  return {
+    key,
+    narrow,
+    ids: IdList.EMPTY,
+    foundOldest: false,
+    foundNewest: false,
+    flagTerms: narrow.some((t) => t.operator === 'is'),
+    reactionTerms: narrow.some((t) => t.operator === 'has'),
+  };
+}
+
+/** Whether id falls inside the loaded range of the list (so inserting it leaves no gap). */
+function inRange(list: NarrowList, id: number): boolean {
+  const first = list.ids.first;
+  const last = list.ids.last;
+  const afterStart = list.foundOldest || (first !== undefined && id >= first);
+  const beforeEnd = list.foundNewest || (last !== undefined && id <= last);
+  return afterStart && beforeEnd;
+}
+
+function setIds(d: SliceDraft<NarrowsState>, list: NarrowList, ids: IdList): NarrowList {
+  if (ids === list.ids) return list;
+  const next = { ...list, ids };
+  d.write.lists.set(list.key, next);
+  return next;
+}
+
+/** Re-decide membership of some messages in every list (after moves, flag or reaction changes). */
+function reevaluate(
+  d: SliceDraft<NarrowsState>,
+  ids: readonly number[],
+  byId: Map<number, StoredMessage>,
+  match: NarrowMatchContext,
+  which: (list: NarrowList) => boolean,
+) {
+  for (let list of d.read.lists.values()) {
+    if (!which(list)) continue;
+    const drop: number[] = [];
+    for (const id of ids) {
+      const m = byId.get(id);
+      const has = list.ids.has(id);
+      const matches = m ? messageMatchesNarrow(m, list.narrow, match) : false;
+      // undefined: the client cannot tell; leave the list as the server last described it.
+      if (has && matches === false) drop.push(id);
+      else if (!has && matches === true && inRange(list, id))
+        list = setIds(d, list, list.ids.insert(id));
+    }
+    if (drop.length > 0) setIds(d, list, list.ids.remove(drop));
+  }
+}
+
+export function handleNarrowsEvent(
+  d: SliceDraft<NarrowsState>,
+  ev: ServerEvent,
+  ctx: EventContext,
+): void {
+  if (d.read.lists.size === 0) return;
+  const byId = ctx.messages.read.byId;
+  switch (ev.type) {
+    case 'message': {
+      const id = ev.message.id;
+      const m = byId.get(id);
+      if (!m) return;
+      for (const list of d.read.lists.values()) {
+        if (!inRange(list, id)) continue;
+        if (messageMatchesNarrow(m, list.narrow, ctx.match) === true) {
+          setIds(d, list, list.ids.insert(id));
+        }
+      }
+      return;
+    }
+    case 'update_message': {
+      const ids = ev.message_ids.includes(ev.message_id)
+        ? ev.message_ids
+        : [...ev.message_ids, ev.message_id];
+      reevaluate(d, ids, byId, ctx.match, () => true);
+      return;
+    }
+    case 'delete_message': {
+      const ids = ev.message_ids ?? (ev.message_id !== undefined ? [ev.message_id] : []);
+      for (const list of d.read.lists.values()) setIds(d, list, list.ids.remove(ids));
+      return;
+    }
+    case 'update_message_flags':
+      // Read state is left alone on purpose: an open is:unread view keeps the messages the user has
+      // just read until it is fetched again, as users expect.
+      if (ev.flag === 'read') return;
+      if (ev.op === 'add' && ev.all) return;
+      reevaluate(d, ev.messages, byId, ctx.match, (l) => l.flagTerms);
+      return;
+    case 'reaction':
+      reevaluate(d, [ev.message_id], byId, ctx.match, (l) => l.reactionTerms);
+      return;
+    default:
+      return;
+  }
+}
+
+export interface FetchedRange {
+  foundOldest: boolean;
+  foundNewest: boolean;
+  /** The anchor the page was fetched with (an id, or newest/oldest/first_unread). */
+  anchor?: number | string;
+}
+
+/**
+ * Merge a history page into a narrow's list. A page that touches the loaded range (overlaps it, or
+ * was fetched with one of its ends as anchor) extends it; a page elsewhere (a jump to a far anchor)
+ * replaces it, since keeping both would leave a hole the list cannot represent.
+ */
+export function mergeFetchedIntoNarrow(
+  d: SliceDraft<NarrowsState>,
+  key: string,
+  messages: readonly Message[],
+  range: FetchedRange,
+): void {
+  const list = d.read.lists.get(key) ?? newList(key);
+  const pageIds = messages.map((m) => m.id);
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const id of pageIds) {
+    if (id < lo) lo = id;
+    if (id > hi) hi = id;
+  }
+  const first = list.ids.first;
+  const last = list.ids.last;
+  const anchor = typeof range.anchor === 'number' ? range.anchor : Number(range.anchor);
+  const touches =
+    first === undefined ||
+    last === undefined ||
+    pageIds.length === 0 ||
+    (lo <= last && hi >= first) ||
+    anchor === first ||
+    anchor === last ||
+    (range.foundNewest && list.foundNewest) ||
+    (range.foundOldest && list.foundOldest);
+  const next: NarrowList = touches
+    ? {
+        ...list,
+        ids: list.ids.merge(pageIds),
+        foundOldest: list.foundOldest || range.foundOldest,
+        foundNewest: list.foundNewest || range.foundNewest,
+      }
+    : {
+        ...list,
+        ids: IdList.from(pageIds),
+        foundOldest: range.foundOldest,
+        foundNewest: range.foundNewest,
+      };
+  d.write.lists.set(key, next);
+}
+
+export function closeNarrow(d: SliceDraft<NarrowsState>, key: string): void {
+  if (d.read.lists.has(key)) d.write.lists.delete(key);
+}

@@ -1,0 +1,99 @@
+// Realm settings (the realm_* keys of the register response), the user's settings, the realm's
+// defaults for new users, and the server limits. Small plain objects, replaced on change.
+import type { RegisterResponse, UserSettings } from '../../../shared/api/types';
+import type { ServerEvent } from '../../../shared/api/events';
+import type { EventContext } from '../context';
+import type { SliceDraft } from '../sliceDraft';
+
+/** Limits and timings from register (chat-api §8, api-notes §1.3). */
+export interface ServerLimits {
+  maxMessageLength: number;
+  maxTopicLength: number;
+  maxStreamNameLength: number;
+  maxStreamDescriptionLength: number;
+  maxFileUploadSizeMib: number;
+  eventQueueLongpollTimeoutSeconds: number;
+  typingStartedExpiryMs: number;
+  typingStoppedWaitMs: number;
+  typingStartedWaitMs: number;
+}
+
+export interface SettingsState {
+  readonly version: number;
+  /** realm_* settings keyed exactly as in the register response (realm_name, realm_can_..._group). */
+  readonly realm: Readonly<Record<string, unknown>>;
+  readonly user: Readonly<UserSettings>;
+  readonly realmUserDefaults: Readonly<UserSettings>;
+  readonly limits: Readonly<ServerLimits>;
+  readonly featureLevel: number;
+  readonly serverVersion: string;
+}
+
+/** Register keys that start with realm_ but are collections owned by other slices. */
+const NOT_REALM_SETTINGS = new Set([
+  'realm_users',
+  'realm_non_active_users',
+  'realm_user_groups',
+  'realm_user_settings_defaults',
+]);
+
+export function settingsFromRegister(reg: RegisterResponse): SettingsState {
+  const realm: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(reg)) {
+    if (k.startsWith('realm_') && !NOT_REALM_SETTINGS.has(k)) realm[k] = v;
+  }
+  return {
+    version: 0,
+    realm,
+    user: { ...(reg.user_settings ?? {}) },
+    realmUserDefaults: { ...(reg.realm_user_settings_defaults ?? {}) },
+    // Fallbacks are the server defaults (api-notes §1.3) for fields an older server leaves out.
+    limits: {
+      maxMessageLength: reg.max_message_length ?? 10000,
+      maxTopicLength: reg.max_topic_length ?? 60,
+      maxStreamNameLength: reg.max_stream_name_length ?? 60,
+      maxStreamDescriptionLength: reg.max_stream_description_length ?? 1024,
+      maxFileUploadSizeMib: reg.max_file_upload_size_mib ?? 100,
+      eventQueueLongpollTimeoutSeconds: reg.event_queue_longpoll_timeout_seconds ?? 90,
+      typingStartedExpiryMs: reg.server_typing_started_expiry_period_milliseconds ?? 45000,
+      typingStoppedWaitMs: reg.server_typing_stopped_wait_period_milliseconds ?? 12000,
+      typingStartedWaitMs: reg.server_typing_started_wait_period_milliseconds ?? 30000,
+    },
+    featureLevel: reg.zulip_feature_level ?? 0,
+    serverVersion: reg.zulip_version ?? '',
+  };
+}
+
+export function handleSettingsEvent(
+  d: SliceDraft<SettingsState>,
+  ev: ServerEvent,
+  _ctx: EventContext,
+): void {
+  switch (ev.type) {
+    case 'realm':
+      // Event data names settings without the realm_ prefix of the register response.
+      if (ev.op === 'update') {
+        d.write.realm = { ...d.read.realm, [`realm_${ev.property}`]: ev.value };
+      } else if (ev.op === 'update_dict') {
+        const realm: Record<string, unknown> = { ...d.read.realm };
+        for (const [k, v] of Object.entries(ev.data)) realm[`realm_${k}`] = v;
+        d.write.realm = realm;
+      }
+      return;
+    case 'user_settings':
+      d.write.user = { ...d.read.user, [ev.property]: ev.value };
+      return;
+    case 'realm_user_settings_defaults':
+      d.write.realmUserDefaults = {
+        ...d.read.realmUserDefaults,
+        [ev.property]: ev.value,
+      };
+      return;
+    case 'restart':
+      d.write.featureLevel = ev.zulip_feature_level;
+      d.write.serverVersion = ev.zulip_version;
+      return;
+    default:
+      return;
+  }
+}

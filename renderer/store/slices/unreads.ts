@@ -1,0 +1,225 @@
+// Unread messages, indexed by conversation. Seeded from register's unread_msgs and kept current by
+// message, flag, move and delete events. The index stores each unread message's location itself, so
+// a move or a re-unread can be applied even when the message is not in the messages slice (most
+// unreads never are). Counts (with muted channels and topics excluded) are derived in selectors.ts.
+import type { MessageFlag, UnreadMessages } from '../../../shared/api/types';
+import type { ServerEvent } from '../../../shared/api/events';
+import { dmConversationKey } from '../../../shared/narrow';
+import type { EventContext } from '../context';
+import type { SliceDraft } from '../sliceDraft';
+import type { StoredMessage } from './messages';
+
+export type UnreadLocation =
+  | { readonly kind: 'stream'; readonly streamId: number; readonly topic: string }
+  | { readonly kind: 'dm'; readonly key: string };
+
+export interface UnreadsState {
+  readonly version: number;
+  readonly locations: Map<number, UnreadLocation>;
+  /** channel id -> topic -> unread message ids */
+  readonly streams: Map<number, Map<string, Set<number>>>;
+  /** DM conversation key (see dmConversationKey) -> unread message ids */
+  readonly dms: Map<string, Set<number>>;
+  /** Unread messages that mention the user (personally, by wildcard or by group). */
+  readonly mentions: Set<number>;
+  /** The server truncated unread_msgs; counts are lower bounds. */
+  readonly oldUnreadsMissing: boolean;
+}
+
+const MENTION_FLAGS: readonly MessageFlag[] = [
+  'mentioned',
+  'stream_wildcard_mentioned',
+  'topic_wildcard_mentioned',
+  'wildcard_mentioned',
+];
+
+export function isMentionFlags(flags: readonly MessageFlag[]): boolean {
+  return flags.some((f) => MENTION_FLAGS.includes(f));
+}
+
+export function emptyUnreads(): UnreadsState {
+  return {
+    version: 0,
+    locations: new Map(),
+    streams: new Map(),
+    dms: new Map(),
+    mentions: new Set(),
+    oldUnreadsMissing: false,
+  };
+}
+
+function addUnread(s: UnreadsState, id: number, loc: UnreadLocation): void {
+  const old = s.locations.get(id);
+  if (old) removeFromIndex(s, id, old);
+  s.locations.set(id, loc);
+  if (loc.kind === 'stream') {
+    let topics = s.streams.get(loc.streamId);
+    if (!topics) s.streams.set(loc.streamId, (topics = new Map()));
+    let ids = topics.get(loc.topic);
+    if (!ids) topics.set(loc.topic, (ids = new Set()));
+    ids.add(id);
+  } else {
+    let ids = s.dms.get(loc.key);
+    if (!ids) s.dms.set(loc.key, (ids = new Set()));
+    ids.add(id);
+  }
+}
+
+function removeFromIndex(s: UnreadsState, id: number, loc: UnreadLocation): void {
+  if (loc.kind === 'stream') {
+    const topics = s.streams.get(loc.streamId);
+    const ids = topics?.get(loc.topic);
+    if (!topics || !ids) return;
+    ids.delete(id);
+    if (ids.size === 0) topics.delete(loc.topic);
+    if (topics.size === 0) s.streams.delete(loc.streamId);
+  } else {
+    const ids = s.dms.get(loc.key);
+    if (!ids) return;
+    ids.delete(id);
+    if (ids.size === 0) s.dms.delete(loc.key);
+  }
+}
+
+function removeUnread(d: SliceDraft<UnreadsState>, id: number): void {
+  const loc = d.read.locations.get(id);
+  if (!loc) return;
+  const s = d.write;
+  removeFromIndex(s, id, loc);
+  s.locations.delete(id);
+  s.mentions.delete(id);
+}
+
+export function locationOfMessage(m: StoredMessage, selfUserId: number): UnreadLocation {
+  if (m.type === 'stream') return { kind: 'stream', streamId: m.stream_id, topic: m.subject };
+  return {
+    kind: 'dm',
+    key: dmConversationKey(
+      m.display_recipient.map((r) => r.id),
+      selfUserId,
+    ),
+  };
+}
+
+export function unreadsFromRegister(unread: UnreadMessages, selfUserId: number): UnreadsState {
+  const s = emptyUnreads();
+  for (const entry of unread.streams) {
+    const loc = { kind: 'stream', streamId: entry.stream_id, topic: entry.topic } as const;
+    for (const id of entry.unread_message_ids) addUnread(s, id, loc);
+  }
+  for (const entry of unread.pms) {
+    const other = entry.other_user_id ?? entry.sender_id ?? selfUserId;
+    const loc = { kind: 'dm', key: dmConversationKey([other], selfUserId) } as const;
+    for (const id of entry.unread_message_ids) addUnread(s, id, loc);
+  }
+  for (const entry of unread.huddles) {
+    const ids = entry.user_ids_string.split(',').map(Number);
+    const loc = { kind: 'dm', key: dmConversationKey(ids, selfUserId) } as const;
+    for (const id of entry.unread_message_ids) addUnread(s, id, loc);
+  }
+  // Mentions are a subset of the unreads above; ignore ids the server did not list as unread.
+  for (const id of unread.mentions) if (s.locations.has(id)) s.mentions.add(id);
+  return { ...s, oldUnreadsMissing: unread.old_unreads_missing ?? false };
+}
+
+export function handleUnreadsEvent(
+  d: SliceDraft<UnreadsState>,
+  ev: ServerEvent,
+  ctx: EventContext,
+): void {
+  switch (ev.type) {
+    case 'message': {
+      if (ev.flags.includes('read')) return;
+      const m = ev.message;
+      // A duplicate delivery of a message the user has read since must not make it unread again
+      // (this slice runs before the messages slice, so `known` is the state before this event).
+      const known = ctx.messages.read.byId.get(m.id);
+      if (known && known.flags.includes('read')) return;
+      const loc: UnreadLocation =
+        m.type === 'stream'
+          ? { kind: 'stream', streamId: m.stream_id, topic: m.subject }
+          : {
+              kind: 'dm',
+              key: dmConversationKey(
+                m.display_recipient.map((r) => r.id),
+                ctx.selfUserId,
+              ),
+            };
+      const s = d.write;
+      addUnread(s, m.id, loc);
+      if (isMentionFlags(ev.flags)) s.mentions.add(m.id);
+      return;
+    }
+    case 'update_message': {
+      // A content edit can add or remove a mention of the user.
+      if (d.read.locations.has(ev.message_id) && ev.flags) {
+        const mentioned = isMentionFlags(ev.flags);
+        if (mentioned !== d.read.mentions.has(ev.message_id)) {
+          if (mentioned) d.write.mentions.add(ev.message_id);
+          else d.write.mentions.delete(ev.message_id);
+        }
+      }
+      const newStreamId = ev.new_stream_id ?? ev.stream_id;
+      if (ev.new_stream_id === undefined && ev.subject === undefined) return;
+      for (const id of ev.message_ids) {
+        const loc = d.read.locations.get(id);
+        if (!loc || loc.kind !== 'stream') continue;
+        const moved: UnreadLocation = {
+          kind: 'stream',
+          streamId: newStreamId ?? loc.streamId,
+          topic: ev.subject ?? loc.topic,
+        };
+        if (moved.streamId === loc.streamId && moved.topic === loc.topic) continue;
+        addUnread(d.write, id, moved);
+      }
+      return;
+    }
+    case 'delete_message': {
+      const ids = ev.message_ids ?? (ev.message_id !== undefined ? [ev.message_id] : []);
+      for (const id of ids) removeUnread(d, id);
+      return;
+    }
+    case 'update_message_flags': {
+      if (ev.flag !== 'read') return;
+      if (ev.op === 'add') {
+        if (ev.all) {
+          if (d.read.locations.size === 0) return;
+          const s = d.write;
+          s.locations.clear();
+          s.streams.clear();
+          s.dms.clear();
+          s.mentions.clear();
+          return;
+        }
+        for (const id of ev.messages) removeUnread(d, id);
+        return;
+      }
+      // Marked unread again: locate each message from the event's details, else from the store.
+      for (const id of ev.messages) {
+        if (d.read.locations.has(id)) continue;
+        const detail = ev.message_details?.[String(id)];
+        const stored = ctx.messages.read.byId.get(id);
+        let loc: UnreadLocation | undefined;
+        let mentioned = false;
+        if (detail) {
+          mentioned = !!detail.mentioned;
+          if (detail.type === 'stream' && detail.stream_id !== undefined) {
+            loc = { kind: 'stream', streamId: detail.stream_id, topic: detail.topic ?? '' };
+          } else if (detail.type === 'private') {
+            loc = { kind: 'dm', key: dmConversationKey(detail.user_ids ?? [], ctx.selfUserId) };
+          }
+        } else if (stored) {
+          loc = locationOfMessage(stored, ctx.selfUserId);
+          mentioned = isMentionFlags(stored.flags);
+        }
+        if (!loc) continue;
+        const s = d.write;
+        addUnread(s, id, loc);
+        if (mentioned) s.mentions.add(id);
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}

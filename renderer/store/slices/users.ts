@@ -1,0 +1,95 @@
+// Users of the realm (active, deactivated and cross-realm bots), by id. Deactivation is a
+// realm_user update with is_active false (never a remove); the user stays known so old messages
+// still show a name. Group membership is dropped by the userGroups slice.
+import type { RegisterResponse, User, UserRole } from '../../../shared/api/types';
+import type { ServerEvent, RealmUserUpdatePerson } from '../../../shared/api/events';
+import type { EventContext } from '../context';
+import type { SliceDraft } from '../sliceDraft';
+
+export interface UsersState {
+  readonly version: number;
+  readonly users: Map<number, User>;
+  /** Lower-cased API email -> user id. */
+  readonly idByEmail: Map<string, number>;
+}
+
+export function emptyUsers(): UsersState {
+  return { version: 0, users: new Map(), idByEmail: new Map() };
+}
+
+function putUser(s: UsersState, user: User): void {
+  const old = s.users.get(user.user_id);
+  if (old && old.email.toLowerCase() !== user.email.toLowerCase()) {
+    s.idByEmail.delete(old.email.toLowerCase());
+  }
+  s.users.set(user.user_id, user);
+  s.idByEmail.set(user.email.toLowerCase(), user.user_id);
+}
+
+export function usersFromRegister(reg: RegisterResponse): UsersState {
+  const s = emptyUsers();
+  for (const u of reg.cross_realm_bots ?? []) putUser(s, u);
+  for (const u of reg.realm_non_active_users ?? []) putUser(s, u);
+  for (const u of reg.realm_users ?? []) putUser(s, u);
+  return s;
+}
+
+/** The is_owner / is_admin / is_guest booleans that go with a role. */
+function roleFlags(role: UserRole): Pick<User, 'is_owner' | 'is_admin' | 'is_guest'> {
+  return { is_owner: role === 100, is_admin: role <= 200, is_guest: role === 600 };
+}
+
+/** A user with one realm_user update applied (each update carries exactly one change). */
+export function applyPersonUpdate(user: User, person: RealmUserUpdatePerson): User {
+  const next: User = { ...user };
+  if ('full_name' in person) next.full_name = person.full_name;
+  if ('avatar_url' in person) {
+    next.avatar_url = person.avatar_url;
+    next.avatar_version = person.avatar_version;
+  }
+  if ('timezone' in person) next.timezone = person.timezone;
+  if ('bot_owner_id' in person) next.bot_owner_id = person.bot_owner_id;
+  if ('role' in person) Object.assign(next, { role: person.role }, roleFlags(person.role));
+  if ('delivery_email' in person) next.delivery_email = person.delivery_email;
+  if ('new_email' in person) next.email = person.new_email;
+  if ('is_active' in person) next.is_active = person.is_active;
+  if ('is_imported_stub' in person) {
+    next.is_imported_stub = person.is_imported_stub;
+    next.date_joined = person.date_joined;
+  }
+  if ('custom_profile_field' in person) {
+    const { id, value, rendered_value } = person.custom_profile_field;
+    const data = { ...(user.profile_data ?? {}) };
+    if (value === null) delete data[String(id)];
+    else data[String(id)] = rendered_value === undefined ? { value } : { value, rendered_value };
+    next.profile_data = data;
+  }
+  return next;
+}
+
+export function handleUsersEvent(
+  d: SliceDraft<UsersState>,
+  ev: ServerEvent,
+  _ctx: EventContext,
+): void {
+  if (ev.type !== 'realm_user') return;
+  switch (ev.op) {
+    case 'add':
+      putUser(d.write, ev.person);
+      return;
+    case 'remove': {
+      // Only guests losing access to a user get this; that user is no longer visible to them.
+      const old = d.read.users.get(ev.person.user_id);
+      if (!old) return;
+      d.write.users.delete(old.user_id);
+      d.write.idByEmail.delete(old.email.toLowerCase());
+      return;
+    }
+    case 'update': {
+      const old = d.read.users.get(ev.person.user_id);
+      if (!old) return; // an update for a user we cannot see
+      putUser(d.write, applyPersonUpdate(old, ev.person));
+      return;
+    }
+  }
+}

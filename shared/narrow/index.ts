@@ -1,0 +1,3 @@
+export * from './narrow';
+export * from './parse';
+export * from './match';
