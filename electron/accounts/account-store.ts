@@ -1,0 +1,76 @@
+// The list of accounts (no secrets: keys are in the vault) and which one is active, in accounts.json.
+import { join } from 'node:path';
+import type { SecretBackend } from '../../shared/ipc/accounts';
+import { readJsonFile, writeJsonFile } from '../storage/json-file';
+
+export interface AccountRecord {
+  id: string;
+  site: string;
+  email: string;
+  userId: number | null;
+  realmName: string;
+  featureLevel: number;
+  secretBackend: SecretBackend;
+  addedAt: number;
+}
+
+interface AccountsFile {
+  accounts: AccountRecord[];
+  activeAccountId: string | null;
+}
+
+export class AccountStore {
+  private readonly path: string;
+  private data: AccountsFile;
+
+  constructor(dataDir: string) {
+    this.path = join(dataDir, 'accounts.json');
+    this.data = readJsonFile<AccountsFile>(this.path, { accounts: [], activeAccountId: null });
+  }
+
+  list(): AccountRecord[] {
+    return [...this.data.accounts];
+  }
+
+  get activeAccountId(): string | null {
+    return this.data.activeAccountId;
+  }
+
+  get(id: string): AccountRecord | undefined {
+    return this.data.accounts.find((account) => account.id === id);
+  }
+
+  findBySiteAndEmail(site: string, email: string): AccountRecord | undefined {
+    return this.data.accounts.find(
+      (account) => account.site === site && account.email.toLowerCase() === email.toLowerCase(),
+    );
+  }
+
+  upsert(record: AccountRecord): void {
+    const others = this.data.accounts.filter((account) => account.id !== record.id);
+    const index = this.data.accounts.findIndex((account) => account.id === record.id);
+    this.data.accounts =
+      index < 0
+        ? [...others, record]
+        : this.data.accounts.map((a) => (a.id === record.id ? record : a));
+    if (!this.data.activeAccountId) this.data.activeAccountId = record.id;
+    this.save();
+  }
+
+  remove(id: string): void {
+    this.data.accounts = this.data.accounts.filter((account) => account.id !== id);
+    if (this.data.activeAccountId === id) {
+      this.data.activeAccountId = this.data.accounts[0]?.id ?? null;
+    }
+    this.save();
+  }
+
+  setActive(id: string): void {
+    this.data.activeAccountId = id;
+    this.save();
+  }
+
+  private save(): void {
+    writeJsonFile(this.path, this.data, 0o600);
+  }
+}

@@ -1,0 +1,232 @@
+// Everything main runs for one signed-in account: its API client, event loop, outbox and drafts.
+// It also keeps the latest snapshot and the events delivered since, so a renderer that (re)loads can
+// catch up with getSnapshot without a gap.
+import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { endpoints } from '../../shared/api/endpoints';
+import type { RegisterResponse } from '../../shared/api/types';
+import type { ServerEvent, DraftsEvent } from '../../shared/api/events';
+import type { ConnectionState } from '../../shared/ipc/common';
+import type { SnapshotMessage } from '../../shared/ipc/accounts';
+import type { OutboxEntry, OutgoingMessage } from '../../shared/ipc/chat';
+import type { PushSink } from '../../shared/ipc/contract';
+import { ApiClient, type ApiClientOptions } from '../api/client';
+import { ApiError } from '../api/errors';
+import { EventLoop } from '../events/event-loop';
+import { Outbox } from '../outbox/outbox';
+import { DraftStore } from '../drafts/drafts';
+import type { AccountRecord } from './account-store';
+
+/** Beyond this many events since the snapshot, a fresh registration is cheaper than the backlog. */
+const MAX_BACKLOG_EVENTS = 20_000;
+/** How far back the outbox looks for a message that may have been delivered. */
+const DELIVERY_LOOKBACK_MESSAGES = 100;
+
+export interface SessionOptions {
+  record: AccountRecord;
+  apiKey: string;
+  dataDir: string;
+  push: PushSink;
+  clientOptions?: Partial<ApiClientOptions>;
+  pollTimeoutMs?: number;
+  /** Told when the account's connection state changes (the account list shows it). */
+  onConnection?: (state: ConnectionState) => void;
+}
+
+export class AccountSession {
+  readonly id: string;
+  readonly client: ApiClient;
+  readonly loop: EventLoop;
+  readonly outbox: Outbox;
+  readonly drafts: DraftStore;
+  private snapshot: SnapshotMessage | null = null;
+  private backlog: ServerEvent[] = [];
+  private signedOut = false;
+
+  constructor(private readonly options: SessionOptions) {
+    const { record, push } = options;
+    this.id = record.id;
+    const folder = join(options.dataDir, 'accounts', record.id);
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    this.client = new ApiClient({
+      site: record.site,
+      credentials: { email: record.email, apiKey: options.apiKey },
+      userAgent: 'Tributary',
+      onUnauthorized: () => {
+        this.signedOut = true;
+      },
+      ...options.clientOptions,
+    });
+    this.outbox = new Outbox(
+      join(folder, 'outbox.json'),
+      record.id,
+      {
+        isOnline: () => this.isOnline(),
+        send: (entry) => this.postMessage(entry),
+        findDelivered: (entry, exclude) => this.findDelivered(entry, exclude),
+      },
+      (entries) => push('outbox', { accountId: record.id, entries }),
+    );
+    this.drafts = new DraftStore(
+      join(folder, 'drafts.json'),
+      {
+        isOnline: () => this.isOnline(),
+        create: async (draft) =>
+          (await this.client.call(endpoints.createDrafts, { drafts: [draft] })).ids[0],
+        edit: async (id, draft) => {
+          await this.client.call(endpoints.editDraft, { draft_id: id, draft });
+        },
+        remove: async (id) => {
+          await this.client.call(endpoints.deleteDraft, { draft_id: id });
+        },
+      },
+      (drafts) => push('drafts', { accountId: record.id, drafts }),
+    );
+    this.loop = new EventLoop({
+      client: this.client,
+      pollTimeoutMs: options.pollTimeoutMs,
+      onSnapshot: (queueId, register) => this.onSnapshot(queueId, register),
+      onEvents: (queueId, events) => this.onEvents(queueId, events),
+      onState: (state) => this.onState(state),
+    });
+  }
+
+  start(): void {
+    this.signedOut = false;
+    this.loop.start();
+  }
+
+  async stop(): Promise<void> {
+    this.outbox.dispose();
+    await this.loop.close();
+  }
+
+  get connection(): ConnectionState {
+    return this.loop.connection;
+  }
+
+  get register(): RegisterResponse | null {
+    return this.snapshot?.register ?? null;
+  }
+
+  getSnapshot(): {
+    snapshot: SnapshotMessage | null;
+    events: ServerEvent[];
+    connection: ConnectionState;
+  } {
+    return { snapshot: this.snapshot, events: [...this.backlog], connection: this.connection };
+  }
+
+  isOnline(): boolean {
+    return !this.signedOut && this.loop.connection.status === 'live';
+  }
+
+  assertSignedIn(): void {
+    if (this.signedOut || this.loop.connection.status === 'signed_out') {
+      throw new ApiError('auth', 'SIGNED_OUT', 'This account is signed out; sign in again.', 401);
+    }
+  }
+
+  /** Queues a message and tries it at once when online. */
+  async send(
+    message: OutgoingMessage,
+    localId?: string,
+  ): Promise<{ localId: string; messageId: number | null; state: 'sent' | 'queued' }> {
+    const entry = this.outbox.enqueue(message, localId);
+    const messageId = this.isOnline() ? await this.outbox.sendNow(entry.localId) : null;
+    return { localId: entry.localId, messageId, state: messageId === null ? 'queued' : 'sent' };
+  }
+
+  private async postMessage(entry: OutboxEntry): Promise<number> {
+    const queueId = this.loop.currentQueueId;
+    const { message } = entry;
+    const response = await this.client.call(
+      endpoints.sendMessage,
+      {
+        type: message.type,
+        to: message.type === 'direct' ? message.to : message.to,
+        content: message.content,
+        ...(message.type === 'channel' ? { topic: message.topic } : {}),
+        ...(queueId ? { queue_id: queueId, local_id: entry.localId } : {}),
+      },
+      { retry: false },
+    );
+    return response.id;
+  }
+
+  /** Was this entry delivered by an attempt whose answer we lost? Looks at sender:me, newest. */
+  private async findDelivered(
+    entry: OutboxEntry,
+    exclude: ReadonlySet<number>,
+  ): Promise<number | null> {
+    const me = this.snapshot?.register.user_id;
+    const response = await this.client.call(endpoints.getMessages, {
+      anchor: 'newest',
+      num_before: DELIVERY_LOOKBACK_MESSAGES,
+      num_after: 0,
+      narrow: [{ operator: 'sender', operand: me ?? this.options.record.email }],
+      apply_markdown: false,
+    });
+    const since = Math.floor(entry.createdAt / 1000) - 300; // tolerate clock skew
+    const { message } = entry;
+    for (const candidate of [...response.messages].reverse()) {
+      if (exclude.has(candidate.id) || candidate.timestamp < since) continue;
+      if (candidate.content !== message.content) continue;
+      if (message.type === 'channel') {
+        const sameChannel =
+          typeof message.to === 'number'
+            ? candidate.type === 'stream' && candidate.stream_id === message.to
+            : candidate.display_recipient === message.to;
+        if (sameChannel && candidate.subject === message.topic) return candidate.id;
+      } else if (candidate.type === 'private' && Array.isArray(candidate.display_recipient)) {
+        const ids = new Set(candidate.display_recipient.map((user) => user.id));
+        const wanted = new Set([...message.to, ...(me ? [me] : [])]);
+        if (ids.size === wanted.size && [...wanted].every((id) => ids.has(id))) return candidate.id;
+        // 1:1 to oneself or where the server leaves the sender out
+        if (message.to.every((id) => ids.has(id)) && ids.size <= message.to.length + 1) {
+          return candidate.id;
+        }
+      }
+    }
+    return null;
+  }
+
+  private onSnapshot(queueId: string, register: RegisterResponse): void {
+    this.snapshot = { accountId: this.id, queueId, register };
+    this.backlog = [];
+    this.options.push('snapshot', this.snapshot);
+    this.drafts.applySnapshot(
+      register.user_settings?.enable_drafts_synchronization ?? false,
+      register.drafts ?? [],
+    );
+  }
+
+  private onEvents(queueId: string, events: ServerEvent[]): void {
+    if (this.backlog.length + events.length > MAX_BACKLOG_EVENTS) {
+      this.loop.resync();
+      return;
+    }
+    this.backlog.push(...events);
+    this.options.push('events', { accountId: this.id, queueId, events });
+    for (const event of events) {
+      if (event.type === 'drafts') this.drafts.applyEvent(event as DraftsEvent);
+      if (
+        event.type === 'user_settings' &&
+        'property' in event &&
+        event.property === 'enable_drafts_synchronization'
+      ) {
+        this.drafts.setSyncEnabled(Boolean((event as { value: unknown }).value));
+      }
+    }
+  }
+
+  private onState(state: ConnectionState): void {
+    if (state.status === 'signed_out') this.signedOut = true;
+    this.options.push('connection', { accountId: this.id, state });
+    this.options.onConnection?.(state);
+    if (state.status === 'live') {
+      void this.outbox.flush();
+      void this.drafts.sync();
+    }
+  }
+}

@@ -1,0 +1,23 @@
+// Command-line arguments the Electron main process accepts (scripts/start.ts passes them).
+
+export interface MainArgs {
+  dataDir?: string;
+  localRealmUrl?: string;
+  localRealmCredentials?: string;
+  manifests: string[];
+}
+
+export function parseMainArgs(argv: string[]): MainArgs {
+  const result: MainArgs = { manifests: [] };
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i];
+    const value = () => argv[++i];
+    if (arg === '--data') result.dataDir = value();
+    else if (arg === '--local-realm') result.localRealmUrl = value();
+    else if (arg === '--local-realm-credentials') result.localRealmCredentials = value();
+    else if (arg.startsWith('--'))
+      continue; // Chromium and Electron switches
+    else if (/\.json$/i.test(arg)) result.manifests.push(arg);
+  }
+  return result;
+}

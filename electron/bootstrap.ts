@@ -1,0 +1,29 @@
+// First run with no account: sign in to the local realm server as the demo owner, so the app opens on
+// a working realm. The realm's credentials file (DIR/local-realm/demo-credentials.json) is written by
+// the server's seed; scripts/start.ts starts that server and passes its URL and file here.
+import { readFileSync } from 'node:fs';
+import type { MainServices } from './services';
+
+interface DemoCredentials {
+  users: Array<{ email: string; api_key: string; role: number; is_bot: boolean }>;
+}
+
+export async function signInToLocalRealm(
+  services: MainServices,
+  realmUrl: string,
+  credentialsFile: string,
+): Promise<string | null> {
+  if (services.accounts.list().length > 0) return null;
+  const file = JSON.parse(readFileSync(credentialsFile, 'utf8')) as DemoCredentials;
+  const owner = file.users.find((user) => user.role === 100 && !user.is_bot) ?? file.users[0];
+  if (!owner) throw new Error(`${credentialsFile} lists no users`);
+  const account = await services.addAccount({
+    site: realmUrl,
+    email: owner.email,
+    apiKey: owner.api_key,
+    // The demo key already sits in plain text in the realm's own data folder, so storing it with a
+    // weak backend exposes nothing new; real accounts still need the user's consent.
+    allowWeakEncryption: true,
+  });
+  return account.id;
+}

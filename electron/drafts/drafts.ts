@@ -1,0 +1,167 @@
+// Drafts, kept by main so nothing the user typed is lost: every save is on disk first. When the
+// user's enable_drafts_synchronization setting is on, local drafts are mirrored to the server
+// (POST/PATCH/DELETE /drafts) and server drafts (register snapshot, drafts events) are merged in.
+import { randomUUID } from 'node:crypto';
+import type { DraftBody, LocalDraft } from '../../shared/ipc/drafts';
+import type { Draft, StoredDraft } from '../../shared/api/types';
+import type { DraftsEvent } from '../../shared/api/events';
+import { readJsonFile, writeJsonFile } from '../storage/json-file';
+
+export interface DraftsTransport {
+  create(draft: Draft): Promise<number>;
+  edit(id: number, draft: Draft): Promise<void>;
+  remove(id: number): Promise<void>;
+  isOnline(): boolean;
+}
+
+interface DraftsFile {
+  drafts: LocalDraft[];
+  /** Server ids deleted locally but not yet on the server. */
+  pendingDeletes: number[];
+}
+
+export class DraftStore {
+  private data: DraftsFile;
+  private syncEnabled = false;
+  private syncing: Promise<void> | null = null;
+
+  constructor(
+    private readonly file: string,
+    private readonly transport: DraftsTransport,
+    private readonly onChange: (drafts: LocalDraft[]) => void = () => undefined,
+  ) {
+    this.data = readJsonFile<DraftsFile>(file, { drafts: [], pendingDeletes: [] });
+  }
+
+  list(): LocalDraft[] {
+    return [...this.data.drafts].sort((a, b) => b.timestamp - a.timestamp);
+  }
+
+  save(key: string | undefined, draft: DraftBody): LocalDraft {
+    const timestamp = Math.floor(Date.now() / 1000);
+    const existing = key ? this.data.drafts.find((d) => d.key === key) : undefined;
+    const saved: LocalDraft = existing
+      ? { ...existing, draft, timestamp, synced: false }
+      : { key: key ?? randomUUID(), serverId: null, draft, timestamp, synced: false };
+    this.data.drafts = [...this.data.drafts.filter((d) => d.key !== saved.key), saved];
+    this.persist();
+    void this.sync();
+    return saved;
+  }
+
+  delete(key: string): void {
+    const existing = this.data.drafts.find((d) => d.key === key);
+    if (!existing) return;
+    this.data.drafts = this.data.drafts.filter((d) => d.key !== key);
+    if (existing.serverId !== null) this.data.pendingDeletes.push(existing.serverId);
+    this.persist();
+    void this.sync();
+  }
+
+  /** From the register response: the setting, and the server's drafts ([] when syncing is off). */
+  applySnapshot(enabled: boolean, serverDrafts: StoredDraft[]): void {
+    this.syncEnabled = enabled;
+    if (enabled) {
+      const onServer = new Set(serverDrafts.map((d) => d.id));
+      // Synced drafts the server no longer has were deleted elsewhere.
+      this.data.drafts = this.data.drafts.filter(
+        (d) => !(d.synced && d.serverId !== null && !onServer.has(d.serverId)),
+      );
+      for (const draft of serverDrafts) this.mergeServerDraft(draft);
+      this.persist();
+    }
+    void this.sync();
+  }
+
+  applyEvent(event: DraftsEvent): void {
+    if (event.op === 'add') for (const draft of event.drafts) this.mergeServerDraft(draft);
+    else if (event.op === 'update') this.mergeServerDraft(event.draft);
+    else {
+      this.data.drafts = this.data.drafts.filter(
+        (d) => !(d.serverId === event.draft_id && d.synced),
+      );
+    }
+    this.persist();
+  }
+
+  setSyncEnabled(enabled: boolean): void {
+    this.syncEnabled = enabled;
+    if (enabled) void this.sync();
+  }
+
+  /** Pushes unsynced local changes to the server; a failure leaves them for the next reconnect. */
+  sync(): Promise<void> {
+    if (!this.syncEnabled || !this.transport.isOnline()) return Promise.resolve();
+    if (!this.syncing) {
+      this.syncing = this.syncAll()
+        .catch(() => undefined)
+        .finally(() => {
+          this.syncing = null;
+        });
+    }
+    return this.syncing;
+  }
+
+  private async syncAll(): Promise<void> {
+    for (const id of [...this.data.pendingDeletes]) {
+      await this.transport.remove(id).catch((error: { code?: string }) => {
+        if (error.code !== 'BAD_REQUEST') throw error; // already gone on the server
+      });
+      this.data.pendingDeletes = this.data.pendingDeletes.filter((pending) => pending !== id);
+      this.persist();
+    }
+    for (const local of this.data.drafts.filter((d) => !d.synced)) {
+      const body: Draft = { ...local.draft, timestamp: local.timestamp };
+      if (local.serverId === null) {
+        const id = await this.transport.create(body);
+        this.update(local.key, { serverId: id, synced: true }, local.timestamp);
+      } else {
+        await this.transport.edit(local.serverId, body);
+        this.update(local.key, { synced: true }, local.timestamp);
+      }
+    }
+  }
+
+  /** Marks a draft synced unless it was edited again while the request was in flight. */
+  private update(key: string, patch: Partial<LocalDraft>, seenTimestamp: number): void {
+    this.data.drafts = this.data.drafts.map((d) =>
+      d.key === key
+        ? {
+            ...d,
+            ...patch,
+            synced: d.timestamp === seenTimestamp ? (patch.synced ?? d.synced) : false,
+          }
+        : d,
+    );
+    this.persist();
+  }
+
+  private mergeServerDraft(draft: StoredDraft): void {
+    const local = this.data.drafts.find((d) => d.serverId === draft.id);
+    const timestamp = draft.timestamp ?? Math.floor(Date.now() / 1000);
+    if (local && !local.synced && local.timestamp >= timestamp) return; // local edit is newer
+    const merged: LocalDraft = {
+      key: local?.key ?? `server-${draft.id}`,
+      serverId: draft.id,
+      draft: toDraftBody(draft),
+      timestamp,
+      synced: true,
+    };
+    this.data.drafts = [...this.data.drafts.filter((d) => d.key !== merged.key), merged];
+  }
+
+  private persist(): void {
+    writeJsonFile(this.file, this.data);
+    this.onChange(this.list());
+  }
+}
+
+function toDraftBody(draft: Draft): DraftBody {
+  if (draft.type === 'stream') {
+    return { type: 'stream', to: [draft.to[0]], topic: draft.topic, content: draft.content };
+  }
+  if (draft.type === 'private') {
+    return { type: 'private', to: draft.to, topic: '', content: draft.content };
+  }
+  return { type: '', to: [], topic: '', content: draft.content };
+}

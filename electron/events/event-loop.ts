@@ -1,0 +1,251 @@
+// One account's event loop: POST /register, then long-poll GET /events, acknowledging with
+// last_event_id. Every poll response becomes one batch for the renderer; a lost queue
+// (BAD_EVENT_QUEUE_ID, e.g. after a server restart) becomes a new registration and a fresh snapshot.
+//
+// Failures back off exponentially with jitter (about 0.1 s doubling to 10 s, reset on success) and the
+// first poll after a failure uses dont_block so recovery is immediate. A 401 stops the loop in the
+// signed-out state (no retry storm); a 429 waits as long as the server asks.
+import { endpoints, type RegisterParams } from '../../shared/api/endpoints';
+import type { RegisterResponse } from '../../shared/api/types';
+import type { ServerEvent } from '../../shared/api/events';
+import type { ConnectionState } from '../../shared/ipc/common';
+import type { ApiClient } from '../api/client';
+import { ApiError } from '../api/errors';
+import { backoffDelay, sleep } from '../api/backoff';
+import { retryAfterMs } from '../api/client';
+
+/** The capabilities Tributary's store handles (see renderer/store). */
+export const CLIENT_CAPABILITIES = {
+  notification_settings_null: true,
+  bulk_message_deletion: true,
+  user_avatar_url_field_optional: false,
+  stream_typing_notifications: true,
+  user_settings_object: true,
+  empty_topic_name: true,
+  archived_channels: true,
+  include_deactivated_groups: true,
+  user_list_incomplete: true,
+} as const;
+
+export const DEFAULT_REGISTER_PARAMS: RegisterParams = {
+  apply_markdown: true,
+  client_extavatar: false,
+  include_subscribers: true,
+  slim_presence: true,
+  client_capabilities: CLIENT_CAPABILITIES,
+};
+
+/** Extra time over the server's long-poll timeout before the client gives up on a poll. */
+const POLL_TIMEOUT_MARGIN_MS = 5_000;
+const DEFAULT_LONGPOLL_SECONDS = 90;
+/** A wall-clock jump this much larger than the tick means the machine slept. */
+const SLEEP_CHECK_INTERVAL_MS = 5_000;
+const SLEEP_GAP_MS = 15_000;
+
+export interface EventLoopCallbacks {
+  onSnapshot(queueId: string, register: RegisterResponse): void;
+  onEvents(queueId: string, events: ServerEvent[]): void;
+  onState(state: ConnectionState): void;
+}
+
+export interface EventLoopOptions extends EventLoopCallbacks {
+  client: ApiClient;
+  registerParams?: RegisterParams;
+  /** Overrides the poll timeout derived from event_queue_longpoll_timeout_seconds (tests). */
+  pollTimeoutMs?: number;
+  random?: () => number;
+}
+
+export class EventLoop {
+  private queueId: string | null = null;
+  private lastEventId = -1;
+  private register: RegisterResponse | null = null;
+  private state: ConnectionState = { status: 'stopped' };
+  private running = false;
+  private attempt = 0;
+  private recovering = false;
+  /** Aborts the poll or backoff wait in progress (stop, wake, resync). */
+  private interrupt = new AbortController();
+  private loopDone: Promise<void> | null = null;
+  private sleepTimer: ReturnType<typeof setInterval> | null = null;
+  private lastTick = Date.now();
+
+  constructor(private readonly options: EventLoopOptions) {}
+
+  get connection(): ConnectionState {
+    return this.state;
+  }
+
+  get currentQueueId(): string | null {
+    return this.queueId;
+  }
+
+  get snapshot(): RegisterResponse | null {
+    return this.register;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.attempt = 0;
+    this.interrupt = new AbortController();
+    this.setState({ status: 'connecting' });
+    this.startSleepDetection();
+    this.loopDone = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.stopSleepDetection();
+    this.interrupt.abort();
+    await this.loopDone;
+    this.loopDone = null;
+    this.setState({ status: 'stopped' });
+  }
+
+  /** After sleep, a network change or the user asking: stop waiting and poll at once (dont_block). */
+  wake(): void {
+    if (!this.running) return;
+    this.recovering = true;
+    this.attempt = 0;
+    this.interruptCurrent();
+  }
+
+  /** Drops the queue and registers again; the renderer gets a fresh snapshot. */
+  resync(): void {
+    this.queueId = null;
+    if (this.running) this.interruptCurrent();
+  }
+
+  /** Deletes the server-side queue (best effort) and stops. */
+  async close(): Promise<void> {
+    const queueId = this.queueId;
+    await this.stop();
+    if (queueId) {
+      await this.options.client
+        .call(endpoints.deleteQueue, { queue_id: queueId }, { timeoutMs: 2_000, retry: false })
+        .catch(() => undefined);
+    }
+  }
+
+  private interruptCurrent(): void {
+    const previous = this.interrupt;
+    this.interrupt = new AbortController();
+    previous.abort();
+  }
+
+  private setState(state: ConnectionState): void {
+    this.state = state;
+    this.options.onState(state);
+  }
+
+  private pollTimeoutMs(): number {
+    if (this.options.pollTimeoutMs) return this.options.pollTimeoutMs;
+    const seconds = this.register?.event_queue_longpoll_timeout_seconds ?? DEFAULT_LONGPOLL_SECONDS;
+    return seconds * 1000 + POLL_TIMEOUT_MARGIN_MS;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      const signal = this.interrupt.signal;
+      try {
+        if (!this.queueId) await this.registerQueue(signal);
+        else await this.pollOnce(signal);
+      } catch (error) {
+        if (!this.running) break;
+        await this.handleFailure(error, signal);
+      }
+    }
+  }
+
+  private async registerQueue(signal: AbortSignal): Promise<void> {
+    if (this.state.status !== 'backoff') this.setState({ status: 'connecting' });
+    const register = await this.options.client.call(
+      endpoints.register,
+      this.options.registerParams ?? DEFAULT_REGISTER_PARAMS,
+      { signal, retry: false, waitOnRateLimit: false },
+    );
+    if (!this.running) return;
+    if (!register.queue_id) {
+      throw new ApiError('server', 'BAD_REQUEST', 'The server registered no event queue');
+    }
+    this.queueId = register.queue_id;
+    this.lastEventId = register.last_event_id;
+    this.register = register;
+    this.attempt = 0;
+    this.options.onSnapshot(register.queue_id, register);
+    // A fresh queue has nothing buffered; the first poll can block.
+    this.recovering = false;
+    this.setState({ status: 'live', queueId: register.queue_id });
+  }
+
+  private async pollOnce(signal: AbortSignal): Promise<void> {
+    const queueId = this.queueId!;
+    const response = await this.options.client.call(
+      endpoints.getEvents,
+      {
+        queue_id: queueId,
+        last_event_id: this.lastEventId,
+        ...(this.recovering ? { dont_block: true } : {}),
+      },
+      { signal, timeoutMs: this.pollTimeoutMs(), retry: false, waitOnRateLimit: false },
+    );
+    if (!this.running || queueId !== this.queueId) return;
+    this.attempt = 0;
+    if (this.recovering || this.state.status !== 'live') {
+      this.recovering = false;
+      this.setState({ status: 'live', queueId });
+    }
+    // Ids increase but skip; an event at or below last_event_id was already delivered (a retried
+    // poll whose first answer was lost on the way), so it is dropped here, never passed on twice.
+    const fresh = response.events.filter((event) => event.id > this.lastEventId);
+    if (fresh.length === 0) return;
+    this.lastEventId = fresh[fresh.length - 1].id;
+    const visible = fresh.filter((event) => event.type !== 'heartbeat');
+    if (visible.length > 0) this.options.onEvents(queueId, visible);
+  }
+
+  private async handleFailure(error: unknown, signal: AbortSignal): Promise<void> {
+    if (error instanceof ApiError && error.kind === 'aborted') return; // wake, resync or stop
+    if (signal.aborted) return;
+    if (error instanceof ApiError && error.kind === 'auth') {
+      this.running = false;
+      this.stopSleepDetection();
+      this.setState({ status: 'signed_out', reason: error.message });
+      return;
+    }
+    if (error instanceof ApiError && error.code === 'BAD_EVENT_QUEUE_ID') {
+      // The queue expired or the server restarted: register again straight away.
+      this.queueId = null;
+      return;
+    }
+    const delay =
+      error instanceof ApiError && error.kind === 'rate_limited'
+        ? retryAfterMs(error)
+        : backoffDelay(this.attempt, this.options.random);
+    this.attempt += 1;
+    this.recovering = true;
+    this.setState({
+      status: 'backoff',
+      retryAt: Date.now() + delay,
+      attempt: this.attempt,
+      reason: error instanceof Error ? error.message : String(error),
+    });
+    await sleep(delay, signal).catch(() => undefined);
+  }
+
+  private startSleepDetection(): void {
+    this.lastTick = Date.now();
+    this.sleepTimer = setInterval(() => {
+      const now = Date.now();
+      if (now - this.lastTick > SLEEP_CHECK_INTERVAL_MS + SLEEP_GAP_MS) this.wake();
+      this.lastTick = now;
+    }, SLEEP_CHECK_INTERVAL_MS);
+    this.sleepTimer.unref?.();
+  }
+
+  private stopSleepDetection(): void {
+    if (this.sleepTimer) clearInterval(this.sleepTimer);
+    this.sleepTimer = null;
+  }
+}

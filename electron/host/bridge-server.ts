@@ -1,0 +1,163 @@
+// The browser-mode end of the WebSocket bridge: accepts a socket only with the per-launch secret and
+// from our own origin, runs contract calls through the same dispatcher Electron uses, broadcasts pushes,
+// and turns streamed file bytes into temporary files the upload service reads.
+import { timingSafeEqual } from 'node:crypto';
+import { createWriteStream, mkdirSync, rmSync, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket, type RawData } from 'ws';
+import type { ClientFrame, HostFrame } from '../../shared/ipc/wire';
+import { BRIDGE_PATH, FILE_HEADER_BYTES } from '../../shared/ipc/wire';
+import { IpcCodes } from '../../shared/ipc/errors';
+import type { Dispatch } from '../ipc/dispatch';
+import type { PushHub } from '../push-hub';
+import type { FileIntake } from '../uploads/intake';
+
+/** Largest file a socket may stream to the host (the server's own limit is checked later). */
+const MAX_STREAMED_FILE_BYTES = 4 * 1024 * 1024 * 1024;
+
+export interface BridgeServerOptions {
+  secret: string;
+  /** Origins allowed to open the socket (our own page). */
+  allowedOrigins: () => string[];
+  dispatch: Dispatch;
+  hub: PushHub;
+  intake: FileIntake;
+  tempDir: string;
+}
+
+export function secretMatches(given: string | null, secret: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(secret);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+interface IncomingFile {
+  name: string;
+  size: number;
+  received: number;
+  path: string;
+  stream: WriteStream;
+}
+
+export class BridgeServer {
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 8 * 1024 * 1024 });
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly options: BridgeServerOptions) {
+    mkdirSync(options.tempDir, { recursive: true, mode: 0o700 });
+    this.unsubscribe = options.hub.subscribe((channel, payload) => {
+      const frame = JSON.stringify({ t: 'push', channel, payload } satisfies HostFrame);
+      for (const socket of this.wss.clients)
+        if (socket.readyState === socket.OPEN) socket.send(frame);
+    });
+    this.wss.on('connection', (socket) => this.serve(socket));
+  }
+
+  /** Called from the HTTP server's 'upgrade' event. Refuses anything but our page with the secret. */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = new URL(request.url ?? '/', 'http://host.invalid');
+    const origin = request.headers.origin ?? '';
+    const refuse = (status: number, text: string) => {
+      socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    };
+    if (url.pathname !== BRIDGE_PATH) return refuse(404, 'Not Found');
+    if (!this.options.allowedOrigins().includes(origin)) return refuse(403, 'Forbidden');
+    if (!secretMatches(url.searchParams.get('secret'), this.options.secret)) {
+      return refuse(401, 'Unauthorized');
+    }
+    this.wss.handleUpgrade(request, socket, head, (ws) => this.wss.emit('connection', ws, request));
+  }
+
+  close(): void {
+    this.unsubscribe();
+    for (const socket of this.wss.clients) socket.terminate();
+    this.wss.close();
+  }
+
+  private serve(socket: WebSocket): void {
+    const files = new Map<number, IncomingFile>();
+    const send = (frame: HostFrame) => {
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
+    };
+    const fail = (id: number, code: string, msg: string) =>
+      send({ t: 'result', id, ok: false, error: { code, msg, status: 400 } });
+
+    socket.on('message', (data: RawData, isBinary: boolean) => {
+      if (isBinary) {
+        const buffer = Buffer.isBuffer(data) ? data : Buffer.concat(data as Buffer[]);
+        const file = files.get(buffer.readUInt32BE(0));
+        if (!file) return;
+        const chunk = buffer.subarray(FILE_HEADER_BYTES);
+        file.received += chunk.length;
+        if (file.received > file.size) {
+          file.stream.destroy();
+          rmSync(file.path, { force: true });
+          files.delete(buffer.readUInt32BE(0));
+          return;
+        }
+        file.stream.write(chunk);
+        return;
+      }
+      let frame: ClientFrame;
+      try {
+        frame = JSON.parse(data.toString()) as ClientFrame;
+      } catch {
+        return;
+      }
+      if (frame.t === 'call' && Number.isInteger(frame.id)) {
+        void this.options
+          .dispatch(frame.method, frame.payload)
+          .then((result) => send({ t: 'result', id: frame.id, ...result }));
+      } else if (frame.t === 'file-begin') {
+        if (
+          !Number.isInteger(frame.file) ||
+          typeof frame.name !== 'string' ||
+          !Number.isInteger(frame.size) ||
+          frame.size < 0 ||
+          frame.size > MAX_STREAMED_FILE_BYTES
+        ) {
+          return fail(frame.id, IpcCodes.invalidPayload, 'Bad file header');
+        }
+        const path = join(this.options.tempDir, `${process.pid}-${Date.now()}-${frame.file}`);
+        files.set(frame.file, {
+          name: frame.name.slice(0, 255) || 'file',
+          size: frame.size,
+          received: 0,
+          path,
+          stream: createWriteStream(path, { mode: 0o600 }),
+        });
+        send({ t: 'result', id: frame.id, ok: true, value: null });
+      } else if (frame.t === 'file-end') {
+        const file = files.get(frame.file);
+        files.delete(frame.file);
+        if (!file) return fail(frame.id, IpcCodes.invalidPayload, 'Unknown file');
+        file.stream.end(() => {
+          if (file.received !== file.size) {
+            rmSync(file.path, { force: true });
+            return fail(frame.id, IpcCodes.invalidPayload, 'File ended early');
+          }
+          const chosen = this.options.intake.register(file.path, {
+            name: file.name,
+            temporary: true,
+          });
+          send({ t: 'result', id: frame.id, ok: true, value: chosen });
+        });
+      } else if (frame.t === 'file-abort') {
+        const file = files.get(frame.file);
+        files.delete(frame.file);
+        file?.stream.destroy();
+        if (file) rmSync(file.path, { force: true });
+      }
+    });
+    socket.on('close', () => {
+      for (const file of files.values()) {
+        file.stream.destroy();
+        rmSync(file.path, { force: true });
+      }
+      files.clear();
+    });
+  }
+}

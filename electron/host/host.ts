@@ -1,0 +1,128 @@
+// Browser mode: a Node process runs the same main-process services, serves the built renderer
+// (dist/renderer) with the app's CSP, and the WebSocket bridge, on 127.0.0.1 only. A secret generated
+// per launch travels in the URL fragment (never sent in HTTP requests) and the bridge requires it.
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { createDispatcher } from '../ipc/dispatch';
+import { PushHub } from '../push-hub';
+import { MainServices, type MainServicesOptions } from '../services';
+import { BridgeServer, secretMatches } from './bridge-server';
+import { MEDIA_COOKIE } from '../../shared/ipc/wire';
+import { contentSecurityPolicy, SECURITY_HEADERS } from './csp';
+
+export interface BrowserHostOptions extends Omit<
+  MainServicesOptions,
+  'push' | 'appInfo' | 'openExternal'
+> {
+  rendererDir: string;
+  port?: number;
+  /** Opens links (xdg-open); default: do nothing. */
+  openExternal?: (url: string) => Promise<void> | void;
+  version?: string;
+}
+
+export interface BrowserHost {
+  url: string;
+  port: number;
+  secret: string;
+  services: MainServices;
+  hub: PushHub;
+  close(): Promise<void>;
+}
+
+export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
+  const secret = randomBytes(32).toString('base64url');
+  const hub = new PushHub();
+  const services = new MainServices({
+    ...options,
+    push: hub.push,
+    appInfo: {
+      runtime: 'browser',
+      version: options.version ?? '0.0.0',
+      platform: process.platform,
+    },
+    openExternal: options.openExternal ?? (() => undefined),
+  });
+  let port = 0;
+  const origins = () => [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
+  const bridge = new BridgeServer({
+    secret,
+    allowedOrigins: origins,
+    dispatch: createDispatcher(services.handlers),
+    hub,
+    intake: services.intake,
+    tempDir: join(options.dataDir ?? tmpdir(), 'tmp-uploads'),
+  });
+
+  const app: FastifyInstance = Fastify({ logger: false });
+  // Only our own host names: a DNS-rebinding page under another name gets nothing.
+  app.addHook('onRequest', async (request, reply) => {
+    const host = request.headers.host ?? '';
+    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) {
+      return reply.code(421).send('Misdirected request');
+    }
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header(
+      'content-security-policy',
+      contentSecurityPolicy({ connect: [`ws://127.0.0.1:${port}`, `ws://localhost:${port}`] }),
+    );
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
+  });
+  if (existsSync(options.rendererDir)) {
+    await app.register(fastifyStatic, { root: options.rendererDir, index: 'index.html' });
+  } else {
+    app.get('/', async (_request, reply) =>
+      reply.type('text/plain').send('The renderer is not built: run npm run build'),
+    );
+  }
+  // Realm images and files, fetched by main with the account's credentials. The page proves it is
+  // ours with a SameSite=Strict cookie holding the secret (set by renderer/bridge/install.ts), which
+  // other sites' <img> tags cannot send.
+  app.get<{ Params: { accountId: string; '*': string } }>(
+    '/media/:accountId/*',
+    async (request, reply) => {
+      if (!secretMatches(readCookie(request.headers.cookie, MEDIA_COOKIE), secret)) {
+        return reply.code(401).send('Unauthorized');
+      }
+      const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+      const upstream = await services.fetchMedia(
+        request.params.accountId,
+        `${request.params['*']}${query}`,
+      );
+      reply.code(upstream.status);
+      upstream.headers.forEach((value, name) => reply.header(name, value));
+      return reply.send(upstream.body ? Buffer.from(await upstream.arrayBuffer()) : null);
+    },
+  );
+  app.server.on('upgrade', (request, socket, head) => bridge.handleUpgrade(request, socket, head));
+  await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
+  const address = app.server.address();
+  port = typeof address === 'object' && address ? address.port : 0;
+  services.start();
+
+  return {
+    url: `http://127.0.0.1:${port}/#secret=${secret}`,
+    port,
+    secret,
+    services,
+    hub,
+    async close() {
+      bridge.close();
+      await services.stop();
+      await app.close();
+    },
+  };
+}
+
+function readCookie(header: string | undefined, name: string): string | null {
+  for (const part of (header ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(value.join('='));
+  }
+  return null;
+}

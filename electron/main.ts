@@ -1,0 +1,124 @@
+// The Electron main process (bundled to dist/electron/main.cjs). It wires the shared main-process
+// services (electron/services.ts) to Electron: the app:// and media protocols, IPC with sender checks,
+// the window, session guards, the menu, sleep/wake, and a single instance.
+import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  powerMonitor,
+  protocol,
+  safeStorage,
+  session,
+  shell,
+} from 'electron';
+import { IPC_PUSH_CHANNEL, MEDIA_SCHEME } from '../shared/ipc/wire';
+import { SafeStorageVault } from './accounts/vault';
+import { signInToLocalRealm } from './bootstrap';
+import { createDispatcher } from './ipc/dispatch';
+import { registerIpcHandlers } from './ipc/electron-transport';
+import { PushHub } from './push-hub';
+import { MainServices, isAllowedExternalUrl } from './services';
+import { APP_SCHEME, registerAppProtocol, registerMediaProtocol } from './shell/app-protocol';
+import { applicationMenuTemplate } from './shell/menu';
+import { hardenWebContents, installSessionGuards } from './shell/security';
+import { createMainWindow } from './shell/window';
+import { parseMainArgs } from './args';
+
+const args = parseMainArgs(process.argv.slice(app.isPackaged ? 1 : 2));
+
+protocol.registerSchemesAsPrivileged([
+  {
+    scheme: APP_SCHEME,
+    privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true },
+  },
+  { scheme: MEDIA_SCHEME, privileges: { standard: true, secure: true, stream: true } },
+]);
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  let mainWindow: BrowserWindow | null = null;
+  let services: MainServices | null = null;
+  const dataDir = args.dataDir ?? join(app.getPath('userData'), 'data');
+  const distDir = join(__dirname, '..');
+
+  const openExternal = (url: string) => {
+    if (isAllowedExternalUrl(url)) void shell.openExternal(url);
+  };
+
+  app.on('second-instance', (_event, argv) => {
+    const again = parseMainArgs(argv.slice(1));
+    for (const path of again.manifests) services?.requestOpenManifest(path);
+    if (mainWindow) {
+      if (mainWindow.isMinimized()) mainWindow.restore();
+      mainWindow.focus();
+    }
+  });
+
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, openExternal));
+
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+
+  let quitting = false;
+  app.on('before-quit', (event) => {
+    if (quitting || !services) return;
+    quitting = true;
+    event.preventDefault();
+    void services.stop().finally(() => app.quit());
+  });
+
+  void app.whenReady().then(async () => {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    const hub = new PushHub();
+    hub.subscribe((channel, payload) => {
+      for (const window of BrowserWindow.getAllWindows()) {
+        window.webContents.send(IPC_PUSH_CHANNEL, channel, payload);
+      }
+    });
+    services = new MainServices({
+      dataDir,
+      vault: new SafeStorageVault(dataDir, safeStorage),
+      push: hub.push,
+      appInfo: { runtime: 'electron', version: app.getVersion(), platform: process.platform },
+      openExternal,
+      chooseFilePaths: async (multiple) => {
+        const options = {
+          properties: multiple
+            ? (['openFile', 'multiSelections'] as const)
+            : (['openFile'] as const),
+        };
+        const result = mainWindow
+          ? await dialog.showOpenDialog(mainWindow, { properties: [...options.properties] })
+          : await dialog.showOpenDialog({ properties: [...options.properties] });
+        return result.canceled ? [] : result.filePaths;
+      },
+    });
+    const running = services;
+    registerAppProtocol(protocol, join(distDir, 'renderer'));
+    registerMediaProtocol(protocol, (accountId, path) => running.fetchMedia(accountId, path));
+    installSessionGuards(session.defaultSession);
+    registerIpcHandlers(ipcMain, createDispatcher(running.handlers), running.intake);
+    Menu.setApplicationMenu(Menu.buildFromTemplate(applicationMenuTemplate(process.platform)));
+    powerMonitor.on('resume', () => running.wakeAll());
+    powerMonitor.on('unlock-screen', () => running.wakeAll());
+
+    running.start();
+    if (args.localRealmUrl && args.localRealmCredentials) {
+      await signInToLocalRealm(running, args.localRealmUrl, args.localRealmCredentials).catch(
+        (error: unknown) => console.error('Tributary: signing in to the local realm failed', error),
+      );
+    }
+    for (const path of args.manifests) running.requestOpenManifest(path);
+
+    mainWindow = createMainWindow({ dataDir, preloadPath: join(__dirname, 'preload.cjs') });
+    mainWindow.on('closed', () => {
+      mainWindow = null;
+    });
+  });
+}

@@ -1,0 +1,482 @@
+// The main-process services, shared by the Electron app and the browser-mode host: accounts and their
+// sessions, uploads, launch requests, and the handler for every IPC contract method. Runtime-specific
+// parts (dialogs, opening links, the vault backend) are injected.
+import { randomBytes } from 'node:crypto';
+import { endpoints } from '../shared/api/endpoints';
+import type { AccountSummary, AccountsChanged, ServerCheck } from '../shared/ipc/accounts';
+import type { ChosenFile } from '../shared/ipc/uploads';
+import type { AppInfo, OpenManifestRequest } from '../shared/ipc/system';
+import { IpcCodes } from '../shared/ipc/errors';
+import type { MethodHandlers, MethodPayload, PushSink } from '../shared/ipc/contract';
+import { ApiClient, normalizeSite, type ApiClientOptions } from './api/client';
+import { ApiError } from './api/errors';
+import { AccountStore, type AccountRecord } from './accounts/account-store';
+import { AccountSession } from './accounts/session';
+import { parseZuliprc } from './accounts/zuliprc';
+import { VaultError, type Vault } from './accounts/vault';
+import { FileIntake } from './uploads/intake';
+import { UploadManager } from './uploads/uploads';
+
+export interface MainServicesOptions {
+  dataDir: string;
+  vault: Vault;
+  push: PushSink;
+  appInfo: AppInfo;
+  /** Opens a vetted URL in the system handler. */
+  openExternal: (url: string) => Promise<void> | void;
+  /** Shows the native open dialog and returns the chosen paths (Electron only). */
+  chooseFilePaths?: (multiple: boolean) => Promise<string[]>;
+  clientOptions?: Partial<ApiClientOptions>;
+  pollTimeoutMs?: number;
+  tusThresholdBytes?: number;
+  tusRetryDelaysMs?: number[];
+}
+
+/** Links the app may hand to the operating system. */
+export function isAllowedExternalUrl(url: string): boolean {
+  try {
+    return ['http:', 'https:', 'mailto:'].includes(new URL(url).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/** Realm paths the media proxy serves: uploads and avatars, never the API. */
+export function isAllowedMediaPath(path: string): boolean {
+  if (path.includes('..') || path.includes('\\') || path.startsWith('/')) return false;
+  return /^(user_uploads|user_avatars|avatar|static|external_content)\/[^?#]*(\?[^#]*)?$/.test(
+    path,
+  );
+}
+
+export class MainServices {
+  readonly accounts: AccountStore;
+  readonly intake = new FileIntake();
+  readonly uploads: UploadManager;
+  private readonly sessions = new Map<string, AccountSession>();
+  private readonly launchRequests: OpenManifestRequest[] = [];
+
+  constructor(private readonly options: MainServicesOptions) {
+    this.accounts = new AccountStore(options.dataDir);
+    this.uploads = new UploadManager({
+      intake: this.intake,
+      onProgress: (progress) => options.push('uploadProgress', progress),
+      tusThresholdBytes: options.tusThresholdBytes,
+      tusRetryDelaysMs: options.tusRetryDelaysMs,
+    });
+  }
+
+  /** Starts every stored account's session: all accounts stay connected at once. */
+  start(): void {
+    for (const record of this.accounts.list()) this.startSession(record);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.sessions.values()].map((session) => session.stop()));
+    this.sessions.clear();
+    this.intake.releaseAll();
+  }
+
+  /** After sleep or a network change: every account polls again at once. */
+  wakeAll(): void {
+    for (const session of this.sessions.values()) session.loop.wake();
+  }
+
+  session(accountId: string): AccountSession {
+    const session = this.sessions.get(accountId);
+    if (!session) {
+      throw new ApiError('server', IpcCodes.unknownAccount, `No account ${accountId}`, 404);
+    }
+    return session;
+  }
+
+  /** A launch request (e.g. a manifest path on the command line) for the renderer. */
+  requestOpenManifest(path: string): void {
+    this.launchRequests.push({ path });
+    this.options.push('openManifest', { path });
+  }
+
+  /**
+   * Fetches an image or file of an account's realm with its credentials, for the renderer's media
+   * protocol (Electron) or /media route (browser mode): the renderer itself never reaches the server.
+   */
+  async fetchMedia(accountId: string, realmPath: string, signal?: AbortSignal): Promise<Response> {
+    if (!isAllowedMediaPath(realmPath)) return new Response('Not found', { status: 404 });
+    const session = this.sessions.get(accountId);
+    if (!session) return new Response('Not found', { status: 404 });
+    const upstream = await fetch(`${session.client.site}/${realmPath}`, {
+      headers: { authorization: session.client.authorizationHeader() ?? '' },
+      redirect: 'follow',
+      signal,
+    });
+    const headers = new Headers();
+    for (const name of [
+      'content-type',
+      'content-length',
+      'cache-control',
+      'last-modified',
+      'etag',
+    ]) {
+      const value = upstream.headers.get(name);
+      if (value) headers.set(name, value);
+    }
+    headers.set('x-content-type-options', 'nosniff');
+    return new Response(upstream.body, { status: upstream.status, headers });
+  }
+
+  async checkServer(site: string): Promise<ServerCheck> {
+    const client = this.newClient(site);
+    const settings = await client.call(endpoints.serverSettings, {});
+    return {
+      site: client.site,
+      realmName: settings.realm_name ?? new URL(client.site).host,
+      featureLevel: settings.zulip_feature_level ?? 0,
+      version: settings.zulip_version ?? 'unknown',
+      realmIcon: settings.realm_icon ?? null,
+      emailAuthEnabled: settings.email_auth_enabled ?? true,
+    };
+  }
+
+  /** Adds an account (or replaces the key of the same site and email) after checking the server. */
+  async addAccount(input: {
+    site: string;
+    email: string;
+    password?: string;
+    apiKey?: string;
+    allowWeakEncryption?: boolean;
+  }): Promise<AccountSummary> {
+    const server = await this.checkServer(input.site);
+    const client = this.newClient(server.site);
+    let email = input.email;
+    let apiKey = input.apiKey;
+    if (!apiKey) {
+      const fetched = await client.call(endpoints.fetchApiKey, {
+        username: input.email,
+        password: input.password ?? '',
+      });
+      apiKey = fetched.api_key;
+      email = fetched.email || email;
+    }
+    client.setCredentials({ email, apiKey });
+    // Proves the key works before anything is stored.
+    const me = await client.call(endpoints.getOwnUser, {});
+    const existing = this.accounts.findBySiteAndEmail(server.site, email);
+    const id = existing?.id ?? randomBytes(8).toString('hex');
+    let secretBackend;
+    try {
+      secretBackend = this.options.vault.put(id, apiKey, { allowWeak: input.allowWeakEncryption });
+    } catch (error) {
+      if (error instanceof VaultError) throw new ApiError('server', error.code, error.message, 400);
+      throw error;
+    }
+    const record: AccountRecord = {
+      id,
+      site: server.site,
+      email,
+      userId: typeof me.user_id === 'number' ? me.user_id : null,
+      realmName: server.realmName,
+      featureLevel: server.featureLevel,
+      secretBackend,
+      addedAt: existing?.addedAt ?? Date.now(),
+    };
+    this.accounts.upsert(record);
+    if (existing) await this.stopSession(id);
+    this.startSession(record);
+    this.pushAccounts();
+    return this.summary(record);
+  }
+
+  async removeAccount(accountId: string): Promise<AccountsChanged> {
+    await this.stopSession(accountId);
+    this.options.vault.delete(accountId);
+    this.accounts.remove(accountId);
+    return this.pushAccounts();
+  }
+
+  listAccounts(): AccountsChanged {
+    return {
+      accounts: this.accounts.list().map((record) => this.summary(record)),
+      activeAccountId: this.accounts.activeAccountId,
+    };
+  }
+
+  get handlers(): MethodHandlers {
+    const session = (payload: { accountId: string }) => {
+      const found = this.session(payload.accountId);
+      found.assertSignedIn();
+      return found;
+    };
+    const call = <K extends keyof MethodHandlers>(
+      _name: K,
+      handler: (payload: MethodPayload<K>) => unknown,
+    ) => handler as MethodHandlers[K];
+    return {
+      // accounts
+      listAccounts: () => this.listAccounts(),
+      checkServer: ({ site }) => this.checkServer(site),
+      addAccount: ({ site, auth, allowWeakEncryption }) =>
+        this.addAccount({
+          site,
+          email: auth.email,
+          ...(auth.kind === 'password' ? { password: auth.password } : { apiKey: auth.apiKey }),
+          allowWeakEncryption,
+        }),
+      importZuliprc: ({ text, allowWeakEncryption }) => {
+        let parsed;
+        try {
+          parsed = parseZuliprc(text);
+        } catch (error) {
+          throw new ApiError('server', 'BAD_REQUEST', (error as Error).message, 400);
+        }
+        return this.addAccount({ ...parsed, allowWeakEncryption });
+      },
+      reauthenticate: ({ accountId, auth, allowWeakEncryption }) => {
+        const record = this.accounts.get(accountId);
+        if (!record) throw new ApiError('server', IpcCodes.unknownAccount, 'No such account', 404);
+        return this.addAccount({
+          site: record.site,
+          email: auth.email,
+          ...(auth.kind === 'password' ? { password: auth.password } : { apiKey: auth.apiKey }),
+          allowWeakEncryption,
+        });
+      },
+      removeAccount: ({ accountId }) => this.removeAccount(accountId),
+      switchAccount: ({ accountId }) => {
+        this.session(accountId);
+        this.accounts.setActive(accountId);
+        return this.pushAccounts();
+      },
+      getSnapshot: ({ accountId }) => this.session(accountId).getSnapshot(),
+      resync: ({ accountId }) => {
+        this.session(accountId).loop.resync();
+        return null;
+      },
+
+      // chat
+      sendMessage: (payload) => session(payload).send(payload.message, payload.localId),
+      getMessages: (p) =>
+        session(p).client.call(endpoints.getMessages, {
+          anchor: p.anchor,
+          num_before: p.numBefore,
+          num_after: p.numAfter,
+          narrow: p.narrow,
+          include_anchor: p.includeAnchor,
+          apply_markdown: true,
+          client_extavatar: false,
+          allow_empty_topic_name: true,
+        }),
+      editMessage: (p) =>
+        session(p).client.call(endpoints.editMessage, {
+          message_id: p.messageId,
+          content: p.content,
+          topic: p.topic,
+          stream_id: p.streamId,
+          propagate_mode: p.propagateMode,
+          send_notification_to_old_thread: p.sendNotificationToOldThread,
+          send_notification_to_new_thread: p.sendNotificationToNewThread,
+          prev_content_sha256: p.prevContentSha256,
+        }),
+      deleteMessage: (p) =>
+        session(p).client.call(endpoints.deleteMessage, { message_id: p.messageId }),
+      updateFlags: (p) =>
+        session(p).client.call(endpoints.updateFlags, {
+          messages: p.messages,
+          op: p.op,
+          flag: p.flag,
+        }),
+      updateFlagsForNarrow: (p) =>
+        session(p).client.call(endpoints.updateFlagsForNarrow, {
+          anchor: p.anchor,
+          num_before: p.numBefore,
+          num_after: p.numAfter,
+          narrow: p.narrow,
+          op: p.op,
+          flag: p.flag,
+          include_anchor: p.includeAnchor,
+        }),
+      addReaction: (p) =>
+        session(p).client.call(endpoints.addReaction, {
+          message_id: p.messageId,
+          emoji_name: p.emojiName,
+          emoji_code: p.emojiCode,
+          reaction_type: p.reactionType,
+        }),
+      removeReaction: (p) =>
+        session(p).client.call(endpoints.removeReaction, {
+          message_id: p.messageId,
+          emoji_name: p.emojiName,
+          emoji_code: p.emojiCode,
+          reaction_type: p.reactionType,
+        }),
+      sendTyping: (p) =>
+        session(p).client.call(
+          endpoints.sendTyping,
+          p.to.type === 'direct'
+            ? { type: 'direct', op: p.op, to: p.to.userIds }
+            : { type: 'stream', op: p.op, stream_id: p.to.streamId, topic: p.to.topic },
+        ),
+      getStreams: (p) =>
+        session(p).client.call(endpoints.getStreams, {
+          ...(p.includeAll !== undefined ? { include_all: p.includeAll } : {}),
+          ...(p.excludeArchived !== undefined ? { exclude_archived: p.excludeArchived } : {}),
+        }),
+      subscribe: (p) =>
+        session(p).client.call(endpoints.subscribe, {
+          subscriptions: p.subscriptions,
+          principals: p.principals,
+          invite_only: p.inviteOnly,
+          announce: p.announce,
+        }),
+      unsubscribe: (p) =>
+        session(p).client.call(endpoints.unsubscribe, {
+          subscriptions: p.subscriptions,
+          principals: p.principals,
+        }),
+      updateSubscriptionProperties: (p) =>
+        session(p).client.call(endpoints.updateSubscriptionProperties, {
+          subscription_data: p.changes.map((change) => ({
+            stream_id: change.streamId,
+            property: change.property,
+            value: change.value,
+          })),
+        }),
+      setUserTopic: (p) =>
+        session(p).client.call(endpoints.setUserTopic, {
+          stream_id: p.streamId,
+          topic: p.topic,
+          visibility_policy: p.visibilityPolicy,
+        }),
+      setStatus: (p) =>
+        session(p).client.call(endpoints.setStatus, {
+          status_text: p.statusText,
+          emoji_name: p.emojiName,
+          emoji_code: p.emojiCode,
+          reaction_type: p.reactionType,
+        }),
+      getUser: (p) =>
+        session(p).client.call(endpoints.getUser, {
+          user_id: p.userId,
+          client_extavatar: false,
+          include_custom_profile_fields: p.includeCustomProfileFields,
+        }),
+      updateSettings: (p) => session(p).client.call(endpoints.updateSettings, p.settings),
+      markAllAsRead: (p) => session(p).client.call(endpoints.markAllAsRead, {}),
+      getOutbox: ({ accountId }) => this.session(accountId).outbox.list(),
+      retryOutbox: async ({ accountId }) => {
+        await this.session(accountId).outbox.flush({ includeFailed: true });
+        return null;
+      },
+      discardOutboxEntry: ({ accountId, localId }) => {
+        this.session(accountId).outbox.discard(localId);
+        return null;
+      },
+
+      // drafts
+      listDrafts: ({ accountId }) => this.session(accountId).drafts.list(),
+      saveDraft: ({ accountId, key, draft }) => this.session(accountId).drafts.save(key, draft),
+      deleteDraft: ({ accountId, key }) => {
+        this.session(accountId).drafts.delete(key);
+        return null;
+      },
+
+      // uploads
+      chooseFiles: call('chooseFiles', async ({ multiple }): Promise<ChosenFile[]> => {
+        if (!this.options.chooseFilePaths) {
+          throw new ApiError(
+            'server',
+            IpcCodes.unsupported,
+            'No native file dialog in browser mode; pick files in the page instead.',
+          );
+        }
+        const paths = await this.options.chooseFilePaths(multiple ?? true);
+        return paths.map((path) => this.intake.register(path));
+      }),
+      startUpload: ({ accountId, token }) => {
+        const found = session({ accountId });
+        const register = found.register;
+        const { uploadId } = this.uploads.start(
+          {
+            accountId,
+            client: found.client,
+            maxFileUploadSizeMib: register?.max_file_upload_size_mib ?? 25,
+          },
+          token,
+        );
+        return { uploadId };
+      },
+      cancelUpload: ({ uploadId }) => {
+        this.uploads.cancel(uploadId);
+        return null;
+      },
+      listUploads: () => this.uploads.list(),
+
+      // system
+      getAppInfo: () => this.options.appInfo,
+      openExternal: async ({ url }) => {
+        if (!isAllowedExternalUrl(url)) {
+          throw new ApiError(
+            'server',
+            'BAD_REQUEST',
+            'Only http, https and mailto links open outside Tributary',
+            400,
+          );
+        }
+        await this.options.openExternal(url);
+        return null;
+      },
+      takeLaunchRequests: () => ({ openManifest: this.launchRequests.splice(0) }),
+    };
+  }
+
+  private newClient(site: string): ApiClient {
+    return new ApiClient({
+      site: normalizeSite(site),
+      userAgent: 'Tributary',
+      ...this.options.clientOptions,
+    });
+  }
+
+  private startSession(record: AccountRecord): void {
+    const apiKey = this.options.vault.get(record.id);
+    if (!apiKey) return;
+    const session = new AccountSession({
+      record,
+      apiKey,
+      dataDir: this.options.dataDir,
+      push: this.options.push,
+      clientOptions: this.options.clientOptions,
+      pollTimeoutMs: this.options.pollTimeoutMs,
+      onConnection: () => this.pushAccounts(),
+    });
+    this.sessions.set(record.id, session);
+    session.start();
+  }
+
+  private async stopSession(accountId: string): Promise<void> {
+    const session = this.sessions.get(accountId);
+    this.sessions.delete(accountId);
+    await session?.stop();
+  }
+
+  private summary(record: AccountRecord): AccountSummary {
+    return {
+      id: record.id,
+      site: record.site,
+      email: record.email,
+      userId: record.userId,
+      realmName: record.realmName,
+      featureLevel: record.featureLevel,
+      secretBackend: record.secretBackend,
+      connection: this.sessions.get(record.id)?.connection ?? {
+        status: 'signed_out',
+        reason: 'No stored key',
+      },
+    };
+  }
+
+  private pushAccounts(): AccountsChanged {
+    const changed = this.listAccounts();
+    this.options.push('accounts', changed);
+    return changed;
+  }
+}

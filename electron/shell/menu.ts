@@ -1,0 +1,47 @@
+// The application menu: the usual roles, so copy/paste, zoom, full screen and window handling work
+// the way each platform expects.
+import type { MenuItemConstructorOptions } from 'electron';
+
+export function applicationMenuTemplate(
+  platform: string,
+  appName = 'Tributary',
+): MenuItemConstructorOptions[] {
+  const isMac = platform === 'darwin';
+  return [
+    ...(isMac
+      ? [
+          {
+            label: appName,
+            submenu: [
+              { role: 'about' },
+              { type: 'separator' },
+              { role: 'services' },
+              { type: 'separator' },
+              { role: 'hide' },
+              { role: 'hideOthers' },
+              { role: 'unhide' },
+              { type: 'separator' },
+              { role: 'quit' },
+            ],
+          } satisfies MenuItemConstructorOptions,
+        ]
+      : []),
+    { role: 'fileMenu' },
+    { role: 'editMenu' },
+    {
+      label: 'View',
+      submenu: [
+        { role: 'reload' },
+        { role: 'toggleDevTools' },
+        { type: 'separator' },
+        { role: 'resetZoom' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
+      ],
+    },
+    { role: 'windowMenu' },
+    { role: 'help', submenu: [] },
+  ];
+}

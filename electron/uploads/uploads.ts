@@ -1,0 +1,250 @@
+// Uploads to the chat server with progress: multipart POST /user_uploads for ordinary files, the
+// resumable tus endpoint (/api/v1/tus) at or above a size threshold, which survives a dropped
+// connection by resuming from the server's offset. Files over max_file_upload_size_mib are refused
+// before a byte is sent.
+import { createReadStream } from 'node:fs';
+import { request as httpRequest, type ClientRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { randomBytes } from 'node:crypto';
+import * as tus from 'tus-js-client';
+import type { UploadProgress } from '../../shared/ipc/uploads';
+import { IpcCodes } from '../../shared/ipc/errors';
+import type { ApiClient } from '../api/client';
+import { ApiError } from '../api/errors';
+import type { FileIntake, IntakeEntry } from './intake';
+
+export const DEFAULT_TUS_THRESHOLD_BYTES = 20 * 1024 * 1024;
+const TUS_CHUNK_BYTES = 5 * 1024 * 1024;
+
+export interface UploadTarget {
+  accountId: string;
+  client: ApiClient;
+  /** From the account's register response. */
+  maxFileUploadSizeMib: number;
+}
+
+export interface UploadManagerOptions {
+  intake: FileIntake;
+  onProgress: (progress: UploadProgress) => void;
+  tusThresholdBytes?: number;
+  tusChunkBytes?: number;
+  /** Delays between tus retries after a dropped connection. */
+  tusRetryDelaysMs?: number[];
+}
+
+interface ActiveUpload {
+  progress: UploadProgress;
+  cancel: () => void;
+}
+
+export class UploadManager {
+  private readonly uploads = new Map<string, ActiveUpload>();
+
+  constructor(private readonly options: UploadManagerOptions) {}
+
+  list(): UploadProgress[] {
+    return [...this.uploads.values()].map((upload) => ({ ...upload.progress }));
+  }
+
+  /** Starts an upload; resolves to its id at once (progress and the result arrive as pushes). */
+  start(target: UploadTarget, token: string): { uploadId: string; done: Promise<UploadProgress> } {
+    const file = this.options.intake.get(token);
+    if (!file) throw new ApiError('server', 'BAD_REQUEST', 'Unknown file token');
+    const limit = target.maxFileUploadSizeMib * 1024 * 1024;
+    if (file.size > limit) {
+      this.options.intake.release(token);
+      throw new ApiError(
+        'server',
+        IpcCodes.fileTooLarge,
+        `${file.name} is ${formatMib(file.size)}; this server accepts files up to ${target.maxFileUploadSizeMib} MiB.`,
+        413,
+      );
+    }
+    const uploadId = randomBytes(12).toString('base64url');
+    const useTus = file.size >= (this.options.tusThresholdBytes ?? DEFAULT_TUS_THRESHOLD_BYTES);
+    const upload: ActiveUpload = {
+      progress: {
+        uploadId,
+        accountId: target.accountId,
+        name: file.name,
+        loaded: 0,
+        total: file.size,
+        state: 'uploading',
+        method: useTus ? 'tus' : 'multipart',
+      },
+      cancel: () => undefined,
+    };
+    this.uploads.set(uploadId, upload);
+    this.emit(upload);
+    const done = (
+      useTus ? this.viaTus(target, file, upload) : this.viaMultipart(target, file, upload)
+    )
+      .then((result) => {
+        if (upload.progress.state !== 'uploading') return;
+        upload.progress = {
+          ...upload.progress,
+          state: 'done',
+          loaded: file.size,
+          url: result.url,
+          filename: result.filename ?? file.name,
+        };
+      })
+      .catch((error: unknown) => {
+        if (upload.progress.state !== 'uploading') return;
+        const shape =
+          error instanceof ApiError
+            ? { code: error.code, msg: error.message }
+            : {
+                code: 'UPLOAD_FAILED',
+                msg: error instanceof Error ? error.message : String(error),
+              };
+        upload.progress = { ...upload.progress, state: 'failed', error: shape };
+      })
+      .then(() => {
+        this.options.intake.release(token);
+        this.emit(upload);
+        this.uploads.delete(uploadId);
+        return { ...upload.progress };
+      });
+    return { uploadId, done };
+  }
+
+  cancel(uploadId: string): void {
+    const upload = this.uploads.get(uploadId);
+    if (!upload || upload.progress.state !== 'uploading') return;
+    upload.progress = { ...upload.progress, state: 'cancelled' };
+    upload.cancel();
+    this.emit(upload);
+  }
+
+  private emit(upload: ActiveUpload): void {
+    this.options.onProgress({ ...upload.progress });
+  }
+
+  /** Progress never goes backwards, even when tus rewinds to the server's offset after a drop. */
+  private report(upload: ActiveUpload, loaded: number): void {
+    if (upload.progress.state !== 'uploading' || loaded <= upload.progress.loaded) return;
+    upload.progress = { ...upload.progress, loaded: Math.min(loaded, upload.progress.total) };
+    this.emit(upload);
+  }
+
+  private viaMultipart(
+    target: UploadTarget,
+    file: IntakeEntry,
+    upload: ActiveUpload,
+  ): Promise<{ url: string; filename?: string }> {
+    return new Promise((resolve, reject) => {
+      const boundary = `----tributary${randomBytes(12).toString('hex')}`;
+      const safeName = file.name.replace(/["\r\n\\]/g, '_');
+      const head = Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${safeName}"\r\n` +
+          `Content-Type: application/octet-stream\r\n\r\n`,
+      );
+      const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+      const url = new URL(`${target.client.apiBase}/user_uploads`);
+      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+      const req: ClientRequest = send(url, {
+        method: 'POST',
+        headers: {
+          authorization: target.client.authorizationHeader() ?? '',
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': String(head.length + file.size + tail.length),
+          accept: 'application/json',
+        },
+      });
+      upload.cancel = () => req.destroy(new ApiError('aborted', 'ABORTED', 'Upload cancelled'));
+      req.on('error', (error) =>
+        reject(
+          error instanceof ApiError
+            ? error
+            : new ApiError('network', 'NETWORK_ERROR', `Upload failed: ${error.message}`),
+        ),
+      );
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const response = new Response(Buffer.concat(chunks), {
+            status: res.statusCode ?? 500,
+            headers: { 'content-type': String(res.headers['content-type'] ?? '') },
+          });
+          target.client
+            .readResponse(response)
+            .then((body) => resolve(body as { url: string; filename?: string }), reject);
+        });
+      });
+      req.write(head);
+      let written = 0;
+      const stream = createReadStream(file.path, { highWaterMark: 64 * 1024 });
+      stream.on('data', (chunk) => {
+        const ok = req.write(chunk, () => {
+          written += chunk.length;
+          this.report(upload, written);
+        });
+        if (!ok) {
+          stream.pause();
+          req.once('drain', () => stream.resume());
+        }
+      });
+      stream.on('error', (error) => req.destroy(error));
+      stream.on('end', () => req.end(tail));
+    });
+  }
+
+  private viaTus(
+    target: UploadTarget,
+    file: IntakeEntry,
+    upload: ActiveUpload,
+  ): Promise<{ url: string; filename?: string }> {
+    return new Promise((resolve, reject) => {
+      const tusUpload = new tus.Upload(createReadStream(file.path), {
+        endpoint: `${target.client.apiBase}/tus`,
+        headers: { Authorization: target.client.authorizationHeader() ?? '' },
+        metadata: { filename: file.name, filetype: 'application/octet-stream' },
+        uploadSize: file.size,
+        chunkSize: this.options.tusChunkBytes ?? TUS_CHUNK_BYTES,
+        retryDelays: this.options.tusRetryDelaysMs ?? [0, 500, 1000, 2000, 4000, 8000],
+        onProgress: (sent) => this.report(upload, sent),
+        onError: (error) => {
+          const status = (error as tus.DetailedError).originalResponse?.getStatus();
+          const body = (error as tus.DetailedError).originalResponse?.getBody();
+          let parsed: { code?: string; msg?: string } = {};
+          try {
+            parsed = body ? (JSON.parse(body) as typeof parsed) : {};
+          } catch {
+            parsed = {};
+          }
+          reject(
+            status
+              ? new ApiError(
+                  status === 401 ? 'auth' : 'server',
+                  parsed.code ?? (status === 413 ? IpcCodes.fileTooLarge : `HTTP_${status}`),
+                  parsed.msg ?? error.message,
+                  status,
+                )
+              : new ApiError('network', 'NETWORK_ERROR', error.message),
+          );
+        },
+        onSuccess: (payload) => {
+          const text = payload?.lastResponse?.getBody?.() ?? '';
+          try {
+            const body = JSON.parse(text) as { url?: string; filename?: string };
+            if (body.url) return resolve({ url: body.url, filename: body.filename });
+          } catch {
+            // fall through: a tus server that answers the last PATCH without a JSON body
+          }
+          resolve({ url: tusUpload.url ?? '', filename: file.name });
+        },
+      });
+      upload.cancel = () => {
+        void tusUpload.abort(true).catch(() => undefined);
+        reject(new ApiError('aborted', 'ABORTED', 'Upload cancelled'));
+      };
+      tusUpload.start();
+    });
+  }
+}
+
+function formatMib(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}

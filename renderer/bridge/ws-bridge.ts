@@ -1,0 +1,170 @@
+// Browser mode's window.tributary: the same TributaryApi as Electron's preload, carried over one
+// WebSocket to the host process (electron/host). Calls are JSON frames answered by id; pushes arrive
+// as frames too; a file the user dropped, pasted or picked is streamed to the host in binary chunks,
+// then uploaded by main like any other chosen file.
+import {
+  methodNames,
+  isPushName,
+  type PushName,
+  type TributaryApi,
+} from '../../shared/ipc/contract';
+import { TributaryError, type IpcResult } from '../../shared/ipc/errors';
+import {
+  BRIDGE_PATH,
+  FILE_CHUNK_BYTES,
+  FILE_HEADER_BYTES,
+  type ClientFrame,
+  type HostFrame,
+} from '../../shared/ipc/wire';
+import type { ChosenFile } from '../../shared/ipc/uploads';
+
+/** The part of the DOM WebSocket the bridge uses (Node's `ws` fits too, for tests). */
+export interface WebSocketLike {
+  readonly readyState: number;
+  readonly bufferedAmount: number;
+  binaryType: string;
+  send(data: string | ArrayBufferView | ArrayBuffer): void;
+  close(): void;
+  onopen: ((event: unknown) => void) | null;
+  onclose: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+}
+
+/** What uploadFile accepts: a File or Blob (name optional). */
+export interface FileLike {
+  readonly size: number;
+  readonly name?: string;
+  slice(start?: number, end?: number): { arrayBuffer(): Promise<ArrayBuffer> };
+}
+
+export interface BridgeOptions {
+  /** ws://127.0.0.1:PORT — the bridge adds the path and the secret. */
+  origin: string;
+  secret: string;
+  createSocket?: (url: string) => WebSocketLike;
+}
+
+const OPEN = 1;
+
+type RequestFrame = Extract<ClientFrame, { id: number }>;
+type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
+const MAX_BUFFERED_BYTES = 4 * FILE_CHUNK_BYTES;
+
+export function bridgeUrl(origin: string, secret: string): string {
+  return `${origin}${BRIDGE_PATH}?secret=${encodeURIComponent(secret)}`;
+}
+
+export function createWebSocketBridge(options: BridgeOptions): TributaryApi<FileLike> & {
+  close(): void;
+} {
+  const createSocket =
+    options.createSocket ?? ((url: string) => new WebSocket(url) as unknown as WebSocketLike);
+  const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  let nextId = 1;
+  let nextFile = 1;
+  let closed = false;
+  let socket: WebSocketLike;
+  let opened: Promise<void>;
+
+  const connect = () => {
+    socket = createSocket(bridgeUrl(options.origin, options.secret));
+    socket.binaryType = 'arraybuffer';
+    opened = new Promise((resolve, reject) => {
+      socket.onopen = () => resolve();
+      socket.onerror = () =>
+        reject(new TributaryError({ code: 'BRIDGE_CLOSED', msg: 'Bridge connection failed' }));
+    });
+    opened.catch(() => undefined);
+    socket.onmessage = (event) => {
+      if (typeof event.data !== 'string') return;
+      const frame = JSON.parse(event.data) as HostFrame;
+      if (frame.t === 'result') {
+        const waiter = pending.get(frame.id);
+        pending.delete(frame.id);
+        if (!waiter) return;
+        const result = frame as IpcResult<unknown>;
+        if (result.ok) waiter.resolve(result.value);
+        else waiter.reject(new TributaryError(result.error));
+      } else if (frame.t === 'push') {
+        for (const listener of listeners.get(frame.channel) ?? []) listener(frame.payload);
+      }
+    };
+    socket.onclose = () => {
+      for (const waiter of pending.values()) {
+        waiter.reject(
+          new TributaryError({ code: 'BRIDGE_CLOSED', msg: 'Connection to Tributary closed' }),
+        );
+      }
+      pending.clear();
+      if (!closed) setTimeout(connect, 1000);
+    };
+  };
+  connect();
+
+  const request = async (frame: WithoutId<RequestFrame>): Promise<unknown> => {
+    await opened;
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      socket.send(JSON.stringify({ ...frame, id }));
+    });
+  };
+
+  const drained = async () => {
+    while (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      if (socket.readyState !== OPEN)
+        throw new TributaryError({ code: 'BRIDGE_CLOSED', msg: 'Connection closed during upload' });
+    }
+  };
+
+  const api: Record<string, unknown> = {};
+  for (const name of methodNames) {
+    api[name] = (payload: unknown) => request({ t: 'call', method: name, payload: payload ?? {} });
+  }
+  api.on = (channel: PushName, listener: (payload: unknown) => void) => {
+    if (!isPushName(channel)) throw new Error(`Unknown channel ${channel}`);
+    const set = listeners.get(channel) ?? new Set();
+    listeners.set(channel, set);
+    set.add(listener);
+    return () => set.delete(listener);
+  };
+  api.uploadFile = async (accountId: string, file: FileLike) => {
+    const fileNumber = nextFile++;
+    await request({
+      t: 'file-begin',
+      file: fileNumber,
+      name: file.name ?? 'pasted-file',
+      size: file.size,
+    });
+    try {
+      for (let offset = 0; offset < file.size; offset += FILE_CHUNK_BYTES) {
+        const bytes = new Uint8Array(
+          await file.slice(offset, offset + FILE_CHUNK_BYTES).arrayBuffer(),
+        );
+        const frame = new Uint8Array(FILE_HEADER_BYTES + bytes.length);
+        new DataView(frame.buffer).setUint32(0, fileNumber);
+        frame.set(bytes, FILE_HEADER_BYTES);
+        await drained();
+        socket.send(frame);
+      }
+    } catch (error) {
+      if (socket.readyState === OPEN)
+        socket.send(JSON.stringify({ t: 'file-abort', file: fileNumber }));
+      throw error;
+    }
+    const chosen = (await request({ t: 'file-end', file: fileNumber })) as ChosenFile;
+    return request({
+      t: 'call',
+      method: 'startUpload',
+      payload: { accountId, token: chosen.token },
+    });
+  };
+  api.close = () => {
+    closed = true;
+    socket.close();
+  };
+  return api as TributaryApi<FileLike> & { close(): void };
+}

@@ -1,0 +1,186 @@
+// npm start [-- [--browser] [--no-open] [--port N] [--data DIR] [path/to/manifest.json]]
+//
+// Builds what is stale, then runs Tributary: the Electron app where its runtime is present (after one
+// quick attempt to fetch it), otherwise browser mode (a local host process serving the renderer and
+// the WebSocket bridge on 127.0.0.1), saying why. With no account configured it starts the local realm
+// server with the demo seed (data in DIR/local-realm/) and signs in as the demo owner.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import envPaths from 'env-paths';
+import { buildAll } from './build';
+import { createRealmServer, type RealmServer } from '../server/app';
+import { startBrowserHost, type BrowserHost } from '../electron/host/host';
+import { FileVault } from '../electron/accounts/vault';
+import { signInToLocalRealm } from '../electron/bootstrap';
+import { AccountStore } from '../electron/accounts/account-store';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const ELECTRON_FETCH_TIMEOUT_MS = 20_000;
+
+interface StartOptions {
+  browser: boolean;
+  open: boolean;
+  port: number;
+  dataDir: string;
+  manifests: string[];
+}
+
+function parseOptions(argv: string[]): StartOptions {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      browser: { type: 'boolean', default: false },
+      'no-open': { type: 'boolean', default: false },
+      port: { type: 'string', default: '0' },
+      data: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(
+      'usage: npm start -- [--browser] [--no-open] [--port N] [--data DIR] [manifest.json]',
+    );
+    process.exit(0);
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`--port must be an integer between 0 and 65535, got ${values.port}`);
+  }
+  return {
+    browser: values.browser ?? false,
+    open: !values['no-open'],
+    port,
+    dataDir: resolve(values.data ?? envPaths('tributary', { suffix: '' }).data),
+    manifests: positionals.map((path) => resolve(path)),
+  };
+}
+
+/**
+ * The Electron binary, if it is installed (or could be fetched quickly); else why not. Found by path:
+ * require('electron') would itself start an unbounded download.
+ */
+function findElectron(): { path: string } | { reason: string } {
+  const electronDir = join(root, 'node_modules', 'electron');
+  const installed = () => {
+    const pathFile = join(electronDir, 'path.txt');
+    if (!existsSync(pathFile)) return null;
+    const binary = join(electronDir, 'dist', readFileSync(pathFile, 'utf8').trim());
+    return existsSync(binary) ? binary : null;
+  };
+  let binary = installed();
+  if (!binary) {
+    if (!existsSync(join(electronDir, 'install.js')))
+      return { reason: 'the electron package is not installed' };
+    console.log('The Electron runtime is not downloaded; trying once to fetch it...');
+    const attempt = spawnSync(process.execPath, [join(electronDir, 'install.js')], {
+      stdio: 'ignore',
+      timeout: ELECTRON_FETCH_TIMEOUT_MS,
+    });
+    binary = installed();
+    if (!binary) {
+      return {
+        reason: attempt.error
+          ? `fetching the Electron runtime failed (${attempt.error.message})`
+          : 'the Electron runtime could not be downloaded here',
+      };
+    }
+  }
+  return { path: binary };
+}
+
+/** The local realm keeps its port between runs so the stored account's URL stays valid. */
+async function startLocalRealm(dataDir: string): Promise<RealmServer> {
+  const realmDir = join(dataDir, 'local-realm');
+  mkdirSync(realmDir, { recursive: true, mode: 0o700 });
+  const portFile = join(realmDir, 'port.json');
+  const remembered = existsSync(portFile)
+    ? (JSON.parse(readFileSync(portFile, 'utf8')) as { port?: number }).port
+    : undefined;
+  let server: RealmServer;
+  try {
+    server = await createRealmServer({ dataDir: realmDir, seed: 'demo', port: remembered ?? 0 });
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'EADDRINUSE' || !remembered) throw error;
+    server = await createRealmServer({ dataDir: realmDir, seed: 'demo', port: 0 });
+    // The port moved: repoint an account that used the old address.
+    const accounts = new AccountStore(dataDir);
+    for (const account of accounts.list()) {
+      if (account.site === `http://127.0.0.1:${remembered}`)
+        accounts.upsert({ ...account, site: server.url });
+    }
+  }
+  writeFileSync(portFile, JSON.stringify({ port: server.port }));
+  console.log(`local realm server listening on ${server.url}`);
+  return server;
+}
+
+function openInBrowser(url: string): void {
+  const opener = ['/usr/bin/xdg-open', '/usr/local/bin/xdg-open', '/bin/xdg-open'].find(existsSync);
+  if (process.platform === 'darwin') {
+    spawn('open', [url], { stdio: 'ignore', detached: true })
+      .on('error', () => undefined)
+      .unref();
+  } else if (opener) {
+    spawn(opener, [url], { stdio: 'ignore', detached: true })
+      .on('error', () => undefined)
+      .unref();
+  } else {
+    console.log('(no xdg-open here: open the URL above yourself)');
+  }
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  await buildAll();
+
+  const needsLocalRealm =
+    new AccountStore(options.dataDir).list().length === 0 ||
+    existsSync(join(options.dataDir, 'local-realm', 'realm.sqlite3'));
+  const realm = needsLocalRealm ? await startLocalRealm(options.dataDir) : null;
+  const credentials = join(options.dataDir, 'local-realm', 'demo-credentials.json');
+
+  const electron = options.browser ? { reason: '--browser was given' } : findElectron();
+  let host: BrowserHost | null = null;
+  const shutdown = async (code: number) => {
+    await host?.close().catch(() => undefined);
+    await realm?.close().catch(() => undefined);
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+
+  if ('path' in electron) {
+    const args = [join(root, 'dist/electron/main.cjs'), '--data', options.dataDir];
+    if (realm) args.push('--local-realm', realm.url, '--local-realm-credentials', credentials);
+    args.push(...options.manifests);
+    console.log('Tributary is running (Electron desktop app)');
+    const child = spawn(electron.path, args, { stdio: 'inherit' });
+    child.on('exit', (code) => void shutdown(code ?? 0));
+    return;
+  }
+
+  console.log(`Running in browser mode: ${electron.reason}.`);
+  host = await startBrowserHost({
+    dataDir: options.dataDir,
+    vault: new FileVault(options.dataDir),
+    rendererDir: join(root, 'dist/renderer'),
+    port: options.port,
+    version: (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string })
+      .version,
+    openExternal: (url) => openInBrowser(url),
+  });
+  if (realm) await signInToLocalRealm(host.services, realm.url, credentials);
+  for (const path of options.manifests) host.services.requestOpenManifest(path);
+  console.log(`Tributary is running at ${host.url}`);
+  if (options.open) openInBrowser(host.url);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

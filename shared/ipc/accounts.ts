@@ -1,0 +1,107 @@
+// Accounts: adding (password, API key or zuliprc), listing, switching, removing, and the per-account
+// realm state (snapshot) with its connection state. API keys never appear in any payload here.
+import { z } from 'zod';
+import type { RegisterResponse } from '../api/types';
+import type { ServerEvent } from '../api/events';
+import { accountId, forAccount, payload, type ConnectionState } from './common';
+import { method, push } from './define';
+
+export type SecretBackend = 'safe-storage' | 'safe-storage-basic-text' | 'file-0600';
+
+export interface AccountSummary {
+  id: string;
+  site: string;
+  email: string;
+  userId: number | null;
+  realmName: string;
+  featureLevel: number;
+  secretBackend: SecretBackend;
+  connection: ConnectionState;
+}
+
+export interface ServerCheck {
+  site: string;
+  realmName: string;
+  featureLevel: number;
+  version: string;
+  realmIcon: string | null;
+  emailAuthEnabled: boolean;
+}
+
+export interface AccountsChanged {
+  accounts: AccountSummary[];
+  activeAccountId: string | null;
+}
+
+/** The realm state after a (re-)registration. Replaces whatever the renderer held for the account. */
+export interface SnapshotMessage {
+  accountId: string;
+  queueId: string;
+  register: RegisterResponse;
+}
+
+/** Events from one poll response, in order, heartbeats left out. */
+export interface EventBatch {
+  accountId: string;
+  queueId: string;
+  events: ServerEvent[];
+}
+
+export interface ConnectionMessage {
+  accountId: string;
+  state: ConnectionState;
+}
+
+const site = z.string().trim().min(1).max(2048);
+const email = z.string().trim().min(1).max(320);
+
+export const addAccountAuth = z.discriminatedUnion('kind', [
+  payload({ kind: z.literal('password'), email, password: z.string().min(1).max(1024) }),
+  payload({ kind: z.literal('apiKey'), email, apiKey: z.string().min(1).max(256) }),
+]);
+
+export const accountsMethods = {
+  listAccounts: method<AccountsChanged>()(payload({})),
+  checkServer: method<ServerCheck>()(payload({ site })),
+  addAccount: method<AccountSummary>()(
+    payload({
+      site,
+      auth: addAccountAuth,
+      /** The user agreed to store the key with Linux's weak basic_text backend. */
+      allowWeakEncryption: z.boolean().optional(),
+    }),
+  ),
+  /** Imports a zuliprc-style file's text ([api] email, key, site). */
+  importZuliprc: method<AccountSummary>()(
+    payload({
+      text: z
+        .string()
+        .min(1)
+        .max(64 * 1024),
+      allowWeakEncryption: z.boolean().optional(),
+    }),
+  ),
+  /** Signs a signed-out account in again (new key for the same site and email). */
+  reauthenticate: method<AccountSummary>()(
+    forAccount({ auth: addAccountAuth, allowWeakEncryption: z.boolean().optional() }),
+  ),
+  removeAccount: method<AccountsChanged>()(forAccount({})),
+  switchAccount: method<AccountsChanged>()(forAccount({})),
+  /** The latest snapshot plus every event delivered since it, for a renderer that (re)starts. */
+  getSnapshot: method<{
+    snapshot: SnapshotMessage | null;
+    events: ServerEvent[];
+    connection: ConnectionState;
+  }>()(forAccount({})),
+  /** Drops the queue and registers again (the renderer receives a fresh snapshot). */
+  resync: method<null>()(forAccount({})),
+} as const;
+
+export const accountsPushes = {
+  accounts: push<AccountsChanged>(),
+  snapshot: push<SnapshotMessage>(),
+  events: push<EventBatch>(),
+  connection: push<ConnectionMessage>(),
+} as const;
+
+export { accountId };

@@ -1,0 +1,207 @@
+// Chat API calls the renderer may make. Each is a named, validated method; main attaches the
+// credentials and calls the endpoint of the same meaning (shared/api/endpoints.ts).
+import { z } from 'zod';
+import type {
+  Endpoints,
+  GetMessagesResponse,
+  JsonObject,
+  ResponseOf,
+  SuccessEnvelope,
+} from '../api/endpoints';
+import type { Channel, User } from '../api/types';
+import { forAccount, messageId, streamId, userId } from './common';
+import { method, push } from './define';
+
+const narrowTerm = z.strictObject({
+  operator: z.string().min(1).max(64),
+  operand: z.union([z.string().max(1024), z.number().int(), z.array(z.number().int())]),
+  negated: z.boolean().optional(),
+});
+const anchor = z.union([
+  z.number().int().nonnegative(),
+  z.enum(['newest', 'oldest', 'first_unread']),
+]);
+const flag = z.string().min(1).max(64);
+const reactionType = z.enum(['unicode_emoji', 'realm_emoji', 'svc_extra_emoji']);
+const topic = z.string().max(1024);
+
+export const outgoingMessage = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('channel'),
+    to: z.union([streamId, z.string().min(1).max(256)]),
+    topic,
+    content: z.string().min(1).max(1_000_000),
+  }),
+  z.strictObject({
+    type: z.literal('direct'),
+    to: z.array(userId).min(1).max(1000),
+    content: z.string().min(1).max(1_000_000),
+  }),
+]);
+export type OutgoingMessage = z.infer<typeof outgoingMessage>;
+
+export type OutboxState = 'pending' | 'sending' | 'failed';
+export interface OutboxEntry {
+  localId: string;
+  accountId: string;
+  message: OutgoingMessage;
+  state: OutboxState;
+  attempts: number;
+  createdAt: number;
+  lastError: string | null;
+}
+
+export interface SendResult {
+  localId: string;
+  /** Set when the server accepted the message during this call. */
+  messageId: number | null;
+  state: 'sent' | 'queued';
+}
+
+const reaction = {
+  messageId,
+  emojiName: z.string().min(1).max(128),
+  emojiCode: z.string().max(128).optional(),
+  reactionType: reactionType.optional(),
+};
+
+export const chatMethods = {
+  sendMessage: method<SendResult>()(
+    forAccount({ message: outgoingMessage, localId: z.string().min(1).max(64).optional() }),
+  ),
+  getMessages: method<GetMessagesResponse>()(
+    forAccount({
+      anchor,
+      numBefore: z.number().int().min(0).max(5000),
+      numAfter: z.number().int().min(0).max(5000),
+      narrow: z.array(narrowTerm).max(20).default([]),
+      includeAnchor: z.boolean().optional(),
+    }),
+  ),
+  editMessage: method<SuccessEnvelope>()(
+    forAccount({
+      messageId,
+      content: z.string().max(1_000_000).optional(),
+      topic: topic.optional(),
+      streamId: streamId.optional(),
+      propagateMode: z.enum(['change_one', 'change_later', 'change_all']).optional(),
+      sendNotificationToOldThread: z.boolean().optional(),
+      sendNotificationToNewThread: z.boolean().optional(),
+      prevContentSha256: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .optional(),
+    }),
+  ),
+  deleteMessage: method<SuccessEnvelope>()(forAccount({ messageId })),
+  updateFlags: method<SuccessEnvelope & { messages: number[] }>()(
+    forAccount({
+      messages: z.array(messageId).min(1).max(5000),
+      op: z.enum(['add', 'remove']),
+      flag,
+    }),
+  ),
+  updateFlagsForNarrow: method<ResponseOf<Endpoints['updateFlagsForNarrow']>>()(
+    forAccount({
+      anchor,
+      numBefore: z.number().int().min(0).max(5000),
+      numAfter: z.number().int().min(0).max(5000),
+      narrow: z.array(narrowTerm).max(20),
+      op: z.enum(['add', 'remove']),
+      flag,
+      includeAnchor: z.boolean().optional(),
+    }),
+  ),
+  addReaction: method<SuccessEnvelope>()(forAccount(reaction)),
+  removeReaction: method<SuccessEnvelope>()(forAccount(reaction)),
+  sendTyping: method<SuccessEnvelope>()(
+    forAccount({
+      op: z.enum(['start', 'stop']),
+      to: z.discriminatedUnion('type', [
+        z.strictObject({ type: z.literal('direct'), userIds: z.array(userId).min(1).max(1000) }),
+        z.strictObject({ type: z.literal('channel'), streamId, topic }),
+      ]),
+    }),
+  ),
+  getStreams: method<SuccessEnvelope & { streams: Channel[] }>()(
+    forAccount({ includeAll: z.boolean().optional(), excludeArchived: z.boolean().optional() }),
+  ),
+  subscribe: method<SuccessEnvelope & JsonObject>()(
+    forAccount({
+      subscriptions: z
+        .array(
+          z.strictObject({
+            name: z.string().min(1).max(256),
+            description: z.string().max(4096).optional(),
+          }),
+        )
+        .min(1)
+        .max(100),
+      principals: z.array(userId).max(1000).optional(),
+      inviteOnly: z.boolean().optional(),
+      announce: z.boolean().optional(),
+    }),
+  ),
+  unsubscribe: method<SuccessEnvelope & JsonObject>()(
+    forAccount({
+      subscriptions: z.array(z.string().min(1).max(256)).min(1).max(100),
+      principals: z.array(userId).max(1000).optional(),
+    }),
+  ),
+  updateSubscriptionProperties: method<SuccessEnvelope>()(
+    forAccount({
+      changes: z
+        .array(
+          z.strictObject({
+            streamId,
+            property: z.enum([
+              'color',
+              'is_muted',
+              'in_home_view',
+              'pin_to_top',
+              'desktop_notifications',
+              'audible_notifications',
+              'push_notifications',
+              'email_notifications',
+              'wildcard_mentions_notify',
+            ]),
+            value: z.union([z.boolean(), z.string().max(32)]),
+          }),
+        )
+        .min(1)
+        .max(100),
+    }),
+  ),
+  setUserTopic: method<SuccessEnvelope>()(
+    forAccount({ streamId, topic, visibilityPolicy: z.number().int().min(0).max(3) }),
+  ),
+  setStatus: method<SuccessEnvelope>()(
+    forAccount({
+      statusText: z.string().max(240).optional(),
+      emojiName: z.string().max(128).optional(),
+      emojiCode: z.string().max(128).optional(),
+      reactionType: reactionType.optional(),
+    }),
+  ),
+  getUser: method<SuccessEnvelope & { user: User }>()(
+    forAccount({ userId, includeCustomProfileFields: z.boolean().optional() }),
+  ),
+  updateSettings: method<SuccessEnvelope>()(
+    forAccount({
+      settings: z.record(
+        z.string().regex(/^[a-z_]{1,64}$/),
+        z.union([z.boolean(), z.number(), z.string().max(1024)]),
+      ),
+    }),
+  ),
+  markAllAsRead: method<SuccessEnvelope & { complete?: boolean }>()(forAccount({})),
+
+  getOutbox: method<OutboxEntry[]>()(forAccount({})),
+  /** Sends failed entries again now instead of waiting for the next reconnect. */
+  retryOutbox: method<null>()(forAccount({})),
+  discardOutboxEntry: method<null>()(forAccount({ localId: z.string().min(1).max(64) })),
+} as const;
+
+export const chatPushes = {
+  outbox: push<{ accountId: string; entries: OutboxEntry[] }>(),
+} as const;

@@ -1,0 +1,27 @@
+// App-level calls: what runtime we are in, opening links outside the app, and launch requests such as
+// a manifest path given on the command line.
+import { z } from 'zod';
+import { payload } from './common';
+import { method, push } from './define';
+
+export interface AppInfo {
+  runtime: 'electron' | 'browser';
+  version: string;
+  platform: string;
+}
+
+export interface OpenManifestRequest {
+  path: string;
+}
+
+export const systemMethods = {
+  getAppInfo: method<AppInfo>()(payload({})),
+  /** Opens http, https and mailto links in the system's handler; anything else is refused. */
+  openExternal: method<null>()(payload({ url: z.string().min(1).max(8192) })),
+  /** Launch requests not yet taken (e.g. `npm start -- path/to/manifest.json`), then cleared. */
+  takeLaunchRequests: method<{ openManifest: OpenManifestRequest[] }>()(payload({})),
+} as const;
+
+export const systemPushes = {
+  openManifest: push<OpenManifestRequest>(),
+} as const;

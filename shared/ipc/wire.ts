@@ -1,0 +1,27 @@
+// Frames of the browser-mode WebSocket bridge (renderer/bridge <-> electron/host). JSON text frames
+// for calls, results and pushes; binary frames for file bytes, each prefixed with a 4-byte file number.
+import type { IpcResult } from './errors';
+
+export type ClientFrame =
+  | { t: 'call'; id: number; method: string; payload: unknown }
+  | { t: 'file-begin'; id: number; file: number; name: string; size: number }
+  | { t: 'file-end'; id: number; file: number }
+  | { t: 'file-abort'; file: number };
+
+export type HostFrame =
+  | ({ t: 'result'; id: number } & IpcResult<unknown>)
+  | { t: 'push'; channel: string; payload: unknown };
+
+/** Bytes per binary file frame; the bridge waits for the socket to drain between frames. */
+export const FILE_CHUNK_BYTES = 256 * 1024;
+export const FILE_HEADER_BYTES = 4;
+/** The WebSocket path; the per-launch secret rides in the query string as `secret`. */
+export const BRIDGE_PATH = '/bridge';
+/** Electron IPC channel names. */
+export const IPC_INVOKE_PREFIX = 'tributary:';
+export const IPC_PUSH_CHANNEL = 'tributary:push';
+export const IPC_INTAKE_CHANNEL = 'tributary:intake-path';
+/** Browser mode: cookie carrying the secret for /media requests (SameSite=Strict, path /media). */
+export const MEDIA_COOKIE = 'tributary_media';
+/** How the renderer addresses a realm file: Electron's media protocol or browser mode's /media route. */
+export const MEDIA_SCHEME = 'tributary-media';
