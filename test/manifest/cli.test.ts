@@ -87,19 +87,20 @@ describe('manifest verify', () => {
   });
 
   it('exits 64 on usage errors', async () => {
-    for (const args of [
+    const cases = [
       [],
       ['check', 'x.json'],
       ['verify'],
       ['verify', 'a.json', 'b.json'],
       ['verify', 'a.json', '--color'],
       ['verify', join(WEEKLY, 'absent.json')],
-    ]) {
-      const result = await cli(...args);
-      expect(result.status, args.join(' ')).toBe(64);
+    ];
+    const results = await Promise.all(cases.map((args) => cli(...args)));
+    results.forEach((result, i) => {
+      expect(result.status, cases[i].join(' ')).toBe(64);
       expect(result.stderr).toMatch(/usage:/);
       expect(result.stdout).toBe('');
-    }
+    });
   });
 
   it('runs as documented through npm', async () => {
