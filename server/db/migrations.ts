@@ -179,7 +179,7 @@ CREATE TABLE reactions (
   user_id INTEGER NOT NULL REFERENCES users(id),
   emoji_name TEXT NOT NULL,
   emoji_code TEXT NOT NULL,
-  reaction_type TEXT NOT NULL CHECK (reaction_type IN ('unicode_emoji', 'realm_emoji', 'zulip_extra_emoji')),
+  reaction_type TEXT NOT NULL CHECK (reaction_type IN ('unicode_emoji', 'realm_emoji', 'svc_extra_emoji')),
   created_at INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (message_id, user_id, reaction_type, emoji_code)
 ) WITHOUT ROWID;

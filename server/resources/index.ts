@@ -1,16 +1,35 @@
 // Every resource module, in mount order. To add a domain, write server/resources/<domain>.ts
 // exporting a ResourceModule and append it here (see server/README.md "How to add a resource").
+// initialState contributions are merged into POST /register in this order.
 import type { ResourceModule } from './module';
 import { eventsResource } from './events';
 import { registerResource, setStateProviders } from './register';
 import { serverInfoResource } from './server-info';
 import { realmSettingsResource } from './realm-settings';
+import { usersResource } from './users';
+import { channelsResource } from './channels';
+import { subscriptionsResource } from './subscriptions';
+import { draftsResource } from './drafts';
+import { userStatusResource } from './user-status';
+import { typingResource } from './typing';
+import { userTopicsResource } from './user-topics';
+import { settingsStateResource } from './settings-state';
+import { unreadsResource } from './unreads';
 
 export const resources: readonly ResourceModule[] = [
   serverInfoResource,
   registerResource,
   eventsResource,
   realmSettingsResource,
+  usersResource,
+  channelsResource,
+  subscriptionsResource,
+  draftsResource,
+  userStatusResource,
+  typingResource,
+  userTopicsResource,
+  settingsStateResource,
+  unreadsResource,
 ];
 
 setStateProviders(resources);

@@ -1,0 +1,73 @@
+// POST /user_topics: per-user topic visibility (0 none, 1 muted, 2 unmuted, 3 followed), the
+// user_topics register state and user_topic events.
+import type { ResourceModule } from './module';
+import { p } from '../http/params';
+import { badRequest, invalidParam } from '../http/errors';
+import { LIMITS } from '../config';
+import { canReadChannelContent } from '../realm/permissions';
+import { getChannel } from './channels-store';
+import { realmSetting } from './realm-settings';
+
+export const userTopicsResource: ResourceModule = {
+  name: 'user-topics',
+  routes(api, ctx) {
+    api.post(
+      '/user_topics',
+      { params: { stream_id: p.int(), topic: p.string(), visibility_policy: p.int() } },
+      ({ user, params }) => {
+        if (![0, 1, 2, 3].includes(params.visibility_policy)) {
+          throw invalidParam('visibility_policy', 'must be 0, 1, 2 or 3');
+        }
+        const channel = getChannel(ctx.db, params.stream_id);
+        if (!channel || !canReadChannelContent(ctx.db, user, channel))
+          throw badRequest('Invalid channel ID');
+        let topic = params.topic.trim();
+        if (
+          topic === realmSetting(ctx.db, 'empty_topic_display_name', 'general chat') ||
+          topic === '(no topic)'
+        ) {
+          topic = '';
+        }
+        if ([...topic].length > LIMITS.maxTopicLength) throw badRequest('Topic too long');
+        if (topic.includes('\u0000')) throw badRequest('Topic must not contain null bytes');
+        const now = ctx.nowSeconds();
+        if (params.visibility_policy === 0) {
+          const removed = ctx.db
+            .prepare(
+              'DELETE FROM user_topics WHERE user_id = ? AND channel_id = ? AND topic_name = ?',
+            )
+            .run(user.id, channel.id, topic);
+          if (removed.changes === 0) return;
+        } else {
+          ctx.db
+            .prepare(
+              `INSERT INTO user_topics (user_id, channel_id, topic_name, visibility_policy, last_updated)
+               VALUES (?, ?, ?, ?, ?)
+               ON CONFLICT(user_id, channel_id, topic_name) DO UPDATE SET
+                 visibility_policy = excluded.visibility_policy, last_updated = excluded.last_updated`,
+            )
+            .run(user.id, channel.id, topic, params.visibility_policy, now);
+        }
+        ctx.events.send([user.id], {
+          type: 'user_topic',
+          stream_id: channel.id,
+          topic_name: topic,
+          last_updated: now,
+          visibility_policy: params.visibility_policy,
+        });
+      },
+    );
+  },
+
+  initialState(ctx, user, request) {
+    if (!request.wants('user_topic')) return {};
+    return {
+      user_topics: ctx.db
+        .prepare(
+          `SELECT channel_id AS stream_id, topic_name, last_updated, visibility_policy
+             FROM user_topics WHERE user_id = ? ORDER BY last_updated`,
+        )
+        .all(user.id),
+    };
+  },
+};

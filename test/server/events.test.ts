@@ -1,0 +1,224 @@
+// Event queues over HTTP: delivery to the right users, acknowledgement and pruning errors,
+// heartbeats and expiry (short configured timings), BAD_EVENT_QUEUE_ID, DELETE /events.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server';
+import { registerQueue } from '../support/events';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('GET /events', () => {
+  it('delivers an event to every queue of the affected user and to nobody else', async () => {
+    const dev = server.client('dev');
+    const devA = await registerQueue(dev, { event_types: ['user_topic'] });
+    const devB = await registerQueue(dev, { event_types: ['user_topic'] });
+    const emma = await registerQueue(server.client('emma'), { event_types: ['user_topic'] });
+    const general = await generalId();
+    const res = await dev.post('/user_topics', {
+      stream_id: general,
+      topic: 'lunch',
+      visibility_policy: 1,
+    });
+    expect(res.status).toBe(200);
+    const [a] = await devA.next();
+    const [b] = await devB.next();
+    expect(a).toMatchObject({
+      type: 'user_topic',
+      stream_id: general,
+      topic_name: 'lunch',
+      visibility_policy: 1,
+    });
+    expect(b).toMatchObject({ type: 'user_topic', topic_name: 'lunch' });
+    expect(await emma.poll()).toEqual([]);
+  });
+
+  it('filters by event_types', async () => {
+    const dev = server.client('dev');
+    const onlyStatus = await registerQueue(dev, { event_types: ['user_status'] });
+    await dev.post('/user_topics', {
+      stream_id: await generalId(),
+      topic: 'filtered',
+      visibility_policy: 1,
+    });
+    await dev.post('/users/me/status', { status_text: 'busy' });
+    const events = await onlyStatus.next();
+    expect(events.map((e) => e.type)).toEqual(['user_status']);
+  });
+
+  it('wakes a blocked poll when an event arrives', async () => {
+    const dev = server.client('dev');
+    const q = await registerQueue(dev, { event_types: ['user_status'] });
+    const pending = q.next();
+    await server.client('emma').post('/users/me/status', { status_text: 'in a meeting' });
+    const events = await pending;
+    expect(events[0]).toMatchObject({
+      type: 'user_status',
+      user_id: server.users.emma.user_id,
+      status_text: 'in a meeting',
+    });
+  });
+
+  it('redelivers unacknowledged events and prunes acknowledged ones', async () => {
+    const dev = server.client('dev');
+    const q = await registerQueue(dev, { event_types: ['user_status'] });
+    await dev.post('/users/me/status', { status_text: 'one' });
+    await dev.post('/users/me/status', { status_text: 'two' });
+    const first = await dev.get('/events', {
+      queue_id: q.queueId,
+      last_event_id: -1,
+      dont_block: true,
+    });
+    expect(first.body.events.map((e: { status_text: string }) => e.status_text)).toEqual([
+      'one',
+      'two',
+    ]);
+    const ids = first.body.events.map((e: { id: number }) => e.id);
+    expect(ids[1]).toBeGreaterThan(ids[0]);
+    // Acknowledge only the first: the second comes again.
+    const again = await dev.get('/events', {
+      queue_id: q.queueId,
+      last_event_id: ids[0],
+      dont_block: true,
+    });
+    expect(again.body.events.map((e: { id: number }) => e.id)).toEqual([ids[1]]);
+    const done = await dev.get('/events', {
+      queue_id: q.queueId,
+      last_event_id: ids[1],
+      dont_block: true,
+    });
+    expect(done.body.events).toEqual([]);
+    // Going back before a pruned event is an error.
+    const stale = await dev.get('/events', {
+      queue_id: q.queueId,
+      last_event_id: ids[0],
+      dont_block: true,
+    });
+    expect(stale.status).toBe(400);
+    expect(stale.body).toMatchObject({
+      code: 'BAD_REQUEST',
+      msg: `An event newer than ${ids[0]} has already been pruned!`,
+    });
+    // Acknowledging an id the queue never had is an error too.
+    const future = await dev.get('/events', {
+      queue_id: q.queueId,
+      last_event_id: ids[1] + 5,
+      dont_block: true,
+    });
+    expect(future.status).toBe(400);
+    expect(future.body.msg).toBe(`Event ${ids[1] + 5} was not in this queue`);
+  });
+
+  it('sends a heartbeat after the configured quiet interval', async () => {
+    const quick = await startTestServer({ heartbeatMs: 100 });
+    try {
+      const q = await registerQueue(quick.client('dev'), { event_types: ['user_status'] });
+      const events = await q.next();
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({ type: 'heartbeat' });
+      expect(events[0].id).toBe(q.state.last_event_id + 1);
+      // The heartbeat is acknowledged like any event.
+      expect(await q.poll()).toEqual([]);
+    } finally {
+      await quick.close();
+    }
+  });
+
+  it('answers BAD_EVENT_QUEUE_ID for unknown and foreign queues', async () => {
+    const unknown = await server
+      .client('dev')
+      .get('/events', { queue_id: 'nope', last_event_id: -1 });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ code: 'BAD_EVENT_QUEUE_ID', queue_id: 'nope' });
+    const devQueue = await registerQueue(server.client('dev'));
+    const foreign = await server.client('emma').get('/events', {
+      queue_id: devQueue.queueId,
+      last_event_id: -1,
+      dont_block: true,
+    });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body).toMatchObject({ code: 'BAD_EVENT_QUEUE_ID', queue_id: devQueue.queueId });
+  });
+
+  it('requires last_event_id with a queue_id, and queue_id when blocking', async () => {
+    const q = await registerQueue(server.client('dev'));
+    const noLast = await server.client('dev').get('/events', { queue_id: q.queueId });
+    expect(noLast.status).toBe(400);
+    expect(noLast.body).toMatchObject({
+      code: 'REQUEST_VARIABLE_MISSING',
+      var_name: 'last_event_id',
+    });
+    const noQueue = await server.client('dev').get('/events', {});
+    expect(noQueue.body).toMatchObject({ code: 'REQUEST_VARIABLE_MISSING', var_name: 'queue_id' });
+  });
+
+  it('registers a queue from GET /events without queue_id when dont_block is set', async () => {
+    const dev = server.client('dev');
+    const res = await dev.get('/events', { dont_block: true, event_types: ['user_status'] });
+    expect(res.status).toBe(200);
+    expect(res.body.events).toEqual([]);
+    await dev.post('/users/me/status', { status_text: 'implicit' });
+    const next = await dev.get('/events', { queue_id: res.body.queue_id, last_event_id: -1 });
+    expect(next.body.events[0]).toMatchObject({ type: 'user_status', status_text: 'implicit' });
+  });
+});
+
+describe('DELETE /events', () => {
+  it('deletes the queue; a second delete or poll gives BAD_EVENT_QUEUE_ID', async () => {
+    const dev = server.client('dev');
+    const q = await registerQueue(dev);
+    expect((await dev.delete('/events', { queue_id: q.queueId })).status).toBe(200);
+    const again = await dev.delete('/events', { queue_id: q.queueId });
+    expect(again.status).toBe(400);
+    expect(again.body.code).toBe('BAD_EVENT_QUEUE_ID');
+    const poll = await dev.get('/events', {
+      queue_id: q.queueId,
+      last_event_id: -1,
+      dont_block: true,
+    });
+    expect(poll.body.code).toBe('BAD_EVENT_QUEUE_ID');
+  });
+
+  it('cannot delete another user queue', async () => {
+    const q = await registerQueue(server.client('dev'));
+    const res = await server.client('emma').delete('/events', { queue_id: q.queueId });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('BAD_EVENT_QUEUE_ID');
+  });
+});
+
+describe('queue expiry', () => {
+  it('drops a queue left idle longer than the configured timeout', async () => {
+    const short = await startTestServer({ queueIdleTimeoutMs: 200, queueGcIntervalMs: 50 });
+    try {
+      const dev = short.client('dev');
+      const idle = await registerQueue(dev);
+      const kept = await registerQueue(dev, { event_types: ['user_status'] });
+      // A pending long-poll keeps its queue alive however long it waits.
+      const polling = dev.get('/events', { queue_id: kept.queueId, last_event_id: -1 });
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      await dev.post('/users/me/status', { status_text: 'still here' });
+      const res = await polling;
+      expect(res.body.events[0]).toMatchObject({ type: 'user_status' });
+      const gone = await dev.get('/events', {
+        queue_id: idle.queueId,
+        last_event_id: -1,
+        dont_block: true,
+      });
+      expect(gone.status).toBe(400);
+      expect(gone.body.code).toBe('BAD_EVENT_QUEUE_ID');
+    } finally {
+      await short.close();
+    }
+  });
+});
+
+async function generalId(): Promise<number> {
+  const res = await server.client('dev').get('/get_stream_id', { stream: 'general' });
+  return res.body.stream_id as number;
+}
