@@ -7,6 +7,9 @@
  *   const none = await q.poll();              // dont_block: what is pending now, possibly []
  *   await q.waitFor((e) => e.type === 'subscription' && e.op === 'add');
  *
+ * Events fetched but not yet handed out (waitFor takes only its match) stay buffered: the next
+ * next()/poll()/waitFor() sees them first, so nothing is lost between calls.
+ *
  * q.state holds the /register response.
  */
 import type { ApiClient, Params } from './client';
@@ -30,21 +33,27 @@ export interface TestQueue {
 export async function registerQueue(client: ApiClient, params: Params = {}): Promise<TestQueue> {
   const res = await client.post('/register', params);
   if (res.status !== 200) throw new Error(`register failed: ${res.status} ${res.text}`);
+  let buffer: TestEvent[] = [];
+  const takeBuffer = () => {
+    const events = buffer;
+    buffer = [];
+    return events;
+  };
   const queue: TestQueue = {
     queueId: res.body.queue_id as string,
     state: res.body,
     lastEventId: res.body.last_event_id as number,
     async next() {
-      return fetchEvents(false);
+      return buffer.length > 0 ? takeBuffer() : fetchEvents(false);
     },
     async poll() {
-      return fetchEvents(true);
+      return [...takeBuffer(), ...(await fetchEvents(true))];
     },
     async waitFor(match, maxPolls = 20) {
-      for (let i = 0; i < maxPolls; i++) {
-        const events = await fetchEvents(false);
-        const found = events.find(match);
-        if (found) return found;
+      for (let i = 0; i <= maxPolls; i++) {
+        if (i > 0 || buffer.length === 0) buffer.push(...(await fetchEvents(false)));
+        const index = buffer.findIndex(match);
+        if (index >= 0) return buffer.splice(index, 1)[0];
       }
       throw new Error('expected event did not arrive');
     },
