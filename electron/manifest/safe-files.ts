@@ -26,7 +26,13 @@ export async function resolveInsideFolder(
     return { ok: false, missing: false, reason: `${relativePath}: ${(err as Error).message}` };
   }
   const rel = relative(realFolder, real);
-  if (rel === '' || rel === '..' || rel.startsWith('..' + sep) || isAbsolute(rel)) {
+  if (rel === '')
+    return {
+      ok: false,
+      missing: false,
+      reason: `${relativePath} names the manifest folder, not a file`,
+    };
+  if (rel === '..' || rel.startsWith('..' + sep) || isAbsolute(rel)) {
     return {
       ok: false,
       missing: false,

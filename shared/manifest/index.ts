@@ -7,6 +7,7 @@ export {
   type WarningCode,
 } from './findings';
 export { unsafePathReason, isPlainObject } from './payload-ref';
+export { displayableChapters, type DisplayChapter } from './chapters';
 export {
   compareIntegrity,
   INTEGRITY_MEMBERS,

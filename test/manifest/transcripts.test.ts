@@ -1,6 +1,10 @@
 // Transcript payload parsers (manifest-decisions §5).
 import { describe, expect, it } from 'vitest';
-import { normalizeTranscriptFormat, parseTranscript } from '../../shared/manifest';
+import {
+  displayableChapters,
+  normalizeTranscriptFormat,
+  parseTranscript,
+} from '../../shared/manifest';
 
 const speakers = [
   { id: 's1', label: 'Ana' },
@@ -149,5 +153,24 @@ describe('text and formats', () => {
     });
     expect(normalizeTranscriptFormat('TEXT/VTT')).toBe('webvtt');
     expect(normalizeTranscriptFormat('vtt')).toBeNull();
+  });
+});
+
+describe('chapters', () => {
+  it('shows only chapters with a string title and an integer startMs', () => {
+    expect(
+      displayableChapters([
+        { title: 'Status', startMs: 0, colour: 'red' },
+        { title: 'No start' },
+        { title: 3, startMs: 10 },
+        { title: 'Fraction', startMs: 1.5 },
+        'Open work',
+        { title: 'Open work', startMs: 11176 },
+      ]),
+    ).toEqual([
+      { title: 'Status', startMs: 0 },
+      { title: 'Open work', startMs: 11176 },
+    ]);
+    expect(displayableChapters(undefined)).toEqual([]);
   });
 });
