@@ -13,6 +13,7 @@ import { MainServices, type MainServicesOptions } from '../services';
 import { BridgeServer, secretMatches } from './bridge-server';
 import { MEDIA_COOKIE } from '../../shared/ipc/wire';
 import { contentSecurityPolicy, SECURITY_HEADERS } from './csp';
+import { registerMeetingAudioRoute } from '../manifest-service';
 
 export interface BrowserHostOptions extends Omit<
   MainServicesOptions,
@@ -98,6 +99,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       upstream.headers.forEach((value, name) => reply.header(name, value));
       return reply.send(upstream.body ? Buffer.from(await upstream.arrayBuffer()) : null);
     },
+  );
+  registerMeetingAudioRoute(app, services.manifests.media, (request) =>
+    secretMatches(readCookie(request.headers.cookie, MEDIA_COOKIE), secret),
   );
   app.server.on('upgrade', (request, socket, head) => bridge.handleUpgrade(request, socket, head));
   await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });

@@ -1,7 +1,7 @@
 // Gives the page window.tributary in browser mode. In Electron the preload has already set it, so this
 // does nothing there. The per-launch secret arrives in the URL fragment (#secret=...), is moved to
 // sessionStorage (so a reload keeps working) and removed from the address bar.
-import { createWebSocketBridge } from './ws-bridge';
+import { createWebSocketBridge, type WebSocketLike } from '../../shared/ipc/bridge-client';
 import { MEDIA_COOKIE } from '../../shared/ipc/wire';
 
 const SECRET_KEY = 'tributary.bridgeSecret';
@@ -26,5 +26,9 @@ export function installBrowserBridge(win: Window = window): void {
   }
   win.document.cookie = `${MEDIA_COOKIE}=${encodeURIComponent(secret)}; path=/media; SameSite=Strict`;
   const origin = `${win.location.protocol === 'https:' ? 'wss' : 'ws'}://${win.location.host}`;
-  win.tributary = createWebSocketBridge({ origin, secret });
+  win.tributary = createWebSocketBridge({
+    origin,
+    secret,
+    createSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
+  });
 }

@@ -1,29 +1,76 @@
 // One account's state: every slice, built from a register snapshot, and the dispatcher that applies
 // a batch of events to all slices (each slice owns its event handling, zulip-flutter style).
 import type { RegisterResponse } from '../../shared/api/types';
-import type { ServerEvent } from '../../shared/api/events';
+import type { ServerEvent, ServerEventType } from '../../shared/api/events';
 import type { NarrowMatchContext } from '../../shared/narrow';
 import { SliceDraft } from './sliceDraft';
 import type { EventContext, SliceDrafts } from './context';
-import { emptyMessages, handleMessagesEvent, type MessagesState } from './slices/messages';
-import { emptyNarrows, handleNarrowsEvent, type NarrowsState } from './slices/narrows';
-import { handleUnreadsEvent, unreadsFromRegister, type UnreadsState } from './slices/unreads';
-import { channelsFromRegister, handleChannelsEvent, type ChannelsState } from './slices/channels';
-import { handleUsersEvent, usersFromRegister, type UsersState } from './slices/users';
-import { handleUserGroupsEvent, userGroupsFrom, type UserGroupsState } from './slices/userGroups';
-import { draftsFrom, handleDraftsEvent, type DraftsState } from './slices/drafts';
+import {
+  emptyMessages,
+  handleMessagesEvent,
+  messagesEventTypes,
+  type MessagesState,
+} from './slices/messages';
+import {
+  emptyNarrows,
+  handleNarrowsEvent,
+  narrowsEventTypes,
+  type NarrowsState,
+} from './slices/narrows';
+import {
+  handleUnreadsEvent,
+  unreadsEventTypes,
+  unreadsFromRegister,
+  type UnreadsState,
+} from './slices/unreads';
+import {
+  channelsFromRegister,
+  handleChannelsEvent,
+  channelsEventTypes,
+  type ChannelsState,
+} from './slices/channels';
+import {
+  handleUsersEvent,
+  usersEventTypes,
+  usersFromRegister,
+  type UsersState,
+} from './slices/users';
+import {
+  handleUserGroupsEvent,
+  userGroupsEventTypes,
+  userGroupsFrom,
+  type UserGroupsState,
+} from './slices/userGroups';
+import { draftsFrom, handleDraftsEvent, draftsEventTypes, type DraftsState } from './slices/drafts';
 import {
   handleUserTopicsEvent,
+  userTopicsEventTypes,
   topicVisibility,
   userTopicsFrom,
   type UserTopicsState,
 } from './slices/userTopics';
-import { handleStatusesEvent, statusesFrom, type StatusesState } from './slices/statuses';
-import { handleSettingsEvent, settingsFromRegister, type SettingsState } from './slices/settings';
-import { emptyTyping, handleTypingEvent, type TypingState } from './slices/typing';
+import {
+  handleStatusesEvent,
+  statusesEventTypes,
+  statusesFrom,
+  type StatusesState,
+} from './slices/statuses';
+import {
+  handleSettingsEvent,
+  settingsEventTypes,
+  settingsFromRegister,
+  type SettingsState,
+} from './slices/settings';
+import {
+  emptyTyping,
+  handleTypingEvent,
+  typingEventTypes,
+  type TypingState,
+} from './slices/typing';
 import {
   emptyOutbox,
   handleOutboxEvent,
+  outboxEventTypes,
   outboxAfterSnapshot,
   type OutboxState,
 } from './slices/outbox';
@@ -62,29 +109,38 @@ export interface AccountState {
 }
 
 type SliceName = keyof SliceDrafts;
+type Handler = (d: never, ev: ServerEvent, ctx: EventContext) => void;
 
 /**
- * Handlers in the order they run for each event. Unreads runs before messages so it can see the
- * message as it was before a duplicate delivery; narrows runs after messages so it matches the
- * message as stored (moved, flagged) by this event.
+ * Each slice's handler and the event types it declares, in the order they run for one event.
+ * Unreads runs before messages so it can see a message as it was before a duplicate delivery;
+ * narrows runs after messages so it matches the message as this event left it (moved, flagged).
  */
-const HANDLERS: {
-  [K in SliceName]: (d: SliceDrafts[K], ev: ServerEvent, ctx: EventContext) => void;
-} = {
-  unreads: handleUnreadsEvent,
-  channels: handleChannelsEvent,
-  users: handleUsersEvent,
-  messages: handleMessagesEvent,
-  narrows: handleNarrowsEvent,
-  userGroups: handleUserGroupsEvent,
-  drafts: handleDraftsEvent,
-  userTopics: handleUserTopicsEvent,
-  statuses: handleStatusesEvent,
-  settings: handleSettingsEvent,
-  typing: handleTypingEvent,
-  outbox: handleOutboxEvent,
-};
-const SLICE_ORDER = Object.keys(HANDLERS) as SliceName[];
+const SLICES: readonly [SliceName, Handler, readonly ServerEventType[]][] = [
+  ['unreads', handleUnreadsEvent, unreadsEventTypes],
+  ['channels', handleChannelsEvent, channelsEventTypes],
+  ['users', handleUsersEvent, usersEventTypes],
+  ['messages', handleMessagesEvent, messagesEventTypes],
+  ['narrows', handleNarrowsEvent, narrowsEventTypes],
+  ['userGroups', handleUserGroupsEvent, userGroupsEventTypes],
+  ['drafts', handleDraftsEvent, draftsEventTypes],
+  ['userTopics', handleUserTopicsEvent, userTopicsEventTypes],
+  ['statuses', handleStatusesEvent, statusesEventTypes],
+  ['settings', handleSettingsEvent, settingsEventTypes],
+  ['typing', handleTypingEvent, typingEventTypes],
+  ['outbox', handleOutboxEvent, outboxEventTypes],
+];
+const SLICE_ORDER = SLICES.map(([name]) => name);
+
+/** Event type -> the slices handling it, so an event visits only the slices that care. */
+const ROUTES = new Map<string, { name: SliceName; handle: Handler }[]>();
+for (const [name, handle, types] of SLICES) {
+  for (const type of types) {
+    let route = ROUTES.get(type);
+    if (!route) ROUTES.set(type, (route = []));
+    route.push({ name, handle });
+  }
+}
 
 /** The account state from a register response; `previous` lends the local-only parts it keeps. */
 export function accountFromRegister(
@@ -163,13 +219,12 @@ export class AccountBatch {
   }
 
   apply(ev: ServerEvent): void {
+    const route = ROUTES.get(ev.type);
+    if (!route) return; // heartbeat, and types this client does not track
     const ctx = this.ctx;
-    for (const name of SLICE_ORDER) {
-      (HANDLERS[name] as (d: unknown, ev: ServerEvent, ctx: EventContext) => void)(
-        ctx[name],
-        ev,
-        ctx,
-      );
+    for (let i = 0; i < route.length; i++) {
+      const { name, handle } = route[i];
+      (handle as (d: unknown, ev: ServerEvent, ctx: EventContext) => void)(ctx[name], ev, ctx);
     }
   }
 

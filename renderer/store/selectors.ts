@@ -74,7 +74,7 @@ export function computeUnreadCounts({ unreads, channels, userTopics }: UnreadInp
     const topicCounts = new Map<string, TopicUnreads>();
     let count = 0;
     let countIncludingMuted = 0;
-    for (const [topic, ids] of topics) {
+    for (const [topic, { ids }] of topics) {
       const policy = topicVisibility(userTopics, streamId, topic);
       const muted = policy === 1 || (channelMuted && policy !== 2 && policy !== 3);
       topicCounts.set(topic, { topic, count: ids.size, muted });
@@ -92,7 +92,7 @@ export function computeUnreadCounts({ unreads, channels, userTopics }: UnreadInp
   }
   const dms = new Map<string, number>();
   let dmTotal = 0;
-  for (const [key, ids] of unreads.dms) {
+  for (const [key, { ids }] of unreads.dms) {
     dms.set(key, ids.size);
     dmTotal += ids.size;
   }

@@ -1,22 +1,18 @@
 // Browser mode's window.tributary: the same TributaryApi as Electron's preload, carried over one
-// WebSocket to the host process (electron/host). Calls are JSON frames answered by id; pushes arrive
+// WebSocket to the host process (electron/host). It lives in shared/ (no DOM types: the socket is
+// injected) so Node tests drive the very code the renderer runs; renderer/bridge/install.ts uses it. Calls are JSON frames answered by id; pushes arrive
 // as frames too; a file the user dropped, pasted or picked is streamed to the host in binary chunks,
 // then uploaded by main like any other chosen file.
-import {
-  methodNames,
-  isPushName,
-  type PushName,
-  type TributaryApi,
-} from '../../shared/ipc/contract';
-import { TributaryError, type IpcResult } from '../../shared/ipc/errors';
+import { methodNames, isPushName, type PushName, type TributaryApi } from './contract';
+import { TributaryError, type IpcResult } from './errors';
 import {
   BRIDGE_PATH,
   FILE_CHUNK_BYTES,
   FILE_HEADER_BYTES,
   type ClientFrame,
   type HostFrame,
-} from '../../shared/ipc/wire';
-import type { ChosenFile } from '../../shared/ipc/uploads';
+} from './wire';
+import type { ChosenFile } from './uploads';
 
 /** The part of the DOM WebSocket the bridge uses (Node's `ws` fits too, for tests). */
 export interface WebSocketLike {
@@ -42,7 +38,8 @@ export interface BridgeOptions {
   /** ws://127.0.0.1:PORT — the bridge adds the path and the secret. */
   origin: string;
   secret: string;
-  createSocket?: (url: string) => WebSocketLike;
+  /** The DOM's `new WebSocket(url)` in the renderer; Node's ws in tests. */
+  createSocket: (url: string) => WebSocketLike;
 }
 
 const OPEN = 1;
@@ -58,8 +55,7 @@ export function bridgeUrl(origin: string, secret: string): string {
 export function createWebSocketBridge(options: BridgeOptions): TributaryApi<FileLike> & {
   close(): void;
 } {
-  const createSocket =
-    options.createSocket ?? ((url: string) => new WebSocket(url) as unknown as WebSocketLike);
+  const { createSocket } = options;
   const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   let nextId = 1;
@@ -114,7 +110,7 @@ export function createWebSocketBridge(options: BridgeOptions): TributaryApi<File
 
   const drained = async () => {
     while (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await new Promise<void>((resolve) => setTimeout(() => resolve(), 10));
       if (socket.readyState !== OPEN)
         throw new TributaryError({ code: 'BRIDGE_CLOSED', msg: 'Connection closed during upload' });
     }

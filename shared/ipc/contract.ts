@@ -8,6 +8,7 @@ import { chatMethods, chatPushes } from './chat';
 import { draftsMethods, draftsPushes } from './drafts';
 import { uploadsMethods, uploadsPushes } from './uploads';
 import { systemMethods, systemPushes } from './system';
+import { manifestMethods, manifestPushes } from './manifest';
 import { composeDomains, type MethodDef, type PushDef } from './define';
 
 export const methods = composeDomains(
@@ -16,6 +17,7 @@ export const methods = composeDomains(
   draftsMethods,
   uploadsMethods,
   systemMethods,
+  manifestMethods,
 );
 
 export const pushes = composeDomains(
@@ -24,6 +26,7 @@ export const pushes = composeDomains(
   draftsPushes,
   uploadsPushes,
   systemPushes,
+  manifestPushes,
 );
 
 export type Methods = typeof methods;

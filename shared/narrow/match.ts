@@ -80,121 +80,180 @@ function isMessageMuted(message: MatchableMessage, ctx: NarrowMatchContext): boo
   return false;
 }
 
-/** One term, ignoring negation: true, false, or undefined when the client cannot decide. */
-function matchTerm(
-  message: MatchableMessage,
-  term: NarrowTerm,
-  ctx: NarrowMatchContext,
-): boolean | undefined {
+type TermMatcher = (message: MatchableMessage, ctx: NarrowMatchContext) => boolean | undefined;
+
+const UNDECIDABLE: TermMatcher = () => undefined;
+const ALWAYS: TermMatcher = () => true;
+const NEVER: TermMatcher = () => false;
+
+/**
+ * One term, ignoring negation, compiled once per narrow: operand parsing and lower-casing happen
+ * here, not per message, because every new message event is matched against every open narrow.
+ */
+function compileTerm(term: NarrowTerm): TermMatcher {
   const operand = term.operand;
   switch (canonicalOperator(term.operator)) {
     case 'channel': {
-      if (message.type !== 'stream') return false;
-      const id =
-        parseIntOperand(operand) ??
-        (ctx.channelIdByName ? ctx.channelIdByName(String(operand)) : undefined);
-      if (id === undefined) return ctx.channelIdByName ? false : undefined;
-      return message.stream_id === id;
+      const byId = parseIntOperand(operand);
+      if (byId !== undefined) return (m) => m.type === 'stream' && m.stream_id === byId;
+      const name = String(operand);
+      return (m, ctx) => {
+        if (m.type !== 'stream') return false;
+        if (!ctx.channelIdByName) return undefined;
+        const id = ctx.channelIdByName(name);
+        return id !== undefined && m.stream_id === id;
+      };
     }
-    case 'topic':
-      return (
-        message.type === 'stream' && message.subject.toLowerCase() === String(operand).toLowerCase()
-      );
+    case 'topic': {
+      const topic = String(operand).toLowerCase();
+      return (m) => m.type === 'stream' && m.subject.toLowerCase() === topic;
+    }
     case 'sender': {
-      if (Array.isArray(operand)) return undefined;
-      const id = resolveUser(operand, ctx, message);
-      return id === undefined ? false : message.sender_id === id;
+      if (Array.isArray(operand)) return UNDECIDABLE;
+      const byId = parseIntOperand(operand);
+      if (byId !== undefined) return (m) => m.sender_id === byId;
+      return (m, ctx) => {
+        const id = resolveUser(operand, ctx, m);
+        return id === undefined ? false : m.sender_id === id;
+      };
     }
     case 'dm': {
-      if (message.type !== 'private') return false;
-      const wanted: number[] = [];
-      const items = Array.isArray(operand) ? operand : String(operand).split(',');
-      for (const item of items) {
-        if (item === '') continue;
-        const id = resolveUser(item, ctx, message);
-        if (id === undefined) return false;
-        wanted.push(id);
-      }
-      return (
-        dmConversationKey(wanted, ctx.selfUserId) ===
-        dmConversationKey(participants(message), ctx.selfUserId)
+      const items = (Array.isArray(operand) ? operand : String(operand).split(',')).filter(
+        (item) => item !== '',
       );
+      const ids = items.map(parseIntOperand);
+      if (ids.every((id) => id !== undefined)) {
+        // Operand given as user ids: the conversation key is fixed once self is known.
+        let cachedSelf = -1;
+        let wantedKey = '';
+        return (m, ctx) => {
+          if (m.type !== 'private') return false;
+          if (cachedSelf !== ctx.selfUserId) {
+            cachedSelf = ctx.selfUserId;
+            wantedKey = dmConversationKey(ids as number[], ctx.selfUserId);
+          }
+          return dmConversationKey(participants(m), ctx.selfUserId) === wantedKey;
+        };
+      }
+      return (m, ctx) => {
+        if (m.type !== 'private') return false;
+        const wanted: number[] = [];
+        for (const item of items) {
+          const id = resolveUser(item, ctx, m);
+          if (id === undefined) return false;
+          wanted.push(id);
+        }
+        return (
+          dmConversationKey(wanted, ctx.selfUserId) ===
+          dmConversationKey(participants(m), ctx.selfUserId)
+        );
+      };
     }
     case 'dm-including': {
-      if (message.type !== 'private' || Array.isArray(operand)) return false;
-      const id = resolveUser(operand, ctx, message);
-      return id !== undefined && participants(message).includes(id);
+      if (Array.isArray(operand)) return NEVER;
+      return (m, ctx) => {
+        if (m.type !== 'private') return false;
+        const id = resolveUser(operand, ctx, m);
+        return id !== undefined && participants(m).includes(id);
+      };
     }
     case 'is':
       switch (String(operand).toLowerCase()) {
         case 'dm':
         case 'private':
-          return message.type === 'private';
+          return (m) => m.type === 'private';
         case 'starred':
-          return hasFlag(message, 'starred');
+          return (m) => hasFlag(m, 'starred');
         case 'unread':
-          return !hasFlag(message, 'read');
+          return (m) => !hasFlag(m, 'read');
         case 'mentioned':
-          return MENTION_FLAGS.some((f) => hasFlag(message, f));
+          return (m) => MENTION_FLAGS.some((f) => hasFlag(m, f));
         case 'alerted':
-          return hasFlag(message, 'has_alert_word');
+          return (m) => hasFlag(m, 'has_alert_word');
         case 'resolved':
-          return message.type === 'stream' && isTopicResolved(message.subject);
+          return (m) => m.type === 'stream' && isTopicResolved(m.subject);
         case 'followed':
-          if (message.type !== 'stream' || message.stream_id === undefined) return false;
-          if (!ctx.topicVisibility) return undefined;
-          return ctx.topicVisibility(message.stream_id, message.subject) === Visibility.FOLLOWED;
+          return (m, ctx) => {
+            if (m.type !== 'stream' || m.stream_id === undefined) return false;
+            if (!ctx.topicVisibility) return undefined;
+            return ctx.topicVisibility(m.stream_id, m.subject) === Visibility.FOLLOWED;
+          };
         case 'muted':
-          return isMessageMuted(message, ctx);
+          return isMessageMuted;
         default:
-          return false;
+          return NEVER;
       }
     case 'has':
       // Links, images and attachments live in the rendered HTML; only the server decides them.
       return String(operand).toLowerCase() === 'reaction'
-        ? (message.reactions?.length ?? 0) > 0
-        : undefined;
+        ? (m) => (m.reactions?.length ?? 0) > 0
+        : UNDECIDABLE;
     case 'in': {
       const where = String(operand).toLowerCase();
-      if (where === 'all') return true;
+      if (where === 'all') return ALWAYS;
       if (where === 'home') {
-        const muted = isMessageMuted(message, ctx);
-        return muted === undefined ? undefined : !muted;
+        return (m, ctx) => {
+          const muted = isMessageMuted(m, ctx);
+          return muted === undefined ? undefined : !muted;
+        };
       }
-      return false;
+      return NEVER;
     }
     case 'id': {
       const id = parseIntOperand(operand);
-      return id !== undefined && message.id === id;
+      return (m) => id !== undefined && m.id === id;
     }
     case 'near':
       // No effect on which messages match; the client uses it as the fetch anchor.
-      return true;
+      return ALWAYS;
     default:
       // search, with, channels, mentions and anything unknown: the server decides.
-      return undefined;
+      return UNDECIDABLE;
   }
+}
+
+export type NarrowMatcher = (
+  message: MatchableMessage,
+  ctx: NarrowMatchContext,
+) => boolean | undefined;
+
+const compiled = new WeakMap<readonly NarrowTerm[], NarrowMatcher>();
+
+/**
+ * A narrow compiled into one matching function (cached per narrow array). A term decided false
+ * wins over an undecidable one (terms are ANDed).
+ */
+export function compileNarrow(narrow: readonly NarrowTerm[]): NarrowMatcher {
+  let matcher = compiled.get(narrow);
+  if (matcher) return matcher;
+  const terms = narrow.map((t) => ({ match: compileTerm(t), negated: !!t.negated }));
+  if (terms.length === 0) matcher = ALWAYS;
+  else if (terms.length === 1 && !terms[0].negated) matcher = terms[0].match;
+  else {
+    matcher = (m, ctx) => {
+      let undecided = false;
+      for (const t of terms) {
+        const r = t.match(m, ctx);
+        if (r === undefined) undecided = true;
+        else if (r === t.negated) return false;
+      }
+      return undecided ? undefined : true;
+    };
+  }
+  compiled.set(narrow, matcher);
+  return matcher;
 }
 
 /**
  * Whether a message matches a narrow: true, false, or undefined when some term cannot be decided
- * on the client. A term decided false wins over an undecidable one (terms are ANDed).
+ * on the client.
  */
 export function messageMatchesNarrow(
   message: MatchableMessage,
   narrow: readonly NarrowTerm[],
   ctx: NarrowMatchContext,
 ): boolean | undefined {
-  let undecided = false;
-  for (const term of narrow) {
-    const r = matchTerm(message, term, ctx);
-    if (r === undefined) {
-      undecided = true;
-      continue;
-    }
-    if (r === !!term.negated) return false;
-  }
-  return undecided ? undefined : true;
+  return compileNarrow(narrow)(message, ctx);
 }
 
 const LOCAL_OPERATORS = new Set([

@@ -1,7 +1,7 @@
 // Channels (every channel the user can see) and the user's subscriptions (a channel plus personal
 // settings). Each record is replaced when it changes; the maps are mutated in place.
 import type { Channel, RegisterResponse, Subscription } from '../../../shared/api/types';
-import type { ServerEvent } from '../../../shared/api/events';
+import type { ServerEvent, ServerEventType } from '../../../shared/api/events';
 import type { EventContext } from '../context';
 import type { SliceDraft } from '../sliceDraft';
 
@@ -80,6 +80,9 @@ function updateSubscribers(
     }
   }
 }
+
+/** The event types handleChannelsEvent reacts to (the dispatcher calls it for these only). */
+export const channelsEventTypes: readonly ServerEventType[] = ['subscription', 'stream'];
 
 export function handleChannelsEvent(
   d: SliceDraft<ChannelsState>,

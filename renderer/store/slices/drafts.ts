@@ -2,7 +2,7 @@
 // user is typing that have no server id (keyed by conversation). Local drafts survive a snapshot
 // replacement; the main process owns their persistence.
 import type { Draft, StoredDraft } from '../../../shared/api/types';
-import type { ServerEvent } from '../../../shared/api/events';
+import type { ServerEvent, ServerEventType } from '../../../shared/api/events';
 import type { EventContext } from '../context';
 import type { SliceDraft } from '../sliceDraft';
 
@@ -23,6 +23,9 @@ export function draftsFrom(
     local: local ?? new Map(),
   };
 }
+
+/** The event types handleDraftsEvent reacts to (the dispatcher calls it for these only). */
+export const draftsEventTypes: readonly ServerEventType[] = ['drafts'];
 
 export function handleDraftsEvent(
   d: SliceDraft<DraftsState>,

@@ -3,12 +3,13 @@
 // in through mergeFetchedIntoNarrow; events keep the lists current: new messages are appended to
 // lists that reach the newest message, moved messages leave and join lists, deleted ones leave.
 import type { Message } from '../../../shared/api/types';
-import type { ServerEvent } from '../../../shared/api/events';
+import type { ServerEvent, ServerEventType } from '../../../shared/api/events';
 import {
-  messageMatchesNarrow,
+  compileNarrow,
   narrowFromKey,
   type Narrow,
   type NarrowMatchContext,
+  type NarrowMatcher,
 } from '../../../shared/narrow';
 import { IdList } from '../idList';
 import type { EventContext } from '../context';
@@ -18,6 +19,8 @@ import type { StoredMessage } from './messages';
 export interface NarrowList {
   readonly key: string;
   readonly narrow: Narrow;
+  /** The narrow compiled for client-side matching (undefined result: the server decides). */
+  readonly matches: NarrowMatcher;
   readonly ids: IdList;
   readonly foundOldest: boolean;
   readonly foundNewest: boolean;
@@ -40,6 +43,7 @@ function newList(key: string): NarrowList {
   return {
     key,
     narrow,
+    matches: compileNarrow(narrow),
     ids: IdList.EMPTY,
     foundOldest: false,
     foundNewest: false,
@@ -57,9 +61,20 @@ function inRange(list: NarrowList, id: number): boolean {
   return afterStart && beforeEnd;
 }
 
+/** Lists created during the current batch (keyed by the batch's draft): nobody has seen them yet,
+ * so further changes in the same batch update them in place instead of allocating again. */
+const listsMadeInBatch = new WeakMap<SliceDraft<NarrowsState>, Set<NarrowList>>();
+
 function setIds(d: SliceDraft<NarrowsState>, list: NarrowList, ids: IdList): NarrowList {
   if (ids === list.ids) return list;
+  let fresh = listsMadeInBatch.get(d);
+  if (fresh?.has(list)) {
+    (list as { ids: IdList }).ids = ids;
+    return list;
+  }
   const next = { ...list, ids };
+  if (!fresh) listsMadeInBatch.set(d, (fresh = new Set()));
+  fresh.add(next);
   d.write.lists.set(list.key, next);
   return next;
 }
@@ -78,7 +93,7 @@ function reevaluate(
     for (const id of ids) {
       const m = byId.get(id);
       const has = list.ids.has(id);
-      const matches = m ? messageMatchesNarrow(m, list.narrow, match) : false;
+      const matches = m ? list.matches(m, match) : false;
       // undefined: the client cannot tell; leave the list as the server last described it.
       if (has && matches === false) drop.push(id);
       else if (!has && matches === true && inRange(list, id))
@@ -87,6 +102,15 @@ function reevaluate(
     if (drop.length > 0) setIds(d, list, list.ids.remove(drop));
   }
 }
+
+/** The event types handleNarrowsEvent reacts to (the dispatcher calls it for these only). */
+export const narrowsEventTypes: readonly ServerEventType[] = [
+  'message',
+  'update_message',
+  'delete_message',
+  'update_message_flags',
+  'reaction',
+];
 
 export function handleNarrowsEvent(
   d: SliceDraft<NarrowsState>,
@@ -102,7 +126,7 @@ export function handleNarrowsEvent(
       if (!m) return;
       for (const list of d.read.lists.values()) {
         if (!inRange(list, id)) continue;
-        if (messageMatchesNarrow(m, list.narrow, ctx.match) === true) {
+        if (list.matches(m, ctx.match) === true) {
           setIds(d, list, list.ids.insert(id));
         }
       }

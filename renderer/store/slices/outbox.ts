@@ -2,7 +2,7 @@
 // event. An entry is shown at the end of matching message lists (pending, or failed with a retry)
 // and disappears in the same store update that adds the server's message carrying its
 // local_message_id.
-import type { ServerEvent } from '../../../shared/api/events';
+import type { ServerEvent, ServerEventType } from '../../../shared/api/events';
 import type { EventContext } from '../context';
 import type { SliceDraft } from '../sliceDraft';
 
@@ -37,6 +37,9 @@ export interface OutboxState {
 export function emptyOutbox(): OutboxState {
   return { version: 0, byLocalId: new Map() };
 }
+
+/** The event types handleOutboxEvent reacts to (the dispatcher calls it for these only). */
+export const outboxEventTypes: readonly ServerEventType[] = ['message'];
 
 export function handleOutboxEvent(
   d: SliceDraft<OutboxState>,

@@ -1,7 +1,7 @@
 // Realm settings (the realm_* keys of the register response), the user's settings, the realm's
 // defaults for new users, and the server limits. Small plain objects, replaced on change.
 import type { RegisterResponse, UserSettings } from '../../../shared/api/types';
-import type { ServerEvent } from '../../../shared/api/events';
+import type { ServerEvent, ServerEventType } from '../../../shared/api/events';
 import type { EventContext } from '../context';
 import type { SliceDraft } from '../sliceDraft';
 
@@ -63,6 +63,14 @@ export function settingsFromRegister(reg: RegisterResponse): SettingsState {
     serverVersion: reg.zulip_version ?? '',
   };
 }
+
+/** The event types handleSettingsEvent reacts to (the dispatcher calls it for these only). */
+export const settingsEventTypes: readonly ServerEventType[] = [
+  'realm',
+  'user_settings',
+  'realm_user_settings_defaults',
+  'restart',
+];
 
 export function handleSettingsEvent(
   d: SliceDraft<SettingsState>,

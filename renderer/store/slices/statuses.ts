@@ -1,7 +1,7 @@
 // User statuses (text and emoji) by user id. An event carries only the fields that changed; an
 // empty string clears a field, and a status with nothing left is removed.
 import type { UserStatus } from '../../../shared/api/types';
-import type { ServerEvent } from '../../../shared/api/events';
+import type { ServerEvent, ServerEventType } from '../../../shared/api/events';
 import type { EventContext } from '../context';
 import type { SliceDraft } from '../sliceDraft';
 
@@ -30,6 +30,9 @@ export function statusesFrom(statuses: Record<string, UserStatus> | undefined): 
   }
   return { version: 0, byUser };
 }
+
+/** The event types handleStatusesEvent reacts to (the dispatcher calls it for these only). */
+export const statusesEventTypes: readonly ServerEventType[] = ['user_status'];
 
 export function handleStatusesEvent(
   d: SliceDraft<StatusesState>,

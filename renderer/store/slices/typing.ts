@@ -1,7 +1,7 @@
 // Who is typing where. Each conversation maps typing user ids to the time their "start" expires
 // (server_typing_started_expiry_period_milliseconds after it arrived; the sender repeats "start"
 // while typing). A "stop", a message from that user in the conversation, or expiry ends it.
-import type { ServerEvent, TypingEvent } from '../../../shared/api/events';
+import type { ServerEvent, TypingEvent, ServerEventType } from '../../../shared/api/events';
 import type { Message } from '../../../shared/api/types';
 import { dmConversationKey } from '../../../shared/narrow';
 import type { EventContext } from '../context';
@@ -60,6 +60,9 @@ function setTyper(
   if (next.size === 0) d.write.byConversation.delete(key);
   else d.write.byConversation.set(key, next);
 }
+
+/** The event types handleTypingEvent reacts to (the dispatcher calls it for these only). */
+export const typingEventTypes: readonly ServerEventType[] = ['typing', 'message'];
 
 export function handleTypingEvent(
   d: SliceDraft<TypingState>,

@@ -2,24 +2,30 @@
 // message, flag, move and delete events. The index stores each unread message's location itself, so
 // a move or a re-unread can be applied even when the message is not in the messages slice (most
 // unreads never are). Counts (with muted channels and topics excluded) are derived in selectors.ts.
-import type { MessageFlag, UnreadMessages } from '../../../shared/api/types';
-import type { ServerEvent } from '../../../shared/api/events';
+import type { Message, MessageFlag, UnreadMessages } from '../../../shared/api/types';
+import type { ServerEvent, ServerEventType } from '../../../shared/api/events';
 import { dmConversationKey } from '../../../shared/narrow';
 import type { EventContext } from '../context';
 import type { SliceDraft } from '../sliceDraft';
-import type { StoredMessage } from './messages';
 
 export type UnreadLocation =
   | { readonly kind: 'stream'; readonly streamId: number; readonly topic: string }
   | { readonly kind: 'dm'; readonly key: string };
 
+/** The unread ids of one conversation, with the (shared) location object of its messages. */
+export interface UnreadBucket {
+  readonly loc: UnreadLocation;
+  readonly ids: Set<number>;
+}
+
 export interface UnreadsState {
   readonly version: number;
+  /** message id -> its conversation (the bucket's shared location object) */
   readonly locations: Map<number, UnreadLocation>;
-  /** channel id -> topic -> unread message ids */
-  readonly streams: Map<number, Map<string, Set<number>>>;
-  /** DM conversation key (see dmConversationKey) -> unread message ids */
-  readonly dms: Map<string, Set<number>>;
+  /** channel id -> topic -> unread bucket */
+  readonly streams: Map<number, Map<string, UnreadBucket>>;
+  /** DM conversation key (see dmConversationKey) -> unread bucket */
+  readonly dms: Map<string, UnreadBucket>;
   /** Unread messages that mention the user (personally, by wildcard or by group). */
   readonly mentions: Set<number>;
   /** The server truncated unread_msgs; counts are lower bounds. */
@@ -48,36 +54,52 @@ export function emptyUnreads(): UnreadsState {
   };
 }
 
-function addUnread(s: UnreadsState, id: number, loc: UnreadLocation): void {
-  const old = s.locations.get(id);
-  if (old) removeFromIndex(s, id, old);
-  s.locations.set(id, loc);
+function bucketFor(s: UnreadsState, loc: UnreadLocation): UnreadBucket {
   if (loc.kind === 'stream') {
     let topics = s.streams.get(loc.streamId);
     if (!topics) s.streams.set(loc.streamId, (topics = new Map()));
-    let ids = topics.get(loc.topic);
-    if (!ids) topics.set(loc.topic, (ids = new Set()));
-    ids.add(id);
-  } else {
-    let ids = s.dms.get(loc.key);
-    if (!ids) s.dms.set(loc.key, (ids = new Set()));
-    ids.add(id);
+    let bucket = topics.get(loc.topic);
+    if (!bucket) topics.set(loc.topic, (bucket = { loc, ids: new Set() }));
+    return bucket;
   }
+  let bucket = s.dms.get(loc.key);
+  if (!bucket) s.dms.set(loc.key, (bucket = { loc, ids: new Set() }));
+  return bucket;
+}
+
+function addUnread(s: UnreadsState, id: number, loc: UnreadLocation): void {
+  const old = s.locations.get(id);
+  if (old) removeFromIndex(s, id, old);
+  // Location objects are shared per conversation: one allocation per conversation, not per message.
+  const bucket = bucketFor(s, loc);
+  bucket.ids.add(id);
+  s.locations.set(id, bucket.loc);
+}
+
+/** Hot path for new channel messages: no location object unless the topic is new. */
+function addChannelUnread(s: UnreadsState, id: number, streamId: number, topic: string): void {
+  const bucket = s.streams.get(streamId)?.get(topic);
+  if (bucket && !s.locations.has(id)) {
+    bucket.ids.add(id);
+    s.locations.set(id, bucket.loc);
+    return;
+  }
+  addUnread(s, id, { kind: 'stream', streamId, topic });
 }
 
 function removeFromIndex(s: UnreadsState, id: number, loc: UnreadLocation): void {
   if (loc.kind === 'stream') {
     const topics = s.streams.get(loc.streamId);
-    const ids = topics?.get(loc.topic);
-    if (!topics || !ids) return;
-    ids.delete(id);
-    if (ids.size === 0) topics.delete(loc.topic);
+    const bucket = topics?.get(loc.topic);
+    if (!topics || !bucket) return;
+    bucket.ids.delete(id);
+    if (bucket.ids.size === 0) topics.delete(loc.topic);
     if (topics.size === 0) s.streams.delete(loc.streamId);
   } else {
-    const ids = s.dms.get(loc.key);
-    if (!ids) return;
-    ids.delete(id);
-    if (ids.size === 0) s.dms.delete(loc.key);
+    const bucket = s.dms.get(loc.key);
+    if (!bucket) return;
+    bucket.ids.delete(id);
+    if (bucket.ids.size === 0) s.dms.delete(loc.key);
   }
 }
 
@@ -90,7 +112,7 @@ function removeUnread(d: SliceDraft<UnreadsState>, id: number): void {
   s.mentions.delete(id);
 }
 
-export function locationOfMessage(m: StoredMessage, selfUserId: number): UnreadLocation {
+export function locationOfMessage(m: Message, selfUserId: number): UnreadLocation {
   if (m.type === 'stream') return { kind: 'stream', streamId: m.stream_id, topic: m.subject };
   return {
     kind: 'dm',
@@ -122,6 +144,14 @@ export function unreadsFromRegister(unread: UnreadMessages, selfUserId: number):
   return { ...s, oldUnreadsMissing: unread.old_unreads_missing ?? false };
 }
 
+/** The event types handleUnreadsEvent reacts to (the dispatcher calls it for these only). */
+export const unreadsEventTypes: readonly ServerEventType[] = [
+  'message',
+  'update_message',
+  'delete_message',
+  'update_message_flags',
+];
+
 export function handleUnreadsEvent(
   d: SliceDraft<UnreadsState>,
   ev: ServerEvent,
@@ -135,18 +165,9 @@ export function handleUnreadsEvent(
       // (this slice runs before the messages slice, so `known` is the state before this event).
       const known = ctx.messages.read.byId.get(m.id);
       if (known && known.flags.includes('read')) return;
-      const loc: UnreadLocation =
-        m.type === 'stream'
-          ? { kind: 'stream', streamId: m.stream_id, topic: m.subject }
-          : {
-              kind: 'dm',
-              key: dmConversationKey(
-                m.display_recipient.map((r) => r.id),
-                ctx.selfUserId,
-              ),
-            };
       const s = d.write;
-      addUnread(s, m.id, loc);
+      if (m.type === 'stream') addChannelUnread(s, m.id, m.stream_id, m.subject);
+      else addUnread(s, m.id, locationOfMessage(m, ctx.selfUserId));
       if (isMentionFlags(ev.flags)) s.mentions.add(m.id);
       return;
     }

@@ -1,7 +1,7 @@
 // User groups by id. A user's deactivation drops them from every group's members here (the server
 // does not send remove_members for it), so mention and permission checks stop counting them.
 import type { UserGroup } from '../../../shared/api/types';
-import type { ServerEvent } from '../../../shared/api/events';
+import type { ServerEvent, ServerEventType } from '../../../shared/api/events';
 import type { EventContext } from '../context';
 import type { SliceDraft } from '../sliceDraft';
 
@@ -22,6 +22,9 @@ function withIds(list: readonly number[], ids: readonly number[], add: boolean):
   }
   return [...set];
 }
+
+/** The event types handleUserGroupsEvent reacts to (the dispatcher calls it for these only). */
+export const userGroupsEventTypes: readonly ServerEventType[] = ['user_group', 'realm_user'];
 
 export function handleUserGroupsEvent(
   d: SliceDraft<UserGroupsState>,

@@ -1,7 +1,7 @@
 // The user's per-topic visibility policies (muted, unmuted in a muted channel, followed).
 // Topic names compare case-insensitively, as on the server.
 import type { UserTopic, VisibilityPolicy } from '../../../shared/api/types';
-import type { ServerEvent } from '../../../shared/api/events';
+import type { ServerEvent, ServerEventType } from '../../../shared/api/events';
 import type { EventContext } from '../context';
 import type { SliceDraft } from '../sliceDraft';
 
@@ -36,6 +36,9 @@ export function topicVisibility(
 ): VisibilityPolicy {
   return s.byChannel.get(streamId)?.get(topic.toLowerCase())?.visibility_policy ?? 0;
 }
+
+/** The event types handleUserTopicsEvent reacts to (the dispatcher calls it for these only). */
+export const userTopicsEventTypes: readonly ServerEventType[] = ['user_topic'];
 
 export function handleUserTopicsEvent(
   d: SliceDraft<UserTopicsState>,

@@ -2,7 +2,11 @@
 // realm_user update with is_active false (never a remove); the user stays known so old messages
 // still show a name. Group membership is dropped by the userGroups slice.
 import type { RegisterResponse, User, UserRole } from '../../../shared/api/types';
-import type { ServerEvent, RealmUserUpdatePerson } from '../../../shared/api/events';
+import type {
+  ServerEvent,
+  RealmUserUpdatePerson,
+  ServerEventType,
+} from '../../../shared/api/events';
 import type { EventContext } from '../context';
 import type { SliceDraft } from '../sliceDraft';
 
@@ -66,6 +70,9 @@ export function applyPersonUpdate(user: User, person: RealmUserUpdatePerson): Us
   }
   return next;
 }
+
+/** The event types handleUsersEvent reacts to (the dispatcher calls it for these only). */
+export const usersEventTypes: readonly ServerEventType[] = ['realm_user'];
 
 export function handleUsersEvent(
   d: SliceDraft<UsersState>,

@@ -1,0 +1,298 @@
+// Store benchmark (npm run bench:store): apply 100,000 message events, in batches of 100, into a
+// store already holding 1,000 messages and into one holding 100,000; report events per second for
+// each and the ratio of cost per event (bars: >= 200,000 events/s at 100k, ratio within 1.3x).
+//
+// The store lives in renderer/ (TypeScript project tsconfig.web.json), which this Node-side
+// project may not import statically, so it is loaded by URL at run time; tsx compiles it.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import type { MessageFlag, RegisterResponse, Subscription, User } from '../../shared/api/types';
+import type { MessageEvent, ServerEvent } from '../../shared/api/events';
+
+interface StoreModule {
+  createChatStore(): {
+    getState(): {
+      replaceSnapshot(accountId: string, reg: RegisterResponse): void;
+      applyEventBatch(accountId: string, events: readonly ServerEvent[]): void;
+      mergeFetchedMessages(
+        accountId: string,
+        narrowKey: string,
+        messages: readonly never[],
+        range: { foundOldest: boolean; foundNewest: boolean },
+      ): void;
+      accounts: Record<string, { messages: { byId: Map<number, unknown> } }>;
+    };
+    subscribe(listener: () => void): () => void;
+  };
+}
+interface NarrowModule {
+  narrowKey(narrow: { operator: string; operand: string | number | number[] }[]): string;
+}
+
+const SELF = 1;
+const USERS = 50;
+const CHANNELS = 20;
+const TOPICS_PER_CHANNEL = 10;
+const BATCH = 100;
+const EVENTS = 100_000;
+const ACCOUNT = 'bench';
+
+function user(id: number): User {
+  return {
+    user_id: id,
+    delivery_email: `user${id}@example.test`,
+    email: `user${id}@example.test`,
+    full_name: `User ${id}`,
+    date_joined: '2024-01-01T00:00:00Z',
+    is_active: true,
+    is_owner: id === SELF,
+    is_admin: id === SELF,
+    is_guest: false,
+    is_bot: false,
+    bot_type: null,
+    bot_owner_id: null,
+    role: id === SELF ? 100 : 400,
+    timezone: 'UTC',
+    avatar_url: null,
+    avatar_version: 1,
+  };
+}
+
+function subscription(id: number): Subscription {
+  return {
+    stream_id: id,
+    name: `channel ${id}`,
+    is_archived: false,
+    description: '',
+    rendered_description: '',
+    date_created: 1_700_000_000,
+    creator_id: SELF,
+    invite_only: false,
+    is_web_public: false,
+    message_retention_days: null,
+    history_public_to_subscribers: true,
+    topics_policy: 'inherit',
+    first_message_id: null,
+    can_add_subscribers_group: 1,
+    can_remove_subscribers_group: 1,
+    can_administer_channel_group: 1,
+    color: '#c2c2c2',
+    is_muted: id === CHANNELS, // one muted channel, as in real accounts
+    pin_to_top: false,
+    desktop_notifications: null,
+    audible_notifications: null,
+    push_notifications: null,
+    email_notifications: null,
+    wildcard_mentions_notify: null,
+  };
+}
+
+function register(): RegisterResponse {
+  return {
+    result: 'success',
+    msg: '',
+    queue_id: 'bench-queue',
+    last_event_id: -1,
+    zulip_feature_level: 400,
+    zulip_version: 'bench',
+    max_message_length: 10000,
+    max_topic_length: 60,
+    max_stream_name_length: 60,
+    max_stream_description_length: 1024,
+    max_file_upload_size_mib: 100,
+    event_queue_longpoll_timeout_seconds: 90,
+    server_typing_started_expiry_period_milliseconds: 45000,
+    server_typing_stopped_wait_period_milliseconds: 12000,
+    server_typing_started_wait_period_milliseconds: 30000,
+    user_id: SELF,
+    email: user(SELF).email,
+    delivery_email: user(SELF).email,
+    full_name: 'User 1',
+    is_admin: true,
+    is_owner: true,
+    is_guest: false,
+    realm_users: Array.from({ length: USERS }, (_, i) => user(i + 1)),
+    realm_non_active_users: [],
+    subscriptions: Array.from({ length: CHANNELS }, (_, i) => subscription(i + 1)),
+    unsubscribed: [],
+    never_subscribed: [],
+    unread_msgs: {
+      count: 0,
+      pms: [],
+      streams: [],
+      huddles: [],
+      mentions: [],
+      old_unreads_missing: false,
+    },
+    drafts: [],
+    user_settings: {},
+    realm_user_groups: [],
+    user_topics: [],
+    user_status: {},
+    recent_private_conversations: [],
+    starred_messages: [],
+  };
+}
+
+/** A realistic message event: 90% channel messages over 200 topics, 10% direct messages. */
+function messageEvent(id: number): MessageEvent {
+  const sender = 2 + (id % (USERS - 1));
+  const flags: MessageFlag[] = id % 3 === 0 ? [] : ['read'];
+  if (id % 50 === 0) flags.push('mentioned');
+  const base = {
+    id,
+    sender_id: sender,
+    sender_email: `user${sender}@example.test`,
+    sender_full_name: `User ${sender}`,
+    sender_realm_str: 'bench',
+    avatar_url: null,
+    client: 'website',
+    content: `<p>Message number ${id} with a little text in it.</p>`,
+    content_type: 'text/html' as const,
+    recipient_id: 0,
+    topic_links: [],
+    timestamp: 1_700_000_000 + id,
+    is_me_message: false,
+    reactions: [],
+    submessages: [],
+  };
+  if (id % 10 === 0) {
+    return {
+      id,
+      type: 'message',
+      flags,
+      message: {
+        ...base,
+        type: 'private',
+        subject: '',
+        display_recipient: [
+          { id: SELF, email: 'user1@example.test', full_name: 'User 1', is_mirror_dummy: false },
+          {
+            id: sender,
+            email: base.sender_email,
+            full_name: base.sender_full_name,
+            is_mirror_dummy: false,
+          },
+        ],
+      },
+    };
+  }
+  const channel = 1 + (id % CHANNELS);
+  return {
+    id,
+    type: 'message',
+    flags,
+    message: {
+      ...base,
+      type: 'stream',
+      stream_id: channel,
+      display_recipient: `channel ${channel}`,
+      subject: `topic ${Math.floor(id / CHANNELS) % TOPICS_PER_CHANNEL}`,
+    },
+  };
+}
+
+function batchOf(firstId: number): ServerEvent[] {
+  const batch: ServerEvent[] = [];
+  for (let i = 0; i < BATCH; i++) batch.push(messageEvent(firstId + i));
+  return batch;
+}
+
+async function run() {
+  const store = (await import(
+    String(new URL('../../renderer/store/index.ts', import.meta.url))
+  )) as StoreModule;
+  const narrowMod = (await import(
+    String(new URL('../../shared/narrow/index.ts', import.meta.url))
+  )) as NarrowModule;
+  const openNarrows = [
+    [],
+    [{ operator: 'channel', operand: 1 }],
+    [
+      { operator: 'channel', operand: 2 },
+      { operator: 'topic', operand: 'topic 3' },
+    ],
+    [{ operator: 'dm', operand: [3] }],
+    [{ operator: 'is', operand: 'mentioned' }],
+  ].map((n) => narrowMod.narrowKey(n));
+
+  /** Build a store holding `stored` messages with five open narrows, then time EVENTS new events. */
+  function measure(stored: number): { eventsPerSecond: number; ms: number } {
+    const s = store.createChatStore();
+    const api = s.getState();
+    api.replaceSnapshot(ACCOUNT, register());
+    for (const key of openNarrows) {
+      api.mergeFetchedMessages(ACCOUNT, key, [], { foundOldest: true, foundNewest: true });
+    }
+    for (let id = 1; id <= stored; id += BATCH) api.applyEventBatch(ACCOUNT, batchOf(id));
+    // One subscriber, as a mounted message list would have.
+    let notified = 0;
+    s.subscribe(() => notified++);
+    // Each batch is built just before it is applied (as IPC hands them over) and only the apply
+    // is timed, so building the payloads neither counts nor piles up on the heap.
+    let ms = 0;
+    const batchCount = EVENTS / BATCH;
+    for (let b = 0; b < batchCount; b++) {
+      const batch = batchOf(stored + 1 + b * BATCH);
+      const t0 = performance.now();
+      api.applyEventBatch(ACCOUNT, batch);
+      ms += performance.now() - t0;
+    }
+    const held = s.getState().accounts[ACCOUNT].messages.byId.size;
+    if (held !== stored + EVENTS || notified !== batchCount) {
+      throw new Error(`bench sanity check failed: ${held} messages, ${notified} notifications`);
+    }
+    return { eventsPerSecond: Math.round((EVENTS / ms) * 1000), ms: Math.round(ms * 10) / 10 };
+  }
+
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  measure(1_000); // warm-up (JIT)
+  const ROUNDS = 5;
+  const at1k: number[] = [];
+  const at100k: number[] = [];
+  // Interleave the two sizes so machine noise affects both alike.
+  for (let r = 0; r < ROUNDS; r++) {
+    at1k.push(measure(1_000).eventsPerSecond);
+    at100k.push(measure(100_000).eventsPerSecond);
+  }
+  const rate1k = median(at1k);
+  const rate100k = median(at100k);
+  const ratio = Math.round((rate1k / rate100k) * 100) / 100;
+  const result = {
+    benchmark: 'store',
+    date: new Date().toISOString(),
+    machine: {
+      nproc: os.availableParallelism(),
+      cpu: os.cpus()[0]?.model ?? 'unknown',
+      node: process.version,
+    },
+    events: EVENTS,
+    batchSize: BATCH,
+    openNarrows: openNarrows.length,
+    eventsPerSecondAt1k: rate1k,
+    eventsPerSecondAt100k: rate100k,
+    runsAt1k: at1k,
+    runsAt100k: at100k,
+    costRatio100kTo1k: ratio,
+    bars: {
+      eventsPerSecondAt100k: { bar: 200_000, pass: rate100k >= 200_000 },
+      costRatio: { bar: 1.3, pass: ratio <= 1.3 },
+    },
+  };
+  console.log(`machine: ${result.machine.nproc} cores, ${result.machine.cpu}, ${result.date}`);
+  console.log(
+    `store holding 1k messages:   ${rate1k.toLocaleString('en')} events/s (runs ${at1k.join(', ')})`,
+  );
+  console.log(
+    `store holding 100k messages: ${rate100k.toLocaleString('en')} events/s (runs ${at100k.join(', ')})`,
+  );
+  console.log(
+    `cost per event 100k / 1k: ${ratio}x (bar 1.3x); 100k rate bar 200,000/s: ${result.bars.eventsPerSecondAt100k.pass ? 'pass' : 'FAIL'}`,
+  );
+  const outDir = new URL('../.out/', import.meta.url);
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(new URL('store.json', outDir), JSON.stringify(result, null, 2) + '\n');
+}
+
+await run();

@@ -1,0 +1,102 @@
+// The meeting-manifest domain: the viewer opens a manifest through main (which reads, decodes and
+// verifies it with electron/manifest), picks the audio, saves attachments and keeps a recent-files
+// list. The renderer never reads files itself; it gets a report and, only when the audio is
+// `verified`, a media token that the audio element plays from (see mediaUrlForToken).
+import { z } from 'zod';
+import type { ManifestReport } from '../manifest';
+import { payload } from './common';
+import { method } from './define';
+
+/** One opened manifest in main; closing it (or opening another audio file) revokes its media token. */
+export interface ManifestSession {
+  sessionId: string;
+  /** The check's result. Attachment bytes are left out (see `attachments`): they stay in main. */
+  report: ManifestReport;
+  attachments: ManifestAttachmentInfo[];
+  /** Present only when integrity is `verified`: the token the audio stream is served under. */
+  mediaToken: string | null;
+  /** MIME type of the verified audio as served. */
+  mediaType: string | null;
+}
+
+export interface ManifestAttachmentInfo {
+  index: number;
+  name: string;
+  mime: string;
+  /** Decoded size, or null when contentBase64 is not valid base64. */
+  byteLength: number | null;
+  /** The text of a small text/* attachment, for display (never rendered as HTML). */
+  textPreview: string | null;
+}
+
+export interface RecentManifest {
+  path: string;
+  title: string | null;
+  /** Integrity status when it was last opened. */
+  status: string;
+  openedAt: number;
+}
+
+/** Codes the manifest domain mints (besides the shared IpcCodes). */
+export const ManifestIpcCodes = {
+  /** The manifest file itself could not be read. */
+  unreadable: 'MANIFEST_UNREADABLE',
+  /** A path the renderer named that main did not hand out (dialog, drop, launch, recent list). */
+  pathNotAllowed: 'PATH_NOT_ALLOWED',
+  unknownSession: 'UNKNOWN_MANIFEST_SESSION',
+  unknownAttachment: 'UNKNOWN_ATTACHMENT',
+  /** The user closed a dialog without choosing. */
+  cancelled: 'CANCELLED',
+} as const;
+
+const filePath = z.string().min(1).max(4096);
+const sessionId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'not a manifest session id');
+const intakeToken = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'not a file token');
+
+export const manifestMethods = {
+  /**
+   * Opens and checks a manifest: by `path` (from the command line, the recent list or, in browser
+   * mode, typed by the user), by `token` (a file the user dropped, see FileIntake), or with neither
+   * through the native open dialog (Electron; UNSUPPORTED in browser mode). CANCELLED when the user
+   * closes the dialog.
+   */
+  openManifest: method<ManifestSession>()(
+    payload({ path: filePath.optional(), token: intakeToken.optional() }),
+  ),
+  /** Checks the session's manifest against another audio file: `path`, `token`, or the dialog. */
+  chooseManifestAudio: method<ManifestSession>()(
+    payload({ sessionId, path: filePath.optional(), token: intakeToken.optional() }),
+  ),
+  /** Forgets the session and revokes its media token. */
+  closeManifest: method<null>()(payload({ sessionId })),
+  /**
+   * Saves one attachment through the native save dialog (Electron). In browser mode it answers
+   * UNSUPPORTED and the renderer downloads the bytes from `getManifestAttachment` instead.
+   */
+  saveManifestAttachment: method<{ savedTo: string }>()(
+    payload({ sessionId, index: z.number().int().min(0) }),
+  ),
+  /** One attachment's decoded bytes, base64 (for a download in browser mode). */
+  getManifestAttachment: method<{ name: string; mime: string; contentBase64: string }>()(
+    payload({ sessionId, index: z.number().int().min(0) }),
+  ),
+  listRecentManifests: method<RecentManifest[]>()(payload({})),
+  forgetRecentManifest: method<RecentManifest[]>()(payload({ path: filePath })),
+} as const;
+
+export const manifestPushes = {} as const;
+
+/** Where the renderer's audio element loads a verified recording from. */
+export const MEETING_AUDIO_HOST = 'meeting-audio';
+export const MEETING_AUDIO_PATH = '/media/meeting-audio';
+
+/**
+ * The URL of a media token: Electron's privileged protocol (tributary-media://meeting-audio/<token>)
+ * or the browser-mode host's route (/media/meeting-audio/<token>, which needs the per-launch cookie).
+ */
+export function mediaUrlForToken(token: string, protocol: string, scheme: string): string {
+  const safe = encodeURIComponent(token);
+  return protocol === 'app:'
+    ? `${scheme}://${MEETING_AUDIO_HOST}/${safe}`
+    : `${MEETING_AUDIO_PATH}/${safe}`;
+}

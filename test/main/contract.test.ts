@@ -1,0 +1,169 @@
+// One behavioural suite for the IPC contract, run against both transports (Electron IPC with mocked
+// ipcMain/contextBridge sides, and the real browser-mode WebSocket bridge), each in front of real
+// main-process services signed in to a real local realm server.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pushNames, type PushName, type PushPayload } from '../../shared/ipc/contract';
+import type { TributaryError } from '../../shared/ipc/errors';
+import { startTestServer, type TestServer } from '../support/server';
+import {
+  electronTransport,
+  websocketTransport,
+  type TestFile,
+  type TransportFactory,
+  type TransportUnderTest,
+} from './support/transports';
+import { eventually } from './support/harness';
+
+const transports: Array<[string, TransportFactory]> = [
+  ['electron', electronTransport],
+  ['websocket', websocketTransport],
+];
+
+describe.each(transports)('IPC contract over the %s transport', (_name, makeTransport) => {
+  let realm: TestServer;
+  let transport: TransportUnderTest;
+  let accountId: string;
+  const received: Array<{ channel: PushName; payload: unknown }> = [];
+  const results: unknown[] = [];
+
+  const record = async <T>(promise: Promise<T>): Promise<T> => {
+    const value = await promise;
+    results.push(value);
+    return value;
+  };
+  const waitForPush = <K extends PushName>(
+    channel: K,
+    match: (payload: PushPayload<K>) => boolean = () => true,
+  ) =>
+    eventually(() => {
+      const found = received.find(
+        (p) => p.channel === channel && match(p.payload as PushPayload<K>),
+      );
+      return found?.payload as PushPayload<K> | undefined;
+    });
+
+  beforeAll(async () => {
+    realm = await startTestServer({ heartbeatMs: 1_000 });
+    transport = await makeTransport({ tusThresholdBytes: 64 * 1024 });
+    for (const channel of pushNames) {
+      transport.api.on(channel, (payload) => received.push({ channel, payload }));
+    }
+    const account = await record(
+      transport.api.addAccount({
+        site: realm.url,
+        auth: { kind: 'apiKey', email: realm.users.owner.email, apiKey: realm.users.owner.api_key },
+      }),
+    );
+    accountId = account.id;
+  });
+
+  afterAll(async () => {
+    await transport?.close();
+    await realm?.close();
+  });
+
+  it('checks a server before adding it and reports its name and feature level', async () => {
+    const check = await record(transport.api.checkServer({ site: realm.url }));
+    expect(check.featureLevel).toBeGreaterThan(0);
+    expect(check.realmName.length).toBeGreaterThan(0);
+  });
+
+  it('lists the account and pushes a snapshot of its realm state', async () => {
+    const { accounts, activeAccountId } = await record(transport.api.listAccounts({}));
+    expect(accounts.map((a) => a.email)).toEqual([realm.users.owner.email]);
+    expect(activeAccountId).toBe(accountId);
+    const snapshot = await waitForPush('snapshot', (s) => s.accountId === accountId);
+    expect(snapshot.register.user_id).toBe(realm.users.owner.user_id);
+    const fetched = await record(transport.api.getSnapshot({ accountId }));
+    expect(fetched.snapshot?.queueId).toBe(snapshot.queueId);
+    await waitForPush('connection', (c) => c.accountId === accountId && c.state.status === 'live');
+  });
+
+  it('rejects malformed payloads with INVALID_PAYLOAD before reaching the server', async () => {
+    const error = (await transport.api
+      // @ts-expect-error content is required
+      .sendMessage({ accountId, message: { type: 'channel', to: 1, topic: 't' } })
+      .catch((e: unknown) => e)) as TributaryError;
+    expect(error.code).toBe('INVALID_PAYLOAD');
+    const extra = (await transport.api
+      // @ts-expect-error unknown keys are refused, not ignored
+      .listAccounts({ apiKey: 'x' })
+      .catch((e: unknown) => e)) as TributaryError;
+    expect(extra.code).toBe('INVALID_PAYLOAD');
+    const badAccount = (await transport.api
+      .getSnapshot({ accountId: '../../etc' })
+      .catch((e: unknown) => e)) as TributaryError;
+    expect(badAccount.code).toBe('INVALID_PAYLOAD');
+  });
+
+  it('answers an unknown account with UNKNOWN_ACCOUNT', async () => {
+    const error = (await transport.api
+      .getSnapshot({ accountId: 'nosuchaccount' })
+      .catch((e: unknown) => e)) as TributaryError;
+    expect(error.code).toBe('UNKNOWN_ACCOUNT');
+  });
+
+  it('sends a message with local echo and delivers it as one event batch', async () => {
+    const { snapshot } = await transport.api.getSnapshot({ accountId });
+    const channel = snapshot!.register.subscriptions[0].name;
+    const sent = await record(
+      transport.api.sendMessage({
+        accountId,
+        message: { type: 'channel', to: channel, topic: 'contract', content: 'hello over IPC' },
+      }),
+    );
+    expect(sent.state).toBe('sent');
+    const batch = await waitForPush('events', (b) =>
+      b.events.some((e) => e.type === 'message' && e.message.id === sent.messageId),
+    );
+    const event = batch.events.find((e) => e.type === 'message' && e.message.id === sent.messageId);
+    expect(event && 'local_message_id' in event && event.local_message_id).toBe(sent.localId);
+    const page = await record(
+      transport.api.getMessages({
+        accountId,
+        anchor: 'newest',
+        numBefore: 5,
+        numAfter: 0,
+        narrow: [],
+      }),
+    );
+    expect(page.messages.some((m) => m.id === sent.messageId)).toBe(true);
+  });
+
+  it("carries the server's error code through", async () => {
+    const error = (await transport.api
+      .sendMessage({
+        accountId,
+        message: { type: 'channel', to: 'no such channel here', topic: 't', content: 'x' },
+      })
+      .catch((e: unknown) => e)) as TributaryError;
+    expect(error.code).toBe('STREAM_DOES_NOT_EXIST');
+  });
+
+  it('uploads a file the user chose and reports progress up to done', async () => {
+    const path = join(transport.dataDir, 'note.txt');
+    const bytes = Buffer.from('a small note\n'.repeat(100));
+    writeFileSync(path, bytes);
+    const file = Object.assign(new Blob([bytes]), { name: 'note.txt', path }) as TestFile;
+    const { uploadId } = await record(transport.api.uploadFile(accountId, file));
+    const done = await waitForPush(
+      'uploadProgress',
+      (p) => p.uploadId === uploadId && p.state !== 'uploading',
+    );
+    expect(done.state).toBe('done');
+    expect(done.url).toMatch(/^\/user_uploads\//);
+    expect(done.loaded).toBe(bytes.length);
+  });
+
+  it('never hands the API key to the renderer side', () => {
+    const key = realm.users.owner.api_key;
+    const everything = JSON.stringify({ received, results });
+    expect(everything.length).toBeGreaterThan(1000);
+    expect(everything).not.toContain(key);
+    expect(everything).not.toContain(
+      Buffer.from(`${realm.users.owner.email}:${key}`).toString('base64'),
+    );
+  });
+});

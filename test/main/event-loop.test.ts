@@ -1,0 +1,196 @@
+// The event loop against the real local realm server, with faults injected by a proxy in front of it:
+// the server restarted mid-poll, the queue expired, connection refused, a slow response, 429 with
+// Retry-After, and 401. Afterwards the renderer-facing stream has no gaps and no duplicates, and the
+// state was resynced where the queue was lost.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ServerEvent } from '../../shared/api/events';
+import type { RegisterResponse } from '../../shared/api/types';
+import type { ConnectionState } from '../../shared/ipc/common';
+import { ApiClient } from '../../electron/api/client';
+import { EventLoop } from '../../electron/events/event-loop';
+import { startTestServer, type TestServer } from '../support/server';
+import { startFaultProxy, type FaultProxy } from './support/fault-proxy';
+import { eventually } from './support/harness';
+
+interface Recorder {
+  snapshots: Array<{ queueId: string; register: RegisterResponse }>;
+  batches: Array<{ queueId: string; events: ServerEvent[] }>;
+  states: ConnectionState[];
+}
+
+describe('event loop with faults injected', () => {
+  let realm: TestServer;
+  let proxy: FaultProxy;
+  let loop: EventLoop;
+  let seen: Recorder;
+  let statusCounter = 0;
+
+  /** The owner changes their status; every change is one user_status event carrying its text. */
+  const makeEvent = async () => {
+    const text = `status ${++statusCounter}`;
+    const res = await realm.client('owner').post('/users/me/status', { status_text: text });
+    expect(res.status).toBe(200);
+    return text;
+  };
+  const statusTexts = () =>
+    seen.batches.flatMap((b) =>
+      b.events
+        .filter((e) => e.type === 'user_status')
+        .map((e) => (e as { status_text: string }).status_text),
+    );
+  const waitForStatus = (text: string) =>
+    eventually(() => (statusTexts().includes(text) ? true : undefined));
+  const polls = () => proxy.log.filter((line) => line === 'GET /api/v1/events').length;
+  const live = () => eventually(() => (loop.connection.status === 'live' ? true : undefined));
+
+  /** Within one queue, event ids strictly increase across batches: no duplicates, nothing re-sent. */
+  const expectNoDuplicates = () => {
+    const byQueue = new Map<string, number[]>();
+    for (const batch of seen.batches) {
+      const ids = byQueue.get(batch.queueId) ?? [];
+      ids.push(...batch.events.map((e) => e.id));
+      byQueue.set(batch.queueId, ids);
+    }
+    for (const ids of byQueue.values()) {
+      expect(ids).toEqual([...ids].sort((a, b) => a - b));
+      expect(new Set(ids).size).toBe(ids.length);
+    }
+  };
+
+  beforeAll(async () => {
+    realm = await startTestServer({ heartbeatMs: 300 });
+    proxy = await startFaultProxy(() => realm.url);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await realm?.close();
+  });
+
+  beforeEach(async () => {
+    seen = { snapshots: [], batches: [], states: [] };
+    const owner = realm.users.owner;
+    loop = new EventLoop({
+      client: new ApiClient({
+        site: proxy.url,
+        credentials: { email: owner.email, apiKey: owner.api_key },
+      }),
+      pollTimeoutMs: 2_000,
+      onSnapshot: (queueId, register) => seen.snapshots.push({ queueId, register }),
+      onEvents: (queueId, events) => seen.batches.push({ queueId, events }),
+      onState: (state) => seen.states.push(state),
+    });
+    const pollsBefore = polls();
+    loop.start();
+    await live();
+    // The first poll has reached the proxy, so a rule injected now meets the next request, not that one.
+    await eventually(() => (polls() > pollsBefore ? true : undefined));
+  });
+  afterEach(async () => {
+    await loop.close();
+  });
+
+  it('delivers events in batches, heartbeats left out, with increasing ids', async () => {
+    const a = await makeEvent();
+    const b = await makeEvent();
+    await waitForStatus(b);
+    expect(statusTexts()).toEqual([a, b]);
+    expect(seen.batches.every((batch) => batch.events.every((e) => e.type !== 'heartbeat'))).toBe(
+      true,
+    );
+    expectNoDuplicates();
+  });
+
+  it('re-registers and sends a fresh snapshot after the server restarted mid-poll', async () => {
+    const before = await makeEvent();
+    await waitForStatus(before);
+    await realm.restart(); // in-memory queues are gone; the proxy now forwards to the new port
+    const after = await makeEvent();
+    await eventually(() => (seen.snapshots.length >= 2 ? true : undefined));
+    expect(seen.snapshots[1].queueId).not.toBe(seen.snapshots[0].queueId);
+    // The new snapshot already holds the status set while the queue was lost: state is resynced.
+    const statuses = seen.snapshots[1].register.user_status;
+    expect(statuses[String(realm.users.owner.user_id)]?.status_text).toBe(after);
+    const next = await makeEvent();
+    await waitForStatus(next);
+    expectNoDuplicates();
+  });
+
+  it('re-registers when the queue expired (BAD_EVENT_QUEUE_ID)', async () => {
+    const queueId = loop.currentQueueId!;
+    const res = await realm.client('owner').delete('/events', { queue_id: queueId });
+    expect(res.status).toBe(200);
+    loop.wake(); // the blocked poll on the deleted queue would otherwise wait for its timeout
+    await eventually(() => (seen.snapshots.length >= 2 ? true : undefined));
+    const text = await makeEvent();
+    await waitForStatus(text);
+    expect(loop.currentQueueId).not.toBe(queueId);
+  });
+
+  it('backs off while connections are refused, then catches up without gaps', async () => {
+    await proxy.refuseConnections();
+    loop.wake();
+    const missed = [await makeEvent(), await makeEvent()];
+    await eventually(() => (loop.connection.status === 'backoff' ? true : undefined));
+    const backoff = loop.connection as Extract<ConnectionState, { status: 'backoff' }>;
+    expect(backoff.retryAt).toBeGreaterThan(0);
+    await proxy.acceptConnections();
+    loop.wake();
+    await waitForStatus(missed[1]);
+    expect(statusTexts()).toEqual(missed);
+    expect(seen.snapshots).toHaveLength(1); // same queue: nothing was lost
+    expectNoDuplicates();
+  });
+
+  it('survives a response slower than its poll timeout without losing or repeating events', async () => {
+    proxy.inject({ path: '/api/v1/events', action: { delayMs: 3_000 } });
+    loop.wake();
+    const text = await makeEvent();
+    await waitForStatus(text);
+    const more = await makeEvent();
+    await waitForStatus(more);
+    expect(statusTexts()).toEqual([text, more]);
+    expect(seen.states.some((s) => s.status === 'backoff')).toBe(true);
+    expectNoDuplicates();
+  });
+
+  it('waits as long as a 429 Retry-After asks, showing the wait', async () => {
+    proxy.inject({
+      path: '/api/v1/events',
+      action: {
+        status: 429,
+        headers: { 'retry-after': '0.5' },
+        body: {
+          result: 'error',
+          code: 'RATE_LIMIT_HIT',
+          msg: 'API usage exceeded rate limit',
+          'retry-after': 0.5,
+        },
+      },
+    });
+    loop.wake();
+    const text = await makeEvent();
+    await waitForStatus(text);
+    const wait = seen.states.find((s) => s.status === 'backoff') as Extract<
+      ConnectionState,
+      { status: 'backoff' }
+    >;
+    expect(wait.reason).toMatch(/rate limit/i);
+    expectNoDuplicates();
+  });
+
+  it('signs the account out on 401 and stops polling (no retry storm)', async () => {
+    proxy.inject({
+      path: '/api/v1/events',
+      action: {
+        status: 401,
+        body: { result: 'error', code: 'UNAUTHORIZED', msg: 'Invalid API key' },
+      },
+    });
+    loop.wake();
+    await eventually(() => (loop.connection.status === 'signed_out' ? true : undefined));
+    const pollsAfter = proxy.log.length;
+    await makeEvent();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(proxy.log.length).toBe(pollsAfter);
+  });
+});

@@ -1,0 +1,344 @@
+// The manifest viewer's main-process side over the shared fixtures: sessions through the IPC
+// dispatcher, the path policy, recent files, attachments, and the browser-mode host's audio route
+// (real HTTP on 127.0.0.1, real files).
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ManifestSession } from '../../shared/ipc/manifest';
+import { MEDIA_COOKIE } from '../../shared/ipc/wire';
+import { FileVault } from '../../electron/accounts/vault';
+import { startBrowserHost, type BrowserHost } from '../../electron/host/host';
+import { createDispatcher, type Dispatch } from '../../electron/ipc/dispatch';
+import { ManifestService, parseRange } from '../../electron/manifest-service';
+
+const FIXTURES = resolve(
+  fileURLToPath(new URL('.', import.meta.url)),
+  '../../../shared/fixtures/manifests',
+);
+const WEEKLY = join(FIXTURES, 'weekly-planning', 'manifest.json');
+const REENCODED = join(FIXTURES, 'weekly-planning-reencoded', 'manifest.json');
+const WEEKLY_AUDIO = join(FIXTURES, 'weekly-planning', 'recording.opus');
+
+const temps: string[] = [];
+function tempDir(prefix = 'tributary-manifest-svc-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temps.push(dir);
+  return dir;
+}
+afterAll(() => temps.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/** A copy of the weekly-planning folder whose manifest is changed by `edit`. */
+function editedMeeting(edit: (doc: Record<string, any>) => void): string {
+  const dir = tempDir();
+  cpSync(join(FIXTURES, 'weekly-planning'), dir, { recursive: true });
+  const path = join(dir, 'manifest.json');
+  const doc = JSON.parse(readFileSync(path, 'utf8'));
+  edit(doc);
+  writeFileSync(path, JSON.stringify(doc));
+  return path;
+}
+
+async function call<T>(dispatch: Dispatch, method: string, payload: unknown): Promise<T> {
+  const result = await dispatch(method, payload);
+  if (!result.ok) throw Object.assign(new Error(result.error.msg), result.error);
+  return result.value as T;
+}
+
+async function callError(dispatch: Dispatch, method: string, payload: unknown) {
+  const result = await dispatch(method, payload);
+  if (result.ok) throw new Error(`${method} unexpectedly succeeded`);
+  return result.error;
+}
+
+describe('manifest service in browser mode (the host, its dispatcher and its audio route)', () => {
+  let host: BrowserHost;
+  let dispatch: Dispatch;
+  let cookie: string;
+
+  beforeAll(async () => {
+    const dataDir = tempDir('tributary-manifest-host-');
+    host = await startBrowserHost({
+      dataDir,
+      vault: new FileVault(dataDir),
+      rendererDir: join(dataDir, 'no-renderer'),
+    });
+    dispatch = createDispatcher(host.services.handlers);
+    cookie = `${MEDIA_COOKIE}=${encodeURIComponent(host.secret)}`;
+  });
+  afterAll(async () => host.close());
+
+  const audioUrl = (token: string) =>
+    `http://127.0.0.1:${host.port}/media/meeting-audio/${encodeURIComponent(token)}`;
+  const get = (token: string, headers: Record<string, string> = {}) =>
+    fetch(audioUrl(token), { headers: { cookie, ...headers } });
+
+  it('opens the weekly-planning fixture as verified, with a media token and no attachment bytes', async () => {
+    const session = await call<ManifestSession>(dispatch, 'openManifest', { path: WEEKLY });
+    expect(session.report.valid).toBe(true);
+    expect(session.report.errors).toEqual([]);
+    expect(session.report.integrity.status).toBe('verified');
+    expect(session.report.integrity.mismatches).toEqual([]);
+    expect(session.mediaToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(session.report.transcripts.map((t) => [t.id, t.status, t.timed])).toEqual([
+      ['asr-1', 'parsed', true],
+      ['fixed-1', 'parsed', true],
+      ['es-1', 'parsed', false],
+      ['readable-1', 'parsed', false],
+    ]);
+    expect(session.attachments).toEqual([
+      {
+        index: 0,
+        name: 'notes.md',
+        mime: 'text/markdown',
+        byteLength: 29,
+        textPreview: '# Notes\n\n- Release on Friday\n',
+      },
+    ]);
+    expect(session.report.manifest?.attachments?.[0].contentBase64).toBe('');
+  });
+
+  it('opens the re-encoded fixture as a mismatch on opusAudioSha256 and mints no token', async () => {
+    const session = await call<ManifestSession>(dispatch, 'openManifest', { path: REENCODED });
+    expect(session.report.valid).toBe(true);
+    expect(session.report.integrity.status).toBe('mismatch');
+    expect(session.report.integrity.mismatches).toEqual(['opusAudioSha256']);
+    expect(session.mediaToken).toBeNull();
+  });
+
+  it('serves byte ranges of the verified file, and the whole file without a Range', async () => {
+    const { mediaToken } = await call<ManifestSession>(dispatch, 'openManifest', { path: WEEKLY });
+    const file = readFileSync(WEEKLY_AUDIO);
+
+    const ranged = await get(mediaToken!, { range: 'bytes=100-1099' });
+    expect(ranged.status).toBe(206);
+    expect(ranged.headers.get('content-range')).toBe(`bytes 100-1099/${file.length}`);
+    expect(ranged.headers.get('content-type')).toBe('audio/ogg');
+    expect(Buffer.from(await ranged.arrayBuffer())).toEqual(file.subarray(100, 1100));
+
+    const tail = await get(mediaToken!, { range: 'bytes=-10' });
+    expect(tail.status).toBe(206);
+    expect(Buffer.from(await tail.arrayBuffer())).toEqual(file.subarray(file.length - 10));
+
+    const open = await get(mediaToken!, { range: `bytes=${file.length - 5}-` });
+    expect(Buffer.from(await open.arrayBuffer())).toEqual(file.subarray(file.length - 5));
+
+    const whole = await get(mediaToken!);
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    expect(Buffer.from(await whole.arrayBuffer())).toEqual(file);
+
+    const beyond = await get(mediaToken!, { range: `bytes=${file.length}-` });
+    expect(beyond.status).toBe(416);
+    expect(beyond.headers.get('content-range')).toBe(`bytes */${file.length}`);
+  });
+
+  it('refuses requests without the per-launch cookie, unknown tokens and revoked tokens', async () => {
+    const session = await call<ManifestSession>(dispatch, 'openManifest', { path: WEEKLY });
+    const token = session.mediaToken!;
+    expect((await fetch(audioUrl(token))).status).toBe(401);
+    expect(
+      (await fetch(audioUrl(token), { headers: { cookie: `${MEDIA_COOKIE}=wrong` } })).status,
+    ).toBe(401);
+    expect((await get('A'.repeat(43))).status).toBe(404);
+    expect((await get('..%2F..%2Fetc%2Fpasswd')).status).toBe(404);
+
+    await call(dispatch, 'closeManifest', { sessionId: session.sessionId });
+    expect((await get(token, { range: 'bytes=0-9' })).status).toBe(404);
+  });
+
+  it('refuses to serve a file that changed after it was verified', async () => {
+    const manifest = editedMeeting(() => undefined);
+    const session = await call<ManifestSession>(dispatch, 'openManifest', { path: manifest });
+    expect(session.report.integrity.status).toBe('verified');
+    expect((await get(session.mediaToken!, { range: 'bytes=0-9' })).status).toBe(206);
+    const audio = join(manifest, '..', 'recording.opus');
+    writeFileSync(audio, Buffer.concat([readFileSync(audio), Buffer.from('extra')]));
+    expect((await get(session.mediaToken!, { range: 'bytes=0-9' })).status).toBe(410);
+    expect((await get(session.mediaToken!, { range: 'bytes=0-9' })).status).toBe(404);
+  });
+
+  it('refuses payload paths that leave the manifest folder, and never serves them', async () => {
+    const manifest = editedMeeting((doc) => {
+      doc.transcripts[0].payloadRef = { path: '../../../../../../etc/passwd' };
+      doc.audio.payloadRef = { path: '../weekly-planning/recording.opus' };
+    });
+    const session = await call<ManifestSession>(dispatch, 'openManifest', { path: manifest });
+    expect(session.report.valid).toBe(false);
+    expect(session.report.errors).toContainEqual(
+      expect.objectContaining({ code: 'bad-payload-ref', path: '/transcripts/0/payloadRef/path' }),
+    );
+    expect(session.report.errors).toContainEqual(
+      expect.objectContaining({ code: 'bad-payload-ref', path: '/audio/payloadRef/path' }),
+    );
+    expect(session.report.transcripts[0].cues).toEqual([]);
+    expect(session.report.integrity.status).not.toBe('verified');
+    expect(session.mediaToken).toBeNull();
+  });
+
+  it('checks a picked audio file: missing audio becomes verified after choosing the recording', async () => {
+    const manifest = editedMeeting((doc) => delete doc.audio.payloadRef);
+    rmSync(join(manifest, '..', 'recording.opus'));
+    const missing = await call<ManifestSession>(dispatch, 'openManifest', { path: manifest });
+    expect(missing.report.integrity.status).toBe('missing');
+    expect(missing.report.integrity.reason).toMatch(/no audio file/);
+    expect(missing.mediaToken).toBeNull();
+
+    const picked = await call<ManifestSession>(dispatch, 'chooseManifestAudio', {
+      sessionId: missing.sessionId,
+      path: WEEKLY_AUDIO,
+    });
+    expect(picked.report.integrity).toMatchObject({
+      status: 'verified',
+      audioSource: { via: 'argument', location: WEEKLY_AUDIO },
+    });
+    expect((await get(picked.mediaToken!, { range: 'bytes=0-3' })).status).toBe(206);
+    // The old session is gone.
+    const gone = await callError(dispatch, 'closeManifest', { sessionId: missing.sessionId });
+    expect(gone).toBeUndefined();
+  });
+
+  it('reports an unreadable manifest and malformed calls with their codes', async () => {
+    const missingFile = await callError(dispatch, 'openManifest', {
+      path: join(tempDir(), 'nope.json'),
+    });
+    expect(missingFile).toMatchObject({ code: 'MANIFEST_UNREADABLE', status: 404 });
+    const noDialog = await callError(dispatch, 'openManifest', {});
+    expect(noDialog.code).toBe('UNSUPPORTED');
+    const badSession = await callError(dispatch, 'closeManifest', { sessionId: 'x' });
+    expect(badSession.code).toBe('INVALID_PAYLOAD');
+    const unknown = await callError(dispatch, 'getManifestAttachment', {
+      sessionId: 'A'.repeat(24),
+      index: 0,
+    });
+    expect(unknown).toMatchObject({ code: 'UNKNOWN_MANIFEST_SESSION', status: 404 });
+  });
+
+  it('lists recent manifests, most recent first, and forgets them', async () => {
+    await call(dispatch, 'openManifest', { path: REENCODED });
+    await call(dispatch, 'openManifest', { path: WEEKLY });
+    const recent = await call<Array<{ path: string; title: string; status: string }>>(
+      dispatch,
+      'listRecentManifests',
+      {},
+    );
+    expect(recent.slice(0, 2).map((r) => [r.path, r.title, r.status])).toEqual([
+      [WEEKLY, 'Weekly planning', 'verified'],
+      [REENCODED, 'Weekly planning', 'mismatch'],
+    ]);
+    expect(recent.filter((r) => r.path === WEEKLY)).toHaveLength(1);
+    const after = await call<Array<{ path: string }>>(dispatch, 'forgetRecentManifest', {
+      path: WEEKLY,
+    });
+    expect(after.map((r) => r.path)).not.toContain(WEEKLY);
+  });
+
+  it('hands out attachment bytes for a download (browser mode has no save dialog)', async () => {
+    const session = await call<ManifestSession>(dispatch, 'openManifest', { path: WEEKLY });
+    const saved = await callError(dispatch, 'saveManifestAttachment', {
+      sessionId: session.sessionId,
+      index: 0,
+    });
+    expect(saved.code).toBe('UNSUPPORTED');
+    const attachment = await call<{ name: string; contentBase64: string }>(
+      dispatch,
+      'getManifestAttachment',
+      { sessionId: session.sessionId, index: 0 },
+    );
+    expect(Buffer.from(attachment.contentBase64, 'base64').toString()).toBe(
+      '# Notes\n\n- Release on Friday\n',
+    );
+    const none = await callError(dispatch, 'getManifestAttachment', {
+      sessionId: session.sessionId,
+      index: 5,
+    });
+    expect(none.code).toBe('UNKNOWN_ATTACHMENT');
+  });
+});
+
+describe('manifest service in Electron mode (dialogs, path policy)', () => {
+  let dataDir: string;
+  const chosen: { manifest: string | null; audio: string | null; save: string | null } = {
+    manifest: null,
+    audio: null,
+    save: null,
+  };
+  const make = () =>
+    new ManifestService({
+      dataDir,
+      allowTypedPaths: false,
+      dialogs: {
+        chooseManifest: async () => chosen.manifest,
+        chooseAudio: async () => chosen.audio,
+        chooseSaveTarget: async () => chosen.save,
+      },
+    });
+
+  beforeAll(() => {
+    dataDir = tempDir('tributary-manifest-electron-');
+  });
+  afterEach(() => Object.assign(chosen, { manifest: null, audio: null, save: null }));
+
+  it('refuses paths main did not hand out, and allows launch requests and recent files', async () => {
+    const service = make();
+    await expect(service.open({ path: WEEKLY })).rejects.toMatchObject({
+      code: 'PATH_NOT_ALLOWED',
+      status: 403,
+    });
+    service.allowPath(WEEKLY);
+    expect((await service.open({ path: WEEKLY })).report.integrity.status).toBe('verified');
+
+    // A fresh service (as after a restart) reads the recent list and allows what it lists.
+    const restarted = make();
+    expect(restarted.listRecent().map((r) => r.path)).toEqual([WEEKLY]);
+    expect((await restarted.open({ path: WEEKLY })).mediaToken).not.toBeNull();
+    await expect(restarted.open({ path: REENCODED })).rejects.toMatchObject({
+      code: 'PATH_NOT_ALLOWED',
+    });
+  });
+
+  it('opens through the dialog, reports a cancelled dialog, and saves an attachment', async () => {
+    const service = make();
+    await expect(service.open({})).rejects.toMatchObject({ code: 'CANCELLED' });
+    chosen.manifest = REENCODED;
+    const session = await service.open({});
+    expect(session.report.integrity.mismatches).toEqual(['opusAudioSha256']);
+
+    chosen.save = join(tempDir(), 'saved-notes.md');
+    const saved = await service.saveAttachment(session.sessionId, 0);
+    expect(saved.savedTo).toBe(chosen.save);
+    expect(readFileSync(chosen.save, 'utf8')).toBe('# Notes\n\n- Release on Friday\n');
+  });
+
+  it('keeps a mismatch when the picked audio is the wrong recording', async () => {
+    const service = make();
+    chosen.manifest = REENCODED;
+    const session = await service.open({});
+    const copy = join(tempDir(), 'copy.opus');
+    copyFileSync(WEEKLY_AUDIO, copy);
+    chosen.audio = copy;
+    const picked = await service.chooseAudio({ sessionId: session.sessionId });
+    expect(picked.report.integrity).toMatchObject({
+      status: 'mismatch',
+      mismatches: ['opusAudioSha256'],
+      audioSource: { via: 'argument', location: copy },
+    });
+    expect(picked.mediaToken).toBeNull();
+  });
+});
+
+describe('parseRange', () => {
+  it('reads single ranges and falls back to the whole resource otherwise', () => {
+    expect(parseRange('bytes=0-0', 10)).toEqual({ kind: 'range', start: 0, end: 0 });
+    expect(parseRange('bytes=5-', 10)).toEqual({ kind: 'range', start: 5, end: 9 });
+    expect(parseRange('bytes=5-100', 10)).toEqual({ kind: 'range', start: 5, end: 9 });
+    expect(parseRange('bytes=-3', 10)).toEqual({ kind: 'range', start: 7, end: 9 });
+    expect(parseRange('bytes=-30', 10)).toEqual({ kind: 'range', start: 0, end: 9 });
+    expect(parseRange('bytes=10-', 10)).toEqual({ kind: 'unsatisfiable' });
+    expect(parseRange('bytes=4-2', 10)).toEqual({ kind: 'unsatisfiable' });
+    expect(parseRange('bytes=0-1,3-4', 10)).toEqual({ kind: 'whole' });
+    expect(parseRange('items=0-1', 10)).toEqual({ kind: 'whole' });
+    expect(parseRange(undefined, 10)).toEqual({ kind: 'whole' });
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * A small fault-injecting HTTP proxy in front of the real local realm server. Requests pass through
+ * unchanged unless a rule matches; each rule fires `times` times (default once) and then retires.
+ *
+ *   const proxy = await startFaultProxy(() => server.url);
+ *   proxy.inject({ path: '/api/v1/events', action: { status: 429, headers: { 'retry-after': '0.2' }, body: {...} } });
+ *   proxy.inject({ path: '/api/v1/messages', method: 'POST', action: 'drop-response' }); // forwards, then cuts the answer
+ *   await proxy.refuseConnections();  // closes the listening socket: connection refused
+ *   await proxy.acceptConnections();  // listens again on the same port
+ *
+ * The target is read per request, so a restarted server (new port) stays reachable through the proxy.
+ */
+import {
+  createServer,
+  request,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import type { Socket } from 'node:net';
+
+export type FaultAction =
+  | { status: number; headers?: Record<string, string>; body?: unknown }
+  | { delayMs: number }
+  | 'drop-request' // close the connection without forwarding
+  | 'drop-response'; // forward, let the server act, then cut the connection before the answer
+
+export interface FaultRule {
+  path: string;
+  method?: string;
+  action: FaultAction;
+  times?: number;
+}
+
+export interface FaultProxy {
+  readonly url: string;
+  readonly port: number;
+  inject(rule: FaultRule): void;
+  /** Requests seen, as "METHOD /path" (query left out). */
+  readonly log: string[];
+  refuseConnections(): Promise<void>;
+  acceptConnections(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startFaultProxy(target: () => string): Promise<FaultProxy> {
+  const rules: Array<FaultRule & { remaining: number }> = [];
+  const log: string[] = [];
+  const sockets = new Set<Socket>();
+  let server: Server;
+  let port = 0;
+
+  const forward = (req: IncomingMessage, res: ServerResponse, onAnswer?: () => void) => {
+    const base = new URL(target());
+    const upstream = request(
+      {
+        host: base.hostname,
+        port: base.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: base.host },
+      },
+      (answer) => {
+        if (onAnswer) {
+          answer.resume();
+          answer.on('end', onAnswer);
+          return;
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+    res.on('close', () => upstream.destroy());
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?')[0];
+    log.push(`${req.method} ${path}`);
+    const rule = rules.find(
+      (candidate) =>
+        candidate.remaining > 0 &&
+        path === candidate.path &&
+        (!candidate.method || candidate.method === req.method),
+    );
+    if (!rule) return forward(req, res);
+    rule.remaining -= 1;
+    const { action } = rule;
+    if (action === 'drop-request') {
+      req.resume();
+      return req.socket.destroy();
+    }
+    if (action === 'drop-response') return forward(req, res, () => req.socket.destroy());
+    if ('delayMs' in action) {
+      const timer = setTimeout(() => forward(req, res), action.delayMs);
+      res.on('close', () => clearTimeout(timer));
+      return;
+    }
+    req.resume();
+    res.writeHead(action.status, { 'content-type': 'application/json', ...action.headers });
+    res.end(action.body === undefined ? '' : JSON.stringify(action.body));
+  };
+
+  const listen = () =>
+    new Promise<void>((resolve, reject) => {
+      server = createServer(handle);
+      server.on('connection', (socket) => {
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+      });
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        const address = server.address();
+        port = typeof address === 'object' && address ? address.port : port;
+        resolve();
+      });
+    });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server.close(() => resolve());
+    });
+
+  await listen();
+  return {
+    get url() {
+      return `http://127.0.0.1:${port}`;
+    },
+    get port() {
+      return port;
+    },
+    log,
+    inject(rule) {
+      rules.push({ ...rule, remaining: rule.times ?? 1 });
+    },
+    refuseConnections: stop,
+    acceptConnections: listen,
+    close: stop,
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * Main-process services wired for tests: a MainServices on a temporary data folder with the file vault,
+ * every push recorded, signed in to a real local realm server (optionally through a fault proxy).
+ *
+ *   const realm = await startTestServer({ heartbeatMs: 500 });
+ *   const main = await startMain({ site: realm.url, user: realm.users.owner });
+ *   await main.waitForPush('snapshot', (s) => s.accountId === main.accountId);
+ *   await main.restart();   // a new MainServices on the same data folder (as after an app restart)
+ *   await main.close();
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PushName, PushPayload } from '../../../shared/ipc/contract';
+import { FileVault } from '../../../electron/accounts/vault';
+import { MainServices, type MainServicesOptions } from '../../../electron/services';
+import { PushHub } from '../../../electron/push-hub';
+import type { SeededUser } from '../../support/server';
+
+export interface RecordedPush {
+  channel: PushName;
+  payload: unknown;
+}
+
+export interface MainHarness {
+  services: MainServices;
+  hub: PushHub;
+  dataDir: string;
+  accountId: string;
+  pushes: RecordedPush[];
+  pushesOf<K extends PushName>(channel: K): PushPayload<K>[];
+  waitForPush<K extends PushName>(
+    channel: K,
+    match?: (payload: PushPayload<K>) => boolean,
+    timeoutMs?: number,
+  ): Promise<PushPayload<K>>;
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface StartMainOptions extends Partial<MainServicesOptions> {
+  site: string;
+  user: SeededUser;
+  dataDir?: string;
+}
+
+export async function startMain(options: StartMainOptions): Promise<MainHarness> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tributary-main-'));
+  const pushes: RecordedPush[] = [];
+  const waiters = new Set<() => void>();
+  const hub = new PushHub();
+  hub.subscribe((channel, payload) => {
+    pushes.push({ channel, payload });
+    for (const wake of [...waiters]) wake();
+  });
+  const make = () =>
+    new MainServices({
+      appInfo: { runtime: 'browser', version: 'test', platform: process.platform },
+      openExternal: () => undefined,
+      pollTimeoutMs: 5_000,
+      ...options,
+      dataDir,
+      vault: new FileVault(dataDir),
+      push: hub.push,
+    });
+
+  const harness: MainHarness = {
+    services: make(),
+    hub,
+    dataDir,
+    accountId: '',
+    pushes,
+    pushesOf: <K extends PushName>(channel: K) =>
+      pushes.filter((p) => p.channel === channel).map((p) => p.payload as PushPayload<K>),
+    waitForPush: <K extends PushName>(
+      channel: K,
+      match: (payload: PushPayload<K>) => boolean = () => true,
+      timeoutMs = 15_000,
+    ) =>
+      new Promise<PushPayload<K>>((resolve, reject) => {
+        let seen = 0;
+        const check = () => {
+          for (; seen < pushes.length; seen += 1) {
+            const push = pushes[seen];
+            if (push.channel === channel && match(push.payload as PushPayload<K>)) {
+              waiters.delete(check);
+              clearTimeout(timer);
+              resolve(push.payload as PushPayload<K>);
+              return;
+            }
+          }
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`no ${channel} push matched within ${timeoutMs} ms`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      }),
+    async restart() {
+      await harness.services.stop();
+      harness.services = make();
+      harness.services.start();
+    },
+    async close() {
+      await harness.services.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  const account = await harness.services.addAccount({
+    site: options.site,
+    email: options.user.email,
+    apiKey: options.user.api_key,
+  });
+  harness.accountId = account.id;
+  return harness;
+}
+
+/** Polls until `check` returns a value other than undefined (no timing assertions: only a cap). */
+export async function eventually<T>(
+  check: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
