@@ -30,6 +30,7 @@ function tempDir(prefix = 'tributary-manifest-svc-'): string {
 afterAll(() => temps.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 /** A copy of the weekly-planning folder whose manifest is changed by `edit`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests edit arbitrary JSON
 function editedMeeting(edit: (doc: Record<string, any>) => void): string {
   const dir = tempDir();
   cpSync(join(FIXTURES, 'weekly-planning'), dir, { recursive: true });
@@ -195,8 +196,11 @@ describe('manifest service in browser mode (the host, its dispatcher and its aud
     });
     expect((await get(picked.mediaToken!, { range: 'bytes=0-3' })).status).toBe(206);
     // The old session is gone.
-    const gone = await callError(dispatch, 'closeManifest', { sessionId: missing.sessionId });
-    expect(gone).toBeUndefined();
+    const gone = await callError(dispatch, 'getManifestAttachment', {
+      sessionId: missing.sessionId,
+      index: 0,
+    });
+    expect(gone.code).toBe('UNKNOWN_MANIFEST_SESSION');
   });
 
   it('reports an unreadable manifest and malformed calls with their codes', async () => {
@@ -311,20 +315,31 @@ describe('manifest service in Electron mode (dialogs, path policy)', () => {
     expect(readFileSync(chosen.save, 'utf8')).toBe('# Notes\n\n- Release on Friday\n');
   });
 
-  it('keeps a mismatch when the picked audio is the wrong recording', async () => {
+  it('re-checks against a picked file: the wrong recording stays a mismatch, the right one verifies', async () => {
     const service = make();
-    chosen.manifest = REENCODED;
+    chosen.manifest = WEEKLY;
     const session = await service.open({});
-    const copy = join(tempDir(), 'copy.opus');
-    copyFileSync(WEEKLY_AUDIO, copy);
-    chosen.audio = copy;
-    const picked = await service.chooseAudio({ sessionId: session.sessionId });
-    expect(picked.report.integrity).toMatchObject({
+    expect(session.report.integrity.status).toBe('verified');
+    const reencoded = join(tempDir(), 'other.opus');
+    copyFileSync(join(FIXTURES, 'weekly-planning-reencoded', 'recording.opus'), reencoded);
+    chosen.audio = reencoded;
+    const wrong = await service.chooseAudio({ sessionId: session.sessionId });
+    expect(wrong.report.integrity).toMatchObject({
       status: 'mismatch',
       mismatches: ['opusAudioSha256'],
-      audioSource: { via: 'argument', location: copy },
+      audioSource: { via: 'argument', location: reencoded },
     });
-    expect(picked.mediaToken).toBeNull();
+    expect(wrong.mediaToken).toBeNull();
+    // The token of the verified session was revoked when the new file was checked.
+    expect(service.media.has(session.mediaToken!)).toBe(false);
+
+    // The re-encoded manifest describes the original recording: picking that one verifies.
+    chosen.manifest = REENCODED;
+    const other = await service.open({});
+    chosen.audio = WEEKLY_AUDIO;
+    const right = await service.chooseAudio({ sessionId: other.sessionId });
+    expect(right.report.integrity.status).toBe('verified');
+    expect(service.media.has(right.mediaToken!)).toBe(true);
   });
 });
 

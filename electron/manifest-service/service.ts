@@ -1,0 +1,325 @@
+// Main-side handlers of the manifest domain (shared/ipc/manifest.ts). A manifest is opened into a
+// session: main keeps its path, report and attachments; the renderer gets the report (without
+// attachment bytes) and, only when the audio is `verified`, a media token (media.ts).
+//
+// Which paths the renderer may name: those main handed out itself (the open dialog, a dropped file's
+// intake token, a launch request, the recent list). In browser mode there is no native dialog, so the
+// page may also type a path (`allowTypedPaths`); that page is ours, behind the per-launch secret.
+import { randomBytes } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { MethodHandlers } from '../../shared/ipc/contract';
+import { IpcCodes } from '../../shared/ipc/errors';
+import {
+  ManifestIpcCodes,
+  type ManifestAttachmentInfo,
+  type ManifestSession,
+  type RecentManifest,
+} from '../../shared/ipc/manifest';
+import type { ManifestReport } from '../../shared/manifest';
+import { ApiError } from '../api/errors';
+import { decodeBase64, inspectManifestFile, ManifestReadError } from '../manifest';
+import { fileIdentity, MeetingAudioStreams, type VerifiedAudio } from './media';
+import { RecentManifests } from './recent';
+
+/** Native dialogs (Electron); absent in browser mode. Each returns null when the user cancels. */
+export interface ManifestDialogs {
+  chooseManifest(): Promise<string | null>;
+  chooseAudio(defaultFolder: string): Promise<string | null>;
+  chooseSaveTarget(defaultName: string): Promise<string | null>;
+}
+
+export interface ManifestServiceOptions {
+  dataDir: string;
+  dialogs?: ManifestDialogs;
+  /** Resolves a file token from FileIntake (a dropped or picked file) to its path. */
+  resolveToken?: (token: string) => string | undefined;
+  /** Browser mode: the page may name any path (there is no native dialog to choose one). */
+  allowTypedPaths: boolean;
+}
+
+export type ManifestMethodName =
+  | 'openManifest'
+  | 'chooseManifestAudio'
+  | 'closeManifest'
+  | 'saveManifestAttachment'
+  | 'getManifestAttachment'
+  | 'listRecentManifests'
+  | 'forgetRecentManifest';
+
+interface OpenSession {
+  id: string;
+  manifestPath: string;
+  report: ManifestReport;
+  attachments: Array<{ name: string; mime: string; bytes: Uint8Array | null }>;
+  mediaToken: string | null;
+}
+
+/** Sessions kept at once; opening more closes the oldest (each holds a report in memory). */
+const MAX_SESSIONS = 8;
+const TEXT_PREVIEW_BYTES = 64 * 1024;
+
+// ApiError carries a code and an HTTP-like status through the IPC envelope (electron/ipc/dispatch).
+const fail = (code: string, message: string, status: number) =>
+  new ApiError('server', code, message, status);
+
+export class ManifestService {
+  readonly media = new MeetingAudioStreams();
+  private readonly recent: RecentManifests;
+  private readonly sessions = new Map<string, OpenSession>();
+  private readonly allowedPaths = new Set<string>();
+
+  constructor(private readonly options: ManifestServiceOptions) {
+    this.recent = new RecentManifests(options.dataDir);
+  }
+
+  /** A path main itself received (command line, second instance): the renderer may open it. */
+  allowPath(path: string): void {
+    this.allowedPaths.add(resolve(path));
+  }
+
+  async open(input: { path?: string; token?: string }): Promise<ManifestSession> {
+    const path = await this.choosePath(input, () => this.options.dialogs?.chooseManifest());
+    return this.openPath(path);
+  }
+
+  async openPath(manifestPath: string, audioPath?: string): Promise<ManifestSession> {
+    let report: ManifestReport;
+    try {
+      report = await inspectManifestFile(manifestPath, { audioPath });
+    } catch (error) {
+      if (error instanceof ManifestReadError)
+        throw fail(ManifestIpcCodes.unreadable, error.message, 404);
+      throw error;
+    }
+    const session: OpenSession = {
+      id: randomBytes(18).toString('base64url'),
+      manifestPath,
+      report,
+      attachments: attachmentsOf(report),
+      mediaToken: null,
+    };
+    session.mediaToken = this.mintMediaToken(session);
+    this.sessions.set(session.id, session);
+    this.evictOldSessions();
+    this.recent.remember({
+      path: manifestPath,
+      title: report.manifest?.meeting.title ?? null,
+      status: report.integrity.status,
+      openedAt: Date.now(),
+    });
+    return this.describe(session);
+  }
+
+  async chooseAudio(input: {
+    sessionId: string;
+    path?: string;
+    token?: string;
+  }): Promise<ManifestSession> {
+    const old = this.session(input.sessionId);
+    const audioPath = await this.choosePath(input, () =>
+      this.options.dialogs?.chooseAudio(resolve(old.manifestPath, '..')),
+    );
+    this.close(old.id);
+    return this.openPath(old.manifestPath, audioPath);
+  }
+
+  close(sessionId: string): void {
+    const session = this.sessions.get(sessionId);
+    if (!session) return;
+    this.media.revoke(session.mediaToken);
+    this.sessions.delete(sessionId);
+  }
+
+  closeAll(): void {
+    this.sessions.clear();
+    this.media.revokeAll();
+  }
+
+  async saveAttachment(sessionId: string, index: number): Promise<{ savedTo: string }> {
+    const attachment = this.attachment(sessionId, index);
+    if (!this.options.dialogs) {
+      throw fail(
+        IpcCodes.unsupported,
+        'No native save dialog in browser mode; the page downloads the attachment instead.',
+        400,
+      );
+    }
+    const target = await this.options.dialogs.chooseSaveTarget(safeFileName(attachment.name));
+    if (!target) throw fail(ManifestIpcCodes.cancelled, 'Saving was cancelled', 400);
+    await writeFile(target, attachment.bytes);
+    return { savedTo: target };
+  }
+
+  attachment(sessionId: string, index: number): { name: string; mime: string; bytes: Uint8Array } {
+    const item = this.session(sessionId).attachments[index];
+    if (!item) throw fail(ManifestIpcCodes.unknownAttachment, `No attachment #${index}`, 404);
+    if (!item.bytes) {
+      throw fail(
+        ManifestIpcCodes.unknownAttachment,
+        `Attachment "${item.name}" is not valid base64`,
+        422,
+      );
+    }
+    return { name: item.name, mime: item.mime, bytes: item.bytes };
+  }
+
+  listRecent(): RecentManifest[] {
+    return this.recent.list();
+  }
+
+  forgetRecent(path: string): RecentManifest[] {
+    return this.recent.forget(path);
+  }
+
+  get handlers(): Pick<MethodHandlers, ManifestMethodName> {
+    return {
+      openManifest: (input) => this.open(input),
+      chooseManifestAudio: (input) => this.chooseAudio(input),
+      closeManifest: ({ sessionId }) => {
+        this.close(sessionId);
+        return null;
+      },
+      saveManifestAttachment: ({ sessionId, index }) => this.saveAttachment(sessionId, index),
+      getManifestAttachment: ({ sessionId, index }) => {
+        const { name, mime, bytes } = this.attachment(sessionId, index);
+        return { name, mime, contentBase64: Buffer.from(bytes).toString('base64') };
+      },
+      listRecentManifests: () => this.listRecent(),
+      forgetRecentManifest: ({ path }) => this.forgetRecent(path),
+    };
+  }
+
+  private session(sessionId: string): OpenSession {
+    const session = this.sessions.get(sessionId);
+    if (!session) {
+      throw fail(ManifestIpcCodes.unknownSession, 'This manifest is no longer open', 404);
+    }
+    return session;
+  }
+
+  /** The file a call names: a token from FileIntake, a path main allows, or the dialog's choice. */
+  private async choosePath(
+    input: { path?: string; token?: string },
+    dialog: () => Promise<string | null> | undefined,
+  ): Promise<string> {
+    if (input.path !== undefined && input.token !== undefined) {
+      throw fail(IpcCodes.invalidPayload, 'Give either a path or a token, not both', 400);
+    }
+    if (input.token !== undefined) {
+      const path = this.options.resolveToken?.(input.token);
+      if (!path) throw fail(IpcCodes.invalidPayload, 'Unknown file token', 400);
+      return path;
+    }
+    if (input.path !== undefined) {
+      const path = resolve(input.path);
+      if (
+        !this.options.allowTypedPaths &&
+        !this.allowedPaths.has(path) &&
+        !this.recent.includes(path)
+      ) {
+        throw fail(
+          ManifestIpcCodes.pathNotAllowed,
+          'Open files through the dialog, by dropping them, or from the recent list',
+          403,
+        );
+      }
+      return path;
+    }
+    const chosen = dialog();
+    if (!chosen) {
+      throw fail(
+        IpcCodes.unsupported,
+        'No native file dialog in browser mode; type the path instead.',
+        400,
+      );
+    }
+    const path = await chosen;
+    if (!path) throw fail(ManifestIpcCodes.cancelled, 'No file was chosen', 400);
+    return path;
+  }
+
+  /**
+   * A media token for the session's audio, only when it is `verified`. The file's identity is taken
+   * now, right after the check, and every request compares against it.
+   */
+  private mintMediaToken(session: OpenSession): string | null {
+    const { integrity } = session.report;
+    if (integrity.status !== 'verified' || !integrity.audioSource) return null;
+    const location = integrity.audioSource.location;
+    let audio: VerifiedAudio;
+    if (location.startsWith('attachment:')) {
+      const name = location.slice('attachment:'.length);
+      const item = session.attachments.find((a) => a.name === name);
+      if (!item?.bytes) return null;
+      audio = { kind: 'bytes', bytes: item.bytes };
+    } else {
+      try {
+        audio = { kind: 'file', path: location, identity: fileIdentity(statSync(location)) };
+      } catch {
+        return null;
+      }
+    }
+    return this.media.register(audio);
+  }
+
+  private describe(session: OpenSession): ManifestSession {
+    return {
+      sessionId: session.id,
+      report: withoutAttachmentBytes(session.report),
+      attachments: session.attachments.map((item, index): ManifestAttachmentInfo => {
+        const isText = /^text\/|^application\/json\b/i.test(item.mime);
+        return {
+          index,
+          name: item.name,
+          mime: item.mime,
+          byteLength: item.bytes?.length ?? null,
+          textPreview:
+            isText && item.bytes && item.bytes.length <= TEXT_PREVIEW_BYTES
+              ? new TextDecoder().decode(item.bytes)
+              : null,
+        };
+      }),
+      mediaToken: session.mediaToken,
+      mediaType: session.mediaToken ? 'audio/ogg' : null,
+    };
+  }
+
+  private evictOldSessions(): void {
+    for (const id of this.sessions.keys()) {
+      if (this.sessions.size <= MAX_SESSIONS) break;
+      this.close(id);
+    }
+  }
+}
+
+function attachmentsOf(report: ManifestReport): OpenSession['attachments'] {
+  return (report.manifest?.attachments ?? []).map((item) => ({
+    name: item.name,
+    mime: item.mime,
+    bytes: decodeBase64(item.contentBase64),
+  }));
+}
+
+/** The report without attachment contents: those can be large (embedded audio) and stay in main. */
+function withoutAttachmentBytes(report: ManifestReport): ManifestReport {
+  if (!report.manifest?.attachments) return report;
+  return {
+    ...report,
+    manifest: {
+      ...report.manifest,
+      attachments: report.manifest.attachments.map((item) => ({ ...item, contentBase64: '' })),
+    },
+  };
+}
+
+/** A default name for the save dialog: the attachment's last path segment, without separators. */
+function safeFileName(name: string): string {
+  const last = name.split(/[\\/]/).pop() ?? '';
+  const cleaned = [...last]
+    .map((char) => (char.charCodeAt(0) < 0x20 || '<>:"|?*'.includes(char) ? '_' : char))
+    .join('')
+    .replace(/^\.+/, '');
+  return cleaned || 'attachment';
+}
