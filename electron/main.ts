@@ -27,6 +27,8 @@ import { applicationMenuTemplate } from './shell/menu';
 import { hardenWebContents, installSessionGuards } from './shell/security';
 import { createMainWindow } from './shell/window';
 import { parseMainArgs } from './args';
+import { serveMeetingAudioRequest } from './manifest-service';
+import { electronManifestDialogs } from './manifest-service/electron-dialogs';
 
 const args = parseMainArgs(process.argv.slice(app.isPackaged ? 1 : 2));
 
@@ -98,10 +100,15 @@ if (!app.requestSingleInstanceLock()) {
           : await dialog.showOpenDialog({ properties: [...options.properties] });
         return result.canceled ? [] : result.filePaths;
       },
+      manifestDialogs: electronManifestDialogs(dialog, () => mainWindow),
     });
     const running = services;
     registerAppProtocol(protocol, join(distDir, 'renderer'));
-    registerMediaProtocol(protocol, (accountId, path) => running.fetchMedia(accountId, path));
+    registerMediaProtocol(
+      protocol,
+      (accountId, path) => running.fetchMedia(accountId, path),
+      (request) => serveMeetingAudioRequest(running.manifests.media, request),
+    );
     installSessionGuards(session.defaultSession);
     registerIpcHandlers(ipcMain, createDispatcher(running.handlers), running.intake);
     Menu.setApplicationMenu(Menu.buildFromTemplate(applicationMenuTemplate(process.platform)));

@@ -16,6 +16,7 @@ import { parseZuliprc } from './accounts/zuliprc';
 import { VaultError, type Vault } from './accounts/vault';
 import { FileIntake } from './uploads/intake';
 import { UploadManager } from './uploads/uploads';
+import { ManifestService, type ManifestDialogs } from './manifest-service';
 
 export interface MainServicesOptions {
   dataDir: string;
@@ -26,6 +27,8 @@ export interface MainServicesOptions {
   openExternal: (url: string) => Promise<void> | void;
   /** Shows the native open dialog and returns the chosen paths (Electron only). */
   chooseFilePaths?: (multiple: boolean) => Promise<string[]>;
+  /** Native dialogs of the manifest viewer (Electron only). */
+  manifestDialogs?: ManifestDialogs;
   clientOptions?: Partial<ApiClientOptions>;
   pollTimeoutMs?: number;
   tusThresholdBytes?: number;
@@ -53,6 +56,7 @@ export class MainServices {
   readonly accounts: AccountStore;
   readonly intake = new FileIntake();
   readonly uploads: UploadManager;
+  readonly manifests: ManifestService;
   private readonly sessions = new Map<string, AccountSession>();
   private readonly launchRequests: OpenManifestRequest[] = [];
 
@@ -63,6 +67,12 @@ export class MainServices {
       onProgress: (progress) => options.push('uploadProgress', progress),
       tusThresholdBytes: options.tusThresholdBytes,
       tusRetryDelaysMs: options.tusRetryDelaysMs,
+    });
+    this.manifests = new ManifestService({
+      dataDir: options.dataDir,
+      dialogs: options.manifestDialogs,
+      resolveToken: (token) => this.intake.get(token)?.path,
+      allowTypedPaths: options.appInfo.runtime === 'browser',
     });
   }
 
@@ -75,6 +85,7 @@ export class MainServices {
     await Promise.all([...this.sessions.values()].map((session) => session.stop()));
     this.sessions.clear();
     this.intake.releaseAll();
+    this.manifests.closeAll();
   }
 
   /** After sleep or a network change: every account polls again at once. */
@@ -92,6 +103,7 @@ export class MainServices {
 
   /** A launch request (e.g. a manifest path on the command line) for the renderer. */
   requestOpenManifest(path: string): void {
+    this.manifests.allowPath(path);
     this.launchRequests.push({ path });
     this.options.push('openManifest', { path });
   }
@@ -425,6 +437,9 @@ export class MainServices {
         return null;
       },
       takeLaunchRequests: () => ({ openManifest: this.launchRequests.splice(0) }),
+
+      // manifest viewer
+      ...this.manifests.handlers,
     };
   }
 

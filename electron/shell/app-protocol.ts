@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import type { Protocol } from 'electron';
 import { MEDIA_SCHEME } from '../../shared/ipc/wire';
+import { MEETING_AUDIO_HOST } from '../../shared/ipc/manifest';
 import { contentSecurityPolicy, SECURITY_HEADERS } from '../host/csp';
 
 export const APP_SCHEME = 'app';
@@ -73,9 +74,12 @@ export function registerAppProtocol(protocol: Pick<Protocol, 'handle'>, renderer
 export function registerMediaProtocol(
   protocol: Pick<Protocol, 'handle'>,
   fetchMedia: (accountId: string, realmPath: string) => Promise<Response>,
+  /** Verified meeting audio (tributary-media://meeting-audio/<token>), with Range support. */
+  serveMeetingAudio?: (request: Request) => Response,
 ): void {
   protocol.handle(MEDIA_SCHEME, async (request) => {
     const url = new URL(request.url);
+    if (serveMeetingAudio && url.host === MEETING_AUDIO_HOST) return serveMeetingAudio(request);
     const path = `${decodeURIComponent(url.pathname).replace(/^\/+/, '')}${url.search}`;
     return fetchMedia(decodeURIComponent(url.host), path);
   });
