@@ -1,0 +1,123 @@
+// Users: GET /users, /users/me, /users/{id}, POST /users and the realm_user add event.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server';
+import { registerQueue } from '../support/events';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('reading users', () => {
+  it('GET /users lists every user with the 2.3 fields', async () => {
+    const res = await server.client('dev').get('/users');
+    expect(res.status).toBe(200);
+    expect(res.body.members).toHaveLength(Object.keys(server.users).length);
+    const owner = res.body.members.find((u: { user_id: number }) => u.user_id === server.users.owner.user_id);
+    expect(owner).toMatchObject({
+      email: 'owner@tributary.local',
+      delivery_email: 'owner@tributary.local',
+      full_name: 'Olivia Owner',
+      is_active: true,
+      is_owner: true,
+      is_admin: true,
+      is_guest: false,
+      is_bot: false,
+      bot_type: null,
+      bot_owner_id: null,
+      role: 100,
+      timezone: 'Europe/Berlin',
+      avatar_url: null,
+      avatar_version: 1,
+    });
+    expect(owner.date_joined).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(owner).not.toHaveProperty('profile_data');
+    const webhook = res.body.members.find((u: { user_id: number }) => u.user_id === server.users.webhookBot.user_id);
+    expect(webhook).toMatchObject({ is_bot: true, bot_type: 3, bot_owner_id: server.users.emma.user_id });
+  });
+
+  it('GET /users honours client_extavatar and include_custom_profile_fields', async () => {
+    const res = await server.client('dev').get('/users', {
+      client_extavatar: false,
+      include_custom_profile_fields: true,
+    });
+    const dev = res.body.members.find((u: { user_id: number }) => u.user_id === server.users.dev.user_id);
+    expect(dev.avatar_url).toMatch(/^https:\/\//);
+    expect(dev.profile_data).toEqual({});
+    const bot = res.body.members.find((u: { user_id: number }) => u.user_id === server.users.helperBot.user_id);
+    expect(bot).not.toHaveProperty('profile_data');
+  });
+
+  it('GET /users/me returns the caller', async () => {
+    const res = await server.client('guest').get('/users/me');
+    expect(res.body).toMatchObject({ user_id: server.users.guest.user_id, is_guest: true, role: 600, max_message_id: -1 });
+  });
+
+  it('GET /users/{id} returns one user; unknown ids are a BAD_REQUEST', async () => {
+    const res = await server.client('dev').get(`/users/${server.users.moderator.user_id}`);
+    expect(res.body.user).toMatchObject({ full_name: 'Maya Moderator', role: 300, is_admin: false });
+    const missing = await server.client('dev').get('/users/424242');
+    expect(missing.status).toBe(400);
+    expect(missing.body.code).toBe('BAD_REQUEST');
+    const bad = await server.client('dev').get('/users/abc');
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ code: 'REQUEST_VARIABLE_INVALID', var_name: 'user_id' });
+  });
+});
+
+describe('POST /users', () => {
+  it('lets an administrator with can_create_users create a user, announced by realm_user add', async () => {
+    const q = await registerQueue(server.client('dev'), { event_types: ['realm_user'] });
+    const res = await server.client('admin').post('/users', {
+      email: 'new.person@tributary.local',
+      password: 'a-good-password',
+      full_name: 'New Person',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.user_id).toEqual(expect.any(Number));
+    const event = await q.waitFor((e) => e.type === 'realm_user');
+    expect(event).toMatchObject({
+      op: 'add',
+      person: { user_id: res.body.user_id, full_name: 'New Person', role: 400, is_active: true },
+    });
+    // The new account works with its password.
+    const key = await server.anonymous().post('/fetch_api_key', {
+      username: 'new.person@tributary.local',
+      password: 'a-good-password',
+    });
+    expect(key.body).toMatchObject({ email: 'new.person@tributary.local', user_id: res.body.user_id });
+  });
+
+  it('rejects a duplicate email, members, and bad input, storing nothing', async () => {
+    const before = (await server.client('admin').get('/users')).body.members.length;
+    const duplicate = await server.client('admin').post('/users', {
+      email: 'DEV@tributary.local',
+      password: 'whatever-pass',
+      full_name: 'Dup',
+    });
+    expect(duplicate.status).toBe(400);
+    expect(duplicate.body.code).toBe('BAD_REQUEST');
+    const member = await server.client('dev').post('/users', {
+      email: 'x@tributary.local',
+      password: 'whatever-pass',
+      full_name: 'X',
+    });
+    expect(member.status).toBe(400);
+    const moderator = await server.client('moderator').post('/users', {
+      email: 'y@tributary.local',
+      password: 'whatever-pass',
+      full_name: 'Y',
+    });
+    expect(moderator.status).toBe(400);
+    const invalid = await server.client('admin').post('/users', { email: 'not-an-email', password: 'whatever-pass', full_name: 'Z' });
+    expect(invalid.status).toBe(400);
+    const missing = await server.client('admin').post('/users', { email: 'z@tributary.local', full_name: 'Z' });
+    expect(missing.body).toMatchObject({ code: 'REQUEST_VARIABLE_MISSING', var_name: 'password' });
+    const after = (await server.client('admin').get('/users')).body.members.length;
+    expect(after).toBe(before);
+  });
+});
