@@ -1,9 +1,10 @@
-// npm run server -- [--host 127.0.0.1] [--port N] [--data DIR] [--seed demo|empty]
+// npm run server -- [--host 127.0.0.1] [--port N] [--data DIR] [--seed demo|empty] [--rate-limit N|off]
 // Prints exactly one line, "listening on http://HOST:PORT", once ready.
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import envPaths from 'env-paths';
 import { createRealmServer } from './app';
+import type { RateLimitOptions } from './config';
 
 function defaultDataDir(): string {
   return join(envPaths('tributary').data, 'local-realm');
@@ -16,11 +17,14 @@ async function main(): Promise<void> {
       port: { type: 'string', default: '9991' },
       data: { type: 'string' },
       seed: { type: 'string', default: 'demo' },
+      'rate-limit': { type: 'string', default: '' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
-    console.log('usage: npm run server -- [--host H] [--port N] [--data DIR] [--seed demo|empty]');
+    console.log(
+      'usage: npm run server -- [--host H] [--port N] [--data DIR] [--seed demo|empty] [--rate-limit N|off]',
+    );
     return;
   }
   const port = Number(values.port);
@@ -30,7 +34,9 @@ async function main(): Promise<void> {
   if (values.seed !== 'demo' && values.seed !== 'empty') {
     throw new Error(`--seed must be demo or empty, got ${values.seed}`);
   }
+  const rateLimit = parseRateLimit(values['rate-limit']);
   const server = await createRealmServer({
+    rateLimit,
     host: values.host,
     port,
     dataDir: values.data ?? defaultDataDir(),
@@ -52,6 +58,17 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** --rate-limit N: N requests per user per minute; off: no limit; absent: the default. */
+function parseRateLimit(value: string | undefined): RateLimitOptions | false | undefined {
+  if (!value) return undefined;
+  if (value === 'off') return false;
+  const requests = Number(value);
+  if (!Number.isInteger(requests) || requests < 1) {
+    throw new Error(`--rate-limit must be a positive integer or off, got ${value}`);
+  }
+  return { requests, windowMs: 60_000 };
 }
 
 main().catch((error: unknown) => {

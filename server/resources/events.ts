@@ -18,7 +18,7 @@ export const eventsResource: ResourceModule = {
           ...clientOptionsParams,
         },
       },
-      async ({ user, params, request }) => {
+      async ({ user, params, reply }) => {
         if (params.queue_id === undefined) {
           if (!params.dont_block) throw missingParam('queue_id');
           const queue = ctx.events.register(user.id, clientOptionsFrom(params));
@@ -28,10 +28,14 @@ export const eventsResource: ResourceModule = {
         if (params.last_event_id === undefined) throw missingParam('last_event_id');
         const pending = queue.fetch(params.last_event_id, params.dont_block, Date.now());
         if (Array.isArray(pending)) return { events: pending, queue_id: queue.id };
-        const onClose = () => queue.abandonPoll(Date.now());
-        request.raw.on('close', onClose);
+        // The response closing before we answered means the client went away: end the wait so the
+        // queue counts as idle from now on (it expires after queueIdleTimeoutMs).
+        const onClose = () => {
+          if (!reply.raw.writableFinished) queue.abandonPoll(Date.now());
+        };
+        reply.raw.on('close', onClose);
         const events = await pending;
-        request.raw.off('close', onClose);
+        reply.raw.off('close', onClose);
         return { events, queue_id: queue.id };
       },
     );

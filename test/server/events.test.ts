@@ -168,6 +168,47 @@ describe('GET /events', () => {
   });
 });
 
+describe('abandoned polls', () => {
+  it('keeps events for the next poll when a client drops its long-poll', async () => {
+    const dev = server.client('dev');
+    const q = await registerQueue(dev, { event_types: ['user_status'] });
+    const controller = new AbortController();
+    const dropped = dev
+      .get('/events', { queue_id: q.queueId, last_event_id: -1 }, { signal: controller.signal })
+      .catch((error: Error) => error.name);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort();
+    expect(await dropped).toBe('AbortError');
+    await dev.post('/users/me/status', { status_text: 'after the drop' });
+    const events = await q.next();
+    expect(events[0]).toMatchObject({ type: 'user_status', status_text: 'after the drop' });
+  });
+
+  it('lets a queue whose poll was dropped expire', async () => {
+    const short = await startTestServer({ queueIdleTimeoutMs: 200, queueGcIntervalMs: 50 });
+    try {
+      const dev = short.client('dev');
+      const q = await registerQueue(dev);
+      const controller = new AbortController();
+      const dropped = dev
+        .get('/events', { queue_id: q.queueId, last_event_id: -1 }, { signal: controller.signal })
+        .catch(() => null);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      controller.abort();
+      await dropped;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const gone = await dev.get('/events', {
+        queue_id: q.queueId,
+        last_event_id: -1,
+        dont_block: true,
+      });
+      expect(gone.body.code).toBe('BAD_EVENT_QUEUE_ID');
+    } finally {
+      await short.close();
+    }
+  });
+});
+
 describe('DELETE /events', () => {
   it('deletes the queue; a second delete or poll gives BAD_EVENT_QUEUE_ID', async () => {
     const dev = server.client('dev');
