@@ -1,0 +1,144 @@
+// The API client against the real local realm server, with faults from the proxy: Basic auth, the
+// server's error codes, retries of idempotent requests only, 429 honoured with Retry-After, and a 401
+// reported once instead of retried.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endpoints } from '../../shared/api/endpoints';
+import { ApiClient, encodeParams, normalizeSite } from '../../electron/api/client';
+import { ApiError } from '../../electron/api/errors';
+import { backoffDelay } from '../../electron/api/backoff';
+import { startTestServer, type TestServer } from '../support/server';
+import { startFaultProxy, type FaultProxy } from './support/fault-proxy';
+
+let realm: TestServer;
+let proxy: FaultProxy;
+let client: ApiClient;
+const unauthorized: ApiError[] = [];
+
+beforeAll(async () => {
+  realm = await startTestServer();
+  proxy = await startFaultProxy(() => realm.url);
+  const owner = realm.users.owner;
+  client = new ApiClient({
+    site: proxy.url,
+    credentials: { email: owner.email, apiKey: owner.api_key },
+    onUnauthorized: (error) => unauthorized.push(error),
+  });
+});
+afterAll(async () => {
+  await proxy?.close();
+  await realm?.close();
+});
+
+const count = (line: string) => proxy.log.filter((entry) => entry === line).length;
+
+describe('API client', () => {
+  it('authenticates with HTTP Basic and returns typed responses', async () => {
+    const me = await client.call(endpoints.getOwnUser, {});
+    expect(me.email).toBe(realm.users.owner.email);
+  });
+
+  it("throws the server's code and msg", async () => {
+    const error = (await client
+      .call(endpoints.getUser, { user_id: 999_999 })
+      .catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.kind).toBe('server');
+    expect(error.status).toBe(400);
+    expect(error.code).toBe('BAD_REQUEST');
+    expect(error.message.length).toBeGreaterThan(0);
+  });
+
+  it('retries an idempotent request after a 502, but never a non-idempotent one', async () => {
+    const bad = {
+      status: 502,
+      body: { result: 'error', code: 'BAD_GATEWAY', msg: 'upstream down' },
+    };
+    proxy.inject({ path: '/api/v1/users/me', action: bad });
+    const before = count('GET /api/v1/users/me');
+    const me = await client.call(endpoints.getOwnUser, {});
+    expect(me.user_id).toBe(realm.users.owner.user_id);
+    expect(count('GET /api/v1/users/me') - before).toBe(2);
+
+    proxy.inject({ path: '/api/v1/drafts', method: 'POST', action: bad });
+    const posts = count('POST /api/v1/drafts');
+    const error = (await client
+      .call(endpoints.createDrafts, { drafts: [{ type: '', to: [], topic: '', content: 'x' }] })
+      .catch((e: unknown) => e)) as ApiError;
+    expect(error.status).toBe(502);
+    expect(error.ambiguous).toBe(true);
+    expect(count('POST /api/v1/drafts') - posts).toBe(1);
+  });
+
+  it('waits out a 429 with Retry-After and then succeeds', async () => {
+    proxy.inject({
+      path: '/api/v1/users/me',
+      action: {
+        status: 429,
+        headers: { 'retry-after': '0.3' },
+        body: { result: 'error', code: 'RATE_LIMIT_HIT', msg: 'API usage exceeded rate limit' },
+      },
+    });
+    const me = await client.call(endpoints.getOwnUser, {});
+    expect(me.user_id).toBe(realm.users.owner.user_id);
+  });
+
+  it('gives up with RATE_LIMIT_HIT when asked to wait longer than it will', async () => {
+    const impatient = new ApiClient({
+      site: proxy.url,
+      credentials: { email: realm.users.owner.email, apiKey: realm.users.owner.api_key },
+      maxRetryAfterMs: 1_000,
+    });
+    proxy.inject({
+      path: '/api/v1/users/me',
+      action: {
+        status: 429,
+        headers: { 'retry-after': '60' },
+        body: { result: 'error', code: 'RATE_LIMIT_HIT', msg: 'slow down' },
+      },
+    });
+    const error = (await impatient
+      .call(endpoints.getOwnUser, {})
+      .catch((e: unknown) => e)) as ApiError;
+    expect(error.code).toBe('RATE_LIMIT_HIT');
+    expect(error.body?.['retry-after']).toBe(60);
+  });
+
+  it('reports a 401 once and does not retry it', async () => {
+    const wrong = new ApiClient({
+      site: proxy.url,
+      credentials: { email: realm.users.owner.email, apiKey: 'not-the-key' },
+      onUnauthorized: (error) => unauthorized.push(error),
+    });
+    const before = count('GET /api/v1/users/me');
+    const error = (await wrong.call(endpoints.getOwnUser, {}).catch((e: unknown) => e)) as ApiError;
+    expect(error.kind).toBe('auth');
+    expect(error.status).toBe(401);
+    expect(unauthorized).toHaveLength(1);
+    expect(count('GET /api/v1/users/me') - before).toBe(1);
+  });
+
+  it('times out a stalled request with REQUEST_TIMEOUT', async () => {
+    proxy.inject({ path: '/api/v1/server_settings', action: { delayMs: 2_000 } });
+    const error = (await client
+      .call(endpoints.serverSettings, {}, { timeoutMs: 200, retry: false })
+      .catch((e: unknown) => e)) as ApiError;
+    expect(error.code).toBe('REQUEST_TIMEOUT');
+  });
+
+  it('normalizes sites and encodes non-string parameters as JSON', () => {
+    expect(normalizeSite('https://chat.example.com/api/v1/')).toBe('https://chat.example.com');
+    expect(normalizeSite(' http://127.0.0.1:9991 ')).toBe('http://127.0.0.1:9991');
+    expect(() => normalizeSite('ftp://x')).toThrow(/scheme/);
+    expect(encodeParams({ a: 'x', b: [1, 2], c: true, d: undefined }).toString()).toBe(
+      'a=x&b=%5B1%2C2%5D&c=true',
+    );
+  });
+
+  it('backs off from about 0.1 s, doubling, capped at 10 s', () => {
+    expect(backoffDelay(0, () => 0)).toBe(50);
+    expect(backoffDelay(0, () => 1)).toBe(100);
+    expect(backoffDelay(3, () => 1)).toBe(800);
+    expect(backoffDelay(30, () => 1)).toBe(10_000);
+    expect(backoffDelay(30, () => 0)).toBe(5_000);
+  });
+});
