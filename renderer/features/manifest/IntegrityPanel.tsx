@@ -1,0 +1,110 @@
+// Whether the audio belongs to this manifest: verified, exactly which members differ, or why the
+// audio is unreadable or missing; and a way to check another audio file.
+import { useState } from 'react';
+import type { IntegrityOutcome, TypedManifest } from '../../../shared/manifest';
+
+export function integritySummary(integrity: IntegrityOutcome): string {
+  switch (integrity.status) {
+    case 'verified':
+      return 'Verified: this audio belongs to this manifest.';
+    case 'mismatch':
+      return `The audio does not match this manifest: ${integrity.mismatches
+        .map((m) => `${m} differs`)
+        .join(', ')}.`;
+    case 'unreadable':
+      return `The audio is unreadable: ${integrity.reason ?? 'not a single-stream Ogg Opus file'}.`;
+    case 'missing':
+      return `No audio file: ${integrity.reason ?? 'none was found'}.`;
+    case 'not-checked':
+      return `The audio was not checked: ${integrity.reason ?? 'the manifest could not be decoded'}.`;
+  }
+}
+
+export function IntegrityPanel({
+  integrity,
+  manifest,
+  canUseDialog,
+  busy,
+  onChooseAudio,
+}: {
+  integrity: IntegrityOutcome;
+  manifest?: TypedManifest;
+  canUseDialog: boolean;
+  busy: boolean;
+  onChooseAudio(path?: string): void;
+}) {
+  const [path, setPath] = useState('');
+  const declared = manifest?.integrity as Record<string, unknown> | undefined;
+  return (
+    <section
+      aria-label="Integrity"
+      className={`manifest-integrity manifest-integrity-${integrity.status}`}
+      data-status={integrity.status}
+    >
+      <h3>Audio integrity</h3>
+      <p role="status" data-testid="integrity-summary">
+        {integritySummary(integrity)}
+      </p>
+      {integrity.audioSource && (
+        <p className="manifest-muted">
+          Audio: <code>{integrity.audioSource.location}</code> (found by {integrity.audioSource.via}
+          )
+        </p>
+      )}
+      {integrity.status === 'mismatch' && (
+        <table className="manifest-mismatches">
+          <thead>
+            <tr>
+              <th>Member</th>
+              <th>Manifest says</th>
+              <th>Audio has</th>
+            </tr>
+          </thead>
+          <tbody>
+            {integrity.mismatches.map((member) => (
+              <tr key={member}>
+                <td>
+                  <code>{member}</code>
+                </td>
+                <td>
+                  <code>{String(declared?.[member] ?? '—')}</code>
+                </td>
+                <td>
+                  <code>{String(integrity.actual?.[member] ?? '—')}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {integrity.status !== 'not-checked' && (
+        <div className="manifest-pick-audio">
+          {canUseDialog ? (
+            <button type="button" disabled={busy} onClick={() => onChooseAudio()}>
+              Choose audio file…
+            </button>
+          ) : (
+            <form
+              onSubmit={(event) => {
+                event.preventDefault();
+                if (path.trim()) onChooseAudio(path.trim());
+              }}
+            >
+              <label>
+                Audio file path{' '}
+                <input
+                  value={path}
+                  onChange={(e) => setPath(e.target.value)}
+                  placeholder="/path/to/recording.opus"
+                />
+              </label>{' '}
+              <button type="submit" disabled={busy || !path.trim()}>
+                Check this audio
+              </button>
+            </form>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,237 @@
+// The meeting-manifest viewer (rendered by the app shell, renderer/src/ManifestRoute.tsx). Files are
+// reached only through main: a path (command line, recent list, or typed in browser mode), the native
+// dialog (Electron), or a dropped file. One manifest is open at a time; opening another, or leaving
+// the viewer, closes it in main, which revokes its audio token.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ManifestSession, RecentManifest } from '../../../shared/ipc/manifest';
+import { ManifestView } from './ManifestView';
+import { callErrorText, downloadBase64, mediaUrl, viewerApi } from './manifestApi';
+import './manifest.css';
+
+export default function ManifestViewer({ initialPath }: { initialPath?: string }) {
+  const [session, setSession] = useState<ManifestSession | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [recent, setRecent] = useState<RecentManifest[]>([]);
+  const [canUseDialog, setCanUseDialog] = useState(false);
+  const [typedPath, setTypedPath] = useState('');
+  const [dragging, setDragging] = useState(false);
+  // Only the latest request may replace what is shown.
+  const requestId = useRef(0);
+  const sessionRef = useRef<ManifestSession | null>(null);
+
+  const refreshRecent = useCallback(() => {
+    viewerApi()
+      .listRecentManifests({})
+      .then(setRecent, () => undefined);
+  }, []);
+
+  const show = useCallback(
+    async (label: string, call: () => Promise<ManifestSession>) => {
+      const id = ++requestId.current;
+      setBusy(label);
+      setError(null);
+      setNotice(null);
+      try {
+        const next = await call();
+        if (id !== requestId.current) {
+          void viewerApi().closeManifest({ sessionId: next.sessionId });
+          return;
+        }
+        const previous = sessionRef.current;
+        if (previous && previous.sessionId !== next.sessionId) {
+          void viewerApi()
+            .closeManifest({ sessionId: previous.sessionId })
+            .catch(() => undefined);
+        }
+        sessionRef.current = next;
+        setSession(next);
+      } catch (err) {
+        if (id === requestId.current) setError(callErrorText(err));
+      } finally {
+        if (id === requestId.current) setBusy(null);
+        refreshRecent();
+      }
+    },
+    [refreshRecent],
+  );
+
+  const openPath = useCallback(
+    (path: string) => show(`Opening ${path}…`, () => viewerApi().openManifest({ path })),
+    [show],
+  );
+
+  useEffect(() => {
+    refreshRecent();
+    viewerApi()
+      .getAppInfo({})
+      .then(
+        (info) => setCanUseDialog(info.runtime === 'electron'),
+        () => undefined,
+      );
+    return () => {
+      const open = sessionRef.current;
+      if (open)
+        void viewerApi()
+          .closeManifest({ sessionId: open.sessionId })
+          .catch(() => {});
+    };
+  }, [refreshRecent]);
+
+  useEffect(() => {
+    if (!initialPath) return;
+    // Deferred so a remount (React's StrictMode, a quick re-navigation) does not open it twice.
+    const timer = setTimeout(() => void openPath(initialPath), 0);
+    return () => clearTimeout(timer);
+  }, [initialPath, openPath]);
+
+  const chooseAudio = (path?: string) => {
+    const current = sessionRef.current;
+    if (!current) return;
+    void show('Checking the audio…', () =>
+      viewerApi().chooseManifestAudio({ sessionId: current.sessionId, ...(path ? { path } : {}) }),
+    );
+  };
+
+  const saveAttachment = async (index: number) => {
+    const current = sessionRef.current;
+    if (!current) return;
+    setError(null);
+    try {
+      if (canUseDialog) {
+        const { savedTo } = await viewerApi().saveManifestAttachment({
+          sessionId: current.sessionId,
+          index,
+        });
+        setNotice(`Saved to ${savedTo}`);
+      } else {
+        const file = await viewerApi().getManifestAttachment({
+          sessionId: current.sessionId,
+          index,
+        });
+        downloadBase64(file.name, file.mime, file.contentBase64);
+      }
+    } catch (err) {
+      setError(callErrorText(err));
+    }
+  };
+
+  const onDrop = (event: React.DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    const file = event.dataTransfer.files[0];
+    if (!file) return;
+    const intake = viewerApi().intakeFile;
+    if (!intake) {
+      setError(
+        canUseDialog
+          ? 'Dropping files is not available here; use Open… instead.'
+          : 'In browser mode the page cannot see where a dropped file lives; type its path instead.',
+      );
+      return;
+    }
+    void show(`Opening ${file.name}…`, async () => {
+      const { token } = await intake(file);
+      return viewerApi().openManifest({ token });
+    });
+  };
+
+  return (
+    <div
+      className={dragging ? 'manifest-viewer manifest-dragging' : 'manifest-viewer'}
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes('Files')) {
+          e.preventDefault();
+          setDragging(true);
+        }
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+    >
+      <div className="manifest-open" aria-label="Open a meeting manifest" role="group">
+        <h2 className="manifest-viewer-title">Meeting manifest</h2>
+        {canUseDialog && (
+          <button
+            type="button"
+            disabled={busy !== null}
+            onClick={() => void show('Opening…', () => viewerApi().openManifest({}))}
+          >
+            Open…
+          </button>
+        )}
+        {!canUseDialog && (
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (typedPath.trim()) void openPath(typedPath.trim());
+            }}
+          >
+            <label>
+              Manifest path{' '}
+              <input
+                value={typedPath}
+                onChange={(e) => setTypedPath(e.target.value)}
+                placeholder="/path/to/manifest.json"
+              />
+            </label>{' '}
+            <button type="submit" disabled={busy !== null || !typedPath.trim()}>
+              Open
+            </button>
+          </form>
+        )}
+        <span className="manifest-muted"> or drop a manifest here.</span>
+        {recent.length > 0 && (
+          <details className="manifest-recent" open={!session}>
+            <summary>Recent manifests</summary>
+            <ul>
+              {recent.map((r) => (
+                <li key={r.path}>
+                  <button type="button" disabled={busy !== null} onClick={() => openPath(r.path)}>
+                    {r.title ?? r.path}
+                  </button>{' '}
+                  <span className="manifest-muted">
+                    {r.path} · {r.status}
+                  </span>{' '}
+                  <button
+                    type="button"
+                    aria-label={`Forget ${r.path}`}
+                    onClick={() =>
+                      void viewerApi()
+                        .forgetRecentManifest({ path: r.path })
+                        .then(setRecent, () => undefined)
+                    }
+                  >
+                    ×
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </details>
+        )}
+      </div>
+      {busy && (
+        <p role="status" className="manifest-busy">
+          {busy}
+        </p>
+      )}
+      {error && (
+        <p role="alert" className="manifest-error">
+          {error}
+        </p>
+      )}
+      {notice && <p role="status">{notice}</p>}
+      {session && (
+        <ManifestView
+          key={session.sessionId}
+          session={session}
+          mediaSrc={session.mediaToken ? mediaUrl(session.mediaToken) : null}
+          canUseDialog={canUseDialog}
+          busy={busy !== null}
+          onChooseAudio={chooseAudio}
+          onSaveAttachment={(index) => void saveAttachment(index)}
+        />
+      )}
+    </div>
+  );
+}
