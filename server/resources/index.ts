@@ -15,6 +15,9 @@ import { typingResource } from './typing';
 import { userTopicsResource } from './user-topics';
 import { settingsStateResource } from './settings-state';
 import { unreadsResource } from './unreads';
+import { messagesResource } from './messages';
+import { flagsResource } from './flags';
+import { reactionsResource } from './reactions';
 
 export const resources: readonly ResourceModule[] = [
   serverInfoResource,
@@ -30,6 +33,9 @@ export const resources: readonly ResourceModule[] = [
   userTopicsResource,
   settingsStateResource,
   unreadsResource,
+  messagesResource,
+  flagsResource,
+  reactionsResource,
 ];
 
 setStateProviders(resources);

@@ -1,0 +1,44 @@
+// The database side of mention rendering: resolves user, group and channel names for one author.
+// Channel links only resolve to channels the author may see, so a link never leaks a private name.
+import type { Db } from '../db';
+import type { AuthUser } from '../realm/context';
+import { canSeeChannelMetadata } from '../realm/permissions';
+import { unicodeEmojiCodeForName } from '../realm/emoji';
+import type { ChannelRow } from '../resources/channels-store';
+import type { MentionLookup, MentionUser } from './mentions';
+
+export function databaseLookup(db: Db, author: AuthUser): MentionLookup {
+  return {
+    userByName(name) {
+      return db
+        .prepare<[string], MentionUser>(
+          'SELECT id, full_name FROM users WHERE full_name = ? COLLATE NOCASE AND is_active = 1',
+        )
+        .all(name);
+    },
+    userById(id) {
+      return db
+        .prepare<[number], MentionUser>(
+          'SELECT id, full_name FROM users WHERE id = ? AND is_active = 1',
+        )
+        .get(id);
+    },
+    groupByName(name) {
+      // System groups (role:*) are not mentionable.
+      return db
+        .prepare<[string], { id: number; name: string }>(
+          `SELECT id, name FROM user_groups
+            WHERE name = ? COLLATE NOCASE AND is_system_group = 0 AND deactivated = 0`,
+        )
+        .get(name);
+    },
+    channelByName(name) {
+      const row = db
+        .prepare<[string], ChannelRow>('SELECT * FROM channels WHERE name = ? COLLATE NOCASE')
+        .get(name);
+      if (!row || !canSeeChannelMetadata(db, author, row)) return undefined;
+      return { id: row.id, name: row.name };
+    },
+    emojiCode: unicodeEmojiCodeForName,
+  };
+}

@@ -1,0 +1,110 @@
+// Message-related events (api-notes §4): the message event with per-recipient flags and per-queue
+// rendering, and delete_message in its bulk and per-id forms.
+import { flagNames } from '../db/flags';
+import type { QueueView } from '../events/queue';
+import type { AuthUser, RealmContext } from '../realm/context';
+import { MessageViewBuilder, type MessageRow } from './messages-store';
+
+interface ViewerRow {
+  id: number;
+  role: number;
+}
+
+function viewerOf(ctx: RealmContext, userId: number, cache: Map<number, AuthUser>): AuthUser {
+  let viewer = cache.get(userId);
+  if (!viewer) {
+    const row = ctx.db
+      .prepare<[number], ViewerRow>('SELECT id, role FROM users WHERE id = ?')
+      .get(userId);
+    // Only id and role matter for what a viewer sees of a message (email visibility).
+    viewer = { id: userId, role: row?.role ?? 400 } as AuthUser;
+    cache.set(userId, viewer);
+  }
+  return viewer;
+}
+
+/**
+ * Sends a new message to every recipient queue. flagsByUser holds each recipient's flag bits;
+ * the queue that sent it with a local_id gets local_message_id.
+ */
+export function sendMessageEvent(
+  ctx: RealmContext,
+  row: MessageRow,
+  flagsByUser: ReadonlyMap<number, number>,
+  localEcho?: { queueId: string; localId: string },
+): void {
+  const builder = new MessageViewBuilder(ctx);
+  const viewers = new Map<number, AuthUser>();
+  const variants = new Map<string, Record<string, unknown>>();
+  const recipients = [...flagsByUser.keys()].filter((id) => ctx.events.hasQueues(id));
+  if (recipients.length === 0) return;
+  ctx.events.send(recipients, (queue: QueueView) => {
+    const viewer = viewerOf(ctx, queue.userId, viewers);
+    const options = {
+      applyMarkdown: queue.options.applyMarkdown,
+      clientExtavatar: queue.options.clientExtavatar,
+      allowEmptyTopicName: queue.hasCapability('empty_topic_name'),
+    };
+    // Objects differ only by these options and the viewer's email access; share equal variants.
+    const key = `${options.applyMarkdown}|${options.clientExtavatar}|${options.allowEmptyTopicName}|${viewer.id === row.sender_id}|${viewer.role}`;
+    let message = variants.get(key);
+    if (!message) {
+      message = builder.one(viewer, row, options, []);
+      variants.set(key, message);
+    }
+    const event: Record<string, unknown> & { type: string } = {
+      type: 'message',
+      message,
+      flags: flagNames(flagsByUser.get(queue.userId) ?? 0),
+    };
+    if (localEcho && queue.id === localEcho.queueId) event.local_message_id = localEcho.localId;
+    return event;
+  });
+}
+
+export interface DeletedMessage {
+  id: number;
+  type: 'stream' | 'private';
+  channel_id: number | null;
+  topic: string;
+}
+
+/**
+ * delete_message events: clients with bulk_message_deletion get message_ids per conversation,
+ * others one event per message (api-notes §4.3).
+ */
+export function sendDeleteEvents(
+  ctx: RealmContext,
+  userIds: Iterable<number>,
+  messages: readonly DeletedMessage[],
+): void {
+  if (messages.length === 0) return;
+  const groups = new Map<string, DeletedMessage[]>();
+  for (const message of messages) {
+    const key =
+      message.type === 'stream' ? `s${message.channel_id}\u0000${message.topic}` : 'private';
+    let list = groups.get(key);
+    if (!list) groups.set(key, (list = []));
+    list.push(message);
+  }
+  for (const list of groups.values()) {
+    const first = list[0];
+    const base: Record<string, unknown> =
+      first.type === 'stream'
+        ? { message_type: 'stream', stream_id: first.channel_id, topic: first.topic }
+        : { message_type: 'private' };
+    const ids = list.map((m) => m.id).sort((a, b) => a - b);
+    ctx.events.send(userIds, (queue) =>
+      queue.hasCapability('bulk_message_deletion')
+        ? { type: 'delete_message', ...base, message_ids: ids }
+        : null,
+    );
+    for (const id of ids) {
+      ctx.events.send(userIds, (queue) =>
+        queue.hasCapability('bulk_message_deletion')
+          ? null
+          : { type: 'delete_message', ...base, message_id: id },
+      );
+    }
+  }
+}

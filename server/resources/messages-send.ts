@@ -1,0 +1,381 @@
+// POST /messages (spec 4.1): recipient resolution, permissions, rendering, storage with per-user
+// flags, automatic topic visibility and the message event. createMessage is also what the demo
+// seed and the notification-bot messages of moves use, so every message is stored the same way.
+import { z } from 'zod';
+import { MessageFlag } from '../db/flags';
+import { ApiError, badRequest, missingParam } from '../http/errors';
+import { Param, p } from '../http/params';
+import type { AuthUser, RealmContext } from '../realm/context';
+import { createUser } from '../realm/accounts';
+import { Role, isGuest } from '../realm/roles';
+import {
+  canReadChannelContent,
+  canSeeChannelMetadata,
+  channelGroupSetting,
+  groupMemberIds,
+  userHasGroupSetting,
+} from '../realm/permissions';
+import { databaseLookup } from '../markdown/lookup';
+import { renderMessage, type RenderedMessage } from '../markdown/render';
+import { getChannel, getChannelByName, subscriberIds, type ChannelRow } from './channels-store';
+import { getUserRow, getUserRowByEmail } from './users-store';
+import {
+  channelRecipientId,
+  directRecipientId,
+  getMessage,
+  type MessageRow,
+} from './messages-store';
+import {
+  checkTopicAllowed,
+  checkWildcardMentions,
+  normalizeTopic,
+  topicParticipantIds,
+  validateContent,
+} from './messages-rules';
+import { sendMessageEvent } from './messages-events';
+import { applyAutomaticVisibility } from './messages-visibility';
+import { setMessageAttachments } from './messages-attachments';
+import type { ApiRouter } from '../http/router';
+
+export type MessageTarget =
+  { kind: 'channel'; channel: ChannelRow; topic: string } | { kind: 'direct'; userIds: number[] };
+
+/** Clients whose messages are marked read for their sender by default (a human at a UI). */
+const HUMAN_CLIENTS = new Set([
+  'website',
+  'tributary',
+  'zulipandroid',
+  'zulipios',
+  'zulipdesktop',
+  'zulipmobile',
+  'zulipelectron',
+  'zulipterminal',
+  'ios',
+  'android',
+  'test suite',
+]);
+
+export function defaultReadBySender(clientName: string): boolean {
+  const name = clientName.toLowerCase();
+  return HUMAN_CLIENTS.has(name) || name.includes('desktop app');
+}
+
+function parseTo(raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw;
+  const text = raw.trim();
+  if (text.startsWith('[') || /^-?\d+$/.test(text) || text.startsWith('"')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return raw;
+    }
+  }
+  return raw;
+}
+
+function channelDoesNotExist(nameOrId: string | number): ApiError {
+  return typeof nameOrId === 'number'
+    ? new ApiError('STREAM_DOES_NOT_EXIST', `Channel with ID '${nameOrId}' does not exist`, 400, {
+        stream_id: nameOrId,
+      })
+    : new ApiError('STREAM_DOES_NOT_EXIST', `Channel '${nameOrId}' does not exist`, 400, {
+        stream: nameOrId,
+      });
+}
+
+/** The channel addressed by `to`, visible to the sender, or STREAM_DOES_NOT_EXIST. */
+export function resolveChannelTarget(ctx: RealmContext, sender: AuthUser, to: unknown): ChannelRow {
+  let value = to;
+  if (Array.isArray(value) && value.length === 1) value = value[0];
+  if (typeof value === 'number') {
+    const channel = getChannel(ctx.db, value);
+    // A private channel the sender cannot see does not exist for them.
+    if (!channel || !canSeeChannelMetadata(ctx.db, sender, channel))
+      throw channelDoesNotExist(value);
+    return channel;
+  }
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw badRequest('Invalid channel name or ID');
+  }
+  const name = value.trim();
+  const channel = getChannelByName(ctx.db, name);
+  if (!channel || !canSeeChannelMetadata(ctx.db, sender, channel)) throw channelDoesNotExist(name);
+  return channel;
+}
+
+/** Direct recipients as user ids (the sender is dropped unless alone). */
+export function resolveDirectTarget(ctx: RealmContext, sender: AuthUser, to: unknown): number[] {
+  let items: unknown[];
+  if (Array.isArray(to)) items = to;
+  else if (typeof to === 'number') items = [to];
+  else if (typeof to === 'string')
+    items = to
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  else throw badRequest('Invalid recipients');
+  if (items.length === 0) throw badRequest('Message must have recipients');
+  const ids = new Set<number>();
+  for (const item of items) {
+    const row =
+      typeof item === 'number'
+        ? getUserRow(ctx.db, item)
+        : typeof item === 'string'
+          ? getUserRowByEmail(ctx.db, item)
+          : undefined;
+    if (!row) {
+      throw badRequest(
+        typeof item === 'number' ? `Invalid user ID ${item}` : `Invalid email '${String(item)}'`,
+      );
+    }
+    if (row.is_active !== 1) throw badRequest(`'${row.email}' is no longer using Tributary.`);
+    ids.add(row.id);
+  }
+  if (ids.size > 1) ids.delete(sender.id);
+  return [...ids].sort((a, b) => a - b);
+}
+
+/** Whether the sender may post to the channel (subscription, guests, can_send_message_group). */
+export function checkCanPostToChannel(
+  ctx: RealmContext,
+  sender: AuthUser,
+  channel: ChannelRow,
+): void {
+  if (channel.is_archived === 1) {
+    throw badRequest(`Not authorized to send to channel '${channel.name}'`);
+  }
+  if (!canReadChannelContent(ctx.db, sender, channel)) {
+    throw badRequest(`Not authorized to send to channel '${channel.name}'`);
+  }
+  if (isGuest(sender.role) && !isSubscribedActive(ctx, sender.id, channel.id)) {
+    throw badRequest(`Not authorized to send to channel '${channel.name}'`);
+  }
+  const canSend = channelGroupSetting(channel, 'can_send_message_group');
+  if (canSend !== undefined && !userHasGroupSetting(ctx.db, sender.id, canSend)) {
+    throw badRequest('You do not have permission to post in this channel.');
+  }
+}
+
+function isSubscribedActive(ctx: RealmContext, userId: number, channelId: number): boolean {
+  return (
+    ctx.db
+      .prepare('SELECT 1 FROM subscriptions WHERE user_id = ? AND channel_id = ? AND active = 1')
+      .get(userId, channelId) !== undefined
+  );
+}
+
+export interface CreateMessageOptions {
+  client: string;
+  readBySender: boolean;
+  timestamp?: number;
+  localEcho?: { queueId: string; localId: string };
+  /** Pre-rendered content (the caller already rendered it to check wildcards). */
+  rendered?: RenderedMessage;
+}
+
+export interface CreatedMessage {
+  row: MessageRow;
+  flagsByUser: Map<number, number>;
+  automaticNewVisibilityPolicy?: number;
+}
+
+/** Per-recipient flags from the mentions a rendering found. */
+export function mentionFlags(
+  ctx: RealmContext,
+  rendered: RenderedMessage,
+  recipients: readonly number[],
+  topicParticipants: ReadonlySet<number>,
+): Map<number, number> {
+  const mentioned = new Set(rendered.mentionedUserIds);
+  for (const groupId of rendered.mentionedGroupIds) {
+    for (const id of groupMemberIds(ctx.db, groupId)) mentioned.add(id);
+  }
+  const flags = new Map<number, number>();
+  for (const id of recipients) {
+    let bits = 0;
+    if (mentioned.has(id)) bits |= MessageFlag.mentioned;
+    if (rendered.streamWildcard) bits |= MessageFlag.stream_wildcard_mentioned;
+    else if (rendered.topicWildcard && topicParticipants.has(id)) {
+      bits |= MessageFlag.topic_wildcard_mentioned;
+    }
+    flags.set(id, bits);
+  }
+  return flags;
+}
+
+/** Stores a message with its user_messages rows and emits the events. No permission checks. */
+export function createMessage(
+  ctx: RealmContext,
+  sender: AuthUser,
+  target: MessageTarget,
+  content: string,
+  options: CreateMessageOptions,
+): CreatedMessage {
+  const { db } = ctx;
+  const rendered = options.rendered ?? renderMessage(content, databaseLookup(db, sender));
+  const timestamp = options.timestamp ?? ctx.nowSeconds();
+  return db.transaction((): CreatedMessage => {
+    let recipientId: number;
+    let recipients: number[];
+    let channelId: number | null = null;
+    let topic = '';
+    let participants = new Set<number>();
+    let startedTopic = false;
+    if (target.kind === 'channel') {
+      channelId = target.channel.id;
+      topic = target.topic;
+      recipientId = channelRecipientId(db, channelId);
+      recipients = subscriberIds(db, channelId);
+      if (rendered.topicWildcard) participants = new Set(topicParticipantIds(db, channelId, topic));
+      startedTopic =
+        db
+          .prepare(
+            'SELECT 1 FROM messages WHERE channel_id = ? AND topic = ? COLLATE NOCASE LIMIT 1',
+          )
+          .get(channelId, topic) === undefined;
+    } else {
+      const members = [...new Set([...target.userIds, sender.id])];
+      recipientId = directRecipientId(db, members);
+      recipients = members;
+    }
+    const id = Number(
+      db
+        .prepare(
+          `INSERT INTO messages (sender_id, type, recipient_id, channel_id, topic, content,
+             rendered_content, client, timestamp, is_me_message, has_link, has_image, has_attachment)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          sender.id,
+          target.kind === 'channel' ? 'stream' : 'private',
+          recipientId,
+          channelId,
+          topic,
+          content,
+          rendered.html,
+          options.client,
+          timestamp,
+          rendered.isMeMessage ? 1 : 0,
+          rendered.hasLink ? 1 : 0,
+          rendered.hasImage ? 1 : 0,
+          rendered.hasAttachment ? 1 : 0,
+        ).lastInsertRowid,
+    );
+    const flagsByUser = mentionFlags(ctx, rendered, recipients, participants);
+    // A sender who is not subscribed (posting to a public channel) still gets a row.
+    if (!flagsByUser.has(sender.id)) flagsByUser.set(sender.id, 0);
+    if (options.readBySender) {
+      flagsByUser.set(sender.id, (flagsByUser.get(sender.id) ?? 0) | MessageFlag.read);
+    }
+    const insert = db.prepare(
+      'INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)',
+    );
+    for (const [userId, flags] of flagsByUser) insert.run(userId, id, flags);
+    if (rendered.uploadPathIds.length > 0) {
+      setMessageAttachments(db, sender.id, id, rendered.uploadPathIds);
+    }
+    const row = getMessage(db, id)!;
+    let automaticNewVisibilityPolicy: number | undefined;
+    if (target.kind === 'channel') {
+      automaticNewVisibilityPolicy = applyAutomaticVisibility(
+        ctx,
+        sender,
+        target.channel.id,
+        topic,
+        startedTopic,
+      );
+    }
+    sendMessageEvent(ctx, row, flagsByUser, options.localEcho);
+    return { row, flagsByUser, automaticNewVisibilityPolicy };
+  })();
+}
+
+const NOTIFICATION_BOT_EMAIL = 'notification-bot@tributary.local';
+
+/** The system bot that announces moves (created on first use). */
+export function notificationBot(ctx: RealmContext): AuthUser {
+  let row = getUserRowByEmail(ctx.db, NOTIFICATION_BOT_EMAIL);
+  if (!row) {
+    const created = createUser(ctx.db, {
+      email: NOTIFICATION_BOT_EMAIL,
+      fullName: 'Notification Bot',
+      role: Role.member,
+      isBot: true,
+      botType: 1,
+      botOwnerId: null,
+      timezone: '',
+    });
+    row = getUserRow(ctx.db, created.id)!;
+  }
+  return {
+    id: row.id,
+    email: row.email,
+    delivery_email: row.delivery_email,
+    full_name: row.full_name,
+    role: row.role,
+    is_active: true,
+    is_bot: true,
+    bot_type: row.bot_type,
+    bot_owner_id: row.bot_owner_id,
+    can_create_users: false,
+  };
+}
+
+const toParam = new Param<unknown, true>(z.unknown(), false, true);
+
+export function registerSendRoute(api: ApiRouter, ctx: RealmContext): void {
+  api.post(
+    '/messages',
+    {
+      params: {
+        type: p.enumOf(['direct', 'channel', 'stream', 'private']),
+        to: toParam,
+        content: p.string(),
+        topic: p.string().optional().alias('subject'),
+        queue_id: p.string().optional(),
+        local_id: p.string().optional(),
+        read_by_sender: p.bool().optional(),
+      },
+    },
+    ({ user, params, request }) => {
+      if ((params.queue_id === undefined) !== (params.local_id === undefined)) {
+        throw missingParam(params.queue_id === undefined ? 'queue_id' : 'local_id');
+      }
+      const content = validateContent(params.content);
+      const to = parseTo(params.to);
+      const lookup = databaseLookup(ctx.db, user);
+      let target: MessageTarget;
+      let rendered: RenderedMessage;
+      if (params.type === 'channel' || params.type === 'stream') {
+        const channel = resolveChannelTarget(ctx, user, to);
+        const topic = normalizeTopic(ctx.db, params.topic);
+        checkCanPostToChannel(ctx, user, channel);
+        checkTopicAllowed(ctx.db, channel, topic);
+        rendered = renderMessage(content, lookup);
+        checkWildcardMentions(ctx.db, user, channel, topic, {
+          stream: rendered.streamWildcard,
+          topic: rendered.topicWildcard,
+        });
+        target = { kind: 'channel', channel, topic };
+      } else {
+        target = { kind: 'direct', userIds: resolveDirectTarget(ctx, user, to) };
+        rendered = renderMessage(content, lookup);
+      }
+      const clientName = request.headers['user-agent']?.split('/')[0]?.trim() || 'API';
+      const ownQueue =
+        params.queue_id !== undefined &&
+        ctx.events.queuesOf(user.id).some((q) => q.id === params.queue_id);
+      const created = createMessage(ctx, user, target, content, {
+        client: clientName,
+        readBySender: params.read_by_sender ?? defaultReadBySender(clientName),
+        rendered,
+        localEcho: ownQueue ? { queueId: params.queue_id!, localId: params.local_id! } : undefined,
+      });
+      const body: Record<string, unknown> = { id: created.row.id };
+      if (created.automaticNewVisibilityPolicy !== undefined) {
+        body.automatic_new_visibility_policy = created.automaticNewVisibilityPolicy;
+      }
+      return body;
+    },
+  );
+}
