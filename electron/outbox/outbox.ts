@@ -135,6 +135,7 @@ export class Outbox {
       entry.lastError = error instanceof Error ? error.message : String(error);
       this.persist();
       if (definite) throw error;
+      this.scheduleRetryIfNeeded();
       return null;
     }
   }
