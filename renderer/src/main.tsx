@@ -1,9 +1,12 @@
+// Renderer entry: gives the page window.tributary in browser mode (Electron's preload already has),
+// then renders the app.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { installBrowserBridge } from '../bridge';
+import { App } from './App';
+import '../styles/app.css';
 
-function App() {
-  return <main>Tributary</main>;
-}
+installBrowserBridge();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,0 +1,76 @@
+// Every signed-in account with its connection state and unread total; switching and adding.
+import { useChatStore } from '../../store/hooks';
+import { selectUnreadCounts } from '../../store';
+import type { ConnectionState } from '../../../shared/ipc/common';
+import { api } from '../../src/tributary';
+import { navigate, uiStore, useUi } from '../../src/ui-store';
+
+export function connectionLabel(state: ConnectionState | undefined): string {
+  switch (state?.status) {
+    case 'live':
+      return 'connected';
+    case 'backoff':
+      return 'reconnecting';
+    case 'signed_out':
+      return 'signed out';
+    case 'stopped':
+      return 'stopped';
+    default:
+      return 'connecting';
+  }
+}
+
+function AccountUnread({ accountId }: { accountId: string }) {
+  const total = useChatStore((s) => selectUnreadCounts(s.accounts[accountId]).total);
+  return total > 0 ? (
+    <span className="count" aria-label={`${total} unread`}>
+      {total}
+    </span>
+  ) : null;
+}
+
+export function AccountSwitcher() {
+  const accounts = useUi((s) => s.accounts);
+  const active = useUi((s) => s.activeAccountId);
+  const connections = useUi((s) => s.connections);
+  return (
+    <nav className="account-switcher" aria-label="Accounts">
+      <ul>
+        {accounts.map((a) => {
+          const state = connections[a.id] ?? a.connection;
+          return (
+            <li key={a.id}>
+              <button
+                type="button"
+                className={`account${a.id === active ? ' active' : ''}`}
+                aria-current={a.id === active}
+                title={`${a.realmName} — ${a.email} (${connectionLabel(state)})`}
+                aria-label={`${a.realmName}, ${a.email}, ${connectionLabel(state)}`}
+                onClick={() => {
+                  uiStore.setState({ activeAccountId: a.id });
+                  void api().switchAccount({ accountId: a.id });
+                }}
+              >
+                <span className="realm-initial" aria-hidden="true">
+                  {a.realmName.slice(0, 1).toUpperCase()}
+                </span>
+                <span className={`dot ${state.status}`} aria-hidden="true" />
+                <AccountUnread accountId={a.id} />
+              </button>
+            </li>
+          );
+        })}
+        <li>
+          <button
+            type="button"
+            className="account add"
+            aria-label="Add account"
+            onClick={() => navigate({ kind: 'signin' })}
+          >
+            +
+          </button>
+        </li>
+      </ul>
+    </nav>
+  );
+}

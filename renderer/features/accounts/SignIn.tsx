@@ -1,0 +1,160 @@
+// Sign-in for a new account: the server URL first (checked with the server), then email and
+// password or an API key.
+import { useState } from 'react';
+import type { ServerCheck } from '../../../shared/ipc/accounts';
+import { api, errorText } from '../../src/tributary';
+import { navigate, uiStore } from '../../src/ui-store';
+
+export function SignIn() {
+  const [site, setSite] = useState('');
+  const [server, setServer] = useState<ServerCheck | null>(null);
+  const [method, setMethod] = useState<'password' | 'apiKey'>('password');
+  const [email, setEmail] = useState('');
+  const [secret, setSecret] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [weakPrompt, setWeakPrompt] = useState(false);
+
+  const checkServer = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const checked = await api().checkServer({ site });
+      setServer(checked);
+      if (!checked.emailAuthEnabled) setMethod('apiKey');
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const signIn = async (allowWeakEncryption = false) => {
+    if (!server) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const account = await api().addAccount({
+        site: server.site,
+        auth:
+          method === 'password'
+            ? { kind: 'password', email, password: secret }
+            : { kind: 'apiKey', email, apiKey: secret },
+        allowWeakEncryption,
+      });
+      await api().switchAccount({ accountId: account.id });
+      uiStore.setState({ activeAccountId: account.id });
+      navigate({ kind: 'narrow', narrow: [] });
+    } catch (e) {
+      if ((e as { code?: string }).code === 'WEAK_ENCRYPTION_REFUSED') setWeakPrompt(true);
+      else setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main className="signin">
+      <h1>Sign in to a chat server</h1>
+      {!server ? (
+        <form
+          aria-label="Server"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void checkServer();
+          }}
+        >
+          <label>
+            Server URL
+            <input
+              type="url"
+              required
+              placeholder="https://chat.example.com"
+              value={site}
+              onChange={(e) => setSite(e.target.value)}
+            />
+          </label>
+          <button type="submit" disabled={busy}>
+            Continue
+          </button>
+        </form>
+      ) : (
+        <form
+          aria-label="Credentials"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void signIn();
+          }}
+        >
+          <p>
+            {server.realmName} <small>({server.site})</small>{' '}
+            <button type="button" className="link" onClick={() => setServer(null)}>
+              Change server
+            </button>
+          </p>
+          <div role="radiogroup" aria-label="Sign-in method" className="segmented">
+            <button
+              type="button"
+              role="radio"
+              aria-checked={method === 'password'}
+              disabled={!server.emailAuthEnabled}
+              onClick={() => setMethod('password')}
+            >
+              Password
+            </button>
+            <button
+              type="button"
+              role="radio"
+              aria-checked={method === 'apiKey'}
+              onClick={() => setMethod('apiKey')}
+            >
+              API key
+            </button>
+          </div>
+          <label>
+            Email
+            <input
+              type="email"
+              required
+              autoComplete="username"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
+          </label>
+          <label>
+            {method === 'password' ? 'Password' : 'API key'}
+            <input
+              type="password"
+              required
+              autoComplete={method === 'password' ? 'current-password' : 'off'}
+              value={secret}
+              onChange={(e) => setSecret(e.target.value)}
+            />
+          </label>
+          <button type="submit" disabled={busy}>
+            Sign in
+          </button>
+        </form>
+      )}
+      {weakPrompt ? (
+        <div role="alertdialog" aria-label="Weak key storage">
+          <p>
+            This system has no secure key store: the API key would be stored with weak encryption.
+            Store it anyway?
+          </p>
+          <button type="button" onClick={() => void signIn(true)}>
+            Store anyway
+          </button>
+          <button type="button" onClick={() => setWeakPrompt(false)}>
+            Cancel
+          </button>
+        </div>
+      ) : null}
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+    </main>
+  );
+}

@@ -1,0 +1,460 @@
+// The compose box: channel and topic, or direct-message recipients; the message with @-mention and
+// #-channel completion; Enter to send (or Ctrl+Enter, by enter_sends); drafts saved as the user
+// types; uploads by button, drop or paste with progress and cancel; local echo on send; typing
+// notifications; the server's length limit shown before sending.
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useChatActions, useChatStore } from '../../store/hooks';
+import { selectActiveAccount } from '../../store';
+import type { Channel, User } from '../../../shared/api/types';
+import type { OutgoingMessage } from '../../../shared/ipc/chat';
+import { api, errorText } from '../../src/tributary';
+import { uiStore, useUi } from '../../src/ui-store';
+import { clockNow } from '../../lib/format';
+import {
+  applyCompletion,
+  channelSyntax,
+  matchChannels,
+  matchUsers,
+  mentionSyntax,
+  tokenAtCursor,
+  type CompletionToken,
+} from './autocomplete';
+import { draftBodyFor, findDraft, type Destination } from './drafts';
+import { UploadList, useUploads } from './uploads';
+import { RecipientPicker } from './RecipientPicker';
+
+const DRAFT_SAVE_DELAY_MS = 400;
+
+export interface ComposeProps {
+  accountId: string;
+  /** Where the current view points compose (a topic, a channel, a DM conversation). */
+  defaultDestination: Destination | null;
+}
+
+function newLocalId(): string {
+  return `l${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+}
+
+export function Compose({ accountId, defaultDestination }: ComposeProps) {
+  const account = useChatStore(selectActiveAccount);
+  const actions = useChatActions();
+  const maxLength = account?.settings.limits.maxMessageLength ?? 10000;
+  const maxTopic = account?.settings.limits.maxTopicLength ?? 60;
+  const enterSends = account?.settings.user.enter_sends !== false;
+  const subscriptions = account?.channels.subscriptions;
+
+  const [mode, setMode] = useState<'stream' | 'private'>(defaultDestination?.type ?? 'stream');
+  const [streamId, setStreamId] = useState<number | null>(
+    defaultDestination?.type === 'stream' ? defaultDestination.streamId : null,
+  );
+  const [topic, setTopic] = useState(
+    defaultDestination?.type === 'stream' ? defaultDestination.topic : '',
+  );
+  const [recipients, setRecipients] = useState<number[]>(
+    defaultDestination?.type === 'private' ? defaultDestination.to : [],
+  );
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [token, setToken] = useState<CompletionToken | null>(null);
+  const [choice, setChoice] = useState(0);
+  const textRef = useRef<HTMLTextAreaElement>(null);
+  const topicRef = useRef<HTMLInputElement>(null);
+  const draftKey = useRef<string | undefined>(undefined);
+  const saveTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  const effectiveStream = streamId ?? subscriptions?.keys().next().value ?? null;
+  const destination: Destination | null =
+    mode === 'stream'
+      ? effectiveStream === null
+        ? null
+        : { type: 'stream', streamId: effectiveStream, topic }
+      : recipients.length > 0
+        ? { type: 'private', to: recipients }
+        : null;
+  const destinationId = JSON.stringify(destination);
+
+  // --- Follow the view: a new conversation gets its own draft (state adjusted during render,
+  // as React recommends for props that reset state). ---------------------------------------------
+  const defaultId = JSON.stringify(defaultDestination);
+  const [followedDefault, setFollowedDefault] = useState(defaultId);
+  if (followedDefault !== defaultId) {
+    setFollowedDefault(defaultId);
+    if (defaultDestination) {
+      setMode(defaultDestination.type);
+      if (defaultDestination.type === 'stream') {
+        setStreamId(defaultDestination.streamId);
+        setTopic(defaultDestination.topic);
+      } else setRecipients(defaultDestination.to);
+    }
+  }
+
+  // --- Restore the draft of the destination (also after a restart). ---------------------------
+  const drafts = useUi((s) => s.drafts[accountId]);
+  const restoredFor = useRef<string | null>(null);
+  useEffect(() => {
+    if (restoredFor.current === destinationId || !drafts) return;
+    restoredFor.current = destinationId;
+    const found = findDraft(drafts, JSON.parse(destinationId) as Destination | null);
+    draftKey.current = found?.key;
+    setText(found?.draft.content ?? '');
+  }, [destinationId, drafts]);
+
+  const saveDraft = useCallback(
+    (content: string, dest: Destination | null) => {
+      if (saveTimer.current) clearTimeout(saveTimer.current);
+      saveTimer.current = setTimeout(() => {
+        saveTimer.current = null;
+        const key = draftKey.current;
+        if (!content.trim()) {
+          if (key)
+            void api()
+              .deleteDraft({ accountId, key })
+              .catch(() => undefined);
+          draftKey.current = undefined;
+          return;
+        }
+        void api()
+          .saveDraft({ accountId, key, draft: draftBodyFor(dest, content) })
+          .then((saved) => {
+            draftKey.current = saved.key;
+          })
+          .catch(() => undefined);
+      }, DRAFT_SAVE_DELAY_MS);
+    },
+    [accountId],
+  );
+
+  // --- Typing notifications. -------------------------------------------------------------------
+  const typingSent = useRef(0);
+  const stopTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const typingTarget = () => {
+    if (!destination) return null;
+    return destination.type === 'stream'
+      ? ({ type: 'channel', streamId: destination.streamId, topic: destination.topic } as const)
+      : ({ type: 'direct', userIds: destination.to } as const);
+  };
+  const noteTyping = () => {
+    const to = typingTarget();
+    if (!to || !account) return;
+    const now = clockNow();
+    if (now - typingSent.current > account.settings.limits.typingStartedWaitMs) {
+      typingSent.current = now;
+      void api()
+        .sendTyping({ accountId, op: 'start', to })
+        .catch(() => undefined);
+    }
+    if (stopTimer.current) clearTimeout(stopTimer.current);
+    stopTimer.current = setTimeout(() => stopTyping(), account.settings.limits.typingStoppedWaitMs);
+  };
+  const stopTyping = () => {
+    if (stopTimer.current) clearTimeout(stopTimer.current);
+    stopTimer.current = null;
+    if (!typingSent.current) return;
+    typingSent.current = 0;
+    const to = typingTarget();
+    if (to)
+      void api()
+        .sendTyping({ accountId, op: 'stop', to })
+        .catch(() => undefined);
+  };
+
+  // --- Uploads insert [name](url) when done. ---------------------------------------------------
+  const insertText = useCallback((snippet: string) => {
+    setText((current) => {
+      const el = textRef.current;
+      const at = el && document.activeElement === el ? el.selectionStart : current.length;
+      const sep = at > 0 && !/\s$/.test(current.slice(0, at)) ? ' ' : '';
+      return current.slice(0, at) + sep + snippet + current.slice(at);
+    });
+  }, []);
+  const uploads = useUploads(accountId, insertText);
+
+  // --- Requests from keyboard shortcuts and message actions. ------------------------------------
+  useEffect(
+    () =>
+      uiStore.subscribe((state, prev) => {
+        const request = state.composeRequest;
+        if (!request || request === prev.composeRequest) return;
+        if (request.kind === 'dm') {
+          setMode('private');
+          setTimeout(() => document.getElementById('compose-recipients')?.focus(), 0);
+          return;
+        }
+        if (request.kind === 'channel') {
+          setMode('stream');
+          setTimeout(() => topicRef.current?.focus(), 0);
+          return;
+        }
+        if (request.text) insertText(request.text);
+        setTimeout(() => textRef.current?.focus(), 0);
+      }),
+    [insertText],
+  );
+
+  const onTextChange = (value: string, cursor: number) => {
+    setText(value);
+    setError(null);
+    setToken(tokenAtCursor(value, cursor));
+    setChoice(0);
+    saveDraft(value, destination);
+    if (value) noteTyping();
+  };
+
+  const users = account ? [...account.users.users.values()] : [];
+  const channels = account ? [...account.channels.channels.values()] : [];
+  const suggestions: Array<{ label: string; insert: string }> = token
+    ? token.kind === 'user'
+      ? matchUsers(users, token.query).map((u: User) => ({
+          label: u.full_name,
+          insert: mentionSyntax(u),
+        }))
+      : matchChannels(channels, token.query).map((c: Channel) => ({
+          label: `#${c.name}`,
+          insert: channelSyntax(c),
+        }))
+    : [];
+
+  const complete = (index: number) => {
+    const s = suggestions[index];
+    if (!token || !s) return;
+    const next = applyCompletion(text, token, s.insert);
+    setText(next.text);
+    setToken(null);
+    saveDraft(next.text, destination);
+    requestAnimationFrame(() => textRef.current?.setSelectionRange(next.cursor, next.cursor));
+  };
+
+  const tooLong = text.length > maxLength;
+  const send = () => {
+    const content = text.trim();
+    if (!content) return;
+    if (tooLong) {
+      setError(
+        `The message is ${text.length - maxLength} characters over the limit of ${maxLength}.`,
+      );
+      return;
+    }
+    if (!destination) {
+      setError(mode === 'stream' ? 'Choose a channel.' : 'Choose at least one recipient.');
+      return;
+    }
+    if (destination.type === 'stream' && destination.topic.length > maxTopic) {
+      setError(`Topics are limited to ${maxTopic} characters.`);
+      return;
+    }
+    const message: OutgoingMessage =
+      destination.type === 'stream'
+        ? { type: 'channel', to: destination.streamId, topic: destination.topic, content }
+        : { type: 'direct', to: destination.to, content };
+    const localId = newLocalId();
+    actions.addLocalEcho(accountId, {
+      localId,
+      content,
+      destination:
+        destination.type === 'stream'
+          ? { type: 'stream', streamId: destination.streamId, topic: destination.topic }
+          : { type: 'private', to: destination.to },
+    });
+    api()
+      .sendMessage({ accountId, message, localId })
+      .then((result) => {
+        if (result.messageId !== null)
+          actions.markLocalEchoSent(accountId, localId, result.messageId);
+      })
+      .catch((e: unknown) => actions.markLocalEchoFailed(accountId, localId, errorText(e)));
+    stopTyping();
+    if (saveTimer.current) clearTimeout(saveTimer.current);
+    if (draftKey.current)
+      void api()
+        .deleteDraft({ accountId, key: draftKey.current })
+        .catch(() => undefined);
+    draftKey.current = undefined;
+    setText('');
+    setToken(null);
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (suggestions.length > 0 && token) {
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        const delta = e.key === 'ArrowDown' ? 1 : -1;
+        setChoice((c) => (c + delta + suggestions.length) % suggestions.length);
+        return;
+      }
+      if (e.key === 'Tab' || (e.key === 'Enter' && !e.shiftKey)) {
+        e.preventDefault();
+        complete(choice);
+        return;
+      }
+      if (e.key === 'Escape') {
+        e.stopPropagation();
+        setToken(null);
+        return;
+      }
+    }
+    if (e.key === 'Escape') {
+      textRef.current?.blur();
+      return;
+    }
+    if (e.key !== 'Enter' || e.nativeEvent.isComposing) return;
+    const modifier = e.ctrlKey || e.metaKey;
+    const sends = enterSends ? !e.shiftKey && !modifier : modifier;
+    if (sends) {
+      e.preventDefault();
+      send();
+    } else if (enterSends && modifier) {
+      // Ctrl+Enter inserts a newline when Enter sends, as Shift+Enter does.
+      e.preventDefault();
+      insertText('\n');
+    }
+  };
+
+  const subsList = subscriptions ? [...subscriptions.values()] : [];
+  return (
+    <form
+      className={`compose${uploads.dragging ? ' dragging' : ''}`}
+      aria-label="Compose"
+      onSubmit={(e) => {
+        e.preventDefault();
+        send();
+      }}
+      {...uploads.dropHandlers}
+    >
+      <div className="compose-destination">
+        <div role="radiogroup" aria-label="Message type" className="segmented">
+          <button
+            type="button"
+            role="radio"
+            aria-checked={mode === 'stream'}
+            onClick={() => setMode('stream')}
+          >
+            Channel
+          </button>
+          <button
+            type="button"
+            role="radio"
+            aria-checked={mode === 'private'}
+            onClick={() => setMode('private')}
+          >
+            Direct message
+          </button>
+        </div>
+        {mode === 'stream' ? (
+          <>
+            <select
+              aria-label="Channel"
+              value={effectiveStream ?? ''}
+              onChange={(e) => setStreamId(Number(e.target.value))}
+            >
+              {subsList.map((s) => (
+                <option key={s.stream_id} value={s.stream_id}>
+                  #{s.name}
+                </option>
+              ))}
+            </select>
+            <input
+              ref={topicRef}
+              aria-label="Topic"
+              placeholder="Topic"
+              value={topic}
+              maxLength={maxTopic}
+              onChange={(e) => setTopic(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') {
+                  e.preventDefault();
+                  textRef.current?.focus();
+                }
+              }}
+            />
+          </>
+        ) : (
+          <RecipientPicker
+            users={users}
+            selected={recipients}
+            onChange={setRecipients}
+            selfUserId={account?.selfUserId ?? 0}
+          />
+        )}
+      </div>
+      <div className="compose-body">
+        <textarea
+          ref={textRef}
+          aria-label="Message"
+          placeholder={
+            enterSends
+              ? 'Message (Enter to send, Shift+Enter for a new line)'
+              : 'Message (Ctrl+Enter to send)'
+          }
+          value={text}
+          rows={3}
+          aria-invalid={tooLong}
+          aria-describedby="compose-limit"
+          onChange={(e) => onTextChange(e.target.value, e.target.selectionStart)}
+          onKeyDown={onKeyDown}
+          onPaste={uploads.onPaste}
+          onBlur={() => setTimeout(() => setToken(null), 150)}
+        />
+        {token && suggestions.length > 0 ? (
+          <ul
+            className="autocomplete"
+            role="listbox"
+            aria-label={token.kind === 'user' ? 'People' : 'Channels'}
+          >
+            {suggestions.map((s, i) => (
+              <li
+                key={s.insert}
+                role="option"
+                aria-selected={i === choice}
+                onMouseDown={(e) => {
+                  e.preventDefault();
+                  complete(i);
+                }}
+              >
+                {s.label}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+      <UploadList {...uploads} />
+      <div className="compose-footer">
+        <label className="button">
+          <span>Attach files</span>
+          <input
+            type="file"
+            multiple
+            aria-label="Attach files"
+            className="visually-hidden"
+            onChange={(e) => {
+              uploads.start([...(e.target.files ?? [])]);
+              e.target.value = '';
+            }}
+          />
+        </label>
+        <span id="compose-limit" className={`limit${tooLong ? ' over' : ''}`} aria-live="polite">
+          {text.length > maxLength * 0.9 ? `${text.length} / ${maxLength}` : ''}
+          {tooLong ? ` — ${text.length - maxLength} characters too long` : ''}
+        </span>
+        <button type="submit" disabled={tooLong || !text.trim()}>
+          Send
+        </button>
+      </div>
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+/** The compose default for a view. */
+export function destinationForView(
+  streamId: number | undefined,
+  topic: string | undefined,
+  dmUserIds: number[] | undefined,
+): Destination | null {
+  if (dmUserIds) return { type: 'private', to: dmUserIds };
+  if (streamId !== undefined) return { type: 'stream', streamId, topic: topic ?? '' };
+  return null;
+}

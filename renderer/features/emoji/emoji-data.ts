@@ -1,0 +1,50 @@
+// Emoji names for the picker, from emoji-datasource. Loaded on first use as its own chunk, so the
+// start-up bundle does not carry the 1,900-entry table.
+export interface EmojiEntry {
+  name: string;
+  /** All short names, for search. */
+  names: string[];
+  code: string;
+  category: string;
+}
+
+interface RawEmoji {
+  unified: string;
+  short_name: string;
+  short_names: string[];
+  category: string;
+  sort_order: number;
+  obsoleted_by?: string;
+}
+
+let cache: Promise<EmojiEntry[]> | null = null;
+
+export function loadEmoji(): Promise<EmojiEntry[]> {
+  cache ??= import('emoji-datasource/emoji.json').then((mod) => {
+    const raw = ((mod as { default?: RawEmoji[] }).default ?? mod) as unknown as RawEmoji[];
+    return raw
+      .filter((e) => !e.obsoleted_by)
+      .sort((a, b) => a.sort_order - b.sort_order)
+      .map((e) => ({
+        name: e.short_name,
+        names: e.short_names,
+        code: e.unified.toLowerCase(),
+        category: e.category,
+      }));
+  });
+  return cache;
+}
+
+/** Emoji whose name contains the query (names starting with it first). */
+export function searchEmoji(all: readonly EmojiEntry[], query: string, limit = 60): EmojiEntry[] {
+  const q = query.trim().toLowerCase().replace(/^:/, '').replace(/\s+/g, '_');
+  if (!q) return all.slice(0, limit);
+  const starts: EmojiEntry[] = [];
+  const contains: EmojiEntry[] = [];
+  for (const e of all) {
+    if (e.names.some((n) => n.startsWith(q))) starts.push(e);
+    else if (e.names.some((n) => n.includes(q))) contains.push(e);
+    if (starts.length >= limit) break;
+  }
+  return [...starts, ...contains].slice(0, limit);
+}

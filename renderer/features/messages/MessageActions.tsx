@@ -1,0 +1,319 @@
+// The actions of one message: react, quote and reply, star, edit (within the realm's limit), move or
+// rename the topic with a propagate mode, resolve/unresolve, delete, mark unread from here, copy link.
+import { useState } from 'react';
+import type { MessageWithFlags } from '../../../shared/api/types';
+import {
+  isTopicResolved,
+  RESOLVED_TOPIC_PREFIX,
+  unresolvedTopicName,
+} from '../../../shared/narrow';
+import { useChatStore } from '../../store/hooks';
+import { selectActiveAccount } from '../../store';
+import { api, errorText } from '../../src/tributary';
+import { requestCompose, uiStore } from '../../src/ui-store';
+import { htmlToText } from '../../lib/sanitize';
+import { clockNow } from '../../lib/format';
+import { EmojiPicker } from '../emoji/EmojiPicker';
+import { toggleReaction } from './Reactions';
+import { conversationOf } from './narrow-info';
+
+type Mode = null | 'menu' | 'emoji' | 'edit' | 'move' | 'confirm-delete';
+type Propagate = 'change_one' | 'change_later' | 'change_all';
+
+export function messageLink(site: string, message: MessageWithFlags): string {
+  return `${site.replace(/\/$/, '')}/#narrow/near/${message.id}`;
+}
+
+export function quoteText(message: MessageWithFlags, link: string): string {
+  const body = htmlToText(message.content).trim();
+  return `@_**${message.sender_full_name}|${message.sender_id}** [said](${link}):\n\`\`\`quote\n${body}\n\`\`\`\n`;
+}
+
+export function MessageActions({
+  accountId,
+  message,
+}: {
+  accountId: string;
+  message: MessageWithFlags;
+}) {
+  const [mode, setMode] = useState<Mode>(null);
+  const [error, setError] = useState<string | null>(null);
+  const account = useChatStore(selectActiveAccount);
+  const self = account?.selfUserId ?? 0;
+  const realm = account?.settings.realm ?? {};
+  const editLimit = realm.realm_message_content_edit_limit_seconds as number | null | undefined;
+  const editingAllowed = realm.realm_allow_message_editing !== false;
+  const canEdit =
+    message.sender_id === self &&
+    editingAllowed &&
+    (editLimit == null || editLimit === 0 || clockNow() / 1000 - message.timestamp < editLimit);
+  const starred = message.flags.includes('starred');
+  const site = uiStore.getState().accounts.find((a) => a.id === accountId)?.site ?? '';
+
+  const run = (p: Promise<unknown>) => {
+    setError(null);
+    p.then(() => setMode(null)).catch((e: unknown) => setError(errorText(e)));
+  };
+
+  const resolve = () => {
+    if (message.type !== 'stream') return;
+    const topic = isTopicResolved(message.subject)
+      ? unresolvedTopicName(message.subject)
+      : RESOLVED_TOPIC_PREFIX + message.subject;
+    run(
+      api().editMessage({ accountId, messageId: message.id, topic, propagateMode: 'change_all' }),
+    );
+  };
+
+  return (
+    <div className="message-actions">
+      <button
+        type="button"
+        className="icon"
+        aria-label="Add reaction"
+        title="Add reaction"
+        onClick={() => setMode(mode === 'emoji' ? null : 'emoji')}
+      >
+        ☺
+      </button>
+      <button
+        type="button"
+        className="icon"
+        aria-label="Message actions"
+        aria-haspopup="menu"
+        aria-expanded={mode === 'menu'}
+        onClick={() => setMode(mode === 'menu' ? null : 'menu')}
+      >
+        ⋯
+      </button>
+      {mode === 'emoji' ? (
+        <EmojiPicker
+          onClose={() => setMode(null)}
+          onPick={(e) =>
+            run(
+              toggleReaction(
+                accountId,
+                message,
+                { name: e.name, code: e.code, type: 'unicode_emoji' },
+                self,
+              ),
+            )
+          }
+        />
+      ) : null}
+      {mode === 'menu' ? (
+        <div className="menu" role="menu" aria-label="Message actions">
+          <button
+            role="menuitem"
+            type="button"
+            onClick={() => {
+              requestCompose('quote', quoteText(message, messageLink(site, message)));
+              setMode(null);
+            }}
+          >
+            Quote and reply
+          </button>
+          <button
+            role="menuitem"
+            type="button"
+            onClick={() =>
+              run(
+                api().updateFlags({
+                  accountId,
+                  messages: [message.id],
+                  op: starred ? 'remove' : 'add',
+                  flag: 'starred',
+                }),
+              )
+            }
+          >
+            {starred ? 'Unstar' : 'Star'}
+          </button>
+          {canEdit ? (
+            <button role="menuitem" type="button" onClick={() => setMode('edit')}>
+              Edit message
+            </button>
+          ) : null}
+          {message.type === 'stream' ? (
+            <>
+              <button role="menuitem" type="button" onClick={() => setMode('move')}>
+                Move or rename topic
+              </button>
+              <button role="menuitem" type="button" onClick={resolve}>
+                {isTopicResolved(message.subject) ? 'Mark as unresolved' : 'Mark as resolved'}
+              </button>
+            </>
+          ) : null}
+          <button
+            role="menuitem"
+            type="button"
+            onClick={() =>
+              run(
+                api().updateFlagsForNarrow({
+                  accountId,
+                  anchor: message.id,
+                  numBefore: 0,
+                  numAfter: 5000,
+                  includeAnchor: true,
+                  narrow: conversationOf(message, self),
+                  op: 'remove',
+                  flag: 'read',
+                }),
+              )
+            }
+          >
+            Mark as unread from here
+          </button>
+          <button
+            role="menuitem"
+            type="button"
+            onClick={() => run(navigator.clipboard.writeText(messageLink(site, message)))}
+          >
+            Copy link to message
+          </button>
+          {message.sender_id === self || account?.users.users.get(self)?.is_admin ? (
+            <button role="menuitem" type="button" onClick={() => setMode('confirm-delete')}>
+              Delete message
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+      {mode === 'confirm-delete' ? (
+        <div className="menu" role="alertdialog" aria-label="Delete message?">
+          <p>Delete this message for everyone?</p>
+          <button
+            type="button"
+            onClick={() => run(api().deleteMessage({ accountId, messageId: message.id }))}
+          >
+            Delete
+          </button>
+          <button type="button" onClick={() => setMode(null)}>
+            Cancel
+          </button>
+        </div>
+      ) : null}
+      {mode === 'edit' ? (
+        <EditForm
+          initial={htmlToText(message.content)}
+          onCancel={() => setMode(null)}
+          onSave={(content) =>
+            run(api().editMessage({ accountId, messageId: message.id, content }))
+          }
+        />
+      ) : null}
+      {mode === 'move' && message.type === 'stream' ? (
+        <MoveForm
+          accountId={accountId}
+          streamId={message.stream_id}
+          topic={message.subject}
+          onCancel={() => setMode(null)}
+          onMove={(topic, streamId, propagateMode) =>
+            run(
+              api().editMessage({
+                accountId,
+                messageId: message.id,
+                topic,
+                streamId: streamId === message.stream_id ? undefined : streamId,
+                propagateMode,
+              }),
+            )
+          }
+        />
+      ) : null}
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function EditForm({
+  initial,
+  onSave,
+  onCancel,
+}: {
+  initial: string;
+  onSave: (content: string) => void;
+  onCancel: () => void;
+}) {
+  const [text, setText] = useState(initial);
+  return (
+    <form
+      className="menu edit-form"
+      aria-label="Edit message"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSave(text);
+      }}
+    >
+      <textarea
+        aria-label="Edit message content"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        autoFocus
+      />
+      <button type="submit">Save</button>
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+    </form>
+  );
+}
+
+function MoveForm({
+  accountId: _accountId,
+  streamId,
+  topic,
+  onMove,
+  onCancel,
+}: {
+  accountId: string;
+  streamId: number;
+  topic: string;
+  onMove: (topic: string, streamId: number, mode: Propagate) => void;
+  onCancel: () => void;
+}) {
+  const subscriptions = useChatStore((s) => selectActiveAccount(s)?.channels.subscriptions);
+  const [newTopic, setNewTopic] = useState(topic);
+  const [channel, setChannel] = useState(streamId);
+  const [mode, setMode] = useState<Propagate>('change_all');
+  return (
+    <form
+      className="menu move-form"
+      aria-label="Move messages"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onMove(newTopic, channel, mode);
+      }}
+    >
+      <label>
+        Channel
+        <select value={channel} onChange={(e) => setChannel(Number(e.target.value))}>
+          {[...(subscriptions?.values() ?? [])].map((s) => (
+            <option key={s.stream_id} value={s.stream_id}>
+              #{s.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        New topic
+        <input value={newTopic} onChange={(e) => setNewTopic(e.target.value)} autoFocus />
+      </label>
+      <label>
+        Which messages
+        <select value={mode} onChange={(e) => setMode(e.target.value as Propagate)}>
+          <option value="change_one">Only this message</option>
+          <option value="change_later">This and all following messages</option>
+          <option value="change_all">All messages in the topic</option>
+        </select>
+      </label>
+      <button type="submit">Move</button>
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+    </form>
+  );
+}

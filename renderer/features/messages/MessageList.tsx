@@ -1,0 +1,283 @@
+// The message list of one narrow: virtualized (only the rows near the viewport are in the DOM),
+// loading older and newer pages as the user scrolls, marking messages read as they are seen
+// (web_mark_read_on_scroll_policy), with a jump to the first unread and local echoes at the end.
+import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useChatStore, useChatStoreApi, useNarrowIds, useOutbox } from '../../store/hooks';
+import type { OutboxEntry } from '../../store';
+import { narrowFromKey } from '../../../shared/narrow';
+import { useUi, uiStore } from '../../src/ui-store';
+import { api } from '../../src/tributary';
+import { MessageRow } from './MessageRow';
+import { useMessagePages } from './useMessagePages';
+import { describeNarrow } from './narrow-info';
+
+const ESTIMATED_ROW_PX = 64;
+/** Start loading the next page this many rows before the edge. */
+const PREFETCH_ROWS = 10;
+const MARK_READ_DELAY_MS = 400;
+
+export interface MessageListProps {
+  accountId: string;
+  narrowKey: string;
+  anchor?: number;
+  /** Skip fetching (benchmarks and tests that fill the store themselves). */
+  offline?: boolean;
+}
+
+function PendingRow({ entry, accountId }: { entry: OutboxEntry; accountId: string }) {
+  const failed = entry.status === 'failed';
+  return (
+    <div
+      className={`message-row outbox ${entry.status}`}
+      data-testid="outbox-message"
+      data-local-id={entry.localId}
+      role="listitem"
+    >
+      <div className="message">
+        <div className="gutter" />
+        <div className="body">
+          <div className="content pending-content">{entry.content}</div>
+          <div className="outbox-status" role="status">
+            {failed ? `Not sent: ${entry.error ?? 'error'}` : 'Sending…'}
+            {failed ? (
+              <>
+                <button type="button" onClick={() => void api().retryOutbox({ accountId })}>
+                  Retry
+                </button>
+                <button
+                  type="button"
+                  onClick={() =>
+                    void api().discardOutboxEntry({ accountId, localId: entry.localId })
+                  }
+                >
+                  Discard
+                </button>
+              </>
+            ) : null}
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function MessageList({ accountId, narrowKey, anchor, offline }: MessageListProps) {
+  const store = useChatStoreApi();
+  const list = useNarrowIds(narrowKey);
+  const outbox = useOutbox(narrowKey);
+  const { initial, loadMore } = useMessagePages(accountId, narrowKey, anchor, !offline);
+  const ready = !!offline || initial.isSuccess;
+  const selected = useUi((s) => s.selectedMessageId);
+  const policy = useChatStore(
+    (s) => s.accounts[accountId]?.settings.user.web_mark_read_on_scroll_policy ?? 1,
+  );
+  const narrow = narrowFromKey(narrowKey);
+  const isConversation = describeNarrow(narrow, undefined).conversation;
+  const ids = list?.ids;
+  const idCount = ids?.length ?? 0;
+  const count = idCount + outbox.length;
+
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ESTIMATED_ROW_PX,
+    overscan: 6,
+    getItemKey: (i) => (i < idCount ? (ids?.at(i) ?? i) : `local-${outbox[i - idCount]?.localId}`),
+    initialRect: { width: 800, height: 800 },
+  });
+
+  // --- Initial position: the first unread, else the bottom. -----------------------------------
+  const positioned = useRef(false);
+  const atBottom = useRef(true);
+  useLayoutEffect(() => {
+    positioned.current = false;
+  }, [narrowKey]);
+  useLayoutEffect(() => {
+    if (positioned.current || !ids || idCount === 0 || !ready) return;
+    positioned.current = true;
+    const byId = store.getState().accounts[accountId]?.messages.byId;
+    let target = anchor !== undefined ? ids.search(anchor) : -1;
+    if (target < 0) {
+      for (let i = 0; i < idCount; i++) {
+        const m = byId?.get(ids.at(i)!);
+        if (m && !m.flags.includes('read')) {
+          target = i;
+          break;
+        }
+      }
+    }
+    if (target >= 0 && target < idCount) virtualizer.scrollToIndex(target, { align: 'start' });
+    else virtualizer.scrollToIndex(count - 1, { align: 'end' });
+  }, [ids, idCount, count, ready, anchor, accountId, store, virtualizer]);
+
+  // --- Stay at the bottom when new messages arrive and the user was there. --------------------
+  const lastCount = useRef(count);
+  useLayoutEffect(() => {
+    if (count > lastCount.current && atBottom.current && positioned.current && list?.foundNewest)
+      virtualizer.scrollToIndex(count - 1, { align: 'end' });
+    lastCount.current = count;
+  }, [count, list?.foundNewest, virtualizer]);
+
+  // --- Keep the view still when an older page is prepended. -----------------------------------
+  const keepVisible = useRef<number | null>(null);
+  const firstId = ids?.first;
+  useLayoutEffect(() => {
+    const id = keepVisible.current;
+    if (id === null || !ids) return;
+    keepVisible.current = null;
+    const index = ids.search(id);
+    if (index >= 0) virtualizer.scrollToIndex(index, { align: 'start' });
+  }, [firstId, ids, virtualizer]);
+
+  const items = virtualizer.getVirtualItems();
+  const startIndex = items[0]?.index ?? 0;
+  const endIndex = items.at(-1)?.index ?? 0;
+
+  useEffect(() => {
+    if (!positioned.current || !list || !ids) return;
+    if (startIndex < PREFETCH_ROWS && !list.foundOldest) {
+      keepVisible.current = ids.at(startIndex) ?? null;
+      void loadMore('older').catch(() => undefined);
+    }
+    if (endIndex > idCount - PREFETCH_ROWS && !list.foundNewest)
+      void loadMore('newer').catch(() => undefined);
+  }, [startIndex, endIndex, idCount, list, ids, loadMore]);
+
+  // --- Mark as read what the user has seen. ---------------------------------------------------
+  const toMark = useRef(new Set<number>());
+  const markTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const flushMarks = useCallback(() => {
+    markTimer.current = null;
+    const messages = [...toMark.current];
+    toMark.current.clear();
+    if (messages.length > 0)
+      void api()
+        .updateFlags({ accountId, messages, op: 'add', flag: 'read' })
+        .catch(() => undefined);
+  }, [accountId]);
+  useEffect(() => {
+    const markOnScroll = policy === 1 || (policy === 2 && isConversation);
+    if (!markOnScroll || !ids || !positioned.current) return;
+    if (typeof document !== 'undefined' && document.visibilityState === 'hidden') return;
+    const byId = store.getState().accounts[accountId]?.messages.byId;
+    const el = scrollRef.current;
+    const viewTop = virtualizer.scrollOffset ?? 0;
+    const viewBottom = viewTop + (el?.clientHeight || 800);
+    for (const item of items) {
+      if (item.index >= idCount) continue;
+      // Only rows actually inside the viewport count as seen (not the overscan).
+      if (item.end <= viewTop || item.start >= viewBottom) continue;
+      const id = ids.at(item.index)!;
+      const m = byId?.get(id);
+      if (m && !m.flags.includes('read')) toMark.current.add(id);
+    }
+    if (toMark.current.size > 0 && !markTimer.current)
+      markTimer.current = setTimeout(flushMarks, MARK_READ_DELAY_MS);
+  });
+  useEffect(
+    () => () => {
+      if (markTimer.current) clearTimeout(markTimer.current);
+      flushMarks();
+    },
+    [flushMarks],
+  );
+
+  // --- Jump to first unread. ------------------------------------------------------------------
+  const firstUnreadIndex = useChatStore((s) => {
+    const byId = s.accounts[accountId]?.messages.byId;
+    if (!ids || !byId) return -1;
+    for (let i = 0; i < idCount; i++) {
+      const m = byId.get(ids.at(i)!);
+      if (m && !m.flags.includes('read')) return i;
+    }
+    return -1;
+  });
+
+  // --- Keyboard: arrows move the selection, Home/End jump. -------------------------------------
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    if (!ids || idCount === 0) return;
+    const current = selected !== null ? ids.search(selected) : -1;
+    let next: number;
+    if (e.key === 'ArrowDown') next = Math.min(idCount - 1, (current < 0 ? endIndex : current) + 1);
+    else if (e.key === 'ArrowUp') next = Math.max(0, (current < 0 ? endIndex : current) - 1);
+    else if (e.key === 'End') next = idCount - 1;
+    else if (e.key === 'Home') next = 0;
+    else return;
+    e.preventDefault();
+    uiStore.setState({ selectedMessageId: ids.at(next) ?? null });
+    virtualizer.scrollToIndex(next, { align: 'auto' });
+  };
+
+  const empty = ready && count === 0;
+  return (
+    <div className="message-list-wrap">
+      {firstUnreadIndex >= 0 && (firstUnreadIndex < startIndex || firstUnreadIndex > endIndex) ? (
+        <button
+          type="button"
+          className="jump-unread"
+          onClick={() => virtualizer.scrollToIndex(firstUnreadIndex, { align: 'start' })}
+        >
+          Jump to first unread
+        </button>
+      ) : null}
+      <div
+        ref={scrollRef}
+        className="message-list"
+        role="list"
+        aria-label="Messages"
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+        }}
+      >
+        {!ready && initial.isPending && count === 0 ? (
+          <p className="placeholder">Loading messages…</p>
+        ) : null}
+        {initial.isError && count === 0 ? (
+          <p role="alert" className="placeholder">
+            Could not load messages.{' '}
+            <button type="button" onClick={() => void initial.refetch()}>
+              Try again
+            </button>
+          </p>
+        ) : null}
+        {empty ? <p className="placeholder">No messages here yet.</p> : null}
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
+          {items.map((item) => {
+            const isLocal = item.index >= idCount;
+            const id = isLocal ? undefined : ids!.at(item.index)!;
+            return (
+              <div
+                key={item.key}
+                data-index={item.index}
+                ref={virtualizer.measureElement}
+                style={{
+                  position: 'absolute',
+                  top: 0,
+                  left: 0,
+                  width: '100%',
+                  transform: `translateY(${item.start}px)`,
+                }}
+              >
+                {isLocal ? (
+                  <PendingRow entry={outbox[item.index - idCount]!} accountId={accountId} />
+                ) : (
+                  <MessageRow
+                    accountId={accountId}
+                    id={id!}
+                    prevId={item.index > 0 ? ids!.at(item.index - 1) : undefined}
+                    selected={selected === id}
+                  />
+                )}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}

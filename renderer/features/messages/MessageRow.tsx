@@ -1,0 +1,245 @@
+// One message in the list: recipient header when the conversation changes, sender line when the
+// sender changes, the sanitized body, markers (edited, moved, starred), reactions and actions.
+import { memo, useMemo, useState, type MouseEvent } from 'react';
+import { useChatStore, useMessage, useUser } from '../../store/hooks';
+import { selectActiveAccount } from '../../store';
+import type { MessageWithFlags } from '../../../shared/api/types';
+import { channelNarrow, dmNarrow, topicNarrow } from '../../../shared/narrow';
+import { sanitizeMessageHtml } from '../../lib/sanitize';
+import { formatDateTime, formatTime } from '../../lib/format';
+import { mediaUrl } from '../../bridge/media';
+import { navigate, uiStore } from '../../src/ui-store';
+import { api } from '../../src/tributary';
+import { sameConversation, userName } from './narrow-info';
+import { Reactions } from './Reactions';
+import { MessageActions } from './MessageActions';
+
+/** Sender lines repeat after this gap even for the same sender. */
+const GROUP_GAP_SECONDS = 5 * 60;
+
+export function RecipientHeader({ message }: { message: MessageWithFlags }) {
+  const account = useChatStore(selectActiveAccount);
+  if (message.type === 'stream') {
+    const sub = account?.channels.subscriptions.get(message.stream_id);
+    const name =
+      account?.channels.channels.get(message.stream_id)?.name ?? message.display_recipient;
+    return (
+      <div className="recipient-header" style={{ borderLeftColor: sub?.color ?? '#888' }}>
+        <button
+          type="button"
+          className="link"
+          onClick={() => navigate({ kind: 'narrow', narrow: channelNarrow(message.stream_id) })}
+        >
+          #{name}
+        </button>
+        <span aria-hidden="true"> › </span>
+        <button
+          type="button"
+          className="link"
+          onClick={() =>
+            navigate({ kind: 'narrow', narrow: topicNarrow(message.stream_id, message.subject) })
+          }
+        >
+          {message.subject || '(no topic)'}
+        </button>
+      </div>
+    );
+  }
+  const self = account?.selfUserId ?? 0;
+  const others = message.display_recipient.map((r) => r.id).filter((id) => id !== self);
+  return (
+    <div className="recipient-header dm">
+      <button
+        type="button"
+        className="link"
+        onClick={() =>
+          navigate({ kind: 'narrow', narrow: dmNarrow(others.length ? others : [self]) })
+        }
+      >
+        {others.length === 0
+          ? 'You (notes to self)'
+          : `You and ${message.display_recipient
+              .filter((r) => r.id !== self)
+              .map((r) => r.full_name)
+              .join(', ')}`}
+      </button>
+    </div>
+  );
+}
+
+function Avatar({ accountId, userId, name }: { accountId: string; userId: number; name: string }) {
+  const user = useUser(userId);
+  const src = user?.avatar_url ? mediaUrl(accountId, user.avatar_url) : null;
+  const initials = name
+    .split(/\s+/)
+    .map((w) => w[0] ?? '')
+    .join('')
+    .slice(0, 2)
+    .toUpperCase();
+  return src ? (
+    <img className="avatar" src={src} alt="" />
+  ) : (
+    <span className="avatar initials" aria-hidden="true">
+      {initials}
+    </span>
+  );
+}
+
+/** Clicks on links inside message HTML: external ones open through main, never in the app. */
+export function handleContentClick(event: MouseEvent<HTMLElement>, accountId: string): void {
+  const anchor = (event.target as Element).closest?.('a');
+  if (!anchor) return;
+  event.preventDefault();
+  const realm = anchor.getAttribute('data-realm-href');
+  const href = anchor.getAttribute('href');
+  if (realm && href) {
+    window.open(href, '_blank', 'noopener');
+    return;
+  }
+  if (href && /^(https?:|mailto:)/i.test(href)) void api().openExternal({ url: href });
+  void accountId;
+}
+
+interface RowProps {
+  accountId: string;
+  id: number;
+  prevId: number | undefined;
+  selected: boolean;
+  /** Show a recipient header even when the previous message is in the same conversation. */
+  forceHeader?: boolean;
+}
+
+export const MessageRow = memo(function MessageRow({
+  accountId,
+  id,
+  prevId,
+  selected,
+  forceHeader,
+}: RowProps) {
+  const message = useMessage(id);
+  const prev = useMessage(prevId ?? -1);
+  const account = useChatStore(selectActiveAccount);
+  const twentyFour = !!account?.settings.user.twenty_four_hour_time;
+  const [showHistory, setShowHistory] = useState(false);
+  const html = useMemo(
+    () => (message ? sanitizeMessageHtml(message.content, accountId) : ''),
+    [message, accountId],
+  );
+  if (!message) return null;
+  const header = forceHeader || !prev || !sameConversation(prev, message);
+  const grouped =
+    !header &&
+    prev !== undefined &&
+    prev.sender_id === message.sender_id &&
+    message.timestamp - prev.timestamp < GROUP_GAP_SECONDS;
+  const unread = !message.flags.includes('read');
+  const starred = message.flags.includes('starred');
+  const senderName =
+    account?.users.users.get(message.sender_id)?.full_name ?? message.sender_full_name;
+  const openProfile = () =>
+    uiStore.setState({ overlay: { kind: 'profile', userId: message.sender_id } });
+  const markers = (
+    <>
+      {message.last_edit_timestamp ? (
+        <button
+          type="button"
+          className="marker"
+          title={`Edited ${formatDateTime(message.last_edit_timestamp)}`}
+          onClick={() => setShowHistory((v) => !v)}
+        >
+          (edited)
+        </button>
+      ) : null}
+      {message.last_moved_timestamp ? (
+        <span className="marker" title={`Moved ${formatDateTime(message.last_moved_timestamp)}`}>
+          (moved)
+        </span>
+      ) : null}
+      {starred ? (
+        <span className="marker star" role="img" aria-label="Starred">
+          ★
+        </span>
+      ) : null}
+    </>
+  );
+  return (
+    <div
+      className={`message-row${selected ? ' selected' : ''}${unread ? ' unread' : ''}`}
+      data-message-id={message.id}
+      data-testid="message"
+      aria-selected={selected}
+      role="listitem"
+    >
+      {header ? <RecipientHeader message={message} /> : null}
+      <div className={`message${grouped ? ' grouped' : ''}${message.is_me_message ? ' me' : ''}`}>
+        <div className="gutter">
+          {grouped ? null : (
+            <Avatar accountId={accountId} userId={message.sender_id} name={senderName} />
+          )}
+        </div>
+        <div className="body">
+          {grouped || message.is_me_message ? null : (
+            <div className="sender-line">
+              <button type="button" className="sender link" onClick={openProfile}>
+                {senderName}
+              </button>
+              <time dateTime={new Date(message.timestamp * 1000).toISOString()}>
+                {formatTime(message.timestamp, twentyFour)}
+              </time>
+              {markers}
+            </div>
+          )}
+          <div className="content-line">
+            {message.is_me_message ? (
+              <button type="button" className="sender link me-name" onClick={openProfile}>
+                {senderName}
+              </button>
+            ) : null}
+            <div
+              className="content"
+              onClick={(e) => handleContentClick(e, accountId)}
+              // Sanitized above by DOMPurify (lib/sanitize.ts).
+              dangerouslySetInnerHTML={{ __html: html }}
+            />
+            {grouped || message.is_me_message ? (
+              <span className="inline-markers">{markers}</span>
+            ) : null}
+          </div>
+          {showHistory ? <EditHistory message={message} accountId={accountId} /> : null}
+          <Reactions accountId={accountId} message={message} />
+        </div>
+        <MessageActions accountId={accountId} message={message} />
+      </div>
+    </div>
+  );
+});
+
+function EditHistory({ message, accountId }: { message: MessageWithFlags; accountId: string }) {
+  const account = useChatStore(selectActiveAccount);
+  const history = message.edit_history ?? [];
+  return (
+    <div className="edit-history" aria-label="Edit history">
+      {history.length === 0 ? (
+        <p>Edited {formatDateTime(message.last_edit_timestamp ?? message.timestamp)}.</p>
+      ) : (
+        <ol>
+          {history.map((h, i) => (
+            <li key={i}>
+              {formatDateTime(h.timestamp)} by{' '}
+              {h.user_id === null ? 'unknown' : userName(account, h.user_id)}
+              {h.prev_topic !== undefined ? ` — topic was "${h.prev_topic}"` : ''}
+              {h.prev_rendered_content ? (
+                <div
+                  className="content prev"
+                  dangerouslySetInnerHTML={{
+                    __html: sanitizeMessageHtml(h.prev_rendered_content, accountId),
+                  }}
+                />
+              ) : null}
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+// "X is typing…" for the open conversation; expired entries are pruned on a timer.
+import { useEffect } from 'react';
+import { useChatActions, useChatStore, useTypers } from '../../store/hooks';
+import {
+  selectActiveAccount,
+  typingKeyForChannel,
+  typingKeyForDm,
+  typingUsersAt,
+} from '../../store';
+import { userName } from '../messages/narrow-info';
+import { clockNow } from '../../lib/format';
+
+export function TypingIndicator({
+  accountId,
+  streamId,
+  topic,
+  dmUserIds,
+}: {
+  accountId: string;
+  streamId?: number;
+  topic?: string;
+  dmUserIds?: number[];
+}) {
+  const account = useChatStore(selectActiveAccount);
+  const actions = useChatActions();
+  const key =
+    streamId !== undefined && topic !== undefined
+      ? typingKeyForChannel(streamId, topic)
+      : dmUserIds
+        ? typingKeyForDm(dmUserIds, account?.selfUserId ?? 0)
+        : '';
+  const typers = useTypers(key);
+  useEffect(() => {
+    if (!typers || typers.size === 0) return;
+    const timer = setInterval(() => actions.pruneTyping(accountId), 2000);
+    return () => clearInterval(timer);
+  }, [typers, actions, accountId]);
+  const ids = typingUsersAt(typers, clockNow());
+  return (
+    <div className="typing" aria-live="polite">
+      {ids.length > 0
+        ? `${ids.map((id) => userName(account, id)).join(', ')} ${ids.length === 1 ? 'is' : 'are'} typing…`
+        : ''}
+    </div>
+  );
+}

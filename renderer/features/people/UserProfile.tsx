@@ -1,0 +1,100 @@
+// A user's profile: name, role, status, local time from their time zone, custom profile fields,
+// and a button to message them.
+import { useQuery } from '@tanstack/react-query';
+import { useChatStore, useUser, useUserStatus } from '../../store/hooks';
+import { selectActiveAccount } from '../../store';
+import { dmNarrow } from '../../../shared/narrow';
+import { localTimeIn, roleName } from '../../lib/format';
+import { sanitizeMessageHtml } from '../../lib/sanitize';
+import { api } from '../../src/tributary';
+import { navigate, uiStore } from '../../src/ui-store';
+import { emojiChar } from '../messages/narrow-info';
+
+interface ProfileField {
+  id: number;
+  name: string;
+}
+
+export function UserProfile({ accountId, userId }: { accountId: string; userId: number }) {
+  const stored = useUser(userId);
+  const status = useUserStatus(userId);
+  const fields = useChatStore(
+    (s) =>
+      (selectActiveAccount(s)?.settings.realm.realm_custom_profile_fields ?? []) as ProfileField[],
+  );
+  // The full record carries custom profile fields the register snapshot may leave out.
+  const full = useQuery({
+    queryKey: ['user', accountId, userId],
+    queryFn: () => api().getUser({ accountId, userId, includeCustomProfileFields: true }),
+    staleTime: 60_000,
+  });
+  const user = full.data?.user ?? stored;
+  const close = () => uiStore.setState({ overlay: null });
+  if (!user) return null;
+  const time = localTimeIn(user.timezone);
+  return (
+    <div
+      className="overlay"
+      role="dialog"
+      aria-modal="true"
+      aria-label={`Profile of ${user.full_name}`}
+    >
+      <div className="panel profile">
+        <h2>{user.full_name}</h2>
+        <p>
+          {roleName(user.role)}
+          {user.is_bot ? ' · Bot' : ''}
+          {!user.is_active ? ' · Deactivated' : ''}
+        </p>
+        {status?.status_text || status?.emoji_code ? (
+          <p className="status">
+            {status.emoji_code && status.reaction_type !== 'realm_emoji' ? (
+              <span aria-hidden="true">{emojiChar(status.emoji_code)} </span>
+            ) : null}
+            {status.status_text}
+          </p>
+        ) : null}
+        <dl>
+          <dt>Email</dt>
+          <dd>{user.delivery_email ?? user.email}</dd>
+          {time ? (
+            <>
+              <dt>Local time</dt>
+              <dd>
+                {time} ({user.timezone})
+              </dd>
+            </>
+          ) : null}
+          {Object.entries(user.profile_data ?? {}).map(([id, v]) => (
+            <div key={id}>
+              <dt>{fields.find((f) => String(f.id) === id)?.name ?? `Field ${id}`}</dt>
+              <dd>
+                {v.rendered_value ? (
+                  <span
+                    dangerouslySetInnerHTML={{
+                      __html: sanitizeMessageHtml(v.rendered_value, accountId),
+                    }}
+                  />
+                ) : (
+                  v.value
+                )}
+              </dd>
+            </div>
+          ))}
+        </dl>
+        <button
+          type="button"
+          onClick={() => {
+            close();
+            navigate({ kind: 'narrow', narrow: dmNarrow([user.user_id]) });
+          }}
+        >
+          Send direct message
+        </button>
+        <button type="button" onClick={close}>
+          Close
+        </button>
+      </div>
+    </div>
+  );
+}

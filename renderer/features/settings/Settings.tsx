@@ -1,0 +1,83 @@
+// Personal display and behaviour settings (saved on the server; the store follows its events).
+import { useState } from 'react';
+import { useChatStore } from '../../store/hooks';
+import { selectActiveAccount } from '../../store';
+import { api, errorText } from '../../src/tributary';
+import { goBack, navigate, uiStore } from '../../src/ui-store';
+
+export function Settings({ accountId }: { accountId: string }) {
+  const user = useChatStore((s) => selectActiveAccount(s)?.settings.user);
+  const [error, setError] = useState<string | null>(null);
+  const save = (name: string, value: boolean | number | string) =>
+    api()
+      .updateSettings({ accountId, settings: { [name]: value } })
+      .then(() => setError(null))
+      .catch((e: unknown) => setError(errorText(e)));
+  if (!user) return null;
+  return (
+    <section className="view settings" aria-label="Settings">
+      <h1>Settings</h1>
+      <label>
+        Theme
+        <select
+          value={user.color_scheme ?? 1}
+          onChange={(e) => void save('color_scheme', Number(e.target.value))}
+        >
+          <option value={1}>Automatic</option>
+          <option value={3}>Light</option>
+          <option value={2}>Dark</option>
+        </select>
+      </label>
+      <label>
+        Font size (px)
+        <input
+          type="number"
+          min={12}
+          max={24}
+          value={user.web_font_size_px ?? 14}
+          onChange={(e) => void save('web_font_size_px', Number(e.target.value))}
+        />
+      </label>
+      <label>
+        Line height (%)
+        <input
+          type="number"
+          min={100}
+          max={200}
+          step={10}
+          value={user.web_line_height_percent ?? 122}
+          onChange={(e) => void save('web_line_height_percent', Number(e.target.value))}
+        />
+      </label>
+      <label>
+        <input
+          type="checkbox"
+          checked={user.enter_sends !== false}
+          onChange={(e) => void save('enter_sends', e.target.checked)}
+        />
+        Enter sends (Shift+Enter for a new line)
+      </label>
+      <label>
+        Mark messages as read on scroll
+        <select
+          value={user.web_mark_read_on_scroll_policy ?? 1}
+          onChange={(e) => void save('web_mark_read_on_scroll_policy', Number(e.target.value))}
+        >
+          <option value={1}>Always</option>
+          <option value={2}>Only in conversation views</option>
+          <option value={3}>Never</option>
+        </select>
+      </label>
+      <button type="button" onClick={() => uiStore.setState({ overlay: { kind: 'status' } })}>
+        Set status…
+      </button>
+      <button type="button" onClick={() => navigate({ kind: 'manifest' })}>
+        Open meeting manifest…
+      </button>
+      <button type="button" onClick={goBack}>
+        Back
+      </button>
+      {error ? <p role="alert">{error}</p> : null}
+    </section>
+  );
+}

@@ -1,0 +1,126 @@
+// What the sidebar lists, derived from an account's state: channels in pinned / active / muted
+// sections with unread counts, each channel's topics (from unreads and loaded messages) with their
+// visibility policy, and direct-message conversations.
+import type { AccountState, UnreadCounts } from '../../store';
+import { isTopicResolved } from '../../../shared/narrow';
+import type { Subscription, VisibilityPolicy } from '../../../shared/api/types';
+
+export interface ChannelItem {
+  sub: Subscription;
+  unread: number;
+  muted: boolean;
+}
+
+export interface TopicItem {
+  name: string;
+  unread: number;
+  resolved: boolean;
+  policy: VisibilityPolicy;
+  /** Muted by the topic, or by its channel without unmute/follow. */
+  muted: boolean;
+  lastId: number;
+}
+
+export interface DmItem {
+  key: string;
+  userIds: number[];
+  unread: number;
+  lastId: number;
+}
+
+export interface ChannelSections {
+  pinned: ChannelItem[];
+  active: ChannelItem[];
+  muted: ChannelItem[];
+}
+
+export function channelSections(
+  account: AccountState | undefined,
+  counts: UnreadCounts,
+): ChannelSections {
+  const out: ChannelSections = { pinned: [], active: [], muted: [] };
+  if (!account) return out;
+  for (const sub of account.channels.subscriptions.values()) {
+    const c = counts.channels.get(sub.stream_id);
+    const item = { sub, unread: c?.count ?? 0, muted: sub.is_muted };
+    if (sub.pin_to_top) out.pinned.push(item);
+    else if (sub.is_muted) out.muted.push(item);
+    else out.active.push(item);
+  }
+  const byName = (a: ChannelItem, b: ChannelItem) => a.sub.name.localeCompare(b.sub.name);
+  out.pinned.sort(byName);
+  out.active.sort(byName);
+  out.muted.sort(byName);
+  return out;
+}
+
+export function topicsOf(
+  account: AccountState | undefined,
+  counts: UnreadCounts,
+  streamId: number,
+): TopicItem[] {
+  if (!account) return [];
+  const topics = new Map<string, TopicItem>();
+  const channelMuted = account.channels.subscriptions.get(streamId)?.is_muted ?? false;
+  const policyOf = (name: string): VisibilityPolicy =>
+    account.userTopics.byChannel.get(streamId)?.get(name.toLowerCase())?.visibility_policy ?? 0;
+  const put = (name: string, lastId: number) => {
+    const key = name.toLowerCase();
+    const t = topics.get(key);
+    if (t) {
+      if (lastId > t.lastId) topics.set(key, { ...t, lastId });
+      return;
+    }
+    const policy = policyOf(name);
+    topics.set(key, {
+      name,
+      unread: 0,
+      resolved: isTopicResolved(name),
+      policy,
+      muted: policy === 1 || (channelMuted && policy !== 2 && policy !== 3),
+      lastId,
+    });
+  };
+  for (const m of account.messages.byId.values())
+    if (m.type === 'stream' && m.stream_id === streamId) put(m.subject, m.id);
+  const unreadTopics = counts.channels.get(streamId)?.topics;
+  const unreadBucket = account.unreads.streams.get(streamId);
+  if (unreadTopics) {
+    for (const t of unreadTopics.values()) {
+      const ids = unreadBucket?.get(t.topic)?.ids;
+      put(t.topic, ids ? Math.max(...ids) : 0);
+      const key = t.topic.toLowerCase();
+      const item = topics.get(key)!;
+      topics.set(key, { ...item, unread: item.unread + t.count });
+    }
+  }
+  return [...topics.values()].sort((a, b) => b.lastId - a.lastId);
+}
+
+export function dmConversations(account: AccountState | undefined, counts: UnreadCounts): DmItem[] {
+  if (!account) return [];
+  const self = account.selfUserId;
+  const convs = new Map<string, DmItem>();
+  for (const m of account.messages.byId.values()) {
+    if (m.type !== 'private') continue;
+    const others = m.display_recipient
+      .map((r) => r.id)
+      .filter((id) => id !== self)
+      .sort((a, b) => a - b);
+    const key = others.length ? others.join(',') : String(self);
+    const c = convs.get(key);
+    if (!c)
+      convs.set(key, { key, userIds: others.length ? others : [self], unread: 0, lastId: m.id });
+    else if (m.id > c.lastId) c.lastId = m.id;
+  }
+  for (const [key, n] of counts.dms) {
+    const bucket = account.unreads.dms.get(key);
+    const last = bucket ? Math.max(...bucket.ids) : 0;
+    const c = convs.get(key);
+    if (c) {
+      c.unread = n;
+      c.lastId = Math.max(c.lastId, last);
+    } else convs.set(key, { key, userIds: key.split(',').map(Number), unread: n, lastId: last });
+  }
+  return [...convs.values()].sort((a, b) => b.lastId - a.lastId);
+}

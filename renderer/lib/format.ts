@@ -1,0 +1,62 @@
+// Formatting of times, names and counts for display.
+
+export function formatTime(unixSeconds: number, twentyFourHour = false): string {
+  return new Date(unixSeconds * 1000).toLocaleTimeString(undefined, {
+    hour: 'numeric',
+    minute: '2-digit',
+    hour12: !twentyFourHour,
+  });
+}
+
+export function formatDate(unixSeconds: number): string {
+  return new Date(unixSeconds * 1000).toLocaleDateString(undefined, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+  });
+}
+
+export function formatDateTime(unixSeconds: number): string {
+  return `${formatDate(unixSeconds)} ${formatTime(unixSeconds)}`;
+}
+
+/** Local time in another user's time zone (empty if the zone is unknown). */
+export function localTimeIn(timeZone: string, now = new Date()): string {
+  if (!timeZone) return '';
+  try {
+    return now.toLocaleTimeString(undefined, { timeZone, hour: 'numeric', minute: '2-digit' });
+  } catch {
+    return '';
+  }
+}
+
+export function roleName(role: number): string {
+  switch (role) {
+    case 100:
+      return 'Owner';
+    case 200:
+      return 'Administrator';
+    case 300:
+      return 'Moderator';
+    case 600:
+      return 'Guest';
+    default:
+      return 'Member';
+  }
+}
+
+/** "in 12 s" style countdown to a retry time. */
+export function secondsUntil(at: number, now = Date.now()): number {
+  return Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** Wall-clock milliseconds. Components that filter by time (typing, edit limits) read it here. */
+export function clockNow(): number {
+  return Date.now();
+}

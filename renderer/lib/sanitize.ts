@@ -1,0 +1,86 @@
+// Message HTML comes from the chat server and is untrusted: it passes through DOMPurify before it
+// reaches the DOM. Our hooks then make links safe to click (main opens them outside the app) and
+// point realm images and uploads at main's authenticated media route, since the page itself never
+// talks to the chat server and the CSP allows no remote images.
+import createDOMPurify, { type DOMPurify } from 'dompurify';
+import { mediaUrl } from '../bridge/media';
+
+const EXTERNAL_SCHEMES = /^(https?:|mailto:)/i;
+/** Paths on the realm that need the account's credentials. */
+const REALM_PATH = /^\/(user_uploads|user_avatars|thumbnail|external_content)\//;
+
+let purifier: DOMPurify | null = null;
+/** The account whose message is being sanitized (hooks run synchronously inside sanitize()). */
+let currentAccount = '';
+
+function getPurifier(): DOMPurify {
+  if (purifier) return purifier;
+  const p = createDOMPurify(window);
+  p.addHook('afterSanitizeAttributes', (node) => {
+    const el = node as Element;
+    if (el.tagName === 'A') {
+      const href = el.getAttribute('href') ?? '';
+      if (REALM_PATH.test(href)) {
+        const local = currentAccount ? mediaUrl(currentAccount, href) : null;
+        el.setAttribute('data-realm-href', href);
+        if (local) el.setAttribute('href', local);
+        else el.removeAttribute('href');
+      } else if (href && !EXTERNAL_SCHEMES.test(href) && !href.startsWith('#')) {
+        // Anything else (relative narrow links, unknown schemes) is not followed by the page.
+        el.setAttribute('data-internal-href', href);
+        el.removeAttribute('href');
+      }
+      if (el.hasAttribute('href')) {
+        el.setAttribute('target', '_blank');
+        el.setAttribute('rel', 'noopener noreferrer');
+      }
+    } else if (el.tagName === 'IMG') {
+      const src = el.getAttribute('src') ?? '';
+      const local = REALM_PATH.test(src) && currentAccount ? mediaUrl(currentAccount, src) : null;
+      if (local) el.setAttribute('src', local);
+      else if (!src.startsWith('data:image/')) {
+        // Remote images would leak reads to third parties and are blocked by the CSP anyway.
+        el.removeAttribute('src');
+        el.removeAttribute('srcset');
+      }
+      el.setAttribute('loading', 'lazy');
+    }
+  });
+  purifier = p;
+  return p;
+}
+
+const OPTIONS = {
+  FORBID_TAGS: [
+    'style',
+    'form',
+    'input',
+    'button',
+    'textarea',
+    'select',
+    'iframe',
+    'object',
+    'embed',
+  ],
+  FORBID_ATTR: ['style', 'srcdoc', 'formaction'],
+  ALLOW_DATA_ATTR: true,
+};
+
+/** Sanitized HTML for a message body (or any server-rendered HTML) of one account. */
+export function sanitizeMessageHtml(html: string, accountId: string): string {
+  currentAccount = accountId;
+  try {
+    return getPurifier().sanitize(html, OPTIONS) as string;
+  } finally {
+    currentAccount = '';
+  }
+}
+
+/** Plain text of server HTML (for previews, quoting and editing), never parsed as live DOM. */
+export function htmlToText(html: string): string {
+  const doc = new DOMParser().parseFromString(
+    getPurifier().sanitize(html, OPTIONS) as string,
+    'text/html',
+  );
+  return doc.body.textContent ?? '';
+}

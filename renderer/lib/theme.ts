@@ -1,0 +1,37 @@
+// Theme and text size follow the user's settings: color_scheme (1 automatic, 2 dark, 3 light —
+// api-notes), web_font_size_px and web_line_height_percent. Applied as attributes and CSS variables
+// on <html>, so no inline script or style element is needed (CSP).
+import { useEffect } from 'react';
+
+export function applyDisplaySettings(
+  root: HTMLElement,
+  settings: { color_scheme?: number; web_font_size_px?: number; web_line_height_percent?: number },
+  prefersDark: boolean,
+): void {
+  const scheme = settings.color_scheme ?? 1;
+  const dark = scheme === 2 || (scheme === 1 && prefersDark);
+  root.dataset.theme = dark ? 'dark' : 'light';
+  root.dataset.colorScheme = scheme === 1 ? 'automatic' : dark ? 'dark' : 'light';
+  root.style.setProperty('--font-size', `${settings.web_font_size_px ?? 14}px`);
+  root.style.setProperty('--line-height', `${(settings.web_line_height_percent ?? 122) / 100}`);
+}
+
+export function useDisplaySettings(settings: {
+  color_scheme?: number;
+  web_font_size_px?: number;
+  web_line_height_percent?: number;
+}): void {
+  const { color_scheme, web_font_size_px, web_line_height_percent } = settings;
+  useEffect(() => {
+    const query = window.matchMedia?.('(prefers-color-scheme: dark)');
+    const apply = () =>
+      applyDisplaySettings(
+        document.documentElement,
+        { color_scheme, web_font_size_px, web_line_height_percent },
+        !!query?.matches,
+      );
+    apply();
+    query?.addEventListener?.('change', apply);
+    return () => query?.removeEventListener?.('change', apply);
+  }, [color_scheme, web_font_size_px, web_line_height_percent]);
+}

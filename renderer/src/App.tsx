@@ -1,0 +1,111 @@
+// The app shell: react-query and the chat store, the bridge subscription, the account switcher and
+// sidebar, and the routes (narrows, inbox, recent, drafts, settings, sign-in, the manifest viewer).
+import { useEffect, useRef, useState } from 'react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { appStore, ChatStoreProvider, useChatStore } from '../store/hooks';
+import { selectActiveAccount, type ChatStore } from '../store';
+import { connectBridge } from './bridge-sync';
+import { api } from './tributary';
+import { navigate, uiStore, useUi } from './ui-store';
+import { useShortcuts } from './shortcuts';
+import { ManifestRoute } from './ManifestRoute';
+import { useDisplaySettings } from '../lib/theme';
+import { AccountSwitcher } from '../features/accounts/AccountSwitcher';
+import { SignIn } from '../features/accounts/SignIn';
+import { Sidebar } from '../features/sidebar/Sidebar';
+import { NarrowView } from '../features/messages/NarrowView';
+import { Inbox } from '../features/views/Inbox';
+import { Recent } from '../features/views/Recent';
+import { Drafts } from '../features/views/Drafts';
+import { ConversationSwitcher } from '../features/views/ConversationSwitcher';
+import { Settings } from '../features/settings/Settings';
+import { ConnectionBanner } from '../features/connection/ConnectionBanner';
+import { SearchBox } from '../features/search/SearchBox';
+import { UserProfile } from '../features/people/UserProfile';
+import { StatusEditor } from '../features/people/StatusEditor';
+
+function Shell({ store }: { store: ChatStore }) {
+  const route = useUi((s) => s.route);
+  const overlay = useUi((s) => s.overlay);
+  const accountsLoaded = useUi((s) => s.accountsLoaded);
+  const activeAccountId = useUi((s) => s.activeAccountId);
+  const account = useChatStore(selectActiveAccount);
+  const searchRef = useRef<HTMLInputElement>(null);
+  useShortcuts(store, searchRef);
+  useDisplaySettings(account?.settings.user ?? {});
+
+  useEffect(() => {
+    if (activeAccountId) store.getState().setActiveAccount(activeAccountId);
+  }, [activeAccountId, store, account]);
+
+  if (route.kind === 'signin') return <SignIn />;
+  if (route.kind === 'manifest')
+    return (
+      <div className="manifest-route">
+        <ManifestRoute path={route.path} />
+      </div>
+    );
+  if (!accountsLoaded) return <p className="placeholder">Starting…</p>;
+  if (!activeAccountId) return <SignIn />;
+
+  let main: React.ReactNode;
+  if (!account) main = <p className="placeholder">Loading {activeAccountId}…</p>;
+  else if (route.kind === 'narrow')
+    main = <NarrowView accountId={activeAccountId} narrow={route.narrow} anchor={route.anchor} />;
+  else if (route.kind === 'inbox') main = <Inbox />;
+  else if (route.kind === 'recent') main = <Recent accountId={activeAccountId} />;
+  else if (route.kind === 'drafts') main = <Drafts accountId={activeAccountId} />;
+  else if (route.kind === 'settings') main = <Settings accountId={activeAccountId} />;
+
+  return (
+    <div className="app">
+      <AccountSwitcher />
+      <div className="column">
+        <header className="topbar">
+          <SearchBox ref={searchRef} />
+          <button type="button" onClick={() => uiStore.setState({ overlay: { kind: 'status' } })}>
+            Set status
+          </button>
+          <button type="button" onClick={() => navigate({ kind: 'manifest' })}>
+            Open meeting manifest…
+          </button>
+          <button type="button" onClick={() => navigate({ kind: 'settings' })}>
+            Settings
+          </button>
+        </header>
+        <ConnectionBanner accountId={activeAccountId} />
+        <div className="workspace">
+          {account ? <Sidebar accountId={activeAccountId} /> : null}
+          <main className="main">{main}</main>
+        </div>
+      </div>
+      {overlay?.kind === 'switcher' ? <ConversationSwitcher /> : null}
+      {overlay?.kind === 'profile' ? (
+        <UserProfile accountId={activeAccountId} userId={overlay.userId} />
+      ) : null}
+      {overlay?.kind === 'status' ? <StatusEditor accountId={activeAccountId} /> : null}
+    </div>
+  );
+}
+
+export function App({
+  store = appStore,
+  queryClient,
+}: {
+  store?: ChatStore;
+  queryClient?: QueryClient;
+}) {
+  const [client] = useState(
+    () =>
+      queryClient ??
+      new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } }),
+  );
+  useEffect(() => connectBridge(api(), store), [store]);
+  return (
+    <QueryClientProvider client={client}>
+      <ChatStoreProvider store={store}>
+        <Shell store={store} />
+      </ChatStoreProvider>
+    </QueryClientProvider>
+  );
+}

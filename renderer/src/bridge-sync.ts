@@ -1,0 +1,139 @@
+// Wires main's pushes into the two stores: realm snapshots and event batches into the chat store (one
+// store update per batch), connection states, uploads, drafts, the outbox and launch requests into
+// the UI store. Returns the unsubscribe function; the App calls it once on mount.
+import type { ChatStore } from '../store';
+import type { ConnectionState as IpcConnection } from '../../shared/ipc/common';
+import type { OutboxEntry as MainOutboxEntry } from '../../shared/ipc/chat';
+import type { AccountsChanged } from '../../shared/ipc/accounts';
+import type { Api } from './tributary';
+import { navigate, uiStore } from './ui-store';
+
+function storeStatus(state: IpcConnection) {
+  switch (state.status) {
+    case 'live':
+      return { status: 'connected' as const, queueId: state.queueId, error: undefined };
+    case 'backoff':
+      return { status: 'reconnecting' as const, error: state.reason };
+    case 'signed_out':
+      return { status: 'error' as const, error: state.reason };
+    case 'stopped':
+      return { status: 'offline' as const };
+    default:
+      return { status: 'connecting' as const };
+  }
+}
+
+export function connectBridge(api: Api, store: ChatStore): () => void {
+  const chat = () => store.getState();
+  const loaded = new Set<string>();
+
+  const setConnection = (accountId: string, state: IpcConnection) => {
+    uiStore.setState((s) => ({ connections: { ...s.connections, [accountId]: state } }));
+    chat().setConnectionState(accountId, storeStatus(state));
+  };
+
+  /** Main's outbox is the durable copy; the store's local echo shows it in the message list. */
+  const syncOutbox = (accountId: string, entries: MainOutboxEntry[]) => {
+    const account = chat().accounts[accountId];
+    if (!account) return;
+    for (const entry of entries) {
+      const echo = account.outbox.byLocalId.get(entry.localId);
+      if (!echo) {
+        const m = entry.message;
+        chat().addLocalEcho(accountId, {
+          localId: entry.localId,
+          content: m.content,
+          createdAt: entry.createdAt,
+          destination:
+            m.type === 'channel'
+              ? {
+                  type: 'stream',
+                  streamId:
+                    typeof m.to === 'number'
+                      ? m.to
+                      : (account.channels.idByName.get(m.to.toLowerCase()) ?? 0),
+                  topic: m.topic,
+                }
+              : { type: 'private', to: m.to },
+        });
+      }
+      if (entry.state === 'failed' && echo?.status !== 'failed')
+        chat().markLocalEchoFailed(accountId, entry.localId, entry.lastError ?? 'Sending failed');
+      else if (entry.state !== 'failed' && echo?.status === 'failed')
+        chat().markLocalEchoPending(accountId, entry.localId);
+    }
+  };
+
+  const loadAccount = async (accountId: string) => {
+    if (loaded.has(accountId)) return;
+    loaded.add(accountId);
+    try {
+      const { snapshot, events, connection } = await api.getSnapshot({ accountId });
+      if (snapshot) {
+        chat().replaceSnapshot(accountId, snapshot.register);
+        chat().applyEventBatch(accountId, events);
+      }
+      setConnection(accountId, connection);
+      const [outbox, drafts] = await Promise.all([
+        api.getOutbox({ accountId }),
+        api.listDrafts({ accountId }),
+      ]);
+      syncOutbox(accountId, outbox);
+      uiStore.setState((s) => ({ drafts: { ...s.drafts, [accountId]: drafts } }));
+    } catch {
+      loaded.delete(accountId);
+    }
+  };
+
+  const onAccounts = (changed: AccountsChanged) => {
+    const known = new Set(changed.accounts.map((a) => a.id));
+    for (const id of Object.keys(chat().accounts)) if (!known.has(id)) chat().removeAccount(id);
+    const connections: Record<string, IpcConnection> = {};
+    for (const a of changed.accounts) connections[a.id] = a.connection;
+    uiStore.setState((s) => ({
+      accounts: changed.accounts,
+      activeAccountId: changed.activeAccountId,
+      accountsLoaded: true,
+      connections: { ...s.connections, ...connections },
+      route: changed.accounts.length === 0 ? { kind: 'signin' } : s.route,
+    }));
+    if (changed.activeAccountId) chat().setActiveAccount(changed.activeAccountId);
+    for (const a of changed.accounts) void loadAccount(a.id);
+  };
+
+  const unsubscribers = [
+    api.on('accounts', onAccounts),
+    api.on('snapshot', (m) => {
+      loaded.add(m.accountId);
+      chat().replaceSnapshot(m.accountId, m.register);
+      const active = uiStore.getState().activeAccountId;
+      if (active) chat().setActiveAccount(active);
+    }),
+    api.on('events', (batch) => chat().applyEventBatch(batch.accountId, batch.events)),
+    api.on('connection', (m) => setConnection(m.accountId, m.state)),
+    api.on('uploadProgress', (p) =>
+      uiStore.setState((s) => ({ uploads: { ...s.uploads, [p.uploadId]: p } })),
+    ),
+    api.on('drafts', (m) =>
+      uiStore.setState((s) => ({ drafts: { ...s.drafts, [m.accountId]: m.drafts } })),
+    ),
+    api.on('outbox', (m) => syncOutbox(m.accountId, m.entries)),
+    api.on('openManifest', (m) => navigate({ kind: 'manifest', path: m.path })),
+  ];
+
+  void api
+    .listAccounts({})
+    .then(onAccounts)
+    .catch(() => uiStore.setState({ accountsLoaded: true }));
+  void api
+    .takeLaunchRequests({})
+    .then((r) => {
+      const first = r.openManifest[0];
+      if (first) navigate({ kind: 'manifest', path: first.path });
+    })
+    .catch(() => undefined);
+
+  return () => {
+    for (const off of unsubscribers) off();
+  };
+}

@@ -1,0 +1,80 @@
+// App-level state that is not realm state: the account list and each account's connection as main
+// reports it (with retry times), uploads in flight, and which screen is showing. The realm state
+// itself lives in renderer/store.
+import { createStore } from 'zustand/vanilla';
+import { useStore } from 'zustand';
+import type { AccountSummary } from '../../shared/ipc/accounts';
+import type { ConnectionState } from '../../shared/ipc/common';
+import type { UploadProgress } from '../../shared/ipc/uploads';
+import type { LocalDraft } from '../../shared/ipc/drafts';
+import type { Narrow } from '../../shared/narrow';
+
+export type Route =
+  | { kind: 'narrow'; narrow: Narrow; anchor?: number }
+  | { kind: 'inbox' }
+  | { kind: 'recent' }
+  | { kind: 'drafts' }
+  | { kind: 'settings' }
+  | { kind: 'signin' }
+  | { kind: 'manifest'; path?: string };
+
+export interface UiState {
+  accounts: AccountSummary[];
+  activeAccountId: string | null;
+  /** Filled once listAccounts has answered (before that we do not know whether to show sign-in). */
+  accountsLoaded: boolean;
+  connections: Record<string, ConnectionState>;
+  uploads: Record<string, UploadProgress>;
+  /** Main's drafts (persisted locally, synced with the server), per account. */
+  drafts: Record<string, LocalDraft[]>;
+  route: Route;
+  /** Route history for Esc / back. */
+  previous: Route[];
+  /** Message the keyboard cursor is on (arrow keys), per open narrow. */
+  selectedMessageId: number | null;
+  /** Request to open the compose box (c, x, r) — a counter so repeated presses re-trigger. */
+  composeRequest: { kind: 'channel' | 'dm' | 'reply' | 'quote'; seq: number; text?: string } | null;
+  /** Full-screen overlay: the conversation switcher (Ctrl+K) or a user's profile. */
+  overlay: { kind: 'switcher' } | { kind: 'profile'; userId: number } | { kind: 'status' } | null;
+}
+
+export const ALL_MESSAGES_ROUTE: Route = { kind: 'narrow', narrow: [] };
+
+export const uiStore = createStore<UiState>()(() => ({
+  accounts: [],
+  activeAccountId: null,
+  accountsLoaded: false,
+  connections: {},
+  uploads: {},
+  drafts: {},
+  route: ALL_MESSAGES_ROUTE,
+  previous: [],
+  selectedMessageId: null,
+  composeRequest: null,
+  overlay: null,
+}));
+
+export function useUi<T>(selector: (state: UiState) => T): T {
+  return useStore(uiStore, selector);
+}
+
+export function navigate(route: Route): void {
+  const { route: current, previous } = uiStore.getState();
+  uiStore.setState({
+    route,
+    previous: [...previous.slice(-20), current],
+    selectedMessageId: null,
+  });
+}
+
+export function goBack(): void {
+  const { previous } = uiStore.getState();
+  const last = previous.at(-1);
+  if (!last) return;
+  uiStore.setState({ route: last, previous: previous.slice(0, -1), selectedMessageId: null });
+}
+
+export function requestCompose(kind: 'channel' | 'dm' | 'reply' | 'quote', text?: string): void {
+  const seq = (uiStore.getState().composeRequest?.seq ?? 0) + 1;
+  uiStore.setState({ composeRequest: { kind, seq, text } });
+}
