@@ -87,7 +87,9 @@ describe('app:// protocol', () => {
     );
     expect(resolveAppPath(root, 'app://tributary/../secret.txt')).toBe(join(root, 'secret.txt'));
     // The URL parser folds %2e%2e segments itself: the result stays inside the folder.
-    expect(resolveAppPath(root, 'app://tributary/%2e%2e/secret.txt')).toBe(join(root, 'secret.txt'));
+    expect(resolveAppPath(root, 'app://tributary/%2e%2e/secret.txt')).toBe(
+      join(root, 'secret.txt'),
+    );
     expect(resolveAppPath(root, 'app://tributary/assets/%2e%2e%2f%2e%2e%2fsecret.txt')).toBeNull();
     expect(resolveAppPath(root, 'app://tributary/a%00b')).toBeNull();
     expect(resolveAppPath(root, 'app://other/index.html')).toBeNull();
@@ -106,7 +108,9 @@ describe('app:// protocol', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(page.headers.get('content-security-policy')).toBe(APP_CSP);
-    const escape = await handler(new Request('app://tributary/assets/%2e%2e%2f%2e%2e%2fsecret.txt'));
+    const escape = await handler(
+      new Request('app://tributary/assets/%2e%2e%2f%2e%2e%2fsecret.txt'),
+    );
     expect(escape.status).toBe(404);
     expect(await escape.text()).not.toContain('outside');
   });

@@ -26,6 +26,7 @@ export type FaultAction =
   | 'drop-response'; // forward, let the server act, then cut the connection before the answer
 
 export interface FaultRule {
+  /** Exact path, or a prefix when it ends with '*'. */
   path: string;
   method?: string;
   action: FaultAction;
@@ -81,7 +82,9 @@ export async function startFaultProxy(target: () => string): Promise<FaultProxy>
     const rule = rules.find(
       (candidate) =>
         candidate.remaining > 0 &&
-        path === candidate.path &&
+        (candidate.path.endsWith('*')
+          ? path.startsWith(candidate.path.slice(0, -1))
+          : path === candidate.path) &&
         (!candidate.method || candidate.method === req.method),
     );
     if (!rule) return forward(req, res);
