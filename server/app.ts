@@ -14,6 +14,7 @@ import { ApiError } from './http/errors';
 import type { RealmContext } from './realm/context';
 import { resources } from './resources';
 import { seedRealm } from './seed';
+import { spoolMultipartFile } from './uploads/multipart-spool';
 
 export interface RealmServer {
   /** http://host:port, without a trailing slash. */
@@ -53,9 +54,10 @@ export async function createRealmServer(options: RealmServerOptions): Promise<Re
   });
   await app.register(formbody, { bodyLimit: config.bodyLimitBytes });
   await app.register(multipart, {
-    // Fields become request.body entries the parameter layer reads; files are buffered there too
-    // (uploads read request.body[field] with type 'file'), bounded by max_file_upload_size_mib.
+    // Fields become request.body entries the parameter layer reads; files are buffered there too,
+    // bounded by max_file_upload_size_mib, except POST /user_uploads, whose file is streamed to disk.
     attachFieldsToBody: true,
+    onFile: spoolMultipartFile(ctx),
     limits: {
       fileSize: config.maxFileUploadSizeMib * 1024 * 1024,
       fieldSize: config.bodyLimitBytes,

@@ -18,6 +18,7 @@ import { unreadsResource } from './unreads';
 import { messagesResource } from './messages';
 import { flagsResource } from './flags';
 import { reactionsResource } from './reactions';
+import { uploadsResource } from './uploads';
 
 export const resources: readonly ResourceModule[] = [
   serverInfoResource,
@@ -36,6 +37,7 @@ export const resources: readonly ResourceModule[] = [
   messagesResource,
   flagsResource,
   reactionsResource,
+  uploadsResource,
 ];
 
 setStateProviders(resources);

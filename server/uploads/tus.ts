@@ -1,0 +1,164 @@
+// The resumable upload endpoint /api/v1/tus: the tus protocol (@tus/server with @tus/file-store)
+// behind HTTP Basic auth. Fastify only routes and authenticates; the body is left unread for tus.
+//
+// Rules on top of the protocol (api-notes §8): the length is declared up front (deferred length:
+// 411), max_file_upload_size_mib bounds it (413, from tus maxSize), an upload belongs to the user
+// who created it (anyone else: 404), and the request that completes it gets HTTP 200 JSON
+// {url, filename} and creates the attachment. The finished file is hard-linked to its path_id, so
+// HEAD still reports the full offset; terminating it is refused once the attachment exists.
+// Uploads (finished or not) are forgotten after TUS_EXPIRY_MS.
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Server as TusServer, type Upload } from '@tus/server';
+import { FileStore } from '@tus/file-store';
+import { ApiError, badRequest, notFound } from '../http/errors';
+import type { Authenticator } from '../http/auth';
+import { API_PREFIX } from '../http/router';
+import type { RealmContext } from '../realm/context';
+import { attachmentByPathId } from './attachments';
+import {
+  REALM_ID,
+  displayFileName,
+  sanitizeFileName,
+  uploadUrl,
+  type UploadStorage,
+} from './storage';
+
+export const TUS_PATH = `${API_PREFIX}/tus`;
+const TUS_EXPIRY_MS = 24 * 60 * 60 * 1000;
+const TUS_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+const TUS_ID = /^[0-9a-f]{32}$/;
+
+export interface StoredUpload {
+  url: string;
+  filename: string;
+}
+
+export interface TusDependencies {
+  ctx: RealmContext;
+  storage: UploadStorage;
+  authenticator: Authenticator;
+  /** Creates the attachment for a finished file already placed at pathId. */
+  recordUpload(upload: {
+    ownerId: number;
+    name: string;
+    pathId: string;
+    size: number;
+    contentType: string | undefined;
+  }): void;
+}
+
+/** The path_id of a tus upload: its id is the random segment, which makes completion idempotent. */
+function tusPathId(uploadId: string, name: string): string {
+  return `${REALM_ID}/${uploadId.slice(0, 2)}/${uploadId}/${sanitizeFileName(name)}`;
+}
+
+/** Whether a tus upload already produced an attachment. */
+function attachmentExistsFor(ctx: RealmContext, uploadId: string): boolean {
+  const row = ctx.db
+    .prepare('SELECT 1 FROM attachments WHERE path_id LIKE ? LIMIT 1')
+    .get(`${REALM_ID}/${uploadId.slice(0, 2)}/${uploadId}/%`);
+  return row !== undefined;
+}
+
+export function mountTus(app: FastifyInstance, deps: TusDependencies): void {
+  const { ctx, storage, authenticator } = deps;
+  const store = new FileStore({
+    directory: storage.tusStaging,
+    expirationPeriodInMilliseconds: TUS_EXPIRY_MS,
+  });
+  const tus = new TusServer({
+    path: TUS_PATH,
+    datastore: store,
+    relativeLocation: true,
+    maxSize: ctx.config.maxFileUploadSizeMib * 1024 * 1024,
+    disableTerminationForFinishedUploads: true,
+    namingFunction: () => randomBytes(16).toString('hex'),
+    async onUploadCreate(req, upload) {
+      // Authenticated by the route before tus runs; the owner rides along in the upload's metadata.
+      const user = authenticator.authenticate(req.headers.get('authorization') ?? undefined);
+      return { metadata: { ...upload.metadata, owner_id: String(user.id) } };
+    },
+    async onUploadFinish(_req, upload) {
+      const stored = await finish(upload);
+      return {
+        status_code: 200,
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(stored),
+      };
+    },
+  });
+
+  async function finish(upload: Upload): Promise<StoredUpload> {
+    const name = displayFileName(upload.metadata?.filename ?? undefined);
+    const pathId = tusPathId(upload.id, name);
+    const existing = attachmentByPathId(ctx.db, pathId);
+    if (existing) return { url: uploadUrl(pathId), filename: existing.file_name };
+    await storage.place(join(storage.tusStaging, upload.id), pathId, true);
+    try {
+      deps.recordUpload({
+        ownerId: Number(upload.metadata?.owner_id),
+        name,
+        pathId,
+        size: upload.size ?? upload.offset,
+        contentType: upload.metadata?.filetype ?? undefined,
+      });
+    } catch (error) {
+      await storage.remove(pathId);
+      throw error;
+    }
+    return { url: uploadUrl(pathId), filename: name };
+  }
+
+  async function handle(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    // CORS preflights carry no credentials; tus answers them itself.
+    if (request.method !== 'OPTIONS') {
+      const user = authenticator.authenticate(request.headers.authorization);
+      if (request.method === 'POST' && request.headers['upload-defer-length'] !== undefined) {
+        throw new ApiError('BAD_REQUEST', 'SizeIsDeferred is not supported', 411);
+      }
+      const uploadId = (request.params as { upload_id?: string }).upload_id;
+      if (uploadId !== undefined) await checkUpload(uploadId, user.id, request.method);
+    }
+    reply.hijack();
+    await tus.handle(request.raw, reply.raw);
+  }
+
+  async function checkUpload(uploadId: string, userId: number, method: string): Promise<void> {
+    if (!TUS_ID.test(uploadId)) throw notFound('Upload not found');
+    const upload = await store.getUpload(uploadId).catch(() => null);
+    if (!upload) return; // tus answers 404 / 410 in its own words
+    if (upload.metadata?.owner_id !== String(userId)) throw notFound('Upload not found');
+    if (method === 'DELETE' && attachmentExistsFor(ctx, uploadId)) {
+      throw badRequest('Cannot terminate an upload whose file has been stored');
+    }
+    if (method === 'PATCH' && upload.size !== undefined && upload.offset === upload.size) {
+      throw badRequest('This upload is already complete');
+    }
+  }
+
+  void app.register(async (scope) => {
+    // tus reads the raw body itself: accept every content type without reading it.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    const methods = ['POST', 'HEAD', 'PATCH', 'DELETE', 'OPTIONS'];
+    scope.route({ method: methods, url: TUS_PATH, handler: handle });
+    scope.route({ method: methods, url: `${TUS_PATH}/:upload_id`, handler: handle });
+  });
+
+  const sweep = setInterval(() => {
+    tus.cleanUpExpiredUploads().catch(() => undefined);
+  }, TUS_SWEEP_INTERVAL_MS);
+  sweep.unref();
+  app.addHook('onClose', async () => clearInterval(sweep));
+}
+
+/** Drops the staging copy of a tus upload whose attachment is being deleted. */
+export async function removeTusCopy(storage: UploadStorage, pathId: string): Promise<void> {
+  const uploadId = pathId.split('/')[2] ?? '';
+  if (!TUS_ID.test(uploadId)) return;
+  await rm(join(storage.tusStaging, uploadId), { force: true });
+  await rm(join(storage.tusStaging, `${uploadId}.json`), { force: true });
+}
