@@ -1,0 +1,155 @@
+// The message renderer: chat syntax (mentions, wildcards, groups, channel links, emoji, /me),
+// markdown basics, what the renderer reports for flags and narrows, and hostile input.
+import { describe, expect, it } from 'vitest';
+import { renderMessage } from '../../server/markdown/render';
+import type { MentionLookup } from '../../server/markdown/mentions';
+import { unicodeEmojiCodeForName } from '../../server/realm/emoji';
+
+const people = [
+  { id: 4, full_name: 'Dev Member' },
+  { id: 5, full_name: 'Emma Member' },
+  { id: 9, full_name: 'Sam Same' },
+  { id: 10, full_name: 'Sam Same' },
+];
+
+const lookup: MentionLookup = {
+  userByName: (name) => people.filter((p) => p.full_name.toLowerCase() === name.toLowerCase()),
+  userById: (id) => people.find((p) => p.id === id),
+  groupByName: (name) => (name === 'designers' ? { id: 31, name: 'designers' } : undefined),
+  channelByName: (name) => (name === 'general' ? { id: 1, name: 'general' } : undefined),
+  emojiCode: unicodeEmojiCodeForName,
+};
+
+describe('chat syntax', () => {
+  it('renders user mentions and reports them', () => {
+    const out = renderMessage('hi @**Emma Member** and @**Sam Same|10**', lookup);
+    expect(out.html).toContain('<span class="user-mention" data-user-id="5">@Emma Member</span>');
+    expect(out.html).toContain('data-user-id="10">@Sam Same</span>');
+    expect(out.mentionedUserIds.sort()).toEqual([10, 5].sort());
+  });
+
+  it('does not mention ambiguous or unknown names', () => {
+    const out = renderMessage('@**Sam Same** @**Nobody Here**', lookup);
+    // Unresolved names fall back to plain markdown (bold), as the public server renders them.
+    expect(out.html).toBe('<p>@<strong>Sam Same</strong> @<strong>Nobody Here</strong></p>');
+    expect(out.mentionedUserIds).toEqual([]);
+  });
+
+  it('renders silent mentions without setting the mention', () => {
+    const out = renderMessage('@_**Dev Member** did it', lookup);
+    expect(out.html).toContain(
+      '<span class="user-mention silent" data-user-id="4">Dev Member</span>',
+    );
+    expect(out.mentionedUserIds).toEqual([]);
+  });
+
+  it('renders group mentions and wildcards', () => {
+    const out = renderMessage('@*designers* @**all** and @**topic**', lookup);
+    expect(out.html).toContain(
+      '<span class="user-group-mention" data-user-group-id="31">@designers</span>',
+    );
+    expect(out.html).toContain('data-user-id="*">@all</span>');
+    expect(out.html).toContain('<span class="topic-mention">@topic</span>');
+    expect(out.mentionedGroupIds).toEqual([31]);
+    expect(out.streamWildcard).toBe(true);
+    expect(out.topicWildcard).toBe(true);
+  });
+
+  it('does not treat a silent wildcard as a mention', () => {
+    const out = renderMessage('@_**everyone**', lookup);
+    expect(out.streamWildcard).toBe(false);
+  });
+
+  it('renders channel and topic links', () => {
+    const out = renderMessage('see #**general** and #**general>release 1.2**', lookup);
+    expect(out.html).toContain(
+      '<a class="stream" data-stream-id="1" href="/#narrow/channel/1-general">#general</a>',
+    );
+    expect(out.html).toContain('class="stream-topic" data-stream-id="1"');
+    expect(out.html).toContain('#general &gt; release 1.2</a>');
+  });
+
+  it('ignores mentions inside code', () => {
+    const out = renderMessage('`@**Emma Member**`\n\n```\n@**Dev Member**\n```', lookup);
+    expect(out.mentionedUserIds).toEqual([]);
+    expect(out.html).toContain('<code>@**Emma Member**</code>');
+  });
+
+  it('renders emoji names and /me', () => {
+    const out = renderMessage('/me waves :wave:', lookup);
+    expect(out.isMeMessage).toBe(true);
+    expect(out.html).toContain('class="emoji emoji-1f44b"');
+    expect(renderMessage('/meh', lookup).isMeMessage).toBe(false);
+  });
+});
+
+describe('markdown', () => {
+  it('renders emphasis, lists, quotes and fenced code with its language', () => {
+    const out = renderMessage('**bold** *it*\n\n- a\n- b\n\n> q\n\n```python\nx = 1\n```', lookup);
+    expect(out.html).toContain('<strong>bold</strong> <em>it</em>');
+    expect(out.html).toContain('<ul>\n<li>a</li>');
+    expect(out.html).toContain('<blockquote>');
+    expect(out.html).toContain(
+      '<div class="codehilite" data-code-language="python"><pre><span></span><code>x = 1\n</code></pre></div>',
+    );
+  });
+
+  it('links URLs and reports links, images and uploads', () => {
+    const plain = renderMessage('https://example.com/a', lookup);
+    expect(plain.html).toContain(
+      '<a href="https://example.com/a" target="_blank" rel="noopener noreferrer">',
+    );
+    expect(plain.hasLink).toBe(true);
+    expect(plain.hasAttachment).toBe(false);
+    const upload = renderMessage('[shot.png](/user_uploads/1/ab/cd/shot.png)', lookup);
+    expect(upload.hasAttachment).toBe(true);
+    expect(upload.hasImage).toBe(true);
+    expect(upload.uploadPathIds).toEqual(['1/ab/cd/shot.png']);
+    expect(renderMessage('just text', lookup).hasLink).toBe(false);
+  });
+
+  it('shows images from other hosts only as links', () => {
+    const out = renderMessage('![pic](https://evil.example/x.png)', lookup);
+    expect(out.html).not.toContain('<img');
+    expect(out.html).toContain('href="https://evil.example/x.png"');
+  });
+});
+
+describe('hostile input', () => {
+  it('escapes raw HTML, script tags and event handlers', () => {
+    const out = renderMessage(
+      '<script>alert(1)</script> <img src=x onerror="alert(2)"> <a href="javascript:alert(3)">x</a>',
+      lookup,
+    );
+    expect(out.html).not.toMatch(/<script|<img|<a /);
+    expect(out.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(out.html).toContain('onerror=&quot;alert(2)&quot;');
+  });
+
+  it('never produces javascript:, data: or vbscript: links', () => {
+    for (const url of [
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)',
+      'data:text/html;base64,PHNjcmlwdD4=',
+      'vbscript:msgbox(1)',
+      '//evil.example/x',
+    ]) {
+      const out = renderMessage(`[click](${url}) ![img](${url})`, lookup);
+      expect(out.html, url).not.toContain('href="' + url);
+      expect(out.html, url).not.toMatch(/href="(javascript|data|vbscript):/i);
+      expect(out.hasLink, url).toBe(false);
+    }
+  });
+
+  it('escapes names it inserts', () => {
+    const evil: MentionLookup = {
+      ...lookup,
+      userByName: () => [{ id: 1, full_name: '<b onclick=x>' }],
+      channelByName: () => ({ id: 2, name: '"><script>' }),
+    };
+    const out = renderMessage('@**anyone** #**chan**', evil);
+    expect(out.html).toContain('@&lt;b onclick=x&gt;');
+    expect(out.html).not.toContain('<script>');
+    expect(out.html).toContain('#&quot;&gt;&lt;script&gt;</a>');
+  });
+});
