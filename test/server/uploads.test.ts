@@ -285,6 +285,46 @@ describe('downloads', () => {
     expect(record.messages).toEqual([{ id: messageId, date_sent: expect.any(Number) }]);
   });
 
+  it('lets readers of a channel message download; not guests or non-members of a private one', async () => {
+    const db = server.server.db;
+    const channelMessage = (senderId: number, channel: string, content: string) => {
+      const channelId = (
+        db.prepare('SELECT id FROM channels WHERE name = ?').get(channel) as { id: number }
+      ).id;
+      db.prepare('INSERT OR IGNORE INTO recipients (channel_id) VALUES (?)').run(channelId);
+      const recipient = db
+        .prepare('SELECT id FROM recipients WHERE channel_id = ?')
+        .get(channelId) as { id: number };
+      // Only the sender's user_messages row: readers get access through the channel's history.
+      const { lastInsertRowid } = db
+        .prepare(
+          `INSERT INTO messages (sender_id, type, recipient_id, channel_id, topic, content,
+                                 rendered_content, timestamp)
+           VALUES (?, 'stream', ?, ?, 'files', ?, '', 0)`,
+        )
+        .run(senderId, recipient.id, channelId, content);
+      const messageId = Number(lastInsertRowid);
+      db.prepare('INSERT INTO user_messages (user_id, message_id) VALUES (?, ?)').run(
+        senderId,
+        messageId,
+      );
+      return linkAttachmentsToMessage(db, senderId, messageId, content);
+    };
+
+    const moderator = server.users.moderator.user_id;
+    const design = await upload(server.client('moderator'), 'mock.png', randomBytes(10));
+    expect(channelMessage(moderator, 'design', `![mock](${design.url})`)).toHaveLength(1);
+    expect((await download(server.client('farid'), design.url)).status).toBe(200);
+    // design is public: members who are not subscribed may read its history too.
+    expect((await download(server.client('admin'), design.url)).status).toBe(200);
+    expect((await download(server.client('guest'), design.url)).status).toBe(404);
+
+    const staffOnly = await upload(server.client('moderator'), 'plan.txt', Buffer.from('plan'));
+    expect(channelMessage(moderator, 'leadership', staffOnly.url)).toHaveLength(1);
+    expect((await download(server.client('owner'), staffOnly.url)).status).toBe(200);
+    expect((await download(server.client('dev'), staffOnly.url)).status).toBe(404);
+  });
+
   it('does not link a file the sender cannot see', async () => {
     const db = server.server.db;
     const body = await upload(server.client('admin'), 'admin-only.txt', Buffer.from('a'));
@@ -363,6 +403,16 @@ describe('downloads', () => {
       return `/temporary/${token.slice(0, -1)}${last}/`;
     });
     expect((await download(server.anonymous(), forged)).status).toBe(404);
+
+    // 61 s later (the realm clock moved on) the same URL no longer serves.
+    const ctx = server.server.ctx;
+    const realNow = ctx.nowSeconds;
+    ctx.nowSeconds = () => realNow() + 61;
+    try {
+      expect((await download(server.anonymous(), res.body.url)).status).toBe(404);
+    } finally {
+      ctx.nowSeconds = realNow;
+    }
   });
 });
 
