@@ -8,7 +8,8 @@ let general: number;
 
 beforeAll(async () => {
   server = await startTestServer();
-  general = (await server.client('dev').get('/get_stream_id', { stream: 'general' })).body.stream_id;
+  general = (await server.client('dev').get('/get_stream_id', { stream: 'general' })).body
+    .stream_id;
 });
 afterAll(async () => {
   await server.close();
@@ -20,7 +21,13 @@ describe('drafts', () => {
     const q = await registerQueue(dev, { event_types: ['drafts'] });
     const created = await dev.post('/drafts', {
       drafts: [
-        { type: 'stream', to: [general], topic: 'plans', content: 'half-written', timestamp: 1700000000 },
+        {
+          type: 'stream',
+          to: [general],
+          topic: 'plans',
+          content: 'half-written',
+          timestamp: 1700000000,
+        },
         { type: 'private', to: [server.users.emma.user_id], topic: 'ignored', content: 'hi emma' },
         { type: '', to: [], topic: '', content: 'unaddressed' },
       ],
@@ -35,16 +42,26 @@ describe('drafts', () => {
     const list = await dev.get('/drafts');
     expect(list.body.count).toBe(3);
     const dm = list.body.drafts.find((d: { id: number }) => d.id === dmId);
-    expect(dm).toMatchObject({ type: 'private', to: [server.users.emma.user_id], topic: '', content: 'hi emma' });
+    expect(dm).toMatchObject({
+      type: 'private',
+      to: [server.users.emma.user_id],
+      topic: '',
+      content: 'hi emma',
+    });
     expect(dm.timestamp).toEqual(expect.any(Number));
-    expect(list.body.drafts.find((d: { id: number }) => d.id === streamId).timestamp).toBe(1700000000);
+    expect(list.body.drafts.find((d: { id: number }) => d.id === streamId).timestamp).toBe(
+      1700000000,
+    );
 
     const edit = await dev.patch(`/drafts/${streamId}`, {
       draft: { type: 'stream', to: [general], topic: 'plans', content: 'fully written' },
     });
     expect(edit.status).toBe(200);
     const [update] = await q.next();
-    expect(update).toMatchObject({ op: 'update', draft: { id: streamId, content: 'fully written' } });
+    expect(update).toMatchObject({
+      op: 'update',
+      draft: { id: streamId, content: 'fully written' },
+    });
 
     expect((await dev.delete(`/drafts/${streamId}`)).status).toBe(200);
     const [remove] = await q.next();
@@ -94,8 +111,12 @@ describe('drafts', () => {
       drafts: [{ type: 'stream', to: [general, general + 1], topic: 't', content: 'x' }],
     });
     expect(two.body.msg).toBe('Must specify exactly 1 channel ID for channel messages');
-    const leadership = (await server.client('admin').get('/get_stream_id', { stream: 'leadership' })).body.stream_id;
-    const hidden = await dev.post('/drafts', { drafts: [{ type: 'stream', to: [leadership], topic: 't', content: 'x' }] });
+    const leadership = (
+      await server.client('admin').get('/get_stream_id', { stream: 'leadership' })
+    ).body.stream_id;
+    const hidden = await dev.post('/drafts', {
+      drafts: [{ type: 'stream', to: [leadership], topic: 't', content: 'x' }],
+    });
     expect(hidden.status).toBe(400);
     expect((await dev.get('/drafts')).body.count).toBe(before);
   });
@@ -108,9 +129,14 @@ describe('drafts', () => {
     server.server.db
       .prepare('UPDATE user_settings SET settings = ? WHERE user_id = ?')
       .run(JSON.stringify(settings), server.users.farid.user_id);
-    const res = await server.client('farid').post('/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'x' }] });
+    const res = await server
+      .client('farid')
+      .post('/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'x' }] });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('BAD_REQUEST');
-    expect((await server.client('farid').get('/drafts')).body).toMatchObject({ count: 0, drafts: [] });
+    expect((await server.client('farid').get('/drafts')).body).toMatchObject({
+      count: 0,
+      drafts: [],
+    });
   });
 });

@@ -37,8 +37,8 @@ describe('POST /register', () => {
       realm_message_content_edit_limit_seconds: 600,
       realm_empty_topic_display_name: 'general chat',
       realm_emoji: {},
-      max_message_id: -1,
     });
+    expect(state.max_message_id).toEqual(expect.any(Number));
     for (const key of [
       'realm_move_messages_within_stream_limit_seconds',
       'realm_move_messages_between_streams_limit_seconds',
@@ -65,6 +65,7 @@ describe('POST /register', () => {
       role: 300,
     });
     const ids = body.realm_users.map((u: { user_id: number }) => u.user_id);
+    // The seeded people and bots (the message seed may add system bots of its own).
     expect(ids).toEqual(expect.arrayContaining(Object.values(server.users).map((u) => u.user_id)));
     expect(body.realm_non_active_users).toEqual([]);
     expect(body.cross_realm_bots).toEqual([]);
@@ -125,17 +126,103 @@ describe('POST /register', () => {
     const both = await server.client('dev').post('/register', {
       fetch_event_types: ['message', 'update_message_flags'],
     });
-    expect(both.body.unread_msgs).toEqual({
-      count: 0,
-      pms: [],
-      streams: [],
-      huddles: [],
-      mentions: [],
-      old_unreads_missing: false,
-    });
+    const unread = both.body.unread_msgs;
+    expect(Object.keys(unread).sort()).toEqual([
+      'count',
+      'huddles',
+      'mentions',
+      'old_unreads_missing',
+      'pms',
+      'streams',
+    ]);
+    expect(unread.old_unreads_missing).toBe(false);
     const one = await server.client('dev').post('/register', { fetch_event_types: ['message'] });
     expect(one.body).not.toHaveProperty('unread_msgs');
-    expect(one.body.max_message_id).toBe(-1);
+    expect(one.body.max_message_id).toEqual(expect.any(Number));
+  });
+
+  it("builds unread_msgs from the caller's unread messages, sorted, with muting applied to count", async () => {
+    const dev = server.client('dev');
+    const before = (
+      await dev.post('/register', { fetch_event_types: ['message', 'update_message_flags'] })
+    ).body.unread_msgs;
+    const emma = server.client('emma');
+    const dm = await emma.post('/messages', {
+      type: 'direct',
+      to: [server.users.dev.user_id],
+      content: 'psst',
+    });
+    const group = await emma.post('/messages', {
+      type: 'direct',
+      to: [server.users.dev.user_id, server.users.farid.user_id],
+      content: 'all three of us',
+    });
+    const random = (await dev.get('/get_stream_id', { stream: 'random' })).body.stream_id;
+    const mention = await emma.post('/messages', {
+      type: 'stream',
+      to: 'random',
+      topic: 'unread test',
+      content: '@**Dev Member** look',
+    });
+    for (const res of [dm, group, mention]) expect(res.status).toBe(200);
+    const after = (
+      await dev.post('/register', { fetch_event_types: ['message', 'update_message_flags'] })
+    ).body.unread_msgs;
+    const pm = after.pms.find(
+      (p: { other_user_id: number }) => p.other_user_id === server.users.emma.user_id,
+    );
+    expect(pm.unread_message_ids).toContain(dm.body.id);
+    expect(pm.sender_id).toBe(server.users.emma.user_id);
+    const key = [server.users.dev.user_id, server.users.emma.user_id, server.users.farid.user_id]
+      .sort((a, b) => a - b)
+      .join(',');
+    const huddle = after.huddles.find(
+      (h: { user_ids_string: string }) => h.user_ids_string === key,
+    );
+    expect(huddle.unread_message_ids).toContain(group.body.id);
+    const topic = after.streams.find(
+      (s: { stream_id: number; topic: string }) =>
+        s.stream_id === random && s.topic === 'unread test',
+    );
+    expect(topic.unread_message_ids).toEqual([mention.body.id]);
+    expect(after.mentions).toContain(mention.body.id);
+    expect(after.count).toBe(before.count + 3);
+    for (const list of [
+      after.mentions,
+      ...after.streams.map((s: { unread_message_ids: number[] }) => s.unread_message_ids),
+    ]) {
+      expect([...list].sort((a: number, b: number) => a - b)).toEqual(list);
+    }
+    // Muting the channel keeps the topic listed but drops it from count.
+    await dev.post('/users/me/subscriptions/properties', {
+      subscription_data: [{ stream_id: random, property: 'is_muted', value: true }],
+    });
+    const muted = (
+      await dev.post('/register', { fetch_event_types: ['message', 'update_message_flags'] })
+    ).body.unread_msgs;
+    const randomUnreads = muted.streams
+      .filter((s: { stream_id: number }) => s.stream_id === random)
+      .reduce(
+        (n: number, s: { unread_message_ids: number[] }) => n + s.unread_message_ids.length,
+        0,
+      );
+    expect(randomUnreads).toBeGreaterThan(0);
+    expect(muted.count).toBe(after.count - randomUnreads);
+    await dev.post('/users/me/subscriptions/properties', {
+      subscription_data: [{ stream_id: random, property: 'is_muted', value: false }],
+    });
+    const recent = (
+      await dev.post('/register', { fetch_event_types: ['recent_private_conversations'] })
+    ).body.recent_private_conversations;
+    expect(recent).toEqual(
+      expect.arrayContaining([
+        { max_message_id: dm.body.id, user_ids: [server.users.emma.user_id] },
+        {
+          max_message_id: group.body.id,
+          user_ids: [server.users.emma.user_id, server.users.farid.user_id].sort((a, b) => a - b),
+        },
+      ]),
+    );
   });
 
   it('returns user settings, defaults, groups, topics and the rest of the client state', async () => {
@@ -164,9 +251,9 @@ describe('POST /register', () => {
     );
     const owners = body.realm_user_groups.find((g: { name: string }) => g.name === 'role:owners');
     expect(owners.members).toEqual([server.users.owner.user_id]);
-    expect(body.user_topics).toEqual([]);
-    expect(body.recent_private_conversations).toEqual([]);
-    expect(body.starred_messages).toEqual([]);
+    expect(body.user_topics).toEqual(expect.any(Array));
+    expect(body.recent_private_conversations).toEqual(expect.any(Array));
+    expect(body.starred_messages).toEqual(expect.any(Array));
     expect(body.custom_profile_fields).toEqual([]);
   });
 

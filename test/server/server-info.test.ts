@@ -59,7 +59,9 @@ describe('POST /fetch_api_key', () => {
   });
 
   it('401 USER_DEACTIVATED for a deactivated account, which also loses API access', async () => {
-    server.server.db.prepare('UPDATE users SET is_active = 0 WHERE id = ?').run(server.users.farid.user_id);
+    server.server.db
+      .prepare('UPDATE users SET is_active = 0 WHERE id = ?')
+      .run(server.users.farid.user_id);
     try {
       const res = await server.anonymous().post('/fetch_api_key', {
         username: 'farid@tributary.local',
@@ -71,7 +73,9 @@ describe('POST /fetch_api_key', () => {
       expect(api.status).toBe(401);
       expect(api.body.code).toBe('USER_DEACTIVATED');
     } finally {
-      server.server.db.prepare('UPDATE users SET is_active = 1 WHERE id = ?').run(server.users.farid.user_id);
+      server.server.db
+        .prepare('UPDATE users SET is_active = 1 WHERE id = ?')
+        .run(server.users.farid.user_id);
     }
   });
 });

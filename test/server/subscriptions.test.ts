@@ -34,7 +34,6 @@ describe('GET /streams', () => {
       is_web_public: false,
       history_public_to_subscribers: true,
       topics_policy: 'inherit',
-      first_message_id: null,
       folder_id: null,
       message_retention_days: null,
       creator_id: server.users.owner.user_id,
@@ -44,6 +43,7 @@ describe('GET /streams', () => {
       'date_created',
       'is_recently_active',
       'stream_post_policy',
+      'first_message_id',
       'is_announcement_only',
     ]) {
       expect(general).toHaveProperty(key);

@@ -15,7 +15,9 @@ afterAll(async () => {
 describe('POST /users/me/status', () => {
   it('sets text and emoji (code looked up from the emoji table) and tells every user', async () => {
     const q = await registerQueue(server.client('guest'), { event_types: ['user_status'] });
-    const res = await server.client('dev').post('/users/me/status', { status_text: 'On vacation', emoji_name: 'palm_tree' });
+    const res = await server
+      .client('dev')
+      .post('/users/me/status', { status_text: 'On vacation', emoji_name: 'palm_tree' });
     expect(res.status).toBe(200);
     const [event] = await q.next();
     expect(event).toMatchObject({
@@ -26,7 +28,9 @@ describe('POST /users/me/status', () => {
       emoji_code: '1f334',
       reaction_type: 'unicode_emoji',
     });
-    const state = await server.client('emma').post('/register', { fetch_event_types: ['user_status'] });
+    const state = await server
+      .client('emma')
+      .post('/register', { fetch_event_types: ['user_status'] });
     expect(state.body.user_status[String(server.users.dev.user_id)]).toEqual({
       status_text: 'On vacation',
       emoji_name: 'palm_tree',
@@ -37,10 +41,19 @@ describe('POST /users/me/status', () => {
 
   it('changes only what is passed and clears with empty strings', async () => {
     const emma = server.client('emma');
-    await emma.post('/users/me/status', { status_text: 'Busy', emoji_name: 'heart', emoji_code: '2764' });
+    await emma.post('/users/me/status', {
+      status_text: 'Busy',
+      emoji_name: 'heart',
+      emoji_code: '2764',
+    });
     await emma.post('/users/me/status', { status_text: 'Very busy' });
-    let state = (await emma.post('/register', { fetch_event_types: ['user_status'] })).body.user_status;
-    expect(state[String(server.users.emma.user_id)]).toMatchObject({ status_text: 'Very busy', emoji_name: 'heart', emoji_code: '2764' });
+    let state = (await emma.post('/register', { fetch_event_types: ['user_status'] })).body
+      .user_status;
+    expect(state[String(server.users.emma.user_id)]).toMatchObject({
+      status_text: 'Very busy',
+      emoji_name: 'heart',
+      emoji_code: '2764',
+    });
     await emma.post('/users/me/status', { status_text: '', emoji_name: '' });
     state = (await emma.post('/register', { fetch_event_types: ['user_status'] })).body.user_status;
     expect(state).not.toHaveProperty(String(server.users.emma.user_id));
@@ -53,7 +66,9 @@ describe('POST /users/me/status', () => {
       reaction_type: 'svc_extra_emoji',
     });
     expect(extra.status).toBe(200);
-    const qualified = await server.client('farid').post('/users/me/status', { emoji_name: 'heart', emoji_code: '2764-fe0f' });
+    const qualified = await server
+      .client('farid')
+      .post('/users/me/status', { emoji_name: 'heart', emoji_code: '2764-fe0f' });
     expect(qualified.status).toBe(200);
   });
 
@@ -62,11 +77,20 @@ describe('POST /users/me/status', () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{}, 'Client did not pass any new values.'],
       [{ status_text: 'x'.repeat(61) }, 'status_text is too long (limit: 60 characters).'],
-      [{ emoji_code: '1f600' }, 'Client must pass emoji_name if they pass either emoji_code or reaction_type.'],
-      [{ reaction_type: 'unicode_emoji' }, 'Client must pass emoji_name if they pass either emoji_code or reaction_type.'],
+      [
+        { emoji_code: '1f600' },
+        'Client must pass emoji_name if they pass either emoji_code or reaction_type.',
+      ],
+      [
+        { reaction_type: 'unicode_emoji' },
+        'Client must pass emoji_name if they pass either emoji_code or reaction_type.',
+      ],
       [{ emoji_name: 'not_an_emoji_at_all' }, "Emoji 'not_an_emoji_at_all' does not exist"],
       [{ emoji_name: 'smile', emoji_code: '2764' }, 'Invalid emoji name.'],
-      [{ emoji_name: 'party', emoji_code: '1', reaction_type: 'realm_emoji' }, 'Invalid custom emoji.'],
+      [
+        { emoji_name: 'party', emoji_code: '1', reaction_type: 'realm_emoji' },
+        'Invalid custom emoji.',
+      ],
     ];
     for (const [params, msg] of cases) {
       const res = await dev.post('/users/me/status', { status_text: undefined, ...params });
@@ -76,14 +100,17 @@ describe('POST /users/me/status', () => {
     // 60 code points (not UTF-16 units) is the limit.
     const emoji60 = '😀'.repeat(60);
     expect((await dev.post('/users/me/status', { status_text: emoji60 })).status).toBe(200);
-    const state = (await dev.post('/register', { fetch_event_types: ['user_status'] })).body.user_status;
+    const state = (await dev.post('/register', { fetch_event_types: ['user_status'] })).body
+      .user_status;
     expect(state[String(server.users.dev.user_id)].status_text).toBe(emoji60);
   });
 
   it('maps the legacy away flag to presence_enabled', async () => {
     const res = await server.client('moderator').post('/users/me/status', { away: true });
     expect(res.status).toBe(200);
-    const state = (await server.client('dev').post('/register', { fetch_event_types: ['user_status'] })).body.user_status;
+    const state = (
+      await server.client('dev').post('/register', { fetch_event_types: ['user_status'] })
+    ).body.user_status;
     expect(state[String(server.users.moderator.user_id)]).toMatchObject({ away: true });
   });
 });
@@ -96,20 +123,31 @@ describe('POST /users/{user_id}/status', () => {
     });
     expect(res.status).toBe(200);
     const [event] = await q.next();
-    expect(event).toMatchObject({ user_id: server.users.farid.user_id, status_text: 'Set by admin' });
+    expect(event).toMatchObject({
+      user_id: server.users.farid.user_id,
+      status_text: 'Set by admin',
+    });
   });
 
   it('refuses non-administrators and unknown users, and validates like 4.10', async () => {
-    const member = await server.client('dev').post(`/users/${server.users.farid.user_id}/status`, { status_text: 'hacked' });
+    const member = await server
+      .client('dev')
+      .post(`/users/${server.users.farid.user_id}/status`, { status_text: 'hacked' });
     expect(member.status).toBe(400);
     expect(member.body.code).toBe('BAD_REQUEST');
-    const moderator = await server.client('moderator').post(`/users/${server.users.farid.user_id}/status`, { status_text: 'hacked' });
+    const moderator = await server
+      .client('moderator')
+      .post(`/users/${server.users.farid.user_id}/status`, { status_text: 'hacked' });
     expect(moderator.status).toBe(400);
     const unknown = await server.client('admin').post('/users/99999/status', { status_text: 'x' });
     expect(unknown.status).toBe(400);
-    const empty = await server.client('admin').post(`/users/${server.users.farid.user_id}/status`, {});
+    const empty = await server
+      .client('admin')
+      .post(`/users/${server.users.farid.user_id}/status`, {});
     expect(empty.body.msg).toBe('Client did not pass any new values.');
-    const state = (await server.client('dev').post('/register', { fetch_event_types: ['user_status'] })).body.user_status;
+    const state = (
+      await server.client('dev').post('/register', { fetch_event_types: ['user_status'] })
+    ).body.user_status;
     expect(state[String(server.users.farid.user_id)].status_text).toBe('Set by admin');
   });
 });
