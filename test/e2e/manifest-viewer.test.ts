@@ -1,0 +1,145 @@
+// The manifest viewer end to end in browser mode: the real host (main-process services, the built
+// renderer, the WebSocket bridge and the audio route) in Debian's Chromium. A manifest is handed over
+// as a launch request, exactly as `npm start -- path/to/manifest.json` does.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FileVault } from '../../electron/accounts/vault';
+import { startBrowserHost, type BrowserHost } from '../../electron/host/host';
+import { buildAll } from '../../scripts/build';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const FIXTURES = resolve(root, '../shared/fixtures/manifests');
+const WEEKLY = join(FIXTURES, 'weekly-planning', 'manifest.json');
+const REENCODED = join(FIXTURES, 'weekly-planning-reencoded', 'manifest.json');
+
+describe('meeting manifest viewer in browser mode', () => {
+  let dataDir: string;
+  let host: BrowserHost;
+  let browser: Browser;
+  let page: Page | null = null;
+
+  beforeAll(async () => {
+    await buildAll();
+    dataDir = mkdtempSync(join(tmpdir(), 'tributary-e2e-manifest-'));
+    host = await startBrowserHost({
+      dataDir,
+      vault: new FileVault(dataDir),
+      rendererDir: join(root, 'dist/renderer'),
+    });
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--autoplay-policy=no-user-gesture-required',
+      ],
+    });
+  });
+
+  afterEach(async () => {
+    await page?.context().close();
+    page = null;
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await host?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** Opens the app with a manifest waiting as a launch request (the command-line path). */
+  async function openWithManifest(path: string, audioStatuses: number[] = []): Promise<Page> {
+    host.services.requestOpenManifest(path);
+    const context = await browser.newContext();
+    page = await context.newPage();
+    page.on('pageerror', (error) => console.error('page error:', error.message));
+    page.on('response', (response) => {
+      if (response.url().includes('/media/meeting-audio/')) audioStatuses.push(response.status());
+    });
+    await page.goto(host.url);
+    await page.getByRole('heading', { name: 'Weekly planning' }).waitFor();
+    return page;
+  }
+
+  const activeCueText = (p: Page) =>
+    p.evaluate(
+      () => document.querySelector('.manifest-cue[aria-current="true"]')?.textContent ?? '',
+    );
+
+  it('opens weekly-planning verified, plays it, and the highlighted cue advances', async () => {
+    const audioResponses: number[] = [];
+    const p = await openWithManifest(WEEKLY, audioResponses);
+    await expect(p.getByTestId('integrity-summary').textContent()).resolves.toMatch(/^Verified/);
+    expect(await p.getByTestId('playback-refused').count()).toBe(0);
+
+    const audio = p.getByTestId('manifest-audio');
+    await audio.waitFor();
+    await p.evaluate(async () => {
+      const element = document.querySelector('audio')!;
+      await element.play();
+    });
+
+    // The human-corrected transcript is shown; its first cue (0.5 s) lights up, then the second (5.8 s).
+    await p.waitForFunction(
+      () =>
+        document
+          .querySelector('.manifest-cue[aria-current="true"]')
+          ?.textContent?.includes('Welcome to the weekly planning meeting'),
+      undefined,
+      { timeout: 15_000 },
+    );
+    expect(await activeCueText(p)).toContain('Ana');
+    await p.waitForFunction(
+      () =>
+        document
+          .querySelector('.manifest-cue[aria-current="true"]')
+          ?.textContent?.includes('desktop client'),
+      undefined,
+      { timeout: 20_000 },
+    );
+    expect(await activeCueText(p)).toContain('Ben');
+    const playedMs = await p.evaluate(() => document.querySelector('audio')!.currentTime * 1000);
+    expect(playedMs).toBeGreaterThanOrEqual(5797);
+
+    // Clicking a cue seeks the audio there; the audio is fetched with byte ranges.
+    await p.locator('.manifest-cue').nth(3).click();
+    await p.waitForFunction(
+      () =>
+        document
+          .querySelector('.manifest-cue[aria-current="true"]')
+          ?.textContent?.includes('settings screens'),
+      undefined,
+      { timeout: 10_000 },
+    );
+    expect(audioResponses.length).toBeGreaterThan(0);
+    expect(audioResponses.every((status) => status === 206 || status === 200)).toBe(true);
+    expect(audioResponses).toContain(206);
+  });
+
+  it('opens weekly-planning-reencoded and refuses playback: opusAudioSha256 differs', async () => {
+    const p = await openWithManifest(REENCODED);
+    const summary = await p.getByTestId('integrity-summary').textContent();
+    expect(summary).toContain('The audio does not match this manifest: opusAudioSha256 differs.');
+    const refused = await p.getByTestId('playback-refused').textContent();
+    expect(refused).toContain('Playback is available only for verified audio');
+    expect(refused).toContain('opusAudioSha256 differs');
+    expect(await p.locator('audio').count()).toBe(0);
+    // Cues are shown but are not seek points.
+    expect(await p.locator('.manifest-cue').count()).toBe(4);
+    expect(
+      await p
+        .getByRole('button', { name: /Play from/ })
+        .first()
+        .isDisabled(),
+    ).toBe(true);
+  });
+});
