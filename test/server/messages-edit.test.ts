@@ -42,8 +42,6 @@ afterAll(async () => {
   await server.close();
 });
 
-const updates = (events: TestEvent[]) => events.filter((e) => e.type === 'update_message');
-
 describe('content edits', () => {
   it('edits content, records history and tells every recipient', async () => {
     const dev = server.client('dev');
