@@ -6,6 +6,7 @@ import { eventsResource } from './events';
 import { registerResource, setStateProviders } from './register';
 import { serverInfoResource } from './server-info';
 import { realmSettingsResource } from './realm-settings';
+import { otherStateResource } from './other-state';
 import { usersResource } from './users';
 import { channelsResource } from './channels';
 import { subscriptionsResource } from './subscriptions';
@@ -25,6 +26,8 @@ export const resources: readonly ResourceModule[] = [
   registerResource,
   eventsResource,
   realmSettingsResource,
+  // Empty forms of absent features first, so a module that implements one overrides it.
+  otherStateResource,
   usersResource,
   channelsResource,
   subscriptionsResource,

@@ -168,6 +168,53 @@ describe('GET /events', () => {
   });
 });
 
+describe('register narrow', () => {
+  it('delivers only the message events matching the narrow given at registration', async () => {
+    const dev = server.client('dev');
+    const design = await registerQueue(dev, {
+      event_types: ['message'],
+      narrow: [['channel', 'design']],
+    });
+    const dms = await registerQueue(dev, {
+      event_types: ['message'],
+      narrow: [{ operator: 'is', operand: 'dm' }],
+    });
+    const all = await registerQueue(dev, { event_types: ['message'] });
+    const emma = server.client('emma');
+    const inGeneral = await emma.post('/messages', {
+      type: 'stream',
+      to: 'general',
+      topic: 'narrow',
+      content: 'g',
+    });
+    const inDesign = await emma.post('/messages', {
+      type: 'stream',
+      to: 'design',
+      topic: 'narrow',
+      content: 'd',
+    });
+    const direct = await emma.post('/messages', {
+      type: 'direct',
+      to: [server.users.dev.user_id],
+      content: 'dm',
+    });
+    for (const res of [inGeneral, inDesign, direct]) expect(res.status).toBe(200);
+    const ids = async (q: Awaited<ReturnType<typeof registerQueue>>) => {
+      const seen: number[] = [];
+      while (seen.length === 0 || !seen.includes(direct.body.id)) {
+        const events = await q.poll();
+        if (events.length === 0) break;
+        seen.push(...events.map((e) => e.message.id as number));
+      }
+      return seen;
+    };
+    // The unfiltered queue proves all three were delivered before we look at the filtered ones.
+    await all.waitFor((e) => e.message?.id === direct.body.id);
+    expect(await ids(design)).toEqual([inDesign.body.id]);
+    expect(await ids(dms)).toEqual([direct.body.id]);
+  });
+});
+
 describe('abandoned polls', () => {
   it('keeps events for the next poll when a client drops its long-poll', async () => {
     const dev = server.client('dev');

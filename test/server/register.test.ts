@@ -284,6 +284,19 @@ describe('POST /register', () => {
     expect(modern.subscriptions[0].desktop_notifications).toBeNull();
   });
 
+  it('returns the empty forms of features the local realm does not have', async () => {
+    const { body } = await server.client('dev').post('/register');
+    expect(body).toMatchObject({
+      presences: {},
+      alert_words: [],
+      muted_users: [],
+      realm_linkifiers: [],
+      realm_playgrounds: [],
+      realm_domains: [],
+      scheduled_messages: [],
+    });
+  });
+
   it('rejects a narrow with an unsupported operator', async () => {
     const res = await server.client('dev').post('/register', { narrow: [['search', 'x']] });
     expect(res.status).toBe(400);
