@@ -285,6 +285,29 @@ describe('downloads', () => {
     expect(record.messages).toEqual([{ id: messageId, date_sent: expect.any(Number) }]);
   });
 
+  it('grants access through a direct message sent with POST /messages, until it is deleted', async () => {
+    const body = await upload(server.client('dev'), 'shared.txt', Buffer.from('shared'));
+    const emma = server.client('emma');
+    expect((await download(emma, body.url)).status).toBe(404);
+
+    const sent = await server.client('dev').post('/messages', {
+      type: 'direct',
+      to: [server.users.emma.user_id],
+      content: `[shared.txt](${body.url})`,
+    });
+    expect(sent.status, sent.text).toBe(200);
+    const got = await download(emma, body.url);
+    expect(got.status).toBe(200);
+    expect(got.bytes.toString()).toBe('shared');
+    expect((await download(server.client('farid'), body.url)).status).toBe(404);
+
+    const deleted = await server.client('dev').delete(`/messages/${sent.body.id}`);
+    expect(deleted.status, deleted.text).toBe(200);
+    expect((await download(emma, body.url)).status).toBe(404);
+    // The owner keeps the file.
+    expect((await download(server.client('dev'), body.url)).status).toBe(200);
+  });
+
   it('lets readers of a channel message download; not guests or non-members of a private one', async () => {
     const db = server.server.db;
     const channelMessage = (senderId: number, channel: string, content: string) => {
