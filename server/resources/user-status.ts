@@ -119,6 +119,14 @@ function applyStatus(ctx: RealmContext, userId: number, change: StatusChange): v
   })();
   // The event carries only what changed, as the public API does.
   ctx.events.send(activeUserIds(ctx.db), { type: 'user_status', user_id: userId, ...change });
+  if (change.away !== undefined) {
+    ctx.events.send([userId], {
+      type: 'user_settings',
+      op: 'update',
+      property: 'presence_enabled',
+      value: !change.away,
+    });
+  }
 }
 
 export const userStatusResource: ResourceModule = {

@@ -106,8 +106,16 @@ describe('POST /users/me/status', () => {
   });
 
   it('maps the legacy away flag to presence_enabled', async () => {
+    const q = await registerQueue(server.client('moderator'), {
+      event_types: ['user_settings', 'user_status'],
+    });
     const res = await server.client('moderator').post('/users/me/status', { away: true });
     expect(res.status).toBe(200);
+    const events = await q.next();
+    expect(events.map((e) => e.type)).toEqual(['user_status', 'user_settings']);
+    expect(events[0]).toMatchObject({ user_id: server.users.moderator.user_id, away: true });
+    expect(events[0]).not.toHaveProperty('status_text');
+    expect(events[1]).toMatchObject({ op: 'update', property: 'presence_enabled', value: false });
     const state = (
       await server.client('dev').post('/register', { fetch_event_types: ['user_status'] })
     ).body.user_status;
