@@ -70,10 +70,11 @@ describe('meeting manifest viewer in browser mode', () => {
     return page;
   }
 
-  const activeCueText = (p: Page) =>
-    p.evaluate(
-      () => document.querySelector('.manifest-cue[aria-current="true"]')?.textContent ?? '',
-    );
+  // The node project has no DOM types: the page is reached through locators only.
+  const ACTIVE_CUE = '.manifest-cue[aria-current="true"]';
+  const activeCueText = async (p: Page) => (await p.locator(ACTIVE_CUE).textContent()) ?? '';
+  const waitForActiveCue = (p: Page, hasText: string, timeout: number) =>
+    p.locator(ACTIVE_CUE, { hasText }).waitFor({ timeout });
 
   it('opens weekly-planning verified, plays it, and the highlighted cue advances', async () => {
     const audioResponses: number[] = [];
@@ -83,43 +84,21 @@ describe('meeting manifest viewer in browser mode', () => {
 
     const audio = p.getByTestId('manifest-audio');
     await audio.waitFor();
-    await p.evaluate(async () => {
-      const element = document.querySelector('audio')!;
-      await element.play();
-    });
+    await audio.evaluate((element: unknown) => (element as { play(): Promise<void> }).play());
 
     // The human-corrected transcript is shown; its first cue (0.5 s) lights up, then the second (5.8 s).
-    await p.waitForFunction(
-      () =>
-        document
-          .querySelector('.manifest-cue[aria-current="true"]')
-          ?.textContent?.includes('Welcome to the weekly planning meeting'),
-      undefined,
-      { timeout: 15_000 },
-    );
+    await waitForActiveCue(p, 'Welcome to the weekly planning meeting', 15_000);
     expect(await activeCueText(p)).toContain('Ana');
-    await p.waitForFunction(
-      () =>
-        document
-          .querySelector('.manifest-cue[aria-current="true"]')
-          ?.textContent?.includes('desktop client'),
-      undefined,
-      { timeout: 20_000 },
-    );
+    await waitForActiveCue(p, 'desktop client', 20_000);
     expect(await activeCueText(p)).toContain('Ben');
-    const playedMs = await p.evaluate(() => document.querySelector('audio')!.currentTime * 1000);
+    const playedMs = await audio.evaluate(
+      (element: unknown) => (element as { currentTime: number }).currentTime * 1000,
+    );
     expect(playedMs).toBeGreaterThanOrEqual(5797);
 
     // Clicking a cue seeks the audio there; the audio is fetched with byte ranges.
     await p.locator('.manifest-cue').nth(3).click();
-    await p.waitForFunction(
-      () =>
-        document
-          .querySelector('.manifest-cue[aria-current="true"]')
-          ?.textContent?.includes('settings screens'),
-      undefined,
-      { timeout: 10_000 },
-    );
+    await waitForActiveCue(p, 'settings screens', 10_000);
     expect(audioResponses.length).toBeGreaterThan(0);
     expect(audioResponses.every((status) => status === 206 || status === 200)).toBe(true);
     expect(audioResponses).toContain(206);
