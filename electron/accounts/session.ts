@@ -132,8 +132,7 @@ export class AccountSession {
     message: OutgoingMessage,
     localId?: string,
   ): Promise<{ localId: string; messageId: number | null; state: 'sent' | 'queued' }> {
-    const entry = this.outbox.enqueue(message, localId);
-    const messageId = this.isOnline() ? await this.outbox.sendNow(entry.localId) : null;
+    const { entry, messageId } = await this.outbox.submit(message, localId);
     return { localId: entry.localId, messageId, state: messageId === null ? 'queued' : 'sent' };
   }
 

@@ -28,6 +28,7 @@ export class Outbox {
   private flushing: Promise<void> | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private retryAttempt = 0;
+  private persistTimer: ReturnType<typeof setTimeout> | null = null;
   /** Message ids already matched to entries, so two identical messages are not both "found". */
   private readonly claimed = new Set<number>();
 
@@ -47,23 +48,34 @@ export class Outbox {
     return this.entries.map(publicEntry);
   }
 
-  /** Records the message durably and returns its entry; the caller then calls sendNow or flush. */
-  enqueue(message: OutgoingMessage, localId: string = randomUUID()): OutboxEntry {
+  /**
+   * Records the message durably and, when online, sends it at once. The entry is written once, already
+   * marked "maybe delivered" when it is about to go out, so the send costs one synchronous write.
+   */
+  async submit(
+    message: OutgoingMessage,
+    localId: string = randomUUID(),
+  ): Promise<{ entry: OutboxEntry; messageId: number | null }> {
     const existing = this.entries.find((entry) => entry.localId === localId);
-    if (existing) return publicEntry(existing);
+    if (existing) return { entry: publicEntry(existing), messageId: await this.sendNow(localId) };
+    const online = this.transport.isOnline() && !this.flushing;
     const entry: StoredEntry = {
       localId,
       accountId: this.accountId,
       message,
-      state: 'pending',
-      attempts: 0,
+      state: online ? 'sending' : 'pending',
+      attempts: online ? 1 : 0,
       createdAt: Date.now(),
       lastError: null,
-      maybeDelivered: false,
+      maybeDelivered: online,
     };
     this.entries.push(entry);
     this.persist();
-    return publicEntry(entry);
+    if (!online) {
+      void this.flush(); // behind entries already waiting, or when the connection returns
+      return { entry: publicEntry(entry), messageId: null };
+    }
+    return { entry: publicEntry(entry), messageId: await this.transmit(entry) };
   }
 
   /** Tries one entry now. Resolves to the message id, or null if it stays queued. */
@@ -92,16 +104,26 @@ export class Outbox {
   dispose(): void {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
+    if (this.persistTimer) this.persist();
   }
 
   private async flushAll(includeFailed: boolean): Promise<void> {
-    for (const entry of [...this.entries]) {
-      if (!this.entries.includes(entry)) continue;
-      if (entry.state === 'failed' && !includeFailed) continue;
-      if (!this.transport.isOnline()) break;
-      const sent = await this.attempt(entry);
+    // Entries added while this pass runs are picked up by it too.
+    const tried = new Set<StoredEntry>();
+    for (;;) {
+      const entry = this.entries.find(
+        (candidate) => !tried.has(candidate) && (includeFailed || candidate.state !== 'failed'),
+      );
+      if (!entry || !this.transport.isOnline()) break;
+      tried.add(entry);
+      let sent: number | null = null;
+      try {
+        sent = await this.attempt(entry);
+      } catch {
+        continue; // refused for good: marked failed, the next one may still go
+      }
       // Keep the order: a message that could not go stops the ones typed after it.
-      if (sent === null && this.entries.includes(entry) && entry.state !== 'failed') break;
+      if (sent === null && this.entries.includes(entry)) break;
     }
     this.scheduleRetryIfNeeded();
   }
@@ -117,10 +139,19 @@ export class Outbox {
           return found;
         }
       }
-      entry.state = 'sending';
-      entry.attempts += 1;
-      entry.maybeDelivered = true; // on disk before the request leaves
-      this.persist();
+    } catch {
+      return null; // could not check: try again later rather than risk a duplicate
+    }
+    entry.state = 'sending';
+    entry.attempts += 1;
+    entry.maybeDelivered = true; // on disk before the request leaves
+    this.persist();
+    return this.transmit(entry);
+  }
+
+  /** Sends an entry already marked "sending" on disk. */
+  private async transmit(entry: StoredEntry): Promise<number | null> {
+    try {
       const id = await this.transport.send(publicEntry(entry));
       this.claimed.add(id);
       this.remove(entry);
@@ -151,14 +182,25 @@ export class Outbox {
     this.retryTimer.unref?.();
   }
 
+  /**
+   * Removal is written lazily (coalesced): should the process die first, the entry comes back as
+   * "maybe delivered" and is found on the server rather than sent again.
+   */
   private remove(entry: StoredEntry): void {
     this.entries = this.entries.filter((candidate) => candidate !== entry);
-    this.persist();
+    this.persistSoon();
   }
 
   private persist(): void {
+    if (this.persistTimer) clearTimeout(this.persistTimer);
+    this.persistTimer = null;
     writeJsonFile(this.file, this.entries);
     this.onChange(this.list());
+  }
+
+  private persistSoon(): void {
+    if (this.persistTimer) return;
+    this.persistTimer = setTimeout(() => this.persist(), 0);
   }
 }
 
