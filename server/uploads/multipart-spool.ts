@@ -13,6 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { Authenticator } from '../http/auth';
+import { badRequest } from '../http/errors';
 import { API_PREFIX } from '../http/router';
 import type { RealmContext } from '../realm/context';
 import { UploadStorage } from './storage';
@@ -66,9 +67,10 @@ export function spoolMultipartFile(ctx: RealmContext) {
     part.file.on('data', (chunk: Buffer) => (size += chunk.length));
     try {
       await pipeline(part.file, createWriteStream(path, { flags: 'wx' }));
-    } catch (error) {
+    } catch {
       await rm(path, { force: true });
-      throw error;
+      // Almost always the client going away mid-body: a client error, not a server fault.
+      throw badRequest('The upload was interrupted');
     }
     if (part.file.truncated) {
       await rm(path, { force: true });

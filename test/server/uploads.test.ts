@@ -45,6 +45,8 @@ async function download(client: ApiClient, path: string, headers: Record<string,
   };
 }
 
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 function attachmentRows(): number {
   return (server.server.db.prepare('SELECT COUNT(*) AS n FROM attachments').get() as { n: number })
     .n;
@@ -166,6 +168,39 @@ describe('POST /user_uploads', () => {
     // Exactly at the limit is fine.
     const atLimit = await upload(server.client('dev'), 'edge.bin', tooBig.subarray(1));
     expect(atLimit.filename).toBe('edge.bin');
+  });
+
+  it('removes the partial file when the client disconnects mid-upload', async () => {
+    const rowsBefore = attachmentRows();
+    const filesBefore = storedFiles();
+    const boundary = '----dropped';
+    const req = httpRequest(new URL(`${server.url}/api/v1/user_uploads`), {
+      method: 'POST',
+      headers: {
+        authorization: server.client('dev').authHeader!,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(500_000),
+      },
+    });
+    req.on('error', () => undefined);
+    req.write(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\n\r\n`,
+    );
+    // Wait until the server has started spooling this file, then drop the connection.
+    const staging = join(server.dataDir, 'uploads', '.staging', 'multipart');
+    await new Promise<void>((resolve) => req.write(randomBytes(200_000), () => resolve()));
+    for (let i = 0; i < 200 && readdirSync(staging).length === 0; i++) await pause(10);
+    expect(readdirSync(staging)).toHaveLength(1);
+    req.destroy();
+
+    for (let i = 0; i < 200 && readdirSync(staging).length > 0; i++) await pause(10);
+    expect(readdirSync(staging)).toEqual([]);
+    expect(storedFiles()).toEqual(filesBefore);
+    expect(attachmentRows()).toBe(rowsBefore);
+    // The server carries on.
+    expect((await upload(server.client('dev'), 'after.txt', Buffer.from('ok'))).filename).toBe(
+      'after.txt',
+    );
   });
 
   it('refuses a request without a file', async () => {
