@@ -116,7 +116,7 @@ export class Outbox {
       );
       if (!entry || !this.transport.isOnline()) break;
       tried.add(entry);
-      let sent: number | null = null;
+      let sent: number | null;
       try {
         sent = await this.attempt(entry);
       } catch {
