@@ -116,6 +116,7 @@ export const messagesEventTypes: readonly ServerEventType[] = [
   'delete_message',
   'update_message_flags',
   'reaction',
+  'stream',
 ];
 
 export function handleMessagesEvent(
@@ -143,6 +144,20 @@ export function handleMessagesEvent(
     }
     case 'update_message_flags':
       applyFlagChange(d, ev.op === 'add' && ev.all ? 'all' : ev.messages, ev.flag, ev.op === 'add');
+      return;
+    case 'stream':
+      // A renamed channel: its messages carry the name in display_recipient. Rare, so a full scan.
+      if (ev.op === 'update' && ev.property === 'name' && typeof ev.value === 'string') {
+        for (const [id, m] of d.read.byId) {
+          if (
+            m.type === 'stream' &&
+            m.stream_id === ev.stream_id &&
+            m.display_recipient !== ev.value
+          ) {
+            d.write.byId.set(id, { ...m, display_recipient: ev.value });
+          }
+        }
+      }
       return;
     case 'reaction': {
       const m = d.read.byId.get(ev.message_id);

@@ -150,6 +150,7 @@ export const unreadsEventTypes: readonly ServerEventType[] = [
   'update_message',
   'delete_message',
   'update_message_flags',
+  'stream',
 ];
 
 export function handleUnreadsEvent(
@@ -198,6 +199,17 @@ export function handleUnreadsEvent(
     case 'delete_message': {
       const ids = ev.message_ids ?? (ev.message_id !== undefined ? [ev.message_id] : []);
       for (const id of ids) removeUnread(d, id);
+      return;
+    }
+    case 'stream': {
+      // A deleted (or archived, for older clients) channel takes its unreads with it.
+      if (ev.op !== 'delete') return;
+      const streamIds = ev.stream_ids ?? ev.streams?.map((c) => c.stream_id) ?? [];
+      for (const streamId of streamIds) {
+        const topics = d.read.streams.get(streamId);
+        if (!topics) continue;
+        for (const bucket of topics.values()) for (const id of [...bucket.ids]) removeUnread(d, id);
+      }
       return;
     }
     case 'update_message_flags': {

@@ -485,3 +485,29 @@ describe('typing', () => {
     expect(t.account().typing.byConversation.size).toBe(0);
   });
 });
+
+describe('channel lifecycle effects on messages and unreads', () => {
+  it('a rename updates the channel name its messages carry; a delete drops its unreads', () => {
+    const t = setupStore();
+    t.apply(
+      messageEvent(channelMessage(101, DESIGN, 'logo')),
+      messageEvent(channelMessage(102, GENERAL, 'x')),
+    );
+    const untouched = t.account().messages.byId.get(102);
+    t.apply({
+      id: eventId(),
+      type: 'stream',
+      op: 'update',
+      stream_id: DESIGN,
+      name: 'design',
+      property: 'name',
+      value: 'brand',
+    });
+    expect(t.account().messages.byId.get(101)?.display_recipient).toBe('brand');
+    expect(t.account().messages.byId.get(102)).toBe(untouched);
+    t.apply({ id: eventId(), type: 'stream', op: 'delete', stream_ids: [DESIGN] });
+    expect(t.account().unreads.streams.has(DESIGN)).toBe(false);
+    expect(t.account().unreads.locations.has(101)).toBe(false);
+    expect(t.account().unreads.locations.has(102)).toBe(true);
+  });
+});
