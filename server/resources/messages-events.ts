@@ -1,6 +1,7 @@
 // Message-related events (api-notes §4): the message event with per-recipient flags and per-queue
 // rendering, and delete_message in its bulk and per-id forms.
 import { flagNames } from '../db/flags';
+import { Role } from '../realm/roles';
 import type { QueueView } from '../events/queue';
 import type { AuthUser, RealmContext } from '../realm/context';
 import { MessageViewBuilder, type MessageRow } from './messages-store';
@@ -37,8 +38,11 @@ export function sendMessageEvent(
   const viewers = new Map<number, AuthUser>();
   const variants = new Map<string, Record<string, unknown>>();
   const recipients = [...flagsByUser.keys()].filter((id) => ctx.events.hasQueues(id));
-  if (recipients.length === 0) return;
-  ctx.events.send(recipients, (queue: QueueView) => {
+  const publicWatchers = allPublicStreamsWatchers(ctx, row, flagsByUser);
+  if (recipients.length === 0 && publicWatchers.length === 0) return;
+  ctx.events.send([...recipients, ...publicWatchers], (queue: QueueView) => {
+    const received = flagsByUser.has(queue.userId);
+    if (!received && !queue.options.allPublicStreams) return null;
     const viewer = viewerOf(ctx, queue.userId, viewers);
     const options = {
       applyMarkdown: queue.options.applyMarkdown,
@@ -55,11 +59,39 @@ export function sendMessageEvent(
     const event: Record<string, unknown> & { type: string } = {
       type: 'message',
       message,
-      flags: flagNames(flagsByUser.get(queue.userId) ?? 0),
+      // A message seen only through all_public_streams is public history, as in GET /messages.
+      flags: received ? flagNames(flagsByUser.get(queue.userId)!) : ['read', 'historical'],
     };
     if (localEcho && queue.id === localEcho.queueId) event.local_message_id = localEcho.localId;
     return event;
   });
+}
+
+/**
+ * Non-recipients whose queue asked for all_public_streams (bots, mostly) also get messages of
+ * public channels; guests never, as they cannot read channels they are not in.
+ */
+function allPublicStreamsWatchers(
+  ctx: RealmContext,
+  row: MessageRow,
+  flagsByUser: ReadonlyMap<number, number>,
+): number[] {
+  if (row.type !== 'stream' || row.channel_id === null) return [];
+  const channel = ctx.db
+    .prepare<[number], { invite_only: number }>('SELECT invite_only FROM channels WHERE id = ?')
+    .get(row.channel_id);
+  if (!channel || channel.invite_only === 1) return [];
+  return ctx.db
+    .prepare<[], { id: number }>(
+      `SELECT id FROM users WHERE is_active = 1 AND role <> ${Role.guest}`,
+    )
+    .all()
+    .map((r) => r.id)
+    .filter(
+      (id) =>
+        !flagsByUser.has(id) &&
+        ctx.events.queuesOf(id).some((queue) => queue.options.allPublicStreams),
+    );
 }
 
 export interface DeletedMessage {

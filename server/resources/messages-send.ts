@@ -324,6 +324,12 @@ export function notificationBot(ctx: RealmContext): AuthUser {
 const toParam = new Param<unknown, true>(z.unknown(), false, true);
 
 export function registerSendRoute(api: ApiRouter, ctx: RealmContext): void {
+  // Compose preview: the HTML a message would get, without sending it.
+  api.post('/messages/render', { params: { content: p.string() } }, ({ user, params }) => {
+    const content = validateContent(params.content);
+    return { rendered: renderMessage(content, databaseLookup(ctx.db, user)).html };
+  });
+
   api.post(
     '/messages',
     {

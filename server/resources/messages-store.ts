@@ -10,7 +10,7 @@ import { MessageFlag, flagNames } from '../db/flags';
 import type { AuthUser, RealmContext } from '../realm/context';
 import { canReadMessageHistory } from '../realm/permissions';
 import { allChannels, getChannel, type ChannelRow } from './channels-store';
-import { avatarUrl, canSeeDeliveryEmail, emailVisibilityByUser, type UserRow } from './users-store';
+import { avatarUrl, canSeeDeliveryEmail, type UserRow } from './users-store';
 import { realmSetting } from './realm-settings';
 
 export interface MessageRow {
@@ -169,7 +169,7 @@ export class MessageViewBuilder {
   private readonly users = new Map<number, UserRow>();
   private readonly channels = new Map<number, ChannelRow | undefined>();
   private readonly recipients = new Map<number, Array<Record<string, unknown>>>();
-  private visibility: Map<number, number> | null = null;
+  private readonly visibility = new Map<number, number>();
   private emptyTopicDisplay: string | null = null;
   private historyPolicy: string | null = null;
 
@@ -271,9 +271,23 @@ export class MessageViewBuilder {
     return this.users.get(id);
   }
 
+  /** The sender's email_address_visibility (only senders are needed, so one row at a time). */
   private visibilityOf(userId: number): number {
-    this.visibility ??= emailVisibilityByUser(this.ctx.db);
-    return this.visibility.get(userId) ?? 1;
+    let value = this.visibility.get(userId);
+    if (value === undefined) {
+      const row = this.ctx.db
+        .prepare<[number], { settings: string }>(
+          'SELECT settings FROM user_settings WHERE user_id = ?',
+        )
+        .get(userId);
+      const setting = parseJson<Record<string, unknown>>(
+        row?.settings,
+        {},
+      ).email_address_visibility;
+      value = typeof setting === 'number' ? setting : 1;
+      this.visibility.set(userId, value);
+    }
+    return value;
   }
 
   private displayRecipient(row: MessageRow): unknown {

@@ -172,6 +172,36 @@ describe('sending to channels', () => {
   });
 });
 
+describe('all_public_streams and rendering previews', () => {
+  it('gives all_public_streams queues public channel messages as history, never private ones', async () => {
+    const admin = server.client('admin'); // not subscribed to #design
+    const queue = await registerQueue(admin, {
+      all_public_streams: true,
+      event_types: ['message'],
+    });
+    await sendToChannel(server.client('dev'), 'design', 'watchers', 'public words');
+    const event = messageEvents(await queue.next())[0];
+    expect(event.message.content).toContain('public words');
+    expect(event.flags).toEqual(['read', 'historical']);
+    await sendToChannel(server.client('owner'), 'leadership', 'watchers', 'staff words');
+    const leadership = messageEvents(await queue.next())[0];
+    // The admin is subscribed to #leadership, so this one arrives as a normal message.
+    expect(leadership.flags).toEqual([]);
+    const guestQueue = await registerQueue(server.client('guest'), { all_public_streams: true });
+    await sendToChannel(server.client('dev'), 'design', 'watchers', 'not for guests');
+    expect(messageEvents(await guestQueue.poll())).toEqual([]);
+  });
+
+  it('renders a preview with POST /messages/render', async () => {
+    const res = await server
+      .client('dev')
+      .post('/messages/render', { content: '**hi** @**Emma Member** <b>x</b>' });
+    expect(res.body.rendered).toBe(
+      `<p><strong>hi</strong> <span class="user-mention" data-user-id="${uid.emma}">@Emma Member</span> &lt;b&gt;x&lt;/b&gt;</p>`,
+    );
+  });
+});
+
 describe('channel errors', () => {
   it('STREAM_DOES_NOT_EXIST with stream (name) or stream_id', async () => {
     const dev = server.client('dev');
@@ -300,14 +330,12 @@ describe('wildcard mentions in large channels and topics', () => {
 
   it('refuses @**topic** in a topic with more than 15 participants', async () => {
     for (const client of extra) await sendToChannel(client, bigChannel, 'busy', 'me too');
-    const res = await server
-      .client('dev')
-      .post('/messages', {
-        type: 'channel',
-        to: bigChannel,
-        topic: 'busy',
-        content: '@**topic** hi',
-      });
+    const res = await server.client('dev').post('/messages', {
+      type: 'channel',
+      to: bigChannel,
+      topic: 'busy',
+      content: '@**topic** hi',
+    });
     expect(res.body.code).toBe('TOPIC_WILDCARD_MENTION_NOT_ALLOWED');
     // A small topic is fine, and only its participants get topic_wildcard_mentioned.
     const queue0 = await registerQueue(extra[0]);
