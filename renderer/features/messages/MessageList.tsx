@@ -108,8 +108,21 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
         }
       }
     }
-    if (target >= 0 && target < idCount) virtualizer.scrollToIndex(target, { align: 'start' });
-    else virtualizer.scrollToIndex(count - 1, { align: 'end' });
+    const index = target >= 0 && target < idCount ? target : count - 1;
+    const align = index === target ? 'start' : 'end';
+    // Rows are measured only once rendered, so the first jump lands by estimate; repeat it for a
+    // few frames until the measured position holds still.
+    let frames = 0;
+    let lastOffset = -1;
+    const settle = () => {
+      virtualizer.scrollToIndex(index, { align });
+      const offset = scrollRef.current?.scrollTop ?? 0;
+      if (offset !== lastOffset && frames++ < 12) {
+        lastOffset = offset;
+        requestAnimationFrame(settle);
+      }
+    };
+    settle();
   }, [ids, idCount, count, ready, anchor, accountId, store, virtualizer]);
 
   // --- Stay at the bottom when new messages arrive and the user was there. --------------------
@@ -135,15 +148,30 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   const startIndex = items[0]?.index ?? 0;
   const endIndex = items.at(-1)?.index ?? 0;
 
+  /** Indices of the first and last rows inside the viewport, from the live scroll position (the
+   * render's range can be stale right after a programmatic scroll). */
+  const visibleRange = useCallback((): [number, number] | null => {
+    const el = scrollRef.current;
+    if (!el) return null;
+    const top = el.scrollTop;
+    const first = virtualizer.getVirtualItemForOffset(top);
+    const last = virtualizer.getVirtualItemForOffset(top + Math.max(el.clientHeight - 1, 0));
+    if (!first || !last) return null;
+    return [first.index, last.index];
+  }, [virtualizer]);
+
   useEffect(() => {
     if (!positioned.current || !list || !ids) return;
-    if (startIndex < PREFETCH_ROWS && !list.foundOldest) {
-      keepVisible.current = ids.at(startIndex) ?? null;
+    const range = visibleRange();
+    if (!range) return;
+    const [first, last] = range;
+    if (first < PREFETCH_ROWS && !list.foundOldest) {
+      keepVisible.current = ids.at(first) ?? null;
       void loadMore('older').catch(() => undefined);
     }
-    if (endIndex > idCount - PREFETCH_ROWS && !list.foundNewest)
+    if (last > idCount - PREFETCH_ROWS && !list.foundNewest)
       void loadMore('newer').catch(() => undefined);
-  }, [startIndex, endIndex, idCount, list, ids, loadMore]);
+  }, [startIndex, endIndex, idCount, list, ids, loadMore, visibleRange]);
 
   // --- Mark as read what the user has seen. ---------------------------------------------------
   const toMark = useRef(new Set<number>());
@@ -162,14 +190,10 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
     if (!markOnScroll || !ids || !positioned.current) return;
     if (typeof document !== 'undefined' && document.visibilityState === 'hidden') return;
     const byId = store.getState().accounts[accountId]?.messages.byId;
-    const el = scrollRef.current;
-    const viewTop = virtualizer.scrollOffset ?? 0;
-    const viewBottom = viewTop + (el?.clientHeight || 800);
-    for (const item of items) {
-      if (item.index >= idCount) continue;
-      // Only rows actually inside the viewport count as seen (not the overscan).
-      if (item.end <= viewTop || item.start >= viewBottom) continue;
-      const id = ids.at(item.index)!;
+    const range = visibleRange();
+    if (!range) return;
+    for (let i = range[0]; i <= Math.min(range[1], idCount - 1); i++) {
+      const id = ids.at(i)!;
       const m = byId?.get(id);
       if (m && !m.flags.includes('read')) toMark.current.add(id);
     }

@@ -1,0 +1,178 @@
+// Two people chatting through the real app: each is a browser-mode host (main-process services +
+// the built renderer) signed in to the real local realm server, driven in Chromium.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import {
+  launchChromium,
+  openApp,
+  pageErrors,
+  startApp,
+  startRealm,
+  ensureBuilt,
+  type App,
+  type Realm,
+} from './support/app';
+import { messageWithText, openChannel, openTopic, send, sidebarCount } from './support/ui';
+import { startBrowserHost } from '../../electron/host/host';
+import { FileVault } from '../../electron/accounts/vault';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Olivia's one-to-one conversation in the sidebar (not the group ones she is in). */
+const OLIVIA_DM = /^Olivia Owner($| \d)/;
+
+let realm: Realm;
+let olivia: App;
+let emma: App;
+let browser: Browser;
+let oliviaPage: Page;
+let emmaPage: Page;
+
+beforeAll(async () => {
+  realm = await startRealm();
+  [olivia, emma] = await Promise.all([startApp(realm, 'owner'), startApp(realm, 'emma')]);
+  browser = await launchChromium();
+  oliviaPage = await openApp(browser, olivia);
+  emmaPage = await openApp(browser, emma);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await olivia?.close();
+  await emma?.close();
+  await realm?.close();
+});
+
+describe('chat window end to end', () => {
+  it('signs in a new account from the sign-in screen', async () => {
+    await ensureBuilt();
+    const dataDir = mkdtempSync(join(tmpdir(), 'tributary-e2e-signin-'));
+    const host = await startBrowserHost({
+      dataDir,
+      vault: new FileVault(dataDir),
+      rendererDir: join(process.cwd(), 'dist/renderer'),
+      port: 0,
+    });
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(host.url);
+      await page.getByLabel('Server URL').fill(realm.url);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByRole('radio', { name: 'API key' }).click();
+      const farid = realm.user('farid');
+      await page.getByLabel('Email').fill(farid.email);
+      await page.getByLabel('API key').fill(farid.api_key);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('navigation', { name: 'Conversations' }).waitFor();
+      await page.getByTestId('message').first().waitFor();
+    } finally {
+      await context.close();
+      await host.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads history, sends and receives between two users', async () => {
+    await openChannel(oliviaPage, 'general');
+    await oliviaPage.getByTestId('message').first().waitFor();
+
+    await openTopic(oliviaPage, 'general', 'e2e hello');
+    await openTopic(emmaPage, 'general', 'e2e hello');
+    await send(oliviaPage, 'Hello Emma, from the end-to-end test');
+    // Seen by the sender (local echo, then the server's message) and by the receiver (an event).
+    await messageWithText(oliviaPage, 'Hello Emma, from the end-to-end test').waitFor();
+    await messageWithText(emmaPage, 'Hello Emma, from the end-to-end test').waitFor();
+    await send(emmaPage, 'Hi Olivia, got it');
+    await messageWithText(oliviaPage, 'Hi Olivia, got it').waitFor();
+    expect(await oliviaPage.getByTestId('outbox-message').count()).toBe(0);
+  });
+
+  it('moves unread counts as messages arrive and are read', async () => {
+    // Emma looks at another channel; Olivia writes to her directly.
+    await openChannel(emmaPage, 'random');
+    const before = await sidebarCount(emmaPage, OLIVIA_DM);
+    await oliviaPage.getByRole('radio', { name: 'Direct message' }).click();
+    await oliviaPage.getByRole('combobox', { name: 'Recipients' }).fill('Emma');
+    await oliviaPage.getByRole('option', { name: 'Emma Member' }).click();
+    await send(oliviaPage, 'A direct question for you');
+    await expect
+      .poll(() => sidebarCount(emmaPage, OLIVIA_DM), { timeout: 15_000 })
+      .toBe(before + 1);
+    // Opening the conversation shows the message, which marks it read: the count goes away.
+    await emmaPage
+      .getByRole('navigation', { name: 'Conversations' })
+      .getByRole('button', { name: OLIVIA_DM })
+      .click();
+    await messageWithText(emmaPage, 'A direct question for you').waitFor();
+    await expect.poll(() => sidebarCount(emmaPage, OLIVIA_DM), { timeout: 15_000 }).toBe(0);
+  });
+
+  it('shows edits, moves and resolved topics to both users', async () => {
+    await openTopic(oliviaPage, 'design', 'e2e edits');
+    await send(oliviaPage, 'First version of the text');
+    const mine = messageWithText(oliviaPage, 'First version of the text');
+    await mine.waitFor();
+    await openTopic(emmaPage, 'design', 'e2e edits');
+    await messageWithText(emmaPage, 'First version of the text').waitFor();
+
+    // Edit.
+    await mine.hover();
+    await mine.getByRole('button', { name: 'Message actions' }).click();
+    await oliviaPage.getByRole('menuitem', { name: 'Edit message' }).click();
+    await oliviaPage.getByRole('textbox', { name: 'Edit message content' }).fill('Second version');
+    await oliviaPage.getByRole('button', { name: 'Save' }).click();
+    const edited = messageWithText(emmaPage, 'Second version');
+    await edited.waitFor();
+    await edited.getByRole('button', { name: '(edited)' }).waitFor();
+
+    // Resolve: the topic gets the check mark for both.
+    const again = messageWithText(oliviaPage, 'Second version');
+    await again.hover();
+    await again.getByRole('button', { name: 'Message actions' }).click();
+    await oliviaPage.getByRole('menuitem', { name: 'Mark as resolved' }).click();
+    await emmaPage.getByRole('button', { name: '✔ e2e edits' }).first().waitFor();
+
+    // Move (rename the topic, all messages). The message now lives in the resolved topic.
+    await openTopic(oliviaPage, 'design', '✔ e2e edits');
+    const third = messageWithText(oliviaPage, 'Second version');
+    await third.hover();
+    await third.getByRole('button', { name: 'Message actions' }).click();
+    await oliviaPage.getByRole('menuitem', { name: 'Move or rename topic' }).click();
+    await oliviaPage.getByLabel('New topic').fill('e2e moved');
+    await oliviaPage.getByRole('button', { name: 'Move', exact: true }).click();
+    await openTopic(emmaPage, 'design', 'e2e moved');
+    await messageWithText(emmaPage, 'Second version').waitFor();
+  });
+
+  it('never runs hostile message HTML', async () => {
+    await openTopic(oliviaPage, 'random', 'e2e hostile');
+    await send(oliviaPage, 'placeholder for hostile html');
+    await messageWithText(oliviaPage, 'placeholder for hostile html').waitFor();
+    // A hostile server: its rendered HTML carries a script, event handlers and a javascript: link.
+    const hostile =
+      '<p>hostile <script>window.__pwned = 1</script>' +
+      '<img src="x" onerror="window.__pwned = 2">' +
+      '<a href="javascript:window.__pwned = 3">click me</a>' +
+      '<svg onload="window.__pwned = 4"></svg>' +
+      '<iframe srcdoc="<script>parent.__pwned = 5</script>"></iframe></p>';
+    realm.server.db
+      .prepare('UPDATE messages SET rendered_content = ? WHERE content = ?')
+      .run(hostile, 'placeholder for hostile html');
+    // Emma's app starts afresh (a new queue, no replayed events) and fetches the topic, so she
+    // gets the hostile HTML.
+    await emmaPage.context().close();
+    await emma.restart();
+    emmaPage = await openApp(browser, emma);
+    await openTopic(emmaPage, 'random', 'e2e hostile');
+    const row = messageWithText(emmaPage, 'hostile');
+    await row.waitFor();
+    await row.getByText('click me').click();
+    await emmaPage.waitForTimeout(300);
+    expect(await emmaPage.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    const html = await row.innerHTML();
+    expect(html).not.toMatch(/<script|onerror|onload|javascript:|<iframe/i);
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,163 @@
+/**
+ * End-to-end harness: the real local realm server (SQLite in a temp folder) and the real browser-mode
+ * host (main-process services + the built renderer + the WebSocket bridge), driven by Debian's
+ * Chromium through playwright-core. This is what `npm start -- --browser --no-open --port 0 --data
+ * DIR` runs, started in-process so a test can restart the realm server or the app on its own.
+ *
+ *   const realm = await startRealm();
+ *   const app = await startApp(realm, 'owner');        // a host signed in as the demo owner
+ *   const browser = await launchChromium();
+ *   const page = await openApp(browser, app);          // new context, waits for the app shell
+ *   await app.restart(); await realm.restart();        // same data folder, same realm port
+ */
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createRealmServer, type RealmServer } from '../../../server/app';
+import { startBrowserHost, type BrowserHost } from '../../../electron/host/host';
+import { FileVault } from '../../../electron/accounts/vault';
+import { buildAll } from '../../../scripts/build';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface DemoCredential {
+  user_id: number;
+  email: string;
+  full_name: string;
+  api_key: string;
+  role: number;
+  is_bot: boolean;
+}
+
+export interface Realm {
+  readonly url: string;
+  readonly port: number;
+  readonly dir: string;
+  server: RealmServer;
+  user(key: string): DemoCredential;
+  /** Stop and start again on the same data folder and port. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startRealm(): Promise<Realm> {
+  const dir = mkdtempSync(join(tmpdir(), 'tributary-e2e-realm-'));
+  let server = await createRealmServer({ dataDir: dir, seed: 'demo', port: 0 });
+  const port = server.port;
+  const credentials = JSON.parse(readFileSync(join(dir, 'demo-credentials.json'), 'utf8')) as {
+    users: Array<DemoCredential & { key?: string }>;
+  };
+  let running = true;
+  const realm: Realm = {
+    url: server.url,
+    port,
+    dir,
+    get server() {
+      return server;
+    },
+    user(key) {
+      const found =
+        credentials.users.find((u) => u.key === key) ??
+        credentials.users.find((u) => u.email.startsWith(`${key}@`));
+      if (!found) throw new Error(`no demo user ${key}`);
+      return found;
+    },
+    async stop() {
+      if (running) await server.close();
+      running = false;
+    },
+    async restart() {
+      await realm.stop();
+      server = await createRealmServer({ dataDir: dir, seed: 'demo', port });
+      running = true;
+    },
+    async close() {
+      await realm.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return realm;
+}
+
+export interface App {
+  readonly host: BrowserHost;
+  readonly dataDir: string;
+  readonly url: string;
+  readonly accountId: string;
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+let built: Promise<void> | null = null;
+/** Builds the renderer once per run (a no-op when dist/ is newer than the sources). */
+export function ensureBuilt(): Promise<void> {
+  built ??= buildAll();
+  return built;
+}
+
+export async function startApp(realm: Realm, userKey: string): Promise<App> {
+  await ensureBuilt();
+  const dataDir = mkdtempSync(join(tmpdir(), 'tributary-e2e-app-'));
+  const hostOptions = () => ({
+    dataDir,
+    vault: new FileVault(dataDir),
+    rendererDir: join(root, 'dist/renderer'),
+    port: 0,
+  });
+  let host = await startBrowserHost(hostOptions());
+  const user = realm.user(userKey);
+  const account = await host.services.addAccount({
+    site: realm.url,
+    email: user.email,
+    apiKey: user.api_key,
+    allowWeakEncryption: true,
+  });
+  return {
+    get host() {
+      return host;
+    },
+    dataDir,
+    get url() {
+      return host.url;
+    },
+    accountId: account.id,
+    async restart() {
+      await host.close();
+      host = await startBrowserHost(hostOptions());
+    },
+    async close() {
+      await host.close().catch(() => undefined);
+      if (existsSync(dataDir)) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/** Opens the app in a fresh browser context and waits until the message list shows messages. */
+export async function openApp(browser: Browser, app: App): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.goto(app.url);
+  await page.getByRole('navigation', { name: 'Conversations' }).waitFor();
+  return page;
+}
+
+/** Uncaught page errors, for tests that assert none happened. */
+export const pageErrors: string[] = [];

@@ -1,0 +1,41 @@
+// Page helpers shared by the end-to-end tests: navigating to a conversation, composing, waiting for
+// messages. They use accessible names only (what a person or a screen reader sees).
+import type { Page } from 'playwright-core';
+
+export async function openChannel(page: Page, channel: string): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Conversations' })
+    .getByRole('button', { name: new RegExp(`^#${channel}\\b`) })
+    .click();
+  await page.getByRole('heading', { name: `#${channel}`, exact: true }).waitFor();
+}
+
+/** Opens a topic through the search box (works whether or not the topic exists yet). */
+export async function openTopic(page: Page, channel: string, topic: string): Promise<void> {
+  const search = page.getByRole('searchbox', { name: 'Search messages' });
+  await search.fill(`channel:${channel} topic:"${topic}"`);
+  await search.press('Enter');
+  await page.getByRole('heading', { name: `#${channel} > ${topic}` }).waitFor();
+}
+
+/** Types into compose and sends with the Send button (works whatever enter_sends is). */
+export async function send(page: Page, text: string): Promise<void> {
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+}
+
+export function messageWithText(page: Page, text: string) {
+  return page.getByTestId('message').filter({ hasText: text });
+}
+
+/** The number shown beside a sidebar entry, or 0 when none is shown. */
+export async function sidebarCount(page: Page, name: RegExp): Promise<number> {
+  const button = page
+    .getByRole('navigation', { name: 'Conversations' })
+    .getByRole('button', { name })
+    .first();
+  const count = button.getByTestId('unread-count');
+  if ((await count.count()) === 0) return 0;
+  return Number(await count.textContent());
+}
