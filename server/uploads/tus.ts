@@ -69,6 +69,8 @@ export function mountTus(app: FastifyInstance, deps: TusDependencies): void {
     directory: storage.tusStaging,
     expirationPeriodInMilliseconds: TUS_EXPIRY_MS,
   });
+  // Deferred lengths are refused (411), so OPTIONS must not advertise them.
+  store.extensions = store.extensions.filter((name) => name !== 'creation-defer-length');
   const tus = new TusServer({
     path: TUS_PATH,
     datastore: store,

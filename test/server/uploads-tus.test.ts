@@ -207,6 +207,14 @@ describe('tus uploads', () => {
     });
     expect(res.status).toBe(411);
     expect(JSON.parse(res.text)).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
+
+    // Discovery agrees: the extension is not offered, while the size limit is.
+    const options = await tusRequest(null, 'OPTIONS', '/api/v1/tus');
+    expect(options.status).toBe(204);
+    expect(String(options.headers['tus-extension']).split(',')).not.toContain(
+      'creation-defer-length',
+    );
+    expect(options.headers['tus-max-size']).toBe(String(LIMIT_MIB * 1024 * 1024));
   });
 
   it('requires credentials and keeps each upload to its creator', async () => {
