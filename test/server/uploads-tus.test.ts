@@ -192,6 +192,23 @@ describe('tus uploads', () => {
     expect(attachments.filter((a) => a.name === 'resumed.bin')).toHaveLength(1);
   });
 
+  it('resumes an upload across a server restart', async () => {
+    const dev = server.client('dev');
+    const bytes = randomBytes(120_000);
+    const location = await createUpload(dev, bytes.length, 'restart.bin');
+    expect((await patch(dev, location, 0, bytes.subarray(0, 70_000))).status).toBe(204);
+
+    await server.restart();
+    expect(await headOffset(dev, location)).toBe(70_000);
+    const last = await patch(dev, location, 70_000, bytes.subarray(70_000));
+    expect(last.status).toBe(200);
+    const body = JSON.parse(last.text) as { url: string };
+    expect((await download(dev, body.url)).equals(bytes)).toBe(true);
+
+    await server.restart();
+    expect((await download(dev, body.url)).equals(bytes)).toBe(true);
+  });
+
   it('refuses an upload over max_file_upload_size_mib with 413', async () => {
     const res = await tusRequest(server.client('dev'), 'POST', '/api/v1/tus', {
       'upload-length': String(LIMIT_MIB * 1024 * 1024 + 1),
