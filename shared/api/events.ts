@@ -2,6 +2,7 @@
 // union on `type` (and `op` where the type has several operations). This is the set the local realm
 // server emits and the renderer's store applies. Every event has an increasing (not consecutive) id.
 import type {
+  Attachment,
   Channel,
   Draft,
   GroupSettingValue,
@@ -437,6 +438,30 @@ export type UserGroupEvent =
   | UserGroupRemoveEvent;
 
 // ---------------------------------------------------------------------------------------------
+// Uploads and other personal state
+
+/** The user's uploads changed; remove carries only the id. */
+export interface AttachmentEvent extends EventBase {
+  type: 'attachment';
+  op: 'add' | 'update' | 'remove';
+  attachment: Attachment | { id: number };
+  /** Bytes used by the realm's uploads after the change. */
+  upload_space_used: number;
+}
+
+/** The user's alert words changed (the full new list). */
+export interface AlertWordsEvent extends EventBase {
+  type: 'alert_words';
+  alert_words: string[];
+}
+
+/** Whether the user has completed the video provider's OAuth (chat-api §4.27). */
+export interface HasVideoproviderTokenEvent extends EventBase {
+  type: 'has_videoprovider_token';
+  value: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Queue control
 
 /** Sent after a blocking wait with no events; only advances last_event_id. */
@@ -471,6 +496,9 @@ export type ServerEvent =
   | RealmUserSettingsDefaultsEvent
   | UserSettingsUpdateEvent
   | UserGroupEvent
+  | AttachmentEvent
+  | AlertWordsEvent
+  | HasVideoproviderTokenEvent
   | HeartbeatEvent
   | RestartEvent;
 

@@ -331,6 +331,19 @@ export interface UserTopic {
   visibility_policy: VisibilityPolicy;
 }
 
+/** An uploaded file as GET /attachments and attachment events describe it (api-notes §8). */
+export interface Attachment {
+  id: number;
+  name: string;
+  path_id: string;
+  /** Bytes. */
+  size: number;
+  /** Milliseconds (UNIX seconds before FL 443 in some places; this client uses the ms form). */
+  create_time: number;
+  /** Messages that link the file; date_sent in milliseconds. */
+  messages: { id: number; date_sent: number }[];
+}
+
 // ---------------------------------------------------------------------------------------------
 // Settings (chat-api §4.8, api-notes §10)
 
