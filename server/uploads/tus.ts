@@ -75,6 +75,8 @@ export function mountTus(app: FastifyInstance, deps: TusDependencies): void {
     path: TUS_PATH,
     datastore: store,
     relativeLocation: true,
+    // Like the rest of the API, no cross-origin access (tus would otherwise answer with '*').
+    allowedOrigins: [],
     maxSize: ctx.config.maxFileUploadSizeMib * 1024 * 1024,
     disableTerminationForFinishedUploads: true,
     namingFunction: () => randomBytes(16).toString('hex'),
