@@ -43,12 +43,13 @@ function applyUpdateMessage(
 ) {
   const byId = d.read.byId;
   const edited = byId.get(ev.message_id);
-  if (edited && ev.content !== undefined) {
-    const next = {
-      ...edited,
-      content: ev.content,
-      flags: ev.flags ?? edited.flags,
-    } as StoredMessage;
+  if (edited && (ev.content !== undefined || ev.rendered_content !== undefined)) {
+    const next = { ...edited, flags: ev.flags ?? edited.flags } as StoredMessage;
+    // The event's `content` is always the raw markup; a message fetched or delivered with
+    // apply_markdown holds HTML in `content` (content_type text/html), so it takes the HTML.
+    const html = edited.content_type === 'text/html';
+    if (html && ev.rendered_content !== undefined) next.content = ev.rendered_content;
+    else if (!html && ev.content !== undefined) next.content = ev.content;
     if (ev.rendered_content !== undefined) next.rendered_content = ev.rendered_content;
     if (ev.is_me_message !== undefined) next.is_me_message = ev.is_me_message;
     if (!ev.rendering_only) next.last_edit_timestamp = ev.edit_timestamp;

@@ -123,6 +123,8 @@ describe('edits and moves', () => {
     t.apply(edit);
     const m = t.account().messages.byId.get(101)!;
     expect(m.rendered_content).toBe('<p>edited</p>');
+    // The stored message was delivered as HTML (apply_markdown), so content takes the HTML too.
+    expect(m.content).toBe('<p>edited</p>');
     expect(m.flags).toEqual(['read', 'mentioned']);
     expect(m.last_edit_timestamp).toBe(1_795_400_000);
     // The untouched message keeps its identity (its selector does not re-render).
