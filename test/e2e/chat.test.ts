@@ -13,6 +13,9 @@ import {
   type Realm,
 } from './support/app';
 import { messageWithText, openChannel, openTopic, send, sidebarCount } from './support/ui';
+import type { PageWindow } from './support/ui';
+
+declare const window: PageWindow;
 import { startBrowserHost } from '../../electron/host/host';
 import { FileVault } from '../../electron/accounts/vault';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -170,7 +173,7 @@ describe('chat window end to end', () => {
     await row.waitFor();
     await row.getByText('click me').click();
     await emmaPage.waitForTimeout(300);
-    expect(await emmaPage.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await emmaPage.evaluate(() => window.__pwned)).toBeUndefined();
     const html = await row.innerHTML();
     expect(html).not.toMatch(/<script|onerror|onload|javascript:|<iframe/i);
     expect(pageErrors).toEqual([]);

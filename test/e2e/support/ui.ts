@@ -39,3 +39,13 @@ export async function sidebarCount(page: Page, name: RegExp): Promise<number> {
   if ((await count.count()) === 0) return 0;
   return Number(await count.textContent());
 }
+
+/**
+ * The page's window as code passed to page.evaluate sees it. The e2e tests compile as Node code
+ * (no DOM types), so each test file declares `window` with this type at module scope.
+ */
+export interface PageWindow {
+  tributary: import('../../../shared/ipc/contract').TributaryApi<unknown>;
+  __pwned?: number;
+  __uploads?: unknown[];
+}
