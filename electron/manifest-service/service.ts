@@ -33,8 +33,10 @@ export interface ManifestDialogs {
 export interface ManifestServiceOptions {
   dataDir: string;
   dialogs?: ManifestDialogs;
-  /** Resolves a file token from FileIntake (a dropped or picked file) to its path. */
-  resolveToken?: (token: string) => string | undefined;
+  /** Resolves a file token from FileIntake (a dropped file) to its path. */
+  resolveToken?: (token: string) => { path: string; temporary: boolean } | undefined;
+  /** Gives a token back to FileIntake once its session is closed (deleting a temporary copy). */
+  releaseToken?: (token: string) => void;
   /** Browser mode: the page may name any path (there is no native dialog to choose one). */
   allowTypedPaths: boolean;
 }
@@ -54,6 +56,16 @@ interface OpenSession {
   report: ManifestReport;
   attachments: Array<{ name: string; mime: string; bytes: Uint8Array | null }>;
   mediaToken: string | null;
+  /** FileIntake tokens whose files this session still reads (released when it closes). */
+  heldTokens: string[];
+  /** Browser mode copies a dropped file to a temporary file: not worth listing as recent. */
+  temporary: boolean;
+}
+
+interface ChosenPath {
+  path: string;
+  token?: string;
+  temporary: boolean;
 }
 
 /** Sessions kept at once; opening more closes the oldest (each holds a report in memory). */
@@ -80,35 +92,49 @@ export class ManifestService {
   }
 
   async open(input: { path?: string; token?: string }): Promise<ManifestSession> {
-    const path = await this.choosePath(input, () => this.options.dialogs?.chooseManifest());
-    return this.openPath(path);
+    const chosen = await this.choosePath(input, () => this.options.dialogs?.chooseManifest());
+    return this.openChosen(chosen);
   }
 
+  /** Opens a manifest main already knows (tests, launch requests) without the path policy. */
   async openPath(manifestPath: string, audioPath?: string): Promise<ManifestSession> {
+    return this.openChosen({ path: resolve(manifestPath), temporary: false }, audioPath);
+  }
+
+  private async openChosen(
+    manifest: ChosenPath,
+    audioPath?: string,
+    heldTokens: string[] = manifest.token ? [manifest.token] : [],
+  ): Promise<ManifestSession> {
     let report: ManifestReport;
     try {
-      report = await inspectManifestFile(manifestPath, { audioPath });
+      report = await inspectManifestFile(manifest.path, { audioPath });
     } catch (error) {
+      heldTokens.forEach((token) => this.options.releaseToken?.(token));
       if (error instanceof ManifestReadError)
         throw fail(ManifestIpcCodes.unreadable, error.message, 404);
       throw error;
     }
     const session: OpenSession = {
       id: randomBytes(18).toString('base64url'),
-      manifestPath,
+      manifestPath: manifest.path,
       report,
       attachments: attachmentsOf(report),
       mediaToken: null,
+      heldTokens,
+      temporary: manifest.temporary,
     };
     session.mediaToken = this.mintMediaToken(session);
     this.sessions.set(session.id, session);
     this.evictOldSessions();
-    this.recent.remember({
-      path: manifestPath,
-      title: report.manifest?.meeting.title ?? null,
-      status: report.integrity.status,
-      openedAt: Date.now(),
-    });
+    if (!manifest.temporary) {
+      this.recent.remember({
+        path: manifest.path,
+        title: report.manifest?.meeting.title ?? null,
+        status: report.integrity.status,
+        openedAt: Date.now(),
+      });
+    }
     return this.describe(session);
   }
 
@@ -118,22 +144,32 @@ export class ManifestService {
     token?: string;
   }): Promise<ManifestSession> {
     const old = this.session(input.sessionId);
-    const audioPath = await this.choosePath(input, () =>
+    const audio = await this.choosePath(input, () =>
       this.options.dialogs?.chooseAudio(resolve(old.manifestPath, '..')),
     );
-    this.close(old.id);
-    return this.openPath(old.manifestPath, audioPath);
+    // The new session takes over the manifest's token (a dropped manifest's copy must stay); the
+    // previous audio token, if any, is given back.
+    const manifestTokens = old.heldTokens.slice(0, 1);
+    this.close(old.id, manifestTokens);
+    return this.openChosen(
+      { path: old.manifestPath, temporary: old.temporary },
+      audio.path,
+      audio.token ? [...manifestTokens, audio.token] : manifestTokens,
+    );
   }
 
-  close(sessionId: string): void {
+  close(sessionId: string, keepTokens: string[] = []): void {
     const session = this.sessions.get(sessionId);
     if (!session) return;
     this.media.revoke(session.mediaToken);
     this.sessions.delete(sessionId);
+    for (const token of session.heldTokens) {
+      if (!keepTokens.includes(token)) this.options.releaseToken?.(token);
+    }
   }
 
   closeAll(): void {
-    this.sessions.clear();
+    for (const id of [...this.sessions.keys()]) this.close(id);
     this.media.revokeAll();
   }
 
@@ -203,14 +239,14 @@ export class ManifestService {
   private async choosePath(
     input: { path?: string; token?: string },
     dialog: () => Promise<string | null> | undefined,
-  ): Promise<string> {
+  ): Promise<ChosenPath> {
     if (input.path !== undefined && input.token !== undefined) {
       throw fail(IpcCodes.invalidPayload, 'Give either a path or a token, not both', 400);
     }
     if (input.token !== undefined) {
-      const path = this.options.resolveToken?.(input.token);
-      if (!path) throw fail(IpcCodes.invalidPayload, 'Unknown file token', 400);
-      return path;
+      const entry = this.options.resolveToken?.(input.token);
+      if (!entry) throw fail(IpcCodes.invalidPayload, 'Unknown file token', 400);
+      return { path: entry.path, token: input.token, temporary: entry.temporary };
     }
     if (input.path !== undefined) {
       const path = resolve(input.path);
@@ -225,7 +261,7 @@ export class ManifestService {
           403,
         );
       }
-      return path;
+      return { path, temporary: false };
     }
     const chosen = dialog();
     if (!chosen) {
@@ -237,7 +273,7 @@ export class ManifestService {
     }
     const path = await chosen;
     if (!path) throw fail(ManifestIpcCodes.cancelled, 'No file was chosen', 400);
-    return path;
+    return { path, temporary: false };
   }
 
   /**
@@ -283,6 +319,7 @@ export class ManifestService {
       }),
       mediaToken: session.mediaToken,
       mediaType: session.mediaToken ? 'audio/ogg' : null,
+      temporaryCopy: session.temporary,
     };
   }
 

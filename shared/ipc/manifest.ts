@@ -17,6 +17,11 @@ export interface ManifestSession {
   mediaToken: string | null;
   /** MIME type of the verified audio as served. */
   mediaType: string | null;
+  /**
+   * Browser mode only sees a dropped file's bytes, not its folder: main opened a temporary copy, so
+   * payloads and audio beside the original cannot be found.
+   */
+  temporaryCopy: boolean;
 }
 
 export interface ManifestAttachmentInfo {
@@ -63,7 +68,7 @@ export const manifestMethods = {
   openManifest: method<ManifestSession>()(
     payload({ path: filePath.optional(), token: intakeToken.optional() }),
   ),
-  /** Checks the session's manifest against another audio file: `path`, `token`, or the dialog. */
+  /** Checks the session's manifest against another audio file: `path`, `token` (a dropped file), or the dialog. */
   chooseManifestAudio: method<ManifestSession>()(
     payload({ sessionId, path: filePath.optional(), token: intakeToken.optional() }),
   ),

@@ -1,7 +1,15 @@
 // The manifest viewer's main-process side over the shared fixtures: sessions through the IPC
 // dispatcher, the path policy, recent files, attachments, and the browser-mode host's audio route
 // (real HTTP on 127.0.0.1, real files).
-import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -201,6 +209,43 @@ describe('manifest service in browser mode (the host, its dispatcher and its aud
       index: 0,
     });
     expect(gone.code).toBe('UNKNOWN_MANIFEST_SESSION');
+  });
+
+  it('opens a dropped manifest by its intake token as a temporary copy, deleted on close', async () => {
+    const dir = tempDir();
+    const copy = join(dir, 'dropped-123');
+    copyFileSync(REENCODED, copy);
+    const dropped = host.services.intake.register(copy, {
+      name: 'manifest.json',
+      temporary: true,
+    });
+    const session = await call<ManifestSession>(dispatch, 'openManifest', {
+      token: dropped.token,
+    });
+    expect(session.temporaryCopy).toBe(true);
+    // Only the bytes came over: the payloads beside the original are not found.
+    expect(session.report.errors.map((f) => f.code)).toContain('payload-unreadable');
+    const recent = await call<Array<{ path: string }>>(dispatch, 'listRecentManifests', {});
+    expect(recent.map((r) => r.path)).not.toContain(copy);
+
+    // A dropped recording re-checks it; the manifest's copy is kept while the session lives.
+    const audioCopy = join(dir, 'dropped-124');
+    copyFileSync(WEEKLY_AUDIO, audioCopy);
+    const audio = host.services.intake.register(audioCopy, { temporary: true });
+    const checked = await call<ManifestSession>(dispatch, 'chooseManifestAudio', {
+      sessionId: session.sessionId,
+      token: audio.token,
+    });
+    expect(checked.report.integrity.status).toBe('verified');
+    expect(existsSync(copy)).toBe(true);
+    expect((await get(checked.mediaToken!, { range: 'bytes=0-3' })).status).toBe(206);
+
+    await call(dispatch, 'closeManifest', { sessionId: checked.sessionId });
+    expect(existsSync(copy)).toBe(false);
+    expect(existsSync(audioCopy)).toBe(false);
+    expect(host.services.intake.get(dropped.token)).toBeUndefined();
+    const stale = await callError(dispatch, 'openManifest', { token: dropped.token });
+    expect(stale.code).toBe('INVALID_PAYLOAD');
   });
 
   it('reports an unreadable manifest and malformed calls with their codes', async () => {

@@ -117,23 +117,19 @@ export default function ManifestViewer({ initialPath }: { initialPath?: string }
     }
   };
 
+  // A dropped audio file re-checks the open manifest; anything else is opened as a manifest.
   const onDrop = (event: React.DragEvent) => {
     event.preventDefault();
     setDragging(false);
     const file = event.dataTransfer.files[0];
     if (!file) return;
-    const intake = viewerApi().intakeFile;
-    if (!intake) {
-      setError(
-        canUseDialog
-          ? 'Dropping files is not available here; use Open… instead.'
-          : 'In browser mode the page cannot see where a dropped file lives; type its path instead.',
-      );
-      return;
-    }
+    const current = sessionRef.current;
+    const isAudio = /\.(opus|ogg)$/i.test(file.name);
     void show(`Opening ${file.name}…`, async () => {
-      const { token } = await intake(file);
-      return viewerApi().openManifest({ token });
+      const { token } = await viewerApi().intakeFile(file);
+      return isAudio && current
+        ? viewerApi().chooseManifestAudio({ sessionId: current.sessionId, token })
+        : viewerApi().openManifest({ token });
     });
   };
 
@@ -180,7 +176,7 @@ export default function ManifestViewer({ initialPath }: { initialPath?: string }
             </button>
           </form>
         )}
-        <span className="manifest-muted"> or drop a manifest here.</span>
+        <span className="manifest-muted"> or drop a manifest (or its audio) here.</span>
         {recent.length > 0 && (
           <details className="manifest-recent" open={!session}>
             <summary>Recent manifests</summary>
@@ -221,6 +217,12 @@ export default function ManifestViewer({ initialPath }: { initialPath?: string }
         </p>
       )}
       {notice && <p role="status">{notice}</p>}
+      {session?.temporaryCopy && (
+        <p role="note" className="manifest-muted">
+          This is a copy of the dropped file: in browser mode the page cannot see the folder it came
+          from, so transcripts and audio beside it are not found. Type its path to open it in place.
+        </p>
+      )}
       {session && (
         <ManifestView
           key={session.sessionId}

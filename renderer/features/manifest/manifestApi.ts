@@ -14,10 +14,8 @@ export type ViewerApi = Pick<
   | 'listRecentManifests'
   | 'forgetRecentManifest'
   | 'getAppInfo'
-> & {
-  /** Hands a dropped File to main for a token (when the transport offers it). */
-  intakeFile?: (file: File) => Promise<{ token: string }>;
-};
+  | 'intakeFile'
+>;
 
 export function viewerApi(): ViewerApi {
   return window.tributary as unknown as ViewerApi;

@@ -117,6 +117,7 @@ function session(r: ManifestReport, mediaToken: string | null): ManifestSession 
     ],
     mediaToken,
     mediaType: mediaToken ? 'audio/ogg' : null,
+    temporaryCopy: false,
   };
 }
 
