@@ -71,7 +71,8 @@ export class MainServices {
     this.manifests = new ManifestService({
       dataDir: options.dataDir,
       dialogs: options.manifestDialogs,
-      resolveToken: (token) => this.intake.get(token)?.path,
+      resolveToken: (token) => this.intake.get(token),
+      releaseToken: (token) => this.intake.release(token),
       allowTypedPaths: options.appInfo.runtime === 'browser',
     });
   }

@@ -41,10 +41,13 @@ export function createPreloadApi(
     set.add(wrapped);
     return () => set.delete(wrapped);
   };
-  api.uploadFile = async (accountId: string, file: unknown) => {
+  api.intakeFile = async (file: unknown) => {
     const path = webUtils.getPathForFile(file);
-    if (!path) throw new Error('This file has no path on disk (only real files can be uploaded)');
-    const chosen = (await invoke(IPC_INTAKE_CHANNEL, { path })) as ChosenFile;
+    if (!path) throw new Error('This file has no path on disk (only real files can be used)');
+    return (await invoke(IPC_INTAKE_CHANNEL, { path })) as ChosenFile;
+  };
+  api.uploadFile = async (accountId: string, file: unknown) => {
+    const chosen = await (api.intakeFile as (file: unknown) => Promise<ChosenFile>)(file);
     return invoke(`${IPC_INVOKE_PREFIX}startUpload`, { accountId, token: chosen.token });
   };
   return api as TributaryApi<unknown>;

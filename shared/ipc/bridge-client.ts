@@ -13,6 +13,9 @@ import {
   type HostFrame,
 } from './wire';
 import type { ChosenFile } from './uploads';
+import type { AccountsChanged, SnapshotMessage } from './accounts';
+import type { ConnectionState } from './common';
+import type { ServerEvent } from '../api/events';
 
 /** The part of the DOM WebSocket the bridge uses (Node's `ws` fits too, for tests). */
 export interface WebSocketLike {
@@ -64,11 +67,49 @@ export function createWebSocketBridge(options: BridgeOptions): TributaryApi<File
   let socket: WebSocketLike;
   let opened: Promise<void>;
 
+  let connections = 0;
+  const emit = (channel: string, payload: unknown) => {
+    for (const listener of listeners.get(channel) ?? []) listener(payload);
+  };
+  /**
+   * Pushes sent while the socket was down are lost, so after a reconnect the bridge replays the
+   * current state as pushes: the account list, and per account its snapshot, the events since it
+   * and its connection state. The renderer handles these like any others.
+   */
+  const replayState = async () => {
+    const changed = (await request({
+      t: 'call',
+      method: 'listAccounts',
+      payload: {},
+    })) as AccountsChanged;
+    emit('accounts', changed);
+    for (const account of changed.accounts) {
+      const { snapshot, events, connection } = (await request({
+        t: 'call',
+        method: 'getSnapshot',
+        payload: { accountId: account.id },
+      })) as {
+        snapshot: SnapshotMessage | null;
+        events: ServerEvent[];
+        connection: ConnectionState;
+      };
+      if (snapshot) emit('snapshot', snapshot);
+      if (snapshot && events.length > 0) {
+        emit('events', { accountId: account.id, queueId: snapshot.queueId, events });
+      }
+      emit('connection', { accountId: account.id, state: connection });
+    }
+  };
+
   const connect = () => {
     socket = createSocket(bridgeUrl(options.origin, options.secret));
     socket.binaryType = 'arraybuffer';
     opened = new Promise((resolve, reject) => {
-      socket.onopen = () => resolve();
+      socket.onopen = () => {
+        connections += 1;
+        resolve();
+        if (connections > 1) void replayState().catch(() => undefined);
+      };
       socket.onerror = () =>
         reject(new TributaryError({ code: 'BRIDGE_CLOSED', msg: 'Bridge connection failed' }));
     });
@@ -84,7 +125,7 @@ export function createWebSocketBridge(options: BridgeOptions): TributaryApi<File
         if (result.ok) waiter.resolve(result.value);
         else waiter.reject(new TributaryError(result.error));
       } else if (frame.t === 'push') {
-        for (const listener of listeners.get(frame.channel) ?? []) listener(frame.payload);
+        emit(frame.channel, frame.payload);
       }
     };
     socket.onclose = () => {
@@ -127,7 +168,7 @@ export function createWebSocketBridge(options: BridgeOptions): TributaryApi<File
     set.add(listener);
     return () => set.delete(listener);
   };
-  api.uploadFile = async (accountId: string, file: FileLike) => {
+  api.intakeFile = async (file: FileLike): Promise<ChosenFile> => {
     const fileNumber = nextFile++;
     await request({
       t: 'file-begin',
@@ -151,7 +192,10 @@ export function createWebSocketBridge(options: BridgeOptions): TributaryApi<File
         socket.send(JSON.stringify({ t: 'file-abort', file: fileNumber }));
       throw error;
     }
-    const chosen = (await request({ t: 'file-end', file: fileNumber })) as ChosenFile;
+    return (await request({ t: 'file-end', file: fileNumber })) as ChosenFile;
+  };
+  api.uploadFile = async (accountId: string, file: FileLike) => {
+    const chosen = await (api.intakeFile as (file: FileLike) => Promise<ChosenFile>)(file);
     return request({
       t: 'call',
       method: 'startUpload',

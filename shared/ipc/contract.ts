@@ -10,6 +10,7 @@ import { uploadsMethods, uploadsPushes } from './uploads';
 import { systemMethods, systemPushes } from './system';
 import { manifestMethods, manifestPushes } from './manifest';
 import { composeDomains, type MethodDef, type PushDef } from './define';
+import type { ChosenFile } from './uploads';
 
 export const methods = composeDomains(
   accountsMethods,
@@ -62,6 +63,8 @@ export type TributaryApi<FileRef = unknown> = {
   on<K extends PushName>(channel: K, listener: PushListener<K>): () => void;
   /** Hands a dropped, pasted or picked file to main and starts uploading it. */
   uploadFile(accountId: string, file: FileRef): Promise<{ uploadId: string }>;
+  /** Hands a dropped file to main without uploading it (e.g. a manifest to open); main keeps it by token. */
+  intakeFile(file: FileRef): Promise<ChosenFile>;
 };
 
 /** Handler table the main process provides: one function per method, payloads already validated. */
