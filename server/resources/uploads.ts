@@ -1,6 +1,7 @@
 // Uploads: POST /user_uploads (multipart, streamed to disk by uploads/multipart-spool.ts), the tus
 // endpoint /api/v1/tus (uploads/tus.ts), authenticated downloads outside /api/v1, temporary
 // download URLs, and GET/DELETE /attachments with `attachment` events to the owner.
+import { rm } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Authenticator } from '../http/auth';
 import { badRequest, notFound } from '../http/errors';
@@ -25,7 +26,6 @@ import { UploadStorage, displayFileName, newPathId, uploadUrl } from '../uploads
 import { TemporaryUrlSigner } from '../uploads/temporary-urls';
 import { mountTus, removeTusCopy } from '../uploads/tus';
 import type { ResourceModule } from './module';
-import { rm } from 'node:fs/promises';
 
 const FILE_NOT_FOUND = 'File not found';
 
