@@ -189,11 +189,11 @@ describe('POST /user_uploads', () => {
     // Wait until the server has started spooling this file, then drop the connection.
     const staging = join(server.dataDir, 'uploads', '.staging', 'multipart');
     await new Promise<void>((resolve) => req.write(randomBytes(200_000), () => resolve()));
-    for (let i = 0; i < 200 && readdirSync(staging).length === 0; i++) await pause(10);
+    for (let i = 0; i < 1000 && readdirSync(staging).length === 0; i++) await pause(10);
     expect(readdirSync(staging)).toHaveLength(1);
     req.destroy();
 
-    for (let i = 0; i < 200 && readdirSync(staging).length > 0; i++) await pause(10);
+    for (let i = 0; i < 1000 && readdirSync(staging).length > 0; i++) await pause(10);
     expect(readdirSync(staging)).toEqual([]);
     expect(storedFiles()).toEqual(filesBefore);
     expect(attachmentRows()).toBe(rowsBefore);
