@@ -60,6 +60,8 @@ async function startServer(dataDir: string): Promise<{ child: ChildProcess; url:
   const child = spawn(
     process.execPath,
     [
+      // e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server.
+      ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
       '--import',
       'tsx',
       'server/cli.ts',

@@ -59,19 +59,24 @@ export class EventHub {
     this.remove(queue);
   }
 
-  /** Delivers an event (or a per-queue variant) to every queue of the given users. */
+  /**
+   * Delivers an event (or a per-queue variant) to every queue of the given users. Objects shared
+   * between variants (e.g. one message object for many recipients) are serialized once per call,
+   * so builders must not mutate an object after returning it.
+   */
   send(userIds: Iterable<number>, event: EventBody | EventBuilder): void {
+    const memo = new WeakMap<object, string>();
     for (const userId of new Set(userIds)) {
       const queues = this.byUser.get(userId);
       if (!queues) continue;
-      for (const queue of queues) this.deliver(queue, event);
+      for (const queue of queues) this.deliver(queue, event, memo);
     }
   }
 
   /** Delivers to one queue only (e.g. the sender's queue for local echo). */
   sendToQueue(queueId: string, event: EventBody | EventBuilder): void {
     const queue = this.queues.get(queueId);
-    if (queue) this.deliver(queue, event);
+    if (queue) this.deliver(queue, event, new WeakMap());
   }
 
   /** Users with at least one queue; lets a resource skip building events nobody will receive. */
@@ -95,13 +100,17 @@ export class EventHub {
     }
   }
 
-  private deliver(queue: EventQueue, event: EventBody | EventBuilder): void {
+  private deliver(
+    queue: EventQueue,
+    event: EventBody | EventBuilder,
+    memo: WeakMap<object, string>,
+  ): void {
     const body = typeof event === 'function' ? event(queue) : event;
     if (!body || !queue.accepts(body.type)) return;
     if (body.type === 'message' && queue.options.narrow.length > 0) {
       if (!messageMatchesRegisterNarrow(queue.options.narrow, body)) return;
     }
-    queue.push(body);
+    queue.push(body, serializeShallowMemo(body, memo));
   }
 
   private remove(queue: EventQueue): void {
@@ -115,4 +124,31 @@ export class EventHub {
   private heartbeatDelay(): number {
     return this.options.heartbeatMs + Math.random() * this.options.heartbeatJitterMs;
   }
+}
+
+/**
+ * JSON.stringify(body), reusing the serialization of any top-level object member (and of the
+ * body itself) already serialized during the same fan-out.
+ */
+function serializeShallowMemo(body: EventBody, memo: WeakMap<object, string>): string {
+  const whole = memo.get(body);
+  if (whole !== undefined) return whole;
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(body)) {
+    let text: string | undefined;
+    if (value !== null && typeof value === 'object') {
+      text = memo.get(value);
+      if (text === undefined) {
+        text = JSON.stringify(value);
+        memo.set(value, text);
+      }
+    } else {
+      text = JSON.stringify(value);
+    }
+    // Like JSON.stringify: undefined and function members are left out.
+    if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
+  }
+  const json = `{${parts.join(',')}}`;
+  memo.set(body, json);
+  return json;
 }

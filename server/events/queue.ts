@@ -9,8 +9,20 @@ export interface EventBody {
   [key: string]: unknown;
 }
 
-export interface ApiEvent extends EventBody {
+/**
+ * An event as queued: its id and its body already serialized to JSON (without the id). Serializing
+ * once per fan-out instead of once per poll response is what keeps delivery to hundreds of queues
+ * cheap; see EventHub.send.
+ */
+export interface QueuedEvent {
   id: number;
+  type: string;
+  json: string;
+}
+
+/** The event as it goes on the wire: {"id":N, ...body}. */
+export function eventJson(event: QueuedEvent): string {
+  return `{"id":${event.id},${event.json.slice(1)}`;
 }
 
 export type RegisterNarrow = Array<[string, string]>;
@@ -35,14 +47,14 @@ export interface QueueView {
 }
 
 interface Waiter {
-  resolve: (events: ApiEvent[]) => void;
+  resolve: (events: QueuedEvent[]) => void;
   heartbeat: ReturnType<typeof setTimeout>;
 }
 
 export class EventQueue implements QueueView {
   readonly id: string = randomUUID();
   lastConnectionMs: number;
-  private events: ApiEvent[] = [];
+  private events: QueuedEvent[] = [];
   private nextEventId = 0;
   private newestPrunedId = -1;
   private waiter: Waiter | null = null;
@@ -79,9 +91,9 @@ export class EventQueue implements QueueView {
     return this.waiter !== null;
   }
 
-  push(body: EventBody): void {
-    const event = { ...body, id: this.nextEventId++ } as ApiEvent;
-    this.events.push(event);
+  /** Queues an event; `json` is the body serialized without its id (never an empty object). */
+  push(body: EventBody, json: string = JSON.stringify(body)): void {
+    this.events.push({ id: this.nextEventId++, type: body.type, json });
     if (this.waiter && !this.wakeScheduled) {
       // Events pushed in the same tick (one request's fan-out) go out in one response.
       this.wakeScheduled = true;
@@ -93,12 +105,16 @@ export class EventQueue implements QueueView {
    * Acknowledges through lastEventId, then returns pending events at once, or waits for the next
    * event (or heartbeat) when there are none and dontBlock is false.
    */
-  fetch(lastEventId: number, dontBlock: boolean, now: number): ApiEvent[] | Promise<ApiEvent[]> {
+  fetch(
+    lastEventId: number,
+    dontBlock: boolean,
+    now: number,
+  ): QueuedEvent[] | Promise<QueuedEvent[]> {
     this.prune(lastEventId);
     this.lastConnectionMs = now;
     this.releaseWaiter([]);
     if (this.events.length > 0 || dontBlock) return this.events.slice();
-    return new Promise<ApiEvent[]>((resolve) => {
+    return new Promise<QueuedEvent[]>((resolve) => {
       const heartbeat = setTimeout(() => this.push({ type: 'heartbeat' }), this.heartbeatDelayMs());
       this.waiter = { resolve, heartbeat };
     });
@@ -139,7 +155,7 @@ export class EventQueue implements QueueView {
     if (this.events.length > 0) this.releaseWaiter(this.events.slice());
   }
 
-  private releaseWaiter(events: ApiEvent[]): void {
+  private releaseWaiter(events: QueuedEvent[]): void {
     const waiter = this.waiter;
     if (!waiter) return;
     this.waiter = null;

@@ -45,6 +45,21 @@ export interface ApiRequest<S extends ParamSpec, A extends boolean> {
 export type HandlerResult = Record<string, unknown> | void | typeof SENT;
 export const SENT = Symbol('reply already sent');
 
+/** A top-level result member that is already JSON (e.g. pre-serialized events). */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
+function serializeEnvelope(body: Record<string, unknown>): string | Record<string, unknown> {
+  if (!Object.values(body).some((value) => value instanceof RawJson)) return body;
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(body)) {
+    const text = value instanceof RawJson ? value.text : JSON.stringify(value);
+    if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
+  }
+  return `{${parts.join(',')}}`;
+}
+
 export type Handler<S extends ParamSpec, A extends boolean> = (
   req: ApiRequest<S, A>,
 ) => HandlerResult | Promise<HandlerResult>;
@@ -136,7 +151,9 @@ export class ApiRouter {
         if (result === SENT || reply.sent) return reply;
         const body: Record<string, unknown> = { result: 'success', msg: '', ...(result ?? {}) };
         if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
-        return reply.code(200).send(body);
+        const payload = serializeEnvelope(body);
+        if (typeof payload === 'string') reply.type('application/json; charset=utf-8');
+        return reply.code(200).send(payload);
       },
     });
   }

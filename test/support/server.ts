@@ -9,7 +9,7 @@
  *   const res = await owner.post('/users/me/status', { status_text: 'Lunch' });
  *   expect(res.status).toBe(200); expect(res.body.result).toBe('success');
  *   await server.restart();            // close and start again on the same data folder (new port)
- *   await server.close();              // stops the server and deletes the folder
+ *   await server.close();              // stops the server; the folder is deleted shortly after
  *
  * Demo user keys: owner, admin, moderator, dev, emma, farid (members), guest, helperBot (generic bot
  * owned by dev), webhookBot (outgoing webhook bot owned by emma). `server.users` holds their
@@ -98,9 +98,29 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
     async close() {
       await server.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      removeLater(dataDir);
     },
   };
+}
+
+// Data folders are removed a moment after close, and at exit at the latest: libraries may still
+// have an fs call queued for the folder (e.g. @tus/file-store's unawaited mkdir at start-up), and
+// pulling the folder from under it turns into an uncaught ENOENT.
+const pendingRemovals = new Set<string>();
+let exitHookInstalled = false;
+
+function removeLater(dir: string): void {
+  pendingRemovals.add(dir);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      for (const pending of pendingRemovals) rmSync(pending, { recursive: true, force: true });
+    });
+  }
+  setTimeout(() => {
+    pendingRemovals.delete(dir);
+    rmSync(dir, { recursive: true, force: true });
+  }, 500).unref();
 }
 
 const DEMO_KEYS: Record<string, string> = {
