@@ -4,7 +4,7 @@ import { flagNames } from '../db/flags';
 import { Role } from '../realm/roles';
 import type { QueueView } from '../events/queue';
 import type { AuthUser, RealmContext } from '../realm/context';
-import { MessageViewBuilder, type MessageRow } from './messages-store';
+import { MessageViewBuilder, statement, type MessageRow } from './messages-store';
 
 interface ViewerRow {
   id: number;
@@ -14,9 +14,10 @@ interface ViewerRow {
 function viewerOf(ctx: RealmContext, userId: number, cache: Map<number, AuthUser>): AuthUser {
   let viewer = cache.get(userId);
   if (!viewer) {
-    const row = ctx.db
-      .prepare<[number], ViewerRow>('SELECT id, role FROM users WHERE id = ?')
-      .get(userId);
+    const row = statement<[number], ViewerRow>(
+      ctx.db,
+      'SELECT id, role FROM users WHERE id = ?',
+    ).get(userId);
     // Only id and role matter for what a viewer sees of a message (email visibility).
     viewer = { id: userId, role: row?.role ?? 400 } as AuthUser;
     cache.set(userId, viewer);
@@ -77,14 +78,15 @@ function allPublicStreamsWatchers(
   flagsByUser: ReadonlyMap<number, number>,
 ): number[] {
   if (row.type !== 'stream' || row.channel_id === null) return [];
-  const channel = ctx.db
-    .prepare<[number], { invite_only: number }>('SELECT invite_only FROM channels WHERE id = ?')
-    .get(row.channel_id);
+  const channel = statement<[number], { invite_only: number }>(
+    ctx.db,
+    'SELECT invite_only FROM channels WHERE id = ?',
+  ).get(row.channel_id);
   if (!channel || channel.invite_only === 1) return [];
-  return ctx.db
-    .prepare<[], { id: number }>(
-      `SELECT id FROM users WHERE is_active = 1 AND role <> ${Role.guest}`,
-    )
+  return statement<[], { id: number }>(
+    ctx.db,
+    `SELECT id FROM users WHERE is_active = 1 AND role <> ${Role.guest}`,
+  )
     .all()
     .map((r) => r.id)
     .filter(

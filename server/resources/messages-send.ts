@@ -23,6 +23,7 @@ import {
   channelRecipientId,
   directRecipientId,
   getMessage,
+  statement,
   type MessageRow,
 } from './messages-store';
 import {
@@ -158,9 +159,10 @@ export function checkCanPostToChannel(
 
 function isSubscribedActive(ctx: RealmContext, userId: number, channelId: number): boolean {
   return (
-    ctx.db
-      .prepare('SELECT 1 FROM subscriptions WHERE user_id = ? AND channel_id = ? AND active = 1')
-      .get(userId, channelId) !== undefined
+    statement(
+      ctx.db,
+      'SELECT 1 FROM subscriptions WHERE user_id = ? AND channel_id = ? AND active = 1',
+    ).get(userId, channelId) !== undefined
   );
 }
 
@@ -214,7 +216,7 @@ export function createMessage(
   const { db } = ctx;
   const rendered = options.rendered ?? renderMessage(content, databaseLookup(db, sender));
   const timestamp = options.timestamp ?? ctx.nowSeconds();
-  return db.transaction((): CreatedMessage => {
+  const created = db.transaction((): CreatedMessage => {
     let recipientId: number;
     let recipients: number[];
     let channelId: number | null = null;
@@ -228,38 +230,36 @@ export function createMessage(
       recipients = subscriberIds(db, channelId);
       if (rendered.topicWildcard) participants = new Set(topicParticipantIds(db, channelId, topic));
       startedTopic =
-        db
-          .prepare(
-            'SELECT 1 FROM messages WHERE channel_id = ? AND topic = ? COLLATE NOCASE LIMIT 1',
-          )
-          .get(channelId, topic) === undefined;
+        statement(
+          db,
+          'SELECT 1 FROM messages WHERE channel_id = ? AND topic = ? COLLATE NOCASE LIMIT 1',
+        ).get(channelId, topic) === undefined;
     } else {
       const members = [...new Set([...target.userIds, sender.id])];
       recipientId = directRecipientId(db, members);
       recipients = members;
     }
     const id = Number(
-      db
-        .prepare(
-          `INSERT INTO messages (sender_id, type, recipient_id, channel_id, topic, content,
+      statement(
+        db,
+        `INSERT INTO messages (sender_id, type, recipient_id, channel_id, topic, content,
              rendered_content, client, timestamp, is_me_message, has_link, has_image, has_attachment)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          sender.id,
-          target.kind === 'channel' ? 'stream' : 'private',
-          recipientId,
-          channelId,
-          topic,
-          content,
-          rendered.html,
-          options.client,
-          timestamp,
-          rendered.isMeMessage ? 1 : 0,
-          rendered.hasLink ? 1 : 0,
-          rendered.hasImage ? 1 : 0,
-          rendered.hasAttachment ? 1 : 0,
-        ).lastInsertRowid,
+      ).run(
+        sender.id,
+        target.kind === 'channel' ? 'stream' : 'private',
+        recipientId,
+        channelId,
+        topic,
+        content,
+        rendered.html,
+        options.client,
+        timestamp,
+        rendered.isMeMessage ? 1 : 0,
+        rendered.hasLink ? 1 : 0,
+        rendered.hasImage ? 1 : 0,
+        rendered.hasAttachment ? 1 : 0,
+      ).lastInsertRowid,
     );
     const flagsByUser = mentionFlags(ctx, rendered, recipients, participants);
     // A sender who is not subscribed (posting to a public channel) still gets a row.
@@ -267,7 +267,8 @@ export function createMessage(
     if (options.readBySender) {
       flagsByUser.set(sender.id, (flagsByUser.get(sender.id) ?? 0) | MessageFlag.read);
     }
-    const insert = db.prepare(
+    const insert = statement(
+      db,
       'INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)',
     );
     for (const [userId, flags] of flagsByUser) insert.run(userId, id, flags);
@@ -285,9 +286,11 @@ export function createMessage(
         startedTopic,
       );
     }
-    sendMessageEvent(ctx, row, flagsByUser, options.localEcho);
     return { row, flagsByUser, automaticNewVisibilityPolicy };
   })();
+  // After the commit: nobody hears of a message that a failed transaction did not store.
+  sendMessageEvent(ctx, created.row, created.flagsByUser, options.localEcho);
+  return created;
 }
 
 const NOTIFICATION_BOT_EMAIL = 'notification-bot@tributary.local';
