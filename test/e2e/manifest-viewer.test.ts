@@ -1,7 +1,7 @@
 // The manifest viewer end to end in browser mode: the real host (main-process services, the built
 // renderer, the WebSocket bridge and the audio route) in Debian's Chromium. A manifest is handed over
 // as a launch request, exactly as `npm start -- path/to/manifest.json` does.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURES = resolve(root, '../shared/fixtures/manifests');
 const WEEKLY = join(FIXTURES, 'weekly-planning', 'manifest.json');
 const REENCODED = join(FIXTURES, 'weekly-planning-reencoded', 'manifest.json');
+const WEEKLY_AUDIO = join(FIXTURES, 'weekly-planning', 'recording.opus');
 
 describe('meeting manifest viewer in browser mode', () => {
   let dataDir: string;
@@ -120,5 +121,25 @@ describe('meeting manifest viewer in browser mode', () => {
         .first()
         .isDisabled(),
     ).toBe(true);
+  });
+
+  it('re-checks the re-encoded manifest against a dropped recording: the original verifies', async () => {
+    const p = await openWithManifest(REENCODED);
+    await p.getByTestId('playback-refused').waitFor();
+    // A real drop carries a File; the page streams it to main over the bridge (browser mode).
+    const base64 = readFileSync(WEEKLY_AUDIO).toString('base64');
+    await p.evaluate(`(() => {
+      const raw = atob(${JSON.stringify(base64)});
+      const bytes = new Uint8Array(raw.length);
+      for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
+      const data = new DataTransfer();
+      data.items.add(new File([bytes], 'recording.opus', { type: 'audio/ogg' }));
+      document.querySelector('.manifest-viewer').dispatchEvent(
+        new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }),
+      );
+    })()`);
+    await p.getByTestId('manifest-audio').waitFor({ timeout: 15_000 });
+    expect(await p.getByTestId('integrity-summary').textContent()).toMatch(/^Verified/);
+    expect(await p.getByTestId('playback-refused').count()).toBe(0);
   });
 });
