@@ -160,8 +160,9 @@ export function handleUnreadsEvent(
 ): void {
   switch (ev.type) {
     case 'message': {
-      if (ev.flags.includes('read')) return;
       const m = ev.message;
+      // The user's own messages are never unread, whatever flags a server sends with them.
+      if (ev.flags.includes('read') || m.sender_id === ctx.selfUserId) return;
       // A duplicate delivery of a message the user has read since must not make it unread again
       // (this slice runs before the messages slice, so `known` is the state before this event).
       const known = ctx.messages.read.byId.get(m.id);

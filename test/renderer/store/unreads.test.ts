@@ -93,6 +93,12 @@ describe('unread counts', () => {
     expect(counts(t).total).toBe(0);
   });
 
+  it('never count the user’s own messages as unread', () => {
+    const t = setupStore();
+    t.apply(messageEvent(directMessage(150, [EMMA], { sender: SELF }), []));
+    expect(counts(t).total).toBe(0);
+  });
+
   it('mark read and unread again, locating messages from message_details', () => {
     const t = setupStore({ unread_msgs: snapshotUnreads });
     t.apply(readEvent([10, 11, 14, 999]));
