@@ -1,10 +1,17 @@
 // Message-related events (api-notes §4): the message event with per-recipient flags and per-queue
-// rendering, and delete_message in its bulk and per-id forms.
+// rendering, update_message, and delete_message in its bulk and per-id forms.
 import { flagNames } from '../db/flags';
 import { Role } from '../realm/roles';
 import type { QueueView } from '../events/queue';
 import type { AuthUser, RealmContext } from '../realm/context';
-import { MessageViewBuilder, statement, type MessageRow } from './messages-store';
+import { getChannel } from './channels-store';
+import {
+  MessageViewBuilder,
+  apiFlags,
+  messageAudience,
+  statement,
+  type MessageRow,
+} from './messages-store';
 
 interface ViewerRow {
   id: number;
@@ -141,4 +148,74 @@ export function sendDeleteEvents(
       );
     }
   }
+}
+
+export interface MessageUpdate {
+  editor: AuthUser;
+  before: MessageRow;
+  after: MessageRow;
+  /** Every moved message (or just the edited one), ascending. */
+  movedIds: number[];
+  /** Who could see the message before the edit. */
+  oldAudience: readonly number[];
+  /** Users who lost the message in a move; they get delete_message instead. */
+  losingAccess: ReadonlySet<number>;
+  contentChanged: boolean;
+  topicChanged: boolean;
+  newChannelId?: number;
+  propagateMode: string;
+  now: number;
+}
+
+/**
+ * update_message (api-notes §4.2): to everyone who sees the message before or after, with their
+ * own flags. Topic fields are subject / orig_subject (there is no `topic` field); move fields only
+ * on moves; content fields only on content edits.
+ */
+export function sendUpdateMessageEvent(ctx: RealmContext, update: MessageUpdate): void {
+  const { db } = ctx;
+  const { before, after } = update;
+  const audience = new Set([...messageAudience(db, after), ...update.oldAudience]);
+  for (const id of update.losingAccess) audience.delete(id);
+  const moved = update.topicChanged || update.newChannelId !== undefined;
+  const builder = new MessageViewBuilder(ctx);
+  const channelName =
+    before.channel_id !== null ? (getChannel(db, before.channel_id)?.name ?? '') : '';
+  const flagsOf = statement<[number, number], { flags: number }>(
+    db,
+    'SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?',
+  );
+  ctx.events.send(audience, (queue) => {
+    const allowEmpty = queue.hasCapability('empty_topic_name');
+    const event: Record<string, unknown> & { type: string } = {
+      type: 'update_message',
+      user_id: update.editor.id,
+      edit_timestamp: update.now,
+      message_id: before.id,
+      message_ids: update.movedIds,
+      flags: apiFlags(flagsOf.get(queue.userId, before.id)?.flags),
+      rendering_only: false,
+    };
+    if (before.type === 'stream') {
+      event.stream_id = before.channel_id;
+      event.stream_name = channelName;
+    }
+    if (moved) {
+      event.propagate_mode = update.propagateMode;
+      event.orig_subject = builder.topicFor(before, allowEmpty);
+      if (update.newChannelId !== undefined) event.new_stream_id = update.newChannelId;
+      if (update.topicChanged) {
+        event.subject = builder.topicFor(after, allowEmpty);
+        event.topic_links = [];
+      }
+    }
+    if (update.contentChanged) {
+      event.orig_content = before.content;
+      event.orig_rendered_content = before.rendered_content;
+      event.content = after.content;
+      event.rendered_content = after.rendered_content;
+      event.is_me_message = after.is_me_message === 1;
+    }
+    return event;
+  });
 }

@@ -1,5 +1,5 @@
 // The messages domain, split by concern: sending (messages-send.ts), reading (messages-fetch.ts),
-// editing and moving (messages-edit.ts) and deleting (messages-delete.ts). Shared pieces: rows,
+// editing (messages-edit.ts, with moves in messages-move.ts) and deleting (messages-delete.ts). Shared pieces: rows,
 // access and the API shape (messages-store.ts), validation rules (messages-rules.ts), events
 // (messages-events.ts), topic visibility (messages-visibility.ts) and upload links
 // (messages-attachments.ts). Flags, reactions and narrows have their own modules.
