@@ -1,8 +1,9 @@
-// The messages domain, split by concern: sending (messages-send.ts), reading (messages-fetch.ts),
-// editing (messages-edit.ts, with moves in messages-move.ts) and deleting (messages-delete.ts). Shared pieces: rows,
-// access and the API shape (messages-store.ts), validation rules (messages-rules.ts), events
-// (messages-events.ts), topic visibility (messages-visibility.ts) and upload links
-// (messages-attachments.ts). Flags, reactions and narrows have their own modules.
+// The messages domain, split by concern: sending (messages-send.ts), reading
+// (messages-fetch.ts), editing (messages-edit.ts, with moves in messages-move.ts) and deleting
+// (messages-delete.ts). Shared pieces: rows, access and the API shape (messages-store.ts),
+// validation rules (messages-rules.ts), events (messages-events.ts), topic visibility
+// (messages-visibility.ts) and upload links (messages-attachments.ts). Flags, reactions and
+// narrows have their own modules.
 import type { ResourceModule } from './module';
 import { registerSendRoute } from './messages-send';
 import { registerFetchRoutes } from './messages-fetch';
