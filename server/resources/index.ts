@@ -15,6 +15,7 @@ import { userStatusResource } from './user-status';
 import { typingResource } from './typing';
 import { userTopicsResource } from './user-topics';
 import { settingsStateResource } from './settings-state';
+import { settingsResource } from './settings';
 import { unreadsResource } from './unreads';
 import { messagesResource } from './messages';
 import { flagsResource } from './flags';
@@ -36,6 +37,7 @@ export const resources: readonly ResourceModule[] = [
   typingResource,
   userTopicsResource,
   settingsStateResource,
+  settingsResource,
   unreadsResource,
   messagesResource,
   flagsResource,
