@@ -172,6 +172,21 @@ describe('sending to channels', () => {
   });
 });
 
+describe('hostile content', () => {
+  it('stores raw text but serves escaped HTML without scripts, handlers or script links', async () => {
+    const hostile =
+      '<script>alert(1)</script><img src=x onerror=alert(2)> [a](javascript:alert(3)) <a href="javascript:alert(4)">b</a>';
+    const id = await sendToChannel(server.client('dev'), 'design', 'hostile', hostile);
+    const res = await server.client('emma').get(`/messages/${id}`);
+    expect(res.body.raw_content).toBe(hostile);
+    const html = res.body.message.content as string;
+    // Only escaped text remains: no element and no attribute can carry a handler or a script URL.
+    expect(html).not.toMatch(/<(script|img|a)\b/i);
+    expect(html).not.toMatch(/href="javascript/i);
+    expect(html).toContain('&lt;script&gt;');
+  });
+});
+
 describe('all_public_streams and rendering previews', () => {
   it('gives all_public_streams queues public channel messages as history, never private ones', async () => {
     const admin = server.client('admin'); // not subscribed to #design
