@@ -59,7 +59,9 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
   const [choice, setChoice] = useState(0);
   const textRef = useRef<HTMLTextAreaElement>(null);
   const topicRef = useRef<HTMLInputElement>(null);
-  const draftKey = useRef<string | undefined>(undefined);
+  /** Main's draft key per destination (JSON of the destination), so a save that lands after the
+   * user moved to another conversation still updates the right draft. */
+  const draftKeys = useRef(new Map<string, string>());
   const saveTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   const effectiveStream = streamId ?? subscriptions?.keys().next().value ?? null;
@@ -77,8 +79,10 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
   // as React recommends for props that reset state). ---------------------------------------------
   const defaultId = JSON.stringify(defaultDestination);
   const [followedDefault, setFollowedDefault] = useState(defaultId);
+  const [viewSeq, setViewSeq] = useState(0);
   if (followedDefault !== defaultId) {
     setFollowedDefault(defaultId);
+    setViewSeq(viewSeq + 1);
     if (defaultDestination) {
       setMode(defaultDestination.type);
       if (defaultDestination.type === 'stream') {
@@ -90,38 +94,56 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
 
   // --- Restore the draft of the destination (also after a restart). ---------------------------
   const drafts = useUi((s) => s.drafts[accountId]);
-  const restoredFor = useRef<string | null>(null);
-  useEffect(() => {
-    if (restoredFor.current === destinationId || !drafts) return;
-    restoredFor.current = destinationId;
-    const found = findDraft(drafts, JSON.parse(destinationId) as Destination | null);
-    draftKey.current = found?.key;
-    setText(found?.draft.content ?? '');
-  }, [destinationId, drafts]);
+  // A new view shows its own draft (or nothing); editing the topic or recipients keeps the text
+  // being typed, unless the new destination has a saved draft and the box is empty. Adjusted during
+  // render, as React recommends for state that follows other state.
+  const [restored, setRestored] = useState<{ dest: string; view: number } | null>(null);
+  if (drafts && (restored?.dest !== destinationId || restored.view !== viewSeq)) {
+    const viewChanged = restored?.view !== viewSeq;
+    setRestored({ dest: destinationId, view: viewSeq });
+    const found = findDraft(drafts, destination);
+    if (viewChanged) setText(found?.draft.content ?? '');
+    else if (found && !text) setText(found.draft.content);
+  }
 
+  const pendingSave = useRef<(() => void) | null>(null);
   const saveDraft = useCallback(
     (content: string, dest: Destination | null) => {
       if (saveTimer.current) clearTimeout(saveTimer.current);
-      saveTimer.current = setTimeout(() => {
+      const save = () => {
         saveTimer.current = null;
-        const key = draftKey.current;
+        pendingSave.current = null;
+        const destId = JSON.stringify(dest);
+        const key =
+          draftKeys.current.get(destId) ??
+          findDraft(uiStore.getState().drafts[accountId] ?? [], dest)?.key;
         if (!content.trim()) {
           if (key)
             void api()
               .deleteDraft({ accountId, key })
               .catch(() => undefined);
-          draftKey.current = undefined;
+          draftKeys.current.delete(destId);
           return;
         }
         void api()
           .saveDraft({ accountId, key, draft: draftBodyFor(dest, content) })
           .then((saved) => {
-            draftKey.current = saved.key;
+            draftKeys.current.set(destId, saved.key);
           })
           .catch(() => undefined);
-      }, DRAFT_SAVE_DELAY_MS);
+      };
+      pendingSave.current = save;
+      saveTimer.current = setTimeout(save, DRAFT_SAVE_DELAY_MS);
     },
     [accountId],
+  );
+  // Leaving the conversation (or closing the window) saves what is pending right away.
+  useEffect(
+    () => () => {
+      if (saveTimer.current) clearTimeout(saveTimer.current);
+      pendingSave.current?.();
+    },
+    [],
   );
 
   // --- Typing notifications. -------------------------------------------------------------------
@@ -264,11 +286,15 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
       .catch((e: unknown) => actions.markLocalEchoFailed(accountId, localId, errorText(e)));
     stopTyping();
     if (saveTimer.current) clearTimeout(saveTimer.current);
-    if (draftKey.current)
+    pendingSave.current = null;
+    const sentKey =
+      draftKeys.current.get(destinationId) ??
+      findDraft(uiStore.getState().drafts[accountId] ?? [], destination)?.key;
+    if (sentKey)
       void api()
-        .deleteDraft({ accountId, key: draftKey.current })
+        .deleteDraft({ accountId, key: sentKey })
         .catch(() => undefined);
-    draftKey.current = undefined;
+    draftKeys.current.delete(destinationId);
     setText('');
     setToken(null);
   };

@@ -90,6 +90,7 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
 
   // --- Initial position: the first unread, else the bottom. -----------------------------------
   const positioned = useRef(false);
+  const userScrolled = useRef(false);
   const atBottom = useRef(true);
   useLayoutEffect(() => {
     positioned.current = false;
@@ -114,7 +115,10 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
     // few frames until the measured position holds still.
     let frames = 0;
     let lastOffset = -1;
+    userScrolled.current = false;
     const settle = () => {
+      // The user took over (wheel, keys, touch): leave the position to them.
+      if (userScrolled.current) return;
       virtualizer.scrollToIndex(index, { align });
       const offset = scrollRef.current?.scrollTop ?? 0;
       if (offset !== lastOffset && frames++ < 12) {
@@ -252,7 +256,12 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
         role="list"
         aria-label="Messages"
         tabIndex={0}
-        onKeyDown={onKeyDown}
+        onKeyDown={(e) => {
+          userScrolled.current = true;
+          onKeyDown(e);
+        }}
+        onWheel={() => (userScrolled.current = true)}
+        onPointerDown={() => (userScrolled.current = true)}
         onScroll={(e) => {
           const el = e.currentTarget;
           atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;

@@ -1,0 +1,125 @@
+// Compose: Enter and Shift+Enter by the enter_sends setting, the server's length limit shown before
+// sending, local echo on send, and draft restore.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { Compose } from '../../../renderer/features/compose/Compose';
+import { uiStore } from '../../../renderer/src/ui-store';
+import { GENERAL, register, setupStore } from '../store/fixtures';
+import { installFakeApi, Providers, resetUi, type FakeApi } from './harness';
+
+let api: FakeApi;
+
+beforeEach(() => {
+  resetUi('a');
+  api = installFakeApi({
+    sendMessage: (input) => ({
+      localId: (input as { localId: string }).localId,
+      messageId: 4242,
+      state: 'sent',
+    }),
+    saveDraft: (input) => ({
+      key: 'draft-1',
+      serverId: null,
+      draft: (input as { draft: unknown }).draft,
+      timestamp: 1,
+      synced: false,
+    }),
+  });
+});
+afterEach(cleanup);
+
+function renderCompose(settings: { enter_sends: boolean; maxLength?: number }) {
+  const base = register();
+  const { store } = setupStore({
+    user_settings: { ...base.user_settings, enter_sends: settings.enter_sends },
+    max_message_length: settings.maxLength ?? 10000,
+  });
+  render(
+    <Providers store={store}>
+      <Compose
+        accountId="a"
+        defaultDestination={{ type: 'stream', streamId: GENERAL, topic: 'plans' }}
+      />
+    </Providers>,
+  );
+  return { store, box: screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement };
+}
+
+describe('Compose', () => {
+  it('sends on Enter and not on Shift+Enter when enter_sends is on', async () => {
+    const { box, store } = renderCompose({ enter_sends: true });
+    fireEvent.change(box, { target: { value: 'line one' } });
+    fireEvent.keyDown(box, { key: 'Enter', shiftKey: true });
+    expect(api.sendMessage).not.toHaveBeenCalled();
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() => expect(api.sendMessage).toHaveBeenCalledTimes(1));
+    expect(api.sendMessage.mock.calls[0][0]).toMatchObject({
+      accountId: 'a',
+      message: { type: 'channel', to: GENERAL, topic: 'plans', content: 'line one' },
+    });
+    expect(box.value).toBe('');
+    // The local echo is in the store until the server's message event arrives.
+    const echoes = [...store.getState().accounts.a.outbox.byLocalId.values()];
+    expect(echoes).toHaveLength(1);
+    expect(echoes[0]).toMatchObject({ content: 'line one', status: 'sent', messageId: 4242 });
+  });
+
+  it('reverses the keys when enter_sends is off: Enter is a newline, Ctrl+Enter sends', async () => {
+    const { box } = renderCompose({ enter_sends: false });
+    fireEvent.change(box, { target: { value: 'draft text' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(api.sendMessage).not.toHaveBeenCalled();
+    fireEvent.keyDown(box, { key: 'Enter', ctrlKey: true });
+    await waitFor(() => expect(api.sendMessage).toHaveBeenCalledTimes(1));
+  });
+
+  it('shows the length limit before sending and refuses an over-long message', () => {
+    const { box } = renderCompose({ enter_sends: true, maxLength: 20 });
+    fireEvent.change(box, { target: { value: 'x'.repeat(25) } });
+    expect(screen.getByText(/5 characters too long/)).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(api.sendMessage).not.toHaveBeenCalled();
+    expect(screen.getByRole('alert').textContent).toMatch(/5 characters over the limit of 20/);
+    expect(box.value).toHaveLength(25);
+  });
+
+  it('names its controls for assistive technology', () => {
+    renderCompose({ enter_sends: true });
+    expect(screen.getByRole('textbox', { name: 'Topic' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Send' })).toBeTruthy();
+    expect(screen.getByRole('combobox', { name: 'Channel' })).toBeTruthy();
+  });
+
+  it('restores the saved draft of the conversation and saves edits to it', async () => {
+    uiStore.setState({
+      drafts: {
+        a: [
+          {
+            key: 'k1',
+            serverId: null,
+            timestamp: 5,
+            synced: false,
+            draft: { type: 'stream', to: [GENERAL], topic: 'Plans', content: 'half written' },
+          },
+        ],
+      },
+    });
+    const { box } = renderCompose({ enter_sends: true });
+    await waitFor(() => expect(box.value).toBe('half written'));
+    fireEvent.change(box, { target: { value: 'half written, more' } });
+    await waitFor(() => expect(api.saveDraft).toHaveBeenCalled(), { timeout: 2000 });
+    expect(api.saveDraft.mock.calls.at(-1)![0]).toMatchObject({
+      key: 'k1',
+      draft: { type: 'stream', to: [GENERAL], topic: 'plans', content: 'half written, more' },
+    });
+  });
+
+  it('completes @-mentions from the realm users', () => {
+    const { box } = renderCompose({ enter_sends: true });
+    fireEvent.change(box, { target: { value: 'hi @emm', selectionStart: 7 } });
+    const option = screen.getByRole('option', { name: 'Emma Member' });
+    fireEvent.mouseDown(option);
+    expect(box.value).toMatch(/^hi @\*\*Emma Member\|\d+\*\* $/);
+  });
+});

@@ -1,0 +1,60 @@
+// Message HTML is untrusted: what survives sanitizing, and how links and realm images are rewritten.
+import { describe, expect, it } from 'vitest';
+import { htmlToText, sanitizeMessageHtml } from '../../../renderer/lib/sanitize';
+
+function parse(html: string): HTMLElement {
+  const div = document.createElement('div');
+  div.innerHTML = html;
+  return div;
+}
+
+describe('sanitizeMessageHtml', () => {
+  it('removes scripts, event handlers and javascript: links', () => {
+    const out = sanitizeMessageHtml(
+      '<p>hi<script>alert(1)</script></p>' +
+        '<img src="/user_uploads/1/ab/cat.png" onerror="alert(2)">' +
+        '<a href="javascript:alert(3)" onclick="alert(4)">x</a>' +
+        '<svg><g onload="alert(5)"></g></svg>' +
+        '<iframe src="https://evil.example"></iframe>' +
+        '<form action="https://evil.example"><input name="q"></form>' +
+        '<a href="JaVaScRiPt&colon;alert(6)">y</a>',
+      'acct-1',
+    );
+    expect(out).not.toMatch(/script|onerror|onclick|onload|javascript|iframe|<form|<input/i);
+    const dom = parse(out);
+    expect(dom.querySelector('p')?.textContent).toBe('hi');
+    for (const a of dom.querySelectorAll('a')) expect(a.hasAttribute('href')).toBe(false);
+  });
+
+  it('opens external links outside the app and keeps their address', () => {
+    const dom = parse(sanitizeMessageHtml('<a href="https://example.com/x">ext</a>', 'acct-1'));
+    const a = dom.querySelector('a')!;
+    expect(a.getAttribute('href')).toBe('https://example.com/x');
+    expect(a.getAttribute('target')).toBe('_blank');
+    expect(a.getAttribute('rel')).toBe('noopener noreferrer');
+  });
+
+  it('loads realm images and uploads through main, and drops remote images', () => {
+    const dom = parse(
+      sanitizeMessageHtml(
+        '<a href="/user_uploads/2/cd/report.pdf">report</a>' +
+          '<img src="/user_uploads/2/cd/cat.png">' +
+          '<img src="https://tracker.example/pixel.gif">',
+        'acct-1',
+      ),
+    );
+    expect(dom.querySelector('a')!.getAttribute('href')).toBe(
+      '/media/acct-1/user_uploads/2/cd/report.pdf',
+    );
+    expect(dom.querySelector('a')!.getAttribute('data-realm-href')).toBe(
+      '/user_uploads/2/cd/report.pdf',
+    );
+    const [local, remote] = dom.querySelectorAll('img');
+    expect(local.getAttribute('src')).toBe('/media/acct-1/user_uploads/2/cd/cat.png');
+    expect(remote.hasAttribute('src')).toBe(false);
+  });
+
+  it('gives plain text for quoting and editing', () => {
+    expect(htmlToText('<p>a <strong>b</strong><script>c</script></p>')).toBe('a b');
+  });
+});

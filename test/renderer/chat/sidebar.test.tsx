@@ -1,0 +1,88 @@
+// The sidebar's counts come from the store's unread state: channels, topics (muted ones excluded),
+// direct messages, mentions; and they move when events mark messages read.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { Sidebar } from '../../../renderer/features/sidebar/Sidebar';
+import { navigate } from '../../../renderer/src/ui-store';
+import { channelNarrow } from '../../../shared/narrow';
+import { act } from 'react';
+import {
+  DESIGN,
+  EMMA,
+  GENERAL,
+  RANDOM,
+  readEvent,
+  register,
+  setupStore,
+  unreadMsgs,
+} from '../store/fixtures';
+import { installFakeApi, Providers, resetUi } from './harness';
+
+beforeEach(() => {
+  resetUi('a');
+  installFakeApi();
+});
+afterEach(cleanup);
+
+function setup() {
+  const base = register();
+  const ctx = setupStore({
+    unread_msgs: unreadMsgs({
+      streams: [
+        { stream_id: GENERAL, topic: 'lunch', unread_message_ids: [101, 102, 103] },
+        { stream_id: GENERAL, topic: 'muted topic', unread_message_ids: [104, 105] },
+        { stream_id: DESIGN, topic: 'logo', unread_message_ids: [201] },
+      ],
+      pms: [{ other_user_id: EMMA, sender_id: EMMA, unread_message_ids: [301, 302] }],
+      mentions: [102],
+    }),
+    user_topics: [
+      ...base.user_topics,
+      { stream_id: GENERAL, topic_name: 'muted topic', last_updated: 1, visibility_policy: 1 },
+    ],
+  });
+  render(
+    <Providers store={ctx.store}>
+      <Sidebar accountId="a" />
+    </Providers>,
+  );
+  return ctx;
+}
+
+const countOf = (name: RegExp) => {
+  const button = screen.getAllByRole('button', { name }).find((b) => b.className.includes('nav'))!;
+  return within(button).queryByTestId('unread-count')?.textContent ?? '0';
+};
+
+describe('Sidebar', () => {
+  it('shows channel, direct-message, mention and inbox counts from the store', () => {
+    setup();
+    expect(countOf(/^#general/)).toBe('3'); // the muted topic's 2 are left out
+    expect(countOf(/^#design/)).toBe('1');
+    expect(countOf(/^#random/)).toBe('0');
+    expect(countOf(/^Emma Member/)).toBe('2');
+    expect(countOf(/^Mentions/)).toBe('1');
+    expect(countOf(/^Inbox/)).toBe('6');
+    void RANDOM;
+  });
+
+  it('lists the open channel topics, marking muted ones and leaving their count out', () => {
+    setup();
+    act(() => navigate({ kind: 'narrow', narrow: channelNarrow(GENERAL) }));
+    const topics = screen.getByRole('list', { name: 'Topics in #general' });
+    const lunch = within(topics).getByRole('button', { name: /^lunch/ });
+    expect(within(lunch).getByTestId('unread-count').textContent).toBe('3');
+    const muted = within(topics).getByRole('button', { name: /^muted topic/ });
+    expect(within(muted).getByRole('img', { name: 'Muted' })).toBeTruthy();
+    expect(within(muted).queryByTestId('unread-count')).toBeNull();
+  });
+
+  it('updates the counts when messages are marked read', () => {
+    const { apply } = setup();
+    act(() => apply(readEvent([101, 102, 301])));
+    expect(countOf(/^#general/)).toBe('1');
+    expect(countOf(/^Emma Member/)).toBe('1');
+    expect(countOf(/^Mentions/)).toBe('0');
+    expect(countOf(/^Inbox/)).toBe('3');
+  });
+});
