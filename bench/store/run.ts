@@ -274,6 +274,25 @@ async function run() {
     at1k.push(measure(1_000));
     at100k.push(measure(100_000));
   }
+  /** Heap held by a store of 50,000 messages (the design's memory bar is for the whole renderer). */
+  function heapFor50k(): number | null {
+    const gc = (globalThis as { gc?: () => void }).gc;
+    if (!gc) return null; // without a forced GC the figure would mostly be garbage
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const s = store.createChatStore();
+    s.getState().replaceSnapshot(ACCOUNT, register());
+    for (const key of openNarrows) {
+      s.getState().mergeFetchedMessages(ACCOUNT, key, [], { foundOldest: true, foundNewest: true });
+    }
+    for (let id = 1; id <= 50_000; id += BATCH) s.getState().applyEventBatch(ACCOUNT, batchOf(id));
+    gc();
+    const used = process.memoryUsage().heapUsed - before;
+    if (s.getState().accounts[ACCOUNT].messages.byId.size !== 50_000) throw new Error('heap check');
+    return Math.round(used / 1024 / 1024);
+  }
+  const heapMB = heapFor50k();
+
   const summary = (kind: keyof Measured) => {
     const r1k = median(at1k.map((m) => m[kind]));
     const r100k = median(at100k.map((m) => m[kind]));
@@ -308,11 +327,18 @@ async function run() {
     // shared machine (load average above nproc) wall clock mostly measures other people's work.
     wallClock: wall,
     cpuTime: cpu,
+    /** Only measured when run with node --expose-gc (null otherwise). */
+    storeHeapMBFor50kMessages: heapMB,
   };
   loadAverage = result.machine.loadAverage;
   const fmt = (n: number) => n.toLocaleString('en');
   console.log(
     `machine: ${result.machine.nproc} cores, ${result.machine.cpu}, node ${process.version}, ${result.date}, load ${loadAverage.join(' ')}`,
+  );
+  console.log(
+    heapMB === null
+      ? 'store heap holding 50,000 messages: not measured (run: node --expose-gc --import tsx bench/store/run.ts)'
+      : `store heap holding 50,000 messages: ${heapMB} MB`,
   );
   for (const [label, r] of [
     ['wall clock', wall],
