@@ -57,7 +57,12 @@ export class NarrowQuery {
 
   /** The oldest unread message matching the narrow. */
   firstUnreadId(): number | undefined {
-    return this.select('um.user_id IS NOT NULL AND (um.flags & 1) = 0', [], 'ASC', 1)[0]?.id;
+    // Driven from the viewer's unread index rather than a scan of all messages from the oldest.
+    const sql = `SELECT m.id FROM user_messages um INDEXED BY user_messages_unread
+                   JOIN messages m ON m.id = um.message_id
+                  WHERE um.user_id = ? AND (um.flags & 1) = 0 AND ${this.where}
+                  ORDER BY um.message_id LIMIT 1`;
+    return this.db.prepare<unknown[], { id: number }>(sql).get(this.viewer.id, ...this.params)?.id;
   }
 
   range(anchor: number, numBefore: number, numAfter: number, includeAnchor: boolean): RangeResult {
