@@ -24,6 +24,9 @@ export class DraftStore {
   private data: DraftsFile;
   private syncEnabled = false;
   private syncing: Promise<void> | null = null;
+  private syncAgain = false;
+  /** Bodies of creates in flight: their drafts "add" event may arrive before the create's answer. */
+  private readonly creating = new Set<string>();
 
   constructor(
     private readonly file: string,
@@ -92,13 +95,19 @@ export class DraftStore {
   /** Pushes unsynced local changes to the server; a failure leaves them for the next reconnect. */
   sync(): Promise<void> {
     if (!this.syncEnabled || !this.transport.isOnline()) return Promise.resolve();
-    if (!this.syncing) {
-      this.syncing = this.syncAll()
-        .catch(() => undefined)
-        .finally(() => {
-          this.syncing = null;
-        });
+    if (this.syncing) {
+      // A change made while a pass is running gets its own pass afterwards.
+      this.syncAgain = true;
+      return this.syncing;
     }
+    this.syncing = (async () => {
+      do {
+        this.syncAgain = false;
+        await this.syncAll().catch(() => undefined);
+      } while (this.syncAgain && this.syncEnabled && this.transport.isOnline());
+    })().finally(() => {
+      this.syncing = null;
+    });
     return this.syncing;
   }
 
@@ -113,7 +122,18 @@ export class DraftStore {
     for (const local of this.data.drafts.filter((d) => !d.synced)) {
       const body: Draft = { ...local.draft, timestamp: local.timestamp };
       if (local.serverId === null) {
-        const id = await this.transport.create(body);
+        const signature = draftSignature(local.draft);
+        this.creating.add(signature);
+        let id: number;
+        try {
+          id = await this.transport.create(body);
+        } finally {
+          this.creating.delete(signature);
+        }
+        // Our own "add" event may have been merged as a separate entry meanwhile: fold it in.
+        this.data.drafts = this.data.drafts.filter(
+          (d) => !(d.serverId === id && d.key !== local.key),
+        );
         this.update(local.key, { serverId: id, synced: true }, local.timestamp);
       } else {
         await this.transport.edit(local.serverId, body);
@@ -138,6 +158,7 @@ export class DraftStore {
 
   private mergeServerDraft(draft: StoredDraft): void {
     const local = this.data.drafts.find((d) => d.serverId === draft.id);
+    if (!local && this.creating.has(draftSignature(toDraftBody(draft)))) return; // our own create
     const timestamp = draft.timestamp ?? Math.floor(Date.now() / 1000);
     if (local && !local.synced && local.timestamp >= timestamp) return; // local edit is newer
     const merged: LocalDraft = {
@@ -164,4 +185,8 @@ function toDraftBody(draft: Draft): DraftBody {
     return { type: 'private', to: draft.to, topic: '', content: draft.content };
   }
   return { type: '', to: [], topic: '', content: draft.content };
+}
+
+function draftSignature(draft: DraftBody): string {
+  return JSON.stringify([draft.type, draft.to, draft.topic, draft.content]);
 }

@@ -48,7 +48,7 @@ export async function startFaultProxy(target: () => string): Promise<FaultProxy>
   const rules: Array<FaultRule & { remaining: number }> = [];
   const log: string[] = [];
   const sockets = new Set<Socket>();
-  let server: Server;
+  let server: Server | undefined;
   let port = 0;
 
   const forward = (req: IncomingMessage, res: ServerResponse, onAnswer?: () => void) => {
@@ -107,14 +107,16 @@ export async function startFaultProxy(target: () => string): Promise<FaultProxy>
 
   const listen = () =>
     new Promise<void>((resolve, reject) => {
-      server = createServer(handle);
-      server.on('connection', (socket) => {
+      if (server?.listening) return resolve(); // already accepting
+      const next = createServer(handle);
+      next.on('connection', (socket) => {
         sockets.add(socket);
         socket.on('close', () => sockets.delete(socket));
       });
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => {
-        const address = server.address();
+      next.once('error', reject);
+      next.listen(port, '127.0.0.1', () => {
+        server = next;
+        const address = next.address();
         port = typeof address === 'object' && address ? address.port : port;
         resolve();
       });
@@ -122,10 +124,21 @@ export async function startFaultProxy(target: () => string): Promise<FaultProxy>
   const stop = () =>
     new Promise<void>((resolve) => {
       for (const socket of sockets) socket.destroy();
+      if (!server?.listening) return resolve();
       server.close(() => resolve());
     });
 
-  await listen();
+  // Below Linux's ephemeral range (32768-60999): when the proxy stops listening to simulate a refused
+  // connection, no outgoing socket can take its port before it listens again.
+  for (let attempt = 0; ; attempt += 1) {
+    port = 20_000 + Math.floor(Math.random() * 10_000);
+    try {
+      await listen();
+      break;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'EADDRINUSE' || attempt > 20) throw error;
+    }
+  }
   return {
     get url() {
       return `http://127.0.0.1:${port}`;

@@ -1,0 +1,107 @@
+// Drafts are never lost: saved on disk by main first, synced with the server's drafts when the user's
+// enable_drafts_synchronization is on, kept locally across an offline restart, and merged from other
+// clients' drafts events.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { LocalDraft } from '../../shared/ipc/drafts';
+import { startTestServer, type TestServer } from '../support/server';
+import { startFaultProxy, type FaultProxy } from './support/fault-proxy';
+import { eventually, startMain, type MainHarness } from './support/harness';
+
+let realm: TestServer;
+let proxy: FaultProxy;
+let main: MainHarness;
+let streamId: number;
+
+beforeAll(async () => {
+  realm = await startTestServer({ heartbeatMs: 500 });
+  proxy = await startFaultProxy(() => realm.url);
+});
+afterAll(async () => {
+  await proxy?.close();
+  await realm?.close();
+});
+beforeEach(async () => {
+  main = await startMain({ site: proxy.url, user: realm.users.emma });
+  const snapshot = await main.waitForPush('snapshot');
+  streamId = snapshot.register.subscriptions[0].stream_id;
+  await eventually(() => (main.services.session(main.accountId).isOnline() ? true : undefined));
+});
+afterEach(async () => {
+  await proxy.acceptConnections().catch(() => undefined);
+  await main.close();
+});
+
+const drafts = () => main.services.session(main.accountId).drafts.list();
+const serverDrafts = async () => {
+  const res = await realm.client('emma').get('/drafts');
+  expect(res.status).toBe(200);
+  return res.body.drafts as Array<{ id: number; content: string }>;
+};
+const save = (content: string, key?: string) =>
+  main.services.handlers.saveDraft({
+    accountId: main.accountId,
+    key,
+    draft: { type: 'stream', to: [streamId], topic: 'drafts', content },
+  }) as LocalDraft;
+
+describe('drafts', () => {
+  it('saves locally at once and syncs to the server, then follows edits and deletes', async () => {
+    const saved = save('first words');
+    expect(drafts().map((d) => d.draft.content)).toContain('first words');
+    const synced = await eventually(() =>
+      drafts().find((d) => d.key === saved.key && d.synced && d.serverId),
+    );
+    expect((await serverDrafts()).find((d) => d.id === synced.serverId)?.content).toBe(
+      'first words',
+    );
+
+    save('second words', saved.key);
+    await eventually(async () =>
+      (await serverDrafts()).find((d) => d.id === synced.serverId)?.content === 'second words'
+        ? true
+        : undefined,
+    );
+    main.services.handlers.deleteDraft({ accountId: main.accountId, key: saved.key });
+    await eventually(async () =>
+      (await serverDrafts()).some((d) => d.id === synced.serverId) ? undefined : true,
+    );
+    expect(drafts().find((d) => d.key === saved.key)).toBeUndefined();
+  });
+
+  it('keeps a draft typed offline across a restart and syncs it when the connection returns', async () => {
+    await proxy.refuseConnections();
+    main.services.wakeAll();
+    await eventually(() => (main.services.session(main.accountId).isOnline() ? undefined : true));
+    const saved = save('typed on a train');
+    await main.restart();
+    expect(drafts().find((d) => d.key === saved.key)).toMatchObject({
+      synced: false,
+      serverId: null,
+    });
+    await proxy.acceptConnections();
+    main.services.wakeAll();
+    const synced = await eventually(() => drafts().find((d) => d.key === saved.key && d.synced));
+    expect(
+      (await serverDrafts()).some(
+        (d) => d.id === synced.serverId && d.content === 'typed on a train',
+      ),
+    ).toBe(true);
+    // Exactly one copy on the server, and locally one entry for it (the echo event merged, not added).
+    expect((await serverDrafts()).filter((d) => d.content === 'typed on a train')).toHaveLength(1);
+    expect(drafts().filter((d) => d.draft.content === 'typed on a train')).toHaveLength(1);
+  });
+
+  it("merges a draft written by the user's other client", async () => {
+    const res = await realm.client('emma').post('/drafts', {
+      drafts: [{ type: 'stream', to: [streamId], topic: 'elsewhere', content: 'from my phone' }],
+    });
+    expect(res.status).toBe(200);
+    const merged = await eventually(() =>
+      drafts().find((d) => d.draft.content === 'from my phone'),
+    );
+    expect(merged).toMatchObject({ serverId: res.body.ids[0], synced: true });
+    await main.waitForPush('drafts', (p) =>
+      p.drafts.some((d) => d.draft.content === 'from my phone'),
+    );
+  });
+});
