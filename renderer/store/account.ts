@@ -229,7 +229,7 @@ export class AccountBatch {
   }
 
   /** The new account state: the old one when nothing changed, else changed slices replaced. */
-  finish(extra?: Partial<Pick<AccountState, 'lastEventId' | 'connection'>>): AccountState {
+  finish(lastEventId = this.account.lastEventId): AccountState {
     let next: { -readonly [K in keyof AccountState]: AccountState[K] } | undefined;
     for (const name of SLICE_ORDER) {
       const draft = this.ctx[name];
@@ -237,13 +237,9 @@ export class AccountBatch {
       next ??= { ...this.account };
       (next as Record<SliceName, unknown>)[name] = draft.read;
     }
-    if (extra) {
-      for (const [k, v] of Object.entries(extra) as [keyof typeof extra, unknown][]) {
-        if (v !== undefined && v !== this.account[k]) {
-          next ??= { ...this.account };
-          (next as Record<string, unknown>)[k] = v;
-        }
-      }
+    if (lastEventId !== this.account.lastEventId) {
+      next ??= { ...this.account };
+      next.lastEventId = lastEventId;
     }
     return next ?? this.account;
   }
@@ -262,5 +258,5 @@ export function applyEvents(
     lastEventId = ev.id;
     batch.apply(ev);
   }
-  return batch.finish({ lastEventId });
+  return batch.finish(lastEventId);
 }
