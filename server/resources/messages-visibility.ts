@@ -2,7 +2,8 @@
 // automatically_follow_topics_policy and automatically_unmute_topics_in_muted_streams_policy
 // (1 topics the user participates in, 2 topics the user sends to, 3 topics the user starts,
 // 4 never) may follow or unmute the topic; the change is stored in user_topics, returned as
-// automatic_new_visibility_policy and announced with a user_topic event.
+// automatic_new_visibility_policy and announced with a user_topic event. Users mentioned by name
+// follow the topic when their automatically_follow_topics_where_mentioned setting is on.
 import { parseJson } from '../db';
 import type { AuthUser, RealmContext } from '../realm/context';
 import { DEFAULT_USER_SETTINGS } from '../realm/settings-defaults';
@@ -72,6 +73,31 @@ export function applyAutomaticVisibility(
     if (muted && triggers(unmutePolicy, startedTopic)) next = VisibilityPolicy.unmuted;
   }
   if (next === undefined || next === current) return undefined;
+  setTopicPolicy(ctx, sender.id, channelId, topic, next);
+  return next;
+}
+
+/** automatically_follow_topics_where_mentioned: a personal mention follows the topic. */
+export function followTopicsWhereMentioned(
+  ctx: RealmContext,
+  mentionedUserIds: Iterable<number>,
+  channelId: number,
+  topic: string,
+): void {
+  for (const userId of mentionedUserIds) {
+    if (userSetting(ctx, userId, 'automatically_follow_topics_where_mentioned') !== true) continue;
+    if (currentTopicPolicy(ctx, userId, channelId, topic) === VisibilityPolicy.followed) continue;
+    setTopicPolicy(ctx, userId, channelId, topic, VisibilityPolicy.followed);
+  }
+}
+
+function setTopicPolicy(
+  ctx: RealmContext,
+  userId: number,
+  channelId: number,
+  topic: string,
+  policy: number,
+): void {
   const now = ctx.nowSeconds();
   statement(
     ctx.db,
@@ -79,13 +105,12 @@ export function applyAutomaticVisibility(
        VALUES (?, ?, ?, ?, ?)
        ON CONFLICT(user_id, channel_id, topic_name) DO UPDATE SET
          visibility_policy = excluded.visibility_policy, last_updated = excluded.last_updated`,
-  ).run(sender.id, channelId, topic, next, now);
-  ctx.events.send([sender.id], {
+  ).run(userId, channelId, topic, policy, now);
+  ctx.events.send([userId], {
     type: 'user_topic',
     stream_id: channelId,
     topic_name: topic,
     last_updated: now,
-    visibility_policy: next,
+    visibility_policy: policy,
   });
-  return next;
 }
