@@ -148,7 +148,51 @@ export function applyMove(
   if (plan.newChannel) {
     moveUserMessages(ctx, plan.oldChannel, plan.newChannel, scope, losingAccess);
   }
+  if (plan.mode === 'change_all') moveTopicPolicies(ctx, plan, now);
   return losingAccess;
+}
+
+/**
+ * A whole topic keeps its followers and muters when renamed or moved (an existing setting for the
+ * destination topic wins). Announced as user_topic events: cleared for the old name, set for the new.
+ */
+function moveTopicPolicies(ctx: RealmContext, plan: MovePlan, now: number): void {
+  const { db } = ctx;
+  const target = plan.newChannel ?? plan.oldChannel;
+  const newTopic = plan.newTopic ?? plan.message.topic;
+  const rows = statement<[number, string], { user_id: number; visibility_policy: number }>(
+    db,
+    'SELECT user_id, visibility_policy FROM user_topics WHERE channel_id = ? AND topic_name = ?',
+  ).all(plan.oldChannel.id, plan.message.topic);
+  const remove = statement(
+    db,
+    'DELETE FROM user_topics WHERE user_id = ? AND channel_id = ? AND topic_name = ?',
+  );
+  const insert = statement(
+    db,
+    `INSERT OR IGNORE INTO user_topics (user_id, channel_id, topic_name, visibility_policy, last_updated)
+     VALUES (?, ?, ?, ?, ?)`,
+  );
+  for (const row of rows) {
+    remove.run(row.user_id, plan.oldChannel.id, plan.message.topic);
+    const moved = insert.run(row.user_id, target.id, newTopic, row.visibility_policy, now).changes;
+    ctx.events.send([row.user_id], {
+      type: 'user_topic',
+      stream_id: plan.oldChannel.id,
+      topic_name: plan.message.topic,
+      last_updated: now,
+      visibility_policy: 0,
+    });
+    if (moved > 0) {
+      ctx.events.send([row.user_id], {
+        type: 'user_topic',
+        stream_id: target.id,
+        topic_name: newTopic,
+        last_updated: now,
+        visibility_policy: row.visibility_policy,
+      });
+    }
+  }
 }
 
 /**

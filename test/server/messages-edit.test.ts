@@ -231,6 +231,28 @@ describe('topic moves', () => {
     expect(moved.edit_history[1]).toMatchObject({ prev_topic: 'propagation', topic: 'later part' });
   });
 
+  it('carries topic visibility settings along with a whole-topic move', async () => {
+    // The sender started the topic, so by default they follow it.
+    const [x] = await topicWith('followed topic', 1);
+    const queue = await registerQueue(server.client('dev'), { event_types: ['user_topic'] });
+    await server.client('dev').patch(`/messages/${x}`, {
+      topic: 'followed renamed',
+      propagate_mode: 'change_all',
+      send_notification_to_new_thread: false,
+    });
+    const events = await queue.next();
+    expect(events.map((e) => [e.topic_name, e.visibility_policy])).toEqual([
+      ['followed topic', 0],
+      ['followed renamed', 3],
+    ]);
+    const state = await server
+      .client('dev')
+      .post('/register', { fetch_event_types: ['user_topic'] });
+    const topics = state.body.user_topics.map((t: { topic_name: string }) => t.topic_name);
+    expect(topics).toContain('followed renamed');
+    expect(topics).not.toContain('followed topic');
+  });
+
   it('moves unread state with the messages', async () => {
     const [x, y] = await topicWith('unread move', 2);
     await server.client('dev').patch(`/messages/${x}`, {
