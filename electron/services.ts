@@ -15,7 +15,7 @@ import { AccountSession } from './accounts/session';
 import { parseZuliprc } from './accounts/zuliprc';
 import { VaultError, type Vault } from './accounts/vault';
 import { FileIntake } from './uploads/intake';
-import { UploadManager } from './uploads/uploads';
+import { UploadManager, checkUploadSize } from './uploads/uploads';
 import { ManifestService, type ManifestDialogs } from './manifest-service';
 
 export interface MainServicesOptions {
@@ -404,6 +404,11 @@ export class MainServices {
         const paths = await this.options.chooseFilePaths(multiple ?? true);
         return paths.map((path) => this.intake.register(path));
       }),
+      checkUpload: ({ accountId, name, size }) => {
+        const limitMib = session({ accountId }).register?.max_file_upload_size_mib ?? 25;
+        checkUploadSize(name, size, limitMib);
+        return null;
+      },
       startUpload: ({ accountId, token }) => {
         const found = session({ accountId });
         const register = found.register;

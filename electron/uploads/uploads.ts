@@ -50,15 +50,11 @@ export class UploadManager {
   start(target: UploadTarget, token: string): { uploadId: string; done: Promise<UploadProgress> } {
     const file = this.options.intake.get(token);
     if (!file) throw new ApiError('server', 'BAD_REQUEST', 'Unknown file token');
-    const limit = target.maxFileUploadSizeMib * 1024 * 1024;
-    if (file.size > limit) {
+    try {
+      checkUploadSize(file.name, file.size, target.maxFileUploadSizeMib);
+    } catch (error) {
       this.options.intake.release(token);
-      throw new ApiError(
-        'server',
-        IpcCodes.fileTooLarge,
-        `${file.name} is ${formatMib(file.size)}; this server accepts files up to ${target.maxFileUploadSizeMib} MiB.`,
-        413,
-      );
+      throw error;
     }
     const uploadId = randomBytes(12).toString('base64url');
     const useTus = file.size >= (this.options.tusThresholdBytes ?? DEFAULT_TUS_THRESHOLD_BYTES);
@@ -243,6 +239,17 @@ export class UploadManager {
       tusUpload.start();
     });
   }
+}
+
+/** Throws FILE_TOO_LARGE, with a message for the user, when a file exceeds the server's limit. */
+export function checkUploadSize(name: string, size: number, limitMib: number): void {
+  if (size <= limitMib * 1024 * 1024) return;
+  throw new ApiError(
+    'server',
+    IpcCodes.fileTooLarge,
+    `${name} is ${formatMib(size)}; this server accepts files up to ${limitMib} MiB.`,
+    413,
+  );
 }
 
 function formatMib(bytes: number): string {

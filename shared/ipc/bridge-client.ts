@@ -195,6 +195,12 @@ export function createWebSocketBridge(options: BridgeOptions): TributaryApi<File
     return (await request({ t: 'file-end', file: fileNumber })) as ChosenFile;
   };
   api.uploadFile = async (accountId: string, file: FileLike) => {
+    // Oversized files are refused before their bytes cross the socket.
+    await request({
+      t: 'call',
+      method: 'checkUpload',
+      payload: { accountId, name: file.name ?? 'pasted-file', size: file.size },
+    });
     const chosen = await (api.intakeFile as (file: FileLike) => Promise<ChosenFile>)(file);
     return request({
       t: 'call',

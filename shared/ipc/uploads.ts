@@ -33,6 +33,10 @@ const uploadId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'not an upload id');
 export const uploadsMethods = {
   /** Electron: shows the open dialog. Browser mode: UNSUPPORTED (use an <input type=file>). */
   chooseFiles: method<ChosenFile[]>()(payload({ multiple: z.boolean().optional() })),
+  /** Refuses (FILE_TOO_LARGE) a file the account's server would not take, before any byte moves. */
+  checkUpload: method<null>()(
+    forAccount({ name: z.string().max(1024), size: z.number().int().nonnegative() }),
+  ),
   startUpload: method<{ uploadId: string }>()(forAccount({ token })),
   cancelUpload: method<null>()(payload({ uploadId })),
   listUploads: method<UploadProgress[]>()(payload({})),

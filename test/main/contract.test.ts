@@ -45,7 +45,7 @@ describe.each(transports)('IPC contract over the %s transport', (_name, makeTran
     });
 
   beforeAll(async () => {
-    realm = await startTestServer({ heartbeatMs: 1_000 });
+    realm = await startTestServer({ heartbeatMs: 1_000, maxFileUploadSizeMib: 1 });
     transport = await makeTransport({ tusThresholdBytes: 64 * 1024 });
     for (const channel of pushNames) {
       transport.api.on(channel, (payload) => received.push({ channel, payload }));
@@ -155,6 +155,20 @@ describe.each(transports)('IPC contract over the %s transport', (_name, makeTran
     expect(done.state).toBe('done');
     expect(done.url).toMatch(/^\/user_uploads\//);
     expect(done.loaded).toBe(bytes.length);
+  });
+
+  it("refuses a file over the server's limit with FILE_TOO_LARGE before uploading it", async () => {
+    const path = join(transport.dataDir, 'big.bin');
+    const bytes = Buffer.alloc(1024 * 1024 + 1);
+    writeFileSync(path, bytes);
+    const file = Object.assign(new Blob([bytes]), { name: 'big.bin', path }) as TestFile;
+    const progressBefore = received.filter((p) => p.channel === 'uploadProgress').length;
+    const error = (await transport.api
+      .uploadFile(accountId, file)
+      .catch((e: unknown) => e)) as TributaryError;
+    expect(error.code).toBe('FILE_TOO_LARGE');
+    expect(error.message).toMatch(/up to 1 MiB/);
+    expect(received.filter((p) => p.channel === 'uploadProgress').length).toBe(progressBefore);
   });
 
   it('never hands the API key to the renderer side', () => {

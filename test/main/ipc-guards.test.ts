@@ -135,7 +135,9 @@ describe('Electron IPC wrapper', () => {
     const api = createPreloadApi(ipc.ipcRenderer, {
       getPathForFile: () => '',
     }) as unknown as Record<string, unknown>;
-    expect(Object.keys(api).sort()).toEqual([...methodNames, 'on', 'uploadFile'].sort());
+    expect(Object.keys(api).sort()).toEqual(
+      [...methodNames, 'on', 'uploadFile', 'intakeFile'].sort(),
+    );
     expect(Object.values(api).every((value) => typeof value === 'function')).toBe(true);
     expect(api.invoke).toBeUndefined();
     expect(api.send).toBeUndefined();
