@@ -22,6 +22,8 @@ import {
 import { checkTopicAllowed } from './messages-rules';
 import { checkCanPostToChannel, createMessage, notificationBot } from './messages-send';
 import { NarrowQuery } from './narrow-query';
+import { databaseLookup } from '../markdown/lookup';
+import { renderMessage } from '../markdown/render';
 
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
 
@@ -238,7 +240,12 @@ function moveUserMessages(
   }
 }
 
-function topicLink(channel: ChannelRow, topic: string): string {
+/**
+ * Where messages went or came from, as shown to the readers of the other side: a private channel
+ * they may not see is not named.
+ */
+function placeName(channel: ChannelRow, topic: string, readersChannel: ChannelRow): string {
+  if (channel.id !== readersChannel.id && channel.invite_only === 1) return 'a private channel';
   return `#**${channel.name}>${topic}**`;
 }
 
@@ -255,10 +262,12 @@ export function sendMoveNotifications(
   const newTopic = plan.newTopic ?? message.topic;
   const bot = notificationBot(ctx);
   const who = `@_**${user.full_name}|${user.id}**`;
+  // Rendered as the mover sees the realm, so links to channels they can see resolve.
   const post = (channel: ChannelRow, topic: string, content: string) =>
     createMessage(ctx, bot, { kind: 'channel', channel, topic }, content, {
       client: 'Internal',
       readBySender: true,
+      rendered: renderMessage(content, databaseLookup(ctx.db, user)),
     });
   if (plan.resolution) {
     // Resolving notifies once in the topic itself; send_notification_to_new_thread adds nothing.
@@ -273,14 +282,14 @@ export function sendMoveNotifications(
     post(
       newChannel,
       newTopic,
-      `${what} ${was} moved here from ${topicLink(oldChannel, message.topic)} by ${who}.`,
+      `${what} ${was} moved here from ${placeName(oldChannel, message.topic, newChannel)} by ${who}.`,
     );
   }
   if (notify.old) {
     post(
       oldChannel,
       message.topic,
-      `${what} ${was} moved to ${topicLink(newChannel, newTopic)} by ${who}.`,
+      `${what} ${was} moved to ${placeName(newChannel, newTopic, oldChannel)} by ${who}.`,
     );
   }
 }

@@ -435,6 +435,7 @@ describe('moves between channels', () => {
       stream_id: vault,
       propagate_mode: 'change_one',
       send_notification_to_new_thread: false,
+      send_notification_to_old_thread: true,
     });
     expect(res.status, res.text).toBe(200);
     const bulkEvent = await bulk.waitFor((e) => e.type === 'delete_message');
@@ -452,6 +453,16 @@ describe('moves between channels', () => {
     expect(emmaEvent.new_stream_id).toBe(vault);
     expect((await server.client('dev').get(`/messages/${x}`)).status).toBe(400);
     expect((await server.client('emma').get(`/messages/${x}`)).status).toBe(200);
+    // The notice left behind does not name the private destination.
+    const oldThread = await fetchMessages(server.client('dev'), {
+      narrow: [
+        { operator: 'channel', operand: 'editland' },
+        { operator: 'topic', operand: 'to the vault' },
+      ],
+    });
+    const notice = oldThread.body.messages[oldThread.body.messages.length - 1];
+    expect(notice.content).toMatch(/moved to a private channel/);
+    expect(notice.content).not.toMatch(/vault/);
   });
 
   it('refuses destinations the mover cannot see or post to', async () => {
