@@ -1,5 +1,6 @@
 // One opened manifest: the meeting, the integrity verdict and the player (present only when the audio
 // is verified), findings, chapters, the transcript that follows the audio, attachments, provenance.
+import { memo } from 'react';
 import type { ManifestSession } from '../../../shared/ipc/manifest';
 import { FindingsPanel } from './FindingsPanel';
 import { IntegrityPanel, integritySummary } from './IntegrityPanel';
@@ -17,6 +18,12 @@ export interface ManifestViewProps {
   onChooseAudio(path?: string): void;
   onSaveAttachment(index: number): void;
 }
+
+const Header = memo(MeetingHeader);
+const Integrity = memo(IntegrityPanel);
+const Findings = memo(FindingsPanel);
+const Attachments = memo(AttachmentsPanel);
+const Provenance = memo(ProvenancePanel);
 
 export function ManifestView({
   session,
@@ -42,8 +49,8 @@ export function ManifestView({
         <code>{report.manifestPath}</code> ·{' '}
         {report.valid ? 'valid manifest' : <strong className="manifest-error">invalid</strong>}
       </p>
-      {manifest && <MeetingHeader manifest={manifest} summaryText={summaryText} />}
-      <IntegrityPanel
+      {manifest && <Header manifest={manifest} summaryText={summaryText} />}
+      <Integrity
         integrity={report.integrity}
         manifest={manifest}
         canUseDialog={canUseDialog}
@@ -65,7 +72,7 @@ export function ManifestView({
           </p>
         )}
       </section>
-      <FindingsPanel errors={report.errors} warnings={report.warnings} />
+      <Findings errors={report.errors} warnings={report.warnings} />
       <div className="manifest-body">
         <ChaptersPanel
           chapters={chaptersOf(manifest)}
@@ -82,8 +89,8 @@ export function ManifestView({
           onSeek={seek}
         />
       </div>
-      <AttachmentsPanel attachments={attachments} onSave={onSaveAttachment} />
-      <ProvenancePanel provenance={manifest?.provenance} />
+      <Attachments attachments={attachments} onSave={onSaveAttachment} />
+      <Provenance provenance={manifest?.provenance} />
     </article>
   );
 }

@@ -1,7 +1,7 @@
 // Transcripts and readable renderings: a switcher naming each by role and source chain, search within
 // the shown one, and, when playback is allowed and the transcript is timed, the current cue and word
 // highlighted and kept in view, with a click on a cue or word seeking there.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Cue, TranscriptView, TypedManifest } from '../../../shared/manifest';
 import { formatClock } from './format';
 import {
@@ -50,6 +50,11 @@ export function TranscriptPanel({
     }
     return map;
   }, [manifest]);
+  const label = useCallback(
+    (cue: Cue) =>
+      cue.speakerId !== undefined ? (speakerLabels.get(cue.speakerId) ?? cue.speakerId) : cue.voice,
+    [speakerLabels],
+  );
   const roleOf = useMemo(
     () => new Map((manifest?.transcripts ?? []).map((t) => [t.id, t.role as string])),
     [manifest],
@@ -63,8 +68,6 @@ export function TranscriptPanel({
     );
   }
 
-  const label = (cue: Cue) =>
-    cue.speakerId !== undefined ? (speakerLabels.get(cue.speakerId) ?? cue.speakerId) : cue.voice;
   const entry =
     view.list === 'readableTranscripts'
       ? manifest?.readableTranscripts?.[view.index]
@@ -227,62 +230,92 @@ function TranscriptBody({
         </p>
       )}
       <ol className="manifest-cues" aria-label="Cues">
-        {shown.map((i) => {
-          const cue = view.cues[i];
-          const isActive = i === active;
-          const speaker = label(cue);
-          return (
-            <li
-              key={i}
-              ref={isActive ? activeRef : undefined}
-              className={isActive ? 'manifest-cue manifest-cue-active' : 'manifest-cue'}
-              aria-current={isActive ? 'true' : undefined}
-              data-start-ms={view.timed ? cue.startMs : undefined}
-              onClick={synced ? () => onSeek(cue.startMs) : undefined}
-            >
-              {view.timed && (
-                <button
-                  type="button"
-                  className="manifest-cue-time"
-                  disabled={!synced}
-                  onClick={(e) => {
-                    e.stopPropagation();
-                    onSeek(cue.startMs);
-                  }}
-                  aria-label={`Play from ${formatClock(cue.startMs)}`}
-                >
-                  {formatClock(cue.startMs)}
-                </button>
-              )}
-              {speaker !== undefined && <span className="manifest-cue-speaker">{speaker}</span>}
-              <span className="manifest-cue-text">
-                {cue.words && cue.words.length > 0
-                  ? cue.words.map((word, w) => (
-                      <span
-                        key={w}
-                        className={
-                          isActive && w === activeWord
-                            ? 'manifest-word manifest-word-active'
-                            : 'manifest-word'
-                        }
-                        onClick={
-                          synced
-                            ? (e) => {
-                                e.stopPropagation();
-                                onSeek(word.startMs);
-                              }
-                            : undefined
-                        }
-                      >
-                        {word.text}{' '}
-                      </span>
-                    ))
-                  : cue.text}
-              </span>
-            </li>
-          );
-        })}
+        {shown.map((i) => (
+          <CueRow
+            key={i}
+            cue={view.cues[i]}
+            timed={view.timed}
+            synced={synced}
+            active={i === active}
+            activeWord={i === active ? activeWord : -1}
+            speaker={label(view.cues[i])}
+            rowRef={i === active ? activeRef : undefined}
+            onSeek={onSeek}
+          />
+        ))}
       </ol>
     </>
   );
 }
+
+/**
+ * One cue. Memoised: during playback the panel re-renders many times a second, and only the rows
+ * whose highlighting changed should re-render (a long meeting has thousands of word spans).
+ */
+const CueRow = memo(function CueRow({
+  cue,
+  timed,
+  synced,
+  active,
+  activeWord,
+  speaker,
+  rowRef,
+  onSeek,
+}: {
+  cue: Cue;
+  timed: boolean;
+  synced: boolean;
+  active: boolean;
+  activeWord: number;
+  speaker: string | undefined;
+  rowRef: React.RefObject<HTMLLIElement | null> | undefined;
+  onSeek(ms: number): void;
+}) {
+  return (
+    <li
+      ref={rowRef}
+      className={active ? 'manifest-cue manifest-cue-active' : 'manifest-cue'}
+      aria-current={active ? 'true' : undefined}
+      data-start-ms={timed ? cue.startMs : undefined}
+      onClick={synced ? () => onSeek(cue.startMs) : undefined}
+    >
+      {timed && (
+        <button
+          type="button"
+          className="manifest-cue-time"
+          disabled={!synced}
+          onClick={(e) => {
+            e.stopPropagation();
+            onSeek(cue.startMs);
+          }}
+          aria-label={`Play from ${formatClock(cue.startMs)}`}
+        >
+          {formatClock(cue.startMs)}
+        </button>
+      )}
+      {speaker !== undefined && <span className="manifest-cue-speaker">{speaker}</span>}
+      <span className="manifest-cue-text">
+        {cue.words && cue.words.length > 0
+          ? cue.words.map((word, w) => (
+              <span
+                key={w}
+                className={
+                  w === activeWord ? 'manifest-word manifest-word-active' : 'manifest-word'
+                }
+                onClick={
+                  synced
+                    ? (e) => {
+                        e.stopPropagation();
+                        onSeek(word.startMs);
+                      }
+                    : undefined
+                }
+              >
+                {word.text}{' '}
+              </span>
+            ))
+          : cue.text}
+      </span>
+    </li>
+  );
+});

@@ -19,8 +19,10 @@ export function usePlayback(src: string | null): Playback {
     if (!audio || !src) return;
     let frame = 0;
     const read = () => setCurrentMs(Math.round(audio.currentTime * 1000));
+    // Animation frames while playing, quantised to 50 ms: fine enough for word highlighting (words
+    // last a few hundred ms) without re-rendering the transcript on every frame.
     const tick = () => {
-      read();
+      setCurrentMs(Math.floor((audio.currentTime * 1000) / 50) * 50);
       frame = requestAnimationFrame(tick);
     };
     const onPlay = () => {
