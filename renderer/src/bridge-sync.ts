@@ -95,7 +95,9 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
       activeAccountId: changed.activeAccountId,
       accountsLoaded: true,
       connections: { ...s.connections, ...connections },
-      route: changed.accounts.length === 0 ? { kind: 'signin' } : s.route,
+      // A manifest opened from the command line is shown even before any account exists.
+      route:
+        changed.accounts.length === 0 && s.route.kind !== 'manifest' ? { kind: 'signin' } : s.route,
     }));
     if (changed.activeAccountId) chat().setActiveAccount(changed.activeAccountId);
     for (const a of changed.accounts) void loadAccount(a.id);
