@@ -46,6 +46,11 @@ export interface RealmServerOptions {
   heartbeatMs?: number;
   /** Random extra added to heartbeatMs, spreading heartbeats (default 10 s; tests use 0). */
   heartbeatJitterMs?: number;
+  /**
+   * Least time between two event-carrying responses to the same queue (default 10 ms). A queue
+   * idle for longer is answered immediately; a busy one gets batches.
+   */
+  pollCoalesceMs?: number;
   /** max_file_upload_size_mib announced by /register and enforced by uploads (default 100). */
   maxFileUploadSizeMib?: number;
   /** Largest non-file request body (default 4 MiB). */
@@ -65,6 +70,7 @@ export interface RealmConfig {
   queueGcIntervalMs: number;
   heartbeatMs: number;
   heartbeatJitterMs: number;
+  pollCoalesceMs: number;
   maxFileUploadSizeMib: number;
   bodyLimitBytes: number;
   rateLimit: RateLimitOptions | false;
@@ -81,6 +87,7 @@ export function resolveConfig(options: RealmServerOptions): RealmConfig {
     queueGcIntervalMs: options.queueGcIntervalMs ?? 60 * 1000,
     heartbeatMs: options.heartbeatMs ?? 45 * 1000,
     heartbeatJitterMs: options.heartbeatJitterMs ?? 10 * 1000,
+    pollCoalesceMs: options.pollCoalesceMs ?? 10,
     maxFileUploadSizeMib: options.maxFileUploadSizeMib ?? 100,
     bodyLimitBytes: options.bodyLimitBytes ?? 4 * 1024 * 1024,
     rateLimit: options.rateLimit ?? { requests: 20000, windowMs: 60 * 1000 },

@@ -13,6 +13,8 @@ export interface EventHubOptions {
   queueGcIntervalMs: number;
   heartbeatMs: number;
   heartbeatJitterMs: number;
+  /** Least time between two event-carrying responses to one queue (see EventQueue). */
+  pollCoalesceMs: number;
 }
 
 export class EventHub {
@@ -39,7 +41,13 @@ export class EventHub {
   }
 
   register(userId: number, options: ClientOptions): EventQueue {
-    const queue = new EventQueue(userId, options, () => this.heartbeatDelay(), Date.now());
+    const queue = new EventQueue(
+      userId,
+      options,
+      () => this.heartbeatDelay(),
+      Date.now(),
+      this.options.pollCoalesceMs,
+    );
     this.queues.set(queue.id, queue);
     let set = this.byUser.get(userId);
     if (!set) this.byUser.set(userId, (set = new Set()));

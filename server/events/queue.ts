@@ -59,12 +59,20 @@ export class EventQueue implements QueueView {
   private newestPrunedId = -1;
   private waiter: Waiter | null = null;
   private wakeScheduled = false;
+  private wakeTimer: ReturnType<typeof setTimeout> | null = null;
+  private lastResponseMs = 0;
 
   constructor(
     readonly userId: number,
     readonly options: ClientOptions,
     private readonly heartbeatDelayMs: () => number,
     now: number,
+    /**
+     * Least time between two responses carrying events to this queue's polls. A quiet queue is
+     * answered at once; a busy one gets its events in batches instead of one HTTP round trip per
+     * event, which is what keeps hundreds of pollers affordable at high message rates.
+     */
+    private readonly minResponseIntervalMs = 0,
   ) {
     this.lastConnectionMs = now;
   }
@@ -97,7 +105,9 @@ export class EventQueue implements QueueView {
     if (this.waiter && !this.wakeScheduled) {
       // Events pushed in the same tick (one request's fan-out) go out in one response.
       this.wakeScheduled = true;
-      queueMicrotask(() => this.wake());
+      const delay = this.lastResponseMs + this.minResponseIntervalMs - Date.now();
+      if (delay <= 0) queueMicrotask(() => this.wake());
+      else this.wakeTimer = setTimeout(() => this.wake(), delay);
     }
   }
 
@@ -113,7 +123,10 @@ export class EventQueue implements QueueView {
     this.prune(lastEventId);
     this.lastConnectionMs = now;
     this.releaseWaiter([]);
-    if (this.events.length > 0 || dontBlock) return this.events.slice();
+    if (this.events.length > 0 || dontBlock) {
+      if (this.events.length > 0) this.lastResponseMs = now;
+      return this.events.slice();
+    }
     return new Promise<QueuedEvent[]>((resolve) => {
       const heartbeat = setTimeout(() => this.push({ type: 'heartbeat' }), this.heartbeatDelayMs());
       this.waiter = { resolve, heartbeat };
@@ -152,6 +165,7 @@ export class EventQueue implements QueueView {
 
   private wake(): void {
     this.wakeScheduled = false;
+    this.wakeTimer = null;
     if (this.events.length > 0) this.releaseWaiter(this.events.slice());
   }
 
@@ -160,6 +174,10 @@ export class EventQueue implements QueueView {
     if (!waiter) return;
     this.waiter = null;
     clearTimeout(waiter.heartbeat);
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    this.wakeTimer = null;
+    this.wakeScheduled = false;
+    if (events.length > 0) this.lastResponseMs = Date.now();
     waiter.resolve(events);
   }
 }

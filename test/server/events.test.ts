@@ -215,6 +215,25 @@ describe('register narrow', () => {
   });
 });
 
+describe('batching busy queues', () => {
+  it('answers a queue that just got events with the next events together', async () => {
+    const batching = await startTestServer({ pollCoalesceMs: 2000 });
+    try {
+      const dev = batching.client('dev');
+      const q = await registerQueue(dev, { event_types: ['user_status'] });
+      await dev.post('/users/me/status', { status_text: 'first' });
+      expect((await q.next()).map((e) => e.status_text)).toEqual(['first']);
+      // Within the interval after that response, new events are held and sent together.
+      const pending = q.next();
+      await dev.post('/users/me/status', { status_text: 'second' });
+      await dev.post('/users/me/status', { status_text: 'third' });
+      expect((await pending).map((e) => e.status_text)).toEqual(['second', 'third']);
+    } finally {
+      await batching.close();
+    }
+  });
+});
+
 describe('abandoned polls', () => {
   it('keeps events for the next poll when a client drops its long-poll', async () => {
     const dev = server.client('dev');
