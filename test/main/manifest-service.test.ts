@@ -211,6 +211,34 @@ describe('manifest service in browser mode (the host, its dispatcher and its aud
     expect(gone.code).toBe('UNKNOWN_MANIFEST_SESSION');
   });
 
+  it('serves an embedded recording (an audio attachment) by range once verified', async () => {
+    const recording = readFileSync(WEEKLY_AUDIO);
+    const manifest = editedMeeting((doc) => {
+      doc.audio.payloadRef = { attachment: 'recording.opus' };
+      doc.attachments.push({
+        name: 'recording.opus',
+        mime: 'audio/ogg',
+        contentBase64: recording.toString('base64'),
+      });
+    });
+    rmSync(join(manifest, '..', 'recording.opus'));
+    const session = await call<ManifestSession>(dispatch, 'openManifest', { path: manifest });
+    expect(session.report.integrity).toMatchObject({
+      status: 'verified',
+      audioSource: { via: 'payloadRef', location: 'attachment:recording.opus' },
+    });
+    // The renderer gets the attachment's size, not its bytes.
+    expect(session.attachments[1]).toMatchObject({
+      name: 'recording.opus',
+      byteLength: recording.length,
+      textPreview: null,
+    });
+    expect(session.report.manifest?.attachments?.[1].contentBase64).toBe('');
+    const ranged = await get(session.mediaToken!, { range: 'bytes=1000-1999' });
+    expect(ranged.status).toBe(206);
+    expect(Buffer.from(await ranged.arrayBuffer())).toEqual(recording.subarray(1000, 2000));
+  });
+
   it('opens a dropped manifest by its intake token as a temporary copy, deleted on close', async () => {
     const dir = tempDir();
     const copy = join(dir, 'dropped-123');
