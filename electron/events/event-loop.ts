@@ -54,6 +54,8 @@ export interface EventLoopOptions extends EventLoopCallbacks {
   /** Overrides the poll timeout derived from event_queue_longpoll_timeout_seconds (tests). */
   pollTimeoutMs?: number;
   random?: () => number;
+  /** The wall clock, for the sleep check (tests move it). */
+  now?: () => number;
 }
 
 export class EventLoop {
@@ -234,13 +236,22 @@ export class EventLoop {
     await sleep(delay, signal).catch(() => undefined);
   }
 
+  /**
+   * Called every few seconds: when the wall clock jumped much further than the interval, timers were
+   * frozen (the machine slept), so the poll in flight is probably dead; poll again at once.
+   * Electron's powerMonitor 'resume' calls wake() directly; this check covers browser mode too.
+   */
+  checkForSleep(): boolean {
+    const now = (this.options.now ?? Date.now)();
+    const slept = now - this.lastTick > SLEEP_CHECK_INTERVAL_MS + SLEEP_GAP_MS;
+    this.lastTick = now;
+    if (slept) this.wake();
+    return slept;
+  }
+
   private startSleepDetection(): void {
-    this.lastTick = Date.now();
-    this.sleepTimer = setInterval(() => {
-      const now = Date.now();
-      if (now - this.lastTick > SLEEP_CHECK_INTERVAL_MS + SLEEP_GAP_MS) this.wake();
-      this.lastTick = now;
-    }, SLEEP_CHECK_INTERVAL_MS);
+    this.lastTick = (this.options.now ?? Date.now)();
+    this.sleepTimer = setInterval(() => this.checkForSleep(), SLEEP_CHECK_INTERVAL_MS);
     this.sleepTimer.unref?.();
   }
 

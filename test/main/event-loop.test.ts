@@ -24,6 +24,7 @@ describe('event loop with faults injected', () => {
   let loop: EventLoop;
   let seen: Recorder;
   let statusCounter = 0;
+  let clock = Date.now();
 
   /** The owner changes their status; every change is one user_status event carrying its text. */
   const makeEvent = async () => {
@@ -75,6 +76,7 @@ describe('event loop with faults injected', () => {
         credentials: { email: owner.email, apiKey: owner.api_key },
       }),
       pollTimeoutMs: 2_000,
+      now: () => clock,
       onSnapshot: (queueId, register) => seen.snapshots.push({ queueId, register }),
       onEvents: (queueId, events) => seen.batches.push({ queueId, events }),
       onState: (state) => seen.states.push(state),
@@ -175,6 +177,23 @@ describe('event loop with faults injected', () => {
       { status: 'backoff' }
     >;
     expect(wait.reason).toMatch(/rate limit/i);
+    expectNoDuplicates();
+  });
+
+  it('notices a sleep (a jump of the wall clock) and polls again at once with dont_block', async () => {
+    const nonBlocking = () =>
+      proxy.fullLog.filter(
+        (l) => l.startsWith('GET /api/v1/events?') && l.includes('dont_block=true'),
+      ).length;
+    const before = nonBlocking();
+    expect(loop.checkForSleep()).toBe(false); // an ordinary tick
+    expect(nonBlocking()).toBe(before);
+    clock += 10 * 60_000; // the machine slept ten minutes
+    expect(loop.checkForSleep()).toBe(true);
+    // The blocked poll was given up and a non-blocking one sent at once.
+    await eventually(() => (nonBlocking() > before ? true : undefined));
+    const text = await makeEvent();
+    await waitForStatus(text);
     expectNoDuplicates();
   });
 

@@ -39,6 +39,8 @@ export interface FaultProxy {
   inject(rule: FaultRule): void;
   /** Requests seen, as "METHOD /path" (query left out). */
   readonly log: string[];
+  /** The same requests with their query strings. */
+  readonly fullLog: string[];
   refuseConnections(): Promise<void>;
   acceptConnections(): Promise<void>;
   close(): Promise<void>;
@@ -47,6 +49,7 @@ export interface FaultProxy {
 export async function startFaultProxy(target: () => string): Promise<FaultProxy> {
   const rules: Array<FaultRule & { remaining: number }> = [];
   const log: string[] = [];
+  const fullLog: string[] = [];
   const sockets = new Set<Socket>();
   let server: Server | undefined;
   let port = 0;
@@ -79,6 +82,7 @@ export async function startFaultProxy(target: () => string): Promise<FaultProxy>
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
     log.push(`${req.method} ${path}`);
+    fullLog.push(`${req.method} ${req.url}`);
     const rule = rules.find(
       (candidate) =>
         candidate.remaining > 0 &&
@@ -147,6 +151,7 @@ export async function startFaultProxy(target: () => string): Promise<FaultProxy>
       return port;
     },
     log,
+    fullLog,
     inject(rule) {
       rules.push({ ...rule, remaining: rule.times ?? 1 });
     },
