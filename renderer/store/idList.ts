@@ -11,8 +11,12 @@ export class IdList {
 
   private constructor(
     private readonly backing: number[],
-    readonly length: number,
+    private count: number,
   ) {}
+
+  get length(): number {
+    return this.count;
+  }
 
   static readonly EMPTY = new IdList([], 0);
 
@@ -23,21 +27,21 @@ export class IdList {
   }
 
   at(index: number): number | undefined {
-    return index >= 0 && index < this.length ? this.backing[index] : undefined;
+    return index >= 0 && index < this.count ? this.backing[index] : undefined;
   }
 
   get first(): number | undefined {
-    return this.length > 0 ? this.backing[0] : undefined;
+    return this.count > 0 ? this.backing[0] : undefined;
   }
 
   get last(): number | undefined {
-    return this.length > 0 ? this.backing[this.length - 1] : undefined;
+    return this.count > 0 ? this.backing[this.count - 1] : undefined;
   }
 
   /** Index of id, or -(insertion point) - 1 when absent (binary search). */
   search(id: number): number {
     let lo = 0;
-    let hi = this.length - 1;
+    let hi = this.count - 1;
     const a = this.backing;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
@@ -55,12 +59,25 @@ export class IdList {
 
   /** The ids as an array (copied once per view, then cached). Prefer at()/length in hot paths. */
   toArray(): readonly number[] {
-    if (!this.materialized) this.materialized = this.backing.slice(0, this.length);
+    if (!this.materialized) this.materialized = this.backing.slice(0, this.count);
     return this.materialized;
   }
 
   *[Symbol.iterator](): Iterator<number> {
-    for (let i = 0; i < this.length; i++) yield this.backing[i];
+    for (let i = 0; i < this.count; i++) yield this.backing[i];
+  }
+
+  /**
+   * Append a newer id to THIS list in place. Only for a list no one else can have seen yet (the
+   * store uses it for lists it created earlier in the same batch). False when not possible.
+   */
+  appendInPlace(id: number): boolean {
+    if (this.backing.length !== this.count) return false;
+    if (this.count > 0 && id <= this.backing[this.count - 1]) return false;
+    this.backing.push(id);
+    this.count++;
+    this.materialized = undefined;
+    return true;
   }
 
   /** This list plus one id; `this` when it is already present. */
@@ -68,18 +85,18 @@ export class IdList {
     const last = this.last;
     if (last === undefined) return new IdList([id], 1);
     if (id > last) {
-      if (this.backing.length === this.length) {
+      if (this.backing.length === this.count) {
         // We are the newest view of this backing array: grow it in place.
         this.backing.push(id);
-        return new IdList(this.backing, this.length + 1);
+        return new IdList(this.backing, this.count + 1);
       }
-      const copy = this.backing.slice(0, this.length);
+      const copy = this.backing.slice(0, this.count);
       copy.push(id);
       return new IdList(copy, copy.length);
     }
     const at = this.search(id);
     if (at >= 0) return this;
-    const copy = this.backing.slice(0, this.length);
+    const copy = this.backing.slice(0, this.count);
     copy.splice(-at - 1, 0, id);
     return new IdList(copy, copy.length);
   }
@@ -90,7 +107,7 @@ export class IdList {
     for (const id of ids) if (this.has(id)) drop.add(id);
     if (drop.size === 0) return this;
     const kept: number[] = [];
-    for (let i = 0; i < this.length; i++) {
+    for (let i = 0; i < this.count; i++) {
       const v = this.backing[i];
       if (!drop.has(v)) kept.push(v);
     }
@@ -109,8 +126,8 @@ export class IdList {
     const out: number[] = [];
     let i = 0;
     let j = 0;
-    while (i < this.length || j < incoming.length) {
-      const a = i < this.length ? this.backing[i] : Infinity;
+    while (i < this.count || j < incoming.length) {
+      const a = i < this.count ? this.backing[i] : Infinity;
       const b = j < incoming.length ? incoming[j] : Infinity;
       const next = a <= b ? a : b;
       if (out.length === 0 || out[out.length - 1] !== next) out.push(next);

@@ -12,10 +12,12 @@ export type StoredMessage = MessageWithFlags;
 export interface MessagesState {
   readonly version: number;
   readonly byId: Map<number, StoredMessage>;
+  /** Highest message id a message event has delivered; a higher id cannot be a duplicate. */
+  readonly newestEventId: number;
 }
 
 export function emptyMessages(): MessagesState {
-  return { version: 0, byId: new Map() };
+  return { version: 0, byId: new Map(), newestEventId: 0 };
 }
 
 function withFlags(message: StoredMessage, flags: MessageFlag[]): StoredMessage {
@@ -132,7 +134,9 @@ export function handleMessagesEvent(
       // the copy would dominate. A duplicate event simply replaces the record: idempotent.
       const stored = ev.message as StoredMessage;
       if (stored.flags !== ev.flags) stored.flags = ev.flags;
-      d.write.byId.set(stored.id, stored);
+      const w = d.write;
+      w.byId.set(stored.id, stored);
+      if (stored.id > w.newestEventId) w.newestEventId = stored.id;
       return;
     }
     case 'update_message':

@@ -61,22 +61,33 @@ function inRange(list: NarrowList, id: number): boolean {
   return afterStart && beforeEnd;
 }
 
-/** Lists created during the current batch (keyed by the batch's draft): nobody has seen them yet,
- * so further changes in the same batch update them in place instead of allocating again. */
-const listsMadeInBatch = new WeakMap<SliceDraft<NarrowsState>, Set<NarrowList>>();
+/**
+ * Lists (and their id lists) created during the current batch, keyed by the batch's draft. Nobody
+ * has seen them yet, so further changes in the same batch update them in place instead of
+ * allocating again: a batch of 100 new messages makes one new list object per open narrow.
+ */
+const madeInBatch = new WeakMap<SliceDraft<NarrowsState>, WeakSet<object>>();
 
 function setIds(d: SliceDraft<NarrowsState>, list: NarrowList, ids: IdList): NarrowList {
   if (ids === list.ids) return list;
-  let fresh = listsMadeInBatch.get(d);
-  if (fresh?.has(list)) {
+  let fresh = madeInBatch.get(d);
+  if (!fresh) madeInBatch.set(d, (fresh = new WeakSet()));
+  fresh.add(ids);
+  if (fresh.has(list)) {
     (list as { ids: IdList }).ids = ids;
     return list;
   }
   const next = { ...list, ids };
-  if (!fresh) listsMadeInBatch.set(d, (fresh = new Set()));
   fresh.add(next);
   d.write.lists.set(list.key, next);
   return next;
+}
+
+/** Add one id to a list (the hot path for new messages). */
+function addId(d: SliceDraft<NarrowsState>, list: NarrowList, id: number): void {
+  const fresh = madeInBatch.get(d);
+  if (fresh?.has(list) && fresh.has(list.ids) && list.ids.appendInPlace(id)) return;
+  setIds(d, list, list.ids.insert(id));
 }
 
 /** Re-decide membership of some messages in every list (after moves, flag or reaction changes). */
@@ -126,9 +137,7 @@ export function handleNarrowsEvent(
       if (!m) return;
       for (const list of d.read.lists.values()) {
         if (!inRange(list, id)) continue;
-        if (list.matches(m, ctx.match) === true) {
-          setIds(d, list, list.ids.insert(id));
-        }
+        if (list.matches(m, ctx.match) === true) addId(d, list, id);
       }
       return;
     }

@@ -40,7 +40,8 @@ const MENTION_FLAGS: readonly MessageFlag[] = [
 ];
 
 export function isMentionFlags(flags: readonly MessageFlag[]): boolean {
-  return flags.some((f) => MENTION_FLAGS.includes(f));
+  for (let i = 0; i < flags.length; i++) if (MENTION_FLAGS.includes(flags[i])) return true;
+  return false;
 }
 
 export function emptyUnreads(): UnreadsState {
@@ -165,8 +166,9 @@ export function handleUnreadsEvent(
       if (ev.flags.includes('read') || m.sender_id === ctx.selfUserId) return;
       // A duplicate delivery of a message the user has read since must not make it unread again
       // (this slice runs before the messages slice, so `known` is the state before this event).
-      const known = ctx.messages.read.byId.get(m.id);
-      if (known && known.flags.includes('read')) return;
+      // Ids above the newest delivered one are new: skip the lookup, the common case.
+      const maybeDuplicate = m.id <= ctx.messages.read.newestEventId;
+      if (maybeDuplicate && ctx.messages.read.byId.get(m.id)?.flags.includes('read')) return;
       const s = d.write;
       if (m.type === 'stream') addChannelUnread(s, m.id, m.stream_id, m.subject);
       else addUnread(s, m.id, locationOfMessage(m, ctx.selfUserId));

@@ -68,6 +68,28 @@ describe('applyEventBatch', () => {
     expect(after.messages.byId.get(101)?.reactions).toHaveLength(1);
   });
 
+  it('leaves earlier snapshots of a list untouched when later batches append to it', () => {
+    const t = setupStore();
+    t.store.getState().mergeFetchedMessages('a', ALL, [], { foundOldest: true, foundNewest: true });
+    t.apply(
+      messageEvent(channelMessage(1, GENERAL, 'x')),
+      messageEvent(channelMessage(2, GENERAL, 'x')),
+    );
+    const first = t.account().narrows.lists.get(ALL)!;
+    t.apply(
+      messageEvent(channelMessage(3, GENERAL, 'x')),
+      messageEvent(channelMessage(4, DESIGN, 'y')),
+      messageEvent(channelMessage(5, GENERAL, 'x')),
+    );
+    const second = t.account().narrows.lists.get(ALL)!;
+    t.apply(messageEvent(channelMessage(6, GENERAL, 'x')));
+    expect([...first.ids]).toEqual([1, 2]);
+    expect(first.ids.toArray()).toEqual([1, 2]);
+    expect([...second.ids]).toEqual([1, 2, 3, 4, 5]);
+    expect([...t.account().narrows.lists.get(ALL)!.ids]).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(second).not.toBe(first);
+  });
+
   it('skips events it has already applied (re-delivery after a lost acknowledgement)', () => {
     const t = setupStore({
       unread_msgs: unreadMsgs({
