@@ -83,6 +83,7 @@ if (!app.requestSingleInstanceLock()) {
         window.webContents.send(IPC_PUSH_CHANNEL, channel, payload);
       }
     });
+    const manifestDialogs = electronManifestDialogs(dialog, () => mainWindow);
     services = new MainServices({
       dataDir,
       vault: new SafeStorageVault(dataDir, safeStorage),
@@ -100,7 +101,7 @@ if (!app.requestSingleInstanceLock()) {
           : await dialog.showOpenDialog({ properties: [...options.properties] });
         return result.canceled ? [] : result.filePaths;
       },
-      manifestDialogs: electronManifestDialogs(dialog, () => mainWindow),
+      manifestDialogs,
     });
     const running = services;
     registerAppProtocol(protocol, join(distDir, 'renderer'));
@@ -111,7 +112,18 @@ if (!app.requestSingleInstanceLock()) {
     );
     installSessionGuards(session.defaultSession);
     registerIpcHandlers(ipcMain, createDispatcher(running.handlers), running.intake);
-    Menu.setApplicationMenu(Menu.buildFromTemplate(applicationMenuTemplate(process.platform)));
+    Menu.setApplicationMenu(
+      Menu.buildFromTemplate(
+        applicationMenuTemplate(process.platform, undefined, {
+          // The chosen path goes the way a command-line manifest does: main allows it, the renderer
+          // shows the viewer and opens it.
+          openManifest: () =>
+            void manifestDialogs.chooseManifest().then((path) => {
+              if (path) running.requestOpenManifest(path);
+            }),
+        }),
+      ),
+    );
     powerMonitor.on('resume', () => running.wakeAll());
     powerMonitor.on('unlock-screen', () => running.wakeAll());
 

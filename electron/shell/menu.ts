@@ -2,11 +2,31 @@
 // the way each platform expects.
 import type { MenuItemConstructorOptions } from 'electron';
 
+export interface MenuActions {
+  /** File > Open Meeting Manifest… */
+  openManifest?: () => void;
+}
+
 export function applicationMenuTemplate(
   platform: string,
   appName = 'Tributary',
+  actions: MenuActions = {},
 ): MenuItemConstructorOptions[] {
   const isMac = platform === 'darwin';
+  const fileMenu: MenuItemConstructorOptions = actions.openManifest
+    ? {
+        label: 'File',
+        submenu: [
+          {
+            label: 'Open Meeting Manifest…',
+            accelerator: 'CmdOrCtrl+O',
+            click: () => actions.openManifest?.(),
+          },
+          { type: 'separator' },
+          isMac ? { role: 'close' } : { role: 'quit' },
+        ],
+      }
+    : { role: 'fileMenu' };
   return [
     ...(isMac
       ? [
@@ -26,7 +46,7 @@ export function applicationMenuTemplate(
           } satisfies MenuItemConstructorOptions,
         ]
       : []),
-    { role: 'fileMenu' },
+    fileMenu,
     { role: 'editMenu' },
     {
       label: 'View',
