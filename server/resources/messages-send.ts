@@ -34,7 +34,7 @@ import {
   validateContent,
 } from './messages-rules';
 import { sendMessageEvent } from './messages-events';
-import { applyAutomaticVisibility, followTopicsWhereMentioned } from './messages-visibility';
+import { applyAutomaticVisibility } from './messages-visibility';
 import { setMessageAttachments } from './messages-attachments';
 import type { ApiRouter } from '../http/router';
 
@@ -285,10 +285,6 @@ export function createMessage(
         topic,
         startedTopic,
       );
-      const personallyMentioned = [...flagsByUser]
-        .filter(([id, bits]) => id !== sender.id && (bits & MessageFlag.mentioned) !== 0)
-        .map(([id]) => id);
-      followTopicsWhereMentioned(ctx, personallyMentioned, target.channel.id, topic);
     }
     return { row, flagsByUser, automaticNewVisibilityPolicy };
   })();

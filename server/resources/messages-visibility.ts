@@ -2,8 +2,7 @@
 // automatically_follow_topics_policy and automatically_unmute_topics_in_muted_streams_policy
 // (1 topics the user participates in, 2 topics the user sends to, 3 topics the user starts,
 // 4 never) may follow or unmute the topic; the change is stored in user_topics, returned as
-// automatic_new_visibility_policy and announced with a user_topic event. Users mentioned by name
-// follow the topic when their automatically_follow_topics_where_mentioned setting is on.
+// automatic_new_visibility_policy and announced with a user_topic event.
 import { parseJson } from '../db';
 import type { AuthUser, RealmContext } from '../realm/context';
 import { DEFAULT_USER_SETTINGS } from '../realm/settings-defaults';
@@ -75,20 +74,6 @@ export function applyAutomaticVisibility(
   if (next === undefined || next === current) return undefined;
   setTopicPolicy(ctx, sender.id, channelId, topic, next);
   return next;
-}
-
-/** automatically_follow_topics_where_mentioned: a personal mention follows the topic. */
-export function followTopicsWhereMentioned(
-  ctx: RealmContext,
-  mentionedUserIds: Iterable<number>,
-  channelId: number,
-  topic: string,
-): void {
-  for (const userId of mentionedUserIds) {
-    if (userSetting(ctx, userId, 'automatically_follow_topics_where_mentioned') !== true) continue;
-    if (currentTopicPolicy(ctx, userId, channelId, topic) === VisibilityPolicy.followed) continue;
-    setTopicPolicy(ctx, userId, channelId, topic, VisibilityPolicy.followed);
-  }
 }
 
 function setTopicPolicy(

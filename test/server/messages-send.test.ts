@@ -170,16 +170,6 @@ describe('sending to channels', () => {
     });
     expect(second.body).not.toHaveProperty('automatic_new_visibility_policy');
   });
-
-  it('makes users mentioned by name follow the topic', async () => {
-    const queue = await registerQueue(server.client('farid'), { event_types: ['user_topic'] });
-    await sendToChannel(server.client('dev'), 'design', 'mention follows', 'hey @**Farid Member**');
-    const event = await queue.waitFor((e) => e.type === 'user_topic');
-    expect(event).toMatchObject({ topic_name: 'mention follows', visibility_policy: 3 });
-    // A silent mention does not.
-    await sendToChannel(server.client('dev'), 'design', 'silent mention', 'hey @_**Farid Member**');
-    expect(await queue.poll()).toEqual([]);
-  });
 });
 
 describe('hostile content', () => {
