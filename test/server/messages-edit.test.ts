@@ -478,3 +478,27 @@ describe('moves between channels', () => {
     expect((await dev.get(`/messages/${x}`)).body.message.stream_id).toBe(editland);
   });
 });
+
+describe('persistence', () => {
+  it('keeps edits, moves, history and reactions across a restart', async () => {
+    const dev = server.client('dev');
+    const id = await sendToChannel(dev, 'editland', 'before restart', 'v1');
+    await dev.patch(`/messages/${id}`, { content: 'v2' });
+    await dev.patch(`/messages/${id}`, {
+      topic: 'after restart',
+      send_notification_to_new_thread: false,
+    });
+    await server.client('emma').post(`/messages/${id}/reactions`, { emoji_name: 'tada' });
+    await server.restart();
+    const message = (await server.client('emma').get(`/messages/${id}`)).body.message;
+    expect(message).toMatchObject({ subject: 'after restart', content: '<p>v2</p>' });
+    expect(
+      message.edit_history.map(
+        (e: { prev_topic?: string; prev_content?: string }) => e.prev_topic ?? e.prev_content,
+      ),
+    ).toEqual(['before restart', 'v1']);
+    expect(message.reactions).toEqual([
+      expect.objectContaining({ emoji_name: 'tada', user_id: uid.emma }),
+    ]);
+  });
+});
