@@ -81,7 +81,7 @@ export function IntegrityPanel({
         <div className="manifest-pick-audio">
           {canUseDialog ? (
             <button type="button" disabled={busy} onClick={() => onChooseAudio()}>
-              Choose audio file…
+              {integrity.status === 'verified' ? 'Check another audio file…' : 'Choose audio file…'}
             </button>
           ) : (
             <form
@@ -91,7 +91,7 @@ export function IntegrityPanel({
               }}
             >
               <label>
-                Audio file path{' '}
+                {integrity.status === 'verified' ? 'Check another audio file' : 'Audio file path'}{' '}
                 <input
                   value={path}
                   onChange={(e) => setPath(e.target.value)}

@@ -20,6 +20,7 @@ export function MeetingHeader({
           <time dateTime={m.createdAtUtc} data-testid="meeting-instant">
             {formatInstant(m.createdAtUtc)}
           </time>
+          <span className="manifest-muted"> (your time zone)</span>
           {m.recordedAtLocal !== undefined && (
             <span className="manifest-label" data-testid="meeting-local-label">
               {' '}
@@ -74,7 +75,12 @@ export function MeetingHeader({
         </dd>
       </dl>
       {m.summary !== undefined && <p className="manifest-summary">{m.summary}</p>}
-      {summaryText !== null && <pre className="manifest-summary-text">{summaryText}</pre>}
+      {summaryText !== null && (
+        <section aria-label="Summary">
+          <h3>Summary</h3>
+          <pre className="manifest-summary-text">{summaryText}</pre>
+        </section>
+      )}
       <section aria-label="Speakers" className="manifest-speakers">
         <h3>Speakers</h3>
         {manifest.speakers.length === 0 ? (
