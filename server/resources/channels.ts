@@ -19,8 +19,7 @@ import {
   subscriberIds,
   type ChannelRow,
 } from './channels-store';
-import { allUserRows } from './users-store';
-import { toViewer } from './users';
+import { allUserRows, toViewer } from './users-store';
 
 const RECENT_SECONDS = 7 * 86400;
 

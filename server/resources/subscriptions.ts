@@ -636,3 +636,26 @@ export const subscriptionsResource: ResourceModule = {
     return { subscriptions, unsubscribed, never_subscribed: neverSubscribed };
   },
 };
+
+/**
+ * Subscribes a new user to the realm's default channels (as account creation does), with the
+ * subscription add and peer_add events.
+ */
+export function subscribeToDefaultChannels(ctx: RealmContext, userId: number): void {
+  const defaults = allChannels(ctx.db).filter(
+    (c) => c.is_default_stream === 1 && c.is_archived === 0,
+  );
+  const added = ctx.db.transaction(() =>
+    defaults.filter((channel) => insertSubscriptions(ctx.db, channel.id, [userId]).length > 0),
+  )();
+  if (added.length === 0) return;
+  sendSubscriptionAdd(ctx, userId, added);
+  for (const channel of added) {
+    ctx.events.send(peerAudience(ctx, channel, [userId]), {
+      type: 'subscription',
+      op: 'peer_add',
+      stream_ids: [channel.id],
+      user_ids: [userId],
+    });
+  }
+}

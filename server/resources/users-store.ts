@@ -149,3 +149,19 @@ export function profileDataByUser(
   }
   return map;
 }
+
+/** The AuthUser view of a user row, for permission checks on someone else's behalf. */
+export function toViewer(row: UserRow): AuthUser {
+  return {
+    id: row.id,
+    email: row.email,
+    delivery_email: row.delivery_email,
+    full_name: row.full_name,
+    role: row.role,
+    is_active: row.is_active === 1,
+    is_bot: row.is_bot === 1,
+    bot_type: row.bot_type,
+    bot_owner_id: row.bot_owner_id,
+    can_create_users: false,
+  };
+}

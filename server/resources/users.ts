@@ -9,12 +9,14 @@ import { createUser } from '../realm/accounts';
 import { isAdmin, isGuest, isModerator, Role } from '../realm/roles';
 import { canAccessUser, realmGroupSettingAllows } from '../realm/permissions';
 import { LIMITS } from '../config';
+import { subscribeToDefaultChannels } from './subscriptions';
 import {
   allUserRows,
   avatarUrl,
   emailVisibilityByUser,
   getUserRow,
   profileDataByUser,
+  toViewer,
   userObject,
   type UserRow,
 } from './users-store';
@@ -56,21 +58,6 @@ export function announceNewUser(ctx: RealmContext, row: UserRow): void {
       }),
     };
   });
-}
-
-export function toViewer(row: UserRow): AuthUser {
-  return {
-    id: row.id,
-    email: row.email,
-    delivery_email: row.delivery_email,
-    full_name: row.full_name,
-    role: row.role,
-    is_active: row.is_active === 1,
-    is_bot: row.is_bot === 1,
-    bot_type: row.bot_type,
-    bot_owner_id: row.bot_owner_id,
-    can_create_users: false,
-  };
 }
 
 export const usersResource: ResourceModule = {
@@ -161,6 +148,7 @@ export const usersResource: ResourceModule = {
           password: params.password,
         });
         announceNewUser(ctx, getUserRow(ctx.db, created.id)!);
+        subscribeToDefaultChannels(ctx, created.id);
         return { user_id: created.id };
       },
     );

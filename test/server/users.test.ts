@@ -116,6 +116,32 @@ describe('POST /users', () => {
     });
   });
 
+  it('subscribes a new user to the default channels, telling the other subscribers', async () => {
+    const q = await registerQueue(server.client('farid'), { event_types: ['subscription'] });
+    const res = await server.client('owner').post('/users', {
+      email: 'defaults.person@tributary.local',
+      password: 'a-good-password',
+      full_name: 'Default Person',
+    });
+    expect(res.status).toBe(200);
+    const key = await server.anonymous().post('/fetch_api_key', {
+      username: 'defaults.person@tributary.local',
+      password: 'a-good-password',
+    });
+    const newcomer = server.anonymous();
+    const me = await newcomer.raw('GET', '/users/me/subscriptions', {
+      headers: {
+        authorization: `Basic ${Buffer.from(`defaults.person@tributary.local:${key.body.api_key}`).toString('base64')}`,
+      },
+    });
+    expect(me.body.subscriptions.map((s: { name: string }) => s.name).sort()).toEqual([
+      'announcements',
+      'general',
+    ]);
+    const peer = await q.waitFor((e) => e.op === 'peer_add');
+    expect(peer.user_ids).toEqual([res.body.user_id]);
+  });
+
   it('rejects a duplicate email, members, and bad input, storing nothing', async () => {
     const before = (await server.client('admin').get('/users')).body.members.length;
     const duplicate = await server.client('admin').post('/users', {
