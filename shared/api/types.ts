@@ -256,6 +256,13 @@ export interface Channel {
   can_administer_channel_group: GroupSettingValue;
   can_send_message_group?: GroupSettingValue;
   can_subscribe_group?: GroupSettingValue;
+  can_delete_any_message_group?: GroupSettingValue;
+  can_delete_own_message_group?: GroupSettingValue;
+  can_move_messages_out_of_channel_group?: GroupSettingValue;
+  can_move_messages_within_channel_group?: GroupSettingValue;
+  can_resolve_topics_group?: GroupSettingValue;
+  /** Number of subscribers (newer servers; the local server sends it). */
+  subscriber_count?: number;
   /** Only when include_subscribers was set. */
   subscribers?: number[];
 }
