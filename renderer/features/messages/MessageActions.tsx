@@ -38,9 +38,12 @@ export function MessageActions({
 }) {
   const [mode, setMode] = useState<Mode>(null);
   const [error, setError] = useState<string | null>(null);
-  const account = useChatStore(selectActiveAccount);
-  const self = account?.selfUserId ?? 0;
-  const realm = account?.settings.realm ?? {};
+  const self = useChatStore((s) => selectActiveAccount(s)?.selfUserId ?? 0);
+  const realm = useChatStore((s) => selectActiveAccount(s)?.settings.realm) ?? {};
+  const selfIsAdmin = useChatStore(
+    (s) =>
+      !!selectActiveAccount(s)?.users.users.get(selectActiveAccount(s)?.selfUserId ?? -1)?.is_admin,
+  );
   const editLimit = realm.realm_message_content_edit_limit_seconds as number | null | undefined;
   const editingAllowed = realm.realm_allow_message_editing !== false;
   const canEdit =
@@ -171,7 +174,7 @@ export function MessageActions({
           >
             Copy link to message
           </button>
-          {message.sender_id === self || account?.users.users.get(self)?.is_admin ? (
+          {message.sender_id === self || selfIsAdmin ? (
             <button role="menuitem" type="button" onClick={() => setMode('confirm-delete')}>
               Delete message
             </button>

@@ -1,10 +1,10 @@
 // The message list of one narrow: virtualized (only the rows near the viewport are in the DOM),
 // loading older and newer pages as the user scrolls, marking messages read as they are seen
 // (web_mark_read_on_scroll_policy), with a jump to the first unread and local echoes at the end.
-import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useChatStore, useChatStoreApi, useNarrowIds, useOutbox } from '../../store/hooks';
-import type { OutboxEntry } from '../../store';
+import type { IdList, OutboxEntry } from '../../store';
 import { narrowFromKey } from '../../../shared/narrow';
 import { useUi, uiStore } from '../../src/ui-store';
 import { api } from '../../src/tributary';
@@ -62,6 +62,16 @@ function PendingRow({ entry, accountId }: { entry: OutboxEntry; accountId: strin
   );
 }
 
+/**
+ * Index of the oldest unread message of the list, from the unreads index (usually far smaller than
+ * the list, and not scanned again while the user only scrolls).
+ */
+function firstUnreadIn(ids: IdList, unread: ReadonlyMap<number, unknown>): number {
+  let min = Infinity;
+  for (const id of unread.keys()) if (id < min && ids.has(id)) min = id;
+  return min === Infinity ? -1 : ids.search(min);
+}
+
 export function MessageList({ accountId, narrowKey, anchor, offline }: MessageListProps) {
   const store = useChatStoreApi();
   const list = useNarrowIds(narrowKey);
@@ -98,16 +108,10 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   useLayoutEffect(() => {
     if (positioned.current || !ids || idCount === 0 || !ready) return;
     positioned.current = true;
-    const byId = store.getState().accounts[accountId]?.messages.byId;
     let target = anchor !== undefined ? ids.search(anchor) : -1;
     if (target < 0) {
-      for (let i = 0; i < idCount; i++) {
-        const m = byId?.get(ids.at(i)!);
-        if (m && !m.flags.includes('read')) {
-          target = i;
-          break;
-        }
-      }
+      const locations = store.getState().accounts[accountId]?.unreads.locations;
+      if (locations) target = firstUnreadIn(ids, locations);
     }
     const index = target >= 0 && target < idCount ? target : count - 1;
     const align = index === target ? 'start' : 'end';
@@ -213,15 +217,12 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   );
 
   // --- Jump to first unread. ------------------------------------------------------------------
-  const firstUnreadIndex = useChatStore((s) => {
-    const byId = s.accounts[accountId]?.messages.byId;
-    if (!ids || !byId) return -1;
-    for (let i = 0; i < idCount; i++) {
-      const m = byId.get(ids.at(i)!);
-      if (m && !m.flags.includes('read')) return i;
-    }
-    return -1;
-  });
+  // The unreads wrapper is replaced on every change (its maps are mutated in place).
+  const unreads = useChatStore((s) => s.accounts[accountId]?.unreads);
+  const firstUnreadIndex = useMemo(
+    () => (ids && unreads ? firstUnreadIn(ids, unreads.locations) : -1),
+    [ids, unreads],
+  );
 
   // --- Keyboard: arrows move the selection, Home/End jump. -------------------------------------
   const onKeyDown = (e: React.KeyboardEvent) => {

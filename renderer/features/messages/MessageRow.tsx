@@ -14,17 +14,34 @@ import { sameConversation, userName } from './narrow-info';
 import { Reactions } from './Reactions';
 import { MessageActions } from './MessageActions';
 
+/** Sanitized HTML per stored message record (records are replaced when they change), so a row
+ * scrolled out and back in is not sanitized again. */
+const sanitizedByMessage = new WeakMap<MessageWithFlags, string>();
+function sanitizedContent(message: MessageWithFlags, accountId: string): string {
+  let html = sanitizedByMessage.get(message);
+  if (html === undefined) {
+    html = sanitizeMessageHtml(message.content, accountId);
+    sanitizedByMessage.set(message, html);
+  }
+  return html;
+}
+
 /** Sender lines repeat after this gap even for the same sender. */
 const GROUP_GAP_SECONDS = 5 * 60;
 
 export function RecipientHeader({ message }: { message: MessageWithFlags }) {
-  const account = useChatStore(selectActiveAccount);
+  const streamId = message.type === 'stream' ? message.stream_id : -1;
+  const color = useChatStore(
+    (s) => selectActiveAccount(s)?.channels.subscriptions.get(streamId)?.color,
+  );
+  const channelName = useChatStore(
+    (s) => selectActiveAccount(s)?.channels.channels.get(streamId)?.name,
+  );
+  const self = useChatStore((s) => selectActiveAccount(s)?.selfUserId ?? 0);
   if (message.type === 'stream') {
-    const sub = account?.channels.subscriptions.get(message.stream_id);
-    const name =
-      account?.channels.channels.get(message.stream_id)?.name ?? message.display_recipient;
+    const name = channelName ?? message.display_recipient;
     return (
-      <div className="recipient-header" style={{ borderLeftColor: sub?.color ?? '#888' }}>
+      <div className="recipient-header" style={{ borderLeftColor: color ?? '#888' }}>
         <button
           type="button"
           className="link"
@@ -45,7 +62,6 @@ export function RecipientHeader({ message }: { message: MessageWithFlags }) {
       </div>
     );
   }
-  const self = account?.selfUserId ?? 0;
   const others = message.display_recipient.map((r) => r.id).filter((id) => id !== self);
   return (
     <div className="recipient-header dm">
@@ -118,11 +134,13 @@ export const MessageRow = memo(function MessageRow({
 }: RowProps) {
   const message = useMessage(id);
   const prev = useMessage(prevId ?? -1);
-  const account = useChatStore(selectActiveAccount);
-  const twentyFour = !!account?.settings.user.twenty_four_hour_time;
+  const twentyFour = useChatStore(
+    (s) => !!selectActiveAccount(s)?.settings.user.twenty_four_hour_time,
+  );
+  const sender = useUser(message?.sender_id ?? -1);
   const [showHistory, setShowHistory] = useState(false);
   const html = useMemo(
-    () => (message ? sanitizeMessageHtml(message.content, accountId) : ''),
+    () => (message ? sanitizedContent(message, accountId) : ''),
     [message, accountId],
   );
   if (!message) return null;
@@ -134,8 +152,7 @@ export const MessageRow = memo(function MessageRow({
     message.timestamp - prev.timestamp < GROUP_GAP_SECONDS;
   const unread = !message.flags.includes('read');
   const starred = message.flags.includes('starred');
-  const senderName =
-    account?.users.users.get(message.sender_id)?.full_name ?? message.sender_full_name;
+  const senderName = sender?.full_name ?? message.sender_full_name;
   const openProfile = () =>
     uiStore.setState({ overlay: { kind: 'profile', userId: message.sender_id } });
   const markers = (

@@ -1,0 +1,175 @@
+// Render benchmark (npm run bench:render): the real MessageList on a narrow of 10,000 messages, in
+// Debian's Chromium through playwright-core. Measures time to first paint, message nodes in the DOM,
+// and frame times while scrolling from the bottom to the top (bars: first paint < 50 ms, < 150
+// message nodes, 60 fps). Prints the figures and writes bench/.out/render.json.
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { extname, join, normalize } from 'node:path';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+import react from '@vitejs/plugin-react';
+import { chromium } from 'playwright-core';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const pageDir = join(root, 'bench/render/page');
+const outDir = join(root, 'bench/.out/render-page');
+const SCROLL_PX_PER_FRAME = 1200;
+const RUNS = 3;
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.map': 'application/json',
+};
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+function median(values: number[]): number {
+  return percentile(values, 50);
+}
+
+async function main() {
+  await build({
+    root: pageDir,
+    base: './',
+    logLevel: 'warn',
+    plugins: [react()],
+    build: { outDir, emptyOutDir: true, sourcemap: false },
+  });
+  const server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0])).replace(
+      /^(\.\.[/\\])+/,
+      '',
+    );
+    const file = join(outDir, path === '/' ? 'index.html' : path);
+    if (!file.startsWith(outDir) || !existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    res.end(readFileSync(file));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const runs: Array<{
+    firstPaintMs: number;
+    /** From render() to React's commit of the first frame (the rest of first paint is the browser). */
+    commitMs: number;
+    messageNodes: number;
+    maxMessageNodesWhileScrolling: number;
+    domNodes: number;
+    frames: number;
+    frameMsMedian: number;
+    frameMsP95: number;
+    frameMsMax: number;
+    fps: number;
+    scrollHeightPx: number;
+  }> = [];
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(`http://127.0.0.1:${port}/`);
+      await page.waitForFunction(() => 'bench' in window);
+      type Bench = {
+        firstPaint(): Promise<number>;
+        commitMs(): number;
+        messageNodes(): number;
+        domNodes(): number;
+        scrollHeight(): number;
+        scrollToTop(px: number): Promise<number[]>;
+        maxNodes(): number;
+      };
+      const firstPaintMs = await page.evaluate(() =>
+        (window as unknown as { bench: Bench }).bench.firstPaint(),
+      );
+      await page.waitForTimeout(300);
+      const counts = await page.evaluate(() => {
+        const b = (window as unknown as { bench: Bench }).bench;
+        return {
+          commitMs: b.commitMs(),
+          messageNodes: b.messageNodes(),
+          domNodes: b.domNodes(),
+          scrollHeight: b.scrollHeight(),
+        };
+      });
+      const frames = await page.evaluate(
+        (px) => (window as unknown as { bench: Bench }).bench.scrollToTop(px),
+        SCROLL_PX_PER_FRAME,
+      );
+      const maxNodes = await page.evaluate(() =>
+        (window as unknown as { bench: Bench }).bench.maxNodes(),
+      );
+      const mean = frames.reduce((a, b) => a + b, 0) / Math.max(frames.length, 1);
+      runs.push({
+        firstPaintMs: Math.round(firstPaintMs * 10) / 10,
+        commitMs: Math.round(counts.commitMs * 10) / 10,
+        messageNodes: counts.messageNodes,
+        maxMessageNodesWhileScrolling: maxNodes,
+        domNodes: counts.domNodes,
+        frames: frames.length,
+        frameMsMedian: Math.round(median(frames) * 10) / 10,
+        frameMsP95: Math.round(percentile(frames, 95) * 10) / 10,
+        frameMsMax: Math.round(Math.max(...frames) * 10) / 10,
+        fps: Math.round((1000 / mean) * 10) / 10,
+        scrollHeightPx: counts.scrollHeight,
+      });
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  const result = {
+    benchmark: 'render',
+    date: new Date().toISOString(),
+    machine: {
+      nproc: os.cpus().length,
+      cpu: os.cpus()[0]?.model ?? 'unknown',
+      platform: process.platform,
+    },
+    messages: 10_000,
+    scrollPxPerFrame: SCROLL_PX_PER_FRAME,
+    bars: { firstPaintMs: 50, messageNodes: 150, fps: 60 },
+    median: {
+      firstPaintMs: median(runs.map((r) => r.firstPaintMs)),
+      maxMessageNodes: Math.max(...runs.map((r) => r.maxMessageNodesWhileScrolling)),
+      frameMsP95: median(runs.map((r) => r.frameMsP95)),
+      fps: median(runs.map((r) => r.fps)),
+    },
+    runs,
+  };
+  console.log(
+    `render benchmark — ${result.machine.nproc} cores, ${result.machine.cpu}, ${result.date}`,
+  );
+  for (const [i, r] of runs.entries()) {
+    console.log(
+      `run ${i + 1}: first paint ${r.firstPaintMs} ms (React commit at ${r.commitMs} ms), ${r.messageNodes} message nodes (max ${r.maxMessageNodesWhileScrolling} while scrolling, ${r.domNodes} DOM nodes), ` +
+        `${r.frames} frames bottom→top: median ${r.frameMsMedian} ms, p95 ${r.frameMsP95} ms, max ${r.frameMsMax} ms, ${r.fps} fps`,
+    );
+  }
+  console.log(
+    `median: first paint ${result.median.firstPaintMs} ms (bar < 50), max message nodes ${result.median.maxMessageNodes} (bar < 150), ${result.median.fps} fps (bar 60), p95 frame ${result.median.frameMsP95} ms`,
+  );
+  mkdirSync(join(root, 'bench/.out'), { recursive: true });
+  writeFileSync(join(root, 'bench/.out/render.json'), `${JSON.stringify(result, null, 2)}\n`);
+}
+
+await main();

@@ -1,0 +1,169 @@
+// Start-up benchmark (npm run bench:startup): `npm start -- --browser --no-open --port 0 --data DIR`
+// (run as `tsx scripts/start.ts ...`, what the npm script runs) to the first message on screen in
+// Chromium, on a warm install (the build is made once before timing). Bar: under 2 s.
+// Two cases: a fresh data folder (first launch: the local realm is created and seeded) and the same
+// folder again (a returning user). Prints the figures and writes bench/.out/startup.json.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { buildAll } from '../../scripts/build';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const RUNS = 3;
+const TIMEOUT_MS = 60_000;
+
+interface Launch {
+  /** Process spawned -> "Tributary is running at URL" printed. */
+  toUrlMs: number;
+  /** URL printed -> first message visible in the page. */
+  toFirstMessageMs: number;
+  totalMs: number;
+}
+
+function waitForUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(
+      () => reject(new Error(`no URL after ${TIMEOUT_MS} ms:\n${output}`)),
+      TIMEOUT_MS,
+    );
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Tributary is running at (\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`npm start exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+async function launch(browser: Browser, dataDir: string): Promise<Launch> {
+  const t0 = performance.now();
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, 'node_modules/tsx/dist/cli.mjs'),
+      join(root, 'scripts/start.ts'),
+      '--browser',
+      '--no-open',
+      '--port',
+      '0',
+      '--data',
+      dataDir,
+    ],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  try {
+    const url = await waitForUrl(child);
+    const t1 = performance.now();
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.locator('[data-testid=message]').first().waitFor({ timeout: TIMEOUT_MS });
+    const t2 = performance.now();
+    await context.close();
+    return { toUrlMs: t1 - t0, toFirstMessageMs: t2 - t1, totalMs: t2 - t0 };
+  } finally {
+    await stop(child);
+  }
+}
+
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const round = (n: number) => Math.round(n);
+
+async function main() {
+  await buildAll(); // warm install: building is not part of the timing
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const fresh: Launch[] = [];
+  const returning: Launch[] = [];
+  const dirs: string[] = [];
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      const dir = mkdtempSync(join(os.tmpdir(), 'tributary-startup-'));
+      dirs.push(dir);
+      fresh.push(await launch(browser, dir));
+      returning.push(await launch(browser, dir));
+    }
+  } finally {
+    await browser.close();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  }
+  const summary = (runs: Launch[]) => ({
+    totalMs: round(median(runs.map((r) => r.totalMs))),
+    toUrlMs: round(median(runs.map((r) => r.toUrlMs))),
+    toFirstMessageMs: round(median(runs.map((r) => r.toFirstMessageMs))),
+  });
+  const result = {
+    benchmark: 'startup',
+    date: new Date().toISOString(),
+    machine: {
+      nproc: os.cpus().length,
+      cpu: os.cpus()[0]?.model ?? 'unknown',
+      loadavg: os.loadavg(),
+    },
+    bar: { totalMs: 2000 },
+    fresh: {
+      median: summary(fresh),
+      runs: fresh.map((r) => ({
+        totalMs: round(r.totalMs),
+        toUrlMs: round(r.toUrlMs),
+        toFirstMessageMs: round(r.toFirstMessageMs),
+      })),
+    },
+    returning: {
+      median: summary(returning),
+      runs: returning.map((r) => ({
+        totalMs: round(r.totalMs),
+        toUrlMs: round(r.toUrlMs),
+        toFirstMessageMs: round(r.toFirstMessageMs),
+      })),
+    },
+  };
+  console.log(
+    `start-up benchmark — ${result.machine.nproc} cores, ${result.machine.cpu}, load ${result.machine.loadavg.map((l) => l.toFixed(1)).join(' ')}, ${result.date}`,
+  );
+  for (const [name, data] of [
+    ['first launch (fresh data)', result.fresh],
+    ['returning launch', result.returning],
+  ] as const) {
+    const m = data.median;
+    console.log(
+      `${name}: median ${m.totalMs} ms to first message (process to URL ${m.toUrlMs} ms, page to first message ${m.toFirstMessageMs} ms); runs ${data.runs.map((r) => r.totalMs).join(', ')} ms; bar < 2000 ms`,
+    );
+  }
+  mkdirSync(join(root, 'bench/.out'), { recursive: true });
+  writeFileSync(join(root, 'bench/.out/startup.json'), `${JSON.stringify(result, null, 2)}\n`);
+}
+
+await main();
