@@ -114,17 +114,18 @@ type Handler = (d: never, ev: ServerEvent, ctx: EventContext) => void;
 /**
  * Each slice's handler and the event types it declares, in the order they run for one event.
  * Unreads runs before messages so it can see a message as it was before a duplicate delivery;
- * narrows runs after messages so it matches the message as this event left it (moved, flagged).
+ * narrows runs after messages, channels and userTopics so it matches against the state this event
+ * produced (a moved or flagged message, a muted channel, a followed topic).
  */
 const SLICES: readonly [SliceName, Handler, readonly ServerEventType[]][] = [
   ['unreads', handleUnreadsEvent, unreadsEventTypes],
   ['channels', handleChannelsEvent, channelsEventTypes],
   ['users', handleUsersEvent, usersEventTypes],
+  ['userTopics', handleUserTopicsEvent, userTopicsEventTypes],
   ['messages', handleMessagesEvent, messagesEventTypes],
   ['narrows', handleNarrowsEvent, narrowsEventTypes],
   ['userGroups', handleUserGroupsEvent, userGroupsEventTypes],
   ['drafts', handleDraftsEvent, draftsEventTypes],
-  ['userTopics', handleUserTopicsEvent, userTopicsEventTypes],
   ['statuses', handleStatusesEvent, statusesEventTypes],
   ['settings', handleSettingsEvent, settingsEventTypes],
   ['typing', handleTypingEvent, typingEventTypes],

@@ -27,6 +27,8 @@ export interface NarrowList {
   /** Flags (is:starred, is:mentioned, ...) whose change can move a message in or out. */
   readonly flagTerms: boolean;
   readonly reactionTerms: boolean;
+  /** in:home, is:muted, is:followed: membership depends on mute and follow settings. */
+  readonly visibilityTerms: boolean;
 }
 
 export interface NarrowsState {
@@ -49,6 +51,11 @@ function newList(key: string): NarrowList {
     foundNewest: false,
     flagTerms: narrow.some((t) => t.operator === 'is'),
     reactionTerms: narrow.some((t) => t.operator === 'has'),
+    visibilityTerms: narrow.some(
+      (t) =>
+        (t.operator === 'in' && t.operand === 'home') ||
+        (t.operator === 'is' && (t.operand === 'muted' || t.operand === 'followed')),
+    ),
   };
 }
 
@@ -121,6 +128,8 @@ export const narrowsEventTypes: readonly ServerEventType[] = [
   'delete_message',
   'update_message_flags',
   'reaction',
+  'user_topic',
+  'subscription',
 ];
 
 export function handleNarrowsEvent(
@@ -163,6 +172,21 @@ export function handleNarrowsEvent(
     case 'reaction':
       reevaluate(d, [ev.message_id], byId, ctx.match, (l) => l.reactionTerms);
       return;
+    case 'user_topic':
+    case 'subscription': {
+      // Muting, unmuting or following changes which stored messages belong to in:home, is:muted
+      // and is:followed lists. Rare, so every stored message is re-checked for those lists only.
+      if (
+        ev.type === 'subscription' &&
+        !(ev.op === 'update' && (ev.property === 'is_muted' || ev.property === 'in_home_view'))
+      ) {
+        return;
+      }
+      let affected = false;
+      for (const list of d.read.lists.values()) affected ||= list.visibilityTerms;
+      if (affected) reevaluate(d, [...byId.keys()], byId, ctx.match, (l) => l.visibilityTerms);
+      return;
+    }
     default:
       return;
   }

@@ -346,6 +346,47 @@ describe('deletes, reactions and flags', () => {
   });
 });
 
+describe('mute and follow changes', () => {
+  it('re-filter in:home and is:followed lists when topics or channels are muted, unmuted or followed', () => {
+    const home = narrowKey([{ operator: 'in', operand: 'home' }]);
+    const followed = narrowKey([{ operator: 'is', operand: 'followed' }]);
+    const t = withOpenNarrows(home, followed, ALL);
+    t.apply(
+      messageEvent(channelMessage(101, GENERAL, 'planning')),
+      messageEvent(channelMessage(102, GENERAL, 'lunch')),
+      messageEvent(channelMessage(103, DESIGN, 'logo')),
+    );
+    expect(t.ids(home)).toEqual([101, 102, 103]);
+    const userTopic = (
+      stream_id: number,
+      topic_name: string,
+      visibility_policy: 0 | 1 | 2 | 3,
+    ): ServerEvent => ({
+      id: eventId(),
+      type: 'user_topic',
+      stream_id,
+      topic_name,
+      last_updated: 1,
+      visibility_policy,
+    });
+    t.apply(userTopic(GENERAL, 'lunch', 1));
+    expect(t.ids(home)).toEqual([101, 103]);
+    t.apply({
+      id: eventId(),
+      type: 'subscription',
+      op: 'update',
+      stream_id: DESIGN,
+      property: 'is_muted',
+      value: true,
+    });
+    expect(t.ids(home)).toEqual([101]);
+    t.apply(userTopic(DESIGN, 'logo', 3), userTopic(GENERAL, 'lunch', 0));
+    expect(t.ids(home)).toEqual([101, 102, 103]);
+    expect(t.ids(followed)).toEqual([103]);
+    expect(t.ids(ALL)).toEqual([101, 102, 103]);
+  });
+});
+
 describe('history pages', () => {
   it('extends a list with contiguous pages and keeps the stored version of known messages', () => {
     const t = setupStore();
