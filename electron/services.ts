@@ -266,7 +266,10 @@ export class MainServices {
       },
 
       // chat
-      sendMessage: (payload) => session(payload).send(payload.message, payload.localId),
+      // Not refused when signed out: like offline, the message waits in the outbox (it survives
+      // reauthenticate, which starts a new session on the same data folder).
+      sendMessage: (payload) =>
+        this.session(payload.accountId).send(payload.message, payload.localId),
       getMessages: (p) =>
         session(p).client.call(endpoints.getMessages, {
           anchor: p.anchor,

@@ -52,8 +52,10 @@ export class AccountSession {
       site: record.site,
       credentials: { email: record.email, apiKey: options.apiKey },
       userAgent: 'Tributary',
-      onUnauthorized: () => {
+      // A 401 on any call (not only the poll) signs the account out once: no retry storm.
+      onUnauthorized: (error) => {
         this.signedOut = true;
+        this.loop?.signOut(error.message);
       },
       ...options.clientOptions,
     });

@@ -102,7 +102,7 @@ export class EventLoop {
     this.interrupt.abort();
     await this.loopDone;
     this.loopDone = null;
-    this.setState({ status: 'stopped' });
+    if (this.state.status !== 'signed_out') this.setState({ status: 'stopped' });
   }
 
   /** After sleep, a network change or the user asking: stop waiting and poll at once (dont_block). */
@@ -111,6 +111,15 @@ export class EventLoop {
     this.recovering = true;
     this.attempt = 0;
     this.interruptCurrent();
+  }
+
+  /** Any call of this account got a 401: stop polling and show the account as signed out. */
+  signOut(reason: string): void {
+    if (this.state.status === 'signed_out') return;
+    this.running = false;
+    this.stopSleepDetection();
+    this.interrupt.abort();
+    this.setState({ status: 'signed_out', reason });
   }
 
   /** Drops the queue and registers again; the renderer gets a fresh snapshot. */
@@ -211,9 +220,7 @@ export class EventLoop {
     if (error instanceof ApiError && error.kind === 'aborted') return; // wake, resync or stop
     if (signal.aborted) return;
     if (error instanceof ApiError && error.kind === 'auth') {
-      this.running = false;
-      this.stopSleepDetection();
-      this.setState({ status: 'signed_out', reason: error.message });
+      this.signOut(error.message);
       return;
     }
     if (error instanceof ApiError && error.code === 'BAD_EVENT_QUEUE_ID') {

@@ -119,6 +119,56 @@ describe('outbox', () => {
     expect(posts() - before).toBe(0);
   });
 
+  it('signs the account out on a 401 while sending, keeping the message and not retrying', async () => {
+    proxy.inject({
+      path: '/api/v1/messages',
+      method: 'POST',
+      action: {
+        status: 401,
+        body: { result: 'error', code: 'INVALID_API_KEY', msg: 'Invalid API key' },
+      },
+    });
+    const before = posts();
+    const content = `unauthorized ${Date.now()}`;
+    const sent = await main.services.handlers.sendMessage({
+      accountId: main.accountId,
+      message: { type: 'channel', to: channel, topic: 'outbox', content },
+    });
+    expect(sent.state).toBe('queued');
+    await main.waitForPush(
+      'connection',
+      (c) => c.accountId === main.accountId && c.state.status === 'signed_out',
+    );
+    expect(outbox()).toMatchObject([{ state: 'pending', message: { content } }]);
+    // Typed while signed out: kept for after the user signs in again, not sent, not refused.
+    const later = await main.services.handlers.sendMessage({
+      accountId: main.accountId,
+      message: { type: 'channel', to: channel, topic: 'outbox', content: 'later' },
+    });
+    expect(later.state).toBe('queued');
+    expect(outbox().map((e) => e.message.content)).toEqual([content, 'later']);
+    const refused = await (async () =>
+      main.services.handlers.getMessages({
+        accountId: main.accountId,
+        anchor: 'newest',
+        numBefore: 1,
+        numAfter: 0,
+        narrow: [],
+      }))().catch((e: unknown) => e);
+    expect((refused as { code: string }).code).toBe('SIGNED_OUT');
+    expect(posts() - before).toBe(1);
+    expect(await copiesOnServer(content)).toBe(0);
+
+    // Signing in again sends both, once each, in order.
+    await main.services.handlers.reauthenticate({
+      accountId: main.accountId,
+      auth: { kind: 'apiKey', email: realm.users.owner.email, apiKey: realm.users.owner.api_key },
+    });
+    await eventually(() => (outbox().length === 0 ? true : undefined));
+    expect(await copiesOnServer(content)).toBe(1);
+    expect(await copiesOnServer('later')).toBe(1);
+  });
+
   it('keeps a refused message as failed, with the server code, until retried or discarded', async () => {
     const error = (await Promise.resolve(
       main.services.handlers.sendMessage({
