@@ -11,6 +11,9 @@ import { build } from 'vite';
 import react from '@vitejs/plugin-react';
 import { chromium } from 'playwright-core';
 
+// Code passed to page.evaluate runs in the page; this Node-side file has no DOM types.
+declare const window: Record<string, unknown>;
+
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const pageDir = join(root, 'bench/render/page');
 const outDir = join(root, 'bench/.out/render-page');
