@@ -183,33 +183,36 @@ async function main(): Promise<void> {
         };
       }),
     );
-    const pollLoops = pollers.map(async (poller) => {
-      while (running) {
-        const res = await poller.client
-          .get('/events', { queue_id: poller.queueId, last_event_id: poller.lastEventId })
-          .catch(() => null);
-        const now = performance.now();
-        if (!res || res.status !== 200) {
-          if (running) countError(res ? `events ${res.status}` : 'events network');
-          continue;
-        }
-        for (const event of res.body.events as Array<{
-          id: number;
-          type: string;
-          message?: { content: string };
-        }>) {
-          poller.lastEventId = event.id;
-          if (event.type !== 'message' || !event.message) continue;
-          const match = /^load (\d+)$/.exec(event.message.content);
-          if (!match) continue;
-          const start = sentAt.get(Number(match[1]));
-          if (start !== undefined) {
-            latency.add(now - start);
-            delivered += 1;
+    // Poll loops run until `running` is cleared; their last polls are abandoned at exit.
+    void Promise.all(
+      pollers.map(async (poller) => {
+        while (running) {
+          const res = await poller.client
+            .get('/events', { queue_id: poller.queueId, last_event_id: poller.lastEventId })
+            .catch(() => null);
+          const now = performance.now();
+          if (!res || res.status !== 200) {
+            if (running) countError(res ? `events ${res.status}` : 'events network');
+            continue;
+          }
+          for (const event of res.body.events as Array<{
+            id: number;
+            type: string;
+            message?: { content: string };
+          }>) {
+            poller.lastEventId = event.id;
+            if (event.type !== 'message' || !event.message) continue;
+            const match = /^load (\d+)$/.exec(event.message.content);
+            if (!match) continue;
+            const start = sentAt.get(Number(match[1]));
+            if (start !== undefined) {
+              latency.add(now - start);
+              delivered += 1;
+            }
           }
         }
-      }
-    });
+      }),
+    );
 
     // Senders: open loop, paced by a 1 ms tick; each sender has at most one request in flight
     // (a backlog builds if the server is slower than the offered rate, and shows as latency).
@@ -288,7 +291,6 @@ async function main(): Promise<void> {
     };
     console.log(JSON.stringify(result, null, 2));
     writeResult(result);
-    void pollLoops;
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
