@@ -3,7 +3,8 @@
 import { useEffect, type RefObject } from 'react';
 import type { ChatStore } from '../store';
 import { selectUnreadCounts } from '../store';
-import { topicNarrow, dmNarrow } from '../../shared/narrow';
+import { topicNarrow, dmNarrow, narrowKey } from '../../shared/narrow';
+import { conversationOf } from '../features/messages/narrow-info';
 import { goBack, navigate, requestCompose, uiStore } from './ui-store';
 
 function typingInField(target: EventTarget | null): boolean {
@@ -52,10 +53,23 @@ export function useShortcuts(
           e.preventDefault();
           requestCompose('dm');
           break;
-        case 'r':
+        case 'r': {
+          // Reply in the conversation of the selected message (arrow keys select one).
           e.preventDefault();
-          requestCompose('reply');
+          const { selectedMessageId } = uiStore.getState();
+          const state = store.getState();
+          const account = state.accounts[state.activeAccountId ?? ''];
+          const message =
+            selectedMessageId !== null ? account?.messages.byId.get(selectedMessageId) : undefined;
+          if (message && account) {
+            const narrow = conversationOf(message, account.selfUserId);
+            const route = uiStore.getState().route;
+            if (route.kind !== 'narrow' || narrowKey(route.narrow) !== narrowKey(narrow))
+              navigate({ kind: 'narrow', narrow, anchor: message.id });
+          }
+          setTimeout(() => requestCompose('reply'), 0);
           break;
+        }
         case 'n': {
           const next = nextUnreadConversation(store);
           if (next) navigate({ kind: 'narrow', narrow: next });
