@@ -105,19 +105,20 @@ function reevaluate(
   match: NarrowMatchContext,
   which: (list: NarrowList) => boolean,
 ) {
-  for (let list of d.read.lists.values()) {
+  for (const list of d.read.lists.values()) {
     if (!which(list)) continue;
     const drop: number[] = [];
+    const add: number[] = [];
     for (const id of ids) {
       const m = byId.get(id);
       const has = list.ids.has(id);
       const matches = m ? list.matches(m, match) : false;
       // undefined: the client cannot tell; leave the list as the server last described it.
       if (has && matches === false) drop.push(id);
-      else if (!has && matches === true && inRange(list, id))
-        list = setIds(d, list, list.ids.insert(id));
+      else if (!has && matches === true && inRange(list, id)) add.push(id);
     }
-    if (drop.length > 0) setIds(d, list, list.ids.remove(drop));
+    // One copy per list however many messages moved (inserting one by one would copy each time).
+    if (drop.length > 0 || add.length > 0) setIds(d, list, list.ids.remove(drop).merge(add));
   }
 }
 
