@@ -94,6 +94,39 @@ describe('GET /streams', () => {
     expect(defaults.body.streams[0].is_default).toBe(true);
   });
 
+  it("lists the owner's channels for a bot with include_owner_subscribed", async () => {
+    const bot = await server.client('helperBot').get('/streams', {
+      include_public: false,
+      include_owner_subscribed: true,
+    });
+    // helperBot is subscribed to general itself; its owner dev adds design, random, announcements.
+    expect(names(bot.body.streams)).toEqual(['announcements', 'design', 'general', 'random']);
+    const human = await server.client('emma').get('/streams', {
+      include_public: false,
+      include_subscribed: false,
+      include_owner_subscribed: true,
+    });
+    expect(human.body.streams).toEqual([]);
+  });
+
+  it('lists channels whose content the user can read with include_can_access_content', async () => {
+    const res = await server.client('moderator').get('/streams', {
+      include_public: false,
+      include_subscribed: false,
+      include_can_access_content: true,
+    });
+    // Every public channel plus the private one the moderator is subscribed to.
+    expect(names(res.body.streams)).toEqual(
+      expect.arrayContaining(['announcements', 'design', 'general', 'leadership', 'random']),
+    );
+    const guest = await server.client('guest').get('/streams', {
+      include_public: false,
+      include_subscribed: false,
+      include_can_access_content: true,
+    });
+    expect(names(guest.body.streams)).toEqual(['announcements', 'general']);
+  });
+
   it('refuses include_all_active for non-administrators', async () => {
     const res = await server.client('dev').get('/streams', { include_all_active: true });
     expect(res.status).toBe(400);

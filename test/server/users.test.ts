@@ -65,6 +65,26 @@ describe('reading users', () => {
     expect(bot).not.toHaveProperty('profile_data');
   });
 
+  it("hides delivery_email according to the target's email_address_visibility", async () => {
+    const res = await server.client('emma').patch('/settings', { email_address_visibility: 3 });
+    expect(res.status).toBe(200);
+    const emmaId = server.users.emma.user_id;
+    const asMember = await server.client('dev').get(`/users/${emmaId}`);
+    expect(asMember.body.user.delivery_email).toBeNull();
+    // Without the real email, the client cannot compute the avatar itself.
+    expect(asMember.body.user.avatar_url).toEqual(expect.stringContaining('https://'));
+    const asAdmin = await server.client('admin').get(`/users/${emmaId}`);
+    expect(asAdmin.body.user.delivery_email).toBe('emma@tributary.local');
+    const herself = await server.client('emma').get('/users/me');
+    expect(herself.body.delivery_email).toBe('emma@tributary.local');
+    const inRegister = await server
+      .client('guest')
+      .post('/register', { fetch_event_types: ['realm_user'] });
+    const seen = inRegister.body.realm_users.find((u: { user_id: number }) => u.user_id === emmaId);
+    expect(seen.delivery_email).toBeNull();
+    await server.client('emma').patch('/settings', { email_address_visibility: 1 });
+  });
+
   it('GET /users/me returns the caller', async () => {
     const res = await server.client('guest').get('/users/me');
     expect(res.body).toMatchObject({
