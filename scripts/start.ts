@@ -136,7 +136,15 @@ function openInBrowser(url: string): void {
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-  await buildAll();
+  try {
+    await buildAll();
+  } catch (error) {
+    // A half-edited source should not stop a developer from running what last built.
+    if (!existsSync(join(root, 'dist/renderer/index.html'))) throw error;
+    console.warn(
+      `Build failed (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); running the previous build.`,
+    );
+  }
 
   const needsLocalRealm =
     new AccountStore(options.dataDir).list().length === 0 ||

@@ -2,7 +2,7 @@
 // (data in DIR/local-realm), signs in as the demo owner, serves the renderer with its CSP, and prints
 // the URL with the per-launch secret, which the bridge requires.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -75,6 +75,43 @@ describe('npm start (browser mode)', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root">');
     expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+  });
+
+  it('proxies realm files to the page under /media, only with the secret cookie and never the API', async () => {
+    const realmUrl = lines
+      .map((l) => /^local realm server listening on (\S+)$/.exec(l)?.[1])
+      .find(Boolean)!;
+    const owner = (
+      JSON.parse(readFileSync(join(dataDir, 'local-realm', 'demo-credentials.json'), 'utf8')) as {
+        users: Array<{ email: string; api_key: string; role: number }>;
+      }
+    ).users.find((u) => u.role === 100)!;
+    const authorization = `Basic ${Buffer.from(`${owner.email}:${owner.api_key}`).toString('base64')}`;
+    const form = new FormData();
+    form.append('file', new Blob(['picture bytes']), 'pic.txt');
+    const uploaded = (await (
+      await fetch(`${realmUrl}/api/v1/user_uploads`, {
+        method: 'POST',
+        headers: { authorization },
+        body: form,
+      })
+    ).json()) as { url: string };
+    const secret = appUrl.hash.replace('#secret=', '');
+    const accountId = (
+      JSON.parse(readFileSync(join(dataDir, 'accounts.json'), 'utf8')) as {
+        accounts: Array<{ id: string }>;
+      }
+    ).accounts[0].id;
+    const media = new URL(`/media/${accountId}${uploaded.url}`, appUrl);
+    const cookie = { cookie: `tributary_media=${encodeURIComponent(secret)}` };
+    const withCookie = await fetch(media, { headers: cookie });
+    expect(withCookie.status).toBe(200);
+    expect(await withCookie.text()).toBe('picture bytes');
+    expect((await fetch(media)).status).toBe(401);
+    const api = await fetch(new URL(`/media/${accountId}/api/v1/users/me`, appUrl), {
+      headers: cookie,
+    });
+    expect(api.status).toBe(404);
   });
 
   it('is signed in to the demo realm as its owner, and passes the manifest on', async () => {
