@@ -23,7 +23,15 @@ export function isTrustedSender(
     return false;
   }
   if (`${url.protocol}//${url.host}` !== APP_ORIGIN) return false;
-  return frame === event.sender.mainFrame && frame.parent === null;
+  if (frame.parent !== null) return false;
+  const top = event.sender.mainFrame;
+  // WebFrameMain objects are cached per frame, but compare ids too in case a wrapper was recreated.
+  return (
+    frame === top ||
+    (typeof frame.routingId === 'number' &&
+      frame.routingId === top.routingId &&
+      frame.processId === top.processId)
+  );
 }
 
 type IpcMainLike = Pick<IpcMain, 'handle' | 'removeHandler'>;

@@ -68,6 +68,10 @@ describe('Electron IPC wrapper', () => {
     ['a file: page', { url: 'file:///tmp/x.html', parent: null }],
     ['an app:// page of another host', { url: 'app://other/index.html', parent: null }],
     ['a subframe of our page', { url: 'app://tributary/frame.html', parent: top }],
+    [
+      "a top frame that is not the sender's main frame",
+      { url: 'app://tributary/index.html', parent: null },
+    ],
   ])('refuses %s', async (_label, sender) => {
     frame.current = sender as FakeFrame;
     try {
