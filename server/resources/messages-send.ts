@@ -36,6 +36,7 @@ import {
 import { sendMessageEvent } from './messages-events';
 import { applyAutomaticVisibility } from './messages-visibility';
 import { setMessageAttachments } from './messages-attachments';
+import { writeBatcher } from './messages-write-batch';
 import type { ApiRouter } from '../http/router';
 
 export type MessageTarget =
@@ -205,8 +206,24 @@ export function mentionFlags(
   return flags;
 }
 
-/** Stores a message with its user_messages rows and emits the events. No permission checks. */
+/** Stores a message and emits the message event. No permission checks. */
 export function createMessage(
+  ctx: RealmContext,
+  sender: AuthUser,
+  target: MessageTarget,
+  content: string,
+  options: CreateMessageOptions,
+): CreatedMessage {
+  const created = storeMessage(ctx, sender, target, content, options);
+  sendMessageEvent(ctx, created.row, created.flagsByUser, options.localEcho);
+  return created;
+}
+
+/**
+ * Stores a message with its user_messages rows (in its own transaction, or a savepoint of the
+ * caller's). The caller announces it with sendMessageEvent once the data is committed.
+ */
+export function storeMessage(
   ctx: RealmContext,
   sender: AuthUser,
   target: MessageTarget,
@@ -216,7 +233,7 @@ export function createMessage(
   const { db } = ctx;
   const rendered = options.rendered ?? renderMessage(content, databaseLookup(db, sender));
   const timestamp = options.timestamp ?? ctx.nowSeconds();
-  const created = db.transaction((): CreatedMessage => {
+  return db.transaction((): CreatedMessage => {
     let recipientId: number;
     let recipients: number[];
     let channelId: number | null = null;
@@ -288,9 +305,6 @@ export function createMessage(
     }
     return { row, flagsByUser, automaticNewVisibilityPolicy };
   })();
-  // After the commit: nobody hears of a message that a failed transaction did not store.
-  sendMessageEvent(ctx, created.row, created.flagsByUser, options.localEcho);
-  return created;
 }
 
 const NOTIFICATION_BOT_EMAIL = 'notification-bot@tributary.local';
@@ -346,7 +360,7 @@ export function registerSendRoute(api: ApiRouter, ctx: RealmContext): void {
         read_by_sender: p.bool().optional(),
       },
     },
-    ({ user, params, request }) => {
+    async ({ user, params, request }) => {
       if ((params.queue_id === undefined) !== (params.local_id === undefined)) {
         throw missingParam(params.queue_id === undefined ? 'queue_id' : 'local_id');
       }
@@ -374,12 +388,18 @@ export function registerSendRoute(api: ApiRouter, ctx: RealmContext): void {
       const ownQueue =
         params.queue_id !== undefined &&
         ctx.events.queuesOf(user.id).some((q) => q.id === params.queue_id);
-      const created = createMessage(ctx, user, target, content, {
-        client: clientName,
-        readBySender: params.read_by_sender ?? defaultReadBySender(clientName),
-        rendered,
-        localEcho: ownQueue ? { queueId: params.queue_id!, localId: params.local_id! } : undefined,
-      });
+      const localEcho = ownQueue
+        ? { queueId: params.queue_id!, localId: params.local_id! }
+        : undefined;
+      // Concurrent sends share one commit (group commit); the event goes out once it is durable.
+      const created = await writeBatcher(ctx.db).run(() =>
+        storeMessage(ctx, user, target, content, {
+          client: clientName,
+          readBySender: params.read_by_sender ?? defaultReadBySender(clientName),
+          rendered,
+        }),
+      );
+      sendMessageEvent(ctx, created.row, created.flagsByUser, localEcho);
       const body: Record<string, unknown> = { id: created.row.id };
       if (created.automaticNewVisibilityPolicy !== undefined) {
         body.automatic_new_visibility_policy = created.automaticNewVisibilityPolicy;

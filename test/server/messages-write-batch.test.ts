@@ -1,0 +1,88 @@
+// Group commit for sends: concurrent writes share a transaction, a failing write rolls back alone,
+// and concurrent POST /messages all land with distinct ids and events.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase, type Db } from '../../server/db';
+import { WriteBatcher } from '../../server/resources/messages-write-batch';
+import { startTestServer, type TestServer } from '../support/server';
+import { registerQueue } from '../support/events';
+
+describe('WriteBatcher', () => {
+  let dir: string;
+  let db: Db;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tributary-batch-'));
+    db = openDatabase(dir);
+    db.exec('CREATE TABLE IF NOT EXISTS batch_probe (value TEXT NOT NULL)');
+  });
+  afterAll(() => {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('commits jobs submitted together and rolls back only the one that fails', async () => {
+    const batcher = new WriteBatcher(db);
+    const insert = (value: string) => () =>
+      db.prepare('INSERT INTO batch_probe (value) VALUES (?)').run(value).changes;
+    const results = await Promise.allSettled([
+      batcher.run(insert('a')),
+      batcher.run(() => {
+        insert('doomed')();
+        throw new Error('boom');
+      }),
+      batcher.run(insert('c')),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason.message).toBe('boom');
+    const values = db
+      .prepare<[], { value: string }>('SELECT value FROM batch_probe ORDER BY rowid')
+      .all()
+      .map((r) => r.value);
+    expect(values).toEqual(['a', 'c']);
+  });
+
+  it('rejects every job when the database is gone', async () => {
+    const otherDir = mkdtempSync(join(tmpdir(), 'tributary-batch-closed-'));
+    const other = openDatabase(otherDir);
+    const batcher = new WriteBatcher(other);
+    const pending = batcher.run(() => 1);
+    other.close();
+    await expect(pending).rejects.toThrow();
+    rmSync(otherDir, { recursive: true, force: true });
+  });
+});
+
+describe('concurrent sends', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ seed: 'demo' });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('stores every message of a burst once, in id order, with one event each', async () => {
+    const queue = await registerQueue(server.client('emma'), { event_types: ['message'] });
+    const senders = ['dev', 'farid', 'owner', 'admin', 'moderator'];
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        server.client(senders[i % senders.length]).post('/messages', {
+          type: 'channel',
+          to: 'general',
+          topic: 'burst',
+          content: `burst ${i}`,
+        }),
+      ),
+    );
+    expect(responses.every((r) => r.status === 200)).toBe(true);
+    const sentIds = responses.map((r) => r.body.id as number);
+    expect(new Set(sentIds).size).toBe(30);
+    const received: number[] = [];
+    while (received.length < 30) {
+      for (const event of await queue.next()) received.push(event.message.id);
+    }
+    expect(received).toEqual([...sentIds].sort((a, b) => a - b));
+  });
+});
