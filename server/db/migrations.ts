@@ -268,11 +268,40 @@ CREATE TABLE custom_profile_field_values (
 ) WITHOUT ROWID;
 `;
 
+const realmConfiguration = `
+CREATE TABLE linkifiers (
+  id INTEGER PRIMARY KEY,
+  pattern TEXT NOT NULL,
+  url_template TEXT NOT NULL,
+  reverse_template TEXT,
+  alternative_url_templates TEXT NOT NULL DEFAULT '[]',   -- JSON string array
+  example_input TEXT,
+  UNIQUE (pattern, url_template)
+);
+CREATE TABLE code_playgrounds (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  lexer_language TEXT NOT NULL,
+  url_template TEXT NOT NULL,
+  UNIQUE (lexer_language, name)
+);
+CREATE TABLE realm_domains (
+  id INTEGER PRIMARY KEY,
+  domain TEXT NOT NULL UNIQUE COLLATE NOCASE,
+  allow_subdomains INTEGER NOT NULL DEFAULT 0
+);
+`;
+
 export const migrations: Migration[] = [
   {
     version: 1,
     description:
       'initial schema: realm, users, groups, channels, messages, uploads, drafts, statuses',
     up: (db) => db.exec(initialSchema),
+  },
+  {
+    version: 2,
+    description: 'realm configuration: linkifiers, code playgrounds, allowed email domains',
+    up: (db) => db.exec(realmConfiguration),
   },
 ];

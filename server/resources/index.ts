@@ -16,6 +16,7 @@ import { typingResource } from './typing';
 import { userTopicsResource } from './user-topics';
 import { settingsStateResource } from './settings-state';
 import { settingsResource } from './settings';
+import { realmConfigResource } from './realm-config';
 import { unreadsResource } from './unreads';
 import { messagesResource } from './messages';
 import { flagsResource } from './flags';
@@ -38,6 +39,7 @@ export const resources: readonly ResourceModule[] = [
   userTopicsResource,
   settingsStateResource,
   settingsResource,
+  realmConfigResource,
   unreadsResource,
   messagesResource,
   flagsResource,

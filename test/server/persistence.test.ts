@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { startTestServer } from '../support/server';
 import { registerQueue } from '../support/events';
 import { migrations } from '../../server/db/migrations';
+import { openDatabase } from '../../server/db';
 
 describe('restart', () => {
   it('keeps users, channels, subscriptions, drafts, statuses and topics; drops queues', async () => {
@@ -68,6 +69,32 @@ describe('restart', () => {
       db.close();
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('migrations', () => {
+  it('upgrades a folder created at schema version 1, keeping its data', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tributary-migrate-'));
+    try {
+      const old = new Database(join(dir, 'realm.sqlite3'));
+      migrations[0].up(old);
+      old.pragma('user_version = 1');
+      old.prepare("INSERT INTO realm (id, name, date_created) VALUES (1, 'Old realm', 0)").run();
+      old.close();
+      const db = openDatabase(dir);
+      expect(db.pragma('user_version', { simple: true })).toBe(
+        migrations[migrations.length - 1].version,
+      );
+      expect(db.prepare('SELECT name FROM realm').get()).toEqual({ name: 'Old realm' });
+      expect(db.prepare('SELECT COUNT(*) AS n FROM linkifiers').get()).toEqual({ n: 0 });
+      db.close();
+      // Opening again applies nothing twice.
+      const again = openDatabase(dir);
+      expect(again.prepare('SELECT COUNT(*) AS n FROM realm').get()).toEqual({ n: 1 });
+      again.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
