@@ -6,35 +6,36 @@ import { canSeeChannelMetadata } from '../realm/permissions';
 import { unicodeEmojiCodeForName } from '../realm/emoji';
 import type { ChannelRow } from '../resources/channels-store';
 import type { MentionLookup, MentionUser } from './mentions';
-import { statement } from '../resources/messages-store';
 
 export function databaseLookup(db: Db, author: AuthUser): MentionLookup {
   return {
     userByName(name) {
-      return statement<[string], MentionUser>(
-        db,
-        'SELECT id, full_name FROM users WHERE full_name = ? COLLATE NOCASE AND is_active = 1',
-      ).all(name);
+      return db
+        .prepare<[string], MentionUser>(
+          'SELECT id, full_name FROM users WHERE full_name = ? COLLATE NOCASE AND is_active = 1',
+        )
+        .all(name);
     },
     userById(id) {
-      return statement<[number], MentionUser>(
-        db,
-        'SELECT id, full_name FROM users WHERE id = ? AND is_active = 1',
-      ).get(id);
+      return db
+        .prepare<[number], MentionUser>(
+          'SELECT id, full_name FROM users WHERE id = ? AND is_active = 1',
+        )
+        .get(id);
     },
     groupByName(name) {
       // System groups (role:*) are not mentionable.
-      return statement<[string], { id: number; name: string }>(
-        db,
-        `SELECT id, name FROM user_groups
+      return db
+        .prepare<[string], { id: number; name: string }>(
+          `SELECT id, name FROM user_groups
             WHERE name = ? COLLATE NOCASE AND is_system_group = 0 AND deactivated = 0`,
-      ).get(name);
+        )
+        .get(name);
     },
     channelByName(name) {
-      const row = statement<[string], ChannelRow>(
-        db,
-        'SELECT * FROM channels WHERE name = ? COLLATE NOCASE',
-      ).get(name);
+      const row = db
+        .prepare<[string], ChannelRow>('SELECT * FROM channels WHERE name = ? COLLATE NOCASE')
+        .get(name);
       if (!row || !canSeeChannelMetadata(db, author, row)) return undefined;
       return { id: row.id, name: row.name };
     },

@@ -2,7 +2,6 @@
 // messages only maintain attachment_messages (which messages reference which of the author's files)
 // and report uploads an edit left unreferenced (PATCH /messages detached_uploads, spec 2.5).
 import type { Db } from '../db';
-import { statement } from './messages-store';
 
 interface AttachmentRow {
   id: number;
@@ -16,11 +15,12 @@ function findOwnedAttachment(db: Db, ownerId: number, pathId: string): Attachmen
   // Links may carry the realm id in front of the stored path_id ("/user_uploads/1/ab/cd/x.png").
   const candidates = [pathId, pathId.replace(/^\d+\//, '')];
   for (const candidate of candidates) {
-    const row = statement<[string, number], AttachmentRow>(
-      db,
-      `SELECT id, path_id, file_name, size, create_time FROM attachments
+    const row = db
+      .prepare<[string, number], AttachmentRow>(
+        `SELECT id, path_id, file_name, size, create_time FROM attachments
           WHERE path_id = ? AND owner_id = ?`,
-    ).get(candidate, ownerId);
+      )
+      .get(candidate, ownerId);
     if (row) return row;
   }
   return undefined;
@@ -33,9 +33,8 @@ export function setMessageAttachments(
   messageId: number,
   pathIds: readonly string[],
 ): void {
-  statement(db, 'DELETE FROM attachment_messages WHERE message_id = ?').run(messageId);
-  const link = statement(
-    db,
+  db.prepare('DELETE FROM attachment_messages WHERE message_id = ?').run(messageId);
+  const link = db.prepare(
     'INSERT OR IGNORE INTO attachment_messages (attachment_id, message_id) VALUES (?, ?)',
   );
   for (const pathId of pathIds) {
@@ -45,10 +44,10 @@ export function setMessageAttachments(
 }
 
 export function attachmentIdsOf(db: Db, messageId: number): number[] {
-  return statement<[number], { attachment_id: number }>(
-    db,
-    'SELECT attachment_id FROM attachment_messages WHERE message_id = ?',
-  )
+  return db
+    .prepare<[number], { attachment_id: number }>(
+      'SELECT attachment_id FROM attachment_messages WHERE message_id = ?',
+    )
     .all(messageId)
     .map((r) => r.attachment_id);
 }
@@ -61,12 +60,13 @@ export function detachedUploads(
 ): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = [];
   for (const id of new Set(attachmentIds)) {
-    const row = statement<[number, number], AttachmentRow>(
-      db,
-      `SELECT id, path_id, file_name, size, create_time FROM attachments
+    const row = db
+      .prepare<[number, number], AttachmentRow>(
+        `SELECT id, path_id, file_name, size, create_time FROM attachments
           WHERE id = ? AND owner_id = ?
             AND NOT EXISTS (SELECT 1 FROM attachment_messages am WHERE am.attachment_id = attachments.id)`,
-    ).get(id, ownerId);
+      )
+      .get(id, ownerId);
     if (row) {
       out.push({
         id: row.id,

@@ -19,7 +19,6 @@ import {
   accessibleMessage,
   getMessage,
   messageAudience,
-  statement,
   type EditHistoryEntry,
   type MessageRow,
 } from './messages-store';
@@ -195,8 +194,7 @@ function applyContentEdit(
 ): void {
   const { db } = ctx;
   const { rendered } = edit;
-  statement(
-    db,
+  db.prepare(
     `UPDATE messages SET content = ?, rendered_content = ?, is_me_message = ?, has_link = ?,
        has_image = ?, has_attachment = ?, last_edit_timestamp = ? WHERE id = ?`,
   ).run(
@@ -210,10 +208,11 @@ function applyContentEdit(
     message.id,
   );
   setMessageAttachments(db, message.sender_id, message.id, rendered.uploadPathIds);
-  const recipients = statement<[number], { user_id: number; flags: number }>(
-    db,
-    'SELECT user_id, flags FROM user_messages WHERE message_id = ?',
-  ).all(message.id);
+  const recipients = db
+    .prepare<[number], { user_id: number; flags: number }>(
+      'SELECT user_id, flags FROM user_messages WHERE message_id = ?',
+    )
+    .all(message.id);
   const participants =
     message.type === 'stream' && rendered.topicWildcard
       ? new Set(topicParticipantIds(db, message.channel_id!, message.topic))
@@ -224,8 +223,7 @@ function applyContentEdit(
     recipients.map((r) => r.user_id),
     participants,
   );
-  const update = statement(
-    db,
+  const update = db.prepare(
     'UPDATE user_messages SET flags = ? WHERE user_id = ? AND message_id = ?',
   );
   for (const r of recipients) {
@@ -245,7 +243,7 @@ function recordHistory(
   now: number,
 ): void {
   const { db } = ctx;
-  const update = statement(db, 'UPDATE messages SET edit_history = ? WHERE id = ?');
+  const update = db.prepare('UPDATE messages SET edit_history = ? WHERE id = ?');
   for (const m of scope) {
     const entry: EditHistoryEntry = { user_id: user.id, timestamp: now };
     if (edit && m.id === message.id) {

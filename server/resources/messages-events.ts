@@ -5,13 +5,7 @@ import { Role } from '../realm/roles';
 import type { QueueView } from '../events/queue';
 import type { AuthUser, RealmContext } from '../realm/context';
 import { getChannel } from './channels-store';
-import {
-  MessageViewBuilder,
-  apiFlags,
-  messageAudience,
-  statement,
-  type MessageRow,
-} from './messages-store';
+import { MessageViewBuilder, apiFlags, messageAudience, type MessageRow } from './messages-store';
 
 interface ViewerRow {
   id: number;
@@ -21,10 +15,9 @@ interface ViewerRow {
 function viewerOf(ctx: RealmContext, userId: number, cache: Map<number, AuthUser>): AuthUser {
   let viewer = cache.get(userId);
   if (!viewer) {
-    const row = statement<[number], ViewerRow>(
-      ctx.db,
-      'SELECT id, role FROM users WHERE id = ?',
-    ).get(userId);
+    const row = ctx.db
+      .prepare<[number], ViewerRow>('SELECT id, role FROM users WHERE id = ?')
+      .get(userId);
     // Only id and role matter for what a viewer sees of a message (email visibility).
     viewer = { id: userId, role: row?.role ?? 400 } as AuthUser;
     cache.set(userId, viewer);
@@ -85,15 +78,14 @@ function allPublicStreamsWatchers(
   flagsByUser: ReadonlyMap<number, number>,
 ): number[] {
   if (row.type !== 'stream' || row.channel_id === null) return [];
-  const channel = statement<[number], { invite_only: number }>(
-    ctx.db,
-    'SELECT invite_only FROM channels WHERE id = ?',
-  ).get(row.channel_id);
+  const channel = ctx.db
+    .prepare<[number], { invite_only: number }>('SELECT invite_only FROM channels WHERE id = ?')
+    .get(row.channel_id);
   if (!channel || channel.invite_only === 1) return [];
-  return statement<[], { id: number }>(
-    ctx.db,
-    `SELECT id FROM users WHERE is_active = 1 AND role <> ${Role.guest}`,
-  )
+  return ctx.db
+    .prepare<[], { id: number }>(
+      `SELECT id FROM users WHERE is_active = 1 AND role <> ${Role.guest}`,
+    )
     .all()
     .map((r) => r.id)
     .filter(
@@ -181,8 +173,7 @@ export function sendUpdateMessageEvent(ctx: RealmContext, update: MessageUpdate)
   const builder = new MessageViewBuilder(ctx);
   const channelName =
     before.channel_id !== null ? (getChannel(db, before.channel_id)?.name ?? '') : '';
-  const flagsOf = statement<[number, number], { flags: number }>(
-    db,
+  const flagsOf = db.prepare<[number, number], { flags: number }>(
     'SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?',
   );
   ctx.events.send(audience, (queue) => {

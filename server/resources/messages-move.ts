@@ -13,12 +13,7 @@ import {
 } from '../realm/permissions';
 import { subscriberIds, type ChannelRow } from './channels-store';
 import { realmSetting } from './realm-settings';
-import {
-  RESOLVED_TOPIC_PREFIX,
-  channelRecipientId,
-  statement,
-  type MessageRow,
-} from './messages-store';
+import { RESOLVED_TOPIC_PREFIX, channelRecipientId, type MessageRow } from './messages-store';
 import { checkTopicAllowed } from './messages-rules';
 import { checkCanPostToChannel, createMessage, notificationBot } from './messages-send';
 import { NarrowQuery } from './narrow-query';
@@ -138,11 +133,8 @@ export function applyMove(
   const recipientId = channelRecipientId(db, target.id);
   // Resolving or unresolving does not count as a move (FL 365).
   const markMoved = plan.resolution === null;
-  const update = statement(
-    db,
-    `UPDATE messages SET channel_id = ?, recipient_id = ?, topic = ?,
-       last_moved_timestamp = CASE WHEN ? THEN ? ELSE last_moved_timestamp END WHERE id = ?`,
-  );
+  const update = db.prepare(`UPDATE messages SET channel_id = ?, recipient_id = ?, topic = ?,
+       last_moved_timestamp = CASE WHEN ? THEN ? ELSE last_moved_timestamp END WHERE id = ?`);
   for (const m of scope) {
     update.run(target.id, recipientId, plan.newTopic ?? m.topic, markMoved ? 1 : 0, now, m.id);
   }
@@ -162,19 +154,17 @@ function moveTopicPolicies(ctx: RealmContext, plan: MovePlan, now: number): void
   const { db } = ctx;
   const target = plan.newChannel ?? plan.oldChannel;
   const newTopic = plan.newTopic ?? plan.message.topic;
-  const rows = statement<[number, string], { user_id: number; visibility_policy: number }>(
-    db,
-    'SELECT user_id, visibility_policy FROM user_topics WHERE channel_id = ? AND topic_name = ?',
-  ).all(plan.oldChannel.id, plan.message.topic);
-  const remove = statement(
-    db,
+  const rows = db
+    .prepare<[number, string], { user_id: number; visibility_policy: number }>(
+      'SELECT user_id, visibility_policy FROM user_topics WHERE channel_id = ? AND topic_name = ?',
+    )
+    .all(plan.oldChannel.id, plan.message.topic);
+  const remove = db.prepare(
     'DELETE FROM user_topics WHERE user_id = ? AND channel_id = ? AND topic_name = ?',
   );
-  const insert = statement(
-    db,
-    `INSERT OR IGNORE INTO user_topics (user_id, channel_id, topic_name, visibility_policy, last_updated)
-     VALUES (?, ?, ?, ?, ?)`,
-  );
+  const insert =
+    db.prepare(`INSERT OR IGNORE INTO user_topics (user_id, channel_id, topic_name, visibility_policy, last_updated)
+     VALUES (?, ?, ?, ?, ?)`);
   for (const row of rows) {
     remove.run(row.user_id, plan.oldChannel.id, plan.message.topic);
     const moved = insert.run(row.user_id, target.id, newTopic, row.visibility_policy, now).changes;
@@ -212,16 +202,14 @@ function moveUserMessages(
   const { db } = ctx;
   const newSubscribers = new Set(subscriberIds(db, newChannel.id));
   const oldSubscribers = new Set(subscriberIds(db, oldChannel.id));
-  const remove = statement(db, 'DELETE FROM user_messages WHERE user_id = ? AND message_id = ?');
-  const insert = statement(
-    db,
+  const remove = db.prepare('DELETE FROM user_messages WHERE user_id = ? AND message_id = ?');
+  const insert = db.prepare(
     'INSERT OR IGNORE INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)',
   );
-  const holders = statement<[number], { user_id: number }>(
-    db,
+  const holders = db.prepare<[number], { user_id: number }>(
     'SELECT user_id FROM user_messages WHERE message_id = ?',
   );
-  const roleOf = statement<[number], { role: number }>(db, 'SELECT role FROM users WHERE id = ?');
+  const roleOf = db.prepare<[number], { role: number }>('SELECT role FROM users WHERE id = ?');
   const canRead = new Map<number, boolean>();
   for (const m of scope) {
     for (const { user_id } of holders.all(m.id)) {

@@ -7,7 +7,6 @@ import type { AuthUser } from '../realm/context';
 import { realmGroupSettingAllows } from '../realm/permissions';
 import type { ChannelRow } from './channels-store';
 import { realmSetting } from './realm-settings';
-import { statement } from './messages-store';
 
 /** Channels and topics larger than this need can_mention_many_users_group for wildcards. */
 export const WILDCARD_MENTION_THRESHOLD = 15;
@@ -57,22 +56,23 @@ export function checkTopicAllowed(db: Db, channel: ChannelRow, topic: string): v
 }
 
 function activeSubscriberCount(db: Db, channelId: number): number {
-  return statement<[number], { n: number }>(
-    db,
-    `SELECT COUNT(*) AS n FROM subscriptions s JOIN users u ON u.id = s.user_id
+  return db
+    .prepare<[number], { n: number }>(
+      `SELECT COUNT(*) AS n FROM subscriptions s JOIN users u ON u.id = s.user_id
         WHERE s.channel_id = ? AND s.active = 1 AND u.is_active = 1`,
-  ).get(channelId)!.n;
+    )
+    .get(channelId)!.n;
 }
 
 /** Users who posted or reacted in the topic (the audience of @**topic**). */
 export function topicParticipantIds(db: Db, channelId: number, topic: string): number[] {
-  return statement<[number, string, number, string], { id: number }>(
-    db,
-    `SELECT sender_id AS id FROM messages WHERE channel_id = ? AND topic = ? COLLATE NOCASE
+  return db
+    .prepare<[number, string, number, string], { id: number }>(
+      `SELECT sender_id AS id FROM messages WHERE channel_id = ? AND topic = ? COLLATE NOCASE
        UNION
        SELECT r.user_id FROM reactions r JOIN messages m ON m.id = r.message_id
         WHERE m.channel_id = ? AND m.topic = ? COLLATE NOCASE`,
-  )
+    )
     .all(channelId, topic, channelId, topic)
     .map((r) => r.id);
 }

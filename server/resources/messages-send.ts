@@ -23,7 +23,6 @@ import {
   channelRecipientId,
   directRecipientId,
   getMessage,
-  statement,
   type MessageRow,
 } from './messages-store';
 import {
@@ -160,10 +159,9 @@ export function checkCanPostToChannel(
 
 function isSubscribedActive(ctx: RealmContext, userId: number, channelId: number): boolean {
   return (
-    statement(
-      ctx.db,
-      'SELECT 1 FROM subscriptions WHERE user_id = ? AND channel_id = ? AND active = 1',
-    ).get(userId, channelId) !== undefined
+    ctx.db
+      .prepare('SELECT 1 FROM subscriptions WHERE user_id = ? AND channel_id = ? AND active = 1')
+      .get(userId, channelId) !== undefined
   );
 }
 
@@ -247,36 +245,38 @@ export function storeMessage(
       recipients = subscriberIds(db, channelId);
       if (rendered.topicWildcard) participants = new Set(topicParticipantIds(db, channelId, topic));
       startedTopic =
-        statement(
-          db,
-          'SELECT 1 FROM messages WHERE channel_id = ? AND topic = ? COLLATE NOCASE LIMIT 1',
-        ).get(channelId, topic) === undefined;
+        db
+          .prepare(
+            'SELECT 1 FROM messages WHERE channel_id = ? AND topic = ? COLLATE NOCASE LIMIT 1',
+          )
+          .get(channelId, topic) === undefined;
     } else {
       const members = [...new Set([...target.userIds, sender.id])];
       recipientId = directRecipientId(db, members);
       recipients = members;
     }
     const id = Number(
-      statement(
-        db,
-        `INSERT INTO messages (sender_id, type, recipient_id, channel_id, topic, content,
+      db
+        .prepare(
+          `INSERT INTO messages (sender_id, type, recipient_id, channel_id, topic, content,
              rendered_content, client, timestamp, is_me_message, has_link, has_image, has_attachment)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        sender.id,
-        target.kind === 'channel' ? 'stream' : 'private',
-        recipientId,
-        channelId,
-        topic,
-        content,
-        rendered.html,
-        options.client,
-        timestamp,
-        rendered.isMeMessage ? 1 : 0,
-        rendered.hasLink ? 1 : 0,
-        rendered.hasImage ? 1 : 0,
-        rendered.hasAttachment ? 1 : 0,
-      ).lastInsertRowid,
+        )
+        .run(
+          sender.id,
+          target.kind === 'channel' ? 'stream' : 'private',
+          recipientId,
+          channelId,
+          topic,
+          content,
+          rendered.html,
+          options.client,
+          timestamp,
+          rendered.isMeMessage ? 1 : 0,
+          rendered.hasLink ? 1 : 0,
+          rendered.hasImage ? 1 : 0,
+          rendered.hasAttachment ? 1 : 0,
+        ).lastInsertRowid,
     );
     const flagsByUser = mentionFlags(ctx, rendered, recipients, participants);
     // A sender who is not subscribed (posting to a public channel) still gets a row.
@@ -284,8 +284,7 @@ export function storeMessage(
     if (options.readBySender) {
       flagsByUser.set(sender.id, (flagsByUser.get(sender.id) ?? 0) | MessageFlag.read);
     }
-    const insert = statement(
-      db,
+    const insert = db.prepare(
       'INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)',
     );
     for (const [userId, flags] of flagsByUser) insert.run(userId, id, flags);

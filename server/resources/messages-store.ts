@@ -4,7 +4,6 @@
 //   - a user with a user_messages row received the message and may read it;
 //   - otherwise a channel message is readable when the user may read the channel's history
 //     (public channels for non-guests, private channels with shared history for subscribers).
-import type Database from 'better-sqlite3';
 import type { Db } from '../db';
 import { parseJson } from '../db';
 import { MessageFlag, flagNames } from '../db/flags';
@@ -13,23 +12,6 @@ import { canReadMessageHistory } from '../realm/permissions';
 import { allChannels, getChannel, type ChannelRow } from './channels-store';
 import { avatarUrl, canSeeDeliveryEmail, type UserRow } from './users-store';
 import { realmSetting } from './realm-settings';
-
-const statementCache = new WeakMap<Db, Map<string, Database.Statement>>();
-
-/**
- * A prepared statement, compiled once per database. The send path runs a dozen statements per
- * message; preparing them every time costs more than running them.
- */
-export function statement<P extends unknown[] = unknown[], R = unknown>(
-  db: Db,
-  sql: string,
-): Database.Statement<P, R> {
-  let byText = statementCache.get(db);
-  if (!byText) statementCache.set(db, (byText = new Map()));
-  let prepared = byText.get(sql);
-  if (!prepared) byText.set(sql, (prepared = db.prepare(sql)));
-  return prepared as unknown as Database.Statement<P, R>;
-}
 
 export interface MessageRow {
   id: number;
@@ -66,14 +48,15 @@ export const RESOLVED_TOPIC_PREFIX = '✔ ';
 export const SENDER_REALM_STR = 'local';
 
 export function getMessage(db: Db, id: number): MessageRow | undefined {
-  return statement<[number], MessageRow>(db, 'SELECT * FROM messages WHERE id = ?').get(id);
+  return db.prepare<[number], MessageRow>('SELECT * FROM messages WHERE id = ?').get(id);
 }
 
 export function userMessageFlags(db: Db, userId: number, messageId: number): number | undefined {
-  return statement<[number, number], { flags: number }>(
-    db,
-    'SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?',
-  ).get(userId, messageId)?.flags;
+  return db
+    .prepare<[number, number], { flags: number }>(
+      'SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?',
+    )
+    .get(userId, messageId)?.flags;
 }
 
 /** Channels whose whole history the user may read (cached per request by the callers). */
@@ -105,21 +88,22 @@ export function accessibleMessage(db: Db, user: AuthUser, id: number): MessageRo
  */
 export function messageAudience(db: Db, message: MessageRow): number[] {
   const ids = new Set(
-    statement<[number], { user_id: number }>(
-      db,
-      'SELECT user_id FROM user_messages WHERE message_id = ?',
-    )
+    db
+      .prepare<[number], { user_id: number }>(
+        'SELECT user_id FROM user_messages WHERE message_id = ?',
+      )
       .all(message.id)
       .map((r) => r.user_id),
   );
   if (message.type === 'stream' && message.channel_id !== null) {
     const channel = getChannel(db, message.channel_id);
     if (channel && (channel.invite_only === 0 || channel.history_public_to_subscribers === 1)) {
-      for (const row of statement<[number], { user_id: number }>(
-        db,
-        `SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
+      for (const row of db
+        .prepare<[number], { user_id: number }>(
+          `SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
             WHERE s.channel_id = ? AND s.active = 1 AND u.is_active = 1`,
-      ).all(channel.id)) {
+        )
+        .all(channel.id)) {
         ids.add(row.user_id);
       }
     }
@@ -129,10 +113,10 @@ export function messageAudience(db: Db, message: MessageRow): number[] {
 
 /** Sorted participant ids of a direct conversation. */
 export function directRecipientUserIds(db: Db, recipientId: number): number[] {
-  return statement<[number], { user_id: number }>(
-    db,
-    'SELECT user_id FROM recipient_members WHERE recipient_id = ? ORDER BY user_id',
-  )
+  return db
+    .prepare<[number], { user_id: number }>(
+      'SELECT user_id FROM recipient_members WHERE recipient_id = ? ORDER BY user_id',
+    )
     .all(recipientId)
     .map((r) => r.user_id);
 }
@@ -141,38 +125,32 @@ export function directRecipientUserIds(db: Db, recipientId: number): number[] {
 export function directRecipientId(db: Db, userIds: number[]): number {
   const sorted = [...new Set(userIds)].sort((a, b) => a - b);
   const key = sorted.join(',');
-  const existing = statement<[string], { id: number }>(
-    db,
-    'SELECT id FROM recipients WHERE user_ids = ?',
-  ).get(key);
+  const existing = db
+    .prepare<[string], { id: number }>('SELECT id FROM recipients WHERE user_ids = ?')
+    .get(key);
   if (existing) return existing.id;
   const id = Number(
-    statement(db, 'INSERT INTO recipients (user_ids) VALUES (?)').run(key).lastInsertRowid,
+    db.prepare('INSERT INTO recipients (user_ids) VALUES (?)').run(key).lastInsertRowid,
   );
-  const member = statement(
-    db,
-    'INSERT INTO recipient_members (recipient_id, user_id) VALUES (?, ?)',
-  );
+  const member = db.prepare('INSERT INTO recipient_members (recipient_id, user_id) VALUES (?, ?)');
   for (const userId of sorted) member.run(id, userId);
   return id;
 }
 
 export function findDirectRecipientId(db: Db, userIds: number[]): number | undefined {
   const key = [...new Set(userIds)].sort((a, b) => a - b).join(',');
-  return statement<[string], { id: number }>(
-    db,
-    'SELECT id FROM recipients WHERE user_ids = ?',
-  ).get(key)?.id;
+  return db
+    .prepare<[string], { id: number }>('SELECT id FROM recipients WHERE user_ids = ?')
+    .get(key)?.id;
 }
 
 export function channelRecipientId(db: Db, channelId: number): number {
-  const row = statement<[number], { id: number }>(
-    db,
-    'SELECT id FROM recipients WHERE channel_id = ?',
-  ).get(channelId);
+  const row = db
+    .prepare<[number], { id: number }>('SELECT id FROM recipients WHERE channel_id = ?')
+    .get(channelId);
   if (row) return row.id;
   return Number(
-    statement(db, 'INSERT INTO recipients (channel_id) VALUES (?)').run(channelId).lastInsertRowid,
+    db.prepare('INSERT INTO recipients (channel_id) VALUES (?)').run(channelId).lastInsertRowid,
   );
 }
 
@@ -281,12 +259,13 @@ export class MessageViewBuilder {
 
   private user(id: number): UserRow | undefined {
     if (!this.users.has(id)) {
-      const row = statement<[number], UserRow>(
-        this.ctx.db,
-        `SELECT id, email, delivery_email, full_name, role, is_active, is_bot, bot_type,
+      const row = this.ctx.db
+        .prepare<[number], UserRow>(
+          `SELECT id, email, delivery_email, full_name, role, is_active, is_bot, bot_type,
                   bot_owner_id, timezone, avatar_source, avatar_version, date_joined, is_imported_stub
              FROM users WHERE id = ?`,
-      ).get(id);
+        )
+        .get(id);
       if (row) this.users.set(id, row);
     }
     return this.users.get(id);
@@ -296,10 +275,11 @@ export class MessageViewBuilder {
   private visibilityOf(userId: number): number {
     let value = this.visibility.get(userId);
     if (value === undefined) {
-      const row = statement<[number], { settings: string }>(
-        this.ctx.db,
-        'SELECT settings FROM user_settings WHERE user_id = ?',
-      ).get(userId);
+      const row = this.ctx.db
+        .prepare<[number], { settings: string }>(
+          'SELECT settings FROM user_settings WHERE user_id = ?',
+        )
+        .get(userId);
       const setting = parseJson<Record<string, unknown>>(
         row?.settings,
         {},
@@ -338,21 +318,22 @@ export class MessageViewBuilder {
     // Chunked to stay under SQLite's bound-parameter limit for 5000-message fetches.
     for (let i = 0; i < ids.length; i += 500) {
       const chunk = ids.slice(i, i + 500);
-      const rows = statement<
-        number[],
-        {
-          message_id: number;
-          user_id: number;
-          emoji_name: string;
-          emoji_code: string;
-          reaction_type: string;
-        }
-      >(
-        this.ctx.db,
-        `SELECT message_id, user_id, emoji_name, emoji_code, reaction_type FROM reactions
+      const rows = this.ctx.db
+        .prepare<
+          number[],
+          {
+            message_id: number;
+            user_id: number;
+            emoji_name: string;
+            emoji_code: string;
+            reaction_type: string;
+          }
+        >(
+          `SELECT message_id, user_id, emoji_name, emoji_code, reaction_type FROM reactions
             WHERE message_id IN (${chunk.map(() => '?').join(',')})
             ORDER BY created_at, user_id`,
-      ).all(...chunk);
+        )
+        .all(...chunk);
       for (const r of rows) {
         let list = map.get(r.message_id);
         if (!list) map.set(r.message_id, (list = []));

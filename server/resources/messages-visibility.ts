@@ -6,7 +6,6 @@
 import { parseJson } from '../db';
 import type { AuthUser, RealmContext } from '../realm/context';
 import { DEFAULT_USER_SETTINGS } from '../realm/settings-defaults';
-import { statement } from './messages-store';
 
 export const VisibilityPolicy = { none: 0, muted: 1, unmuted: 2, followed: 3 } as const;
 
@@ -15,10 +14,9 @@ const ON_SEND = 2;
 const ON_INITIATION = 3;
 
 function userSetting(ctx: RealmContext, userId: number, name: string): unknown {
-  const row = statement<[number], { settings: string }>(
-    ctx.db,
-    'SELECT settings FROM user_settings WHERE user_id = ?',
-  ).get(userId);
+  const row = ctx.db
+    .prepare<[number], { settings: string }>('SELECT settings FROM user_settings WHERE user_id = ?')
+    .get(userId);
   const value = parseJson<Record<string, unknown>>(row?.settings, {})[name];
   return value === undefined ? DEFAULT_USER_SETTINGS[name] : value;
 }
@@ -36,11 +34,12 @@ export function currentTopicPolicy(
   topic: string,
 ): number {
   return (
-    statement<[number, number, string], { visibility_policy: number }>(
-      ctx.db,
-      `SELECT visibility_policy FROM user_topics
+    ctx.db
+      .prepare<[number, number, string], { visibility_policy: number }>(
+        `SELECT visibility_policy FROM user_topics
           WHERE user_id = ? AND channel_id = ? AND topic_name = ?`,
-    ).get(userId, channelId, topic)?.visibility_policy ?? VisibilityPolicy.none
+      )
+      .get(userId, channelId, topic)?.visibility_policy ?? VisibilityPolicy.none
   );
 }
 
@@ -60,10 +59,11 @@ export function applyAutomaticVisibility(
     next = VisibilityPolicy.followed;
   } else if (current !== VisibilityPolicy.unmuted) {
     const muted =
-      statement(
-        ctx.db,
-        'SELECT 1 FROM subscriptions WHERE user_id = ? AND channel_id = ? AND active = 1 AND is_muted = 1',
-      ).get(sender.id, channelId) !== undefined;
+      ctx.db
+        .prepare(
+          'SELECT 1 FROM subscriptions WHERE user_id = ? AND channel_id = ? AND active = 1 AND is_muted = 1',
+        )
+        .get(sender.id, channelId) !== undefined;
     const unmutePolicy = userSetting(
       ctx,
       sender.id,
@@ -84,13 +84,14 @@ function setTopicPolicy(
   policy: number,
 ): void {
   const now = ctx.nowSeconds();
-  statement(
-    ctx.db,
-    `INSERT INTO user_topics (user_id, channel_id, topic_name, visibility_policy, last_updated)
+  ctx.db
+    .prepare(
+      `INSERT INTO user_topics (user_id, channel_id, topic_name, visibility_policy, last_updated)
        VALUES (?, ?, ?, ?, ?)
        ON CONFLICT(user_id, channel_id, topic_name) DO UPDATE SET
          visibility_policy = excluded.visibility_policy, last_updated = excluded.last_updated`,
-  ).run(userId, channelId, topic, policy, now);
+    )
+    .run(userId, channelId, topic, policy, now);
   ctx.events.send([userId], {
     type: 'user_topic',
     stream_id: channelId,
