@@ -101,3 +101,15 @@ export function emojiChar(code: string): string {
     return `:${code}:`;
   }
 }
+
+/**
+ * A narrow with channel names replaced by ids where the channel is known, so a search for
+ * `channel:general topic:x` opens the same conversation (and list) as the sidebar's topic.
+ */
+export function resolveChannelNames(narrow: Narrow, account: AccountState | undefined): Narrow {
+  return narrow.map((t) => {
+    if (t.operator !== 'channel' || typeof t.operand !== 'string') return t;
+    const id = account?.channels.idByName.get(t.operand.toLowerCase());
+    return id === undefined ? t : { ...t, operand: id };
+  });
+}

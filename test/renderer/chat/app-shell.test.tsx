@@ -1,0 +1,123 @@
+// The app shell on the bridge: the account list and snapshot come from main, event batches and
+// connection states arrive as pushes and show on screen; an account-less start shows sign-in.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { App } from '../../../renderer/src/App';
+import { createChatStore } from '../../../renderer/store';
+import { uiStore, ALL_MESSAGES_ROUTE } from '../../../renderer/src/ui-store';
+import { channelMessage, GENERAL, messageEvent, register, unreadMsgs } from '../store/fixtures';
+import { fakeLayout, installFakeApi, resetUi } from './harness';
+
+type Listener = (payload: unknown) => void;
+let listeners: Map<string, Listener[]>;
+let restoreLayout: () => void;
+
+const account = {
+  id: 'a',
+  site: 'http://127.0.0.1:9',
+  email: 'owner@example.test',
+  userId: 1,
+  realmName: 'Demo realm',
+  featureLevel: 400,
+  secretBackend: 'file-0600',
+  connection: { status: 'live', queueId: 'q1' },
+};
+
+function push(channel: string, payload: unknown) {
+  act(() => {
+    for (const l of listeners.get(channel) ?? []) l(payload);
+  });
+}
+
+beforeEach(() => {
+  resetUi('a');
+  uiStore.setState({ accountsLoaded: false, activeAccountId: null, route: ALL_MESSAGES_ROUTE });
+  listeners = new Map();
+  restoreLayout = fakeLayout();
+});
+afterEach(() => {
+  cleanup();
+  restoreLayout();
+});
+
+function installBridge(accounts: unknown[]) {
+  const fake = installFakeApi({
+    listAccounts: () => ({ accounts, activeAccountId: accounts.length ? 'a' : null }),
+    getSnapshot: () => ({
+      snapshot: {
+        accountId: 'a',
+        queueId: 'q1',
+        register: register({
+          unread_msgs: unreadMsgs({
+            streams: [{ stream_id: GENERAL, topic: 'lunch', unread_message_ids: [101] }],
+          }),
+        }),
+      },
+      events: [],
+      connection: { status: 'live', queueId: 'q1' },
+    }),
+    getOutbox: () => [],
+    listDrafts: () => [],
+    takeLaunchRequests: () => ({ openManifest: [] }),
+    getMessages: () => ({
+      result: 'success',
+      msg: '',
+      messages: [],
+      found_oldest: true,
+      found_newest: true,
+    }),
+  });
+  fake.on = vi.fn((channel: string, listener: Listener) => {
+    listeners.set(channel, [...(listeners.get(channel) ?? []), listener]);
+    return () => undefined;
+  });
+  return fake;
+}
+
+const generalCount = () => {
+  const nav = screen.getByRole('navigation', { name: 'Conversations' });
+  const button = within(nav).getByRole('button', { name: /^#general/ });
+  return within(button).queryByTestId('unread-count')?.textContent ?? '0';
+};
+
+describe('App shell', () => {
+  it('shows sign-in when main has no account', async () => {
+    installBridge([]);
+    render(<App store={createChatStore()} />);
+    expect(await screen.findByRole('heading', { name: 'Sign in to a chat server' })).toBeTruthy();
+    expect(screen.getByLabelText('Server URL')).toBeTruthy();
+  });
+
+  it('loads the snapshot, then applies pushed event batches to what is on screen', async () => {
+    installBridge([account]);
+    render(<App store={createChatStore()} />);
+    await screen.findByRole('navigation', { name: 'Conversations' });
+    expect(generalCount()).toBe('1');
+    push('events', {
+      accountId: 'a',
+      queueId: 'q1',
+      events: [
+        messageEvent(channelMessage(102, GENERAL, 'lunch'), []),
+        messageEvent(channelMessage(103, GENERAL, 'plans'), []),
+      ],
+    });
+    expect(generalCount()).toBe('3');
+  });
+
+  it('shows the connection banner with the next retry while backing off', async () => {
+    installBridge([account]);
+    render(<App store={createChatStore()} />);
+    await screen.findByRole('navigation', { name: 'Conversations' });
+    expect(screen.queryByTestId('connection-banner')).toBeNull();
+    const retryAt = Date.now() + 30_000;
+    push('connection', {
+      accountId: 'a',
+      state: { status: 'backoff', retryAt, attempt: 2, reason: 'connection refused' },
+    });
+    const banner = screen.getByTestId('connection-banner');
+    expect(banner.textContent).toMatch(/connection refused/);
+    expect(banner.textContent).toMatch(/Retrying in (29|30) s/);
+    push('connection', { accountId: 'a', state: { status: 'live', queueId: 'q2' } });
+    expect(screen.queryByTestId('connection-banner')).toBeNull();
+  });
+});
