@@ -304,4 +304,17 @@ export const migrations: Migration[] = [
     description: 'realm configuration: linkifiers, code playgrounds, allowed email domains',
     up: (db) => db.exec(realmConfiguration),
   },
+  {
+    version: 3,
+    description: 'per-bot key-value storage',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE bot_storage (
+          bot_id INTEGER NOT NULL REFERENCES users(id),
+          key TEXT NOT NULL,
+          value TEXT NOT NULL,
+          PRIMARY KEY (bot_id, key)
+        ) WITHOUT ROWID;
+      `),
+  },
 ];

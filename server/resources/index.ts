@@ -17,6 +17,8 @@ import { userTopicsResource } from './user-topics';
 import { settingsStateResource } from './settings-state';
 import { settingsResource } from './settings';
 import { realmConfigResource } from './realm-config';
+import { userGroupsResource } from './user-groups';
+import { botsResource } from './bots';
 import { unreadsResource } from './unreads';
 import { messagesResource } from './messages';
 import { flagsResource } from './flags';
@@ -40,6 +42,8 @@ export const resources: readonly ResourceModule[] = [
   settingsStateResource,
   settingsResource,
   realmConfigResource,
+  userGroupsResource,
+  botsResource,
   unreadsResource,
   messagesResource,
   flagsResource,

@@ -49,7 +49,7 @@ export function templateVariables(template: string): string[] | null {
   return names;
 }
 
-function expandTemplate(template: string, values: Record<string, string>): string {
+export function expandTemplate(template: string, values: Record<string, string>): string {
   return template.replace(EXPRESSION, (_all, operator: string, list: string) => {
     const parts = list.split(',').map((name) => {
       const value = values[name] ?? '';
@@ -61,7 +61,7 @@ function expandTemplate(template: string, values: Record<string, string>): strin
 }
 
 /** Linkifier patterns use Python's (?P<name>...) groups; JavaScript spells them (?<name>...). */
-function compilePattern(pattern: string): RegExp {
+export function compilePattern(pattern: string): RegExp {
   try {
     return new RegExp(pattern.replace(/\(\?P</g, '(?<'), 'u');
   } catch (error) {
