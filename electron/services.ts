@@ -16,6 +16,7 @@ import { parseZuliprc } from './accounts/zuliprc';
 import { VaultError, type Vault } from './accounts/vault';
 import { FileIntake } from './uploads/intake';
 import { UploadManager, checkUploadSize } from './uploads/uploads';
+import { chatHandlers } from './chat/chat-handlers';
 import { ManifestService, type ManifestDialogs } from './manifest-service';
 
 export interface MainServicesOptions {
@@ -265,127 +266,7 @@ export class MainServices {
         return null;
       },
 
-      // chat
-      // Not refused when signed out: like offline, the message waits in the outbox (it survives
-      // reauthenticate, which starts a new session on the same data folder).
-      sendMessage: (payload) =>
-        this.session(payload.accountId).send(payload.message, payload.localId),
-      getMessages: (p) =>
-        session(p).client.call(endpoints.getMessages, {
-          anchor: p.anchor,
-          num_before: p.numBefore,
-          num_after: p.numAfter,
-          narrow: p.narrow,
-          include_anchor: p.includeAnchor,
-          apply_markdown: true,
-          client_extavatar: false,
-          allow_empty_topic_name: true,
-        }),
-      editMessage: (p) =>
-        session(p).client.call(endpoints.editMessage, {
-          message_id: p.messageId,
-          content: p.content,
-          topic: p.topic,
-          stream_id: p.streamId,
-          propagate_mode: p.propagateMode,
-          send_notification_to_old_thread: p.sendNotificationToOldThread,
-          send_notification_to_new_thread: p.sendNotificationToNewThread,
-          prev_content_sha256: p.prevContentSha256,
-        }),
-      deleteMessage: (p) =>
-        session(p).client.call(endpoints.deleteMessage, { message_id: p.messageId }),
-      updateFlags: (p) =>
-        session(p).client.call(endpoints.updateFlags, {
-          messages: p.messages,
-          op: p.op,
-          flag: p.flag,
-        }),
-      updateFlagsForNarrow: (p) =>
-        session(p).client.call(endpoints.updateFlagsForNarrow, {
-          anchor: p.anchor,
-          num_before: p.numBefore,
-          num_after: p.numAfter,
-          narrow: p.narrow,
-          op: p.op,
-          flag: p.flag,
-          include_anchor: p.includeAnchor,
-        }),
-      addReaction: (p) =>
-        session(p).client.call(endpoints.addReaction, {
-          message_id: p.messageId,
-          emoji_name: p.emojiName,
-          emoji_code: p.emojiCode,
-          reaction_type: p.reactionType,
-        }),
-      removeReaction: (p) =>
-        session(p).client.call(endpoints.removeReaction, {
-          message_id: p.messageId,
-          emoji_name: p.emojiName,
-          emoji_code: p.emojiCode,
-          reaction_type: p.reactionType,
-        }),
-      sendTyping: (p) =>
-        session(p).client.call(
-          endpoints.sendTyping,
-          p.to.type === 'direct'
-            ? { type: 'direct', op: p.op, to: p.to.userIds }
-            : { type: 'stream', op: p.op, stream_id: p.to.streamId, topic: p.to.topic },
-        ),
-      getStreams: (p) =>
-        session(p).client.call(endpoints.getStreams, {
-          ...(p.includeAll !== undefined ? { include_all: p.includeAll } : {}),
-          ...(p.excludeArchived !== undefined ? { exclude_archived: p.excludeArchived } : {}),
-        }),
-      subscribe: (p) =>
-        session(p).client.call(endpoints.subscribe, {
-          subscriptions: p.subscriptions,
-          principals: p.principals,
-          invite_only: p.inviteOnly,
-          announce: p.announce,
-        }),
-      unsubscribe: (p) =>
-        session(p).client.call(endpoints.unsubscribe, {
-          subscriptions: p.subscriptions,
-          principals: p.principals,
-        }),
-      updateSubscriptionProperties: (p) =>
-        session(p).client.call(endpoints.updateSubscriptionProperties, {
-          subscription_data: p.changes.map((change) => ({
-            stream_id: change.streamId,
-            property: change.property,
-            value: change.value,
-          })),
-        }),
-      setUserTopic: (p) =>
-        session(p).client.call(endpoints.setUserTopic, {
-          stream_id: p.streamId,
-          topic: p.topic,
-          visibility_policy: p.visibilityPolicy,
-        }),
-      setStatus: (p) =>
-        session(p).client.call(endpoints.setStatus, {
-          status_text: p.statusText,
-          emoji_name: p.emojiName,
-          emoji_code: p.emojiCode,
-          reaction_type: p.reactionType,
-        }),
-      getUser: (p) =>
-        session(p).client.call(endpoints.getUser, {
-          user_id: p.userId,
-          client_extavatar: false,
-          include_custom_profile_fields: p.includeCustomProfileFields,
-        }),
-      updateSettings: (p) => session(p).client.call(endpoints.updateSettings, p.settings),
-      markAllAsRead: (p) => session(p).client.call(endpoints.markAllAsRead, {}),
-      getOutbox: ({ accountId }) => this.session(accountId).outbox.list(),
-      retryOutbox: async ({ accountId }) => {
-        await this.session(accountId).outbox.flush({ includeFailed: true });
-        return null;
-      },
-      discardOutboxEntry: ({ accountId, localId }) => {
-        this.session(accountId).outbox.discard(localId);
-        return null;
-      },
+      ...chatHandlers(this),
 
       // drafts
       listDrafts: ({ accountId }) => this.session(accountId).drafts.list(),
