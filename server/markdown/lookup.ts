@@ -6,6 +6,8 @@ import { canSeeChannelMetadata } from '../realm/permissions';
 import { unicodeEmojiCodeForName } from '../realm/emoji';
 import type { ChannelRow } from '../resources/channels-store';
 import type { MentionLookup, MentionUser } from './mentions';
+import type { Linkifier } from './linkifiers';
+import { compilePattern, expandTemplate } from '../resources/realm-config';
 
 export function databaseLookup(db: Db, author: AuthUser): MentionLookup {
   return {
@@ -40,5 +42,33 @@ export function databaseLookup(db: Db, author: AuthUser): MentionLookup {
       return { id: row.id, name: row.name };
     },
     emojiCode: unicodeEmojiCodeForName,
+    linkifiers: () => realmLinkifiers(db),
   };
+}
+
+const compiled = new Map<string, Linkifier | null>();
+
+/** The realm's linkifiers, compiled once per pattern/template pair; invalid ones are skipped. */
+export function realmLinkifiers(db: Db): Linkifier[] {
+  const rows = db
+    .prepare<[], { pattern: string; url_template: string }>(
+      'SELECT pattern, url_template FROM linkifiers ORDER BY id',
+    )
+    .all();
+  const out: Linkifier[] = [];
+  for (const row of rows) {
+    const key = `${row.pattern}\u0000${row.url_template}`;
+    let linkifier = compiled.get(key);
+    if (linkifier === undefined) {
+      try {
+        const regex = compilePattern(row.pattern);
+        linkifier = { regex, url: (groups) => expandTemplate(row.url_template, groups) };
+      } catch {
+        linkifier = null;
+      }
+      compiled.set(key, linkifier);
+    }
+    if (linkifier) out.push(linkifier);
+  }
+  return out;
 }

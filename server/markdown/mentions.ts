@@ -5,6 +5,7 @@
 // env; unknown names stay literal text. What was mentioned is recorded in env.found so the sender
 // can set the mentioned flags.
 import type { MarkdownIt, StateInline, Token } from 'markdown-it';
+import type { Linkifier } from './linkifiers';
 
 export interface MentionUser {
   id: number;
@@ -26,6 +27,8 @@ export interface MentionLookup {
   groupByName(name: string): MentionGroup | undefined;
   channelByName(name: string): MentionChannel | undefined;
   emojiCode(name: string): string | undefined;
+  /** The realm's linkifiers (linkifiers.ts); none when absent. */
+  linkifiers?(): readonly Linkifier[];
 }
 
 export interface MentionsFound {

@@ -5,6 +5,7 @@
 // reports what the message contains (mentions, links, images, uploads) for flags and narrows.
 import MarkdownIt from 'markdown-it';
 import { mentionsPlugin, type MentionEnv, type MentionLookup } from './mentions';
+import { linkifiersPlugin } from './linkifiers';
 
 export interface RenderedMessage {
   html: string;
@@ -41,6 +42,7 @@ function createRenderer() {
   md.linkify.set({ fuzzyLink: false, fuzzyEmail: false });
   md.validateLink = isSafeLink;
   md.use(mentionsPlugin);
+  md.use(linkifiersPlugin);
 
   const rules = md.renderer.rules;
   const escape = md.utils.escapeHtml;

@@ -197,7 +197,7 @@ export function sendUpdateMessageEvent(ctx: RealmContext, update: MessageUpdate)
       if (update.newChannelId !== undefined) event.new_stream_id = update.newChannelId;
       if (update.topicChanged) {
         event.subject = builder.topicFor(after, allowEmpty);
-        event.topic_links = [];
+        event.topic_links = builder.topicLinks(after.topic);
       }
     }
     if (update.contentChanged) {

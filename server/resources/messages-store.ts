@@ -12,6 +12,8 @@ import { canReadMessageHistory } from '../realm/permissions';
 import { allChannels, getChannel, type ChannelRow } from './channels-store';
 import { avatarUrl, canSeeDeliveryEmail, type UserRow } from './users-store';
 import { realmSetting } from './realm-settings';
+import { realmLinkifiers } from '../markdown/lookup';
+import { linkifierMatches, type Linkifier } from '../markdown/linkifiers';
 
 export interface MessageRow {
   id: number;
@@ -172,6 +174,7 @@ export class MessageViewBuilder {
   private readonly visibility = new Map<number, number>();
   private emptyTopicDisplay: string | null = null;
   private historyPolicy: string | null = null;
+  private linkifiers: Linkifier[] | null = null;
 
   constructor(private readonly ctx: RealmContext) {}
 
@@ -212,7 +215,7 @@ export class MessageViewBuilder {
       display_recipient: this.displayRecipient(row),
       recipient_id: row.recipient_id,
       subject: this.topicFor(row, options.allowEmptyTopicName),
-      topic_links: [],
+      topic_links: this.topicLinks(row.topic),
       timestamp: row.timestamp,
       is_me_message: row.is_me_message === 1,
       reactions: reactions ?? this.reactionsFor([row.id]).get(row.id) ?? [],
@@ -229,6 +232,14 @@ export class MessageViewBuilder {
   topicFor(row: Pick<MessageRow, 'type' | 'topic'>, allowEmptyTopicName: boolean): string {
     if (row.type !== 'stream' || row.topic !== '' || allowEmptyTopicName) return row.topic;
     return this.emptyTopicDisplayName();
+  }
+
+  /** Linkifier matches in a topic, as {text, url} (spec 2.2 topic_links). */
+  topicLinks(topic: string): Array<{ text: string; url: string }> {
+    if (topic === '') return [];
+    this.linkifiers ??= realmLinkifiers(this.ctx.db);
+    if (this.linkifiers.length === 0) return [];
+    return linkifierMatches(topic, this.linkifiers).map(({ text, url }) => ({ text, url }));
   }
 
   emptyTopicDisplayName(): string {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { renderMessage } from '../../server/markdown/render';
 import type { MentionLookup } from '../../server/markdown/mentions';
 import { unicodeEmojiCodeForName } from '../../server/realm/emoji';
+import { linkifierMatches, type Linkifier } from '../../server/markdown/linkifiers';
 
 const people = [
   { id: 4, full_name: 'Dev Member' },
@@ -151,5 +152,37 @@ describe('hostile input', () => {
     expect(out.html).toContain('@&lt;b onclick=x&gt;');
     expect(out.html).not.toContain('<script>');
     expect(out.html).toContain('#&quot;&gt;&lt;script&gt;</a>');
+  });
+});
+
+describe('linkifiers', () => {
+  const issue: Linkifier = {
+    regex: /#(?<id>[0-9]+)/u,
+    url: (g) => `https://tracker.example/issues/${encodeURIComponent(g.id)}`,
+  };
+  const evil: Linkifier = { regex: /EVIL-(?<x>[0-9]+)/u, url: (g) => `javascript:alert(${g.x})` };
+  const withLinkifiers: MentionLookup = { ...lookup, linkifiers: () => [issue, evil] };
+
+  it('links matches in text, not in code or existing links, and not inside words', () => {
+    const out = renderMessage(
+      'fixes #42, see `#43` and [#44](https://x.example) but not a#45 or #46x',
+      withLinkifiers,
+    );
+    expect(out.html).toContain(
+      '<a href="https://tracker.example/issues/42" target="_blank" rel="noopener noreferrer">#42</a>',
+    );
+    expect(out.html).toContain('<code>#43</code>');
+    expect(out.html).not.toContain('issues/44');
+    expect(out.html).not.toContain('issues/45');
+    expect(out.html).not.toContain('issues/46');
+    expect(out.hasLink).toBe(true);
+  });
+
+  it('drops matches whose URL is not http(s) or mailto', () => {
+    const out = renderMessage('EVIL-1', withLinkifiers);
+    expect(out.html).toBe('<p>EVIL-1</p>');
+    expect(linkifierMatches('EVIL-1 and #7', [issue, evil])).toEqual([
+      { index: 11, text: '#7', url: 'https://tracker.example/issues/7' },
+    ]);
   });
 });

@@ -217,6 +217,29 @@ describe('all_public_streams and rendering previews', () => {
   });
 });
 
+describe('linkifiers', () => {
+  it('link matches in content and give topic_links', async () => {
+    const added = await server.client('admin').post('/realm/filters', {
+      pattern: 'TRIB-(?P<id>[0-9]+)',
+      url_template: 'https://tracker.example/browse/TRIB-{id}',
+      example_input: 'TRIB-1',
+    });
+    expect(added.status, added.text).toBe(200);
+    const id = await sendToChannel(
+      server.client('dev'),
+      'design',
+      'TRIB-7 crash',
+      'fixed in TRIB-9',
+    );
+    const message = (await server.client('emma').get(`/messages/${id}`)).body.message;
+    expect(message.content).toContain('<a href="https://tracker.example/browse/TRIB-9"');
+    expect(message.topic_links).toEqual([
+      { text: 'TRIB-7', url: 'https://tracker.example/browse/TRIB-7' },
+    ]);
+    await server.client('admin').delete(`/realm/filters/${added.body.id}`);
+  });
+});
+
 describe('channel errors', () => {
   it('STREAM_DOES_NOT_EXIST with stream (name) or stream_id', async () => {
     const dev = server.client('dev');
