@@ -120,23 +120,29 @@ export function sendDeleteEvents(
     if (!list) groups.set(key, (list = []));
     list.push(message);
   }
+  const builder = new MessageViewBuilder(ctx);
   for (const list of groups.values()) {
     const first = list[0];
-    const base: Record<string, unknown> =
+    // The empty topic is shown by name to clients without the empty_topic_name capability.
+    const base = (queue: QueueView): Record<string, unknown> =>
       first.type === 'stream'
-        ? { message_type: 'stream', stream_id: first.channel_id, topic: first.topic }
+        ? {
+            message_type: 'stream',
+            stream_id: first.channel_id,
+            topic: builder.topicFor(first, queue.hasCapability('empty_topic_name')),
+          }
         : { message_type: 'private' };
     const ids = list.map((m) => m.id).sort((a, b) => a - b);
     ctx.events.send(userIds, (queue) =>
       queue.hasCapability('bulk_message_deletion')
-        ? { type: 'delete_message', ...base, message_ids: ids }
+        ? { type: 'delete_message', ...base(queue), message_ids: ids }
         : null,
     );
     for (const id of ids) {
       ctx.events.send(userIds, (queue) =>
         queue.hasCapability('bulk_message_deletion')
           ? null
-          : { type: 'delete_message', ...base, message_id: id },
+          : { type: 'delete_message', ...base(queue), message_id: id },
       );
     }
   }
