@@ -1,19 +1,29 @@
 // Formatting of times, names and counts for display.
 
+// Intl formatters are costly to create (toLocaleTimeString with options makes one per call), and a
+// message list formats a time per row: keep one per style.
+const timeFormat12 = new Intl.DateTimeFormat(undefined, {
+  hour: 'numeric',
+  minute: '2-digit',
+  hour12: true,
+});
+const timeFormat24 = new Intl.DateTimeFormat(undefined, {
+  hour: 'numeric',
+  minute: '2-digit',
+  hour12: false,
+});
+const dateFormat = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+});
+
 export function formatTime(unixSeconds: number, twentyFourHour = false): string {
-  return new Date(unixSeconds * 1000).toLocaleTimeString(undefined, {
-    hour: 'numeric',
-    minute: '2-digit',
-    hour12: !twentyFourHour,
-  });
+  return (twentyFourHour ? timeFormat24 : timeFormat12).format(unixSeconds * 1000);
 }
 
 export function formatDate(unixSeconds: number): string {
-  return new Date(unixSeconds * 1000).toLocaleDateString(undefined, {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-  });
+  return dateFormat.format(unixSeconds * 1000);
 }
 
 export function formatDateTime(unixSeconds: number): string {

@@ -96,6 +96,17 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
     overscan: 6,
     getItemKey: (i) => (i < idCount ? (ids?.at(i) ?? i) : `local-${outbox[i - idCount]?.localId}`),
     initialRect: { width: 800, height: 800 },
+    // When the list already has messages at mount, start near where positioning will jump (the
+    // first unread, else the bottom), so the first frame renders those rows and not the top ones.
+    initialOffset: () => {
+      if (!ids || idCount === 0) return 0;
+      const unread = store.getState().accounts[accountId]?.unreads.locations;
+      const target = unread ? firstUnreadIn(ids, unread) : -1;
+      return Math.max(
+        0,
+        (target >= 0 ? target : count) * ESTIMATED_ROW_PX - (target >= 0 ? 0 : 800),
+      );
+    },
   });
 
   // --- Initial position: the first unread, else the bottom. -----------------------------------
