@@ -71,6 +71,11 @@ export class BridgeServer {
     this.wss.handleUpgrade(request, socket, head, (ws) => this.wss.emit('connection', ws, request));
   }
 
+  /** Drops every socket (pages reconnect and replay state); used when the host suspends, and by tests. */
+  disconnectAll(): void {
+    for (const socket of this.wss.clients) socket.terminate();
+  }
+
   close(): void {
     this.unsubscribe();
     for (const socket of this.wss.clients) socket.terminate();

@@ -32,6 +32,8 @@ export interface BrowserHost {
   secret: string;
   services: MainServices;
   hub: PushHub;
+  /** Drops the pages' bridge sockets; they reconnect and replay the current state. */
+  disconnectPages(): void;
   close(): Promise<void>;
 }
 
@@ -115,6 +117,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     secret,
     services,
     hub,
+    disconnectPages: () => bridge.disconnectAll(),
     async close() {
       bridge.close();
       await services.stop();

@@ -171,6 +171,21 @@ describe.each(transports)('IPC contract over the %s transport', (_name, makeTran
     expect(received.filter((p) => p.channel === 'uploadProgress').length).toBe(progressBefore);
   });
 
+  it('after a dropped bridge, reconnects and replays the state it may have missed', async (context) => {
+    if (!transport.disconnect) return context.skip(); // Electron IPC has no connection to lose
+    const snapshotsBefore = received.filter((p) => p.channel === 'snapshot').length;
+    transport.disconnect();
+    await eventually(() =>
+      received.filter((p) => p.channel === 'snapshot').length > snapshotsBefore ? true : undefined,
+    );
+    const replayed = received.filter((p) => p.channel === 'snapshot').at(-1)!
+      .payload as PushPayload<'snapshot'>;
+    expect(replayed.accountId).toBe(accountId);
+    // And calls work again.
+    const { accounts } = await record(transport.api.listAccounts({}));
+    expect(accounts).toHaveLength(1);
+  });
+
   it('never hands the API key to the renderer side', () => {
     const key = realm.users.owner.api_key;
     const everything = JSON.stringify({ received, results });

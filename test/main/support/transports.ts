@@ -24,6 +24,8 @@ export type TestFile = Blob & { name: string; path: string };
 
 export interface TransportUnderTest {
   api: TributaryApi<TestFile>;
+  /** Browser mode only: drop the bridge socket (the bridge reconnects and replays state). */
+  disconnect?: () => void;
   services: MainServices;
   dataDir: string;
   close(): Promise<void>;
@@ -120,6 +122,7 @@ export const websocketTransport: TransportFactory = async (options) => {
   });
   return {
     api: bridge as unknown as TributaryApi<TestFile>,
+    disconnect: () => host.disconnectPages(),
     services: host.services,
     dataDir,
     async close() {
