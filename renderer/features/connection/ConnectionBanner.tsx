@@ -4,10 +4,61 @@ import { useEffect, useState } from 'react';
 import { useUi } from '../../src/ui-store';
 import { api } from '../../src/tributary';
 import { secondsUntil } from '../../lib/format';
+import { errorText } from '../../src/tributary';
+
+/** A new password or API key for a signed-out account (same server and email). */
+function Reauthenticate({ accountId, onDone }: { accountId: string; onDone: () => void }) {
+  const email = useUi((s) => s.accounts.find((a) => a.id === accountId)?.email ?? '');
+  const [method, setMethod] = useState<'password' | 'apiKey'>('password');
+  const [secret, setSecret] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form
+      className="inline-form"
+      aria-label="Sign in again"
+      onSubmit={(e) => {
+        e.preventDefault();
+        api()
+          .reauthenticate({
+            accountId,
+            auth:
+              method === 'password'
+                ? { kind: 'password', email, password: secret }
+                : { kind: 'apiKey', email, apiKey: secret },
+          })
+          .then(onDone)
+          .catch((err: unknown) => setError(errorText(err)));
+      }}
+    >
+      <span>{email}</span>
+      <select
+        aria-label="Sign-in method"
+        value={method}
+        onChange={(e) => setMethod(e.target.value as 'password' | 'apiKey')}
+      >
+        <option value="password">Password</option>
+        <option value="apiKey">API key</option>
+      </select>
+      <input
+        type="password"
+        aria-label={method === 'password' ? 'Password' : 'API key'}
+        value={secret}
+        required
+        onChange={(e) => setSecret(e.target.value)}
+      />
+      <button type="submit">Sign in</button>
+      <button type="button" onClick={onDone}>
+        Cancel
+      </button>
+      {error ? <span role="alert">{error}</span> : null}
+    </form>
+  );
+}
 
 export function ConnectionBanner({ accountId }: { accountId: string }) {
   const state = useUi((s) => s.connections[accountId]);
   const [, tick] = useState(0);
+  const [reauth, setReauth] = useState(false);
   useEffect(() => {
     if (state?.status !== 'backoff') return;
     const timer = setInterval(() => tick((n) => n + 1), 1000);
@@ -36,7 +87,14 @@ export function ConnectionBanner({ accountId }: { accountId: string }) {
   if (state.status === 'signed_out')
     return (
       <div className="banner error" role="alert" data-testid="connection-banner">
-        Signed out: {state.reason}. Sign in again from the account menu.
+        Signed out: {state.reason}.{' '}
+        {reauth ? (
+          <Reauthenticate accountId={accountId} onDone={() => setReauth(false)} />
+        ) : (
+          <button type="button" onClick={() => setReauth(true)}>
+            Sign in again
+          </button>
+        )}
       </div>
     );
   if (state.status === 'connecting')

@@ -1,7 +1,7 @@
 // The app shell on the bridge: the account list and snapshot come from main, event batches and
 // connection states arrive as pushes and show on screen; an account-less start shows sign-in.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { App } from '../../../renderer/src/App';
 import { createChatStore } from '../../../renderer/store';
 import { uiStore, ALL_MESSAGES_ROUTE } from '../../../renderer/src/ui-store';
@@ -119,5 +119,27 @@ describe('App shell', () => {
     expect(banner.textContent).toMatch(/Retrying in (29|30) s/);
     push('connection', { accountId: 'a', state: { status: 'live', queueId: 'q2' } });
     expect(screen.queryByTestId('connection-banner')).toBeNull();
+  });
+
+  it('offers to sign a signed-out account in again with a new key', async () => {
+    const fake = installBridge([account]);
+    uiStore.setState({ accounts: [account as never] });
+    render(<App store={createChatStore()} />);
+    await screen.findByRole('navigation', { name: 'Conversations' });
+    push('connection', {
+      accountId: 'a',
+      state: { status: 'signed_out', reason: 'API key revoked' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in again' }));
+    fireEvent.change(screen.getByRole('combobox', { name: 'Sign-in method' }), {
+      target: { value: 'apiKey' },
+    });
+    fireEvent.change(screen.getByLabelText('API key'), { target: { value: 'new-key-123' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(fake.reauthenticate).toHaveBeenCalledTimes(1));
+    expect(fake.reauthenticate.mock.calls[0][0]).toEqual({
+      accountId: 'a',
+      auth: { kind: 'apiKey', email: 'owner@example.test', apiKey: 'new-key-123' },
+    });
   });
 });
