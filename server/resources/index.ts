@@ -19,6 +19,8 @@ import { settingsResource } from './settings';
 import { realmConfigResource } from './realm-config';
 import { userGroupsResource } from './user-groups';
 import { botsResource } from './bots';
+import { profileFieldsResource } from './profile-fields';
+import { userLifecycleResource } from './user-lifecycle';
 import { unreadsResource } from './unreads';
 import { messagesResource } from './messages';
 import { flagsResource } from './flags';
@@ -44,6 +46,8 @@ export const resources: readonly ResourceModule[] = [
   realmConfigResource,
   userGroupsResource,
   botsResource,
+  profileFieldsResource,
+  userLifecycleResource,
   unreadsResource,
   messagesResource,
   flagsResource,

@@ -9,6 +9,7 @@ import { insertChannel, insertSubscriptions } from '../resources/channels-store'
 import { createRealmBase } from './base';
 import { writeCredentials, type SeededCredential } from './credentials';
 import { seedDemoMessages } from './demo-messages';
+import { renderShortMarkdown } from '../realm/render-text';
 
 export interface DemoUser extends SeededCredential {
   key: string;
@@ -158,6 +159,7 @@ export async function seedDemoRealm(ctx: RealmContext): Promise<void> {
     }
   })();
 
+  seedProfileFields(ctx, users);
   await seedDemoMessages({ ctx, users, channels, now });
   writeCredentials(
     ctx.dataDir,
@@ -186,4 +188,74 @@ function credential(
     bot_type: null,
     bot_owner_id: null,
   };
+}
+
+/** A few custom profile fields of different types, with values for some users. */
+function seedProfileFields(ctx: RealmContext, users: Record<string, DemoUser>): void {
+  const { db } = ctx;
+  const fields = [
+    {
+      name: 'Pronouns',
+      hint: 'What pronouns should people use for you?',
+      type: 8,
+      data: '',
+      editable: true,
+    },
+    { name: 'Title', hint: 'Set by administrators', type: 1, data: '', editable: false },
+    { name: 'About me', hint: 'A few words', type: 2, data: '', editable: true },
+    {
+      name: 'Team',
+      hint: '',
+      type: 3,
+      data: JSON.stringify({
+        design: { text: 'Design', order: '1' },
+        eng: { text: 'Engineering', order: '2' },
+      }),
+      editable: true,
+    },
+    { name: 'Mentor', hint: '', type: 6, data: '', editable: true },
+    {
+      name: 'GitHub',
+      hint: '',
+      type: 7,
+      data: JSON.stringify({ subtype: 'github' }),
+      editable: true,
+    },
+  ];
+  const ids: Record<string, number> = {};
+  db.transaction(() => {
+    fields.forEach((field, order) => {
+      ids[field.name] = Number(
+        db
+          .prepare(
+            `INSERT INTO custom_profile_fields (name, hint, field_type, field_data, sort_order,
+               display_in_profile_summary, editable_by_user) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+          )
+          .run(
+            field.name,
+            field.hint,
+            field.type,
+            field.data,
+            order,
+            order < 2 ? 1 : 0,
+            field.editable ? 1 : 0,
+          ).lastInsertRowid,
+      );
+    });
+    const value = db.prepare(
+      'INSERT INTO custom_profile_field_values (user_id, field_id, value, rendered_value) VALUES (?, ?, ?, ?)',
+    );
+    value.run(users.owner.user_id, ids.Title, 'Founder', renderShortMarkdown('Founder'));
+    value.run(users.owner.user_id, ids.Pronouns, 'she/her', null);
+    value.run(users.dev.user_id, ids.Team, 'eng', null);
+    value.run(users.dev.user_id, ids.Mentor, JSON.stringify([users.owner.user_id]), null);
+    value.run(users.emma.user_id, ids.Team, 'design', null);
+    value.run(
+      users.emma.user_id,
+      ids['About me'],
+      'I draw **things**.',
+      renderShortMarkdown('I draw **things**.'),
+    );
+    value.run(users.farid.user_id, ids.GitHub, 'farid-example', null);
+  })();
 }

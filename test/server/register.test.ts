@@ -254,7 +254,15 @@ describe('POST /register', () => {
     expect(body.user_topics).toEqual(expect.any(Array));
     expect(body.recent_private_conversations).toEqual(expect.any(Array));
     expect(body.starred_messages).toEqual(expect.any(Array));
-    expect(body.custom_profile_fields).toEqual([]);
+    expect(body.custom_profile_fields.map((f: { name: string }) => f.name)).toEqual([
+      'Pronouns',
+      'Title',
+      'About me',
+      'Team',
+      'Mentor',
+      'GitHub',
+    ]);
+    expect(body.custom_profile_field_types).toHaveProperty('SHORT_TEXT');
   });
 
   it('gives null avatar_url only when client_extavatar is on', async () => {

@@ -58,7 +58,7 @@ describe('reading users', () => {
       (u: { user_id: number }) => u.user_id === server.users.dev.user_id,
     );
     expect(dev.avatar_url).toMatch(/^https:\/\//);
-    expect(dev.profile_data).toEqual({});
+    expect(Object.values(dev.profile_data)).toEqual(expect.arrayContaining([{ value: 'eng' }]));
     const bot = res.body.members.find(
       (u: { user_id: number }) => u.user_id === server.users.helperBot.user_id,
     );
