@@ -1,0 +1,125 @@
+// Uploads from compose (progress bar, cancel, link inserted when done) and the global keyboard
+// shortcuts (c, x, n, Ctrl+K, Esc).
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { Compose } from '../../../renderer/features/compose/Compose';
+import { uiStore } from '../../../renderer/src/ui-store';
+import { useShortcuts } from '../../../renderer/src/shortcuts';
+import { narrowKey, topicNarrow } from '../../../shared/narrow';
+import type { ChatStore } from '../../../renderer/store';
+import { GENERAL, setupStore, unreadMsgs } from '../store/fixtures';
+import { installFakeApi, Providers, resetUi, type FakeApi } from './harness';
+
+let api: FakeApi;
+beforeEach(() => {
+  resetUi('a');
+  api = installFakeApi();
+});
+afterEach(cleanup);
+
+function progress(state: 'uploading' | 'done' | 'cancelled', loaded: number) {
+  act(() =>
+    uiStore.setState((s) => ({
+      uploads: {
+        ...s.uploads,
+        'upload-0001': {
+          uploadId: 'upload-0001',
+          accountId: 'a',
+          name: 'plan.pdf',
+          loaded,
+          total: 1000,
+          state,
+          method: 'multipart',
+          ...(state === 'done' ? { url: '/user_uploads/1/ab/plan.pdf', filename: 'plan.pdf' } : {}),
+        },
+      },
+    })),
+  );
+}
+
+describe('Compose uploads', () => {
+  function renderCompose() {
+    const { store } = setupStore();
+    render(
+      <Providers store={store}>
+        <Compose
+          accountId="a"
+          defaultDestination={{ type: 'stream', streamId: GENERAL, topic: 'docs' }}
+        />
+      </Providers>,
+    );
+    const file = new File(['%PDF-1.4 ...'], 'plan.pdf', { type: 'application/pdf' });
+    fireEvent.change(screen.getByLabelText('Attach files'), { target: { files: [file] } });
+    return file;
+  }
+
+  it('shows progress, then inserts the link when main reports the upload done', async () => {
+    const file = renderCompose();
+    await waitFor(() => expect(api.uploadFile).toHaveBeenCalledWith('a', file));
+    await screen.findByRole('button', { name: 'Cancel upload of plan.pdf' });
+    progress('uploading', 400);
+    const bar = screen.getByRole('progressbar', {
+      name: 'Uploading plan.pdf',
+    }) as HTMLProgressElement;
+    expect(bar.value).toBe(400);
+    expect(bar.max).toBe(1000);
+    progress('done', 1000);
+    const box = screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
+    expect(box.value).toBe('[plan.pdf](/user_uploads/1/ab/plan.pdf)');
+    expect(screen.queryByRole('progressbar')).toBeNull();
+  });
+
+  it('cancels through main', async () => {
+    renderCompose();
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel upload of plan.pdf' }));
+    expect(api.cancelUpload).toHaveBeenCalledWith({ uploadId: 'upload-0001' });
+    progress('cancelled', 200);
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    expect((screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).value).toBe(
+      '',
+    );
+  });
+});
+
+function Shortcuts({ store }: { store: ChatStore }) {
+  useShortcuts(store, { current: null });
+  return null;
+}
+
+describe('keyboard shortcuts', () => {
+  it('n opens the next unread topic, Ctrl+K the switcher, Esc closes it, c and x request compose', () => {
+    const { store } = setupStore({
+      unread_msgs: unreadMsgs({
+        streams: [{ stream_id: GENERAL, topic: 'lunch', unread_message_ids: [101] }],
+      }),
+    });
+    render(<Shortcuts store={store} />);
+    fireEvent.keyDown(window, { key: 'n' });
+    const route = uiStore.getState().route;
+    expect(route.kind === 'narrow' && narrowKey(route.narrow)).toBe(
+      narrowKey(topicNarrow(GENERAL, 'lunch')),
+    );
+
+    fireEvent.keyDown(window, { key: 'k', ctrlKey: true });
+    expect(uiStore.getState().overlay).toEqual({ kind: 'switcher' });
+    fireEvent.keyDown(window, { key: 'Escape' });
+    expect(uiStore.getState().overlay).toBeNull();
+
+    fireEvent.keyDown(window, { key: 'c' });
+    expect(uiStore.getState().composeRequest?.kind).toBe('channel');
+    fireEvent.keyDown(window, { key: 'x' });
+    expect(uiStore.getState().composeRequest?.kind).toBe('dm');
+  });
+
+  it('ignores letters typed into a text field', () => {
+    const { store } = setupStore();
+    render(
+      <>
+        <Shortcuts store={store} />
+        <input aria-label="field" />
+      </>,
+    );
+    fireEvent.keyDown(screen.getByLabelText('field'), { key: 'c' });
+    expect(uiStore.getState().composeRequest).toBeNull();
+  });
+});
