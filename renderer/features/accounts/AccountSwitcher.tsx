@@ -3,7 +3,7 @@ import { useChatStore } from '../../store/hooks';
 import { selectUnreadCounts } from '../../store';
 import type { ConnectionState } from '../../../shared/ipc/common';
 import { api } from '../../src/tributary';
-import { navigate, uiStore, useUi } from '../../src/ui-store';
+import { ALL_MESSAGES_ROUTE, navigate, uiStore, useUi } from '../../src/ui-store';
 
 export function connectionLabel(state: ConnectionState | undefined): string {
   switch (state?.status) {
@@ -47,7 +47,13 @@ export function AccountSwitcher() {
                 title={`${a.realmName} — ${a.email} (${connectionLabel(state)})`}
                 aria-label={`${a.realmName}, ${a.email}, ${connectionLabel(state)}`}
                 onClick={() => {
-                  uiStore.setState({ activeAccountId: a.id });
+                  if (a.id === active) return;
+                  // Narrows name channels and users by id, which mean nothing in another realm.
+                  uiStore.setState({
+                    activeAccountId: a.id,
+                    route: ALL_MESSAGES_ROUTE,
+                    previous: [],
+                  });
                   void api().switchAccount({ accountId: a.id });
                 }}
               >
