@@ -5,8 +5,8 @@
 // the WebSocket bridge on 127.0.0.1), saying why. With no account configured it starts the local realm
 // server with the demo seed (data in DIR/local-realm/) and signs in as the demo owner.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import envPaths from 'env-paths';
@@ -18,7 +18,7 @@ import { signInToLocalRealm } from '../electron/bootstrap';
 import { AccountStore } from '../electron/accounts/account-store';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const ELECTRON_FETCH_TIMEOUT_MS = 20_000;
+const ELECTRON_FETCH_TIMEOUT_MS = 15_000;
 
 interface StartOptions {
   browser: boolean;
@@ -73,8 +73,16 @@ function findElectron(): { path: string } | { reason: string } {
   };
   let binary = installed();
   if (!binary) {
-    if (!existsSync(join(electronDir, 'install.js')))
+    if (!existsSync(join(electronDir, 'install.js'))) {
       return { reason: 'the electron package is not installed' };
+    }
+    // One attempt per day: a network that drops packets would otherwise cost the timeout every start.
+    const marker = join(root, 'node_modules', '.cache', 'tributary', 'electron-fetch-failed');
+    if (existsSync(marker) && Date.now() - statSync(marker).mtimeMs < 24 * 3600 * 1000) {
+      return {
+        reason: `the Electron runtime could not be downloaded earlier (delete ${marker} to retry)`,
+      };
+    }
     console.log('The Electron runtime is not downloaded; trying once to fetch it...');
     const attempt = spawnSync(process.execPath, [join(electronDir, 'install.js')], {
       stdio: 'ignore',
@@ -82,6 +90,8 @@ function findElectron(): { path: string } | { reason: string } {
     });
     binary = installed();
     if (!binary) {
+      mkdirSync(dirname(marker), { recursive: true });
+      writeFileSync(marker, new Date().toISOString());
       return {
         reason: attempt.error
           ? `fetching the Electron runtime failed (${attempt.error.message})`
