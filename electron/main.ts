@@ -32,6 +32,9 @@ import { electronManifestDialogs } from './manifest-service/electron-dialogs';
 
 const args = parseMainArgs(process.argv.slice(app.isPackaged ? 1 : 2));
 
+// Every renderer sandboxed, whatever a window factory might forget.
+app.enableSandbox();
+
 protocol.registerSchemesAsPrivileged([
   {
     scheme: APP_SCHEME,

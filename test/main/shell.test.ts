@@ -36,6 +36,7 @@ const electron = vi.hoisted(() => {
     BrowserWindow,
     app: {
       requestSingleInstanceLock: vi.fn(() => false),
+      enableSandbox: vi.fn(),
       quit: vi.fn(),
       on: vi.fn(),
       whenReady: vi.fn(() => new Promise(() => undefined)),
@@ -239,6 +240,7 @@ describe('menu and single instance', () => {
   it('a second instance quits at once, leaving the first to handle the launch', async () => {
     await import('../../electron/main');
     expect(electron.app.requestSingleInstanceLock).toHaveBeenCalled();
+    expect(electron.app.enableSandbox).toHaveBeenCalled();
     expect(electron.app.quit).toHaveBeenCalled();
     expect(electron.protocol.registerSchemesAsPrivileged).toHaveBeenCalledWith(
       expect.arrayContaining([expect.objectContaining({ scheme: 'app' })]),
