@@ -54,12 +54,40 @@ export function channelSections(
   return out;
 }
 
+/**
+ * Remembers the last result per key while the slices it was computed from are the same objects
+ * (slice wrappers are replaced on every change), so events that touch neither messages nor unreads
+ * (typing, presence, settings) do not rescan the stored messages.
+ */
+function memoBySlices<R>() {
+  const cache = new Map<string, { inputs: readonly unknown[]; result: R }>();
+  return (key: string, inputs: readonly unknown[], compute: () => R): R => {
+    const hit = cache.get(key);
+    if (hit && hit.inputs.length === inputs.length && hit.inputs.every((v, i) => v === inputs[i]))
+      return hit.result;
+    const result = compute();
+    cache.set(key, { inputs, result });
+    return result;
+  };
+}
+
+const topicsMemo = memoBySlices<TopicItem[]>();
+const dmsMemo = memoBySlices<DmItem[]>();
+
 export function topicsOf(
   account: AccountState | undefined,
   counts: UnreadCounts,
   streamId: number,
 ): TopicItem[] {
   if (!account) return [];
+  return topicsMemo(
+    `${account.accountId}:${streamId}`,
+    [account.messages, account.unreads, account.userTopics, account.channels, counts],
+    () => computeTopics(account, counts, streamId),
+  );
+}
+
+function computeTopics(account: AccountState, counts: UnreadCounts, streamId: number): TopicItem[] {
   const topics = new Map<string, TopicItem>();
   const channelMuted = account.channels.subscriptions.get(streamId)?.is_muted ?? false;
   const policyOf = (name: string): VisibilityPolicy =>
@@ -99,6 +127,12 @@ export function topicsOf(
 
 export function dmConversations(account: AccountState | undefined, counts: UnreadCounts): DmItem[] {
   if (!account) return [];
+  return dmsMemo(account.accountId, [account.messages, account.unreads, counts], () =>
+    computeDms(account, counts),
+  );
+}
+
+function computeDms(account: AccountState, counts: UnreadCounts): DmItem[] {
   const self = account.selfUserId;
   const convs = new Map<string, DmItem>();
   for (const m of account.messages.byId.values()) {
