@@ -317,4 +317,25 @@ export const migrations: Migration[] = [
         ) WITHOUT ROWID;
       `),
   },
+  {
+    version: 4,
+    description: 'navigation views and (deprecated) push device tokens',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE navigation_views (
+          user_id INTEGER NOT NULL REFERENCES users(id),
+          fragment TEXT NOT NULL,
+          is_pinned INTEGER NOT NULL,
+          name TEXT,
+          PRIMARY KEY (user_id, fragment)
+        ) WITHOUT ROWID;
+        CREATE TABLE push_devices (
+          user_id INTEGER NOT NULL REFERENCES users(id),
+          kind TEXT NOT NULL CHECK (kind IN ('platform_a', 'platform_b')),
+          token TEXT NOT NULL,
+          appid TEXT,
+          PRIMARY KEY (user_id, kind, token)
+        ) WITHOUT ROWID;
+      `),
+  },
 ];

@@ -21,6 +21,8 @@ import { userGroupsResource } from './user-groups';
 import { botsResource } from './bots';
 import { profileFieldsResource } from './profile-fields';
 import { userLifecycleResource } from './user-lifecycle';
+import { navigationViewsResource } from './navigation-views';
+import { pushDevicesResource } from './push-devices';
 import { unreadsResource } from './unreads';
 import { messagesResource } from './messages';
 import { flagsResource } from './flags';
@@ -48,6 +50,8 @@ export const resources: readonly ResourceModule[] = [
   botsResource,
   profileFieldsResource,
   userLifecycleResource,
+  navigationViewsResource,
+  pushDevicesResource,
   unreadsResource,
   messagesResource,
   flagsResource,

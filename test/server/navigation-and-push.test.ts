@@ -1,0 +1,117 @@
+// Navigation views (4.19) and the deprecated push token endpoints (4.16, 4.24).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server';
+import { registerQueue } from '../support/events';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('navigation views', () => {
+  it('adds, updates and removes views per user, with events', async () => {
+    const dev = server.client('dev');
+    const q = await registerQueue(dev, { event_types: ['navigation_view'] });
+    expect(
+      (await dev.post('/navigation_views', { fragment: 'inbox', is_pinned: true })).status,
+    ).toBe(200);
+    expect(
+      (
+        await dev.post('/navigation_views', {
+          fragment: 'narrow/channel/1-general',
+          is_pinned: false,
+          name: 'General',
+        })
+      ).status,
+    ).toBe(200);
+    const added = await q.next();
+    expect(added.map((e) => [e.op, e.navigation_view.fragment, e.navigation_view.name])).toEqual([
+      ['add', 'inbox', null],
+      ['add', 'narrow/channel/1-general', 'General'],
+    ]);
+    const fragment = encodeURIComponent('narrow/channel/1-general');
+    expect((await dev.patch(`/navigation_views/${fragment}`, { is_pinned: true })).status).toBe(
+      200,
+    );
+    expect((await q.next())[0]).toMatchObject({
+      op: 'update',
+      fragment: 'narrow/channel/1-general',
+      data: { is_pinned: true },
+    });
+    const state = await dev.post('/register', { fetch_event_types: ['navigation_views'] });
+    expect(state.body.navigation_views).toEqual([
+      { fragment: 'inbox', is_pinned: true, name: null },
+      { fragment: 'narrow/channel/1-general', is_pinned: true, name: 'General' },
+    ]);
+    expect((await server.client('emma').get('/navigation_views')).body.navigation_views).toEqual(
+      [],
+    );
+    expect((await dev.delete('/navigation_views/inbox')).status).toBe(200);
+    expect((await q.next())[0]).toMatchObject({ op: 'remove', fragment: 'inbox' });
+  });
+
+  it('rejects a blank fragment, duplicates and unknown views', async () => {
+    const dev = server.client('dev');
+    const blank = await dev.post('/navigation_views', { fragment: '  ', is_pinned: true });
+    expect(blank.status).toBe(400);
+    expect(blank.body.code).toBe('BAD_REQUEST');
+    await dev.post('/navigation_views', { fragment: 'recent', is_pinned: true });
+    expect(
+      (await dev.post('/navigation_views', { fragment: 'recent', is_pinned: false })).status,
+    ).toBe(400);
+    expect((await dev.post('/navigation_views', { fragment: 'x' })).body).toMatchObject({
+      code: 'REQUEST_VARIABLE_MISSING',
+      var_name: 'is_pinned',
+    });
+    const unknown = await dev.delete('/navigation_views/nowhere');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe('BAD_REQUEST');
+  });
+});
+
+describe('push tokens', () => {
+  it('registers and removes tokens with the documented errors', async () => {
+    const dev = server.client('dev');
+    expect(
+      (
+        await dev.post('/users/me/platform_a_device_token', {
+          token: 'abcdef0123',
+          appid: 'org.example.app',
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await dev.post('/users/me/platform_a_device_token', { token: '', appid: 'org.example.app' }))
+        .body.msg,
+    ).toBe('Empty or invalid length token');
+    expect(
+      (
+        await dev.post('/users/me/platform_a_device_token', {
+          token: 'not-hex!',
+          appid: 'org.example.app',
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await dev.post('/users/me/platform_a_device_token', { token: 'abcd' })).body.var_name,
+    ).toBe('appid');
+    expect(
+      (await dev.delete('/users/me/platform_a_device_token', { token: 'ABCDEF0123' })).status,
+    ).toBe(200);
+
+    expect((await dev.post('/users/me/platform_b_reg_id', { token: 'reg-id-1' })).status).toBe(200);
+    expect(
+      (await dev.post('/users/me/platform_b_reg_id', { token: 'x'.repeat(5000) })).status,
+    ).toBe(400);
+    expect((await dev.delete('/users/me/platform_b_reg_id', { token: 'reg-id-1' })).status).toBe(
+      200,
+    );
+    const again = await dev.delete('/users/me/platform_b_reg_id', { token: 'reg-id-1' });
+    expect(again.status).toBe(400);
+    expect(again.body.msg).toBe('Token does not exist');
+  });
+});
