@@ -23,6 +23,7 @@ import { profileFieldsResource } from './profile-fields';
 import { userLifecycleResource } from './user-lifecycle';
 import { navigationViewsResource } from './navigation-views';
 import { pushDevicesResource } from './push-devices';
+import { videoCallsResource } from './video-calls';
 import { unreadsResource } from './unreads';
 import { messagesResource } from './messages';
 import { flagsResource } from './flags';
@@ -52,6 +53,7 @@ export const resources: readonly ResourceModule[] = [
   userLifecycleResource,
   navigationViewsResource,
   pushDevicesResource,
+  videoCallsResource,
   unreadsResource,
   messagesResource,
   flagsResource,

@@ -1,4 +1,4 @@
-// Navigation views (4.19) and the deprecated push token endpoints (4.16, 4.24).
+// Navigation views (4.19), the deprecated push token endpoints (4.16, 4.24) and video calls (4.27).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
 import { registerQueue } from '../support/events';
@@ -113,5 +113,17 @@ describe('push tokens', () => {
     const again = await dev.delete('/users/me/platform_b_reg_id', { token: 'reg-id-1' });
     expect(again.status).toBe(400);
     expect(again.body.msg).toBe('Token does not exist');
+  });
+});
+
+describe('video calls', () => {
+  it('refuses to create a call (no provider) and reports no provider token', async () => {
+    const res = await server.client('dev').post('/calls/videoprovider/create');
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('BAD_REQUEST');
+    const state = await server
+      .client('dev')
+      .post('/register', { fetch_event_types: ['video_calls'] });
+    expect(state.body.has_videoprovider_token).toBe(false);
   });
 });
