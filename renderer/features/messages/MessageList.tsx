@@ -3,12 +3,18 @@
 // (web_mark_read_on_scroll_policy), with a jump to the first unread and local echoes at the end.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useChatStore, useChatStoreApi, useNarrowIds, useOutbox } from '../../store/hooks';
+import {
+  useChatStore,
+  useChatStoreApi,
+  useMessage,
+  useNarrowIds,
+  useOutbox,
+} from '../../store/hooks';
 import type { IdList, OutboxEntry } from '../../store';
 import { narrowFromKey } from '../../../shared/narrow';
 import { useUi, uiStore } from '../../src/ui-store';
 import { api } from '../../src/tributary';
-import { MessageRow } from './MessageRow';
+import { MessageRow, RecipientHeader } from './MessageRow';
 import { useMessagePages } from './useMessagePages';
 import { describeNarrow } from './narrow-info';
 
@@ -70,6 +76,16 @@ function firstUnreadIn(ids: IdList, unread: ReadonlyMap<number, unknown>): numbe
   let min = Infinity;
   for (const id of unread.keys()) if (id < min && ids.has(id)) min = id;
   return min === Infinity ? -1 : ids.search(min);
+}
+
+function StickyHeader({ id }: { id: number }) {
+  const message = useMessage(id);
+  if (!message) return null;
+  return (
+    <div className="sticky-header" inert>
+      <RecipientHeader message={message} />
+    </div>
+  );
 }
 
 export function MessageList({ accountId, narrowKey, anchor, offline }: MessageListProps) {
@@ -166,6 +182,10 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   const items = virtualizer.getVirtualItems();
   const startIndex = items[0]?.index ?? 0;
   const endIndex = items.at(-1)?.index ?? 0;
+  // The conversation of the row at the top edge, kept visible above the list while its own
+  // recipient header is scrolled away.
+  const topRow = virtualizer.getVirtualItemForOffset(virtualizer.scrollOffset ?? 0);
+  const topId = topRow && topRow.index < idCount ? ids?.at(topRow.index) : undefined;
 
   /** Indices of the first and last rows inside the viewport, from the live scroll position (the
    * render's range can be stale right after a programmatic scroll). */
@@ -253,6 +273,7 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   const empty = ready && count === 0;
   return (
     <div className="message-list-wrap">
+      {topId !== undefined && (topRow?.index ?? 0) > 0 ? <StickyHeader id={topId} /> : null}
       {firstUnreadIndex >= 0 && (firstUnreadIndex < startIndex || firstUnreadIndex > endIndex) ? (
         <button
           type="button"
