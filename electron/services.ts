@@ -32,6 +32,8 @@ export interface MainServicesOptions {
   manifestDialogs?: ManifestDialogs;
   clientOptions?: Partial<ApiClientOptions>;
   pollTimeoutMs?: number;
+  /** Spread of re-registration after a server `restart` event (default: by site). */
+  restartSpreadMs?: number;
   tusThresholdBytes?: number;
   tusRetryDelaysMs?: number[];
 }
@@ -351,6 +353,7 @@ export class MainServices {
       push: this.options.push,
       clientOptions: this.options.clientOptions,
       pollTimeoutMs: this.options.pollTimeoutMs,
+      restartSpreadMs: this.options.restartSpreadMs,
       onConnection: () => this.pushAccounts(),
     });
     this.sessions.set(record.id, session);

@@ -12,7 +12,7 @@ import type { OutboxEntry, OutgoingMessage } from '../../shared/ipc/chat';
 import type { PushSink } from '../../shared/ipc/contract';
 import { ApiClient, type ApiClientOptions } from '../api/client';
 import { ApiError } from '../api/errors';
-import { EventLoop } from '../events/event-loop';
+import { EventLoop, restartSpreadFor } from '../events/event-loop';
 import { Outbox } from '../outbox/outbox';
 import { DraftStore } from '../drafts/drafts';
 import type { AccountRecord } from './account-store';
@@ -29,6 +29,8 @@ export interface SessionOptions {
   push: PushSink;
   clientOptions?: Partial<ApiClientOptions>;
   pollTimeoutMs?: number;
+  /** Spread of re-registration after a server `restart` event (default: by site, see event-loop). */
+  restartSpreadMs?: number;
   /** Told when the account's connection state changes (the account list shows it). */
   onConnection?: (state: ConnectionState) => void;
 }
@@ -87,6 +89,7 @@ export class AccountSession {
     this.loop = new EventLoop({
       client: this.client,
       pollTimeoutMs: options.pollTimeoutMs,
+      restartSpreadMs: options.restartSpreadMs ?? restartSpreadFor(record.site),
       onSnapshot: (queueId, register) => this.onSnapshot(queueId, register),
       onEvents: (queueId, events) => this.onEvents(queueId, events),
       onState: (state) => this.onState(state),

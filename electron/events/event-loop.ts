@@ -41,6 +41,24 @@ const DEFAULT_LONGPOLL_SECONDS = 90;
 /** A wall-clock jump this much larger than the tick means the machine slept. */
 const SLEEP_CHECK_INTERVAL_MS = 5_000;
 const SLEEP_GAP_MS = 15_000;
+/**
+ * A `restart` event goes to every queue at once, so clients re-register after a random delay in
+ * [0, spread) rather than all together (api-notes §2 asks for at least 5 minutes on a real server).
+ * The local realm server on loopback has one client per account: a short spread is enough there.
+ */
+export const RESTART_SPREAD_MS = 5 * 60_000;
+export const LOOPBACK_RESTART_SPREAD_MS = 2_000;
+
+/** The restart spread for a site: short on the local machine, the API's 5 minutes elsewhere. */
+export function restartSpreadFor(site: string): number {
+  try {
+    const host = new URL(site).hostname;
+    const loopback = host === 'localhost' || host === '[::1]' || /^127\./.test(host);
+    return loopback ? LOOPBACK_RESTART_SPREAD_MS : RESTART_SPREAD_MS;
+  } catch {
+    return RESTART_SPREAD_MS;
+  }
+}
 
 export interface EventLoopCallbacks {
   onSnapshot(queueId: string, register: RegisterResponse): void;
@@ -54,6 +72,8 @@ export interface EventLoopOptions extends EventLoopCallbacks {
   /** Overrides the poll timeout derived from event_queue_longpoll_timeout_seconds (tests). */
   pollTimeoutMs?: number;
   random?: () => number;
+  /** Re-registration after a `restart` event waits a random time below this (default 5 min). */
+  restartSpreadMs?: number;
   /** The wall clock, for the sleep check (tests move it). */
   now?: () => number;
 }
@@ -71,6 +91,7 @@ export class EventLoop {
   private loopDone: Promise<void> | null = null;
   private sleepTimer: ReturnType<typeof setInterval> | null = null;
   private lastTick = Date.now();
+  private restartTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly options: EventLoopOptions) {}
 
@@ -99,6 +120,7 @@ export class EventLoop {
   async stop(): Promise<void> {
     this.running = false;
     this.stopSleepDetection();
+    this.cancelRestartResync();
     this.interrupt.abort();
     await this.loopDone;
     this.loopDone = null;
@@ -118,12 +140,14 @@ export class EventLoop {
     if (this.state.status === 'signed_out') return;
     this.running = false;
     this.stopSleepDetection();
+    this.cancelRestartResync();
     this.interrupt.abort();
     this.setState({ status: 'signed_out', reason });
   }
 
   /** Drops the queue and registers again; the renderer gets a fresh snapshot. */
   resync(): void {
+    this.cancelRestartResync();
     this.queueId = null;
     if (this.running) this.interruptCurrent();
   }
@@ -214,6 +238,27 @@ export class EventLoop {
     this.lastEventId = fresh[fresh.length - 1].id;
     const visible = fresh.filter((event) => event.type !== 'heartbeat');
     if (visible.length > 0) this.options.onEvents(queueId, visible);
+    if (visible.some((event) => event.type === 'restart')) this.scheduleRestartResync();
+  }
+
+  /**
+   * The server restarted (new version, feature level or settings): register again, after a random
+   * share of the spread. The old queue keeps being polled until then, so nothing is missed meanwhile.
+   */
+  private scheduleRestartResync(): void {
+    if (this.restartTimer) return;
+    const spread = this.options.restartSpreadMs ?? RESTART_SPREAD_MS;
+    const delay = Math.floor((this.options.random ?? Math.random)() * spread);
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      this.resync();
+    }, delay);
+    this.restartTimer.unref?.();
+  }
+
+  private cancelRestartResync(): void {
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = null;
   }
 
   private async handleFailure(error: unknown, signal: AbortSignal): Promise<void> {

@@ -7,7 +7,12 @@ import type { ServerEvent } from '../../shared/api/events';
 import type { RegisterResponse } from '../../shared/api/types';
 import type { ConnectionState } from '../../shared/ipc/common';
 import { ApiClient } from '../../electron/api/client';
-import { EventLoop } from '../../electron/events/event-loop';
+import {
+  EventLoop,
+  LOOPBACK_RESTART_SPREAD_MS,
+  RESTART_SPREAD_MS,
+  restartSpreadFor,
+} from '../../electron/events/event-loop';
 import { startTestServer, type TestServer } from '../support/server';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy';
 import { eventually } from './support/harness';
@@ -115,6 +120,68 @@ describe('event loop with faults injected', () => {
     const next = await makeEvent();
     await waitForStatus(next);
     expectNoDuplicates();
+  });
+
+  it('re-registers after a restart event, after a random share of the configured spread', async () => {
+    await loop.close();
+    const owner = realm.users.owner;
+    const spreadDraws: number[] = [];
+    loop = new EventLoop({
+      client: new ApiClient({
+        site: proxy.url,
+        credentials: { email: owner.email, apiKey: owner.api_key },
+      }),
+      pollTimeoutMs: 2_000,
+      restartSpreadMs: 400,
+      random: () => {
+        spreadDraws.push(0.5);
+        return 0.5;
+      },
+      onSnapshot: (queueId, register) => seen.snapshots.push({ queueId, register }),
+      onEvents: (queueId, events) => seen.batches.push({ queueId, events }),
+      onState: (state) => seen.states.push(state),
+    });
+    seen = { snapshots: [], batches: [], states: [] };
+    loop.start();
+    await live();
+    const before = await makeEvent();
+    await waitForStatus(before);
+    const lastId = seen.batches.at(-1)!.events.at(-1)!.id;
+    // The restart event arrives on the live queue (the queue itself survived the restart).
+    proxy.inject({
+      path: '/api/v1/events',
+      action: {
+        status: 200,
+        body: {
+          result: 'success',
+          msg: '',
+          events: [
+            {
+              type: 'restart',
+              id: lastId + 1,
+              zulip_version: '11.0',
+              zulip_feature_level: 400,
+              server_generation: 2,
+            },
+          ],
+        },
+      },
+    });
+    loop.wake();
+    await eventually(() => (seen.snapshots.length >= 2 ? true : undefined));
+    expect(seen.batches.some((b) => b.events.some((e) => e.type === 'restart'))).toBe(true);
+    expect(seen.snapshots[1].queueId).not.toBe(seen.snapshots[0].queueId);
+    expect(spreadDraws.length).toBeGreaterThan(0);
+    const after = await makeEvent();
+    await waitForStatus(after);
+    expectNoDuplicates();
+  });
+
+  it('spreads restart re-registration over 5 minutes except on the local machine', () => {
+    expect(restartSpreadFor('http://127.0.0.1:9991')).toBe(LOOPBACK_RESTART_SPREAD_MS);
+    expect(restartSpreadFor('http://localhost:9991')).toBe(LOOPBACK_RESTART_SPREAD_MS);
+    expect(restartSpreadFor('https://chat.example.com')).toBe(RESTART_SPREAD_MS);
+    expect(RESTART_SPREAD_MS).toBeGreaterThanOrEqual(5 * 60_000);
   });
 
   it('re-registers when the queue expired (BAD_EVENT_QUEUE_ID)', async () => {
