@@ -15,6 +15,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
+import { Agent, request } from 'node:http';
 import { ApiClient } from '../../test/support/client';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -81,6 +82,40 @@ async function startServer(dataDir: string): Promise<{ child: ChildProcess; url:
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
   return { child, url: line.replace('listening on ', '').trim() };
+}
+
+// Long-polls use node:http with a keep-alive agent rather than fetch: at thousands of responses
+// per second fetch's per-request cost would make the load generator, not the server, the limit.
+const pollAgent = new Agent({ keepAlive: true, maxSockets: Infinity });
+
+function longPoll(
+  baseUrl: string,
+  authorization: string,
+  queueId: string,
+  lastEventId: number,
+): Promise<{ status: number; body: { events: unknown[] } }> {
+  const target = new URL(`${baseUrl}/api/v1/events`);
+  target.searchParams.set('queue_id', queueId);
+  target.searchParams.set('last_event_id', String(lastEventId));
+  return new Promise((resolve, reject) => {
+    const req = request(target, { agent: pollAgent, headers: { authorization } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        try {
+          resolve({
+            status: res.statusCode ?? 0,
+            body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+          });
+        } catch (error) {
+          reject(error);
+        }
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 function check(res: { status: number; text: string }, what: string): void {
@@ -187,9 +222,12 @@ async function main(): Promise<void> {
     void Promise.all(
       pollers.map(async (poller) => {
         while (running) {
-          const res = await poller.client
-            .get('/events', { queue_id: poller.queueId, last_event_id: poller.lastEventId })
-            .catch(() => null);
+          const res = await longPoll(
+            url,
+            poller.client.authHeader!,
+            poller.queueId,
+            poller.lastEventId,
+          ).catch(() => null);
           const now = performance.now();
           if (!res || res.status !== 200) {
             if (running) countError(res ? `events ${res.status}` : 'events network');
