@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import * as tus from 'tus-js-client';
 import type { UploadProgress } from '../../shared/ipc/uploads';
 import { IpcCodes } from '../../shared/ipc/errors';
+import { endpoints } from '../../shared/api/endpoints';
 import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { FileIntake, IntakeEntry } from './intake';
@@ -192,6 +193,7 @@ export class UploadManager {
     file: IntakeEntry,
     upload: ActiveUpload,
   ): Promise<{ url: string; filename?: string }> {
+    const startedAt = Date.now();
     return new Promise((resolve, reject) => {
       const tusUpload = new tus.Upload(createReadStream(file.path), {
         endpoint: `${target.client.apiBase}/tus`,
@@ -223,13 +225,20 @@ export class UploadManager {
         },
         onSuccess: (payload) => {
           const text = payload?.lastResponse?.getBody?.() ?? '';
+          let body: { url?: string; filename?: string } = {};
           try {
-            const body = JSON.parse(text) as { url?: string; filename?: string };
-            if (body.url) return resolve({ url: body.url, filename: body.filename });
+            body = JSON.parse(text) as typeof body;
           } catch {
-            // fall through: a tus server that answers the last PATCH without a JSON body
+            // no JSON: the completing PATCH's answer was lost (below)
           }
-          resolve({ url: tusUpload.url ?? '', filename: file.name });
+          if (body.url) return resolve({ url: body.url, filename: body.filename });
+          // tus-js-client resumed after the last PATCH's answer was lost, found the offset at the end
+          // and succeeded on the body-less HEAD. The server did create the attachment: look it up
+          // rather than hand the renderer the tus URL, which is not a file link.
+          findFinishedTusUpload(target.client, tusUpload.url, file, startedAt).then(
+            resolve,
+            reject,
+          );
         },
       });
       upload.cancel = () => {
@@ -239,6 +248,45 @@ export class UploadManager {
       tusUpload.start();
     });
   }
+}
+
+/** How far the server's clock may be behind ours when matching an attachment by its create_time. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * The attachment a finished tus upload created, for when its completing answer was lost. The local
+ * realm server's path_id holds the tus upload id (server/uploads/tus.ts), which identifies it exactly;
+ * for other servers, the newest attachment with the same name and size created since the upload began.
+ */
+async function findFinishedTusUpload(
+  client: ApiClient,
+  tusUrl: string | null,
+  file: IntakeEntry,
+  startedAt: number,
+): Promise<{ url: string; filename: string }> {
+  const tusId = tusUrl
+    ? new URL(tusUrl, client.apiBase).pathname.split('/').filter(Boolean).at(-1)
+    : undefined;
+  const { attachments } = await client.call(endpoints.getAttachments, {});
+  const found =
+    (tusId && attachments.find((a) => a.path_id.split('/').includes(tusId))) ||
+    attachments
+      .filter(
+        (a) =>
+          a.name === file.name &&
+          a.size === file.size &&
+          a.create_time >= startedAt - CLOCK_SKEW_MS,
+      )
+      .sort((a, b) => b.create_time - a.create_time)[0];
+  if (!found) {
+    throw new ApiError(
+      'server',
+      'UPLOAD_FAILED',
+      `${file.name} was sent, but the server did not say where it is stored; upload it again.`,
+    );
+  }
+  const path = found.path_id.split('/').map(encodeURIComponent).join('/');
+  return { url: `/user_uploads/${path}`, filename: found.name };
 }
 
 /** Throws FILE_TOO_LARGE, with a message for the user, when a file exceeds the server's limit. */

@@ -9,6 +9,7 @@
 import type {
   ApiErrorBody,
   ApiSuccess,
+  Attachment,
   Channel,
   Draft,
   MessageWithFlags,
@@ -288,6 +289,12 @@ export const endpoints = {
     { idempotent: true },
   ),
   deleteDraft: endpoint<{ draft_id: number }, SuccessEnvelope>('DELETE', '/drafts/{draft_id}'),
+
+  /** The user's uploaded files; finds a tus upload whose final answer was lost (electron/uploads). */
+  getAttachments: endpoint<
+    Record<string, never>,
+    SuccessEnvelope & { attachments: Attachment[]; upload_space_used?: number }
+  >('GET', '/attachments'),
 
   setStatus: endpoint<StatusParams, SuccessEnvelope>('POST', '/users/me/status', {
     idempotent: true,

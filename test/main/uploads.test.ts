@@ -102,6 +102,28 @@ describe('uploads', () => {
     expect((await download(result.url!)).equals(bytes)).toBe(true);
   });
 
+  it('finds the stored file when the answer to the final tus PATCH is lost', async () => {
+    // One chunk: the only PATCH completes the upload. The server stores the file, then the proxy cuts
+    // the answer; tus-js-client resumes, sees HEAD at full length and succeeds without a body.
+    const oneChunk = new UploadManager({
+      intake,
+      onProgress: (p) => progress.push(p),
+      tusThresholdBytes: 512 * 1024,
+      tusChunkBytes: 4 * 1024 * 1024,
+      tusRetryDelaysMs: [0, 100, 200],
+    });
+    const { token, bytes } = makeFile('lost answer.bin', 700 * 1024);
+    proxy.inject({ path: '/api/v1/tus/*', method: 'PATCH', action: 'drop-response', times: 1 });
+    const headsBefore = proxy.log.filter((l) => l.startsWith('HEAD /api/v1/tus/')).length;
+    const result = await oneChunk.start(target(), token).done;
+    expect(proxy.log.filter((l) => l.startsWith('HEAD /api/v1/tus/')).length).toBeGreaterThan(
+      headsBefore,
+    );
+    expect(result).toMatchObject({ state: 'done', method: 'tus', filename: 'lost answer.bin' });
+    expect(result.url).toMatch(/^\/user_uploads\//);
+    expect((await download(result.url!)).equals(bytes)).toBe(true);
+  });
+
   it('cancels an upload in flight (multipart and tus)', async () => {
     for (const [name, size, path] of [
       ['slow-small.bin', 100 * 1024, '/api/v1/user_uploads'],
