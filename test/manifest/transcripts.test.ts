@@ -156,6 +156,39 @@ describe('text and formats', () => {
   });
 });
 
+describe('hostile payloads', () => {
+  // Each of these took seconds (quadratic regexp backtracking) before markup stripping and voice
+  // spans stopped every scan at the next '<'; at this size a regression takes ~10 s and fails on the
+  // test timeout.
+  const HUGE = 100_000;
+  const cue = (payload: string) => `WEBVTT\n\n00:00.000 --> 00:01.000\n${payload}\n`;
+
+  it('unclosed "<" runs and voice spans without ">" are parsed, not stuck on', () => {
+    const lessThans = parseTranscript('webvtt', cue('<'.repeat(HUGE)), speakers);
+    expect(lessThans).toMatchObject({ ok: true, cues: [{ text: '<'.repeat(HUGE) }] });
+    const openVoice = parseTranscript('webvtt', cue('<v' + ' '.repeat(HUGE) + 'Ana'), speakers);
+    expect(openVoice).toMatchObject({ ok: true, cues: [{ text: expect.stringMatching(/Ana$/) }] });
+    expect(openVoice.ok && openVoice.cues[0].speakerId).toBeUndefined();
+    const manyVoices = parseTranscript('webvtt', cue('<v '.repeat(HUGE / 3)), speakers);
+    expect(manyVoices.ok).toBe(true);
+    const srt = parseTranscript(
+      'srt',
+      `1\n00:00:00,000 --> 00:00:01,000\n${'<a'.repeat(HUGE)}`,
+      [],
+    );
+    expect(srt.ok).toBe(true);
+  });
+
+  it('markup is still removed and a voice span with several spaces still names its speaker', () => {
+    const parsed = parseTranscript(
+      'webvtt',
+      cue('<v.loud   Ben  ><b>Hi</b> &lt;there&gt;</v>'),
+      speakers,
+    );
+    expect(parsed).toMatchObject({ ok: true, cues: [{ speakerId: 's2', text: 'Hi <there>' }] });
+  });
+});
+
 describe('chapters', () => {
   it('shows only chapters with a string title and an integer startMs', () => {
     expect(

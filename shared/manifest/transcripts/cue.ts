@@ -64,10 +64,14 @@ const ENTITIES: Record<string, string> = {
   apos: "'",
 };
 
-/** Removes cue markup (<b>, <v Name>, <00:01.000>, <font ...>) and decodes the usual entities. */
+/**
+ * Removes cue markup (<b>, <v Name>, <00:01.000>, <font ...>) and decodes the usual entities. A tag
+ * never spans another '<', so a payload full of unclosed '<' is stripped in linear time (`<[^>]*>`
+ * rescans to the end from every '<': quadratic, seconds for a 100 kB hostile payload).
+ */
 export function plainText(markup: string): string {
   return markup
-    .replace(/<[^>]*>/g, '')
+    .replace(/<[^<>]*>/g, '')
     .replace(/&(amp|lt|gt|nbsp|lrm|rlm|quot|apos);/g, (_, name: string) => ENTITIES[name])
     .trim();
 }

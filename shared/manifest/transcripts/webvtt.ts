@@ -10,7 +10,10 @@ import {
   type SpeakerRef,
 } from './cue';
 
-const VOICE = /<v(?:\.[^\s>]*)?[ \t]+([^>]*)>/;
+// One separator, then the name up to the next '<' or '>': every scan stops at the next tag, so a
+// hostile payload ("<v" followed by endless spaces) cannot make the match quadratic. The name is
+// trimmed afterwards.
+const VOICE = /<v(?:\.[^\s<>]*)?[ \t]([^<>]*)>/;
 
 export function parseWebVtt(text: string, speakers: readonly SpeakerRef[]): ParseOutcome {
   const lines = splitLines(text);
