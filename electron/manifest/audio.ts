@@ -2,7 +2,7 @@
 // streaming it through the Ogg Opus reader in fixed-size chunks: memory use does not grow with the file.
 import { createHash } from 'node:crypto';
 import { open, readdir, stat } from 'node:fs/promises';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { basename, dirname, extname, resolve } from 'node:path';
 import type { AudioSourceDescription } from '../../shared/manifest';
 import { isPlainObject } from '../../shared/manifest';
 import { OpusIntegrityReader, type HashFactory, type OpusReadResult } from '../../shared/ogg';
@@ -18,12 +18,22 @@ export type AudioLocation =
 const AUDIO_MIME = new Set(['audio/ogg', 'audio/opus']);
 const AUDIO_FILE = /\.(opus|ogg)$/i;
 
-async function isFile(path: string): Promise<boolean> {
+/** Why the user's chosen audio cannot be read as a file, or null when it is a regular file. */
+async function notAFile(path: string): Promise<string | null> {
   try {
-    return (await stat(path)).isFile();
+    return (await stat(path)).isFile() ? null : 'not a regular file';
   } catch {
-    return false;
+    return 'no such file';
   }
+}
+
+/**
+ * A discovered file beside the manifest, under the same rule as payload paths: a symbolic link that
+ * leads out of the manifest's folder is not taken (the user can still pick that file explicitly).
+ */
+async function besideManifest(folder: string, name: string): Promise<string | null> {
+  const file = await resolveInsideFolder(folder, name);
+  return file.ok ? file.path : null;
 }
 
 /**
@@ -38,8 +48,8 @@ export async function locateAudio(
   const folder = dirname(resolve(manifestPath));
   if (userChoice !== undefined) {
     const file = resolve(userChoice);
-    if (!(await isFile(file)))
-      return { found: false, status: 'missing', reason: `${userChoice}: no such file` };
+    const problem = await notAFile(file);
+    if (problem) return { found: false, status: 'missing', reason: `${userChoice}: ${problem}` };
     return { found: true, source: { via: 'argument', location: file }, file };
   }
   const audio = isPlainObject(doc.audio) ? doc.audio : {};
@@ -55,17 +65,17 @@ export async function locateAudio(
   }
   const base = basename(manifestPath, extname(manifestPath));
   for (const ext of ['.opus', '.ogg']) {
-    const file = join(folder, base + ext);
-    if (await isFile(file))
-      return { found: true, source: { via: 'sibling', location: file }, file };
+    const file = await besideManifest(folder, base + ext);
+    if (file) return { found: true, source: { via: 'sibling', location: file }, file };
   }
   try {
     const candidates: string[] = [];
     for (const name of await readdir(folder)) {
-      if (AUDIO_FILE.test(name) && (await isFile(join(folder, name)))) candidates.push(name);
+      const file = AUDIO_FILE.test(name) ? await besideManifest(folder, name) : null;
+      if (file) candidates.push(file);
     }
     if (candidates.length === 1) {
-      const file = join(folder, candidates[0]);
+      const file = candidates[0];
       return { found: true, source: { via: 'only-file', location: file }, file };
     }
     if (candidates.length > 1) {

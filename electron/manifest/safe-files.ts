@@ -49,10 +49,13 @@ export async function resolveInsideFolder(
   }
 }
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+// Alphabet and padding as one flat pattern plus a length check: a pattern repeating 4-character
+// groups, `(?:[...]{4})*`, keeps a backtracking entry per group and overflows the regexp stack on
+// attachments of a few megabytes (an embedded recording).
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** Strict base64 (Buffer.from alone silently skips bad characters). Null when not valid base64. */
 export function decodeBase64(text: string): Uint8Array | null {
-  if (!BASE64.test(text)) return null;
+  if (text.length % 4 !== 0 || !BASE64.test(text)) return null;
   return new Uint8Array(Buffer.from(text, 'base64'));
 }

@@ -236,6 +236,55 @@ describe('audio discovery and integrity', () => {
     });
   });
 
+  it('discovery does not follow a symbolic link out of the folder; a picked file names its problem', async () => {
+    const f = folder((d) => deleteAt(d, ['audio', 'payloadRef']));
+    const outside = folder();
+    rmSync(join(f.dir, 'recording.opus'));
+    symlinkSync(join(outside.dir, 'recording.opus'), join(f.dir, 'manifest.opus'));
+    const report = await inspectManifestFile(f.manifestPath);
+    expect(report.integrity).toMatchObject({
+      status: 'missing',
+      reason: expect.stringMatching(/no audio file/),
+    });
+
+    // A link that stays inside the folder is followed, like a payload path.
+    rmSync(join(f.dir, 'manifest.opus'));
+    copyFileSync(join(WEEKLY, 'recording.opus'), join(f.dir, 'kept.bin'));
+    symlinkSync('kept.bin', join(f.dir, 'manifest.opus'));
+    const inside = await inspectManifestFile(f.manifestPath);
+    expect(inside.integrity).toMatchObject({ status: 'verified', audioSource: { via: 'sibling' } });
+
+    const picked = await inspectManifestFile(f.manifestPath, { audioPath: f.dir });
+    expect(picked.integrity).toMatchObject({
+      status: 'missing',
+      reason: expect.stringMatching(/not a regular file/),
+    });
+  });
+
+  it('an embedded recording of several megabytes decodes (strict base64 without regexp overflow)', async () => {
+    // The large attachment is read as a transcript payload, so it goes through strict base64 too.
+    const big = Buffer.alloc(9 * 1024 * 1024, 7).toString('base64');
+    const f = folder((d) => {
+      deleteAt(d, ['audio', 'payloadRef']);
+      (d.attachments as Json[]).push(
+        { name: 'big.bin', mime: 'application/octet-stream', contentBase64: big },
+        {
+          name: 'rec',
+          mime: 'audio/ogg',
+          contentBase64: readFileSync(join(WEEKLY, 'recording.opus')).toString('base64'),
+        },
+      );
+      (d.transcripts as JsonObject[])[0].payloadRef = { attachment: 'big.bin' };
+      (d.transcripts as JsonObject[])[0].format = 'application/octet-stream';
+    });
+    const report = await inspectManifestFile(f.manifestPath);
+    expect(report.errors).toEqual([]);
+    expect(report.integrity).toMatchObject({
+      status: 'verified',
+      audioSource: { via: 'attachment' },
+    });
+  });
+
   it('audio.payloadRef naming an attachment', async () => {
     const f = folder((d) => {
       (d.attachments as Json[]).push({
