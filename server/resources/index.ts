@@ -24,6 +24,7 @@ import { userLifecycleResource } from './user-lifecycle';
 import { navigationViewsResource } from './navigation-views';
 import { pushDevicesResource } from './push-devices';
 import { videoCallsResource } from './video-calls';
+import { channelAdminResource } from './channel-admin';
 import { unreadsResource } from './unreads';
 import { messagesResource } from './messages';
 import { flagsResource } from './flags';
@@ -54,6 +55,7 @@ export const resources: readonly ResourceModule[] = [
   navigationViewsResource,
   pushDevicesResource,
   videoCallsResource,
+  channelAdminResource,
   unreadsResource,
   messagesResource,
   flagsResource,
