@@ -18,6 +18,8 @@ import { FileIntake } from './uploads/intake';
 import { UploadManager, checkUploadSize } from './uploads/uploads';
 import { chatHandlers } from './chat/chat-handlers';
 import { ManifestService, type ManifestDialogs } from './manifest-service';
+import { fetchRealmMedia } from './media/media-proxy';
+import { isAllowedExternalUrl } from './shell/external-urls';
 
 export interface MainServicesOptions {
   dataDir: string;
@@ -38,22 +40,7 @@ export interface MainServicesOptions {
   tusRetryDelaysMs?: number[];
 }
 
-/** Links the app may hand to the operating system. */
-export function isAllowedExternalUrl(url: string): boolean {
-  try {
-    return ['http:', 'https:', 'mailto:'].includes(new URL(url).protocol);
-  } catch {
-    return false;
-  }
-}
-
-/** Realm paths the media proxy serves: uploads and avatars, never the API. */
-export function isAllowedMediaPath(path: string): boolean {
-  if (path.includes('..') || path.includes('\\') || path.startsWith('/')) return false;
-  return /^(user_uploads|user_avatars|avatar|static|external_content)\/[^?#]*(\?[^#]*)?$/.test(
-    path,
-  );
-}
+export { isAllowedExternalUrl };
 
 export class MainServices {
   readonly accounts: AccountStore;
@@ -117,27 +104,9 @@ export class MainServices {
    * protocol (Electron) or /media route (browser mode): the renderer itself never reaches the server.
    */
   async fetchMedia(accountId: string, realmPath: string, signal?: AbortSignal): Promise<Response> {
-    if (!isAllowedMediaPath(realmPath)) return new Response('Not found', { status: 404 });
     const session = this.sessions.get(accountId);
     if (!session) return new Response('Not found', { status: 404 });
-    const upstream = await fetch(`${session.client.site}/${realmPath}`, {
-      headers: { authorization: session.client.authorizationHeader() ?? '' },
-      redirect: 'follow',
-      signal,
-    });
-    const headers = new Headers();
-    for (const name of [
-      'content-type',
-      'content-length',
-      'cache-control',
-      'last-modified',
-      'etag',
-    ]) {
-      const value = upstream.headers.get(name);
-      if (value) headers.set(name, value);
-    }
-    headers.set('x-content-type-options', 'nosniff');
-    return new Response(upstream.body, { status: upstream.status, headers });
+    return fetchRealmMedia(session.client, realmPath, signal);
   }
 
   async checkServer(site: string): Promise<ServerCheck> {

@@ -70,10 +70,13 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     }
   });
   app.addHook('onSend', async (_request, reply) => {
-    reply.header(
-      'content-security-policy',
-      contentSecurityPolicy({ connect: [`ws://127.0.0.1:${port}`, `ws://localhost:${port}`] }),
-    );
+    // /media answers carry their own, stricter policy (electron/media/media-proxy.ts).
+    if (!reply.hasHeader('content-security-policy')) {
+      reply.header(
+        'content-security-policy',
+        contentSecurityPolicy({ connect: [`ws://127.0.0.1:${port}`, `ws://localhost:${port}`] }),
+      );
+    }
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
   });
   if (existsSync(options.rendererDir)) {

@@ -4,7 +4,7 @@
 // its own: everything but app:// and the media protocol is cancelled.
 import type { Session, WebContents } from 'electron';
 import { MEDIA_SCHEME } from '../../shared/ipc/wire';
-import { isAllowedExternalUrl } from '../services';
+import { isAllowedExternalUrl } from './external-urls';
 import { APP_HOST, APP_SCHEME } from './app-protocol';
 
 export const APP_URL = `${APP_SCHEME}://${APP_HOST}/`;
