@@ -35,7 +35,7 @@ export function ManifestView({
 }: ManifestViewProps) {
   const { report, attachments } = session;
   const verified = report.integrity.status === 'verified' && mediaSrc !== null;
-  const { audioRef, currentMs, playing, seek } = usePlayback(verified ? mediaSrc : null);
+  const { audioRef, currentMs, seek } = usePlayback(verified ? mediaSrc : null);
   const manifest = report.manifest;
   const summaryName = (manifest?.summary as { attachment?: unknown } | undefined)?.attachment;
   const summaryText =
@@ -85,7 +85,6 @@ export function ManifestView({
           manifest={manifest}
           synced={verified}
           currentMs={currentMs}
-          playing={playing}
           onSeek={seek}
         />
       </div>

@@ -2,20 +2,13 @@
 // not, as text).
 import type { ManifestAttachmentInfo } from '../../../shared/ipc/manifest';
 import type { TypedManifest } from '../../../shared/manifest';
+// The module itself, not the package index: the renderer needs no decoder (zod schemas) for this.
+import { displayableChapters, type DisplayChapter } from '../../../shared/manifest/chapters';
 import { formatClock } from './format';
 
 /** Chapters the viewer can show: items with a string title and an integer startMs (decisions §6). */
-export function chaptersOf(manifest?: TypedManifest): Array<{ title: string; startMs: number }> {
-  const items: unknown[] = Array.isArray(manifest?.chapters) ? manifest.chapters : [];
-  return items
-    .filter(
-      (c): c is { title: string; startMs: number } =>
-        typeof c === 'object' &&
-        c !== null &&
-        typeof (c as { title?: unknown }).title === 'string' &&
-        Number.isInteger((c as { startMs?: unknown }).startMs),
-    )
-    .map((c) => ({ title: c.title, startMs: c.startMs }));
+export function chaptersOf(manifest?: TypedManifest): DisplayChapter[] {
+  return displayableChapters(manifest?.chapters);
 }
 
 export function ChaptersPanel({
@@ -24,7 +17,7 @@ export function ChaptersPanel({
   currentMs,
   onSeek,
 }: {
-  chapters: Array<{ title: string; startMs: number }>;
+  chapters: DisplayChapter[];
   synced: boolean;
   currentMs: number;
   onSeek(ms: number): void;
@@ -98,17 +91,21 @@ export function ProvenancePanel({ provenance }: { provenance: unknown }) {
     <section aria-label="Provenance" className="manifest-provenance">
       <h3>Provenance</h3>
       <dl>
-        {entries.map(([kind, value]) => (
-          <div key={kind}>
-            <dt>
-              {PROVENANCE_NAMES[kind] ?? kind}
-              {!(kind in PROVENANCE_NAMES) && <span className="manifest-muted"> (other kind)</span>}
-            </dt>
-            <dd>
-              <JsonValue value={value} depth={0} />
-            </dd>
-          </div>
-        ))}
+        {entries.map(([kind, value]) => {
+          // Own members only: an unknown kind may be called "constructor" or "toString".
+          const known = Object.hasOwn(PROVENANCE_NAMES, kind);
+          return (
+            <div key={kind}>
+              <dt>
+                {known ? PROVENANCE_NAMES[kind] : kind}
+                {!known && <span className="manifest-muted"> (other kind)</span>}
+              </dt>
+              <dd>
+                <JsonValue value={value} depth={0} />
+              </dd>
+            </div>
+          );
+        })}
       </dl>
     </section>
   );

@@ -1,12 +1,16 @@
 // Transcripts and readable renderings: a switcher naming each by role and source chain, search within
 // the shown one, and, when playback is allowed and the transcript is timed, the current cue and word
-// highlighted and kept in view, with a click on a cue or word seeking there.
+// highlighted and kept in view, with a click on a cue or word seeking there. The cue list is
+// virtualised: a meeting of several hours has thousands of cues, and only those near the viewport
+// are in the DOM.
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Cue, TranscriptView, TypedManifest } from '../../../shared/manifest';
 import { formatClock } from './format';
 import {
   activeCueIndex,
   activeWordIndex,
+  highlightMatches,
   initialTranscript,
   roleName,
   searchCues,
@@ -14,13 +18,15 @@ import {
   transcriptKey,
 } from './timeline';
 
+/** A one-line cue with its time button; rows are measured once rendered, this only places them first. */
+const ESTIMATED_CUE_PX = 40;
+
 export interface TranscriptPanelProps {
   views: TranscriptView[];
   manifest?: TypedManifest;
   /** Playback allowed (integrity verified): cues are seek points and follow the audio. */
   synced: boolean;
   currentMs: number;
-  playing: boolean;
   onSeek(ms: number): void;
 }
 
@@ -29,7 +35,6 @@ export function TranscriptPanel({
   manifest,
   synced,
   currentMs,
-  playing,
   onSeek,
 }: TranscriptPanelProps) {
   const [selectedKey, setSelectedKey] = useState(() => {
@@ -148,7 +153,6 @@ export function TranscriptPanel({
         label={label}
         synced={synced && view.timed}
         currentMs={currentMs}
-        playing={playing}
         onSeek={onSeek}
       />
     </section>
@@ -171,7 +175,6 @@ function TranscriptBody({
   label,
   synced,
   currentMs,
-  playing,
   onSeek,
 }: {
   view: TranscriptView;
@@ -179,23 +182,30 @@ function TranscriptBody({
   label: (cue: Cue) => string | undefined;
   synced: boolean;
   currentMs: number;
-  playing: boolean;
   onSeek(ms: number): void;
 }) {
-  const activeRef = useRef<HTMLLIElement | null>(null);
+  const scrollRef = useRef<HTMLDivElement | null>(null);
   const active = synced ? activeCueIndex(view.cues, currentMs) : -1;
   const activeWord = active >= 0 ? activeWordIndex(view.cues[active], currentMs) : -1;
   const shown = useMemo(() => searchCues(view.cues, query, label), [view.cues, query, label]);
+  const needle = query.trim();
+  // Row of the spoken cue in the shown list (which is in cue order); -1 when a search hides it.
+  const activeRow = active >= 0 ? sortedIndexOf(shown, active) : -1;
+
+  const virtualizer = useVirtualizer({
+    count: shown.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ESTIMATED_CUE_PX,
+    overscan: 8,
+    getItemKey: (row) => shown[row],
+    initialRect: { width: 600, height: 600 },
+  });
 
   // Keep the spoken cue in view while playing or after a seek (not while the user reads elsewhere
-  // with the audio paused).
+  // with the audio paused). The row may not be rendered yet, so the virtualizer scrolls to it.
   useEffect(() => {
-    if (active < 0) return;
-    activeRef.current?.scrollIntoView?.({
-      block: 'nearest',
-      behavior: playing ? 'smooth' : 'auto',
-    });
-  }, [active, playing]);
+    if (activeRow >= 0) virtualizer.scrollToIndex(activeRow, { align: 'auto' });
+  }, [activeRow, virtualizer]);
 
   if (view.status === 'unsupported-format') {
     return (
@@ -224,26 +234,64 @@ function TranscriptBody({
           The transcript follows the audio only once the audio is verified.
         </p>
       )}
-      {query.trim() !== '' && (
+      {needle !== '' && (
         <p className="manifest-muted" aria-live="polite" data-testid="search-count">
           {shown.length} of {view.cues.length} cues match
         </p>
       )}
-      <ol className="manifest-cues" aria-label="Cues">
-        {shown.map((i) => (
-          <CueRow
-            key={i}
-            cue={view.cues[i]}
-            timed={view.timed}
-            synced={synced}
-            active={i === active}
-            activeWord={i === active ? activeWord : -1}
-            speaker={label(view.cues[i])}
-            rowRef={i === active ? activeRef : undefined}
-            onSeek={onSeek}
-          />
-        ))}
-      </ol>
+      <div ref={scrollRef} className="manifest-cues-scroll" data-testid="cues-scroll">
+        <ol
+          className="manifest-cues"
+          aria-label="Cues"
+          style={{ height: virtualizer.getTotalSize() }}
+        >
+          {virtualizer.getVirtualItems().map((item) => {
+            const i = shown[item.index];
+            return (
+              <CueRow
+                key={i}
+                row={item.index}
+                rows={shown.length}
+                top={item.start}
+                measure={virtualizer.measureElement}
+                cue={view.cues[i]}
+                timed={view.timed}
+                synced={synced}
+                active={i === active}
+                activeWord={i === active ? activeWord : -1}
+                speaker={label(view.cues[i])}
+                needle={needle}
+                onSeek={onSeek}
+              />
+            );
+          })}
+        </ol>
+      </div>
+    </>
+  );
+}
+
+/** Position of `value` in an ascending list, or -1. */
+function sortedIndexOf(sorted: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] === value) return mid;
+    if (sorted[mid] < value) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/** Text with the search matches marked (<mark>, as text nodes: never HTML). */
+function Highlighted({ text, needle }: { text: string; needle: string }) {
+  if (!needle) return <>{text}</>;
+  return (
+    <>
+      {highlightMatches(text, needle).map((part, k) =>
+        part.match ? <mark key={k}>{part.text}</mark> : part.text,
+      )}
     </>
   );
 }
@@ -253,27 +301,39 @@ function TranscriptBody({
  * whose highlighting changed should re-render (a long meeting has thousands of word spans).
  */
 const CueRow = memo(function CueRow({
+  row,
+  rows,
+  top,
+  measure,
   cue,
   timed,
   synced,
   active,
   activeWord,
   speaker,
-  rowRef,
+  needle,
   onSeek,
 }: {
+  row: number;
+  rows: number;
+  top: number;
+  measure: (element: HTMLLIElement | null) => void;
   cue: Cue;
   timed: boolean;
   synced: boolean;
   active: boolean;
   activeWord: number;
   speaker: string | undefined;
-  rowRef: React.RefObject<HTMLLIElement | null> | undefined;
+  needle: string;
   onSeek(ms: number): void;
 }) {
   return (
     <li
-      ref={rowRef}
+      ref={measure}
+      data-index={row}
+      aria-posinset={row + 1}
+      aria-setsize={rows}
+      style={{ transform: `translateY(${top}px)` }}
       className={active ? 'manifest-cue manifest-cue-active' : 'manifest-cue'}
       aria-current={active ? 'true' : undefined}
       data-start-ms={timed ? cue.startMs : undefined}
@@ -293,28 +353,32 @@ const CueRow = memo(function CueRow({
           {formatClock(cue.startMs)}
         </button>
       )}
-      {speaker !== undefined && <span className="manifest-cue-speaker">{speaker}</span>}
+      {speaker !== undefined && (
+        <span className="manifest-cue-speaker">
+          <Highlighted text={speaker} needle={needle} />
+        </span>
+      )}
       <span className="manifest-cue-text">
-        {cue.words && cue.words.length > 0
-          ? cue.words.map((word, w) => (
-              <span
-                key={w}
-                className={
-                  w === activeWord ? 'manifest-word manifest-word-active' : 'manifest-word'
-                }
-                onClick={
-                  synced
-                    ? (e) => {
-                        e.stopPropagation();
-                        onSeek(word.startMs);
-                      }
-                    : undefined
-                }
-              >
-                {word.text}{' '}
-              </span>
-            ))
-          : cue.text}
+        {cue.words && cue.words.length > 0 ? (
+          cue.words.map((word, w) => (
+            <span
+              key={w}
+              className={w === activeWord ? 'manifest-word manifest-word-active' : 'manifest-word'}
+              onClick={
+                synced
+                  ? (e) => {
+                      e.stopPropagation();
+                      onSeek(word.startMs);
+                    }
+                  : undefined
+              }
+            >
+              <Highlighted text={word.text} needle={needle} />{' '}
+            </span>
+          ))
+        ) : (
+          <Highlighted text={cue.text} needle={needle} />
+        )}
       </span>
     </li>
   );

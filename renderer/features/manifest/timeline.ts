@@ -50,6 +50,29 @@ export function searchCues(
   });
 }
 
+/**
+ * Splits text into the parts that match the query (case-insensitive, as searchCues) and the rest,
+ * for marking matches. Matching is by a Unicode case-insensitive pattern so the parts keep the
+ * original text (lower-casing can change a string's length).
+ */
+export function highlightMatches(
+  text: string,
+  query: string,
+): Array<{ text: string; match: boolean }> {
+  const needle = query.trim();
+  if (!needle) return [{ text, match: false }];
+  const pattern = new RegExp(needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'giu');
+  const parts: Array<{ text: string; match: boolean }> = [];
+  let at = 0;
+  for (const m of text.matchAll(pattern)) {
+    if (m.index > at) parts.push({ text: text.slice(at, m.index), match: false });
+    parts.push({ text: m[0], match: true });
+    at = m.index + m[0].length;
+  }
+  if (at < text.length) parts.push({ text: text.slice(at), match: false });
+  return parts;
+}
+
 export const ROLE_NAMES: Record<string, string> = {
   'raw-asr': 'Raw recogniser output',
   'human-corrected': 'Human correction',
@@ -61,7 +84,8 @@ export const ROLE_NAMES: Record<string, string> = {
 
 export function roleName(role: string | undefined): string {
   if (!role) return 'No role given';
-  return ROLE_NAMES[role] ?? role;
+  // Own members only: a role read from an invalid manifest may be "constructor" or "toString".
+  return Object.hasOwn(ROLE_NAMES, role) ? ROLE_NAMES[role] : role;
 }
 
 /** A transcript's key: ids are unique across both lists, but a broken manifest may repeat them. */

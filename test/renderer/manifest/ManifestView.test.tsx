@@ -1,12 +1,21 @@
 // The viewer's components over sessions built from the fixtures: a verified one (player present,
 // transcript follows the audio, seeking) and a mismatched one (no player, the reason shown).
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManifestView } from '../../../renderer/features/manifest/ManifestView';
 import type { ManifestSession } from '../../../shared/ipc/manifest';
+import { roleName } from '../../../renderer/features/manifest/timeline';
+import { fakeTranscriptLayout } from './support/layout';
 import { invalidSession, mismatchedSession, verifiedSession } from './support/reports';
 
-afterEach(cleanup);
+let restoreLayout: () => void;
+beforeEach(() => {
+  restoreLayout = fakeTranscriptLayout();
+});
+afterEach(() => {
+  cleanup();
+  restoreLayout();
+});
 
 function renderView(session: ManifestSession, mediaSrc: string | null) {
   const calls = { chooseAudio: [] as Array<string | undefined>, save: [] as number[] };
@@ -126,6 +135,8 @@ describe('ManifestView with verified audio', () => {
     expect(cues).toHaveLength(1);
     expect(cues[0].textContent).toContain('What is still open before Friday?');
     expect(screen.getByTestId('search-count').textContent).toBe('1 of 4 cues match');
+    // The matched word is marked, whatever its case in the text.
+    expect([...cues[0].querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['Friday']);
 
     fireEvent.change(search, { target: { value: 'BEN' } });
     cues = within(screen.getByRole('list', { name: 'Cues' })).getAllByRole('listitem');
@@ -133,6 +144,11 @@ describe('ManifestView with verified audio', () => {
       expect.stringContaining('desktop client'),
       expect.stringContaining('settings screens'),
     ]);
+    expect(cues.map((c) => c.querySelector('.manifest-cue-speaker mark')?.textContent)).toEqual([
+      'Ben',
+      'Ben',
+    ]);
+    expect(cues[0].querySelector('.manifest-cue-text mark')).toBeNull();
 
     fireEvent.change(search, { target: { value: 'no such words' } });
     expect(within(screen.getByRole('list', { name: 'Cues' })).queryAllByRole('listitem')).toEqual(
@@ -142,6 +158,7 @@ describe('ManifestView with verified audio', () => {
     expect(
       within(screen.getByRole('list', { name: 'Cues' })).getAllByRole('listitem'),
     ).toHaveLength(4);
+    expect(screen.getByRole('list', { name: 'Cues' }).querySelector('mark')).toBeNull();
   });
 
   it('switches between transcripts and readable renderings, naming roles and source chains', () => {
@@ -198,6 +215,69 @@ describe('ManifestView with verified audio', () => {
     expect(provenance.getByText('Speech to text')).toBeTruthy();
     expect(provenance.getByText('futureKind')).toBeTruthy();
     expect(provenance.getByText('(other kind)')).toBeTruthy();
+  });
+
+  it('names provenance kinds and roles called like Object members as they are', () => {
+    const session = verifiedSession((doc) => {
+      Object.assign(doc.provenance as object, { constructor: { tool: 'x' } });
+    });
+    renderView(session, '/media/meeting-audio/token');
+    const provenance = within(screen.getByRole('region', { name: 'Provenance' }));
+    expect(provenance.getByText('constructor').closest('dt')?.textContent).toBe(
+      'constructor (other kind)',
+    );
+    expect(roleName('toString')).toBe('toString');
+    expect(roleName('raw-asr')).toBe('Raw recogniser output');
+  });
+});
+
+describe('ManifestView with a long transcript', () => {
+  // Four hours of cues, one every 3 s, each 2 s long.
+  const CUES = 4800;
+  function longSession() {
+    const session = verifiedSession();
+    session.report.transcripts = session.report.transcripts.map((view) =>
+      view.id === 'fixed-1'
+        ? {
+            ...view,
+            cues: Array.from({ length: CUES }, (_, i) => ({
+              startMs: i * 3000,
+              endMs: i * 3000 + 2000,
+              speakerId: 's1',
+              text: `cue number ${i}`,
+            })),
+          }
+        : view,
+    );
+    return session;
+  }
+
+  it('keeps only the rows near the viewport in the DOM and scrolls the spoken cue into view', async () => {
+    renderView(longSession(), '/media/meeting-audio/token');
+    const list = screen.getByRole('list', { name: 'Cues' });
+    const rows = () => within(list).getAllByRole('listitem');
+    expect(rows().length).toBeGreaterThan(5);
+    expect(rows().length).toBeLessThan(60);
+    expect(rows()[0].getAttribute('aria-setsize')).toBe(String(CUES));
+    expect(within(list).queryByText('cue number 4000')).toBeNull();
+
+    // Far into the meeting: the cue is rendered, highlighted and its row scrolled to.
+    playTo(4000 * 3 + 1);
+    await act(async () => {
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    });
+    expect(activeCue()).toHaveLength(1);
+    expect(activeCue()[0].textContent).toContain('cue number 4000');
+    expect(activeCue()[0].getAttribute('aria-posinset')).toBe('4001');
+    expect(screen.getByTestId('cues-scroll').scrollTop).toBeGreaterThan(0);
+    expect(rows().length).toBeLessThan(60);
+
+    // Searching narrows the rows to the matches; the spoken cue stays highlighted among them.
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search in transcript' }), {
+      target: { value: 'number 400' },
+    });
+    expect(screen.getByTestId('search-count').textContent).toBe(`11 of ${CUES} cues match`);
+    expect(activeCue()[0].textContent).toContain('cue number 4000');
   });
 });
 
