@@ -1,6 +1,13 @@
 // Drafts, kept by main so nothing the user typed is lost: every save is on disk first. When the
 // user's enable_drafts_synchronization setting is on, local drafts are mirrored to the server
 // (POST/PATCH/DELETE /drafts) and server drafts (register snapshot, drafts events) are merged in.
+//
+// Conflict rule, the same for every path by which news of the server arrives (snapshot, event, a
+// failed edit): the newer write wins, and text typed here is never thrown away.
+// - A server version newer than an unsynced local edit replaces it; an older one is ignored.
+// - A deletion on the server carries no time, and a draft edited here since its last sync is a
+//   write the deletion cannot have seen: the edit wins and is re-created on the server as a new
+//   draft. A draft not edited here since its last sync follows the deletion and disappears.
 import { randomUUID } from 'node:crypto';
 import type { DraftBody, LocalDraft } from '../../shared/ipc/drafts';
 import type { Draft, StoredDraft } from '../../shared/api/types';
@@ -66,10 +73,10 @@ export class DraftStore {
     this.syncEnabled = enabled;
     if (enabled) {
       const onServer = new Set(serverDrafts.map((d) => d.id));
-      // Synced drafts the server no longer has were deleted elsewhere.
-      this.data.drafts = this.data.drafts.filter(
-        (d) => !(d.synced && d.serverId !== null && !onServer.has(d.serverId)),
-      );
+      for (const local of this.data.drafts) {
+        if (local.serverId !== null && !onServer.has(local.serverId))
+          this.deletedOnServer(local.serverId);
+      }
       for (const draft of serverDrafts) this.mergeServerDraft(draft);
       this.persist();
     }
@@ -79,12 +86,15 @@ export class DraftStore {
   applyEvent(event: DraftsEvent): void {
     if (event.op === 'add') for (const draft of event.drafts) this.mergeServerDraft(draft);
     else if (event.op === 'update') this.mergeServerDraft(event.draft);
-    else {
-      this.data.drafts = this.data.drafts.filter(
-        (d) => !(d.serverId === event.draft_id && d.synced),
-      );
-    }
+    else this.deletedOnServer(event.draft_id);
     this.persist();
+  }
+
+  /** The conflict rule above: an unsynced local edit outlives the deletion, as a new draft. */
+  private deletedOnServer(serverId: number): void {
+    this.data.drafts = this.data.drafts
+      .filter((d) => !(d.serverId === serverId && d.synced))
+      .map((d) => (d.serverId === serverId ? { ...d, serverId: null } : d));
   }
 
   setSyncEnabled(enabled: boolean): void {
@@ -136,8 +146,20 @@ export class DraftStore {
         );
         this.update(local.key, { serverId: id, synced: true }, local.timestamp);
       } else {
-        await this.transport.edit(local.serverId, body);
-        this.update(local.key, { synced: true }, local.timestamp);
+        const edited = await this.transport.edit(local.serverId, body).then(
+          () => true,
+          (error: { status?: number }) => {
+            // Deleted on the server since we last heard: the edit wins, created anew next pass.
+            if (error.status !== 404) throw error;
+            return false;
+          },
+        );
+        if (edited) this.update(local.key, { synced: true }, local.timestamp);
+        else {
+          this.deletedOnServer(local.serverId);
+          this.persist();
+          this.syncAgain = true;
+        }
       }
     }
   }

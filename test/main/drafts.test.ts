@@ -91,6 +91,41 @@ describe('drafts', () => {
     expect(drafts().filter((d) => d.draft.content === 'typed on a train')).toHaveLength(1);
   });
 
+  it('an edit made offline outlives a deletion on the server; an unedited draft follows it', async () => {
+    const edited = save('will be edited offline');
+    const untouched = save('left alone');
+    const [first, second] = await eventually(() => {
+      const both = [edited, untouched].map((s) =>
+        drafts().find((d) => d.key === s.key && d.synced && d.serverId),
+      );
+      return both.every(Boolean) ? both : undefined;
+    });
+    await proxy.refuseConnections();
+    main.services.wakeAll();
+    await eventually(() => (main.services.session(main.accountId).isOnline() ? undefined : true));
+    save('edited on a train', edited.key);
+    // Meanwhile the user's other client deletes both drafts.
+    for (const id of [first!.serverId, second!.serverId]) {
+      expect((await realm.client('emma').delete(`/drafts/${id}`)).status).toBe(200);
+    }
+    await proxy.acceptConnections();
+    main.services.wakeAll();
+    // (The server may hand the new draft the old id again: SQLite reuses the highest freed rowid.)
+    const onServer = await eventually(async () => {
+      const all = await serverDrafts();
+      return all.some((d) => d.content === 'edited on a train') ? all : undefined;
+    });
+    const recreated = await eventually(() =>
+      drafts().find((d) => d.key === edited.key && d.synced),
+    );
+    expect(recreated.draft.content).toBe('edited on a train');
+    expect(onServer.filter((d) => d.content === 'edited on a train')).toEqual([
+      expect.objectContaining({ id: recreated.serverId }),
+    ]);
+    expect(onServer.some((d) => d.content === 'left alone')).toBe(false);
+    await eventually(() => (drafts().some((d) => d.key === untouched.key) ? undefined : true));
+  });
+
   it("merges a draft written by the user's other client", async () => {
     const res = await realm.client('emma').post('/drafts', {
       drafts: [{ type: 'stream', to: [streamId], topic: 'elsewhere', content: 'from my phone' }],
