@@ -13,6 +13,7 @@ import type { MethodHandlers } from '../../shared/ipc/contract';
 import { IpcCodes } from '../../shared/ipc/errors';
 import {
   ManifestIpcCodes,
+  type manifestMethods,
   type ManifestAttachmentInfo,
   type ManifestSession,
   type RecentManifest,
@@ -41,14 +42,7 @@ export interface ManifestServiceOptions {
   allowTypedPaths: boolean;
 }
 
-export type ManifestMethodName =
-  | 'openManifest'
-  | 'chooseManifestAudio'
-  | 'closeManifest'
-  | 'saveManifestAttachment'
-  | 'getManifestAttachment'
-  | 'listRecentManifests'
-  | 'forgetRecentManifest';
+export type ManifestMethodName = keyof typeof manifestMethods;
 
 interface OpenSession {
   id: string;

@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FileVault } from '../../electron/accounts/vault';
 import { startBrowserHost, type BrowserHost } from '../../electron/host/host';
 import { buildAll } from '../../scripts/build';
+import { CHROMIUM, CHROMIUM_ARGS } from './support/app';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURES = resolve(root, '../shared/fixtures/manifests');
@@ -32,17 +33,8 @@ describe('meeting manifest viewer in browser mode', () => {
       rendererDir: join(root, 'dist/renderer'),
     });
     browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--autoplay-policy=no-user-gesture-required',
-      ],
+      executablePath: CHROMIUM,
+      args: [...CHROMIUM_ARGS, '--autoplay-policy=no-user-gesture-required'],
     });
   });
 
