@@ -38,13 +38,27 @@ interface ActiveUpload {
   cancel: () => void;
 }
 
+/**
+ * Ended uploads stay listed this long: a page whose bridge socket dropped missed their last push and
+ * replays the list when it reconnects (shared/ipc/bridge-client.ts).
+ */
+const ENDED_KEPT_MS = 10 * 60_000;
+const ENDED_KEPT_MAX = 50;
+
 export class UploadManager {
   private readonly uploads = new Map<string, ActiveUpload>();
+  private ended: Array<{ progress: UploadProgress; at: number }> = [];
 
   constructor(private readonly options: UploadManagerOptions) {}
 
+  /** Uploads in flight, then those that ended in the last few minutes (done, failed, cancelled). */
   list(): UploadProgress[] {
-    return [...this.uploads.values()].map((upload) => ({ ...upload.progress }));
+    const since = Date.now() - ENDED_KEPT_MS;
+    this.ended = this.ended.filter((entry) => entry.at >= since).slice(-ENDED_KEPT_MAX);
+    return [
+      ...[...this.uploads.values()].map((upload) => ({ ...upload.progress })),
+      ...this.ended.map((entry) => ({ ...entry.progress })),
+    ];
   }
 
   /** Starts an upload; resolves to its id at once (progress and the result arrive as pushes). */
@@ -101,6 +115,7 @@ export class UploadManager {
         this.options.intake.release(token);
         this.emit(upload);
         this.uploads.delete(uploadId);
+        this.ended.push({ progress: { ...upload.progress }, at: Date.now() });
         return { ...upload.progress };
       });
     return { uploadId, done };

@@ -12,7 +12,7 @@ import {
   type ClientFrame,
   type HostFrame,
 } from './wire';
-import type { ChosenFile } from './uploads';
+import type { ChosenFile, UploadProgress } from './uploads';
 import type { AccountsChanged, SnapshotMessage } from './accounts';
 import type { ConnectionState } from './common';
 import type { ServerEvent } from '../api/events';
@@ -99,6 +99,10 @@ export function createWebSocketBridge(options: BridgeOptions): TributaryApi<File
       }
       emit('connection', { accountId: account.id, state: connection });
     }
+    // Uploads kept going in the host; their progress (or end) pushed meanwhile was lost.
+    const uploads = (await request({ t: 'call', method: 'listUploads', payload: {} })) as
+      UploadProgress[] | undefined;
+    for (const upload of uploads ?? []) emit('uploadProgress', upload);
   };
 
   const connect = () => {
@@ -140,8 +144,25 @@ export function createWebSocketBridge(options: BridgeOptions): TributaryApi<File
   };
   connect();
 
-  const request = async (frame: WithoutId<RequestFrame>): Promise<unknown> => {
-    await opened;
+  /** How long a call waits for the socket to come back before failing with BRIDGE_CLOSED. */
+  const RECONNECT_WAIT_MS = 10_000;
+  const bridgeClosed = (msg = 'Connection to Tributary closed') =>
+    new TributaryError({ code: 'BRIDGE_CLOSED', msg });
+
+  /**
+   * Sends a request frame and waits for its answer. A call made while the socket is down waits for
+   * the reconnect (briefly); `on` pins the request to one socket (a file's stream), failing if that
+   * socket is gone.
+   */
+  const request = async (frame: WithoutId<RequestFrame>, on?: WebSocketLike): Promise<unknown> => {
+    const deadline = Date.now() + RECONNECT_WAIT_MS;
+    for (;;) {
+      await opened;
+      if (on && socket !== on) throw bridgeClosed();
+      if (socket.readyState === OPEN) break;
+      if (closed || Date.now() > deadline) throw bridgeClosed();
+      await new Promise<void>((resolve) => setTimeout(resolve, 50));
+    }
     const id = nextId++;
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject });
@@ -149,11 +170,23 @@ export function createWebSocketBridge(options: BridgeOptions): TributaryApi<File
     });
   };
 
-  const drained = async () => {
-    while (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+  /**
+   * Waits until the socket a file is streamed on can take more. The file's bytes live in that
+   * socket's session on the host: if it dropped (even if a new one is up), the file is gone there,
+   * so the upload fails with BRIDGE_CLOSED and the user can start it again.
+   */
+  const drained = async (streamSocket: WebSocketLike, name: string) => {
+    const check = () => {
+      if (socket !== streamSocket || streamSocket.readyState !== OPEN) {
+        throw bridgeClosed(
+          `The connection to Tributary dropped while sending ${name}; try the upload again.`,
+        );
+      }
+    };
+    check();
+    while (streamSocket.bufferedAmount > MAX_BUFFERED_BYTES) {
       await new Promise<void>((resolve) => setTimeout(() => resolve(), 10));
-      if (socket.readyState !== OPEN)
-        throw new TributaryError({ code: 'BRIDGE_CLOSED', msg: 'Connection closed during upload' });
+      check();
     }
   };
 
@@ -170,12 +203,9 @@ export function createWebSocketBridge(options: BridgeOptions): TributaryApi<File
   };
   api.intakeFile = async (file: FileLike): Promise<ChosenFile> => {
     const fileNumber = nextFile++;
-    await request({
-      t: 'file-begin',
-      file: fileNumber,
-      name: file.name ?? 'pasted-file',
-      size: file.size,
-    });
+    const name = file.name ?? 'pasted-file';
+    await request({ t: 'file-begin', file: fileNumber, name, size: file.size });
+    const streamSocket = socket;
     try {
       for (let offset = 0; offset < file.size; offset += FILE_CHUNK_BYTES) {
         const bytes = new Uint8Array(
@@ -184,15 +214,16 @@ export function createWebSocketBridge(options: BridgeOptions): TributaryApi<File
         const frame = new Uint8Array(FILE_HEADER_BYTES + bytes.length);
         new DataView(frame.buffer).setUint32(0, fileNumber);
         frame.set(bytes, FILE_HEADER_BYTES);
-        await drained();
-        socket.send(frame);
+        await drained(streamSocket, name);
+        streamSocket.send(frame);
       }
+      await drained(streamSocket, name);
     } catch (error) {
-      if (socket.readyState === OPEN)
-        socket.send(JSON.stringify({ t: 'file-abort', file: fileNumber }));
+      if (socket === streamSocket && streamSocket.readyState === OPEN)
+        streamSocket.send(JSON.stringify({ t: 'file-abort', file: fileNumber }));
       throw error;
     }
-    return (await request({ t: 'file-end', file: fileNumber })) as ChosenFile;
+    return (await request({ t: 'file-end', file: fileNumber }, streamSocket)) as ChosenFile;
   };
   api.uploadFile = async (accountId: string, file: FileLike) => {
     // Oversized files are refused before their bytes cross the socket.

@@ -186,6 +186,62 @@ describe.each(transports)('IPC contract over the %s transport', (_name, makeTran
     expect(accounts).toHaveLength(1);
   });
 
+  it('fails an upload whose bytes were streaming when the bridge dropped, clearly; a retry works', async (context) => {
+    if (!transport.disconnect) return context.skip();
+    const bytes = Buffer.alloc(900 * 1024, 7);
+    const replays = () => received.filter((p) => p.channel === 'snapshot').length;
+    const before = replays();
+    // The second chunk is read after the socket dropped and the bridge reconnected.
+    const dropping = {
+      name: 'dropped.bin',
+      size: bytes.length,
+      slice: (start: number, end: number) => ({
+        arrayBuffer: async () => {
+          if (start > 0 && replays() === before) {
+            transport.disconnect!();
+            await eventually(() => (replays() > before ? true : undefined));
+          }
+          return new Uint8Array(bytes.subarray(start, end)).buffer;
+        },
+      }),
+    } as unknown as TestFile;
+    const error = (await transport.api
+      .uploadFile(accountId, dropping)
+      .catch((e: unknown) => e)) as TributaryError;
+    expect(error.code).toBe('BRIDGE_CLOSED');
+    expect(error.message).toMatch(/dropped while sending dropped\.bin; try the upload again/);
+    const retry = Object.assign(new Blob([bytes]), {
+      name: 'dropped.bin',
+      path: '',
+    }) as TestFile;
+    const { uploadId } = await transport.api.uploadFile(accountId, retry);
+    const done = await waitForPush(
+      'uploadProgress',
+      (p) => p.uploadId === uploadId && p.state !== 'uploading',
+    );
+    expect(done.state).toBe('done');
+  });
+
+  it('replays the end of an upload a dropped bridge may have missed', async (context) => {
+    if (!transport.disconnect) return context.skip();
+    const file = Object.assign(new Blob(['replayed bytes']), {
+      name: 'replayed.txt',
+      path: '',
+    }) as TestFile;
+    const { uploadId } = await transport.api.uploadFile(accountId, file);
+    await waitForPush('uploadProgress', (p) => p.uploadId === uploadId && p.state === 'done');
+    const ends = () =>
+      received.filter(
+        (p) =>
+          p.channel === 'uploadProgress' &&
+          (p.payload as PushPayload<'uploadProgress'>).uploadId === uploadId &&
+          (p.payload as PushPayload<'uploadProgress'>).state === 'done',
+      ).length;
+    const endsBefore = ends();
+    transport.disconnect();
+    await eventually(() => (ends() > endsBefore ? true : undefined));
+  });
+
   it('never hands the API key to the renderer side', () => {
     const key = realm.users.owner.api_key;
     const everything = JSON.stringify({ received, results });
