@@ -1,15 +1,27 @@
-// npm run bench:server -- [--duration 30] [--rate 1000] [--senders 50] [--pollers 200]
+// npm run bench:server -- [--duration 30] [--warmup 3] [--rate 1000] [--senders 50]
+//   [--pollers 200] [--fanout realistic|all] [--channels 20] [--subscriptions 2]
 //
-// Load test of the local realm server on loopback: `senders` users send channel messages at `rate`
-// messages/s in total (open loop, evenly paced) while `pollers` event queues long-poll for message
-// events. Every poller receives every message, so this also measures fan-out. Reports throughput,
-// send-to-delivery latency (p50/p99 over every (message, poller) delivery), errors, and as the
-// reference the bare better-sqlite3 insert rate on this machine. The server runs as a child process
-// (the real CLI) so the load generator does not share its event loop.
-// Writes bench/.out/server-load.json.
+// Load test of the local realm server on loopback: `senders` accounts send channel messages at
+// `rate` messages/s in total (open loop, evenly paced) while `pollers` other accounts long-poll
+// one event queue each for message events.
+//
+// Load model (--fanout):
+//   realistic (default): `channels` channels; every account is subscribed to `subscriptions` of
+//     them, spread evenly, and senders post to their own channels in turn. With the defaults a
+//     message has 25 recipients (user_messages rows), 20 of them polling: a team realm.
+//   all: every account in one channel, so each message is stored for all 250 accounts and
+//     delivered to every poller (the worst case: 200 deliveries per message).
+//
+// Reports throughput, send-to-delivery latency (p50/p99 over every (message, polling queue)
+// delivery of messages sent after the warm-up), deliveries against the expected count, errors,
+// CPU used by the server and by this load generator, load averages, and as the reference the bare
+// better-sqlite3 insert rate on this machine. The server runs as a child process (the real CLI
+// through tsx; its startup and the setup are not measured), so the load generator does not share
+// its event loop, but both share the machine's cores.
+// Writes bench/.out/server-load.json (realistic) or bench/.out/server-load-all.json (all).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, availableParallelism, tmpdir } from 'node:os';
+import { cpus, availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -26,13 +38,21 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '1000' },
     senders: { type: 'string', default: '50' },
     pollers: { type: 'string', default: '200' },
+    warmup: { type: 'string', default: '3' },
+    fanout: { type: 'string', default: 'realistic' },
+    channels: { type: 'string', default: '20' },
+    subscriptions: { type: 'string', default: '2' },
   },
 });
 const DURATION_S = Number(values.duration);
 const RATE = Number(values.rate);
 const SENDERS = Number(values.senders);
 const POLLERS = Number(values.pollers);
-const CHANNEL = 'load-test';
+const WARMUP_S = Number(values.warmup);
+const FANOUT = values.fanout === 'all' ? 'all' : 'realistic';
+if (values.fanout !== FANOUT) throw new Error(`--fanout must be realistic or all`);
+const CHANNELS = Number(values.channels);
+const SUBSCRIPTIONS = Number(values.subscriptions);
 
 /** Latency histogram in 0.1 ms buckets up to 60 s. */
 class Histogram {
@@ -84,9 +104,43 @@ async function startServer(dataDir: string): Promise<{ child: ChildProcess; url:
   return { child, url: line.replace('listening on ', '').trim() };
 }
 
-// Long-polls use node:http with a keep-alive agent rather than fetch: at thousands of responses
-// per second fetch's per-request cost would make the load generator, not the server, the limit.
+// Sends and long-polls use node:http with keep-alive agents rather than fetch: at thousands of
+// requests per second fetch's per-request cost would make the load generator, not the server,
+// the limit.
 const pollAgent = new Agent({ keepAlive: true, maxSockets: Infinity });
+const sendAgent = new Agent({ keepAlive: true, maxSockets: Infinity });
+
+/** POST /messages with a prebuilt form body; resolves with the HTTP status (body discarded). */
+function sendMessage(
+  baseUrl: string,
+  authorization: string,
+  channel: string,
+  topic: string,
+  content: string,
+): Promise<number> {
+  const body = `type=stream&to=${encodeURIComponent(channel)}&topic=${encodeURIComponent(topic)}&content=${encodeURIComponent(content)}`;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${baseUrl}/api/v1/messages`,
+      {
+        method: 'POST',
+        agent: sendAgent,
+        headers: {
+          authorization,
+          'content-type': 'application/x-www-form-urlencoded',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 
 function longPoll(
   baseUrl: string,
@@ -146,6 +200,64 @@ function bareInsertRate(): number {
   }
 }
 
+interface Poller {
+  authorization: string;
+  queueId: string;
+  lastEventId: number;
+}
+
+/** CPU seconds (user + system) used so far by a process, from /proc (Linux); NaN elsewhere. */
+function processCpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name; utime and stime are the 14th and 15th overall.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S;
+  } catch {
+    return NaN;
+  }
+}
+const CLOCK_TICKS_PER_S = 100;
+
+async function createAccounts(owner: ApiClient, count: number): Promise<Account[]> {
+  const accounts: Account[] = [];
+  // In small parallel batches: account creation hashes passwords (scrypt), which dominates setup.
+  for (let first = 0; first < count; first += 10) {
+    const batch = Array.from({ length: Math.min(10, count - first) }, async (_, j) => {
+      const i = first + j;
+      const email = `load${i}@tributary.local`;
+      const password = `load-password-${i}`;
+      const created = await owner.post('/users', { email, password, full_name: `Load ${i}` });
+      check(created, 'POST /users');
+      const key = await owner.post('/fetch_api_key', { username: email, password });
+      check(key, 'POST /fetch_api_key');
+      const token = Buffer.from(`${email}:${key.body.api_key as string}`).toString('base64');
+      return { id: created.body.user_id as number, authorization: `Basic ${token}` };
+    });
+    accounts.push(...(await Promise.all(batch)));
+  }
+  return accounts;
+}
+
+interface Account {
+  id: number;
+  authorization: string;
+}
+
+/**
+ * Channel memberships of account i. `all`: everyone in one channel. `realistic`: each account in
+ * SUBSCRIPTIONS of CHANNELS channels, spread evenly (step 7 is coprime with the default 20
+ * channels, so the channels of one account are distinct and every channel gets the same share).
+ */
+function channelsOf(i: number): number[] {
+  if (FANOUT === 'all') return [0];
+  const channels = new Set<number>();
+  for (let j = 0; channels.size < Math.min(SUBSCRIPTIONS, CHANNELS); j++) {
+    channels.add((i + j * 7) % CHANNELS);
+  }
+  return [...channels];
+}
+
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tributary-server-load-'));
   const { child, url } = await startServer(dataDir);
@@ -158,73 +270,80 @@ async function main(): Promise<void> {
     const ownerCred = creds.users.find((u) => u.role === 100)!;
     const owner = new ApiClient(() => url, { email: ownerCred.email, apiKey: ownerCred.api_key });
 
-    // Setup: the senders (also the poller accounts), one channel everyone is subscribed to.
-    const senders: ApiClient[] = [];
-    const senderIds: number[] = [];
-    for (let i = 0; i < SENDERS; i++) {
-      const email = `load${i}@tributary.local`;
-      const created = await owner.post('/users', {
-        email,
-        password: `load-password-${i}`,
-        full_name: `Load ${i}`,
-      });
-      check(created, 'POST /users');
-      const key = await owner.post('/fetch_api_key', {
-        username: email,
-        password: `load-password-${i}`,
-      });
-      check(key, 'POST /fetch_api_key');
-      senders.push(new ApiClient(() => url, { email, apiKey: key.body.api_key as string }));
-      senderIds.push(created.body.user_id as number);
-    }
-    check(
-      await owner.post('/users/me/subscriptions', {
-        subscriptions: [{ name: CHANNEL }],
-        principals: senderIds,
-      }),
-      'subscribe',
-    );
-
-    const probe = await senders[0].post('/messages', {
-      type: 'stream',
-      to: CHANNEL,
-      topic: 'probe',
-      content: 'probe',
+    // Setup: SENDERS sending accounts then POLLERS polling accounts (one queue each), subscribed
+    // per channelsOf.
+    const accounts = await createAccounts(owner, SENDERS + POLLERS);
+    const channelCount = FANOUT === 'all' ? 1 : CHANNELS;
+    const members: number[][] = Array.from({ length: channelCount }, () => []);
+    accounts.forEach((account, i) => {
+      for (const c of channelsOf(i)) members[c].push(account.id);
     });
-    if (probe.status === 404) {
+    for (let c = 0; c < channelCount; c++) {
+      check(
+        await owner.post('/users/me/subscriptions', {
+          subscriptions: [{ name: channelName(c) }],
+          principals: members[c],
+        }),
+        'subscribe',
+      );
+    }
+    const senders = accounts.slice(0, SENDERS).map((account, i) => ({
+      ...account,
+      channels: channelsOf(i),
+    }));
+    const pollerChannels = accounts.slice(SENDERS).map((_, i) => channelsOf(SENDERS + i));
+    // Deliveries a message to channel c must produce: one per polling account subscribed to c.
+    const pollersIn = new Array<number>(channelCount).fill(0);
+    for (const channels of pollerChannels) for (const c of channels) pollersIn[c] += 1;
+    const recipientsIn = members.map((m) => m.length);
+
+    const probe = await sendMessage(
+      url,
+      senders[0].authorization,
+      channelName(0),
+      'probe',
+      'probe',
+    );
+    if (probe === 404) {
       console.log('POST /messages is not available on this server yet: nothing to measure.');
       writeResult({ skipped: 'POST /messages not implemented' });
       return;
     }
-    check(probe, 'POST /messages');
+    if (probe !== 200) throw new Error(`POST /messages failed: ${probe}`);
 
-    // Pollers: queues spread over the sender accounts, message events only, raw content.
-    const sentAt = new Map<number, number>();
-    const latency = new Histogram();
-    let delivered = 0;
-    let running = true;
-    const pollers = await Promise.all(
-      Array.from({ length: POLLERS }, async (_, i) => {
-        const client = senders[i % senders.length];
-        const reg = await client.post('/register', {
-          event_types: ['message'],
-          apply_markdown: false,
-        });
+    // Pollers: message events only, raw content.
+    const pollers: Poller[] = await Promise.all(
+      accounts.slice(SENDERS).map(async (account) => {
+        const client = new ApiClient(() => url, null);
+        const reg = await client.post(
+          '/register',
+          { event_types: ['message'], apply_markdown: false },
+          { headers: { authorization: account.authorization } },
+        );
         check(reg, 'POST /register');
         return {
-          client,
+          authorization: account.authorization,
           queueId: reg.body.queue_id as string,
           lastEventId: reg.body.last_event_id as number,
         };
       }),
     );
+
+    // sentAt[seq]: when message seq was handed to the socket layer; measured[seq]: sent after
+    // the warm-up (only those count in throughput and latency).
+    const sentAt: number[] = [];
+    const channelOfSeq: number[] = [];
+    let warmupEndSeq = Infinity;
+    const latency = new Histogram();
+    let delivered = 0;
+    let running = true;
     // Poll loops run until `running` is cleared; their last polls are abandoned at exit.
     void Promise.all(
       pollers.map(async (poller) => {
         while (running) {
           const res = await longPoll(
             url,
-            poller.client.authHeader!,
+            poller.authorization,
             poller.queueId,
             poller.lastEventId,
           ).catch(() => null);
@@ -240,9 +359,11 @@ async function main(): Promise<void> {
           }>) {
             poller.lastEventId = event.id;
             if (event.type !== 'message' || !event.message) continue;
-            const match = /^load (\d+)$/.exec(event.message.content);
-            if (!match) continue;
-            const start = sentAt.get(Number(match[1]));
+            const content = event.message.content;
+            if (!content.startsWith('load ')) continue;
+            const seq = Number(content.slice(5));
+            if (seq < warmupEndSeq) continue;
+            const start = sentAt[seq];
             if (start !== undefined) {
               latency.add(now - start);
               delivered += 1;
@@ -257,24 +378,34 @@ async function main(): Promise<void> {
     let sequence = 0;
     let sent = 0;
     let acknowledged = 0;
+    let deliveriesExpected = 0;
+    let rowsWritten = 0;
     const inFlight = new Array<boolean>(SENDERS).fill(false);
     const backlog: number[][] = Array.from({ length: SENDERS }, () => []);
     const sendNext = (s: number) => {
       const seq = backlog[s].shift();
       if (seq === undefined) return;
       inFlight[s] = true;
-      sentAt.set(seq, performance.now());
+      const sender = senders[s];
+      const channel = sender.channels[Math.floor(seq / SENDERS) % sender.channels.length];
+      channelOfSeq[seq] = channel;
+      sentAt[seq] = performance.now();
       sent += 1;
-      senders[s]
-        .post('/messages', {
-          type: 'stream',
-          to: CHANNEL,
-          topic: `topic ${seq % 10}`,
-          content: `load ${seq}`,
-        })
+      sendMessage(
+        url,
+        sender.authorization,
+        channelName(channel),
+        `topic ${seq % 10}`,
+        `load ${seq}`,
+      )
         .then(
-          (res) =>
-            res.status === 200 ? (acknowledged += 1) : countError(`messages ${res.status}`),
+          (status) => {
+            if (status !== 200) return countError(`messages ${status}`);
+            if (seq < warmupEndSeq) return;
+            acknowledged += 1;
+            deliveriesExpected += pollersIn[channel];
+            rowsWritten += recipientsIn[channel];
+          },
           () => countError('messages network'),
         )
         .finally(() => {
@@ -282,11 +413,21 @@ async function main(): Promise<void> {
           sendNext(s);
         });
     };
+    const loadBefore = loadavg();
+    let measureStart = 0;
+    let serverCpuStart = 0;
+    let generatorCpuStart = process.cpuUsage();
     const started = performance.now();
     await new Promise<void>((resolve) => {
       const timer = setInterval(() => {
         const elapsed = (performance.now() - started) / 1000;
-        if (elapsed >= DURATION_S) {
+        if (elapsed >= WARMUP_S && warmupEndSeq === Infinity) {
+          warmupEndSeq = sequence;
+          measureStart = performance.now();
+          serverCpuStart = processCpuSeconds(child.pid!);
+          generatorCpuStart = process.cpuUsage();
+        }
+        if (elapsed >= WARMUP_S + DURATION_S) {
           clearInterval(timer);
           resolve();
           return;
@@ -299,23 +440,37 @@ async function main(): Promise<void> {
         }
       }, 1);
     });
-    const sendSeconds = (performance.now() - started) / 1000;
+    const sendSeconds = (performance.now() - measureStart) / 1000;
+    const serverCpu = processCpuSeconds(child.pid!) - serverCpuStart;
+    const generatorCpuUs = process.cpuUsage(generatorCpuStart);
+    const loadAfter = loadavg();
     // Let in-flight deliveries land, then stop the pollers (their last polls end with a heartbeat
     // or when the server stops).
     await new Promise((resolve) => setTimeout(resolve, 2000));
     running = false;
-    const expected = acknowledged * POLLERS;
 
     const bare = bareInsertRate();
     const result = {
-      config: { duration_s: DURATION_S, offered_rate: RATE, senders: SENDERS, pollers: POLLERS },
-      messages_offered: sequence,
+      config: {
+        duration_s: DURATION_S,
+        warmup_s: WARMUP_S,
+        offered_rate: RATE,
+        senders: SENDERS,
+        pollers: POLLERS,
+        fanout: FANOUT,
+        channels: channelCount,
+        subscriptions_per_user: FANOUT === 'all' ? 1 : Math.min(SUBSCRIPTIONS, CHANNELS),
+        recipients_per_message_avg: average(recipientsIn),
+        polled_queues_per_message_avg: average(pollersIn),
+      },
+      messages_offered: sequence - warmupEndSeq,
       messages_sent: sent,
       messages_acknowledged: acknowledged,
       send_throughput_per_s: acknowledged / sendSeconds,
+      user_message_rows_per_s: rowsWritten / sendSeconds,
       deliveries: delivered,
-      deliveries_expected: expected,
-      delivery_ratio: expected ? delivered / expected : 0,
+      deliveries_expected: deliveriesExpected,
+      delivery_ratio: deliveriesExpected ? delivered / deliveriesExpected : 0,
       delivery_throughput_per_s: delivered / sendSeconds,
       latency_ms: {
         p50: latency.percentile(50),
@@ -324,6 +479,14 @@ async function main(): Promise<void> {
         max: latency.max,
       },
       errors,
+      // CPU seconds per wall second over the measured window (2.0 = both cores busy).
+      server_cpu_per_s: serverCpu / sendSeconds,
+      // The machine-independent figure to compare across runs: server CPU per stored message
+      // (with its deliveries and polls). Under 1 ms is needed for 1,000/s on one core.
+      server_cpu_ms_per_message: acknowledged ? (serverCpu * 1000) / acknowledged : NaN,
+      generator_cpu_per_s: (generatorCpuUs.user + generatorCpuUs.system) / 1e6 / sendSeconds,
+      load_average_before: loadBefore,
+      load_average_after: loadAfter,
       bare_sqlite_inserts_per_s: bare,
       server_vs_bare_ratio: acknowledged / sendSeconds / bare,
     };
@@ -334,6 +497,14 @@ async function main(): Promise<void> {
     await new Promise((resolve) => child.once('exit', resolve));
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+function average(values: number[]): number {
+  return values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0;
+}
+
+function channelName(index: number): string {
+  return `load-${index}`;
 }
 
 function writeResult(result: Record<string, unknown>): void {
@@ -349,8 +520,12 @@ function writeResult(result: Record<string, unknown>): void {
   const outDir = join(root, 'bench/.out');
   mkdirSync(outDir, { recursive: true });
   writeFileSync(
-    join(outDir, 'server-load.json'),
-    JSON.stringify({ name: 'server-load', machine, ...result }, null, 2) + '\n',
+    join(outDir, FANOUT === 'all' ? 'server-load-all.json' : 'server-load.json'),
+    JSON.stringify(
+      { name: FANOUT === 'all' ? 'server-load-all' : 'server-load', machine, ...result },
+      null,
+      2,
+    ) + '\n',
   );
 }
 
