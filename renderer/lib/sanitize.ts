@@ -46,6 +46,8 @@ function getPurifier(): DOMPurify {
       el.setAttribute('loading', 'lazy');
     }
   });
+  // Set once: options passed to each sanitize() call are parsed again on every call.
+  p.setConfig(OPTIONS);
   purifier = p;
   return p;
 }
@@ -70,7 +72,7 @@ const OPTIONS = {
 export function sanitizeMessageHtml(html: string, accountId: string): string {
   currentAccount = accountId;
   try {
-    return getPurifier().sanitize(html, OPTIONS) as string;
+    return getPurifier().sanitize(html) as string;
   } finally {
     currentAccount = '';
   }
@@ -78,9 +80,6 @@ export function sanitizeMessageHtml(html: string, accountId: string): string {
 
 /** Plain text of server HTML (for previews, quoting and editing), never parsed as live DOM. */
 export function htmlToText(html: string): string {
-  const doc = new DOMParser().parseFromString(
-    getPurifier().sanitize(html, OPTIONS) as string,
-    'text/html',
-  );
+  const doc = new DOMParser().parseFromString(getPurifier().sanitize(html) as string, 'text/html');
   return doc.body.textContent ?? '';
 }

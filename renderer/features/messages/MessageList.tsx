@@ -111,7 +111,22 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
     estimateSize: () => ESTIMATED_ROW_PX,
     overscan: 6,
     getItemKey: (i) => (i < idCount ? (ids?.at(i) ?? i) : `local-${outbox[i - idCount]?.localId}`),
-    initialRect: { width: 800, height: 800 },
+    // Rows are measured by the virtualizer's ResizeObserver, which reports every new row of a frame
+    // in one batch after layout. Measuring in the ref callback instead (the default) forces a
+    // layout per row and re-walks the offsets of every following row (O(rows x n)) per
+    // measurement; there the known size (or the estimate) is returned, which changes nothing.
+    measureElement: (element, entry, instance) => {
+      const box = entry?.borderBoxSize?.[0];
+      if (box) return box.blockSize;
+      if (entry) return element.getBoundingClientRect().height;
+      const index = instance.indexFromElement(element);
+      return instance.measurementsCache[index]?.size ?? ESTIMATED_ROW_PX;
+    },
+    // The window's height bounds the list's: the first render covers the viewport without a layout.
+    initialRect: {
+      width: 800,
+      height: typeof window === 'undefined' ? 800 : window.innerHeight || 800,
+    },
     // When the list already has messages at mount, start near where positioning will jump (the
     // first unread, else the bottom), so the first frame renders those rows and not the top ones.
     initialOffset: () => {
@@ -187,14 +202,14 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   const topRow = virtualizer.getVirtualItemForOffset(virtualizer.scrollOffset ?? 0);
   const topId = topRow && topRow.index < idCount ? ids?.at(topRow.index) : undefined;
 
-  /** Indices of the first and last rows inside the viewport, from the live scroll position (the
-   * render's range can be stale right after a programmatic scroll). */
+  /** Indices of the first and last rows inside the viewport, from the virtualizer's own record of
+   * the scroll position and viewport size (updated by its scroll listener and ResizeObserver).
+   * Reading scrollTop/clientHeight here would force a layout after every commit while scrolling. */
   const visibleRange = useCallback((): [number, number] | null => {
-    const el = scrollRef.current;
-    if (!el) return null;
-    const top = el.scrollTop;
+    const top = virtualizer.scrollOffset ?? 0;
+    const height = virtualizer.scrollRect?.height ?? 0;
     const first = virtualizer.getVirtualItemForOffset(top);
-    const last = virtualizer.getVirtualItemForOffset(top + Math.max(el.clientHeight - 1, 0));
+    const last = virtualizer.getVirtualItemForOffset(top + Math.max(height - 1, 0));
     if (!first || !last) return null;
     return [first.index, last.index];
   }, [virtualizer]);
@@ -213,6 +228,8 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   }, [startIndex, endIndex, idCount, list, ids, loadMore, visibleRange]);
 
   // --- Mark as read what the user has seen. ---------------------------------------------------
+  // The unreads wrapper is replaced on every change (its maps are mutated in place).
+  const unreads = useChatStore((s) => s.accounts[accountId]?.unreads);
   const toMark = useRef(new Set<number>());
   const markTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const flushMarks = useCallback(() => {
@@ -238,7 +255,20 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
     }
     if (toMark.current.size > 0 && !markTimer.current)
       markTimer.current = setTimeout(flushMarks, MARK_READ_DELAY_MS);
-  });
+    // Runs when the rows in view or their read state change, not on every scroll frame.
+  }, [
+    startIndex,
+    endIndex,
+    ids,
+    idCount,
+    policy,
+    isConversation,
+    unreads,
+    accountId,
+    store,
+    visibleRange,
+    flushMarks,
+  ]);
   useEffect(
     () => () => {
       if (markTimer.current) clearTimeout(markTimer.current);
@@ -248,8 +278,6 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   );
 
   // --- Jump to first unread. ------------------------------------------------------------------
-  // The unreads wrapper is replaced on every change (its maps are mutated in place).
-  const unreads = useChatStore((s) => s.accounts[accountId]?.unreads);
   const firstUnreadIndex = useMemo(
     () => (ids && unreads ? firstUnreadIn(ids, unreads.locations) : -1),
     [ids, unreads],
@@ -312,36 +340,34 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
           </p>
         ) : null}
         {empty ? <p className="placeholder">No messages here yet.</p> : null}
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
-          {items.map((item) => {
-            const isLocal = item.index >= idCount;
-            const id = isLocal ? undefined : ids!.at(item.index)!;
-            return (
-              <div
-                key={item.key}
-                data-index={item.index}
-                ref={virtualizer.measureElement}
-                style={{
-                  position: 'absolute',
-                  top: 0,
-                  left: 0,
-                  width: '100%',
-                  transform: `translateY(${item.start}px)`,
-                }}
-              >
-                {isLocal ? (
-                  <PendingRow entry={outbox[item.index - idCount]!} accountId={accountId} />
-                ) : (
-                  <MessageRow
-                    accountId={accountId}
-                    id={id!}
-                    prevId={item.index > 0 ? ids!.at(item.index - 1) : undefined}
-                    selected={selected === id}
-                  />
-                )}
-              </div>
-            );
-          })}
+        {/* Rows sit in normal flow inside one block moved to the first row's offset, so they
+            never overlap while a new row's real height is not yet measured. */}
+        <div className="message-rows" style={{ height: virtualizer.getTotalSize() }}>
+          <div style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
+            {items.map((item) => {
+              const isLocal = item.index >= idCount;
+              const id = isLocal ? undefined : ids!.at(item.index)!;
+              return (
+                <div
+                  key={item.key}
+                  className="message-slot"
+                  data-index={item.index}
+                  ref={virtualizer.measureElement}
+                >
+                  {isLocal ? (
+                    <PendingRow entry={outbox[item.index - idCount]!} accountId={accountId} />
+                  ) : (
+                    <MessageRow
+                      accountId={accountId}
+                      id={id!}
+                      prevId={item.index > 0 ? ids!.at(item.index - 1) : undefined}
+                      selected={selected === id}
+                    />
+                  )}
+                </div>
+              );
+            })}
+          </div>
         </div>
       </div>
     </div>
