@@ -1,20 +1,29 @@
-// Builds what is stale: the renderer bundle (Vite) and the Electron main process and preload (esbuild).
+// Builds what is stale: the renderer bundle (Vite), the Electron main process and preload (esbuild),
+// and the start bundle (dist/start.mjs: scripts/start.ts with the browser-mode host, main services
+// and local server, so a warm `npm start` runs plain node instead of transpiling TypeScript).
 // `npm start` and `npm test` call this; it does nothing when the outputs are newer than their sources.
-import { build as viteBuild } from 'vite';
-import { build as esbuild } from 'esbuild';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+// Builds in parallel processes (test workers, `npm start` beside a test run) take turns through a
+// lock folder, and each re-checks staleness once it holds the lock.
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-function newestMtime(dir: string): number {
-  if (!existsSync(dir)) return 0;
+/** The start bundle and the sources it is made of (scripts/launch.mjs checks the same list). */
+export const START_BUNDLE = 'dist/start.mjs';
+export const START_BUNDLE_INPUTS = ['scripts', 'server', 'electron', 'shared', 'package-lock.json'];
+
+const LOCK_DIR = join(root, 'dist/.build-lock');
+/** A lock older than this was left by a build that died. */
+const LOCK_STALE_MS = 5 * 60_000;
+
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
   return newest;
 }
 
@@ -24,30 +33,86 @@ function isStale(output: string, inputs: string[]): boolean {
   return inputs.some((input) => newestMtime(join(root, input)) > built);
 }
 
+async function withBuildLock<T>(work: () => Promise<T>): Promise<T> {
+  mkdirSync(join(root, 'dist'), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(LOCK_DIR);
+      break;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'EEXIST') throw error;
+      try {
+        if (Date.now() - statSync(LOCK_DIR).mtimeMs > LOCK_STALE_MS)
+          rmSync(LOCK_DIR, { force: true, recursive: true });
+      } catch {
+        // Released meanwhile: try again.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    rmSync(LOCK_DIR, { force: true, recursive: true });
+  }
+}
+
 export async function buildAll({ force = false } = {}): Promise<void> {
   const rendererOut = join(root, 'dist/renderer/index.html');
-  if (force || isStale(rendererOut, ['renderer', 'shared'])) {
-    await viteBuild({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn' });
-  }
   const electronEntries: Array<[string, string]> = [
     ['electron/main.ts', 'dist/electron/main.cjs'],
     ['electron/preload.ts', 'dist/electron/preload.cjs'],
-  ];
-  for (const [entry, out] of electronEntries) {
-    if (!existsSync(join(root, entry))) continue;
-    if (!force && !isStale(join(root, out), ['electron', 'shared'])) continue;
-    await esbuild({
-      entryPoints: [join(root, entry)],
-      outfile: join(root, out),
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      external: ['electron', 'better-sqlite3'],
-      sourcemap: true,
-      logLevel: 'warning',
-    });
-  }
+  ].filter(([entry]) => existsSync(join(root, entry))) as Array<[string, string]>;
+  const rendererStale = () => force || isStale(rendererOut, ['renderer', 'shared']);
+  const electronStale = (out: string) => force || isStale(join(root, out), ['electron', 'shared']);
+  const startStale = () => force || isStale(join(root, START_BUNDLE), START_BUNDLE_INPUTS);
+  const anyStale = () =>
+    rendererStale() || electronEntries.some(([, out]) => electronStale(out)) || startStale();
+  if (!anyStale()) return;
+
+  await withBuildLock(async () => {
+    // The bundlers are loaded only when something is stale: a warm start never pays for them.
+    if (rendererStale()) {
+      const { build: viteBuild } = await import('vite');
+      await viteBuild({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn' });
+    }
+    const { build: esbuild } = await import('esbuild');
+    for (const [entry, out] of electronEntries) {
+      if (!electronStale(out)) continue;
+      await esbuild({
+        entryPoints: [join(root, entry)],
+        outfile: join(root, out),
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        target: 'node20',
+        external: ['electron', 'better-sqlite3'],
+        sourcemap: true,
+        logLevel: 'warning',
+      });
+    }
+    if (startStale()) {
+      // dist/start.mjs sits one folder below the root, like scripts/start.ts, so the
+      // `new URL('..', import.meta.url)` roots in the bundled code still point at the repository.
+      // Packages are bundled too (resolving and reading hundreds of module files is most of a
+      // plain-node start); the native one, the bundlers and Electron stay external.
+      await esbuild({
+        entryPoints: [join(root, 'scripts/start.ts')],
+        outfile: join(root, START_BUNDLE),
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        external: ['better-sqlite3', 'vite', 'esbuild', 'electron', 'tsx'],
+        // CommonJS packages inside an ES module bundle still call require().
+        banner: {
+          js: "import { createRequire as __startRequire } from 'node:module'; const require = __startRequire(import.meta.url);",
+        },
+        sourcemap: true,
+        logLevel: 'warning',
+      });
+    }
+  });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -1,5 +1,5 @@
 // Start-up benchmark (npm run bench:startup): `npm start -- --browser --no-open --port 0 --data DIR`
-// (run as `tsx scripts/start.ts ...`, what the npm script runs) to the first message on screen in
+// (run as `node scripts/launch.mjs ...`, what the npm script runs) to the first message on screen in
 // Chromium, on a warm install (the build is made once before timing). Bar: under 2 s.
 // Two cases: a fresh data folder (first launch: the local realm is created and seeded) and the same
 // folder again (a returning user). Prints the figures and writes bench/.out/startup.json.
@@ -60,16 +60,7 @@ async function launch(browser: Browser, dataDir: string): Promise<Launch> {
   const t0 = performance.now();
   const child = spawn(
     process.execPath,
-    [
-      join(root, 'node_modules/tsx/dist/cli.mjs'),
-      join(root, 'scripts/start.ts'),
-      '--browser',
-      '--no-open',
-      '--port',
-      '0',
-      '--data',
-      dataDir,
-    ],
+    [join(root, 'scripts/launch.mjs'), '--browser', '--no-open', '--port', '0', '--data', dataDir],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   try {

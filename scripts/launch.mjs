@@ -1,0 +1,33 @@
+// `npm start`: runs dist/start.mjs (scripts/start.ts bundled by scripts/build.ts) with plain node,
+// so a warm start does not load a TypeScript transpiler. When a source of that bundle is newer than
+// it (or it is missing), it runs scripts/start.ts through tsx instead, whose buildAll() refreshes
+// the bundle for the next start. Either way the arguments and printed lines are start.ts's own.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+// Keep in step with START_BUNDLE / START_BUNDLE_INPUTS in scripts/build.ts (test/main/launch.test.ts).
+const bundle = join(root, 'dist/start.mjs');
+const inputs = ['scripts', 'server', 'electron', 'shared', 'package-lock.json'];
+
+function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = 0;
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
+  return newest;
+}
+
+const fresh =
+  existsSync(bundle) &&
+  inputs.every((input) => newestMtime(join(root, input)) <= statSync(bundle).mtimeMs);
+
+if (fresh) {
+  await import(pathToFileURL(bundle).href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(pathToFileURL(join(root, 'scripts/start.ts')).href);
+}
