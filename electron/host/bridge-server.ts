@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import type { ClientFrame, HostFrame } from '../../shared/ipc/wire';
-import { BRIDGE_PATH, FILE_HEADER_BYTES } from '../../shared/ipc/wire';
+import { BRIDGE_PATH, FILE_HEADER_BYTES, MEDIA_COOKIE } from '../../shared/ipc/wire';
 import { IpcCodes } from '../../shared/ipc/errors';
 import type { Dispatch } from '../ipc/dispatch';
 import type { PushHub } from '../push-hub';
@@ -54,6 +54,14 @@ export class BridgeServer {
         if (socket.readyState === socket.OPEN) socket.send(frame);
     });
     this.wss.on('connection', (socket) => this.serve(socket));
+    // The page proves itself to /media (realm images, meeting audio) with the secret in a cookie.
+    // Set here, on the handshake that has just shown the secret, so page scripts never hold it:
+    // HttpOnly, and SameSite=Strict so no other site's <img> can send it.
+    this.wss.on('headers', (headers) => {
+      headers.push(
+        `Set-Cookie: ${MEDIA_COOKIE}=${encodeURIComponent(options.secret)}; Path=/media; HttpOnly; SameSite=Strict`,
+      );
+    });
   }
 
   /** Called from the HTTP server's 'upgrade' event. Refuses anything but our page with the secret. */

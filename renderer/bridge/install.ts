@@ -1,8 +1,8 @@
 // Gives the page window.tributary in browser mode. In Electron the preload has already set it, so this
 // does nothing there. The per-launch secret arrives in the URL fragment (#secret=...), is moved to
-// sessionStorage (so a reload keeps working) and removed from the address bar.
+// sessionStorage (so a reload keeps working) and removed from the address bar. The /media cookie is
+// set by the host on the bridge's handshake (HttpOnly: page scripts never see it).
 import { createWebSocketBridge, type WebSocketLike } from '../../shared/ipc/bridge-client';
-import { MEDIA_COOKIE } from '../../shared/ipc/wire';
 
 const SECRET_KEY = 'tributary.bridgeSecret';
 
@@ -24,7 +24,6 @@ export function installBrowserBridge(win: Window = window): void {
   if (!secret) {
     throw new Error('Tributary: no bridge secret; open the URL printed by `npm start`.');
   }
-  win.document.cookie = `${MEDIA_COOKIE}=${encodeURIComponent(secret)}; path=/media; SameSite=Strict`;
   const origin = `${win.location.protocol === 'https:' ? 'wss' : 'ws'}://${win.location.host}`;
   win.tributary = createWebSocketBridge({
     origin,

@@ -21,7 +21,8 @@ export const BRIDGE_PATH = '/bridge';
 export const IPC_INVOKE_PREFIX = 'tributary:';
 export const IPC_PUSH_CHANNEL = 'tributary:push';
 export const IPC_INTAKE_CHANNEL = 'tributary:intake-path';
-/** Browser mode: cookie carrying the secret for /media requests (SameSite=Strict, path /media). */
+/** Browser mode: cookie carrying the secret for /media requests, set by the host on the bridge
+ * handshake (HttpOnly, SameSite=Strict, path /media). */
 export const MEDIA_COOKIE = 'tributary_media';
 /** How the renderer addresses a realm file: Electron's media protocol or browser mode's /media route. */
 export const MEDIA_SCHEME = 'tributary-media';
