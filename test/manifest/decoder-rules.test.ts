@@ -501,6 +501,14 @@ describe('warnings', () => {
       mutated((d) => setAt(d, ['transcripts', 2, 'default'], true)),
       [],
     );
+    // The readable list is checked on its own.
+    expectFindings(
+      mutated((d) => {
+        const readables = d.readableTranscripts as JsonObject[];
+        readables.push({ ...readables[0], id: 'readable-2' });
+      }),
+      ['multiple-defaults /readableTranscripts/1'],
+    );
   });
 
   it('audio-disagrees for each member that differs from integrity', () => {

@@ -194,6 +194,20 @@ describe('OpusIntegrityReader', () => {
     ]);
     const gap = concat([...pages.slice(0, 3), ...pages.slice(4)].map(encodePage));
     cases.push(['missing page', gap, /sequence/]);
+    // An OpusHead long enough to span two pages ends on the second one: RFC 7845 wants it alone on
+    // the first page.
+    const longHead = new Uint8Array(300);
+    longHead.set(pages[0].body);
+    const spanning = [
+      { ...pages[0], granule: -1n, segments: [255], body: longHead.subarray(0, 255) },
+      { ...pages[0], headerType: 1, sequence: 1, segments: [45], body: longHead.subarray(255) },
+      ...pages.slice(1).map((p) => ({ ...p, sequence: p.sequence + 1 })),
+    ];
+    cases.push([
+      'OpusHead over two pages',
+      concat(spanning.map(encodePage)),
+      /OpusHead is not on the first page/,
+    ]);
     const badVersion = file.slice();
     badVersion[4] = 1;
     cases.push(['Ogg version 1', badVersion, /version/]);

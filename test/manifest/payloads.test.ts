@@ -166,6 +166,14 @@ describe('audio discovery and integrity', () => {
     const report = await inspectManifestFile(good.manifestPath);
     expect(codes(report.errors)).toEqual(['payload-hash-mismatch /audio/payloadRef/sha256']);
     expect(report.integrity.status).toBe('verified');
+
+    const short = folder((d) =>
+      setAt(d, ['audio', 'payloadRef'], { path: 'recording.opus', byteLength: 59735 }),
+    );
+    const shortReport = await inspectManifestFile(short.manifestPath);
+    expect(codes(shortReport.errors)).toEqual([
+      'payload-length-mismatch /audio/payloadRef/byteLength',
+    ]);
   });
 
   it('a missing audio file is integrity "missing", not a manifest error', async () => {
