@@ -10,6 +10,7 @@ import { getChannel } from './channels-store';
 import { realmSetting } from './realm-settings';
 import { accessibleMessage, messageAudience, type MessageRow } from './messages-store';
 import { sendDeleteEvents } from './messages-events';
+import { announceAttachmentUpdates, unlinkAttachmentsFromMessages } from '../uploads/attachments';
 
 function checkCanDelete(ctx: RealmContext, user: AuthUser, message: MessageRow): void {
   const { db } = ctx;
@@ -29,17 +30,21 @@ function checkCanDelete(ctx: RealmContext, user: AuthUser, message: MessageRow):
   }
 }
 
-/** Removes a message and everything hanging off it. */
-export function deleteMessageRows(db: Db, ids: readonly number[]): void {
+/**
+ * Removes messages and everything hanging off them. Returns the attachments that lost a link (the
+ * caller announces them with announceAttachmentUpdates once committed).
+ */
+export function deleteMessageRows(db: Db, ids: readonly number[]): number[] {
   const statements = [
     'DELETE FROM reactions WHERE message_id = ?',
     'DELETE FROM submessages WHERE message_id = ?',
-    'DELETE FROM attachment_messages WHERE message_id = ?',
     'DELETE FROM user_messages WHERE message_id = ?',
     'DELETE FROM messages WHERE id = ?',
   ].map((sql) => db.prepare(sql));
-  db.transaction(() => {
+  return db.transaction(() => {
+    const unlinked = unlinkAttachmentsFromMessages(db, ids);
     for (const id of ids) for (const statement of statements) statement.run(id);
+    return unlinked;
   })();
 }
 
@@ -49,7 +54,8 @@ export function registerDeleteRoute(api: ApiRouter, ctx: RealmContext): void {
     if (!message) throw badRequest('Invalid message(s)');
     checkCanDelete(ctx, user, message);
     const audience = messageAudience(ctx.db, message);
-    deleteMessageRows(ctx.db, [message.id]);
+    const unlinked = deleteMessageRows(ctx.db, [message.id]);
     sendDeleteEvents(ctx, audience, [message]);
+    announceAttachmentUpdates(ctx, unlinked);
   });
 }

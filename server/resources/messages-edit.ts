@@ -25,8 +25,13 @@ import {
 import { normalizeTopic, topicParticipantIds } from './messages-rules';
 import { mentionFlags } from './messages-send';
 import { sendDeleteEvents, sendUpdateMessageEvent } from './messages-events';
-import { attachmentIdsOf, detachedUploads, setMessageAttachments } from './messages-attachments';
 import {
+  announceAttachmentUpdates,
+  relinkAttachmentsAfterEdit,
+  type RelinkResult,
+} from '../uploads/attachments';
+import {
+  announceMovedTopicPolicies,
   applyMove,
   checkMovePermission,
   checkMoveTimeLimit,
@@ -185,13 +190,17 @@ function planMove(
   };
 }
 
-/** Stores new content and recomputes the mention flags of every recipient. */
+/**
+ * Stores new content, brings the message's upload links in line with it (the returned links are
+ * announced after the commit) and recomputes the mention flags of every recipient.
+ */
 function applyContentEdit(
   ctx: RealmContext,
+  editor: AuthUser,
   message: MessageRow,
   edit: ContentEdit,
   now: number,
-): void {
+): RelinkResult {
   const { db } = ctx;
   const { rendered } = edit;
   db.prepare(
@@ -207,7 +216,7 @@ function applyContentEdit(
     now,
     message.id,
   );
-  setMessageAttachments(db, message.sender_id, message.id, rendered.uploadPathIds);
+  const links = relinkAttachmentsAfterEdit(db, editor.id, message.id, rendered.uploadPathIds);
   const recipients = db
     .prepare<[number], { user_id: number; flags: number }>(
       'SELECT user_id, flags FROM user_messages WHERE message_id = ?',
@@ -230,6 +239,7 @@ function applyContentEdit(
     const next = (r.flags & ~MENTION_FLAG_BITS) | (mentions.get(r.user_id) ?? 0);
     if (next !== r.flags) update.run(next, r.user_id, message.id);
   }
+  return links;
 }
 
 /** One edit_history entry per changed message, newest first. */
@@ -286,13 +296,17 @@ export function editMessage(
   }
 
   const oldAudience = messageAudience(db, message);
-  const previousAttachments = edit ? new Set(attachmentIdsOf(db, message.id)) : new Set<number>();
-  let losingAccess = new Set<number>();
-  db.transaction(() => {
-    if (edit) applyContentEdit(ctx, message, edit, now);
-    if (move) losingAccess = applyMove(ctx, move, scope, now);
+  // Events go out only after the commit, from what the transaction returns.
+  const { links, applied } = db.transaction(() => {
+    const result = {
+      links: edit ? applyContentEdit(ctx, user, message, edit, now) : null,
+      applied: move ? applyMove(ctx, move, scope, now) : null,
+    };
     recordHistory(ctx, user, message, edit, move, scope, now);
+    return result;
   })();
+  const losingAccess = applied?.losingAccess ?? new Set<number>();
+  if (applied) announceMovedTopicPolicies(ctx, applied);
 
   sendUpdateMessageEvent(ctx, {
     editor: user,
@@ -320,7 +334,6 @@ export function editMessage(
       new: request.notifyNew,
     });
   }
-  return {
-    detached_uploads: edit ? detachedUploads(db, user.id, previousAttachments) : [],
-  };
+  if (links) announceAttachmentUpdates(ctx, [...links.linked, ...links.unlinked]);
+  return { detached_uploads: links?.detached ?? [] };
 }

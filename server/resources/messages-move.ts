@@ -17,6 +17,7 @@ import { RESOLVED_TOPIC_PREFIX, channelRecipientId, type MessageRow } from './me
 import { checkTopicAllowed } from './messages-rules';
 import { checkCanPostToChannel, createMessage, notificationBot } from './messages-send';
 import { NarrowQuery } from './narrow-query';
+import { announceTopicPolicyChanges, type TopicPolicyChange } from './messages-visibility';
 import { databaseLookup } from '../markdown/lookup';
 import { renderMessage } from '../markdown/render';
 
@@ -118,16 +119,20 @@ export function checkMoveTimeLimit(
   );
 }
 
-/**
- * Rewrites channel and topic of the scope (inside the caller's transaction). Returns the users who
- * can no longer see the messages (they get delete_message events).
- */
+export interface AppliedMove {
+  /** Users who can no longer see the messages (they get delete_message events). */
+  losingAccess: Set<number>;
+  /** Followers and muters carried to the new topic; announce with announceMovedTopicPolicies. */
+  topicPolicyChanges: TopicPolicyChange[];
+}
+
+/** Rewrites channel and topic of the scope (inside the caller's transaction). */
 export function applyMove(
   ctx: RealmContext,
   plan: MovePlan,
   scope: readonly MessageRow[],
   now: number,
-): Set<number> {
+): AppliedMove {
   const { db } = ctx;
   const target = plan.newChannel ?? plan.oldChannel;
   const recipientId = channelRecipientId(db, target.id);
@@ -142,15 +147,21 @@ export function applyMove(
   if (plan.newChannel) {
     moveUserMessages(ctx, plan.oldChannel, plan.newChannel, scope, losingAccess);
   }
-  if (plan.mode === 'change_all') moveTopicPolicies(ctx, plan, now);
-  return losingAccess;
+  const topicPolicyChanges = plan.mode === 'change_all' ? moveTopicPolicies(ctx, plan, now) : [];
+  return { losingAccess, topicPolicyChanges };
+}
+
+/** The user_topic events of a committed whole-topic move. */
+export function announceMovedTopicPolicies(ctx: RealmContext, applied: AppliedMove): void {
+  announceTopicPolicyChanges(ctx, applied.topicPolicyChanges);
 }
 
 /**
  * A whole topic keeps its followers and muters when renamed or moved (an existing setting for the
- * destination topic wins). Announced as user_topic events: cleared for the old name, set for the new.
+ * destination topic wins). Returned as changes to announce after the commit: cleared for the old
+ * name, set for the new.
  */
-function moveTopicPolicies(ctx: RealmContext, plan: MovePlan, now: number): void {
+function moveTopicPolicies(ctx: RealmContext, plan: MovePlan, now: number): TopicPolicyChange[] {
   const { db } = ctx;
   const target = plan.newChannel ?? plan.oldChannel;
   const newTopic = plan.newTopic ?? plan.message.topic;
@@ -165,26 +176,28 @@ function moveTopicPolicies(ctx: RealmContext, plan: MovePlan, now: number): void
   const insert =
     db.prepare(`INSERT OR IGNORE INTO user_topics (user_id, channel_id, topic_name, visibility_policy, last_updated)
      VALUES (?, ?, ?, ?, ?)`);
+  const changes: TopicPolicyChange[] = [];
   for (const row of rows) {
     remove.run(row.user_id, plan.oldChannel.id, plan.message.topic);
     const moved = insert.run(row.user_id, target.id, newTopic, row.visibility_policy, now).changes;
-    ctx.events.send([row.user_id], {
-      type: 'user_topic',
-      stream_id: plan.oldChannel.id,
-      topic_name: plan.message.topic,
-      last_updated: now,
-      visibility_policy: 0,
+    changes.push({
+      userId: row.user_id,
+      channelId: plan.oldChannel.id,
+      topic: plan.message.topic,
+      policy: 0,
+      lastUpdated: now,
     });
     if (moved > 0) {
-      ctx.events.send([row.user_id], {
-        type: 'user_topic',
-        stream_id: target.id,
-        topic_name: newTopic,
-        last_updated: now,
-        visibility_policy: row.visibility_policy,
+      changes.push({
+        userId: row.user_id,
+        channelId: target.id,
+        topic: newTopic,
+        policy: row.visibility_policy,
+        lastUpdated: now,
       });
     }
   }
+  return changes;
 }
 
 /**

@@ -33,33 +33,19 @@ import {
   validateContent,
 } from './messages-rules';
 import { sendMessageEvent } from './messages-events';
-import { applyAutomaticVisibility } from './messages-visibility';
-import { setMessageAttachments } from './messages-attachments';
+import {
+  announceTopicPolicyChanges,
+  applyAutomaticVisibility,
+  followTopicWhereMentioned,
+  type TopicPolicyChange,
+} from './messages-visibility';
+import { announceAttachmentUpdates, linkAttachmentsToMessage } from '../uploads/attachments';
 import { writeBatcher } from './messages-write-batch';
+import { clientNameFrom, defaultReadBySender } from './client-name';
 import type { ApiRouter } from '../http/router';
 
 export type MessageTarget =
   { kind: 'channel'; channel: ChannelRow; topic: string } | { kind: 'direct'; userIds: number[] };
-
-/** Clients whose messages are marked read for their sender by default (a human at a UI). */
-const HUMAN_CLIENTS = new Set([
-  'website',
-  'tributary',
-  'zulipandroid',
-  'zulipios',
-  'zulipdesktop',
-  'zulipmobile',
-  'zulipelectron',
-  'zulipterminal',
-  'ios',
-  'android',
-  'test suite',
-]);
-
-export function defaultReadBySender(clientName: string): boolean {
-  const name = clientName.toLowerCase();
-  return HUMAN_CLIENTS.has(name) || name.includes('desktop app');
-}
 
 function parseTo(raw: unknown): unknown {
   if (typeof raw !== 'string') return raw;
@@ -178,6 +164,9 @@ export interface CreatedMessage {
   row: MessageRow;
   flagsByUser: Map<number, number>;
   automaticNewVisibilityPolicy?: number;
+  /** Stored with the message, announced by announceCreatedMessage after the commit. */
+  topicPolicyChanges: TopicPolicyChange[];
+  linkedAttachmentIds: number[];
 }
 
 /** Per-recipient flags from the mentions a rendering found. */
@@ -213,13 +202,27 @@ export function createMessage(
   options: CreateMessageOptions,
 ): CreatedMessage {
   const created = storeMessage(ctx, sender, target, content, options);
-  sendMessageEvent(ctx, created.row, created.flagsByUser, options.localEcho);
+  announceCreatedMessage(ctx, created, options.localEcho);
   return created;
 }
 
 /**
+ * The events of a committed message: user_topic changes it caused (so clients know the topic is
+ * followed when the message arrives), the message itself, then the owners' attachment updates.
+ */
+export function announceCreatedMessage(
+  ctx: RealmContext,
+  created: CreatedMessage,
+  localEcho?: { queueId: string; localId: string },
+): void {
+  announceTopicPolicyChanges(ctx, created.topicPolicyChanges);
+  sendMessageEvent(ctx, created.row, created.flagsByUser, localEcho);
+  announceAttachmentUpdates(ctx, created.linkedAttachmentIds);
+}
+
+/**
  * Stores a message with its user_messages rows (in its own transaction, or a savepoint of the
- * caller's). The caller announces it with sendMessageEvent once the data is committed.
+ * caller's). The caller announces it with announceCreatedMessage once the data is committed.
  */
 export function storeMessage(
   ctx: RealmContext,
@@ -288,21 +291,26 @@ export function storeMessage(
       'INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)',
     );
     for (const [userId, flags] of flagsByUser) insert.run(userId, id, flags);
-    if (rendered.uploadPathIds.length > 0) {
-      setMessageAttachments(db, sender.id, id, rendered.uploadPathIds);
-    }
+    const linkedAttachmentIds =
+      rendered.uploadPathIds.length > 0
+        ? linkAttachmentsToMessage(db, sender.id, id, rendered.uploadPathIds)
+        : [];
     const row = getMessage(db, id)!;
-    let automaticNewVisibilityPolicy: number | undefined;
+    const topicPolicyChanges: TopicPolicyChange[] = [];
     if (target.kind === 'channel') {
-      automaticNewVisibilityPolicy = applyAutomaticVisibility(
-        ctx,
-        sender,
-        target.channel.id,
-        topic,
-        startedTopic,
+      const own = applyAutomaticVisibility(ctx, sender, target.channel.id, topic, startedTopic);
+      if (own) topicPolicyChanges.push(own);
+      topicPolicyChanges.push(
+        ...followTopicWhereMentioned(ctx, sender.id, flagsByUser, target.channel.id, topic),
       );
     }
-    return { row, flagsByUser, automaticNewVisibilityPolicy };
+    return {
+      row,
+      flagsByUser,
+      automaticNewVisibilityPolicy: topicPolicyChanges.find((c) => c.userId === sender.id)?.policy,
+      topicPolicyChanges,
+      linkedAttachmentIds,
+    };
   })();
 }
 
@@ -357,6 +365,7 @@ export function registerSendRoute(api: ApiRouter, ctx: RealmContext): void {
         queue_id: p.string().optional(),
         local_id: p.string().optional(),
         read_by_sender: p.bool().optional(),
+        client: p.string().optional(),
       },
     },
     async ({ user, params, request }) => {
@@ -383,7 +392,7 @@ export function registerSendRoute(api: ApiRouter, ctx: RealmContext): void {
         target = { kind: 'direct', userIds: resolveDirectTarget(ctx, user, to) };
         rendered = renderMessage(content, lookup);
       }
-      const clientName = request.headers['user-agent']?.split('/')[0]?.trim() || 'API';
+      const clientName = clientNameFrom(params.client, request.headers['user-agent']);
       const ownQueue =
         params.queue_id !== undefined &&
         ctx.events.queuesOf(user.id).some((q) => q.id === params.queue_id);
@@ -398,7 +407,7 @@ export function registerSendRoute(api: ApiRouter, ctx: RealmContext): void {
           rendered,
         }),
       );
-      sendMessageEvent(ctx, created.row, created.flagsByUser, localEcho);
+      announceCreatedMessage(ctx, created, localEcho);
       const body: Record<string, unknown> = { id: created.row.id };
       if (created.automaticNewVisibilityPolicy !== undefined) {
         body.automatic_new_visibility_policy = created.automaticNewVisibilityPolicy;

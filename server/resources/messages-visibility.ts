@@ -1,8 +1,14 @@
 // Automatic topic visibility after sending (spec 3, "topic visibility default"): the sender's
 // automatically_follow_topics_policy and automatically_unmute_topics_in_muted_streams_policy
 // (1 topics the user participates in, 2 topics the user sends to, 3 topics the user starts,
-// 4 never) may follow or unmute the topic; the change is stored in user_topics, returned as
-// automatic_new_visibility_policy and announced with a user_topic event.
+// 4 never) may follow or unmute the topic, and recipients mentioned by name follow it when their
+// automatically_follow_topics_where_mentioned setting is on (default true, api-notes §10).
+//
+// Changes are written inside the send's transaction but announced only after it commits: the
+// functions here return TopicPolicyChange records and the caller passes them to
+// announceTopicPolicyChanges once the data is durable (like message events), so a rolled-back
+// send never leaves a client believing it follows a topic.
+import { MessageFlag } from '../db/flags';
 import { parseJson } from '../db';
 import type { AuthUser, RealmContext } from '../realm/context';
 import { DEFAULT_USER_SETTINGS } from '../realm/settings-defaults';
@@ -12,6 +18,15 @@ export const VisibilityPolicy = { none: 0, muted: 1, unmuted: 2, followed: 3 } a
 const ON_PARTICIPATION = 1;
 const ON_SEND = 2;
 const ON_INITIATION = 3;
+
+/** A stored user_topics change whose user_topic event is still to be sent. */
+export interface TopicPolicyChange {
+  userId: number;
+  channelId: number;
+  topic: string;
+  policy: number;
+  lastUpdated: number;
+}
 
 function userSetting(ctx: RealmContext, userId: number, name: string): unknown {
   const row = ctx.db
@@ -43,14 +58,14 @@ export function currentTopicPolicy(
   );
 }
 
-/** Returns the new policy when the send changed it (the caller reports it), else undefined. */
+/** The sender's own automatic follow/unmute; undefined when nothing changed. */
 export function applyAutomaticVisibility(
   ctx: RealmContext,
   sender: AuthUser,
   channelId: number,
   topic: string,
   startedTopic: boolean,
-): number | undefined {
+): TopicPolicyChange | undefined {
   if (sender.is_bot) return undefined;
   const current = currentTopicPolicy(ctx, sender.id, channelId, topic);
   if (current === VisibilityPolicy.followed) return undefined;
@@ -72,17 +87,41 @@ export function applyAutomaticVisibility(
     if (muted && triggers(unmutePolicy, startedTopic)) next = VisibilityPolicy.unmuted;
   }
   if (next === undefined || next === current) return undefined;
-  setTopicPolicy(ctx, sender.id, channelId, topic, next);
-  return next;
+  return storeTopicPolicy(ctx, sender.id, channelId, topic, next);
 }
 
-function setTopicPolicy(
+/**
+ * automatically_follow_topics_where_mentioned: recipients whose flags carry a personal (or group)
+ * mention follow the topic. Silent and wildcard mentions do not count; bots never follow.
+ */
+export function followTopicWhereMentioned(
+  ctx: RealmContext,
+  senderId: number,
+  flagsByUser: ReadonlyMap<number, number>,
+  channelId: number,
+  topic: string,
+): TopicPolicyChange[] {
+  const changes: TopicPolicyChange[] = [];
+  const isBot = ctx.db.prepare<[number], { is_bot: number }>(
+    'SELECT is_bot FROM users WHERE id = ?',
+  );
+  for (const [userId, flags] of flagsByUser) {
+    if (userId === senderId || (flags & MessageFlag.mentioned) === 0) continue;
+    if (isBot.get(userId)?.is_bot === 1) continue;
+    if (userSetting(ctx, userId, 'automatically_follow_topics_where_mentioned') !== true) continue;
+    if (currentTopicPolicy(ctx, userId, channelId, topic) === VisibilityPolicy.followed) continue;
+    changes.push(storeTopicPolicy(ctx, userId, channelId, topic, VisibilityPolicy.followed));
+  }
+  return changes;
+}
+
+function storeTopicPolicy(
   ctx: RealmContext,
   userId: number,
   channelId: number,
   topic: string,
   policy: number,
-): void {
+): TopicPolicyChange {
   const now = ctx.nowSeconds();
   ctx.db
     .prepare(
@@ -92,11 +131,21 @@ function setTopicPolicy(
          visibility_policy = excluded.visibility_policy, last_updated = excluded.last_updated`,
     )
     .run(userId, channelId, topic, policy, now);
-  ctx.events.send([userId], {
-    type: 'user_topic',
-    stream_id: channelId,
-    topic_name: topic,
-    last_updated: now,
-    visibility_policy: policy,
-  });
+  return { userId, channelId, topic, policy, lastUpdated: now };
+}
+
+/** Sends the user_topic events of committed changes, in the order they were made. */
+export function announceTopicPolicyChanges(
+  ctx: RealmContext,
+  changes: readonly TopicPolicyChange[],
+): void {
+  for (const change of changes) {
+    ctx.events.send([change.userId], {
+      type: 'user_topic',
+      stream_id: change.channelId,
+      topic_name: change.topic,
+      last_updated: change.lastUpdated,
+      visibility_policy: change.policy,
+    });
+  }
 }

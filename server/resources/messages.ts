@@ -2,8 +2,9 @@
 // (messages-fetch.ts), editing (messages-edit.ts, with moves in messages-move.ts) and deleting
 // (messages-delete.ts). Shared pieces: rows, access and the API shape (messages-store.ts),
 // validation rules (messages-rules.ts), events (messages-events.ts), topic visibility
-// (messages-visibility.ts), upload links (messages-attachments.ts) and the group commit of sends
-// (messages-write-batch.ts). Flags, reactions and narrows have their own modules.
+// (messages-visibility.ts) and the group commit of sends (messages-write-batch.ts); upload links
+// belong to the attachment model in server/uploads/attachments.ts.
+// Flags, reactions and narrows have their own modules.
 import type { ResourceModule } from './module';
 import { registerSendRoute } from './messages-send';
 import { registerFetchRoutes } from './messages-fetch';

@@ -6,6 +6,7 @@ import { p } from '../http/params';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../config';
 import type { ResourceModule, StateRequest } from './module';
 import { clientOptionsFrom, clientOptionsParams } from './register-params';
+import { clientNameFrom } from './client-name';
 
 /** Set by resources/index.ts to the full module list (avoids an import cycle). */
 let stateProviders: readonly ResourceModule[] = [];
@@ -27,7 +28,7 @@ export const registerResource: ResourceModule = {
         },
       },
       ({ user, params, request }) => {
-        const clientName = params.client ?? request.headers['user-agent']?.split('/')[0] ?? 'API';
+        const clientName = clientNameFrom(params.client, request.headers['user-agent']);
         const options = clientOptionsFrom(params, clientName);
         const fetchTypes = params.fetch_event_types ?? params.event_types ?? null;
         const fetchSet = fetchTypes ? new Set(fetchTypes) : null;

@@ -162,11 +162,13 @@ describe('content edits', () => {
     const res = await dev.patch(`/messages/${id}`, { content: 'no more file' });
     expect(res.status).toBe(200);
     expect(res.body.detached_uploads).toHaveLength(1);
+    // The FL-400 shape of GET /attachments (create_time in ms, messages), see server/README.md.
     expect(res.body.detached_uploads[0]).toMatchObject({
       name: 'notes.txt',
       size: 10,
-      message_ids: [],
+      messages: [],
     });
+    expect(res.body.detached_uploads[0]).not.toHaveProperty('message_ids');
     expect(upload.body.url).toContain(res.body.detached_uploads[0].path_id);
   });
 });

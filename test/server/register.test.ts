@@ -193,7 +193,17 @@ describe('POST /register', () => {
     ]) {
       expect([...list].sort((a: number, b: number) => a - b)).toEqual(list);
     }
-    // Muting the channel keeps the topic listed but drops it from count.
+    // The mention made dev follow the topic (automatically_follow_topics_where_mentioned).
+    const topics = (await dev.post('/register', { fetch_event_types: ['user_topic'] })).body
+      .user_topics;
+    expect(topics).toContainEqual(
+      expect.objectContaining({
+        stream_id: random,
+        topic_name: 'unread test',
+        visibility_policy: 3,
+      }),
+    );
+    // Muting the channel keeps its topics listed but drops them from count, except the followed one.
     await dev.post('/users/me/subscriptions/properties', {
       subscription_data: [{ stream_id: random, property: 'is_muted', value: true }],
     });
@@ -201,7 +211,8 @@ describe('POST /register', () => {
       await dev.post('/register', { fetch_event_types: ['message', 'update_message_flags'] })
     ).body.unread_msgs;
     const randomUnreads = muted.streams
-      .filter((s: { stream_id: number }) => s.stream_id === random)
+      .filter((s: { stream_id: number; topic: string }) => s.stream_id === random)
+      .filter((s: { topic: string }) => s.topic !== 'unread test')
       .reduce(
         (n: number, s: { unread_message_ids: number[] }) => n + s.unread_message_ids.length,
         0,

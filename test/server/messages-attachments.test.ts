@@ -1,0 +1,98 @@
+// One attachment model for messages and uploads: sending, editing and deleting messages keep
+// attachment_messages through server/uploads/attachments.ts, send the owner `attachment` update
+// events, and report detached_uploads in the same shape as GET /attachments (FL 400: create_time
+// in milliseconds, messages [{id, date_sent}]).
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server';
+import { registerQueue } from '../support/events';
+import type { ApiClient } from '../support/client';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({ seed: 'demo' });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+async function upload(client: ApiClient, name: string): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(randomBytes(32))]), name);
+  const res = await client.multipart('/user_uploads', form);
+  expect(res.status, res.text).toBe(200);
+  return res.body.url as string;
+}
+
+async function send(client: ApiClient, to: unknown, content: string, topic?: string) {
+  const res = await client.post('/messages', {
+    type: topic === undefined ? 'direct' : 'stream',
+    to,
+    topic,
+    content,
+  });
+  expect(res.status, res.text).toBe(200);
+  return res.body.id as number;
+}
+
+async function attachmentNamed(client: ApiClient, name: string) {
+  const res = await client.get('/attachments');
+  expect(res.status).toBe(200);
+  return (res.body.attachments as Array<Record<string, unknown>>).find((a) => a.name === name);
+}
+
+describe('attachments linked by messages', () => {
+  it('announces links made by sending, editing and deleting in the GET /attachments shape', async () => {
+    const dev = server.client('dev');
+    const url = await upload(dev, 'plan.txt');
+    const queue = await registerQueue(dev, { event_types: ['attachment'] });
+
+    const id = await send(dev, 'design', `plan: [plan.txt](${url})`, 'attachments');
+    const linked = await queue.waitFor((e) => e.type === 'attachment' && e.op === 'update');
+    const listed = await attachmentNamed(dev, 'plan.txt');
+    expect(listed).toBeDefined();
+    expect(linked.attachment).toEqual(listed);
+    const sentAt = (await dev.get(`/messages/${id}`)).body.message.timestamp as number;
+    expect(linked.attachment.messages).toEqual([{ id, date_sent: sentAt * 1000 }]);
+    // Milliseconds at our feature level (seconds only from FL 443).
+    expect(linked.attachment.create_time).toBeGreaterThan(1e12);
+    expect(linked.upload_space_used).toEqual(expect.any(Number));
+
+    const edited = await dev.patch(`/messages/${id}`, { content: 'plan withdrawn' });
+    expect(edited.status).toBe(200);
+    const unlinked = await queue.waitFor((e) => e.type === 'attachment' && e.op === 'update');
+    expect(unlinked.attachment.messages).toEqual([]);
+    const afterEdit = await attachmentNamed(dev, 'plan.txt');
+    expect(edited.body.detached_uploads).toEqual([afterEdit]);
+
+    await dev.patch(`/messages/${id}`, { content: `plan is back: [plan.txt](${url})` });
+    const relinked = await queue.waitFor((e) => e.type === 'attachment' && e.op === 'update');
+    expect(relinked.attachment.messages.map((m: { id: number }) => m.id)).toEqual([id]);
+
+    expect((await dev.delete(`/messages/${id}`)).status).toBe(200);
+    const deleted = await queue.waitFor((e) => e.type === 'attachment' && e.op === 'update');
+    expect(deleted.attachment.messages).toEqual([]);
+    expect((await attachmentNamed(dev, 'plan.txt'))?.messages).toEqual([]);
+  });
+
+  it('links a file the sender received (not only their own) and keeps a guessed file unlinked', async () => {
+    const emma = server.client('emma');
+    const dev = server.client('dev');
+    const farid = server.client('farid');
+    const shared = await upload(emma, 'shared.txt');
+    await send(emma, [server.users.dev.user_id], `for you: [shared.txt](${shared})`);
+    // dev forwards it to farid: dev may download it, so the link counts and farid gains access.
+    const forward = await send(dev, [server.users.farid.user_id], `fwd [shared.txt](${shared})`);
+    const owned = await attachmentNamed(emma, 'shared.txt');
+    expect((owned?.messages as Array<{ id: number }>).map((m) => m.id)).toContain(forward);
+    const download = await farid.raw('GET', shared);
+    expect(download.status).toBe(200);
+
+    // A private file of someone else, linked by guessing its URL, grants nothing.
+    const secret = await upload(emma, 'secret.txt');
+    await send(farid, [server.users.dev.user_id], `guessed [secret.txt](${secret})`);
+    expect((await attachmentNamed(emma, 'secret.txt'))?.messages).toEqual([]);
+    expect((await dev.raw('GET', secret)).status).not.toBe(200);
+  });
+});
