@@ -2,6 +2,7 @@
 // sessions, uploads, launch requests, and the handler for every IPC contract method. Runtime-specific
 // parts (dialogs, opening links, the vault backend) are injected.
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { endpoints } from '../shared/api/endpoints';
 import type { AccountSummary, AccountsChanged, ServerCheck } from '../shared/ipc/accounts';
 import type { ChosenFile } from '../shared/ipc/uploads';
@@ -44,7 +45,7 @@ export { isAllowedExternalUrl };
 
 export class MainServices {
   readonly accounts: AccountStore;
-  readonly intake = new FileIntake();
+  readonly intake: FileIntake;
   readonly uploads: UploadManager;
   readonly manifests: ManifestService;
   private readonly sessions = new Map<string, AccountSession>();
@@ -52,6 +53,17 @@ export class MainServices {
 
   constructor(private readonly options: MainServicesOptions) {
     this.accounts = new AccountStore(options.dataDir);
+    // Tributary's own state in the data folder: never readable through a user-supplied path.
+    this.intake = new FileIntake(
+      [
+        'secrets.json',
+        'secrets.enc.json',
+        'accounts.json',
+        'accounts',
+        'window-state.json',
+        'local-realm',
+      ].map((name) => join(options.dataDir, name)),
+    );
     this.uploads = new UploadManager({
       intake: this.intake,
       onProgress: (progress) => options.push('uploadProgress', progress),

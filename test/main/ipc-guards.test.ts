@@ -1,7 +1,7 @@
 // The IPC guards: Electron's single wrapper refuses frames that are not our app:// top frame and
 // payloads that fail the contract's schemas; the preload exposes named functions only; the
 // browser-mode bridge refuses sockets without the per-launch secret or from another origin.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
@@ -122,7 +122,8 @@ describe('Electron IPC wrapper', () => {
   });
 
   it('turns a dropped file into an opaque token, never echoing the path', async () => {
-    const path = join(dataDir, 'dropped.txt');
+    const userDir = mkdtempSync(join(tmpdir(), 'tributary-user-files-'));
+    const path = join(userDir, 'dropped.txt');
     writeFileSync(path, 'x');
     const result = (await ipc.ipcRenderer.invoke(IPC_INTAKE_CHANNEL, { path })) as IpcResult<{
       token: string;
@@ -133,6 +134,22 @@ describe('Electron IPC wrapper', () => {
       path: dataDir,
     })) as IpcResult<unknown>;
     expect(notFile.ok).toBe(false);
+    rmSync(userDir, { recursive: true, force: true });
+  });
+
+  it("refuses intake paths to Tributary's own state (the vault), system folders, or relative ones", async () => {
+    const vaultFile = join(dataDir, 'secrets.json');
+    writeFileSync(vaultFile, '{}');
+    const userDir = mkdtempSync(join(tmpdir(), 'tributary-user-files-'));
+    const link = join(userDir, 'innocent.txt');
+    symlinkSync(vaultFile, link); // a symlink pointing into the data folder is judged by its target
+    for (const path of [vaultFile, link, '/proc/self/environ', 'relative/file.txt']) {
+      const result = (await ipc.ipcRenderer.invoke(IPC_INTAKE_CHANNEL, {
+        path,
+      })) as IpcResult<unknown>;
+      expect(result.ok, path).toBe(false);
+    }
+    rmSync(userDir, { recursive: true, force: true });
   });
 
   it('exposes named methods only: no ipcRenderer, no generic invoke or send', () => {
