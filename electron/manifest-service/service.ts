@@ -18,7 +18,7 @@ import {
   type ManifestSession,
   type RecentManifest,
 } from '../../shared/ipc/manifest';
-import type { ManifestReport } from '../../shared/manifest';
+import type { ManifestReport, TypedManifest } from '../../shared/manifest';
 import { ApiError } from '../api/errors';
 import { decodeBase64, inspectManifestFile, ManifestReadError } from '../manifest';
 import { fileIdentity, MeetingAudioStreams, type VerifiedAudio } from './media';
@@ -297,7 +297,7 @@ export class ManifestService {
   private describe(session: OpenSession): ManifestSession {
     return {
       sessionId: session.id,
-      report: withoutAttachmentBytes(session.report),
+      report: forTheRenderer(session.report),
       attachments: session.attachments.map((item, index): ManifestAttachmentInfo => {
         const isText = /^text\/|^application\/json\b/i.test(item.mime);
         return {
@@ -333,16 +333,33 @@ function attachmentsOf(report: ManifestReport): OpenSession['attachments'] {
   }));
 }
 
-/** The report without attachment contents: those can be large (embedded audio) and stay in main. */
-function withoutAttachmentBytes(report: ManifestReport): ManifestReport {
-  if (!report.manifest?.attachments) return report;
-  return {
-    ...report,
-    manifest: {
-      ...report.manifest,
-      attachments: report.manifest.attachments.map((item) => ({ ...item, contentBase64: '' })),
-    },
-  };
+/**
+ * The report as the renderer gets it: without attachment contents (they can be large, an embedded
+ * recording, and stay in main), and with members nested deeper than MAX_SENT_DEPTH cut off. An
+ * unknown member may nest thousands of levels deep (the decoder keeps and ignores it), and both
+ * structured clone (Electron IPC) and JSON (browser mode) overflow the stack on that; the viewer
+ * shows at most a few levels of such members anyway.
+ */
+function forTheRenderer(report: ManifestReport): ManifestReport {
+  if (!report.manifest) return report;
+  const manifest = capDepth(report.manifest, MAX_SENT_DEPTH) as TypedManifest;
+  if (manifest.attachments) {
+    manifest.attachments = manifest.attachments.map((item) => ({ ...item, contentBase64: '' }));
+  }
+  return { ...report, manifest };
+}
+
+const MAX_SENT_DEPTH = 48;
+
+/** A copy of JSON data with everything below `levels` levels replaced by "…". */
+function capDepth(value: unknown, levels: number): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (levels === 0) return '…';
+  if (Array.isArray(value)) return value.map((item) => capDepth(item, levels - 1));
+  // fromEntries defines own members, so a "__proto__" member stays a member.
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [key, capDepth(item, levels - 1)]),
+  );
 }
 
 /** A default name for the save dialog: the attachment's last path segment, without separators. */

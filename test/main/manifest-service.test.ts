@@ -108,6 +108,29 @@ describe('manifest service in browser mode (the host, its dispatcher and its aud
     expect(session.report.manifest?.attachments?.[0].contentBase64).toBe('');
   });
 
+  it('sends a manifest with deeply nested unknown members in a form IPC can carry', async () => {
+    // Written as text: the test's own JSON.stringify would overflow on the nesting too.
+    const path = editedMeeting((doc) => {
+      doc.meeting.futureMember = 'DEEP';
+      doc.provenance.PROTO = { tool: 'kept as a member' };
+    });
+    const deep = '['.repeat(20_000) + ']'.repeat(20_000);
+    writeFileSync(
+      path,
+      readFileSync(path, 'utf8').replace('"DEEP"', deep).replace('"PROTO"', '"__proto__"'),
+    );
+    const session = await call<ManifestSession>(dispatch, 'openManifest', { path });
+    expect(session.report.valid).toBe(true);
+    expect(session.report.integrity.status).toBe('verified');
+    // Both transports: JSON (browser mode) and structured clone (Electron) used to overflow here.
+    const sent = JSON.parse(JSON.stringify(session)) as ManifestSession;
+    expect(() => structuredClone(session)).not.toThrow();
+    expect(sent.report.manifest?.meeting.title).toBe('Weekly planning');
+    expect(JSON.stringify(sent.report.manifest?.meeting.futureMember)).toMatch(/^\[\[\[.*"…".*\]$/);
+    const provenance = sent.report.manifest?.provenance as Record<string, unknown>;
+    expect(Object.getOwnPropertyNames(provenance)).toContain('__proto__');
+  });
+
   it('opens the re-encoded fixture as a mismatch on opusAudioSha256 and mints no token', async () => {
     const session = await call<ManifestSession>(dispatch, 'openManifest', { path: REENCODED });
     expect(session.report.valid).toBe(true);
