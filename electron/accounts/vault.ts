@@ -34,29 +34,18 @@ interface StoredSecret {
   value: string;
 }
 
-/** Browser mode: secrets in `<dataDir>/secrets.json`, readable only by the user (0600). */
-export class FileVault implements Vault {
-  readonly defaultBackend = 'file-0600' as const;
-  private readonly path: string;
+/** One JSON file of stored secrets by account id, mode 0600, shared by both vaults. */
+class SecretsFile {
+  constructor(private readonly path: string) {}
 
-  constructor(dataDir: string) {
-    this.path = join(dataDir, 'secrets.json');
-  }
-
-  private read(): Record<string, StoredSecret> {
+  read(): Record<string, StoredSecret> {
     return readJsonFile<Record<string, StoredSecret>>(this.path, {});
   }
 
-  put(id: string, secret: string): SecretBackend {
+  set(id: string, secret: StoredSecret): void {
     const all = this.read();
-    all[id] = { backend: 'file-0600', value: secret };
+    all[id] = secret;
     writeJsonFile(this.path, all, 0o600);
-    return 'file-0600';
-  }
-
-  get(id: string): string | null {
-    const entry = this.read()[id];
-    return entry?.backend === 'file-0600' ? entry.value : null;
   }
 
   backendOf(id: string): SecretBackend | null {
@@ -68,6 +57,34 @@ export class FileVault implements Vault {
     if (!(id in all)) return;
     delete all[id];
     writeJsonFile(this.path, all, 0o600);
+  }
+}
+
+/** Browser mode: secrets in `<dataDir>/secrets.json`, readable only by the user (0600). */
+export class FileVault implements Vault {
+  readonly defaultBackend = 'file-0600' as const;
+  private readonly file: SecretsFile;
+
+  constructor(dataDir: string) {
+    this.file = new SecretsFile(join(dataDir, 'secrets.json'));
+  }
+
+  put(id: string, secret: string): SecretBackend {
+    this.file.set(id, { backend: 'file-0600', value: secret });
+    return 'file-0600';
+  }
+
+  get(id: string): string | null {
+    const entry = this.file.read()[id];
+    return entry?.backend === 'file-0600' ? entry.value : null;
+  }
+
+  backendOf(id: string): SecretBackend | null {
+    return this.file.backendOf(id);
+  }
+
+  delete(id: string): void {
+    this.file.delete(id);
   }
 }
 
@@ -82,14 +99,14 @@ export interface SafeStorageLike {
 
 /** Desktop: secrets encrypted with safeStorage, ciphertext in `<dataDir>/secrets.enc.json` (0600). */
 export class SafeStorageVault implements Vault {
-  private readonly path: string;
+  private readonly file: SecretsFile;
 
   constructor(
     dataDir: string,
     private readonly safeStorage: SafeStorageLike,
     private readonly platform: string = process.platform,
   ) {
-    this.path = join(dataDir, 'secrets.enc.json');
+    this.file = new SecretsFile(join(dataDir, 'secrets.enc.json'));
   }
 
   get defaultBackend(): SecretBackend {
@@ -100,10 +117,6 @@ export class SafeStorageVault implements Vault {
     return (
       this.platform === 'linux' && this.safeStorage.getSelectedStorageBackend?.() === 'basic_text'
     );
-  }
-
-  private read(): Record<string, StoredSecret> {
-    return readJsonFile<Record<string, StoredSecret>>(this.path, {});
   }
 
   put(id: string, secret: string, options: { allowWeak?: boolean } = {}): SecretBackend {
@@ -117,26 +130,24 @@ export class SafeStorageVault implements Vault {
       );
     }
     const backend = this.defaultBackend;
-    const all = this.read();
-    all[id] = { backend, value: this.safeStorage.encryptString(secret).toString('base64') };
-    writeJsonFile(this.path, all, 0o600);
+    this.file.set(id, {
+      backend,
+      value: this.safeStorage.encryptString(secret).toString('base64'),
+    });
     return backend;
   }
 
   get(id: string): string | null {
-    const entry = this.read()[id];
+    const entry = this.file.read()[id];
     if (!entry) return null;
     return this.safeStorage.decryptString(Buffer.from(entry.value, 'base64'));
   }
 
   backendOf(id: string): SecretBackend | null {
-    return this.read()[id]?.backend ?? null;
+    return this.file.backendOf(id);
   }
 
   delete(id: string): void {
-    const all = this.read();
-    if (!(id in all)) return;
-    delete all[id];
-    writeJsonFile(this.path, all, 0o600);
+    this.file.delete(id);
   }
 }
