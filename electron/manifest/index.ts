@@ -1,5 +1,10 @@
 // Node-side manifest file access: used by the command line now and by the main process's IPC handlers.
-export { inspectManifestFile, ManifestReadError, type InspectOptions } from './inspect';
+export {
+  inspectManifestFile,
+  ManifestReadError,
+  MAX_MANIFEST_BYTES,
+  type InspectOptions,
+} from './inspect';
 export {
   locateAudio,
   readAudioIntegrity,

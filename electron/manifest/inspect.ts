@@ -1,7 +1,7 @@
 // Checks one manifest file end to end: decode, read every payload, parse transcripts, find the audio
 // and verify its integrity. The result is plain data: the CLI prints it, the main process sends it to
 // the viewer over IPC.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import {
   compareIntegrity,
@@ -26,6 +26,9 @@ export interface InspectOptions {
   hash?: HashFactory;
 }
 
+/** The manifest is read whole; embedded attachments (a recording) make it large, not this large. */
+export const MAX_MANIFEST_BYTES = 512 * 1024 * 1024;
+
 /** The manifest file itself could not be read (as opposed to being read and found invalid). */
 export class ManifestReadError extends Error {}
 
@@ -35,6 +38,12 @@ export async function inspectManifestFile(
 ): Promise<ManifestReport> {
   let bytes: Uint8Array;
   try {
+    // Checked first: reading a device (/dev/zero) or a FIFO as the manifest would never end.
+    const info = await stat(manifestPath);
+    if (!info.isFile()) throw new Error('not a regular file');
+    if (info.size > MAX_MANIFEST_BYTES) {
+      throw new Error(`larger than ${MAX_MANIFEST_BYTES} bytes`);
+    }
     bytes = new Uint8Array(await readFile(manifestPath));
   } catch (err) {
     throw new ManifestReadError(`cannot read ${manifestPath}: ${(err as Error).message}`);

@@ -94,6 +94,9 @@ describe('manifest verify', () => {
       ['verify', 'a.json', 'b.json'],
       ['verify', 'a.json', '--color'],
       ['verify', join(WEEKLY, 'absent.json')],
+      // Not files: a folder, and a device that would never end if it were read.
+      ['verify', WEEKLY],
+      ['verify', '/dev/zero'],
     ];
     const results = await Promise.all(cases.map((args) => cli(...args)));
     results.forEach((result, i) => {
