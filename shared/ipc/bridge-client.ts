@@ -3,7 +3,8 @@
 // injected) so Node tests drive the very code the renderer runs; renderer/bridge/install.ts uses it. Calls are JSON frames answered by id; pushes arrive
 // as frames too; a file the user dropped, pasted or picked is streamed to the host in binary chunks,
 // then uploaded by main like any other chosen file.
-import { methodNames, isPushName, type PushName, type TributaryApi } from './contract';
+import type { PushName, TributaryApi } from './contract';
+import { METHOD_NAMES, isListedPushName } from './names';
 import { TributaryError, type IpcResult } from './errors';
 import {
   BRIDGE_PATH,
@@ -191,11 +192,11 @@ export function createWebSocketBridge(options: BridgeOptions): TributaryApi<File
   };
 
   const api: Record<string, unknown> = {};
-  for (const name of methodNames) {
+  for (const name of METHOD_NAMES) {
     api[name] = (payload: unknown) => request({ t: 'call', method: name, payload: payload ?? {} });
   }
   api.on = (channel: PushName, listener: (payload: unknown) => void) => {
-    if (!isPushName(channel)) throw new Error(`Unknown channel ${channel}`);
+    if (!isListedPushName(channel)) throw new Error(`Unknown channel ${channel}`);
     const set = listeners.get(channel) ?? new Set();
     listeners.set(channel, set);
     set.add(listener);
