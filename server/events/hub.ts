@@ -20,6 +20,8 @@ export interface EventHubOptions {
 export class EventHub {
   private readonly queues = new Map<string, EventQueue>();
   private readonly byUser = new Map<number, Set<EventQueue>>();
+  /** Queues registered with all_public_streams (rare: bots), so senders can skip looking for them. */
+  private allPublicStreamsQueues = 0;
   private gcTimer: ReturnType<typeof setInterval> | null = null;
 
   constructor(private readonly options: EventHubOptions) {}
@@ -49,6 +51,7 @@ export class EventHub {
       this.options.pollCoalesceMs,
     );
     this.queues.set(queue.id, queue);
+    if (options.allPublicStreams) this.allPublicStreamsQueues += 1;
     let set = this.byUser.get(userId);
     if (!set) this.byUser.set(userId, (set = new Set()));
     set.add(queue);
@@ -92,6 +95,11 @@ export class EventHub {
     return (this.byUser.get(userId)?.size ?? 0) > 0;
   }
 
+  /** Whether any queue asked for all_public_streams (see messages-events). */
+  get hasAllPublicStreamsQueues(): boolean {
+    return this.allPublicStreamsQueues > 0;
+  }
+
   queuesOf(userId: number): readonly QueueView[] {
     return [...(this.byUser.get(userId) ?? [])];
   }
@@ -123,7 +131,9 @@ export class EventHub {
 
   private remove(queue: EventQueue): void {
     queue.close();
-    this.queues.delete(queue.id);
+    if (this.queues.delete(queue.id) && queue.options.allPublicStreams) {
+      this.allPublicStreamsQueues -= 1;
+    }
     const set = this.byUser.get(queue.userId);
     set?.delete(queue);
     if (set && set.size === 0) this.byUser.delete(queue.userId);

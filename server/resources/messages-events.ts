@@ -12,15 +12,28 @@ interface ViewerRow {
   role: number;
 }
 
-function viewerOf(ctx: RealmContext, userId: number, cache: Map<number, AuthUser>): AuthUser {
-  let viewer = cache.get(userId);
+/**
+ * The viewers (id and role: all a message event depends on, for email visibility) of the given
+ * users, read in one query rather than one per recipient queue.
+ */
+function viewersOf(ctx: RealmContext, userIds: readonly number[]): Map<number, AuthUser> {
+  const viewers = new Map<number, AuthUser>();
+  if (userIds.length === 0) return viewers;
+  const rows = ctx.db
+    .prepare<[string], ViewerRow>(
+      'SELECT id, role FROM users WHERE id IN (SELECT value FROM json_each(?))',
+    )
+    .all(JSON.stringify(userIds));
+  for (const row of rows) viewers.set(row.id, { id: row.id, role: row.role } as AuthUser);
+  return viewers;
+}
+
+function viewerOf(userId: number, viewers: Map<number, AuthUser>): AuthUser {
+  let viewer = viewers.get(userId);
   if (!viewer) {
-    const row = ctx.db
-      .prepare<[number], ViewerRow>('SELECT id, role FROM users WHERE id = ?')
-      .get(userId);
-    // Only id and role matter for what a viewer sees of a message (email visibility).
-    viewer = { id: userId, role: row?.role ?? 400 } as AuthUser;
-    cache.set(userId, viewer);
+    // A user without a row (cannot happen for a recipient) sees as a guest would.
+    viewer = { id: userId, role: 400 } as AuthUser;
+    viewers.set(userId, viewer);
   }
   return viewer;
 }
@@ -28,6 +41,9 @@ function viewerOf(ctx: RealmContext, userId: number, cache: Map<number, AuthUser
 /**
  * Sends a new message to every recipient queue. flagsByUser holds each recipient's flag bits;
  * the queue that sent it with a local_id gets local_message_id.
+ *
+ * Recipients whose queues would get equal events (same message variant and same flags, the
+ * common case) share one event object, which the hub then serializes once for all of them.
  */
 export function sendMessageEvent(
   ctx: RealmContext,
@@ -36,15 +52,16 @@ export function sendMessageEvent(
   localEcho?: { queueId: string; localId: string },
 ): void {
   const builder = new MessageViewBuilder(ctx);
-  const viewers = new Map<number, AuthUser>();
   const variants = new Map<string, Record<string, unknown>>();
+  const events = new Map<string, Record<string, unknown> & { type: string }>();
   const recipients = [...flagsByUser.keys()].filter((id) => ctx.events.hasQueues(id));
   const publicWatchers = allPublicStreamsWatchers(ctx, row, flagsByUser);
   if (recipients.length === 0 && publicWatchers.length === 0) return;
+  const viewers = viewersOf(ctx, [...recipients, ...publicWatchers]);
   ctx.events.send([...recipients, ...publicWatchers], (queue: QueueView) => {
     const received = flagsByUser.has(queue.userId);
     if (!received && !queue.options.allPublicStreams) return null;
-    const viewer = viewerOf(ctx, queue.userId, viewers);
+    const viewer = viewerOf(queue.userId, viewers);
     const options = {
       applyMarkdown: queue.options.applyMarkdown,
       clientExtavatar: queue.options.clientExtavatar,
@@ -57,13 +74,26 @@ export function sendMessageEvent(
       message = builder.one(viewer, row, options, []);
       variants.set(key, message);
     }
-    const event: Record<string, unknown> & { type: string } = {
-      type: 'message',
-      message,
-      // A message seen only through all_public_streams is public history, as in GET /messages.
-      flags: received ? flagNames(flagsByUser.get(queue.userId)!) : ['read', 'historical'],
-    };
-    if (localEcho && queue.id === localEcho.queueId) event.local_message_id = localEcho.localId;
+    // A message seen only through all_public_streams is public history, as in GET /messages.
+    const flags = received ? flagsByUser.get(queue.userId)! : -1;
+    if (localEcho && queue.id === localEcho.queueId) {
+      return {
+        type: 'message',
+        message,
+        flags: flags < 0 ? ['read', 'historical'] : flagNames(flags),
+        local_message_id: localEcho.localId,
+      };
+    }
+    const eventKey = `${key}|${flags}`;
+    let event = events.get(eventKey);
+    if (!event) {
+      event = {
+        type: 'message',
+        message,
+        flags: flags < 0 ? ['read', 'historical'] : flagNames(flags),
+      };
+      events.set(eventKey, event);
+    }
     return event;
   });
 }
@@ -78,6 +108,7 @@ function allPublicStreamsWatchers(
   flagsByUser: ReadonlyMap<number, number>,
 ): number[] {
   if (row.type !== 'stream' || row.channel_id === null) return [];
+  if (!ctx.events.hasAllPublicStreamsQueues) return [];
   const channel = ctx.db
     .prepare<[number], { invite_only: number }>('SELECT invite_only FROM channels WHERE id = ?')
     .get(row.channel_id);

@@ -23,6 +23,7 @@ import {
   channelRecipientId,
   directRecipientId,
   getMessage,
+  insertUserMessages,
   type MessageRow,
 } from './messages-store';
 import {
@@ -287,10 +288,7 @@ export function storeMessage(
     if (options.readBySender) {
       flagsByUser.set(sender.id, (flagsByUser.get(sender.id) ?? 0) | MessageFlag.read);
     }
-    const insert = db.prepare(
-      'INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)',
-    );
-    for (const [userId, flags] of flagsByUser) insert.run(userId, id, flags);
+    insertUserMessages(db, id, flagsByUser);
     const linkedAttachmentIds =
       rendered.uploadPathIds.length > 0
         ? linkAttachmentsToMessage(db, sender.id, id, rendered.uploadPathIds)

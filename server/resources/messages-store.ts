@@ -53,6 +53,30 @@ export function getMessage(db: Db, id: number): MessageRow | undefined {
   return db.prepare<[number], MessageRow>('SELECT * FROM messages WHERE id = ?').get(id);
 }
 
+/** Rows per multi-row INSERT of user_messages (3 parameters each, far below SQLite's limit). */
+const USER_MESSAGES_CHUNK = 64;
+
+/**
+ * Stores one user_messages row per recipient, several rows per INSERT: one statement per
+ * recipient was a large share of a send's cost in channels with many subscribers.
+ */
+export function insertUserMessages(
+  db: Db,
+  messageId: number,
+  flagsByUser: ReadonlyMap<number, number>,
+): void {
+  const rows = [...flagsByUser];
+  for (let start = 0; start < rows.length; start += USER_MESSAGES_CHUNK) {
+    const chunk = rows.slice(start, start + USER_MESSAGES_CHUNK);
+    const values: number[] = [];
+    for (const [userId, flags] of chunk) values.push(userId, messageId, flags);
+    // One SQL text per chunk size; db.prepare caches each.
+    db.prepare(
+      `INSERT INTO user_messages (user_id, message_id, flags) VALUES ${'(?, ?, ?),'.repeat(chunk.length).slice(0, -1)}`,
+    ).run(values);
+  }
+}
+
 export function userMessageFlags(db: Db, userId: number, messageId: number): number | undefined {
   return db
     .prepare<[number, number], { flags: number }>(
