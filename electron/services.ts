@@ -5,18 +5,18 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { endpoints } from '../shared/api/endpoints';
 import type { AccountSummary, AccountsChanged, ServerCheck } from '../shared/ipc/accounts';
-import type { ChosenFile } from '../shared/ipc/uploads';
 import type { AppInfo, OpenManifestRequest } from '../shared/ipc/system';
 import { IpcCodes } from '../shared/ipc/errors';
-import type { MethodHandlers, MethodPayload, PushSink } from '../shared/ipc/contract';
+import type { MethodHandlers, PushSink } from '../shared/ipc/contract';
 import { ApiClient, normalizeSite, type ApiClientOptions } from './api/client';
 import { ApiError } from './api/errors';
 import { AccountStore, type AccountRecord } from './accounts/account-store';
 import { AccountSession } from './accounts/session';
-import { parseZuliprc } from './accounts/zuliprc';
+import { accountHandlers, type NewAccount } from './accounts/account-handlers';
 import { VaultError, type Vault } from './accounts/vault';
 import { FileIntake } from './uploads/intake';
-import { UploadManager, checkUploadSize } from './uploads/uploads';
+import { UploadManager } from './uploads/uploads';
+import { uploadHandlers } from './uploads/upload-handlers';
 import { chatHandlers } from './chat/chat-handlers';
 import { ManifestService, type ManifestDialogs } from './manifest-service';
 import { fetchRealmMedia } from './media/media-proxy';
@@ -135,13 +135,7 @@ export class MainServices {
   }
 
   /** Adds an account (or replaces the key of the same site and email) after checking the server. */
-  async addAccount(input: {
-    site: string;
-    email: string;
-    password?: string;
-    apiKey?: string;
-    allowWeakEncryption?: boolean;
-  }): Promise<AccountSummary> {
+  async addAccount(input: NewAccount): Promise<AccountSummary> {
     const server = await this.checkServer(input.site);
     const client = this.newClient(server.site);
     let email = input.email;
@@ -190,6 +184,12 @@ export class MainServices {
     return this.pushAccounts();
   }
 
+  switchAccount(accountId: string): AccountsChanged {
+    this.session(accountId);
+    this.accounts.setActive(accountId);
+    return this.pushAccounts();
+  }
+
   listAccounts(): AccountsChanged {
     return {
       accounts: this.accounts.list().map((record) => this.summary(record)),
@@ -203,52 +203,16 @@ export class MainServices {
       found.assertSignedIn();
       return found;
     };
-    const call = <K extends keyof MethodHandlers>(
-      _name: K,
-      handler: (payload: MethodPayload<K>) => unknown,
-    ) => handler as MethodHandlers[K];
     return {
-      // accounts
-      listAccounts: () => this.listAccounts(),
-      checkServer: ({ site }) => this.checkServer(site),
-      addAccount: ({ site, auth, allowWeakEncryption }) =>
-        this.addAccount({
-          site,
-          email: auth.email,
-          ...(auth.kind === 'password' ? { password: auth.password } : { apiKey: auth.apiKey }),
-          allowWeakEncryption,
-        }),
-      importZuliprc: ({ text, allowWeakEncryption }) => {
-        let parsed;
-        try {
-          parsed = parseZuliprc(text);
-        } catch (error) {
-          throw new ApiError('server', 'BAD_REQUEST', (error as Error).message, 400);
-        }
-        return this.addAccount({ ...parsed, allowWeakEncryption });
-      },
-      reauthenticate: ({ accountId, auth, allowWeakEncryption }) => {
-        const record = this.accounts.get(accountId);
-        if (!record) throw new ApiError('server', IpcCodes.unknownAccount, 'No such account', 404);
-        return this.addAccount({
-          site: record.site,
-          email: auth.email,
-          ...(auth.kind === 'password' ? { password: auth.password } : { apiKey: auth.apiKey }),
-          allowWeakEncryption,
-        });
-      },
-      removeAccount: ({ accountId }) => this.removeAccount(accountId),
-      switchAccount: ({ accountId }) => {
-        this.session(accountId);
-        this.accounts.setActive(accountId);
-        return this.pushAccounts();
-      },
-      getSnapshot: ({ accountId }) => this.session(accountId).getSnapshot(),
-      resync: ({ accountId }) => {
-        this.session(accountId).loop.resync();
-        return null;
-      },
-
+      ...accountHandlers({
+        listAccounts: () => this.listAccounts(),
+        checkServer: (site) => this.checkServer(site),
+        addAccount: (input) => this.addAccount(input),
+        removeAccount: (accountId) => this.removeAccount(accountId),
+        switchAccount: (accountId) => this.switchAccount(accountId),
+        record: (accountId) => this.accounts.get(accountId),
+        session: (accountId) => this.session(accountId),
+      }),
       ...chatHandlers(this),
 
       // drafts
@@ -259,41 +223,12 @@ export class MainServices {
         return null;
       },
 
-      // uploads
-      chooseFiles: call('chooseFiles', async ({ multiple }): Promise<ChosenFile[]> => {
-        if (!this.options.chooseFilePaths) {
-          throw new ApiError(
-            'server',
-            IpcCodes.unsupported,
-            'No native file dialog in browser mode; pick files in the page instead.',
-          );
-        }
-        const paths = await this.options.chooseFilePaths(multiple ?? true);
-        return paths.map((path) => this.intake.register(path));
+      ...uploadHandlers({
+        signedInSession: (accountId) => session({ accountId }),
+        uploads: this.uploads,
+        intake: this.intake,
+        chooseFilePaths: this.options.chooseFilePaths,
       }),
-      checkUpload: ({ accountId, name, size }) => {
-        const limitMib = session({ accountId }).register?.max_file_upload_size_mib ?? 25;
-        checkUploadSize(name, size, limitMib);
-        return null;
-      },
-      startUpload: ({ accountId, token }) => {
-        const found = session({ accountId });
-        const register = found.register;
-        const { uploadId } = this.uploads.start(
-          {
-            accountId,
-            client: found.client,
-            maxFileUploadSizeMib: register?.max_file_upload_size_mib ?? 25,
-          },
-          token,
-        );
-        return { uploadId };
-      },
-      cancelUpload: ({ uploadId }) => {
-        this.uploads.cancel(uploadId);
-        return null;
-      },
-      listUploads: () => this.uploads.list(),
 
       // system
       getAppInfo: () => this.options.appInfo,

@@ -210,7 +210,7 @@ export class AccountSession {
       this.loop.resync();
       return;
     }
-    this.backlog.push(...events);
+    for (const event of events) this.backlog.push(event); // no spread: a batch may be huge
     this.options.push('events', { accountId: this.id, queueId, events });
     for (const event of events) {
       if (event.type === 'drafts') this.drafts.applyEvent(event as DraftsEvent);
