@@ -32,6 +32,11 @@ export function chatHandlers(sessions: {
         client_extavatar: false,
         allow_empty_topic_name: true,
       }),
+    getMessage: (p) =>
+      session(p).client.call(endpoints.getMessage, {
+        message_id: p.messageId,
+        apply_markdown: false,
+      }),
     editMessage: (p) =>
       session(p).client.call(endpoints.editMessage, {
         message_id: p.messageId,

@@ -78,6 +78,8 @@ export const chatMethods = {
       includeAnchor: z.boolean().optional(),
     }),
   ),
+  /** One message with its Markdown source (raw_content): what an edit starts from. */
+  getMessage: method<ResponseOf<Endpoints['getMessage']>>()(forAccount({ messageId })),
   editMessage: method<SuccessEnvelope>()(
     forAccount({
       messageId,

@@ -16,6 +16,7 @@ export const METHOD_NAMES = [
   'resync',
   'sendMessage',
   'getMessages',
+  'getMessage',
   'editMessage',
   'deleteMessage',
   'updateFlags',

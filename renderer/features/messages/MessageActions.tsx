@@ -1,6 +1,7 @@
 // The actions of one message: react, quote and reply, star, edit (within the realm's limit), move or
 // rename the topic with a propagate mode, resolve/unresolve, delete, mark unread from here, copy link.
 import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { MessageWithFlags } from '../../../shared/api/types';
 import {
   isTopicResolved,
@@ -196,8 +197,9 @@ export function MessageActions({
         </div>
       ) : null}
       {mode === 'edit' ? (
-        <EditForm
-          initial={htmlToText(message.content)}
+        <EditMessage
+          accountId={accountId}
+          message={message}
           onCancel={() => setMode(null)}
           onSave={(content) =>
             run(api().editMessage({ accountId, messageId: message.id, content }))
@@ -229,6 +231,45 @@ export function MessageActions({
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** The edit form, started from the message's Markdown source as the server keeps it (the rendered
+ * HTML loses formatting); when the source cannot be fetched, from the rendered text. */
+function EditMessage({
+  accountId,
+  message,
+  onSave,
+  onCancel,
+}: {
+  accountId: string;
+  message: MessageWithFlags;
+  onSave: (content: string) => void;
+  onCancel: () => void;
+}) {
+  const source = useQuery({
+    queryKey: ['message-source', accountId, message.id, message.last_edit_timestamp ?? 0],
+    queryFn: () => api().getMessage({ accountId, messageId: message.id }),
+    staleTime: 0,
+    gcTime: 0,
+    retry: 1,
+  });
+  if (source.isPending)
+    return (
+      <p className="menu edit-form" role="status">
+        Loading the message…
+      </p>
+    );
+  const raw = source.data?.raw_content;
+  return (
+    <>
+      {raw === undefined ? (
+        <p role="alert" className="error">
+          Could not load the message&apos;s source; editing its displayed text.
+        </p>
+      ) : null}
+      <EditForm initial={raw ?? htmlToText(message.content)} onSave={onSave} onCancel={onCancel} />
+    </>
   );
 }
 
