@@ -1,7 +1,7 @@
 // The browser-mode end of the WebSocket bridge: accepts a socket only with the per-launch secret and
 // from our own origin, runs contract calls through the same dispatcher Electron uses, broadcasts pushes,
 // and turns streamed file bytes into temporary files the upload service reads.
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { createWriteStream, mkdirSync, rmSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
@@ -27,11 +27,11 @@ export interface BridgeServerOptions {
   tempDir: string;
 }
 
+/** Constant-time comparison, also in the length: both sides are hashed to 32 bytes first. */
 export function secretMatches(given: string | null, secret: string): boolean {
   if (!given) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(secret);
-  return a.length === b.length && timingSafeEqual(a, b);
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(given), digest(secret));
 }
 
 interface IncomingFile {
