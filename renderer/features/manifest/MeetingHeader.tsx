@@ -87,8 +87,9 @@ export function MeetingHeader({
           <p className="manifest-muted">No speakers listed.</p>
         ) : (
           <ul>
-            {manifest.speakers.map((s) => (
-              <li key={s.id}>
+            {manifest.speakers.map((s, i) => (
+              // By position: speaker ids are not required to be unique.
+              <li key={i}>
                 {s.label} <span className="manifest-muted">({s.id})</span>
               </li>
             ))}

@@ -32,36 +32,38 @@ export function activeWordIndex(cue: Cue | undefined, ms: number): number {
   return cue.words.findIndex((word) => word.startMs <= ms && ms < word.endMs);
 }
 
+/**
+ * The query as a Unicode case-insensitive pattern (null when empty). Searching and marking use the
+ * same pattern, so every cue found has its match marked; matching this way (rather than comparing
+ * lower-cased copies) keeps the positions of the original text.
+ */
+function queryPattern(query: string, flags: 'iu' | 'giu'): RegExp | null {
+  const needle = query.trim();
+  return needle ? new RegExp(needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), flags) : null;
+}
+
 /** Indices of the cues whose text or speaker contains the query (case-insensitive); all when empty. */
 export function searchCues(
   cues: readonly Cue[],
   query: string,
   speakerLabel: (cue: Cue) => string | undefined,
 ): number[] {
-  const needle = query.trim().toLocaleLowerCase();
+  const pattern = queryPattern(query, 'iu');
   const all = cues.map((_, i) => i);
-  if (!needle) return all;
+  if (!pattern) return all;
   return all.filter((i) => {
-    const cue = cues[i];
-    return (
-      cue.text.toLocaleLowerCase().includes(needle) ||
-      (speakerLabel(cue)?.toLocaleLowerCase().includes(needle) ?? false)
-    );
+    const speaker = speakerLabel(cues[i]);
+    return pattern.test(cues[i].text) || (speaker !== undefined && pattern.test(speaker));
   });
 }
 
-/**
- * Splits text into the parts that match the query (case-insensitive, as searchCues) and the rest,
- * for marking matches. Matching is by a Unicode case-insensitive pattern so the parts keep the
- * original text (lower-casing can change a string's length).
- */
+/** Splits text into the parts that match the query (as searchCues matches) and the rest. */
 export function highlightMatches(
   text: string,
   query: string,
 ): Array<{ text: string; match: boolean }> {
-  const needle = query.trim();
-  if (!needle) return [{ text, match: false }];
-  const pattern = new RegExp(needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'giu');
+  const pattern = queryPattern(query, 'giu');
+  if (!pattern) return [{ text, match: false }];
   const parts: Array<{ text: string; match: boolean }> = [];
   let at = 0;
   for (const m of text.matchAll(pattern)) {

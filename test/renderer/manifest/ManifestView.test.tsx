@@ -150,6 +150,14 @@ describe('ManifestView with verified audio', () => {
     ]);
     expect(cues[0].querySelector('.manifest-cue-text mark')).toBeNull();
 
+    // Pattern characters in the query are plain text.
+    fireEvent.change(search, { target: { value: 'FRIDAY?' } });
+    cues = within(screen.getByRole('list', { name: 'Cues' })).getAllByRole('listitem');
+    expect(cues).toHaveLength(1);
+    expect([...cues[0].querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['Friday?']);
+    fireEvent.change(search, { target: { value: '.*' } });
+    expect(screen.getByTestId('search-count').textContent).toBe('0 of 4 cues match');
+
     fireEvent.change(search, { target: { value: 'no such words' } });
     expect(within(screen.getByRole('list', { name: 'Cues' })).queryAllByRole('listitem')).toEqual(
       [],
