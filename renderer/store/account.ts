@@ -1,6 +1,6 @@
 // One account's state: every slice, built from a register snapshot, and the dispatcher that applies
 // a batch of events to all slices (each slice owns its event handling, zulip-flutter style).
-import type { RegisterResponse } from '../../shared/api/types';
+import type { RecentPrivateConversation, RegisterResponse } from '../../shared/api/types';
 import type { ServerEvent, ServerEventType } from '../../shared/api/events';
 import type { NarrowMatchContext } from '../../shared/narrow';
 import { SliceDraft } from './sliceDraft';
@@ -106,6 +106,9 @@ export interface AccountState {
   readonly typing: TypingState;
   readonly outbox: OutboxState;
   readonly connection: ConnectionState;
+  /** Direct-message conversations with their newest message id, from the snapshot (later ones come
+   * from messages as they arrive). Lets the sidebar list conversations whose messages are not loaded. */
+  readonly recentConversations: readonly RecentPrivateConversation[];
 }
 
 type SliceName = keyof SliceDrafts;
@@ -169,6 +172,7 @@ export function accountFromRegister(
     settings,
     typing: emptyTyping(settings.limits.typingStartedExpiryMs),
     outbox: previous ? outboxAfterSnapshot(previous.outbox) : emptyOutbox(),
+    recentConversations: reg.recent_private_conversations ?? [],
     connection: {
       status: 'connected',
       queueId: reg.queue_id,

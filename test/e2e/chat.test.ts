@@ -151,6 +151,13 @@ describe('chat window end to end', () => {
 
   it('never runs hostile message HTML', async () => {
     await openTopic(oliviaPage, 'random', 'e2e hostile');
+    // Through the real server path: what a person types is Markdown; raw HTML and a javascript:
+    // link in it must come back as inert text.
+    const typed =
+      'typed hostile <script>window.__pwned = 6</script> <img src=x onerror="window.__pwned = 7"> ' +
+      '[typed link](javascript:window.__pwned=8)';
+    await send(oliviaPage, typed);
+    await messageWithText(oliviaPage, 'typed hostile').waitFor();
     await send(oliviaPage, 'placeholder for hostile html');
     await messageWithText(oliviaPage, 'placeholder for hostile html').waitFor();
     // A hostile server: its rendered HTML carries a script, event handlers and a javascript: link.
@@ -169,7 +176,14 @@ describe('chat window end to end', () => {
     await emma.restart();
     emmaPage = await openApp(browser, emma);
     await openTopic(emmaPage, 'random', 'e2e hostile');
-    const row = messageWithText(emmaPage, 'hostile');
+    const typedRow = messageWithText(emmaPage, 'typed hostile');
+    await typedRow.waitFor();
+    // Shown as the text that was typed, not as markup.
+    expect(await typedRow.locator('.content').innerText()).toContain('<script>');
+    await typedRow.getByText('typed link').click();
+    const typedHtml = await typedRow.locator('.content').innerHTML();
+    expect(typedHtml).not.toMatch(/<script|<img|href="javascript:/i);
+    const row = messageWithText(emmaPage, 'click me');
     await row.waitFor();
     await row.getByText('click me').click();
     await emmaPage.waitForTimeout(300);

@@ -1,6 +1,7 @@
 // What the sidebar lists, derived from an account's state: channels in pinned / active / muted
 // sections with unread counts, each channel's topics (from unreads and loaded messages) with their
-// visibility policy, and direct-message conversations.
+// visibility policy, and direct-message conversations (the snapshot's recent conversations, then
+// loaded messages and unreads).
 import type { AccountState, UnreadCounts } from '../../store';
 import { isTopicResolved } from '../../../shared/narrow';
 import type { Subscription, VisibilityPolicy } from '../../../shared/api/types';
@@ -127,14 +128,31 @@ function computeTopics(account: AccountState, counts: UnreadCounts, streamId: nu
 
 export function dmConversations(account: AccountState | undefined, counts: UnreadCounts): DmItem[] {
   if (!account) return [];
-  return dmsMemo(account.accountId, [account.messages, account.unreads, counts], () =>
-    computeDms(account, counts),
+  return dmsMemo(
+    account.accountId,
+    [account.messages, account.unreads, account.recentConversations, counts],
+    () => computeDms(account, counts),
   );
 }
 
 function computeDms(account: AccountState, counts: UnreadCounts): DmItem[] {
   const self = account.selfUserId;
   const convs = new Map<string, DmItem>();
+  // The snapshot's recent conversations first: they list conversations whose messages are not
+  // loaded (the user_ids there exclude the user; none means notes to self).
+  for (const r of account.recentConversations) {
+    const others = r.user_ids.filter((id) => id !== self).sort((a, b) => a - b);
+    const key = others.length ? others.join(',') : String(self);
+    const c = convs.get(key);
+    if (!c)
+      convs.set(key, {
+        key,
+        userIds: others.length ? others : [self],
+        unread: 0,
+        lastId: r.max_message_id,
+      });
+    else c.lastId = Math.max(c.lastId, r.max_message_id);
+  }
   for (const m of account.messages.byId.values()) {
     if (m.type !== 'private') continue;
     const others = m.display_recipient

@@ -9,6 +9,7 @@ import { act } from 'react';
 import {
   DESIGN,
   EMMA,
+  FARID,
   GENERAL,
   RANDOM,
   readEvent,
@@ -84,5 +85,30 @@ describe('Sidebar', () => {
     expect(countOf(/^Emma Member/)).toBe('1');
     expect(countOf(/^Mentions/)).toBe('0');
     expect(countOf(/^Inbox/)).toBe('3');
+  });
+
+  it('lists direct-message conversations from the snapshot whose messages are not loaded', () => {
+    const ctx = setupStore({
+      recent_private_conversations: [
+        { max_message_id: 40, user_ids: [FARID] },
+        { max_message_id: 90, user_ids: [EMMA, FARID] },
+      ],
+    });
+    render(
+      <Providers store={ctx.store}>
+        <Sidebar accountId="a" />
+      </Providers>,
+    );
+    const section = screen.getByRole('region', { name: 'Direct messages' });
+    const names = within(section)
+      .getAllByRole('button')
+      .map((b) => b.textContent ?? '');
+    const farid = ctx.account().users.users.get(FARID)!.full_name;
+    const emma = ctx.account().users.users.get(EMMA)!.full_name;
+    // Newest conversation first.
+    expect(names[0]).toContain(emma);
+    expect(names[0]).toContain(farid);
+    expect(names[1]).toContain(farid);
+    expect(names[1]).not.toContain(emma);
   });
 });
