@@ -5,6 +5,7 @@ import { isPlainObject } from './payload-ref';
 
 /** The compared members, in the order mismatches are listed. */
 export const INTEGRITY_MEMBERS = [
+  'matchPolicy',
   'opusAudioSha256',
   'sampleRate',
   'channels',
@@ -22,8 +23,12 @@ export interface IntegrityOutcome {
    * is nothing to compare against.
    */
   status: IntegrityStatus;
-  /** Differing members when `mismatch`, else empty. */
-  mismatches: IntegrityMember[];
+  /**
+   * Differing members when `mismatch`, else empty: integrity members whose value differs, then any
+   * member the closed `integrity` object does not allow (the format makes those a verification
+   * failure, meeting-manifest §7.1).
+   */
+  mismatches: string[];
   /** Why the audio is unreadable or missing, or was not checked. */
   reason?: string;
   /** Where the audio came from, for display. */
@@ -39,7 +44,11 @@ export interface AudioSourceDescription {
   location: string;
 }
 
-/** Compares computed values with the manifest's `integrity` object (which may be malformed). */
+/**
+ * Compares computed values with the manifest's `integrity` object (which may be malformed). A
+ * `matchPolicy` other than exact-opus-audio-v1 is a mismatch: these values verify nothing under
+ * another policy.
+ */
 export function compareIntegrity(
   expected: unknown,
   read: OpusReadResult,
@@ -47,7 +56,11 @@ export function compareIntegrity(
 ): IntegrityOutcome {
   if (!read.ok) return { status: 'unreadable', mismatches: [], reason: read.reason, audioSource };
   const declared = isPlainObject(expected) ? expected : {};
-  const mismatches = INTEGRITY_MEMBERS.filter((m) => declared[m] !== read.values[m]);
+  const known: readonly string[] = INTEGRITY_MEMBERS;
+  const mismatches: string[] = [
+    ...INTEGRITY_MEMBERS.filter((m) => declared[m] !== read.values[m]),
+    ...Object.keys(declared).filter((m) => !known.includes(m)),
+  ];
   return {
     status: mismatches.length === 0 ? 'verified' : 'mismatch',
     mismatches,

@@ -84,6 +84,7 @@ describe('manifest verify', () => {
     expect(out.errors).toEqual([
       { code: 'closed-member', path: '/integrity/bitrate', message: expect.any(String) },
     ]);
+    expect(out.integrity).toEqual({ status: 'mismatch', mismatches: ['bitrate'] });
   });
 
   it('exits 64 on usage errors', async () => {

@@ -2,7 +2,14 @@
 // (decode, read payloads, find and verify the audio).
 import { describe, expect, it } from 'vitest';
 import { inspectManifestFile } from '../../electron/manifest';
-import { INVALID, REENCODED, WEEKLY } from './support/fixtures';
+import {
+  INVALID,
+  REENCODED,
+  tempMeetingFolder,
+  validManifest,
+  WEEKLY,
+  type JsonObject,
+} from './support/fixtures';
 import { join } from 'node:path';
 
 const summary = (findings: { code: string; path: string }[]) =>
@@ -61,7 +68,25 @@ describe('shared fixtures', () => {
     expect(report.warnings).toEqual([]);
     expect(report.valid).toBe(false);
     expect(report.manifest).toBeUndefined();
-    // They share weekly-planning's audio, so integrity itself still verifies.
-    expect(report.integrity.status).toBe('verified');
+    // They share weekly-planning's audio, so integrity verifies, except where the integrity object
+    // itself carries a member it does not allow: that is a verification failure (format §7.1).
+    if (file === 'integrity-extra-member.json') {
+      expect(report.integrity).toMatchObject({ status: 'mismatch', mismatches: ['bitrate'] });
+    } else {
+      expect(report.integrity).toMatchObject({ status: 'verified', mismatches: [] });
+    }
+  });
+
+  it('verifies nothing under another matchPolicy', async () => {
+    const doc = validManifest();
+    (doc.integrity as JsonObject).matchPolicy = 'exact-opus-audio-v2';
+    const f = tempMeetingFolder(doc);
+    try {
+      const report = await inspectManifestFile(f.manifestPath);
+      expect(summary(report.errors)).toEqual(['bad-constant /integrity/matchPolicy']);
+      expect(report.integrity).toMatchObject({ status: 'mismatch', mismatches: ['matchPolicy'] });
+    } finally {
+      f.cleanup();
+    }
   });
 });

@@ -70,7 +70,12 @@ export function IntegrityPanel({
                   <code>{String(declared?.[member] ?? '—')}</code>
                 </td>
                 <td>
-                  <code>{String(integrity.actual?.[member] ?? '—')}</code>
+                  <code>
+                    {String(
+                      (integrity.actual as Record<string, unknown> | undefined)?.[member] ??
+                        'not an integrity member',
+                    )}
+                  </code>
                 </td>
               </tr>
             ))}
