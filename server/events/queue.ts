@@ -103,10 +103,9 @@ export class EventQueue implements QueueView {
   push(body: EventBody, json: string = JSON.stringify(body)): void {
     this.events.push({ id: this.nextEventId++, type: body.type, json });
     if (this.waiter && !this.wakeScheduled) {
-      // Events pushed in the same tick (one request's fan-out) go out in one response.
       this.wakeScheduled = true;
       const delay = this.lastResponseMs + this.minResponseIntervalMs - Date.now();
-      if (delay <= 0) queueMicrotask(() => this.wake());
+      if (delay <= 0) scheduleWake(this);
       else this.wakeTimer = setTimeout(() => this.wake(), delay);
     }
   }
@@ -163,7 +162,9 @@ export class EventQueue implements QueueView {
     }
   }
 
-  private wake(): void {
+  /** Answers the blocked poll with everything pending (see scheduleWake). */
+  wake(): void {
+    if (!this.wakeScheduled) return;
     this.wakeScheduled = false;
     this.wakeTimer = null;
     if (this.events.length > 0) this.releaseWaiter(this.events.slice());
@@ -177,7 +178,28 @@ export class EventQueue implements QueueView {
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
     this.wakeTimer = null;
     this.wakeScheduled = false;
+    queuesToWake.delete(this);
     if (events.length > 0) this.lastResponseMs = Date.now();
     waiter.resolve(events);
   }
+}
+
+/**
+ * Blocked polls woken by new events are answered together once the current turn of the event
+ * loop is over (setImmediate), not in a microtask per event: a group commit announces several
+ * messages one after another as its senders' promises resolve, and each queue should get all of
+ * them in one response rather than the first alone and the rest on its next poll (one HTTP round
+ * trip per event was the largest cost at high message rates).
+ */
+const queuesToWake = new Set<EventQueue>();
+
+function scheduleWake(queue: EventQueue): void {
+  if (queuesToWake.size === 0) setImmediate(wakeScheduledQueues);
+  queuesToWake.add(queue);
+}
+
+function wakeScheduledQueues(): void {
+  const queues = [...queuesToWake];
+  queuesToWake.clear();
+  for (const queue of queues) queue.wake();
 }

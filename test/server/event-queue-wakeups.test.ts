@@ -1,0 +1,79 @@
+// When a blocked poll is answered: events pushed during one turn of the event loop (a group
+// commit announcing several messages) go out in one response; a quiet queue is answered without
+// waiting for the coalescing interval; a busy one gets its events together after it.
+import { describe, expect, it } from 'vitest';
+import { EventQueue, type ClientOptions, type QueuedEvent } from '../../server/events/queue';
+
+const options: ClientOptions = {
+  eventTypes: null,
+  capabilities: {},
+  applyMarkdown: true,
+  clientExtavatar: false,
+  narrow: [],
+  allPublicStreams: false,
+  clientName: 'test',
+};
+
+function newQueue(minResponseIntervalMs: number): EventQueue {
+  return new EventQueue(1, options, () => 60_000, Date.now(), minResponseIntervalMs);
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('EventQueue wake-ups', () => {
+  it('answers a blocked poll once with every event pushed in the same turn', async () => {
+    const queue = newQueue(0);
+    const poll = queue.fetch(-1, false, Date.now()) as Promise<QueuedEvent[]>;
+    queue.push({ type: 'message', n: 1 });
+    // Later microtasks of the same turn, as when a batch's senders resume one after another.
+    await Promise.resolve();
+    queue.push({ type: 'message', n: 2 });
+    await Promise.resolve();
+    queue.push({ type: 'message', n: 3 });
+    const events = await poll;
+    expect(events.map((e) => e.id)).toEqual([0, 1, 2]);
+    expect(events.map((e) => JSON.parse(e.json).n)).toEqual([1, 2, 3]);
+    queue.close();
+  });
+
+  it('answers a quiet queue without waiting for the coalescing interval', async () => {
+    // An hour-long interval: the test would time out if a quiet queue had to wait for it.
+    const queue = newQueue(3_600_000);
+    const poll = queue.fetch(-1, false, Date.now()) as Promise<QueuedEvent[]>;
+    queue.push({ type: 'message', n: 1 });
+    expect((await poll).map((e) => e.id)).toEqual([0]);
+    queue.close();
+  });
+
+  it('holds events for a queue answered within the interval, then sends them together', async () => {
+    const queue = newQueue(200);
+    const first = queue.fetch(-1, false, Date.now()) as Promise<QueuedEvent[]>;
+    queue.push({ type: 'message', n: 1 });
+    expect((await first).map((e) => e.id)).toEqual([0]);
+    // Polled again right away: the next events wait out the rest of the interval.
+    const second = queue.fetch(0, false, Date.now()) as Promise<QueuedEvent[]>;
+    let answered = false;
+    void second.then(() => (answered = true));
+    queue.push({ type: 'message', n: 2 });
+    await nextTurn();
+    await nextTurn();
+    queue.push({ type: 'message', n: 3 });
+    expect(answered).toBe(false);
+    expect((await second).map((e) => e.id)).toEqual([1, 2]);
+    queue.close();
+  });
+
+  it('ends a poll replaced by a newer one with no events, and wakes the newer one', async () => {
+    const queue = newQueue(0);
+    const stale = queue.fetch(-1, false, Date.now()) as Promise<QueuedEvent[]>;
+    queue.push({ type: 'message', n: 1 });
+    // A second poll arrives before the wake-up runs: it takes the pending event at once.
+    const fresh = queue.fetch(-1, false, Date.now());
+    expect(await stale).toEqual([]);
+    expect(Array.isArray(fresh) && fresh.map((e) => e.id)).toEqual([0]);
+    const blocked = queue.fetch(0, false, Date.now()) as Promise<QueuedEvent[]>;
+    queue.push({ type: 'message', n: 2 });
+    expect((await blocked).map((e) => e.id)).toEqual([1]);
+    queue.close();
+  });
+});
