@@ -20,11 +20,27 @@ export function activeCueIndex(cues: readonly Cue[], ms: number): number {
       hi = mid - 1;
     }
   }
-  // Walk back over cues that started earlier but are still running (overlaps).
-  for (let i = found; i >= 0 && i > found - 8; i--) {
+  // Walk back over cues that started earlier but may still run (overlaps, however long): no cue at
+  // or before i ends after the latest end among them, so the walk stops there.
+  const latestEnd = latestEnds(cues);
+  for (let i = found; i >= 0 && latestEnd[i] > ms; i--) {
     if (ms < cues[i].endMs) return i;
   }
   return -1;
+}
+
+const latestEndsCache = new WeakMap<readonly Cue[], Float64Array>();
+
+/** latestEnd[i] = the largest endMs among cues 0..i; computed once per cue list. */
+function latestEnds(cues: readonly Cue[]): Float64Array {
+  let ends = latestEndsCache.get(cues);
+  if (!ends) {
+    ends = new Float64Array(cues.length);
+    let latest = -Infinity;
+    cues.forEach((cue, i) => (ends![i] = latest = Math.max(latest, cue.endMs)));
+    latestEndsCache.set(cues, ends);
+  }
+  return ends;
 }
 
 export function activeWordIndex(cue: Cue | undefined, ms: number): number {
