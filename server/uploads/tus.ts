@@ -7,8 +7,14 @@
 // {url, filename} and creates the attachment. The finished file is hard-linked to its path_id, so
 // HEAD still reports the full offset; terminating it is refused once the attachment exists.
 // Uploads (finished or not) are forgotten after TUS_EXPIRY_MS.
+//
+// Start-up and shutdown: @tus/file-store's constructor starts an mkdir of its folder without
+// awaiting it, whose failure (the data folder removed meanwhile) is thrown from a callback, i.e.
+// an uncaught exception that ends the process. We create the folder ourselves (awaited) and
+// construct a store that skips its own mkdir; close() waits for tus requests and sweeps in flight
+// so nothing touches the folder after the server has closed.
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Server as TusServer, type Upload } from '@tus/server';
@@ -63,37 +69,50 @@ function attachmentExistsFor(ctx: RealmContext, uploadId: string): boolean {
   return row !== undefined;
 }
 
+/** A FileStore for a folder that already exists: no unawaited mkdir in the constructor. */
+class ExistingFolderFileStore extends FileStore {}
+// checkOrCreateDirectory is private in the typings, so it is replaced on the prototype.
+(
+  ExistingFolderFileStore.prototype as unknown as { checkOrCreateDirectory(): void }
+).checkOrCreateDirectory = () => undefined;
+
 export function mountTus(app: FastifyInstance, deps: TusDependencies): void {
   const { ctx, storage, authenticator } = deps;
-  const store = new FileStore({
-    directory: storage.tusStaging,
-    expirationPeriodInMilliseconds: TUS_EXPIRY_MS,
-  });
-  // Deferred lengths are refused (411), so OPTIONS must not advertise them.
-  store.extensions = store.extensions.filter((name) => name !== 'creation-defer-length');
-  const tus = new TusServer({
-    path: TUS_PATH,
-    datastore: store,
-    relativeLocation: true,
-    // Like the rest of the API, no cross-origin access (tus would otherwise answer with '*').
-    allowedOrigins: [],
-    maxSize: ctx.config.maxFileUploadSizeMib * 1024 * 1024,
-    disableTerminationForFinishedUploads: true,
-    namingFunction: () => randomBytes(16).toString('hex'),
-    async onUploadCreate(req, upload) {
-      // Authenticated by the route before tus runs; the owner rides along in the upload's metadata.
-      const user = authenticator.authenticate(req.headers.get('authorization') ?? undefined);
-      return { metadata: { ...upload.metadata, owner_id: String(user.id) } };
-    },
-    async onUploadFinish(_req, upload) {
-      const stored = await finish(upload);
-      return {
-        status_code: 200,
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(stored),
-      };
-    },
-  });
+  // Both are created when Fastify loads the plugin below, after the folder exists.
+  let store: FileStore;
+  let tus: TusServer;
+  const inFlight = new Set<Promise<unknown>>();
+  const track = (work: Promise<unknown>): Promise<unknown> => {
+    const settled = work.catch(() => undefined);
+    inFlight.add(settled);
+    void settled.finally(() => inFlight.delete(settled));
+    return work;
+  };
+
+  const createTusServer = (): TusServer =>
+    new TusServer({
+      path: TUS_PATH,
+      datastore: store,
+      relativeLocation: true,
+      // Like the rest of the API, no cross-origin access (tus would otherwise answer with '*').
+      allowedOrigins: [],
+      maxSize: ctx.config.maxFileUploadSizeMib * 1024 * 1024,
+      disableTerminationForFinishedUploads: true,
+      namingFunction: () => randomBytes(16).toString('hex'),
+      async onUploadCreate(req, upload) {
+        // Authenticated by the route before tus runs; the owner rides along in the upload's metadata.
+        const user = authenticator.authenticate(req.headers.get('authorization') ?? undefined);
+        return { metadata: { ...upload.metadata, owner_id: String(user.id) } };
+      },
+      async onUploadFinish(_req, upload) {
+        const stored = await finish(upload);
+        return {
+          status_code: 200,
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(stored),
+        };
+      },
+    });
 
   async function finish(upload: Upload): Promise<StoredUpload> {
     const name = displayFileName(upload.metadata?.filename ?? undefined);
@@ -127,7 +146,12 @@ export function mountTus(app: FastifyInstance, deps: TusDependencies): void {
       if (uploadId !== undefined) await checkUpload(uploadId, user.id, request.method);
     }
     reply.hijack();
-    await tus.handle(request.raw, reply.raw);
+    // A request whose connection dropped may leave tus's promise pending forever; its response
+    // closing is enough for close() not to wait on it.
+    const closed = new Promise<void>((resolve) => reply.raw.once('close', () => resolve()));
+    const handled = tus.handle(request.raw, reply.raw);
+    void track(Promise.race([handled, closed]));
+    await handled;
   }
 
   async function checkUpload(uploadId: string, userId: number, method: string): Promise<void> {
@@ -144,6 +168,14 @@ export function mountTus(app: FastifyInstance, deps: TusDependencies): void {
   }
 
   void app.register(async (scope) => {
+    await mkdir(storage.tusStaging, { recursive: true });
+    store = new ExistingFolderFileStore({
+      directory: storage.tusStaging,
+      expirationPeriodInMilliseconds: TUS_EXPIRY_MS,
+    });
+    // Deferred lengths are refused (411), so OPTIONS must not advertise them.
+    store.extensions = store.extensions.filter((name) => name !== 'creation-defer-length');
+    tus = createTusServer();
     // tus reads the raw body itself: accept every content type without reading it.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
@@ -153,10 +185,13 @@ export function mountTus(app: FastifyInstance, deps: TusDependencies): void {
   });
 
   const sweep = setInterval(() => {
-    tus.cleanUpExpiredUploads().catch(() => undefined);
+    void track(tus.cleanUpExpiredUploads());
   }, TUS_SWEEP_INTERVAL_MS);
   sweep.unref();
-  app.addHook('onClose', async () => clearInterval(sweep));
+  app.addHook('onClose', async () => {
+    clearInterval(sweep);
+    await Promise.all(inFlight);
+  });
 }
 
 /** Drops the staging copy of a tus upload whose attachment is being deleted. */

@@ -9,7 +9,7 @@
  *   const res = await owner.post('/users/me/status', { status_text: 'Lunch' });
  *   expect(res.status).toBe(200); expect(res.body.result).toBe('success');
  *   await server.restart();            // close and start again on the same data folder (new port)
- *   await server.close();              // stops the server; the folder is removed a little later
+ *   await server.close();              // stops the server and removes its data folder
  *
  * Demo user keys: owner, admin, moderator, dev, emma, farid (members), guest, helperBot (generic bot
  * owned by dev), webhookBot (outgoing webhook bot owned by emma). `server.users` holds their
@@ -98,17 +98,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
     async close() {
       await server.close();
-      removeLater(dataDir);
+      // close() waits for in-flight requests and the upload store's work, so nothing touches the
+      // folder any more.
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-// Data folders are removed a while after close rather than at once: libraries may still have fs
-// work queued for the folder (e.g. @tus/file-store's unawaited mkdir at start-up), and pulling the
-// folder from under it turns into an uncaught ENOENT in a later test. (Vitest kills its workers, so
-// an exit hook would never run.)
-function removeLater(dir: string): void {
-  setTimeout(() => rmSync(dir, { recursive: true, force: true }), 3000).unref();
 }
 
 const DEMO_KEYS: Record<string, string> = {
