@@ -15,7 +15,8 @@ import { subscriberIds, type ChannelRow } from './channels-store';
 import { realmSetting } from './realm-settings';
 import { RESOLVED_TOPIC_PREFIX, channelRecipientId, type MessageRow } from './messages-store';
 import { checkTopicAllowed } from './messages-rules';
-import { checkCanPostToChannel, createMessage, notificationBot } from './messages-send';
+import { checkCanPostToChannel, createMessage } from './messages-send';
+import { notificationBot } from './system-bots';
 import { NarrowQuery } from './narrow-query';
 import { announceTopicPolicyChanges, type TopicPolicyChange } from './messages-visibility';
 import { databaseLookup } from '../markdown/lookup';
@@ -261,7 +262,7 @@ export function sendMoveNotifications(
   const { message, oldChannel } = plan;
   const newChannel = plan.newChannel ?? oldChannel;
   const newTopic = plan.newTopic ?? message.topic;
-  const bot = notificationBot(ctx);
+  const bot = notificationBot(ctx.db);
   const who = `@_**${user.full_name}|${user.id}**`;
   // Rendered as the mover sees the realm, so links to channels they can see resolve.
   const post = (channel: ChannelRow, topic: string, content: string) =>

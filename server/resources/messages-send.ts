@@ -6,8 +6,7 @@ import { MessageFlag } from '../db/flags';
 import { ApiError, badRequest, missingParam } from '../http/errors';
 import { Param, p } from '../http/params';
 import type { AuthUser, RealmContext } from '../realm/context';
-import { createUser } from '../realm/accounts';
-import { Role, isGuest } from '../realm/roles';
+import { isGuest } from '../realm/roles';
 import {
   canReadChannelContent,
   canSeeChannelMetadata,
@@ -310,37 +309,6 @@ export function storeMessage(
       linkedAttachmentIds,
     };
   })();
-}
-
-const NOTIFICATION_BOT_EMAIL = 'notification-bot@tributary.local';
-
-/** The system bot that announces moves (created on first use). */
-export function notificationBot(ctx: RealmContext): AuthUser {
-  let row = getUserRowByEmail(ctx.db, NOTIFICATION_BOT_EMAIL);
-  if (!row) {
-    const created = createUser(ctx.db, {
-      email: NOTIFICATION_BOT_EMAIL,
-      fullName: 'Notification Bot',
-      role: Role.member,
-      isBot: true,
-      botType: 1,
-      botOwnerId: null,
-      timezone: '',
-    });
-    row = getUserRow(ctx.db, created.id)!;
-  }
-  return {
-    id: row.id,
-    email: row.email,
-    delivery_email: row.delivery_email,
-    full_name: row.full_name,
-    role: row.role,
-    is_active: true,
-    is_bot: true,
-    bot_type: row.bot_type,
-    bot_owner_id: row.bot_owner_id,
-    can_create_users: false,
-  };
 }
 
 const toParam = new Param<unknown, true>(z.unknown(), false, true);

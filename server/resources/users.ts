@@ -10,6 +10,7 @@ import { isAdmin, isGuest, isModerator, Role } from '../realm/roles';
 import { canAccessUser, realmGroupSettingAllows } from '../realm/permissions';
 import { LIMITS } from '../config';
 import { subscribeToDefaultChannels } from './subscriptions';
+import { isSystemBot } from './system-bots';
 import {
   allUserRows,
   avatarUrl,
@@ -160,14 +161,18 @@ export const usersResource: ResourceModule = {
       const visibility = emailVisibilityByUser(ctx.db);
       const profileData = profileDataByUser(ctx.db);
       const options = { clientExtavatar: request.clientExtavatar, profileData, visibility };
-      const rows = allUserRows(ctx.db).filter((row) => canAccessUser(ctx.db, user, row.id));
+      const all = allUserRows(ctx.db).filter((row) => canAccessUser(ctx.db, user, row.id));
+      // System bots (system-bots.ts) are cross-realm bots in the API, not realm members.
+      const rows = all.filter((r) => !isSystemBot(r));
       state.realm_users = rows
         .filter((r) => r.is_active === 1)
         .map((r) => userObject(r, user, options));
       state.realm_non_active_users = rows
         .filter((r) => r.is_active !== 1)
         .map((r) => userObject(r, user, options));
-      state.cross_realm_bots = [];
+      state.cross_realm_bots = all
+        .filter((r) => isSystemBot(r))
+        .map((r) => ({ ...userObject(r, user, options), is_system_bot: true }));
       const me = getUserRow(ctx.db, user.id)!;
       const mine = userObject(me, user, options);
       Object.assign(state, {
@@ -212,7 +217,10 @@ export const usersResource: ResourceModule = {
     }
     if (request.wants('realm_bot')) {
       state.realm_bots = allUserRows(ctx.db)
-        .filter((r) => r.is_bot === 1 && (isAdmin(user.role) || r.bot_owner_id === user.id))
+        .filter(
+          (r) =>
+            r.is_bot === 1 && !isSystemBot(r) && (isAdmin(user.role) || r.bot_owner_id === user.id),
+        )
         .map((r) => ({
           user_id: r.id,
           full_name: r.full_name,

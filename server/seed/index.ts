@@ -1,11 +1,15 @@
-// Seeds a fresh data folder once; a folder that already holds a realm is left untouched.
+// Seeds a fresh data folder once; a folder that already holds a realm is left untouched, except
+// that system bots added since it was seeded are created (no migration needed: they are rows).
 import type { RealmContext } from '../realm/context';
+import { ensureSystemBots } from '../resources/system-bots';
 import { realmExists } from './base';
 import { seedDemoRealm } from './demo';
 import { seedEmptyRealm } from './empty';
 
 export async function seedRealm(ctx: RealmContext, kind: 'demo' | 'empty'): Promise<void> {
-  if (realmExists(ctx.db)) return;
-  if (kind === 'demo') await seedDemoRealm(ctx);
-  else seedEmptyRealm(ctx);
+  if (!realmExists(ctx.db)) {
+    if (kind === 'demo') await seedDemoRealm(ctx);
+    else seedEmptyRealm(ctx);
+  }
+  ensureSystemBots(ctx.db);
 }

@@ -65,10 +65,16 @@ describe('POST /register', () => {
       role: 300,
     });
     const ids = body.realm_users.map((u: { user_id: number }) => u.user_id);
-    // The seeded people and bots (the message seed may add system bots of its own).
+    // The seeded people and bots.
     expect(ids).toEqual(expect.arrayContaining(Object.values(server.users).map((u) => u.user_id)));
     expect(body.realm_non_active_users).toEqual([]);
-    expect(body.cross_realm_bots).toEqual([]);
+    // The only cross-realm bot is the Notification Bot (a system bot, not a realm member).
+    expect(
+      body.cross_realm_bots.map((u: { email: string; is_system_bot: boolean }) => [
+        u.email,
+        u.is_system_bot,
+      ]),
+    ).toEqual([['notification-bot@tributary.local', true]]);
     const bot = body.realm_users.find(
       (u: { user_id: number }) => u.user_id === server.users.helperBot.user_id,
     );
