@@ -30,6 +30,8 @@ import { messagesResource } from './messages';
 import { flagsResource } from './flags';
 import { reactionsResource } from './reactions';
 import { uploadsResource } from './uploads';
+import { channelTopicsResource } from './channel-topics';
+import { messageHistoryResource } from './message-history';
 
 export const resources: readonly ResourceModule[] = [
   serverInfoResource,
@@ -58,6 +60,8 @@ export const resources: readonly ResourceModule[] = [
   channelAdminResource,
   unreadsResource,
   messagesResource,
+  messageHistoryResource,
+  channelTopicsResource,
   flagsResource,
   reactionsResource,
   uploadsResource,
