@@ -22,6 +22,7 @@ import { Settings } from '../features/settings/Settings';
 import { ConnectionBanner } from '../features/connection/ConnectionBanner';
 import { SearchBox } from '../features/search/SearchBox';
 import { UserProfile } from '../features/people/UserProfile';
+import { UserPopover } from '../features/people/UserPopover';
 import { StatusEditor } from '../features/people/StatusEditor';
 
 function Shell({ store }: { store: ChatStore }) {
@@ -80,6 +81,9 @@ function Shell({ store }: { store: ChatStore }) {
         </div>
       </div>
       {overlay?.kind === 'switcher' ? <ConversationSwitcher /> : null}
+      {overlay?.kind === 'user' ? (
+        <UserPopover userId={overlay.userId} anchor={overlay.anchor} />
+      ) : null}
       {overlay?.kind === 'profile' ? (
         <UserProfile accountId={activeAccountId} userId={overlay.userId} />
       ) : null}

@@ -34,8 +34,14 @@ export interface UiState {
   selectedMessageId: number | null;
   /** Request to open the compose box (c, x, r) — a counter so repeated presses re-trigger. */
   composeRequest: { kind: 'channel' | 'dm' | 'reply' | 'quote'; seq: number; text?: string } | null;
-  /** Full-screen overlay: the conversation switcher (Ctrl+K) or a user's profile. */
-  overlay: { kind: 'switcher' } | { kind: 'profile'; userId: number } | { kind: 'status' } | null;
+  /** Overlay: the conversation switcher (Ctrl+K), a user's card or profile, the status editor. */
+  overlay:
+    | { kind: 'switcher' }
+    | { kind: 'profile'; userId: number }
+    /** The user card anchored to a name (viewport coordinates of the name). */
+    | { kind: 'user'; userId: number; anchor: { top: number; bottom: number; left: number } }
+    | { kind: 'status' }
+    | null;
 }
 
 export const ALL_MESSAGES_ROUTE: Route = { kind: 'narrow', narrow: [] };

@@ -241,34 +241,42 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
         .updateFlags({ accountId, messages, op: 'add', flag: 'read' })
         .catch(() => undefined);
   }, [accountId]);
+  // Checked after any render (new rows, positioning, read flags changing), at most once per frame
+  // and after that frame is painted, when the layout is clean: reading the live position then
+  // forces no extra layout while the user scrolls.
+  const markCheck = useRef<number | null>(null);
   useEffect(() => {
     const markOnScroll = policy === 1 || (policy === 2 && isConversation);
-    if (!markOnScroll || !ids || !positioned.current) return;
-    if (typeof document !== 'undefined' && document.visibilityState === 'hidden') return;
-    const byId = store.getState().accounts[accountId]?.messages.byId;
-    const range = visibleRange();
-    if (!range) return;
-    for (let i = range[0]; i <= Math.min(range[1], idCount - 1); i++) {
-      const id = ids.at(i)!;
-      const m = byId?.get(id);
-      if (m && !m.flags.includes('read')) toMark.current.add(id);
-    }
-    if (toMark.current.size > 0 && !markTimer.current)
-      markTimer.current = setTimeout(flushMarks, MARK_READ_DELAY_MS);
-    // Runs when the rows in view or their read state change, not on every scroll frame.
-  }, [
-    startIndex,
-    endIndex,
-    ids,
-    idCount,
-    policy,
-    isConversation,
-    unreads,
-    accountId,
-    store,
-    visibleRange,
-    flushMarks,
-  ]);
+    if (!markOnScroll || !ids || !positioned.current || markCheck.current !== null) return;
+    markCheck.current = requestAnimationFrame(() => {
+      markCheck.current = null;
+      setTimeout(() => {
+        if (typeof document !== 'undefined' && document.visibilityState === 'hidden') return;
+        const el = scrollRef.current;
+        const current = store.getState().accounts[accountId];
+        const list = current?.narrows.lists.get(narrowKey)?.ids;
+        if (!el || !current || !list) return;
+        const first = virtualizer.getVirtualItemForOffset(el.scrollTop);
+        const last = virtualizer.getVirtualItemForOffset(
+          el.scrollTop + Math.max(el.clientHeight - 1, 0),
+        );
+        if (!first || !last) return;
+        for (let i = first.index; i <= Math.min(last.index, list.length - 1); i++) {
+          const id = list.at(i)!;
+          const m = current.messages.byId.get(id);
+          if (m && !m.flags.includes('read')) toMark.current.add(id);
+        }
+        if (toMark.current.size > 0 && !markTimer.current)
+          markTimer.current = setTimeout(flushMarks, MARK_READ_DELAY_MS);
+      }, 0);
+    });
+  });
+  useEffect(
+    () => () => {
+      if (markCheck.current !== null) cancelAnimationFrame(markCheck.current);
+    },
+    [],
+  );
   useEffect(
     () => () => {
       if (markTimer.current) clearTimeout(markTimer.current);

@@ -8,11 +8,12 @@ import { channelNarrow, dmNarrow, topicNarrow } from '../../../shared/narrow';
 import { sanitizeMessageHtml } from '../../lib/sanitize';
 import { formatDateTime, formatTime } from '../../lib/format';
 import { mediaUrl } from '../../bridge/media';
-import { navigate, uiStore } from '../../src/ui-store';
+import { navigate } from '../../src/ui-store';
 import { api } from '../../src/tributary';
 import { sameConversation, userName } from './narrow-info';
 import { Reactions } from './Reactions';
 import { MessageActions } from './MessageActions';
+import { openUserPopover } from '../people/UserPopover';
 
 /** Sanitized HTML per stored message record (records are replaced when they change), so a row
  * scrolled out and back in is not sanitized again. */
@@ -153,8 +154,8 @@ export const MessageRow = memo(function MessageRow({
   const unread = !message.flags.includes('read');
   const starred = message.flags.includes('starred');
   const senderName = sender?.full_name ?? message.sender_full_name;
-  const openProfile = () =>
-    uiStore.setState({ overlay: { kind: 'profile', userId: message.sender_id } });
+  const openProfile = (e: MouseEvent<HTMLElement>) =>
+    openUserPopover(message.sender_id, e.currentTarget);
   const markers = (
     <>
       {message.last_edit_timestamp ? (

@@ -1,7 +1,7 @@
 // The message list is virtualized: a narrow of 10,000 messages keeps only the rows near the
 // viewport in the DOM, and scrolling swaps which rows those are.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MessageList } from '../../../renderer/features/messages/MessageList';
 import { narrowKey, channelNarrow } from '../../../shared/narrow';
 import { channelMessage, GENERAL, setupStore } from '../store/fixtures';
@@ -80,5 +80,29 @@ describe('MessageList', () => {
     expect(second.querySelector('.recipient-header')).toBeNull();
     const twentyFirst = screen.getByText('body 6').closest('[data-testid=message]')!;
     expect(twentyFirst.querySelector('.recipient-header')?.textContent).toMatch(/topic 1/);
+  });
+
+  it('marks the unread messages in view as read (web_mark_read_on_scroll_policy "always")', async () => {
+    const ctx = setupStore();
+    const key = narrowKey(channelNarrow(GENERAL));
+    const messages = Array.from({ length: 5 }, (_, i) =>
+      channelMessage(i + 1, GENERAL, 'fresh', { content: `unread ${i + 1}` }),
+    );
+    ctx.store
+      .getState()
+      .mergeFetchedMessages('a', key, messages, { foundOldest: true, foundNewest: true });
+    const api = installFakeApi();
+    render(
+      <Providers store={ctx.store}>
+        <MessageList accountId="a" narrowKey={key} offline />
+      </Providers>,
+    );
+    await screen.findByText('unread 5');
+    await waitFor(() => expect(api.updateFlags).toHaveBeenCalled(), { timeout: 3000 });
+    const marked = api.updateFlags.mock.calls.flatMap(
+      ([input]) => (input as { messages: number[] }).messages,
+    );
+    expect([...new Set(marked)].sort()).toEqual([1, 2, 3, 4, 5]);
+    expect(api.updateFlags.mock.calls[0][0]).toMatchObject({ op: 'add', flag: 'read' });
   });
 });
