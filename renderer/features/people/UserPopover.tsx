@@ -4,9 +4,9 @@
 import { useEffect, useRef } from 'react';
 import { useUser, useUserStatus } from '../../store/hooks';
 import { dmNarrow } from '../../../shared/narrow';
-import { localTimeIn, roleName } from '../../lib/format';
+import { localTimeIn } from '../../lib/format';
 import { navigate, uiStore } from '../../src/ui-store';
-import { emojiChar } from '../messages/narrow-info';
+import { RoleAndStatus } from './UserProfile';
 
 export interface PopoverAnchor {
   top: number;
@@ -74,19 +74,7 @@ export function UserPopover({ userId, anchor }: { userId: number; anchor: Popove
       style={style}
     >
       <strong>{user.full_name}</strong>
-      <p>
-        {roleName(user.role)}
-        {user.is_bot ? ' · Bot' : ''}
-        {!user.is_active ? ' · Deactivated' : ''}
-      </p>
-      {status?.status_text || status?.emoji_code ? (
-        <p className="status">
-          {status.emoji_code && status.reaction_type !== 'realm_emoji' ? (
-            <span aria-hidden="true">{emojiChar(status.emoji_code)} </span>
-          ) : null}
-          {status.status_text}
-        </p>
-      ) : null}
+      <RoleAndStatus user={user} status={status} />
       {time ? <p>Local time {time}</p> : null}
       <div className="actions">
         <button

@@ -9,10 +9,32 @@ import { sanitizeMessageHtml } from '../../lib/sanitize';
 import { api } from '../../src/tributary';
 import { navigate, uiStore } from '../../src/ui-store';
 import { emojiChar } from '../messages/narrow-info';
+import type { User, UserStatus } from '../../../shared/api/types';
 
 interface ProfileField {
   id: number;
   name: string;
+}
+
+/** A user's role (bot, deactivated) and status line: the card and the profile both show them. */
+export function RoleAndStatus({ user, status }: { user: User; status: UserStatus | undefined }) {
+  return (
+    <>
+      <p>
+        {roleName(user.role)}
+        {user.is_bot ? ' · Bot' : ''}
+        {!user.is_active ? ' · Deactivated' : ''}
+      </p>
+      {status?.status_text || status?.emoji_code ? (
+        <p className="status">
+          {status.emoji_code && status.reaction_type !== 'realm_emoji' ? (
+            <span aria-hidden="true">{emojiChar(status.emoji_code)} </span>
+          ) : null}
+          {status.status_text}
+        </p>
+      ) : null}
+    </>
+  );
 }
 
 export function UserProfile({ accountId, userId }: { accountId: string; userId: number }) {
@@ -41,19 +63,7 @@ export function UserProfile({ accountId, userId }: { accountId: string; userId: 
     >
       <div className="panel profile">
         <h2>{user.full_name}</h2>
-        <p>
-          {roleName(user.role)}
-          {user.is_bot ? ' · Bot' : ''}
-          {!user.is_active ? ' · Deactivated' : ''}
-        </p>
-        {status?.status_text || status?.emoji_code ? (
-          <p className="status">
-            {status.emoji_code && status.reaction_type !== 'realm_emoji' ? (
-              <span aria-hidden="true">{emojiChar(status.emoji_code)} </span>
-            ) : null}
-            {status.status_text}
-          </p>
-        ) : null}
+        <RoleAndStatus user={user} status={status} />
         <dl>
           <dt>Email</dt>
           <dd>{user.delivery_email ?? user.email}</dd>

@@ -154,40 +154,24 @@ export function Sidebar({ accountId }: { accountId: string }) {
             <Count n={t.muted ? 0 : t.unread} label={`in ${t.name}`} />
           </button>
           <RowMenu label={`Topic ${t.name} options`}>
-            {t.policy === 1 ? (
+            {/* Each toggle sets its policy, or back to none (0) when it is the current one. */}
+            {(
+              [
+                [1, 'Unmute topic', 'Mute topic'],
+                [3, 'Unfollow topic', 'Follow topic'],
+              ] as const
+            ).map(([policy, undo, label]) => (
               <button
+                key={policy}
                 type="button"
                 role="menuitem"
-                onClick={() => run(setPolicy(accountId, streamId, t.name, 0))}
+                onClick={() =>
+                  run(setPolicy(accountId, streamId, t.name, t.policy === policy ? 0 : policy))
+                }
               >
-                Unmute topic
+                {t.policy === policy ? undo : label}
               </button>
-            ) : (
-              <button
-                type="button"
-                role="menuitem"
-                onClick={() => run(setPolicy(accountId, streamId, t.name, 1))}
-              >
-                Mute topic
-              </button>
-            )}
-            {t.policy === 3 ? (
-              <button
-                type="button"
-                role="menuitem"
-                onClick={() => run(setPolicy(accountId, streamId, t.name, 0))}
-              >
-                Unfollow topic
-              </button>
-            ) : (
-              <button
-                type="button"
-                role="menuitem"
-                onClick={() => run(setPolicy(accountId, streamId, t.name, 3))}
-              >
-                Follow topic
-              </button>
-            )}
+            ))}
             <button
               type="button"
               role="menuitem"

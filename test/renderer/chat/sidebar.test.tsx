@@ -1,7 +1,7 @@
 // The sidebar's counts come from the store's unread state: channels, topics (muted ones excluded),
 // direct messages, mentions; and they move when events mark messages read.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { Sidebar } from '../../../renderer/features/sidebar/Sidebar';
 import { navigate } from '../../../renderer/src/ui-store';
 import { channelNarrow } from '../../../shared/narrow';
@@ -76,6 +76,24 @@ describe('Sidebar', () => {
     const muted = within(topics).getByRole('button', { name: /^muted topic/ });
     expect(within(muted).getByRole('img', { name: 'Muted' })).toBeTruthy();
     expect(within(muted).queryByTestId('unread-count')).toBeNull();
+  });
+
+  it('mutes, unmutes and follows topics from their menu', () => {
+    const api = installFakeApi();
+    setup();
+    act(() => navigate({ kind: 'narrow', narrow: channelNarrow(GENERAL) }));
+    const choose = (menu: string, item: string) => {
+      fireEvent.click(screen.getByRole('button', { name: menu }));
+      fireEvent.click(screen.getByRole('menuitem', { name: item }));
+    };
+    choose('Topic lunch options', 'Mute topic');
+    choose('Topic muted topic options', 'Unmute topic');
+    choose('Topic lunch options', 'Follow topic');
+    expect(api.setUserTopic.mock.calls.map(([input]) => input)).toEqual([
+      { accountId: 'a', streamId: GENERAL, topic: 'lunch', visibilityPolicy: 1 },
+      { accountId: 'a', streamId: GENERAL, topic: 'muted topic', visibilityPolicy: 0 },
+      { accountId: 'a', streamId: GENERAL, topic: 'lunch', visibilityPolicy: 3 },
+    ]);
   });
 
   it('updates the counts when messages are marked read', () => {
