@@ -83,7 +83,33 @@ function createRenderer() {
 
 const renderer = createRenderer();
 
+/**
+ * Content that markdown-it would render as one plain paragraph: it starts with a letter (no
+ * list, heading, quote or indented code) and has no character any inline rule, mention, emoji,
+ * link or line break reacts to. Realm linkifiers can match anything, so they disable this path.
+ */
+const PLAIN_TEXT = /^[A-Za-z][A-Za-z0-9 ,.?!'"]*$/;
+
+/** The rendering of PLAIN_TEXT content, without running the parser (most chat lines). */
+export function renderPlainText(content: string): string {
+  return `<p>${renderer.utils.escapeHtml(content.replace(/ +$/, ''))}</p>`;
+}
+
 export function renderMessage(content: string, lookup: MentionLookup): RenderedMessage {
+  if (PLAIN_TEXT.test(content) && (lookup.linkifiers?.() ?? []).length === 0) {
+    return {
+      html: renderPlainText(content),
+      isMeMessage: false,
+      mentionedUserIds: [],
+      mentionedGroupIds: [],
+      streamWildcard: false,
+      topicWildcard: false,
+      hasLink: false,
+      hasImage: false,
+      hasAttachment: false,
+      uploadPathIds: [],
+    };
+  }
   const env: LinkEnv = {
     lookup,
     found: { userIds: new Set(), groupIds: new Set(), streamWildcard: false, topicWildcard: false },
