@@ -70,7 +70,7 @@ export function MessageActions({
   };
 
   return (
-    <div className="message-actions">
+    <div className={`message-actions${mode ? ' open' : ''}`}>
       <button
         type="button"
         className="icon"

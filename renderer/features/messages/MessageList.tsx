@@ -166,6 +166,7 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
       // The user took over (wheel, keys, touch): leave the position to them.
       if (userScrolled.current) return;
       virtualizer.scrollToIndex(index, { align });
+      scheduleMarkCheck.current();
       const offset = scrollRef.current?.scrollTop ?? 0;
       if (offset !== lastOffset && frames++ < 12) {
         lastOffset = offset;
@@ -241,36 +242,40 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
         .updateFlags({ accountId, messages, op: 'add', flag: 'read' })
         .catch(() => undefined);
   }, [accountId]);
-  // Checked after any render (new rows, positioning, read flags changing), at most once per frame
-  // and after that frame is painted, when the layout is clean: reading the live position then
-  // forces no extra layout while the user scrolls.
+  // Checked after renders (new rows, read flags changing), while positioning settles and on
+  // scroll; at most once per frame and after that frame is painted, when the layout is clean:
+  // reading the live position then forces no extra layout while the user scrolls.
   const markCheck = useRef<number | null>(null);
-  useEffect(() => {
-    const markOnScroll = policy === 1 || (policy === 2 && isConversation);
-    if (!markOnScroll || !ids || !positioned.current || markCheck.current !== null) return;
-    markCheck.current = requestAnimationFrame(() => {
-      markCheck.current = null;
-      setTimeout(() => {
-        if (typeof document !== 'undefined' && document.visibilityState === 'hidden') return;
-        const el = scrollRef.current;
-        const current = store.getState().accounts[accountId];
-        const list = current?.narrows.lists.get(narrowKey)?.ids;
-        if (!el || !current || !list) return;
-        const first = virtualizer.getVirtualItemForOffset(el.scrollTop);
-        const last = virtualizer.getVirtualItemForOffset(
-          el.scrollTop + Math.max(el.clientHeight - 1, 0),
-        );
-        if (!first || !last) return;
-        for (let i = first.index; i <= Math.min(last.index, list.length - 1); i++) {
-          const id = list.at(i)!;
-          const m = current.messages.byId.get(id);
-          if (m && !m.flags.includes('read')) toMark.current.add(id);
-        }
-        if (toMark.current.size > 0 && !markTimer.current)
-          markTimer.current = setTimeout(flushMarks, MARK_READ_DELAY_MS);
-      }, 0);
-    });
+  const scheduleMarkCheck = useRef<() => void>(() => undefined);
+  useLayoutEffect(() => {
+    scheduleMarkCheck.current = () => {
+      const markOnScroll = policy === 1 || (policy === 2 && isConversation);
+      if (!markOnScroll || !positioned.current || markCheck.current !== null) return;
+      markCheck.current = requestAnimationFrame(() => {
+        markCheck.current = null;
+        setTimeout(() => {
+          if (typeof document !== 'undefined' && document.visibilityState === 'hidden') return;
+          const el = scrollRef.current;
+          const current = store.getState().accounts[accountId];
+          const list = current?.narrows.lists.get(narrowKey)?.ids;
+          if (!el || !current || !list) return;
+          const first = virtualizer.getVirtualItemForOffset(el.scrollTop);
+          const last = virtualizer.getVirtualItemForOffset(
+            el.scrollTop + Math.max(el.clientHeight - 1, 0),
+          );
+          if (!first || !last) return;
+          for (let i = first.index; i <= Math.min(last.index, list.length - 1); i++) {
+            const id = list.at(i)!;
+            const m = current.messages.byId.get(id);
+            if (m && !m.flags.includes('read')) toMark.current.add(id);
+          }
+          if (toMark.current.size > 0 && !markTimer.current)
+            markTimer.current = setTimeout(flushMarks, MARK_READ_DELAY_MS);
+        }, 0);
+      });
+    };
   });
+  useEffect(() => scheduleMarkCheck.current());
   useEffect(
     () => () => {
       if (markCheck.current !== null) cancelAnimationFrame(markCheck.current);
@@ -334,6 +339,7 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
         onScroll={(e) => {
           const el = e.currentTarget;
           atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+          scheduleMarkCheck.current();
         }}
       >
         {!ready && initial.isPending && count === 0 ? (
