@@ -4,15 +4,19 @@
 // `npm start` and `npm test` call this; it does nothing when the outputs are newer than their sources.
 // Builds in parallel processes (test workers, `npm start` beside a test run) take turns through a
 // lock folder, and each re-checks staleness once it holds the lock.
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** The start bundle and the sources it is made of (scripts/launch.mjs checks the same list). */
-export const START_BUNDLE = 'dist/start.mjs';
-export const START_BUNDLE_INPUTS = ['scripts', 'server', 'electron', 'shared', 'package-lock.json'];
+/** The start bundle and the sources it is made of (scripts/launch.mjs reads the same file). */
+const startBundle = JSON.parse(readFileSync(join(root, 'scripts/start-bundle.json'), 'utf8')) as {
+  bundle: string;
+  inputs: string[];
+};
+export const START_BUNDLE = startBundle.bundle;
+export const START_BUNDLE_INPUTS = startBundle.inputs;
 
 const LOCK_DIR = join(root, 'dist/.build-lock');
 /** A lock older than this was left by a build that died. */

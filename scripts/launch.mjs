@@ -2,14 +2,16 @@
 // so a warm start does not load a TypeScript transpiler. When a source of that bundle is newer than
 // it (or it is missing), it runs scripts/start.ts through tsx instead, whose buildAll() refreshes
 // the bundle for the next start. Either way the arguments and printed lines are start.ts's own.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-// Keep in step with START_BUNDLE / START_BUNDLE_INPUTS in scripts/build.ts (test/main/launch.test.ts).
-const bundle = join(root, 'dist/start.mjs');
-const inputs = ['scripts', 'server', 'electron', 'shared', 'package-lock.json'];
+// The bundle and its sources, as scripts/build.ts builds it.
+const { bundle: bundlePath, inputs } = JSON.parse(
+  readFileSync(join(root, 'scripts/start-bundle.json'), 'utf8'),
+);
+const bundle = join(root, bundlePath);
 
 function newestMtime(path) {
   if (!existsSync(path)) return 0;

@@ -1,0 +1,65 @@
+// `npm start` runs scripts/launch.mjs: with plain node it runs the prebuilt start bundle
+// (dist/start.mjs) when that is fresh, printing exactly what scripts/start.ts prints, and the app
+// it starts serves the page.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildAll, START_BUNDLE } from '../../scripts/build';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+describe('npm start launcher', () => {
+  let child: ChildProcess;
+  let dataDir: string;
+  const lines: string[] = [];
+  let appUrl: URL;
+
+  beforeAll(async () => {
+    await buildAll();
+    dataDir = mkdtempSync(join(tmpdir(), 'tributary-launch-'));
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(pkg.scripts.start).toBe('node scripts/launch.mjs');
+    child = spawn(
+      process.execPath,
+      ['scripts/launch.mjs', '--browser', '--no-open', '--port', '0', '--data', dataDir],
+      { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    appUrl = new URL(
+      await new Promise<string>((resolve, reject) => {
+        createInterface({ input: child.stdout! }).on('line', (line) => {
+          lines.push(line);
+          const found = /^Tributary is running at (\S+)$/.exec(line);
+          if (found) resolve(found[1]);
+        });
+        child.once('exit', (code) => reject(new Error(`launcher exited with ${code}`)));
+      }),
+    );
+  }, 180_000);
+
+  afterAll(async () => {
+    if (child && child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('has a start bundle after the build', () => {
+    expect(statSync(join(root, START_BUNDLE)).size).toBeGreaterThan(0);
+  });
+
+  it("prints start.ts's lines and serves the app", async () => {
+    expect(lines[0]).toMatch(/^local realm server listening on http:\/\/127\.0\.0\.1:\d+$/);
+    expect(lines[1]).toBe('Running in browser mode: --browser was given.');
+    expect(appUrl.hash).toMatch(/^#secret=/);
+    const page = await fetch(new URL('/', appUrl));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root">');
+  });
+});
