@@ -9,6 +9,19 @@ function parse(html: string): HTMLElement {
 }
 
 describe('sanitizeMessageHtml', () => {
+  it('passes plain formatting through unchanged and sends anything with attributes to DOMPurify', () => {
+    const plain =
+      '<p>Hi <strong>there</strong> &amp; <em>you</em> &#x1F600;<br></p><ul><li>a</li></ul>';
+    expect(sanitizeMessageHtml(plain, 'acct-1')).toBe(plain);
+    // The same tags with an attribute, or an unlisted tag, are sanitized.
+    expect(sanitizeMessageHtml('<p onclick="alert(1)">x</p>', 'acct-1')).toBe('<p>x</p>');
+    expect(sanitizeMessageHtml('<p>x<script>alert(1)</script></p>', 'acct-1')).toBe('<p>x</p>');
+    expect(sanitizeMessageHtml('<p>x</p><style>p{}</style>', 'acct-1')).toBe('<p>x</p>');
+    expect(sanitizeMessageHtml('<p>a > b</p><img src=x onerror=alert(1)>', 'acct-1')).not.toMatch(
+      /onerror/,
+    );
+  });
+
   it('removes scripts, event handlers and javascript: links', () => {
     const out = sanitizeMessageHtml(
       '<p>hi<script>alert(1)</script></p>' +
