@@ -37,6 +37,11 @@ export function chatHandlers(sessions: {
         message_id: p.messageId,
         apply_markdown: false,
       }),
+    getStreamTopics: (p) =>
+      session(p).client.call(endpoints.getStreamTopics, {
+        stream_id: p.streamId,
+        allow_empty_topic_name: true,
+      }),
     editMessage: (p) =>
       session(p).client.call(endpoints.editMessage, {
         message_id: p.messageId,

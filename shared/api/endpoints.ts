@@ -299,6 +299,11 @@ export const endpoints = {
   setStatus: endpoint<StatusParams, SuccessEnvelope>('POST', '/users/me/status', {
     idempotent: true,
   }),
+  /** A channel's topics with their newest message id, newest first. */
+  getStreamTopics: endpoint<
+    { stream_id: number; allow_empty_topic_name?: boolean },
+    SuccessEnvelope & { topics: Array<{ name: string; max_id: number }> }
+  >('GET', '/users/me/{stream_id}/topics'),
   getUser: endpoint<
     { user_id: number; client_extavatar?: boolean; include_custom_profile_fields?: boolean },
     SuccessEnvelope & { user: User }

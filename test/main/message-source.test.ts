@@ -1,4 +1,4 @@
-// getMessage: one message with its Markdown source from the real local realm server (what an edit
+// getMessage and getStreamTopics. getMessage: one message with its Markdown source from the real local realm server (what an edit
 // in the renderer starts from), and a clear error for a message the user cannot see.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
@@ -38,5 +38,21 @@ describe('getMessage', () => {
     await expect(
       main.services.handlers.getMessage({ accountId, messageId: 987_654 }),
     ).rejects.toThrow(/Invalid message/);
+  });
+});
+
+describe('getStreamTopics', () => {
+  it("lists a channel's topics, newest first", async () => {
+    const snapshot = main.pushesOf('snapshot')[0];
+    const streamId = snapshot.register.subscriptions[0].stream_id;
+    for (const topic of ['older topic', 'newer topic'])
+      await main.services.handlers.sendMessage({
+        accountId,
+        message: { type: 'channel', to: streamId, topic, content: `in ${topic}` },
+      });
+    const { topics } = await main.services.handlers.getStreamTopics({ accountId, streamId });
+    const names = topics.map((t) => t.name);
+    expect(names.indexOf('newer topic')).toBeGreaterThanOrEqual(0);
+    expect(names.indexOf('newer topic')).toBeLessThan(names.indexOf('older topic'));
   });
 });

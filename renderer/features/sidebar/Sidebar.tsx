@@ -2,6 +2,7 @@
 // channels in pinned / active / muted sections with colors and unread counts, the topics of the
 // open channel (resolved, muted and followed shown), and direct-message conversations.
 import { useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useChatStore, useUnreadCounts } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import { channelNarrow, dmNarrow, narrowKey, topicNarrow } from '../../../shared/narrow';
@@ -12,6 +13,7 @@ import {
   channelSections,
   dmConversations,
   topicsOf,
+  type ServerTopic,
   type ChannelItem,
   type TopicItem,
 } from './sidebar-model';
@@ -122,9 +124,14 @@ export function Sidebar({ accountId }: { accountId: string }) {
           </RowMenu>
         </div>
         {open ? (
-          <ul className="topics" aria-label={`Topics in #${item.sub.name}`}>
-            {topicsOf(account, counts, id).map((t) => topicRow(id, t))}
-          </ul>
+          <ChannelTopics
+            accountId={accountId}
+            streamId={id}
+            name={item.sub.name}
+            render={(serverTopics) =>
+              topicsOf(account, counts, id, serverTopics).map((t) => topicRow(id, t))
+            }
+          />
         ) : null}
       </li>
     );
@@ -244,6 +251,33 @@ export function Sidebar({ accountId }: { accountId: string }) {
         </ul>
       </section>
     </nav>
+  );
+}
+
+/** The open channel's topic list: the server's full list (fetched once per open), merged with what
+ * events and loaded messages add. */
+function ChannelTopics({
+  accountId,
+  streamId,
+  name,
+  render,
+}: {
+  accountId: string;
+  streamId: number;
+  name: string;
+  render: (serverTopics: readonly ServerTopic[] | undefined) => React.ReactNode;
+}) {
+  const generation = useChatStore((s) => s.accounts[accountId]?.generation ?? 0);
+  const topics = useQuery({
+    queryKey: ['channel-topics', accountId, generation, streamId],
+    queryFn: () => api().getStreamTopics({ accountId, streamId }),
+    staleTime: 60_000,
+    retry: 1,
+  });
+  return (
+    <ul className="topics" aria-label={`Topics in #${name}`}>
+      {render(topics.data?.topics)}
+    </ul>
   );
 }
 

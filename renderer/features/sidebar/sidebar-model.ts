@@ -1,5 +1,6 @@
 // What the sidebar lists, derived from an account's state: channels in pinned / active / muted
-// sections with unread counts, each channel's topics (from unreads and loaded messages) with their
+// sections with unread counts, each channel's topics (from the server's topic list, unreads and
+// loaded messages) with their
 // visibility policy, and direct-message conversations (the snapshot's recent conversations, then
 // loaded messages and unreads).
 import type { AccountState, UnreadCounts } from '../../store';
@@ -75,20 +76,30 @@ function memoBySlices<R>() {
 const topicsMemo = memoBySlices<TopicItem[]>();
 const dmsMemo = memoBySlices<DmItem[]>();
 
+/** A channel's topics as the server lists them (GET /users/me/{stream_id}/topics). */
+export type ServerTopic = { name: string; max_id: number };
+const NO_SERVER_TOPICS: readonly ServerTopic[] = [];
+
 export function topicsOf(
   account: AccountState | undefined,
   counts: UnreadCounts,
   streamId: number,
+  serverTopics: readonly ServerTopic[] = NO_SERVER_TOPICS,
 ): TopicItem[] {
   if (!account) return [];
   return topicsMemo(
     `${account.accountId}:${streamId}`,
-    [account.messages, account.unreads, account.userTopics, account.channels, counts],
-    () => computeTopics(account, counts, streamId),
+    [account.messages, account.unreads, account.userTopics, account.channels, counts, serverTopics],
+    () => computeTopics(account, counts, streamId, serverTopics),
   );
 }
 
-function computeTopics(account: AccountState, counts: UnreadCounts, streamId: number): TopicItem[] {
+function computeTopics(
+  account: AccountState,
+  counts: UnreadCounts,
+  streamId: number,
+  serverTopics: readonly ServerTopic[],
+): TopicItem[] {
   const topics = new Map<string, TopicItem>();
   const channelMuted = account.channels.subscriptions.get(streamId)?.is_muted ?? false;
   const policyOf = (name: string): VisibilityPolicy =>
@@ -110,6 +121,8 @@ function computeTopics(account: AccountState, counts: UnreadCounts, streamId: nu
       lastId,
     });
   };
+  // The server's list covers history not loaded here; loaded messages add what arrived since.
+  for (const t of serverTopics) put(t.name, t.max_id);
   for (const m of account.messages.byId.values())
     if (m.type === 'stream' && m.stream_id === streamId) put(m.subject, m.id);
   const unreadTopics = counts.channels.get(streamId)?.topics;

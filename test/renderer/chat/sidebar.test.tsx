@@ -96,6 +96,28 @@ describe('Sidebar', () => {
     ]);
   });
 
+  it("lists the channel's topics from the server, beyond those with loaded messages", async () => {
+    const api = installFakeApi({
+      getStreamTopics: () => ({
+        result: 'success',
+        msg: '',
+        topics: [
+          { name: 'old history', max_id: 90 },
+          { name: '✔ settled question', max_id: 12 },
+        ],
+      }),
+    });
+    setup();
+    act(() => navigate({ kind: 'narrow', narrow: channelNarrow(GENERAL) }));
+    const topics = screen.getByRole('list', { name: 'Topics in #general' });
+    expect(await within(topics).findByRole('button', { name: /^old history/ })).toBeTruthy();
+    expect(within(topics).getByRole('button', { name: /^✔ settled question/ })).toBeTruthy();
+    // Unread topics from the snapshot are still there, with their counts.
+    const lunch = within(topics).getByRole('button', { name: /^lunch/ });
+    expect(within(lunch).getByTestId('unread-count').textContent).toBe('3');
+    expect(api.getStreamTopics).toHaveBeenCalledWith({ accountId: 'a', streamId: GENERAL });
+  });
+
   it('updates the counts when messages are marked read', () => {
     const { apply } = setup();
     act(() => apply(readEvent([101, 102, 301])));
