@@ -22,6 +22,11 @@ export function openDatabase(dataDir: string): Db {
   // NORMAL is durable across application crashes in WAL mode; only an OS crash can lose the last
   // transactions, which is acceptable for a local realm and keeps sends fast.
   db.pragma('synchronous = NORMAL');
+  // 64 MiB page cache instead of SQLite's 2 MiB default: every message adds one user_messages row
+  // per recipient, each in a different part of the (user_id, message_id) index, so with a small
+  // cache most of those inserts had to read their page back from the OS (the largest cost of a
+  // send to a big channel in profiles).
+  db.pragma('cache_size = -65536');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db);
