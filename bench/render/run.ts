@@ -18,7 +18,11 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const pageDir = join(root, 'bench/render/page');
 const outDir = join(root, 'bench/.out/render-page');
 const SCROLL_PX_PER_FRAME = 1200;
-const RUNS = 3;
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+/** BENCH_PROFILE=1: one extra page load under the V8 sampling profiler (its figures are not
+ * counted, the profiler slows the page), written to bench/.out/render.cpuprofile and summarised
+ * by self time. */
+const PROFILE = process.env.BENCH_PROFILE === '1';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html',
@@ -93,6 +97,70 @@ function markTs(events: TraceEvent[], name: string): number | undefined {
   return events.find((e) => e.name === name)?.ts;
 }
 
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+}
+
+/** The functions with the most self time in a V8 CPU profile (ms, by sample intervals). */
+function topSelfTime(
+  profile: CpuProfile,
+  from = -Infinity,
+  to = Infinity,
+  limit = 25,
+): Array<{ fn: string; ms: number }> {
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+  const selfUs = new Map<string, number>();
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    if (at < from || at > to) return;
+    const node = byNode.get(id);
+    if (!node) return;
+    const f = node.callFrame;
+    const fn = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}:${f.columnNumber + 1}`;
+    selfUs.set(fn, (selfUs.get(fn) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
+  return [...selfUs.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, limit)
+    .map(([fn, us]) => ({ fn, ms: Math.round(us / 100) / 10 }));
+}
+
+/** Page load to first paint under the sampling profiler; writes the profile and prints self times. */
+async function profileFirstPaint(browser: import('playwright-core').Browser, url: string) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  await cdp.send('Profiler.start');
+  // Traced too, for the marks' timestamps (same clock as the profile's) to cut it to the window.
+  const { events } = await traced(page, async () => {
+    await page.goto(url);
+    await page.waitForFunction(() => 'bench' in window);
+    await page.evaluate(() =>
+      (window as unknown as { bench: { firstPaint(): Promise<number> } }).bench.firstPaint(),
+    );
+  });
+  const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
+  const from = markTs(events, 'bench:render');
+  const to = markTs(events, 'bench:painted');
+  await page.close();
+  mkdirSync(join(root, 'bench/.out'), { recursive: true });
+  writeFileSync(join(root, 'bench/.out/render.cpuprofile'), JSON.stringify(profile));
+  console.log(
+    `CPU profile from render() to first paint (self time, sampling profiler on; window ${from === undefined || to === undefined ? 'unknown: whole load' : `${((to - from) / 1000).toFixed(1)} ms`}):`,
+  );
+  for (const { fn, ms } of topSelfTime(profile, from, to))
+    console.log(`  ${ms.toFixed(1).padStart(7)} ms  ${fn}`);
+}
+
 function median(values: number[]): number {
   return percentile(values, 50);
 }
@@ -103,7 +171,9 @@ async function main() {
     base: './',
     logLevel: 'warn',
     plugins: [react()],
-    build: { outDir, emptyOutDir: true, sourcemap: false },
+    // Profiling reads function names, so that bundle is not minified (its runs' figures are then
+    // not comparable with ordinary runs).
+    build: { outDir, emptyOutDir: true, sourcemap: false, minify: !PROFILE },
   });
   const server = createServer((req, res) => {
     const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0])).replace(
@@ -152,6 +222,7 @@ async function main() {
     scrollHeightPx: number;
   }> = [];
   try {
+    if (PROFILE) await profileFirstPaint(browser, `http://127.0.0.1:${port}/`);
     for (let i = 0; i < RUNS; i++) {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       type Bench = {
@@ -251,6 +322,7 @@ async function main() {
   console.log(
     `median: first paint ${result.median.firstPaintMs} ms wall / ${result.median.firstPaintCpuMs} ms CPU (bar < 50), CPU per scroll frame ${result.median.scrollCpuMsPerFrame} ms (60 fps needs < 16.7), max message nodes ${result.median.maxMessageNodes} (bar < 150), ${result.median.fps} fps (bar 60), p95 frame ${result.median.frameMsP95} ms`,
   );
+  if (runs.length === 0) return; // BENCH_RUNS=0: profile only
   mkdirSync(join(root, 'bench/.out'), { recursive: true });
   writeFileSync(join(root, 'bench/.out/render.json'), `${JSON.stringify(result, null, 2)}\n`);
 }

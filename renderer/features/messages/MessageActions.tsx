@@ -30,6 +30,12 @@ export function quoteText(message: MessageWithFlags, link: string): string {
   return `@_**${message.sender_full_name}|${message.sender_id}** [said](${link}):\n\`\`\`quote\n${body}\n\`\`\`\n`;
 }
 
+/**
+ * The action buttons of one row. Closed (the state of every row at first paint) they are two plain
+ * buttons with no store subscriptions; the menus, forms and what they read from the store mount
+ * only once one is opened, in ActionsPanel. The buttons stay the same elements when it opens, so
+ * keyboard focus stays on them.
+ */
 export function MessageActions({
   accountId,
   message,
@@ -39,6 +45,59 @@ export function MessageActions({
 }) {
   const [mode, setMode] = useState<Mode>(null);
   const [error, setError] = useState<string | null>(null);
+  return (
+    <div className={`message-actions${mode ? ' open' : ''}`}>
+      <button
+        type="button"
+        className="icon"
+        aria-label="Add reaction"
+        title="Add reaction"
+        onClick={() => setMode(mode === 'emoji' ? null : 'emoji')}
+      >
+        ☺
+      </button>
+      <button
+        type="button"
+        className="icon"
+        aria-label="Message actions"
+        aria-haspopup="menu"
+        aria-expanded={mode === 'menu'}
+        onClick={() => setMode(mode === 'menu' ? null : 'menu')}
+      >
+        ⋯
+      </button>
+      {mode ? (
+        <ActionsPanel
+          accountId={accountId}
+          message={message}
+          mode={mode}
+          setMode={setMode}
+          setError={setError}
+        />
+      ) : null}
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The open menu, emoji picker or form of one message's actions. */
+function ActionsPanel({
+  accountId,
+  message,
+  mode,
+  setMode,
+  setError,
+}: {
+  accountId: string;
+  message: MessageWithFlags;
+  mode: Exclude<Mode, null>;
+  setMode: (mode: Mode) => void;
+  setError: (error: string | null) => void;
+}) {
   const self = useChatStore((s) => selectActiveAccount(s)?.selfUserId ?? 0);
   const realm = useChatStore((s) => selectActiveAccount(s)?.settings.realm) ?? {};
   const selfIsAdmin = useChatStore(
@@ -70,26 +129,7 @@ export function MessageActions({
   };
 
   return (
-    <div className={`message-actions${mode ? ' open' : ''}`}>
-      <button
-        type="button"
-        className="icon"
-        aria-label="Add reaction"
-        title="Add reaction"
-        onClick={() => setMode(mode === 'emoji' ? null : 'emoji')}
-      >
-        ☺
-      </button>
-      <button
-        type="button"
-        className="icon"
-        aria-label="Message actions"
-        aria-haspopup="menu"
-        aria-expanded={mode === 'menu'}
-        onClick={() => setMode(mode === 'menu' ? null : 'menu')}
-      >
-        ⋯
-      </button>
+    <>
       {mode === 'emoji' ? (
         <EmojiPicker
           onClose={() => setMode(null)}
@@ -225,12 +265,7 @@ export function MessageActions({
           }
         />
       ) : null}
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
-    </div>
+    </>
   );
 }
 

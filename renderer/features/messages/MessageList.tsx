@@ -22,6 +22,7 @@ const ESTIMATED_ROW_PX = 64;
 /** Start loading the next page this many rows before the edge. */
 const PREFETCH_ROWS = 10;
 const MARK_READ_DELAY_MS = 400;
+const estimateRowSize = () => ESTIMATED_ROW_PX;
 
 export interface MessageListProps {
   accountId: string;
@@ -105,12 +106,18 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   const count = idCount + outbox.length;
 
   const scrollRef = useRef<HTMLDivElement>(null);
+  // The virtualizer recomputes the offsets of all rows (O(n), 10,000 objects for a large narrow)
+  // whenever getItemKey is a new function: kept stable until the list or the outbox changes.
+  const getItemKey = useCallback(
+    (i: number) => (i < idCount ? (ids?.at(i) ?? i) : `local-${outbox[i - idCount]?.localId}`),
+    [ids, idCount, outbox],
+  );
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ESTIMATED_ROW_PX,
+    estimateSize: estimateRowSize,
     overscan: 6,
-    getItemKey: (i) => (i < idCount ? (ids?.at(i) ?? i) : `local-${outbox[i - idCount]?.localId}`),
+    getItemKey,
     // Rows are measured by the virtualizer's ResizeObserver, which reports every new row of a frame
     // in one batch after layout. Measuring in the ref callback instead (the default) forces a
     // layout per row and re-walks the offsets of every following row (O(rows x n)) per

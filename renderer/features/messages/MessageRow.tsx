@@ -140,6 +140,12 @@ export const MessageRow = memo(function MessageRow({
   );
   const sender = useUser(message?.sender_id ?? -1);
   const [showHistory, setShowHistory] = useState(false);
+  // The action buttons mount once the row is pointed at, focused or selected, not with every row
+  // of the first paint; once mounted they stay (an open menu survives the pointer leaving).
+  const [actionsWanted, setActionsWanted] = useState(false);
+  const wantActions = () => {
+    if (!actionsWanted) setActionsWanted(true);
+  };
   const html = useMemo(
     () => (message ? sanitizedContent(message, accountId) : ''),
     [message, accountId],
@@ -187,6 +193,8 @@ export const MessageRow = memo(function MessageRow({
       data-testid="message"
       aria-selected={selected}
       role="listitem"
+      onPointerEnter={wantActions}
+      onFocus={wantActions}
     >
       {header ? <RecipientHeader message={message} /> : null}
       <div className={`message${grouped ? ' grouped' : ''}${message.is_me_message ? ' me' : ''}`}>
@@ -226,7 +234,9 @@ export const MessageRow = memo(function MessageRow({
           {showHistory ? <EditHistory message={message} accountId={accountId} /> : null}
           <Reactions accountId={accountId} message={message} />
         </div>
-        <MessageActions accountId={accountId} message={message} />
+        {actionsWanted || selected ? (
+          <MessageActions accountId={accountId} message={message} />
+        ) : null}
       </div>
     </div>
   );
