@@ -30,14 +30,25 @@ export function formatDateTime(unixSeconds: number): string {
   return `${formatDate(unixSeconds)} ${formatTime(unixSeconds)}`;
 }
 
+/** One formatter per time zone asked for; null for a zone Intl does not know. */
+const zoneTimeFormats = new Map<string, Intl.DateTimeFormat | null>();
+function zoneTimeFormat(timeZone: string): Intl.DateTimeFormat | null {
+  let format = zoneTimeFormats.get(timeZone);
+  if (format === undefined) {
+    try {
+      format = new Intl.DateTimeFormat(undefined, { timeZone, hour: 'numeric', minute: '2-digit' });
+    } catch {
+      format = null; // RangeError: unknown time zone
+    }
+    zoneTimeFormats.set(timeZone, format);
+  }
+  return format;
+}
+
 /** Local time in another user's time zone (empty if the zone is unknown). */
 export function localTimeIn(timeZone: string, now = new Date()): string {
   if (!timeZone) return '';
-  try {
-    return now.toLocaleTimeString(undefined, { timeZone, hour: 'numeric', minute: '2-digit' });
-  } catch {
-    return '';
-  }
+  return zoneTimeFormat(timeZone)?.format(now) ?? '';
 }
 
 export function roleName(role: number): string {
