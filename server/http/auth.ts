@@ -19,7 +19,7 @@ interface UserAuthRow {
   api_key: string;
 }
 
-export function toAuthUser(row: UserAuthRow): AuthUser {
+export function toAuthUser(row: Omit<UserAuthRow, 'api_key'>): AuthUser {
   return {
     id: row.id,
     email: row.email,

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../db';
 import { parseJson } from '../db';
 import type { AuthUser } from '../realm/context';
+import { toAuthUser } from '../http/auth';
 import { isAdmin, isGuest, isModerator, Role } from '../realm/roles';
 
 export interface UserRow {
@@ -152,16 +153,5 @@ export function profileDataByUser(
 
 /** The AuthUser view of a user row, for permission checks on someone else's behalf. */
 export function toViewer(row: UserRow): AuthUser {
-  return {
-    id: row.id,
-    email: row.email,
-    delivery_email: row.delivery_email,
-    full_name: row.full_name,
-    role: row.role,
-    is_active: row.is_active === 1,
-    is_bot: row.is_bot === 1,
-    bot_type: row.bot_type,
-    bot_owner_id: row.bot_owner_id,
-    can_create_users: false,
-  };
+  return toAuthUser({ ...row, can_create_users: 0 });
 }
