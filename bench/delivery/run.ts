@@ -10,11 +10,9 @@
 // the same server. The realm server runs as a child process (the real CLI); main and the bridge
 // client share this process, as main and a renderer share one machine.
 // Prints the figures and writes bench/.out/delivery.json.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
@@ -22,6 +20,7 @@ import type { EventBatch } from '../../shared/ipc/accounts';
 import { createWebSocketBridge, type WebSocketLike } from '../../shared/ipc/bridge-client';
 import { FileVault } from '../../electron/accounts/vault';
 import { startBrowserHost } from '../../electron/host/host';
+import { startServerProcess } from '../support/server-process';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const { values } = parseArgs({
@@ -38,31 +37,6 @@ interface DemoUser {
   api_key: string;
   role: number;
   is_bot: boolean;
-}
-
-async function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'server/cli.ts',
-      '--port',
-      '0',
-      '--data',
-      dataDir,
-      '--seed',
-      'demo',
-      '--rate-limit',
-      'off',
-    ],
-    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  return { child, url: line.replace('listening on ', '').trim() };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -85,7 +59,7 @@ function summary(samples: number[]) {
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'tributary-delivery-'));
   const realmDir = join(work, 'realm');
-  const server = await startServer(realmDir);
+  const server = await startServerProcess(realmDir);
   const users = (
     JSON.parse(readFileSync(join(realmDir, 'demo-credentials.json'), 'utf8')) as {
       users: DemoUser[];

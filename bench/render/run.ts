@@ -9,7 +9,8 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import react from '@vitejs/plugin-react';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchChromium } from '../../test/support/chromium';
 
 // Code passed to page.evaluate runs in the page; this Node-side file has no DOM types.
 declare const window: Record<string, unknown>;
@@ -191,18 +192,7 @@ async function main() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
 
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   const runs: Array<{
     firstPaintMs: number;
     /** Main-thread CPU time from render() to first paint (robust to other load on the machine). */

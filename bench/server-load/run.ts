@@ -19,16 +19,15 @@
 // through tsx; its startup and the setup are not measured), so the load generator does not share
 // its event loop, but both share the machine's cores.
 // Writes bench/.out/server-load.json (realistic) or bench/.out/server-load-all.json (all).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { Agent, request } from 'node:http';
 import { ApiClient } from '../../test/support/client';
+import { startServerProcess } from '../support/server-process';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -75,33 +74,6 @@ class Histogram {
     }
     return this.max;
   }
-}
-
-async function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(
-    process.execPath,
-    [
-      // e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server.
-      ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-      '--import',
-      'tsx',
-      'server/cli.ts',
-      '--port',
-      '0',
-      '--data',
-      dataDir,
-      '--seed',
-      'demo',
-      '--rate-limit',
-      'off',
-    ],
-    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  return { child, url: line.replace('listening on ', '').trim() };
 }
 
 // Sends and long-polls use node:http with keep-alive agents rather than fetch: at thousands of
@@ -260,7 +232,7 @@ function channelsOf(i: number): number[] {
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tributary-server-load-'));
-  const { child, url } = await startServer(dataDir);
+  const { child, url } = await startServerProcess(dataDir);
   const errors: Record<string, number> = {};
   const countError = (kind: string) => (errors[kind] = (errors[kind] ?? 0) + 1);
   try {

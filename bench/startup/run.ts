@@ -9,8 +9,9 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { buildAll } from '../../scripts/build';
+import { launchChromium } from '../../test/support/chromium';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const RUNS = 3;
@@ -84,18 +85,7 @@ const round = (n: number) => Math.round(n);
 
 async function main() {
   await buildAll(); // warm install: building is not part of the timing
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   const fresh: Launch[] = [];
   const returning: Launch[] = [];
   const dirs: string[] = [];

@@ -14,23 +14,16 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { createRealmServer, type RealmServer } from '../../../server/app';
 import { startBrowserHost, type BrowserHost } from '../../../electron/host/host';
 import { FileVault } from '../../../electron/accounts/vault';
 import { buildAll } from '../../../scripts/build';
+import { CHROMIUM, CHROMIUM_ARGS, launchChromium } from '../../support/chromium';
+
+export { CHROMIUM, CHROMIUM_ARGS, launchChromium };
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export interface DemoCredential {
   user_id: number;
@@ -143,10 +136,6 @@ export async function startApp(realm: Realm, userKey: string): Promise<App> {
       if (existsSync(dataDir)) rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
 
 /** Opens the app in a fresh browser context and waits until the message list shows messages. */
