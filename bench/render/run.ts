@@ -9,7 +9,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import react from '@vitejs/plugin-react';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../test/support/chromium';
 
 // Code passed to page.evaluate runs in the page; this Node-side file has no DOM types.
@@ -211,6 +211,7 @@ async function main() {
     fps: number;
     scrollHeightPx: number;
   }> = [];
+  let heapMB: number | null = null;
   try {
     if (PROFILE) await profileFirstPaint(browser, `http://127.0.0.1:${port}/`);
     for (let i = 0; i < RUNS; i++) {
@@ -274,6 +275,8 @@ async function main() {
       });
       await page.close();
     }
+    // Memory bar: the renderer's JS heap holding 50,000 messages (after a forced GC, as DevTools does).
+    if (RUNS > 0) heapMB = await heapWithMessages(browser, `http://127.0.0.1:${port}/`, 50_000);
   } finally {
     await browser.close();
     server.close();
@@ -298,6 +301,8 @@ async function main() {
       frameMsP95: median(runs.map((r) => r.frameMsP95)),
       fps: median(runs.map((r) => r.fps)),
     },
+    heapWith50kMessagesMB: heapMB,
+    heapBarMB: 200,
     runs,
   };
   console.log(
@@ -312,9 +317,24 @@ async function main() {
   console.log(
     `median: first paint ${result.median.firstPaintMs} ms wall / ${result.median.firstPaintCpuMs} ms CPU (bar < 50), CPU per scroll frame ${result.median.scrollCpuMsPerFrame} ms (60 fps needs < 16.7), max message nodes ${result.median.maxMessageNodes} (bar < 150), ${result.median.fps} fps (bar 60), p95 frame ${result.median.frameMsP95} ms`,
   );
+  console.log(`renderer JS heap holding 50,000 messages: ${heapMB} MB (bar < 200 MB)`);
   if (runs.length === 0) return; // BENCH_RUNS=0: profile only
   mkdirSync(join(root, 'bench/.out'), { recursive: true });
   writeFileSync(join(root, 'bench/.out/render.json'), `${JSON.stringify(result, null, 2)}\n`);
+}
+
+async function heapWithMessages(browser: Browser, url: string, messages: number): Promise<number> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`${url}?messages=${messages}`);
+  await page.waitForFunction(() => 'bench' in window);
+  await page.evaluate(() =>
+    (window as unknown as { bench: { firstPaint(): Promise<number> } }).bench.firstPaint(),
+  );
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+  await page.close();
+  return Math.round((usedSize / 1024 / 1024) * 10) / 10;
 }
 
 await main();

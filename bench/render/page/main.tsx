@@ -17,7 +17,8 @@ import type {
 } from '../../../shared/api/types';
 import '../../../renderer/styles/app.css';
 
-const MESSAGES = 10_000;
+// 10,000 by default; run.ts also loads ?messages=50000 for the renderer-heap bar.
+const MESSAGES = Number(new URLSearchParams(location.search).get('messages') ?? 10_000);
 const CHANNEL = 1;
 
 function user(id: number): User {
