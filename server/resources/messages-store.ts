@@ -14,6 +14,10 @@ import { avatarUrl, canSeeDeliveryEmail, type UserRow } from './users-store';
 import { realmSetting } from './realm-settings';
 import { realmLinkifiers } from '../markdown/lookup';
 import { linkifierMatches, type Linkifier } from '../markdown/linkifiers';
+import { RESOLVED_TOPIC_PREFIX, type EditHistoryEntry } from '../../shared/api/types';
+
+// The wire types live in shared/api; message code imports them from here with the rows.
+export { RESOLVED_TOPIC_PREFIX, type EditHistoryEntry };
 
 export interface MessageRow {
   id: number;
@@ -35,18 +39,6 @@ export interface MessageRow {
   has_attachment: number;
 }
 
-export interface EditHistoryEntry {
-  user_id: number | null;
-  timestamp: number;
-  prev_content?: string;
-  prev_rendered_content?: string;
-  prev_stream?: number;
-  stream?: number;
-  prev_topic?: string;
-  topic?: string;
-}
-
-export const RESOLVED_TOPIC_PREFIX = '✔ ';
 export const SENDER_REALM_STR = 'local';
 
 export function getMessage(db: Db, id: number): MessageRow | undefined {

@@ -14,6 +14,7 @@ import type { Db } from '../db';
 import { toAuthUser } from '../http/auth';
 import { canReadMessageHistory, type ChannelAccessRow } from '../realm/permissions';
 import type { AuthUser, RealmContext } from '../realm/context';
+import type { Attachment } from '../../shared/api/types';
 
 export interface AttachmentRow {
   id: number;
@@ -27,14 +28,7 @@ export interface AttachmentRow {
 }
 
 /** The API's attachment object at our feature level (create_time and date_sent in milliseconds). */
-export interface AttachmentDict {
-  id: number;
-  name: string;
-  path_id: string;
-  size: number;
-  create_time: number;
-  messages: { id: number; date_sent: number }[];
-}
+export type AttachmentDict = Attachment;
 
 export interface NewAttachment {
   ownerId: number;

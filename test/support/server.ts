@@ -25,19 +25,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRealmServer, type RealmServer } from '../../server/app';
 import type { RealmServerOptions } from '../../server/config';
+import type { SeededCredential } from '../../server/seed/credentials';
 import { ApiClient } from './client';
 
-export interface SeededUser {
-  user_id: number;
-  email: string;
-  full_name: string;
-  role: number;
-  api_key: string;
-  password: string | null;
-  is_bot: boolean;
-  bot_type: number | null;
-  bot_owner_id: number | null;
-}
+export type SeededUser = SeededCredential;
 
 export type DemoUserKey =
   'owner' | 'admin' | 'moderator' | 'dev' | 'emma' | 'farid' | 'guest' | 'helperBot' | 'webhookBot';
