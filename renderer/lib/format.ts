@@ -71,12 +71,6 @@ export function secondsUntil(at: number, now = Date.now()): number {
   return Math.max(0, Math.ceil((at - now) / 1000));
 }
 
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
-
 /** Wall-clock milliseconds. Components that filter by time (typing, edit limits) read it here. */
 export function clockNow(): number {
   return Date.now();

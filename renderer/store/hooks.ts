@@ -2,16 +2,7 @@
 // narrow's list, one user), so a component re-renders only when that value is replaced.
 import { createContext, createElement, useContext, type ReactNode } from 'react';
 import { useStore } from 'zustand';
-import type {
-  Channel,
-  MessageWithFlags,
-  StoredDraft,
-  Subscription,
-  User,
-  UserGroup,
-  UserStatus,
-} from '../../shared/api/types';
-import type { AccountState, ConnectionState } from './account';
+import type { MessageWithFlags, User, UserStatus } from '../../shared/api/types';
 import { createChatStore, type ChatState, type ChatStore } from './store';
 import {
   selectActiveAccount,
@@ -44,15 +35,6 @@ export function useChatActions(): ChatState {
   return useContext(ChatStoreContext).getState();
 }
 
-export function useActiveAccountId(): string | null {
-  return useChatStore((s) => s.activeAccountId);
-}
-
-/** The active account's whole state: re-renders on every change of it; prefer narrower hooks. */
-export function useActiveAccount(): AccountState | undefined {
-  return useChatStore(selectActiveAccount);
-}
-
 export function useMessage(id: number): MessageWithFlags | undefined {
   return useChatStore((s) => selectActiveAccount(s)?.messages.byId.get(id));
 }
@@ -74,44 +56,11 @@ export function useUser(userId: number): User | undefined {
   return useChatStore((s) => selectActiveAccount(s)?.users.users.get(userId));
 }
 
-export function useChannel(streamId: number): Channel | undefined {
-  return useChatStore((s) => selectActiveAccount(s)?.channels.channels.get(streamId));
-}
-
-export function useSubscription(streamId: number): Subscription | undefined {
-  return useChatStore((s) => selectActiveAccount(s)?.channels.subscriptions.get(streamId));
-}
-
-/** The subscriptions map; re-renders when any subscription changes (for the channel list). */
-export function useSubscriptions(): ReadonlyMap<number, Subscription> | undefined {
-  return useChatStore((s) => selectActiveAccount(s)?.channels.subscriptions);
-}
-
-export function useUserGroup(groupId: number): UserGroup | undefined {
-  return useChatStore((s) => selectActiveAccount(s)?.userGroups.groups.get(groupId));
-}
-
 export function useUserStatus(userId: number): UserStatus | undefined {
   return useChatStore((s) => selectActiveAccount(s)?.statuses.byUser.get(userId));
-}
-
-export function useServerDrafts(): ReadonlyMap<number, StoredDraft> | undefined {
-  return useChatStore((s) => selectActiveAccount(s)?.drafts.byId);
 }
 
 /** Typing users of one conversation (typingKeyForChannel / typingKeyForDm) with their expiry times. */
 export function useTypers(conversationKey: string): ReadonlyMap<number, number> | undefined {
   return useChatStore((s) => selectActiveAccount(s)?.typing.byConversation.get(conversationKey));
-}
-
-export function useConnection(): ConnectionState | undefined {
-  return useChatStore((s) => selectActiveAccount(s)?.connection);
-}
-
-export function useRealmSetting(name: `realm_${string}`): unknown {
-  return useChatStore((s) => selectActiveAccount(s)?.settings.realm[name]);
-}
-
-export function useUserSetting(name: string): unknown {
-  return useChatStore((s) => selectActiveAccount(s)?.settings.user[name]);
 }

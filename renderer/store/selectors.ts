@@ -1,7 +1,6 @@
 // Derived views of an account's state. Derived values are memoized on the identity of the slices
 // they read, so a selector returns the same object until one of those slices changes (which is
 // what keeps zustand hooks from re-rendering, and from looping on a fresh object every call).
-import type { MessageWithFlags } from '../../shared/api/types';
 import { messageMatchesNarrow, narrowFromKey, type MatchableMessage } from '../../shared/narrow';
 import type { AccountState } from './account';
 import type { ChatState } from './store';
@@ -9,24 +8,9 @@ import type { ChannelsState } from './slices/channels';
 import type { OutboxEntry, OutboxState } from './slices/outbox';
 import type { UnreadsState } from './slices/unreads';
 import { topicVisibility, type UserTopicsState } from './slices/userTopics';
-import type { NarrowList } from './slices/narrows';
 
 export function selectActiveAccount(state: ChatState): AccountState | undefined {
   return state.activeAccountId === null ? undefined : state.accounts[state.activeAccountId];
-}
-
-export function selectMessage(
-  account: AccountState | undefined,
-  id: number,
-): MessageWithFlags | undefined {
-  return account?.messages.byId.get(id);
-}
-
-export function selectNarrow(
-  account: AccountState | undefined,
-  narrowKey: string,
-): NarrowList | undefined {
-  return account?.narrows.lists.get(narrowKey);
 }
 
 export interface TopicUnreads {
