@@ -30,5 +30,3 @@ export class ApiError extends Error {
     return { code: this.code, msg: this.message, status: this.status, kind: this.kind };
   }
 }
-
-export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;

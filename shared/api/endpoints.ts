@@ -35,7 +35,6 @@ export interface Endpoint<Params, Response> {
   readonly __response?: Response;
 }
 
-export type ParamsOf<E> = E extends Endpoint<infer P, unknown> ? P : never;
 export type ResponseOf<E> = E extends Endpoint<unknown, infer R> ? R : never;
 
 function endpoint<Params, Response>(
@@ -322,4 +321,3 @@ export const endpoints = {
 } as const;
 
 export type Endpoints = typeof endpoints;
-export type EndpointName = keyof Endpoints;

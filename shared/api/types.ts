@@ -505,6 +505,3 @@ export interface RegisterResponse extends ApiSuccess {
   /** Every other realm_* org setting (many realm_can_*_group group-setting values). */
   [realmSetting: `realm_${string}`]: unknown;
 }
-
-/** Subset of RegisterResponse keys that are realm_* settings, as a plain record. */
-export type RealmSettings = Record<string, unknown>;

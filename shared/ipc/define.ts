@@ -20,9 +20,6 @@ export interface PushDef<T> {
 
 export const push = <T>(): PushDef<T> => ({});
 
-export type MethodRecord = Record<string, MethodDef>;
-export type PushRecord = Record<string, PushDef<unknown>>;
-
 /** Merges domain records, refusing a name defined twice (the renderer sees one flat namespace). */
 export function composeDomains<T extends Record<string, unknown>[]>(
   ...records: T
