@@ -115,7 +115,8 @@ export function followTopicWhereMentioned(
   return changes;
 }
 
-function storeTopicPolicy(
+/** Sets one user's visibility policy for a topic (1 muted, 2 unmuted, 3 followed). */
+export function storeTopicPolicy(
   ctx: RealmContext,
   userId: number,
   channelId: number,

@@ -7,6 +7,7 @@ import { LIMITS } from '../config';
 import { canReadChannelContent } from '../realm/permissions';
 import { getChannel } from './channels-store';
 import { realmSetting } from './realm-settings';
+import { announceTopicPolicyChanges, storeTopicPolicy } from './messages-visibility';
 
 export const userTopicsResource: ResourceModule = {
   name: 'user-topics',
@@ -30,31 +31,32 @@ export const userTopicsResource: ResourceModule = {
         }
         if ([...topic].length > LIMITS.maxTopicLength) throw badRequest('Topic too long');
         if (topic.includes('\u0000')) throw badRequest('Topic must not contain null bytes');
-        const now = ctx.nowSeconds();
-        if (params.visibility_policy === 0) {
-          const removed = ctx.db
-            .prepare(
-              'DELETE FROM user_topics WHERE user_id = ? AND channel_id = ? AND topic_name = ?',
-            )
-            .run(user.id, channel.id, topic);
-          if (removed.changes === 0) return;
-        } else {
-          ctx.db
-            .prepare(
-              `INSERT INTO user_topics (user_id, channel_id, topic_name, visibility_policy, last_updated)
-               VALUES (?, ?, ?, ?, ?)
-               ON CONFLICT(user_id, channel_id, topic_name) DO UPDATE SET
-                 visibility_policy = excluded.visibility_policy, last_updated = excluded.last_updated`,
-            )
-            .run(user.id, channel.id, topic, params.visibility_policy, now);
+        if (params.visibility_policy !== 0) {
+          const change = storeTopicPolicy(
+            ctx,
+            user.id,
+            channel.id,
+            topic,
+            params.visibility_policy,
+          );
+          announceTopicPolicyChanges(ctx, [change]);
+          return;
         }
-        ctx.events.send([user.id], {
-          type: 'user_topic',
-          stream_id: channel.id,
-          topic_name: topic,
-          last_updated: now,
-          visibility_policy: params.visibility_policy,
-        });
+        const removed = ctx.db
+          .prepare(
+            'DELETE FROM user_topics WHERE user_id = ? AND channel_id = ? AND topic_name = ?',
+          )
+          .run(user.id, channel.id, topic);
+        if (removed.changes === 0) return;
+        announceTopicPolicyChanges(ctx, [
+          {
+            userId: user.id,
+            channelId: channel.id,
+            topic,
+            policy: 0,
+            lastUpdated: ctx.nowSeconds(),
+          },
+        ]);
       },
     );
   },
