@@ -10,7 +10,7 @@
 // the same server. The realm server runs as a child process (the real CLI); main and the bridge
 // client share this process, as main and a renderer share one machine.
 // Prints the figures and writes bench/.out/delivery.json.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,7 @@ import { createWebSocketBridge, type WebSocketLike } from '../../shared/ipc/brid
 import { FileVault } from '../../electron/accounts/vault';
 import { startBrowserHost } from '../../electron/host/host';
 import { startServerProcess } from '../support/server-process';
+import { writeBenchFigures } from '../support/output';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const { values } = parseArgs({
@@ -202,8 +203,7 @@ async function main(): Promise<void> {
     console.log(
       `ratio delivery/round trip: p50 ${result.ratio_p50}x, p99 ${result.ratio_p99}x (bar: p50 < 30 ms, p99 < 100 ms)`,
     );
-    mkdirSync(join(root, 'bench/.out'), { recursive: true });
-    writeFileSync(join(root, 'bench/.out/delivery.json'), `${JSON.stringify(result, null, 2)}\n`);
+    writeBenchFigures('delivery', result);
   } finally {
     bridge.close();
     await host.close();

@@ -3,12 +3,13 @@
 // Our side is the real path: 1 MiB reads, Ogg page parse with CRC-32 check, node:crypto SHA-256 of the
 // audio packets. Peak memory is measured in a child process that only verifies.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readAudioIntegrity } from '../../electron/manifest';
 import { ensureRecording } from './make-recording';
+import { writeBenchFigures } from '../support/output';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const OUT = join(ROOT, 'bench/.out');
@@ -119,7 +120,7 @@ async function main(): Promise<void> {
   console.log(
     `memory while verifying: peak RSS ${figures.memory.peakRssMiB} MiB (baseline ${figures.memory.baselineRssMiB} MiB, maxRSS ${figures.memory.maxRssMiB} MiB), peak heap ${figures.memory.peakHeapUsedMiB} MiB, file ${figures.memory.fileMiB} MiB`,
   );
-  writeFileSync(join(OUT, 'manifest.json'), JSON.stringify(figures, null, 2) + '\n');
+  writeBenchFigures('manifest', figures);
   console.log('wrote bench/.out/manifest.json');
 }
 

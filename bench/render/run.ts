@@ -11,6 +11,7 @@ import { build } from 'vite';
 import react from '@vitejs/plugin-react';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../test/support/chromium';
+import { writeBenchFigures } from '../support/output';
 
 // Code passed to page.evaluate runs in the page; this Node-side file has no DOM types.
 declare const window: Record<string, unknown>;
@@ -319,8 +320,7 @@ async function main() {
   );
   console.log(`renderer JS heap holding 50,000 messages: ${heapMB} MB (bar < 200 MB)`);
   if (runs.length === 0) return; // BENCH_RUNS=0: profile only
-  mkdirSync(join(root, 'bench/.out'), { recursive: true });
-  writeFileSync(join(root, 'bench/.out/render.json'), `${JSON.stringify(result, null, 2)}\n`);
+  writeBenchFigures('render', result);
 }
 
 async function heapWithMessages(browser: Browser, url: string, messages: number): Promise<number> {

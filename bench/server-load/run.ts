@@ -19,17 +19,15 @@
 // through tsx; its startup and the setup are not measured), so the load generator does not share
 // its event loop, but both share the machine's cores.
 // Writes bench/.out/server-load.json (realistic) or bench/.out/server-load-all.json (all).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { Agent, request } from 'node:http';
 import { ApiClient } from '../../test/support/client';
 import { startServerProcess } from '../support/server-process';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
+import { writeBenchFigures } from '../support/output';
 
 const { values } = parseArgs({
   options: {
@@ -489,16 +487,8 @@ function writeResult(result: Record<string, unknown>): void {
   console.log(
     `machine: ${machine.nproc} cores, ${machine.cpu}, ${machine.date}, node ${machine.node}`,
   );
-  const outDir = join(root, 'bench/.out');
-  mkdirSync(outDir, { recursive: true });
-  writeFileSync(
-    join(outDir, FANOUT === 'all' ? 'server-load-all.json' : 'server-load.json'),
-    JSON.stringify(
-      { name: FANOUT === 'all' ? 'server-load-all' : 'server-load', machine, ...result },
-      null,
-      2,
-    ) + '\n',
-  );
+  const name = FANOUT === 'all' ? 'server-load-all' : 'server-load';
+  writeBenchFigures(name, { name, machine, ...result });
 }
 
 main().then(

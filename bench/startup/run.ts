@@ -4,7 +4,7 @@
 // Two cases: a fresh data folder (first launch: the local realm is created and seeded) and the same
 // folder again (a returning user). Prints the figures and writes bench/.out/startup.json.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { buildAll } from '../../scripts/build';
 import { launchChromium } from '../../test/support/chromium';
+import { writeBenchFigures } from '../support/output';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const RUNS = 3;
@@ -143,8 +144,7 @@ async function main() {
       `${name}: median ${m.totalMs} ms to first message (process to URL ${m.toUrlMs} ms, page to first message ${m.toFirstMessageMs} ms); runs ${data.runs.map((r) => r.totalMs).join(', ')} ms; bar < 2000 ms`,
     );
   }
-  mkdirSync(join(root, 'bench/.out'), { recursive: true });
-  writeFileSync(join(root, 'bench/.out/startup.json'), `${JSON.stringify(result, null, 2)}\n`);
+  writeBenchFigures('startup', result);
 }
 
 await main();

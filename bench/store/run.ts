@@ -4,11 +4,11 @@
 //
 // The store lives in renderer/ (TypeScript project tsconfig.web.json), which this Node-side
 // project may not import statically, so it is loaded by URL at run time; tsx compiles it.
-import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { MessageFlag, RegisterResponse, Subscription, User } from '../../shared/api/types';
 import type { MessageEvent, ServerEvent } from '../../shared/api/events';
+import { writeBenchFigures } from '../support/output';
 
 interface StoreModule {
   createChatStore(): {
@@ -352,9 +352,7 @@ async function run() {
       `            runs 1k: ${r.runsAt1k.map(fmt).join(', ')}; runs 100k: ${r.runsAt100k.map(fmt).join(', ')}`,
     );
   }
-  const outDir = new URL('../.out/', import.meta.url);
-  mkdirSync(outDir, { recursive: true });
-  writeFileSync(new URL('store.json', outDir), JSON.stringify(result, null, 2) + '\n');
+  writeBenchFigures('store', result);
 }
 
 await run();
