@@ -1,16 +1,10 @@
 // The list of accounts (no secrets: keys are in the vault) and which one is active, in accounts.json.
 import { join } from 'node:path';
-import type { SecretBackend } from '../../shared/ipc/accounts';
+import type { AccountSummary } from '../../shared/ipc/accounts';
 import { readJsonFile, writeJsonFile } from '../storage/json-file';
 
-export interface AccountRecord {
-  id: string;
-  site: string;
-  email: string;
-  userId: number | null;
-  realmName: string;
-  featureLevel: number;
-  secretBackend: SecretBackend;
+/** What the renderer sees of an account, less its live connection state, plus when it was added. */
+export interface AccountRecord extends Omit<AccountSummary, 'connection'> {
   addedAt: number;
 }
 
@@ -47,12 +41,10 @@ export class AccountStore {
   }
 
   upsert(record: AccountRecord): void {
-    const others = this.data.accounts.filter((account) => account.id !== record.id);
-    const index = this.data.accounts.findIndex((account) => account.id === record.id);
-    this.data.accounts =
-      index < 0
-        ? [...others, record]
-        : this.data.accounts.map((a) => (a.id === record.id ? record : a));
+    const known = this.data.accounts.some((account) => account.id === record.id);
+    this.data.accounts = known
+      ? this.data.accounts.map((account) => (account.id === record.id ? record : account))
+      : [...this.data.accounts, record];
     if (!this.data.activeAccountId) this.data.activeAccountId = record.id;
     this.save();
   }
