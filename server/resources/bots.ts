@@ -1,6 +1,7 @@
 // Bot endpoints: POST /bots/{bot_id}/api_key/regenerate (4.23) and the per-bot key-value storage
 // GET/PUT/DELETE /bot_storage (4.22).
 import { z } from 'zod';
+import type { Db } from '../db';
 import type { ResourceModule } from './module';
 import { p } from '../http/params';
 import { ApiError, badRequest } from '../http/errors';
@@ -38,12 +39,7 @@ export const botsResource: ResourceModule = {
       { params: { keys: p.json(z.array(z.string())).optional() } },
       ({ user, params }) => {
         if (!user.is_bot) throw permissionDenied();
-        const rows = ctx.db
-          .prepare<[number], { key: string; value: string }>(
-            'SELECT key, value FROM bot_storage WHERE bot_id = ?',
-          )
-          .all(user.id);
-        const stored = new Map(rows.map((r) => [r.key, r.value]));
+        const stored = botStorage(ctx.db, user.id);
         if (params.keys) {
           for (const key of params.keys)
             if (!stored.has(key)) throw badRequest(`Key does not exist.`);
@@ -58,12 +54,7 @@ export const botsResource: ResourceModule = {
       { params: { storage: p.json(z.record(z.string(), z.string())) } },
       ({ user, params }) => {
         if (!user.is_bot) throw permissionDenied();
-        const rows = ctx.db
-          .prepare<[number], { key: string; value: string }>(
-            'SELECT key, value FROM bot_storage WHERE bot_id = ?',
-          )
-          .all(user.id);
-        const next = new Map(rows.map((r) => [r.key, r.value]));
+        const next = botStorage(ctx.db, user.id);
         for (const [key, value] of Object.entries(params.storage)) next.set(key, value);
         let used = 0;
         for (const [key, value] of next) used += [...key].length + [...value].length;
@@ -103,3 +94,13 @@ export const botsResource: ResourceModule = {
     );
   },
 };
+
+/** A bot's stored key/value pairs. */
+function botStorage(db: Db, botId: number): Map<string, string> {
+  const rows = db
+    .prepare<[number], { key: string; value: string }>(
+      'SELECT key, value FROM bot_storage WHERE bot_id = ?',
+    )
+    .all(botId);
+  return new Map(rows.map((r) => [r.key, r.value]));
+}
