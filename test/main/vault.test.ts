@@ -143,6 +143,24 @@ describe('adding accounts against the local realm server', () => {
     expect(new FileVault(dataDir).get(accounts[0].id)).toBeNull();
   });
 
+  it('adding an account again updates it in place: same id, one entry, still connected', async () => {
+    const dev = realm.users.dev;
+    const first = await services.handlers.addAccount({
+      site: realm.url,
+      auth: { kind: 'apiKey', email: dev.email, apiKey: dev.api_key },
+    });
+    const again = await services.handlers.addAccount({
+      site: realm.url,
+      auth: { kind: 'apiKey', email: dev.email.toUpperCase(), apiKey: dev.api_key },
+    });
+    expect(again.id).toBe(first.id);
+    const { accounts } = await services.handlers.listAccounts({});
+    expect(accounts.map((a) => a.id)).toEqual([first.id]);
+    await expect
+      .poll(() => services.session(first.id).connection.status, { timeout: 10_000 })
+      .toBe('live');
+  });
+
   it('refuses a server that does not answer /server_settings', async () => {
     const error = await Promise.resolve(
       services.handlers.checkServer({ site: 'http://127.0.0.1:9' }),
