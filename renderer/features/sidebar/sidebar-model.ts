@@ -4,7 +4,7 @@
 // visibility policy, and direct-message conversations (the snapshot's recent conversations, then
 // loaded messages and unreads).
 import type { AccountState, UnreadCounts } from '../../store';
-import { isTopicResolved } from '../../../shared/narrow';
+import { dmConversationKey, isTopicResolved } from '../../../shared/narrow';
 import type { Subscription, VisibilityPolicy } from '../../../shared/api/types';
 
 export interface ChannelItem {
@@ -151,32 +151,21 @@ export function dmConversations(account: AccountState | undefined, counts: Unrea
 function computeDms(account: AccountState, counts: UnreadCounts): DmItem[] {
   const self = account.selfUserId;
   const convs = new Map<string, DmItem>();
+  const seen = (participantIds: readonly number[], lastId: number) => {
+    const key = dmConversationKey(participantIds, self);
+    const c = convs.get(key);
+    if (!c) convs.set(key, { key, userIds: key.split(',').map(Number), unread: 0, lastId });
+    else c.lastId = Math.max(c.lastId, lastId);
+  };
   // The snapshot's recent conversations first: they list conversations whose messages are not
   // loaded (the user_ids there exclude the user; none means notes to self).
-  for (const r of account.recentConversations) {
-    const others = r.user_ids.filter((id) => id !== self).sort((a, b) => a - b);
-    const key = others.length ? others.join(',') : String(self);
-    const c = convs.get(key);
-    if (!c)
-      convs.set(key, {
-        key,
-        userIds: others.length ? others : [self],
-        unread: 0,
-        lastId: r.max_message_id,
-      });
-    else c.lastId = Math.max(c.lastId, r.max_message_id);
-  }
+  for (const r of account.recentConversations) seen(r.user_ids, r.max_message_id);
   for (const m of account.messages.byId.values()) {
     if (m.type !== 'private') continue;
-    const others = m.display_recipient
-      .map((r) => r.id)
-      .filter((id) => id !== self)
-      .sort((a, b) => a - b);
-    const key = others.length ? others.join(',') : String(self);
-    const c = convs.get(key);
-    if (!c)
-      convs.set(key, { key, userIds: others.length ? others : [self], unread: 0, lastId: m.id });
-    else if (m.id > c.lastId) c.lastId = m.id;
+    seen(
+      m.display_recipient.map((r) => r.id),
+      m.id,
+    );
   }
   for (const [key, n] of counts.dms) {
     const bucket = account.unreads.dms.get(key);
