@@ -41,8 +41,6 @@ export interface MainServicesOptions {
   tusRetryDelaysMs?: number[];
 }
 
-export { isAllowedExternalUrl };
-
 export class MainServices {
   readonly accounts: AccountStore;
   readonly intake: FileIntake;
