@@ -9,7 +9,7 @@ import type { Db } from '../db';
 import { createUser } from '../realm/accounts';
 import type { AuthUser } from '../realm/context';
 import { Role } from '../realm/roles';
-import { getUserRowByEmail, type UserRow } from './users-store';
+import { getUserRowByEmail, toViewer, type UserRow } from './users-store';
 
 export const NOTIFICATION_BOT_EMAIL = 'notification-bot@tributary.local';
 const SYSTEM_BOT_EMAILS = new Set([NOTIFICATION_BOT_EMAIL]);
@@ -39,16 +39,6 @@ export function notificationBot(db: Db): AuthUser {
     ensureSystemBots(db);
     row = getUserRowByEmail(db, NOTIFICATION_BOT_EMAIL)!;
   }
-  return {
-    id: row.id,
-    email: row.email,
-    delivery_email: row.delivery_email,
-    full_name: row.full_name,
-    role: row.role,
-    is_active: true,
-    is_bot: true,
-    bot_type: row.bot_type,
-    bot_owner_id: row.bot_owner_id,
-    can_create_users: false,
-  };
+  // Always an active bot, whatever its row says: the server's own notices never stop.
+  return { ...toViewer(row), is_active: true, is_bot: true };
 }
