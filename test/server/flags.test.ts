@@ -12,7 +12,7 @@ let flagland: number;
 
 beforeAll(async () => {
   server = await startTestServer({ seed: 'demo' });
-  uid = Object.fromEntries(Object.entries(server.users).map(([k, u]) => [k, u.user_id]));
+  uid = server.userIds;
   flagland = await createChannel(server, server.client('owner'), 'flagland', [
     uid.owner,
     uid.dev,

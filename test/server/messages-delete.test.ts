@@ -19,7 +19,7 @@ let channelId: number;
 
 beforeAll(async () => {
   server = await startTestServer({ seed: 'demo' });
-  uid = Object.fromEntries(Object.entries(server.users).map(([k, u]) => [k, u.user_id]));
+  uid = server.userIds;
   channelId = await createChannel(server, server.client('owner'), 'deleteland', [
     uid.owner,
     uid.dev,

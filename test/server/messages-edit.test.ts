@@ -24,7 +24,7 @@ let vault: number;
 
 beforeAll(async () => {
   server = await startTestServer({ seed: 'demo' });
-  uid = Object.fromEntries(Object.entries(server.users).map(([k, u]) => [k, u.user_id]));
+  uid = server.userIds;
   const owner = server.client('owner');
   editland = await createChannel(server, owner, 'editland', [
     uid.owner,

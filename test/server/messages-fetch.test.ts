@@ -18,7 +18,7 @@ const range: number[] = [];
 
 beforeAll(async () => {
   server = await startTestServer({ seed: 'demo' });
-  uid = Object.fromEntries(Object.entries(server.users).map(([k, u]) => [k, u.user_id]));
+  uid = server.userIds;
   channelId = await createChannel(server, server.client('owner'), 'fetchland', [
     uid.owner,
     uid.dev,

@@ -13,7 +13,7 @@ let uid: Record<string, number>;
 
 beforeAll(async () => {
   server = await startTestServer({ seed: 'demo' });
-  uid = Object.fromEntries(Object.entries(server.users).map(([k, u]) => [k, u.user_id]));
+  uid = server.userIds;
 });
 afterAll(async () => {
   await server.close();

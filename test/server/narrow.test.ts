@@ -11,7 +11,7 @@ const m: Record<string, number> = {};
 
 beforeAll(async () => {
   server = await startTestServer({ seed: 'demo' });
-  uid = Object.fromEntries(Object.entries(server.users).map(([k, u]) => [k, u.user_id]));
+  uid = server.userIds;
   channelId = await createChannel(server, server.client('owner'), 'narrowville', [
     uid.owner,
     uid.dev,

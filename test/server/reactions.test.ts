@@ -11,7 +11,7 @@ let message: number;
 
 beforeAll(async () => {
   server = await startTestServer({ seed: 'demo' });
-  uid = Object.fromEntries(Object.entries(server.users).map(([k, u]) => [k, u.user_id]));
+  uid = server.userIds;
   await createChannel(server, server.client('owner'), 'reactland', [uid.owner, uid.dev, uid.emma]);
   message = await sendToChannel(server.client('dev'), 'reactland', 'faces', 'react to me');
 });

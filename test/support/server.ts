@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRealmServer, type RealmServer } from '../../server/app';
 import type { RealmServerOptions } from '../../server/config';
-import type { SeededCredential } from '../../server/seed/credentials';
+import { credentialsPath, type SeededCredential } from '../../server/seed/credentials';
 import { ApiClient } from './client';
 
 export type SeededUser = SeededCredential;
@@ -40,6 +40,8 @@ export interface TestServer {
   /** The running server (db, events, ctx) for assertions that need to look inside. */
   readonly server: RealmServer;
   readonly users: Record<string, SeededUser>;
+  /** Each seeded user's id, by the same keys as users. */
+  readonly userIds: Record<string, number>;
   /** Client authenticated as a seeded user (by key, e.g. 'owner', or by email). */
   client(who: DemoUserKey | string): ApiClient;
   /** Client with explicit credentials, or none (for unauthenticated endpoints). */
@@ -77,6 +79,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       return server;
     },
     users,
+    userIds: Object.fromEntries(Object.entries(users).map(([key, u]) => [key, u.user_id])),
     // Clients resolve the URL lazily so they keep working across restart().
     client: (who) => {
       const user = byKey(who);
@@ -109,7 +112,7 @@ const DEMO_KEYS: Record<string, string> = {
 };
 
 function loadUsers(dataDir: string): Record<string, SeededUser> {
-  const file = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as {
+  const file = JSON.parse(readFileSync(credentialsPath(dataDir), 'utf8')) as {
     users: SeededUser[];
   };
   const users: Record<string, SeededUser> = {};
