@@ -148,7 +148,7 @@ export class AccountSession {
       endpoints.sendMessage,
       {
         type: message.type,
-        to: message.type === 'direct' ? message.to : message.to,
+        to: message.to,
         content: message.content,
         ...(message.type === 'channel' ? { topic: message.topic } : {}),
         ...(queueId ? { queue_id: queueId, local_id: entry.localId } : {}),
@@ -183,10 +183,9 @@ export class AccountSession {
             : candidate.display_recipient === message.to;
         if (sameChannel && candidate.subject === message.topic) return candidate.id;
       } else if (candidate.type === 'private' && Array.isArray(candidate.display_recipient)) {
+        // Every recipient, plus at most one more (the sender, who may or may not be listed: a DM to
+        // oneself lists only oneself).
         const ids = new Set(candidate.display_recipient.map((user) => user.id));
-        const wanted = new Set([...message.to, ...(me ? [me] : [])]);
-        if (ids.size === wanted.size && [...wanted].every((id) => ids.has(id))) return candidate.id;
-        // 1:1 to oneself or where the server leaves the sender out
         if (message.to.every((id) => ids.has(id)) && ids.size <= message.to.length + 1) {
           return candidate.id;
         }

@@ -90,6 +90,20 @@ describe('outbox', () => {
     expect(posts() - before).toBe(1); // found on the server, not sent again
   });
 
+  it('does not send a direct message twice when its answer was lost', async () => {
+    proxy.inject({ path: '/api/v1/messages', method: 'POST', action: 'drop-response' });
+    const content = `ambiguous dm ${Date.now()}`;
+    const before = posts();
+    const sent = await main.services.handlers.sendMessage({
+      accountId: main.accountId,
+      message: { type: 'direct', to: [realm.users.emma.user_id], content },
+    });
+    expect(sent.state).toBe('queued');
+    await eventually(() => (outbox().length === 0 ? true : undefined));
+    expect(await copiesOnServer(content)).toBe(1);
+    expect(posts() - before).toBe(1); // the DM was found on the server, not sent again
+  });
+
   it('checks the server before resending an entry a crash left "sending"', async () => {
     const content = `crashed ${Date.now()}`;
     const delivered = await realm.client('owner').post('/messages', {
