@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useChatStore, useChatStoreApi, useUnreadCounts } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
-import { narrowKey, topicNarrow } from '../../../shared/narrow';
+import { narrowKey, type Narrow } from '../../../shared/narrow';
 import { api } from '../../src/tributary';
 import { navigate } from '../../src/ui-store';
 import { conversationOf, describeNarrow } from '../messages/narrow-info';
@@ -34,12 +34,12 @@ export function Recent({ accountId }: { accountId: string }) {
   });
   const rows = useMemo(() => {
     if (!account) return [];
-    const latest = new Map<string, { narrowKey: string; id: number; senderId: number }>();
+    const latest = new Map<string, { narrowKey: string; narrow: Narrow; id: number }>();
     for (const m of account.messages.byId.values()) {
-      const key = narrowKey(conversationOf(m, account.selfUserId));
+      const narrow = conversationOf(m, account.selfUserId);
+      const key = narrowKey(narrow);
       const cur = latest.get(key);
-      if (!cur || m.id > cur.id)
-        latest.set(key, { narrowKey: key, id: m.id, senderId: m.sender_id });
+      if (!cur || m.id > cur.id) latest.set(key, { narrowKey: key, narrow, id: m.id });
     }
     return [...latest.values()].sort((a, b) => b.id - a.id).slice(0, 100);
   }, [account]);
@@ -48,7 +48,7 @@ export function Recent({ accountId }: { accountId: string }) {
       <h1>Recent conversations</h1>
       <ul>
         {rows.map((r) => {
-          const narrow = JSON.parse(r.narrowKey) as ReturnType<typeof topicNarrow>;
+          const { narrow } = r;
           const info = describeNarrow(narrow, account);
           const unread =
             info.streamId !== undefined && info.topic !== undefined
