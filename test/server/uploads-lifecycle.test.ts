@@ -3,10 +3,10 @@
 // right after close() must not break anything (test/support/server.ts removes folders at once).
 import fs, { existsSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
 import { join, sep } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
+import { tusRequest, type TusResponse } from '../support/tus';
 
 const realMkdir = fs.mkdir;
 afterEach(() => {
@@ -19,32 +19,8 @@ function tusCall(
   path: string,
   headers: Record<string, string>,
   body?: Buffer,
-): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
-  const auth = server.client('owner').authHeader!;
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(new URL(server.url + path), {
-      method,
-      headers: {
-        'tus-resumable': '1.0.0',
-        authorization: auth,
-        ...(body ? { 'content-length': String(body.length) } : {}),
-        ...headers,
-      },
-    });
-    req.on('error', reject);
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          text: Buffer.concat(chunks).toString(),
-        }),
-      );
-    });
-    req.end(body);
-  });
+): Promise<TusResponse> {
+  return tusRequest(server.url, server.client('owner').authHeader, method, path, headers, body);
 }
 
 describe('tus store start-up', () => {

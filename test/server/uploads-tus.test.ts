@@ -8,6 +8,7 @@ import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
 import type { ApiClient } from '../support/client';
+import { tusRequest as sendTus, type TusResponse } from '../support/tus';
 
 const LIMIT_MIB = 1;
 let server: TestServer;
@@ -21,44 +22,14 @@ afterAll(async () => {
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
-interface RawResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-}
-
-/** One tus request over plain node:http (fetch cannot send HEAD bodies or drop a body midway). */
 function tusRequest(
   client: ApiClient | null,
   method: string,
   path: string,
   headers: Record<string, string> = {},
   body?: Buffer,
-): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(new URL(server.url + path), {
-      method,
-      headers: {
-        'tus-resumable': '1.0.0',
-        ...(client?.authHeader ? { authorization: client.authHeader } : {}),
-        ...(body ? { 'content-length': String(body.length) } : {}),
-        ...headers,
-      },
-    });
-    req.on('error', reject);
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          text: Buffer.concat(chunks).toString(),
-        }),
-      );
-    });
-    req.end(body);
-  });
+): Promise<TusResponse> {
+  return sendTus(server.url, client?.authHeader, method, path, headers, body);
 }
 
 async function createUpload(client: ApiClient, length: number, name = 'data.bin') {
