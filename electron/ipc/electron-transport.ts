@@ -7,8 +7,7 @@ import { IpcCodes, type IpcResult } from '../../shared/ipc/errors';
 import { IPC_INTAKE_CHANNEL, IPC_INVOKE_PREFIX } from '../../shared/ipc/wire';
 import type { Dispatch } from './dispatch';
 import type { FileIntake } from '../uploads/intake';
-
-export const APP_ORIGIN = 'app://tributary';
+import { isAppUrl } from '../shell/security';
 
 /** Only our own page, in the window's top frame, may call main. */
 export function isTrustedSender(
@@ -16,13 +15,7 @@ export function isTrustedSender(
 ): boolean {
   const frame = event.senderFrame;
   if (!frame) return false;
-  let url: URL;
-  try {
-    url = new URL(frame.url);
-  } catch {
-    return false;
-  }
-  if (`${url.protocol}//${url.host}` !== APP_ORIGIN) return false;
+  if (!isAppUrl(frame.url)) return false;
   if (frame.parent !== null) return false;
   const top = event.sender.mainFrame;
   // WebFrameMain objects are cached per frame, but compare ids too in case a wrapper was recreated.
