@@ -2,7 +2,7 @@
 // / search, Esc back / close, Ctrl/Cmd+K switch conversation. Ignored while typing in a field.
 import { useEffect, type RefObject } from 'react';
 import type { ChatStore } from '../store';
-import { selectUnreadCounts } from '../store';
+import { selectActiveAccount, selectUnreadCounts } from '../store';
 import { topicNarrow, dmNarrow, narrowKey } from '../../shared/narrow';
 import { conversationOf } from '../features/messages/narrow-info';
 import { goBack, navigate, requestCompose, uiStore } from './ui-store';
@@ -15,7 +15,7 @@ function typingInField(target: EventTarget | null): boolean {
 
 /** The first unread conversation (topic or DM) after the current one. */
 export function nextUnreadConversation(store: ChatStore) {
-  const account = store.getState().accounts[store.getState().activeAccountId ?? ''];
+  const account = selectActiveAccount(store.getState());
   if (!account) return null;
   const counts = selectUnreadCounts(account);
   for (const [, c] of counts.channels) {
@@ -57,8 +57,7 @@ export function useShortcuts(
           // Reply in the conversation of the selected message (arrow keys select one).
           e.preventDefault();
           const { selectedMessageId } = uiStore.getState();
-          const state = store.getState();
-          const account = state.accounts[state.activeAccountId ?? ''];
+          const account = selectActiveAccount(store.getState());
           const message =
             selectedMessageId !== null ? account?.messages.byId.get(selectedMessageId) : undefined;
           if (message && account) {
