@@ -1,5 +1,5 @@
 // Uploads from compose (progress bar, cancel, link inserted when done) and the global keyboard
-// shortcuts (c, x, n, Ctrl+K, Esc).
+// shortcuts (c, x, r, n, Ctrl+K, Esc).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { Compose } from '../../../renderer/features/compose/Compose';
@@ -7,7 +7,7 @@ import { uiStore } from '../../../renderer/src/ui-store';
 import { useShortcuts } from '../../../renderer/src/shortcuts';
 import { narrowKey, topicNarrow } from '../../../shared/narrow';
 import type { ChatStore } from '../../../renderer/store';
-import { GENERAL, setupStore, unreadMsgs } from '../store/fixtures';
+import { channelMessage, GENERAL, messageEvent, setupStore, unreadMsgs } from '../store/fixtures';
 import { installFakeApi, Providers, resetUi, type FakeApi } from './harness';
 
 let api: FakeApi;
@@ -109,6 +109,20 @@ describe('keyboard shortcuts', () => {
     expect(uiStore.getState().composeRequest?.kind).toBe('channel');
     fireEvent.keyDown(window, { key: 'x' });
     expect(uiStore.getState().composeRequest?.kind).toBe('dm');
+  });
+
+  it("r opens the selected message's conversation at that message and requests a reply", async () => {
+    const t = setupStore();
+    t.apply(messageEvent(channelMessage(101, GENERAL, 'lunch')));
+    render(<Shortcuts store={t.store} />);
+    act(() => uiStore.setState({ selectedMessageId: 101 }));
+    fireEvent.keyDown(window, { key: 'r' });
+    expect(uiStore.getState().route).toEqual({
+      kind: 'narrow',
+      narrow: topicNarrow(GENERAL, 'lunch'),
+      anchor: 101,
+    });
+    await waitFor(() => expect(uiStore.getState().composeRequest?.kind).toBe('reply'));
   });
 
   it('ignores letters typed into a text field', () => {
