@@ -27,9 +27,3 @@ export function flagNames(mask: number): string[] {
   }
   return names;
 }
-
-export function flagMask(names: Iterable<MessageFlagName>): number {
-  let mask = 0;
-  for (const name of names) mask |= MessageFlag[name];
-  return mask;
-}

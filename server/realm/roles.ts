@@ -7,10 +7,6 @@ export const Role = {
   guest: 600,
 } as const;
 
-export type RoleValue = (typeof Role)[keyof typeof Role];
-
-export const ROLE_VALUES: readonly number[] = Object.values(Role);
-
 export const isOwner = (role: number) => role <= Role.owner;
 export const isAdmin = (role: number) => role <= Role.administrator;
 export const isModerator = (role: number) => role <= Role.moderator;
