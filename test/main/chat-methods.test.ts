@@ -20,10 +20,9 @@ beforeAll(async () => {
   realm = await startTestServer({ heartbeatMs: 500 });
   main = await startMain({ site: realm.url, user: realm.users.owner });
   accountId = main.accountId;
-  const snapshot = await main.waitForPush('snapshot');
+  const snapshot = await main.live();
   streamId = snapshot.register.subscriptions[0].stream_id;
   channelName = snapshot.register.subscriptions[0].name;
-  await eventually(() => (main.services.session(accountId).isOnline() ? true : undefined));
   const sent = await main.services.handlers.sendMessage({
     accountId,
     message: { type: 'channel', to: streamId, topic: 'methods', content: 'original' },

@@ -22,9 +22,8 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   main = await startMain({ site: proxy.url, user: realm.users.emma });
-  const snapshot = await main.waitForPush('snapshot');
+  const snapshot = await main.live();
   streamId = snapshot.register.subscriptions[0].stream_id;
-  await eventually(() => (main.services.session(main.accountId).isOnline() ? true : undefined));
 });
 afterEach(async () => {
   await proxy.acceptConnections().catch(() => undefined);

@@ -2,7 +2,7 @@
 // in the renderer starts from), and a clear error for a message the user cannot see.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
-import { eventually, startMain, type MainHarness } from './support/harness';
+import { startMain, type MainHarness } from './support/harness';
 
 let realm: TestServer;
 let main: MainHarness;
@@ -12,8 +12,7 @@ beforeAll(async () => {
   realm = await startTestServer({ heartbeatMs: 500 });
   main = await startMain({ site: realm.url, user: realm.users.owner });
   accountId = main.accountId;
-  await main.waitForPush('snapshot');
-  await eventually(() => (main.services.session(accountId).isOnline() ? true : undefined));
+  await main.live();
 });
 afterAll(async () => {
   await main?.close();

@@ -24,9 +24,8 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   main = await startMain({ site: proxy.url, user: realm.users.owner });
-  const snapshot = await main.waitForPush('snapshot');
+  const snapshot = await main.live();
   channel = snapshot.register.subscriptions[0].name;
-  await eventually(() => (main.services.session(main.accountId).isOnline() ? true : undefined));
 });
 afterEach(async () => {
   await proxy.acceptConnections().catch(() => undefined);

@@ -34,6 +34,8 @@ export interface MainHarness {
     match?: (payload: PushPayload<K>) => boolean,
     timeoutMs?: number,
   ): Promise<PushPayload<K>>;
+  /** Waits for the account's first snapshot and for its connection to be live; the snapshot. */
+  live(): Promise<PushPayload<'snapshot'>>;
   restart(): Promise<void>;
   close(): Promise<void>;
 }
@@ -97,6 +99,12 @@ export async function startMain(options: StartMainOptions): Promise<MainHarness>
         waiters.add(check);
         check();
       }),
+    async live() {
+      const snapshot = await harness.waitForPush('snapshot');
+      const session = harness.services.session(harness.accountId);
+      await eventually(() => (session.isOnline() ? true : undefined));
+      return snapshot;
+    },
     async restart() {
       await harness.services.stop();
       harness.services = make();
