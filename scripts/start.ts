@@ -129,18 +129,17 @@ async function startLocalRealm(dataDir: string): Promise<RealmServer> {
 }
 
 function openInBrowser(url: string): void {
-  const opener = ['/usr/bin/xdg-open', '/usr/local/bin/xdg-open', '/bin/xdg-open'].find(existsSync);
-  if (process.platform === 'darwin') {
-    spawn('open', [url], { stdio: 'ignore', detached: true })
-      .on('error', () => undefined)
-      .unref();
-  } else if (opener) {
-    spawn(opener, [url], { stdio: 'ignore', detached: true })
-      .on('error', () => undefined)
-      .unref();
-  } else {
+  const opener =
+    process.platform === 'darwin'
+      ? 'open'
+      : ['/usr/bin/xdg-open', '/usr/local/bin/xdg-open', '/bin/xdg-open'].find(existsSync);
+  if (!opener) {
     console.log('(no xdg-open here: open the URL above yourself)');
+    return;
   }
+  spawn(opener, [url], { stdio: 'ignore', detached: true })
+    .on('error', () => undefined)
+    .unref();
 }
 
 async function main(): Promise<void> {
