@@ -103,7 +103,7 @@ function Avatar({ accountId, userId, name }: { accountId: string; userId: number
 }
 
 /** Clicks on links inside message HTML: external ones open through main, never in the app. */
-export function handleContentClick(event: MouseEvent<HTMLElement>, accountId: string): void {
+function handleContentClick(event: MouseEvent<HTMLElement>): void {
   const anchor = (event.target as Element).closest?.('a');
   if (!anchor) return;
   event.preventDefault();
@@ -114,7 +114,6 @@ export function handleContentClick(event: MouseEvent<HTMLElement>, accountId: st
     return;
   }
   if (href && /^(https?:|mailto:)/i.test(href)) void api().openExternal({ url: href });
-  void accountId;
 }
 
 interface RowProps {
@@ -223,7 +222,7 @@ export const MessageRow = memo(function MessageRow({
             ) : null}
             <div
               className="content"
-              onClick={(e) => handleContentClick(e, accountId)}
+              onClick={handleContentClick}
               // Sanitized above by DOMPurify (lib/sanitize.ts).
               dangerouslySetInnerHTML={{ __html: html }}
             />

@@ -1,17 +1,19 @@
 // A row's action buttons are not rendered with every row of the first paint: they mount when the
-// row is pointed at, focused or selected, and then open their menu as before.
+// row is pointed at, focused or selected, and then open their menu as before. Links in a row's
+// content open through main.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MessageList } from '../../../renderer/features/messages/MessageList';
 import { narrowKey, channelNarrow } from '../../../shared/narrow';
 import { uiStore } from '../../../renderer/src/ui-store';
 import { channelMessage, GENERAL, setupStore } from '../store/fixtures';
-import { fakeLayout, installFakeApi, Providers, resetUi } from './harness';
+import { fakeLayout, installFakeApi, Providers, resetUi, type FakeApi } from './harness';
 
 let restoreLayout: () => void;
+let api: FakeApi;
 beforeEach(() => {
   resetUi('a');
-  installFakeApi();
+  api = installFakeApi();
   restoreLayout = fakeLayout();
 });
 afterEach(() => {
@@ -61,5 +63,31 @@ describe('message row actions', () => {
     fireEvent.keyDown(screen.getByRole('list', { name: 'Messages' }), { key: 'End' });
     expect(uiStore.getState().selectedMessageId).toBe(30);
     expect(within(row).getByRole('button', { name: 'Message actions' })).toBeTruthy();
+  });
+});
+
+describe('links in message content', () => {
+  it('open through main, never inside the app', async () => {
+    const ctx = setupStore();
+    const key = narrowKey(channelNarrow(GENERAL));
+    const message = channelMessage(1, GENERAL, 'links', {
+      content: '<a href="https://example.com/x">ext</a>',
+    });
+    ctx.store
+      .getState()
+      .mergeFetchedMessages('a', key, [{ ...message, flags: ['read' as const] }], {
+        foundOldest: true,
+        foundNewest: true,
+      });
+    render(
+      <Providers store={ctx.store}>
+        <MessageList accountId="a" narrowKey={key} offline />
+      </Providers>,
+    );
+    const link = await screen.findByText('ext');
+    const click = new MouseEvent('click', { bubbles: true, cancelable: true });
+    link.dispatchEvent(click);
+    expect(click.defaultPrevented).toBe(true);
+    expect(api.openExternal).toHaveBeenCalledWith({ url: 'https://example.com/x' });
   });
 });
