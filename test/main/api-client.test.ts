@@ -70,6 +70,7 @@ describe('API client', () => {
   });
 
   it('waits out a 429 with Retry-After and then succeeds', async () => {
+    const before = count('GET /api/v1/users/me');
     proxy.inject({
       path: '/api/v1/users/me',
       action: {
@@ -80,6 +81,7 @@ describe('API client', () => {
     });
     const me = await client.call(endpoints.getOwnUser, {});
     expect(me.user_id).toBe(realm.users.owner.user_id);
+    expect(count('GET /api/v1/users/me') - before).toBe(2); // the refused call, then the retry
   });
 
   it('gives up with RATE_LIMIT_HIT when asked to wait longer than it will', async () => {
