@@ -64,6 +64,11 @@ export function Sidebar({ accountId }: { accountId: string }) {
     p.catch((e: unknown) => setError(errorText(e)));
   };
 
+  const setSubscription = (streamId: number, property: 'is_muted' | 'pin_to_top', value: boolean) =>
+    run(
+      api().updateSubscriptionProperties({ accountId, changes: [{ streamId, property, value }] }),
+    );
+
   const channelRow = (item: ChannelItem) => {
     const id = item.sub.stream_id;
     const open = openChannel === id;
@@ -87,30 +92,14 @@ export function Sidebar({ accountId }: { accountId: string }) {
             <button
               type="button"
               role="menuitem"
-              onClick={() =>
-                run(
-                  api().updateSubscriptionProperties({
-                    accountId,
-                    changes: [{ streamId: id, property: 'is_muted', value: !item.muted }],
-                  }),
-                )
-              }
+              onClick={() => setSubscription(id, 'is_muted', !item.muted)}
             >
               {item.muted ? 'Unmute channel' : 'Mute channel'}
             </button>
             <button
               type="button"
               role="menuitem"
-              onClick={() =>
-                run(
-                  api().updateSubscriptionProperties({
-                    accountId,
-                    changes: [
-                      { streamId: id, property: 'pin_to_top', value: !item.sub.pin_to_top },
-                    ],
-                  }),
-                )
-              }
+              onClick={() => setSubscription(id, 'pin_to_top', !item.sub.pin_to_top)}
             >
               {item.sub.pin_to_top ? 'Unpin channel' : 'Pin channel to top'}
             </button>

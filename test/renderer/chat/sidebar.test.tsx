@@ -96,6 +96,29 @@ describe('Sidebar', () => {
     ]);
   });
 
+  it('mutes and pins channels from their menu', () => {
+    const api = installFakeApi();
+    const ctx = setup();
+    const sub = (id: number) => ctx.account().channels.subscriptions.get(id)!;
+    const name = `#${sub(GENERAL).name}`;
+    const choose = (item: RegExp) => {
+      fireEvent.click(screen.getByRole('button', { name: `Channel ${name} options` }));
+      fireEvent.click(screen.getByRole('menuitem', { name: item }));
+    };
+    choose(/mute channel/i);
+    choose(/pin channel/i);
+    expect(api.updateSubscriptionProperties.mock.calls.map(([input]) => input)).toEqual([
+      {
+        accountId: 'a',
+        changes: [{ streamId: GENERAL, property: 'is_muted', value: !sub(GENERAL).is_muted }],
+      },
+      {
+        accountId: 'a',
+        changes: [{ streamId: GENERAL, property: 'pin_to_top', value: !sub(GENERAL).pin_to_top }],
+      },
+    ]);
+  });
+
   it("lists the channel's topics from the server, beyond those with loaded messages", async () => {
     const api = installFakeApi({
       getStreamTopics: () => ({
