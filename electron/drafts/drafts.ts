@@ -144,7 +144,7 @@ export class DraftStore {
         this.data.drafts = this.data.drafts.filter(
           (d) => !(d.serverId === id && d.key !== local.key),
         );
-        this.update(local.key, { serverId: id, synced: true }, local.timestamp);
+        this.update(local.key, { serverId: id, synced: true }, local);
       } else {
         const edited = await this.transport.edit(local.serverId, body).then(
           () => true,
@@ -154,7 +154,7 @@ export class DraftStore {
             return false;
           },
         );
-        if (edited) this.update(local.key, { synced: true }, local.timestamp);
+        if (edited) this.update(local.key, { synced: true }, local);
         else {
           this.deletedOnServer(local.serverId);
           this.persist();
@@ -164,14 +164,21 @@ export class DraftStore {
     }
   }
 
-  /** Marks a draft synced unless it was edited again while the request was in flight. */
-  private update(key: string, patch: Partial<LocalDraft>, seenTimestamp: number): void {
+  /**
+   * Marks a draft synced unless it was edited again while the request was in flight. Every save
+   * stores a new draft body, so the body's identity tells an edit apart even within the same second
+   * (timestamps are whole seconds).
+   */
+  private update(key: string, patch: Partial<LocalDraft>, seen: LocalDraft): void {
     this.data.drafts = this.data.drafts.map((d) =>
       d.key === key
         ? {
             ...d,
             ...patch,
-            synced: d.timestamp === seenTimestamp ? (patch.synced ?? d.synced) : false,
+            synced:
+              d.timestamp === seen.timestamp && d.draft === seen.draft
+                ? (patch.synced ?? d.synced)
+                : false,
           }
         : d,
     );

@@ -67,6 +67,21 @@ describe('drafts', () => {
     expect(drafts().find((d) => d.key === saved.key)).toBeUndefined();
   });
 
+  it('an edit made while its create is in flight reaches the server too, even within the same second', async () => {
+    proxy.inject({ path: '/api/v1/drafts', method: 'POST', action: { delayMs: 300 } });
+    const saved = save('typed first');
+    save('typed next', saved.key); // the create above has not been answered yet
+    const synced = await eventually(() =>
+      drafts().find((d) => d.key === saved.key && d.synced && d.serverId),
+    );
+    expect(synced.draft.content).toBe('typed next');
+    await eventually(async () =>
+      (await serverDrafts()).find((d) => d.id === synced.serverId)?.content === 'typed next'
+        ? true
+        : undefined,
+    );
+  });
+
   it('keeps a draft typed offline across a restart and syncs it when the connection returns', async () => {
     await proxy.refuseConnections();
     main.services.wakeAll();
