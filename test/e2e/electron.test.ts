@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { _electron, type ElectronApplication, type Page } from 'playwright-core';
 import { ensureBuilt, startRealm, type Realm } from './support/app';
+import { credentialsPath } from '../../server/seed/credentials';
 import { messageWithText, openTopic, send, type PageWindow } from './support/ui';
 
 declare const window: PageWindow;
@@ -36,7 +37,7 @@ describe.skipIf(!hasElectron)('desktop app (Electron) end to end', () => {
         '--local-realm',
         realm.url,
         '--local-realm-credentials',
-        join(realm.dir, 'demo-credentials.json'),
+        credentialsPath(realm.dir),
       ],
     });
     page = await app.firstWindow();

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { createRealmServer, type RealmServer } from '../../../server/app';
+import { credentialsPath } from '../../../server/seed/credentials';
 import { startBrowserHost, type BrowserHost } from '../../../electron/host/host';
 import { FileVault } from '../../../electron/accounts/vault';
 import { buildAll } from '../../../scripts/build';
@@ -50,7 +51,7 @@ export async function startRealm(): Promise<Realm> {
   const dir = mkdtempSync(join(tmpdir(), 'tributary-e2e-realm-'));
   let server = await createRealmServer({ dataDir: dir, seed: 'demo', port: 0 });
   const port = server.port;
-  const credentials = JSON.parse(readFileSync(join(dir, 'demo-credentials.json'), 'utf8')) as {
+  const credentials = JSON.parse(readFileSync(credentialsPath(dir), 'utf8')) as {
     users: Array<DemoCredential & { key?: string }>;
   };
   let running = true;
