@@ -37,6 +37,12 @@ export function chatHandlers(sessions: {
         message_id: p.messageId,
         apply_markdown: false,
       }),
+    getMessageHistory: (p) =>
+      session(p).client.call(endpoints.getMessageHistory, {
+        message_id: p.messageId,
+        // Empty topics stay "" (as in every other fetch); the renderer names them.
+        allow_empty_topic_name: true,
+      }),
     getStreamTopics: (p) =>
       session(p).client.call(endpoints.getStreamTopics, {
         stream_id: p.streamId,

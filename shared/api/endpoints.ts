@@ -164,6 +164,27 @@ export interface StatusParams {
   away?: boolean;
 }
 
+/**
+ * One version of a message in GET /messages/{id}/history: its state right after the edit or move
+ * that made it (the first: as sent, by the sender). prev_* members say what that edit changed;
+ * stream is set only on channel moves. Under the realm's "moves" policy, content edits are left out
+ * and every version carries the current content.
+ */
+export interface MessageHistorySnapshot {
+  topic: string;
+  content: string;
+  rendered_content: string;
+  timestamp: number;
+  /** Who made this version; null only for edits before March 2017. */
+  user_id: number | null;
+  prev_topic?: string;
+  prev_content?: string;
+  prev_rendered_content?: string;
+  prev_stream?: number;
+  stream?: number;
+  content_html_diff?: string;
+}
+
 export interface UploadResponse extends SuccessEnvelope {
   url: string;
   uri?: string;
@@ -194,6 +215,11 @@ export const endpoints = {
     { message_id: number; apply_markdown?: boolean },
     SuccessEnvelope & { message: MessageWithFlags; raw_content?: string }
   >('GET', '/messages/{message_id}'),
+  /** The message's versions, oldest first (the first is the message as sent). */
+  getMessageHistory: endpoint<
+    { message_id: number; allow_empty_topic_name?: boolean },
+    SuccessEnvelope & { message_history: MessageHistorySnapshot[] }
+  >('GET', '/messages/{message_id}/history'),
   editMessage: endpoint<
     EditMessageParams,
     SuccessEnvelope & { detached_uploads?: Array<{ id: number; name: string; path_id: string }> }

@@ -80,6 +80,10 @@ export const chatMethods = {
   ),
   /** One message with its Markdown source (raw_content): what an edit starts from. */
   getMessage: method<ResponseOf<Endpoints['getMessage']>>()(forAccount({ messageId })),
+  /** A message's versions, oldest first: who edited or moved it, when, and what it was before. */
+  getMessageHistory: method<ResponseOf<Endpoints['getMessageHistory']>>()(
+    forAccount({ messageId }),
+  ),
   /** Every topic of a channel (not only those with loaded messages), newest first. */
   getStreamTopics: method<ResponseOf<Endpoints['getStreamTopics']>>()(forAccount({ streamId })),
   editMessage: method<SuccessEnvelope>()(

@@ -17,6 +17,7 @@ export const METHOD_NAMES = [
   'sendMessage',
   'getMessages',
   'getMessage',
+  'getMessageHistory',
   'getStreamTopics',
   'editMessage',
   'deleteMessage',

@@ -10,22 +10,11 @@ import { formatDateTime, formatTime } from '../../lib/format';
 import { mediaUrl } from '../../bridge/media';
 import { navigate } from '../../src/ui-store';
 import { api } from '../../src/tributary';
-import { sameConversation, userName } from './narrow-info';
+import { sameConversation } from './narrow-info';
 import { Reactions } from './Reactions';
 import { MessageActions } from './MessageActions';
+import { EditHistory } from './EditHistory';
 import { openUserPopover } from '../people/UserPopover';
-
-/** Sanitized HTML per stored message record (records are replaced when they change), so a row
- * scrolled out and back in is not sanitized again. */
-const sanitizedByMessage = new WeakMap<MessageWithFlags, string>();
-function sanitizedContent(message: MessageWithFlags, accountId: string): string {
-  let html = sanitizedByMessage.get(message);
-  if (html === undefined) {
-    html = sanitizeMessageHtml(message.content, accountId);
-    sanitizedByMessage.set(message, html);
-  }
-  return html;
-}
 
 /** Sender lines repeat after this gap even for the same sender. */
 const GROUP_GAP_SECONDS = 5 * 60;
@@ -145,9 +134,11 @@ export const MessageRow = memo(function MessageRow({
   const wantActions = () => {
     if (!actionsWanted) setActionsWanted(true);
   };
+  // By content, not by record: a record replaced for a flag or a reaction keeps its HTML.
+  const content = message?.content;
   const html = useMemo(
-    () => (message ? sanitizedContent(message, accountId) : ''),
-    [message, accountId],
+    () => (content === undefined ? '' : sanitizeMessageHtml(content, accountId)),
+    [content, accountId],
   );
   if (!message) return null;
   const header = forceHeader || !prev || !sameConversation(prev, message);
@@ -174,9 +165,14 @@ export const MessageRow = memo(function MessageRow({
         </button>
       ) : null}
       {message.last_moved_timestamp ? (
-        <span className="marker" title={`Moved ${formatDateTime(message.last_moved_timestamp)}`}>
+        <button
+          type="button"
+          className="marker"
+          title={`Moved ${formatDateTime(message.last_moved_timestamp)}`}
+          onClick={() => setShowHistory((v) => !v)}
+        >
           (moved)
-        </span>
+        </button>
       ) : null}
       {starred ? (
         <span className="marker star" role="img" aria-label="Starred">
@@ -240,33 +236,3 @@ export const MessageRow = memo(function MessageRow({
     </div>
   );
 });
-
-function EditHistory({ message, accountId }: { message: MessageWithFlags; accountId: string }) {
-  const account = useChatStore(selectActiveAccount);
-  const history = message.edit_history ?? [];
-  return (
-    <div className="edit-history" aria-label="Edit history">
-      {history.length === 0 ? (
-        <p>Edited {formatDateTime(message.last_edit_timestamp ?? message.timestamp)}.</p>
-      ) : (
-        <ol>
-          {history.map((h, i) => (
-            <li key={i}>
-              {formatDateTime(h.timestamp)} by{' '}
-              {h.user_id === null ? 'unknown' : userName(account, h.user_id)}
-              {h.prev_topic !== undefined ? ` — topic was "${h.prev_topic}"` : ''}
-              {h.prev_rendered_content ? (
-                <div
-                  className="content prev"
-                  dangerouslySetInnerHTML={{
-                    __html: sanitizeMessageHtml(h.prev_rendered_content, accountId),
-                  }}
-                />
-              ) : null}
-            </li>
-          ))}
-        </ol>
-      )}
-    </div>
-  );
-}
