@@ -2,8 +2,8 @@
 // a batch of events to all slices (each slice owns its event handling, zulip-flutter style).
 import type { RecentPrivateConversation, RegisterResponse } from '../../shared/api/types';
 import type { ServerEvent, ServerEventType } from '../../shared/api/events';
-import type { NarrowMatchContext } from '../../shared/narrow';
 import { SliceDraft } from './sliceDraft';
+import { narrowMatchContext } from './match-context';
 import type { EventContext, SliceDrafts } from './context';
 import {
   emptyMessages,
@@ -45,7 +45,6 @@ import { draftsFrom, handleDraftsEvent, draftsEventTypes, type DraftsState } fro
 import {
   handleUserTopicsEvent,
   userTopicsEventTypes,
-  topicVisibility,
   userTopicsFrom,
   type UserTopicsState,
 } from './slices/userTopics';
@@ -181,18 +180,6 @@ export function accountFromRegister(
   };
 }
 
-/** Narrow-matching lookups reading the batch's current slice states. */
-function matchContext(drafts: SliceDrafts, selfUserId: number): NarrowMatchContext {
-  return {
-    selfUserId,
-    channelIdByName: (name) => drafts.channels.read.idByName.get(name.toLowerCase()),
-    userIdByEmail: (email) => drafts.users.read.idByEmail.get(email.toLowerCase()),
-    topicVisibility: (streamId, topic) => topicVisibility(drafts.userTopics.read, streamId, topic),
-    isChannelMuted: (streamId) =>
-      drafts.channels.read.subscriptions.get(streamId)?.is_muted ?? false,
-  };
-}
-
 /** Drafts of every slice of an account, plus the context handlers read. */
 export class AccountBatch {
   readonly ctx: EventContext;
@@ -219,7 +206,20 @@ export class AccountBatch {
       ...drafts,
       selfUserId: account.selfUserId,
       now,
-      match: matchContext(drafts, account.selfUserId),
+      match: narrowMatchContext(
+        {
+          get channels() {
+            return drafts.channels.read;
+          },
+          get users() {
+            return drafts.users.read;
+          },
+          get userTopics() {
+            return drafts.userTopics.read;
+          },
+        },
+        account.selfUserId,
+      ),
     };
   }
 

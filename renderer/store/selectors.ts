@@ -7,6 +7,8 @@ import type { ChatState } from './store';
 import type { ChannelsState } from './slices/channels';
 import type { OutboxEntry, OutboxState } from './slices/outbox';
 import type { UnreadsState } from './slices/unreads';
+import type { UsersState } from './slices/users';
+import { narrowMatchContext } from './match-context';
 import { topicVisibility, type UserTopicsState } from './slices/userTopics';
 
 export function selectActiveAccount(state: ChatState): AccountState | undefined {
@@ -136,29 +138,45 @@ function echoAsMatchable(entry: OutboxEntry, account: AccountState): MatchableMe
   };
 }
 
-const outboxMemo = new WeakMap<OutboxState, Map<string, readonly OutboxEntry[]>>();
+/** Per outbox: the slices matching read when the lists were computed, and each narrow's list. */
+interface OutboxMatches {
+  channels: ChannelsState;
+  users: UsersState;
+  userTopics: UserTopicsState;
+  perNarrow: Map<string, readonly OutboxEntry[]>;
+}
+const outboxMemo = new WeakMap<OutboxState, OutboxMatches>();
 const NO_ENTRIES: readonly OutboxEntry[] = [];
 
-/** Local echoes that belong at the end of a narrow's list, oldest first. */
+/**
+ * Local echoes that belong at the end of a narrow's list, oldest first. Matched with the same
+ * context as stored messages: muting a channel or topic moves its echoes out of `in:home` and into
+ * `is:muted` as it does for the messages around them.
+ */
 export function selectOutboxForNarrow(
   account: AccountState | undefined,
   narrowKey: string,
 ): readonly OutboxEntry[] {
   if (!account || account.outbox.byLocalId.size === 0) return NO_ENTRIES;
-  let perNarrow = outboxMemo.get(account.outbox);
-  if (!perNarrow) outboxMemo.set(account.outbox, (perNarrow = new Map()));
-  const cached = perNarrow.get(narrowKey);
+  const { channels, users, userTopics } = account;
+  let memo = outboxMemo.get(account.outbox);
+  if (
+    !memo ||
+    memo.channels !== channels ||
+    memo.users !== users ||
+    memo.userTopics !== userTopics
+  ) {
+    memo = { channels, users, userTopics, perNarrow: new Map() };
+    outboxMemo.set(account.outbox, memo);
+  }
+  const cached = memo.perNarrow.get(narrowKey);
   if (cached) return cached;
   const narrow = narrowFromKey(narrowKey);
-  const ctx = {
-    selfUserId: account.selfUserId,
-    channelIdByName: (name: string) => account.channels.idByName.get(name.toLowerCase()),
-    userIdByEmail: (email: string) => account.users.idByEmail.get(email.toLowerCase()),
-  };
+  const ctx = narrowMatchContext(account, account.selfUserId);
   const entries = [...account.outbox.byLocalId.values()]
     .filter((e) => messageMatchesNarrow(echoAsMatchable(e, account), narrow, ctx) !== false)
     .sort((a, b) => a.createdAt - b.createdAt);
-  perNarrow.set(narrowKey, entries);
+  memo.perNarrow.set(narrowKey, entries);
   return entries;
 }
 
