@@ -23,8 +23,10 @@ const SCROLL_PX_PER_FRAME = 1200;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 /** BENCH_PROFILE=1: one extra page load under the V8 sampling profiler (its figures are not
  * counted, the profiler slows the page), written to bench/.out/render.cpuprofile and summarised
- * by self time. */
+ * by self time. BENCH_TRACE=1: the first run's Chromium trace of the load goes to
+ * bench/.out/render-trace.json. */
 const PROFILE = process.env.BENCH_PROFILE === '1';
+const SAMPLING_US = 100;
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html',
@@ -95,6 +97,48 @@ function mainThreadCpuMs(events: TraceEvent[], from = -Infinity, to = Infinity):
   return (cpuBy.get(busiest) ?? 0) / 1000;
 }
 
+/**
+ * Main-thread CPU ms inside [from, to] by trace event, self time (a forced Layout inside a script's
+ * FunctionCall counts as Layout, not as script): where first paint's CPU goes.
+ */
+function mainThreadBreakdown(
+  events: TraceEvent[],
+  from: number,
+  to: number,
+  limit = 8,
+): Array<{ name: string; ms: number }> {
+  const mains = new Set(
+    events
+      .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
+  const spans = events
+    .filter(
+      (e) =>
+        e.ph === 'X' &&
+        e.dur !== undefined &&
+        mains.has(`${e.pid}:${e.tid}`) &&
+        e.ts >= from &&
+        e.ts + e.dur <= to,
+    )
+    .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+  const selfMs = new Map<string, number>();
+  const open: Array<{ end: number; name: string }> = [];
+  for (const e of spans) {
+    while (open.length > 0 && open.at(-1)!.end <= e.ts) open.pop();
+    const cpu = (e.tdur ?? e.dur!) / 1000;
+    selfMs.set(e.name, (selfMs.get(e.name) ?? 0) + cpu);
+    const parent = open.at(-1);
+    if (parent) selfMs.set(parent.name, (selfMs.get(parent.name) ?? 0) - cpu);
+    open.push({ end: e.ts + e.dur!, name: e.name });
+  }
+  return [...selfMs.entries()]
+    .map(([name, ms]): [string, number] => [name === 'RunTask' ? 'RunTask (untraced)' : name, ms])
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, limit)
+    .map(([name, ms]) => ({ name, ms: Math.round(ms * 10) / 10 }));
+}
+
 function markTs(events: TraceEvent[], name: string): number | undefined {
   return events.find((e) => e.name === name)?.ts;
 }
@@ -127,7 +171,10 @@ function topSelfTime(
     if (!node) return;
     const f = node.callFrame;
     const fn = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}:${f.columnNumber + 1}`;
-    selfUs.set(fn, (selfUs.get(fn) ?? 0) + (profile.timeDeltas[i] ?? 0));
+    // A gap much longer than the sampling interval is time the thread was not running (other
+    // processes had the core): counted as one interval, not charged to the function sampled.
+    const weight = Math.min(profile.timeDeltas[i] ?? 0, 2 * SAMPLING_US);
+    selfUs.set(fn, (selfUs.get(fn) ?? 0) + weight);
   });
   return [...selfUs.entries()]
     .sort((a, b) => b[1] - a[1])
@@ -135,29 +182,60 @@ function topSelfTime(
     .map(([fn, us]) => ({ fn, ms: Math.round(us / 100) / 10 }));
 }
 
-/** Page load to first paint under the sampling profiler; writes the profile and prints self times. */
-async function profileFirstPaint(browser: import('playwright-core').Browser, url: string) {
+type BenchPage = {
+  open(): Promise<number>;
+  commitMs(): number;
+  messageNodes(): number;
+  domNodes(): number;
+  scrollHeight(): number;
+  scrollToTop(px: number): Promise<number[]>;
+  maxNodes(): number;
+};
+
+/** Loads the page in a mode and waits until it is ready to open the list (outside any trace). */
+async function loadPage(browser: Browser, url: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(url);
+  await page.waitForFunction(() => 'bench' in window);
+  return page;
+}
+
+/** Opens the list under a Chromium trace: first paint wall ms, main-thread CPU ms and breakdown. */
+async function openTraced(page: Page) {
+  const { value: ms, events } = await traced(page, () =>
+    page.evaluate(() => (window as unknown as { bench: BenchPage }).bench.open()),
+  );
+  const from = markTs(events, 'bench:render');
+  const to = markTs(events, 'bench:painted');
+  return {
+    ms: Math.round(ms * 10) / 10,
+    cpuMs: Math.round(mainThreadCpuMs(events, from, to) * 10) / 10,
+    breakdown: mainThreadBreakdown(events, from ?? -Infinity, to ?? Infinity),
+    events,
+  };
+}
+
+/** open() to first paint under the sampling profiler; writes the profile and prints self times. */
+async function profileFirstPaint(browser: Browser, url: string) {
+  const page = await loadPage(browser, url);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
-  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  await cdp.send('Profiler.setSamplingInterval', { interval: SAMPLING_US });
   await cdp.send('Profiler.start');
   // Traced too, for the marks' timestamps (same clock as the profile's) to cut it to the window.
-  const { events } = await traced(page, async () => {
-    await page.goto(url);
-    await page.waitForFunction(() => 'bench' in window);
-    await page.evaluate(() =>
-      (window as unknown as { bench: { firstPaint(): Promise<number> } }).bench.firstPaint(),
-    );
-  });
+  const { events } = await openTraced(page);
   const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
   const from = markTs(events, 'bench:render');
   const to = markTs(events, 'bench:painted');
   await page.close();
   mkdirSync(join(root, 'bench/.out'), { recursive: true });
-  writeFileSync(join(root, 'bench/.out/render.cpuprofile'), JSON.stringify(profile));
+  // The window (profile clock, µs) rides along for tools that cut the profile to it.
+  writeFileSync(
+    join(root, 'bench/.out/render.cpuprofile'),
+    JSON.stringify({ ...profile, benchWindow: { from, to } }),
+  );
   console.log(
-    `CPU profile from render() to first paint (self time, sampling profiler on; window ${from === undefined || to === undefined ? 'unknown: whole load' : `${((to - from) / 1000).toFixed(1)} ms`}):`,
+    `CPU profile of ${url.split('?')[1]} from open() to first paint (self time, sampling profiler on; window ${from === undefined || to === undefined ? 'unknown: whole load' : `${((to - from) / 1000).toFixed(1)} ms`}):`,
   );
   for (const { fn, ms } of topSelfTime(profile, from, to))
     console.log(`  ${ms.toFixed(1).padStart(7)} ms  ${fn}`);
@@ -198,6 +276,12 @@ async function main() {
     firstPaintMs: number;
     /** Main-thread CPU time from render() to first paint (robust to other load on the machine). */
     firstPaintCpuMs: number;
+    /** That CPU time by trace event (self time), largest first. */
+    firstPaintBreakdown: Array<{ name: string; ms: number }>;
+    /** The same in a fresh page: the list is its first React render and first text (mode=cold). */
+    coldFirstPaintMs: number;
+    coldFirstPaintCpuMs: number;
+    coldFirstPaintBreakdown: Array<{ name: string; ms: number }>;
     /** Main-thread CPU ms per frame while scrolling; 60 fps needs under 16.7. */
     scrollCpuMsPerFrame: number;
     /** From render() to React's commit of the first frame (the rest of first paint is the browser). */
@@ -214,32 +298,35 @@ async function main() {
   }> = [];
   let heapMB: number | null = null;
   try {
-    if (PROFILE) await profileFirstPaint(browser, `http://127.0.0.1:${port}/`);
-    for (let i = 0; i < RUNS; i++) {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      type Bench = {
-        firstPaint(): Promise<number>;
-        commitMs(): number;
-        messageNodes(): number;
-        domNodes(): number;
-        scrollHeight(): number;
-        scrollToTop(px: number): Promise<number[]>;
-        maxNodes(): number;
-      };
-      const load = await traced(page, async () => {
-        await page.goto(`http://127.0.0.1:${port}/`);
-        await page.waitForFunction(() => 'bench' in window);
-        return page.evaluate(() => (window as unknown as { bench: Bench }).bench.firstPaint());
-      });
-      const firstPaintMs = load.value;
-      const firstPaintCpuMs = mainThreadCpuMs(
-        load.events,
-        markTs(load.events, 'bench:render'),
-        markTs(load.events, 'bench:painted'),
+    const url = `http://127.0.0.1:${port}/`;
+    if (PROFILE) await profileFirstPaint(browser, `${url}?mode=${process.env.BENCH_MODE ?? 'app'}`);
+    // BENCH_QUICK=N: N more first paints of BENCH_MODE (app by default) printed, nothing written; for
+    // trying a change.
+    for (let i = 0; i < Number(process.env.BENCH_QUICK ?? 0); i++) {
+      const page = await loadPage(browser, `${url}?mode=${process.env.BENCH_MODE ?? 'app'}`);
+      const { ms, cpuMs, breakdown } = await openTraced(page);
+      const nodes = await page.evaluate(() =>
+        (window as unknown as { bench: BenchPage }).bench.messageNodes(),
       );
+      await page.close();
+      console.log(
+        `quick ${i + 1}: ${ms} ms wall, ${cpuMs} ms CPU, ${nodes} message nodes: ${breakdown.map((e) => `${e.name} ${e.ms}`).join(', ')}`,
+      );
+    }
+    for (let i = 0; i < RUNS; i++) {
+      // The same list opened in a fresh page with nothing rendered before (see page/main.tsx).
+      const coldPage = await loadPage(browser, `${url}?mode=cold`);
+      const cold = await openTraced(coldPage);
+      await coldPage.close();
+
+      const page = await loadPage(browser, `${url}?mode=app`);
+      const load = await openTraced(page);
+      // BENCH_TRACE=1: the first run's trace of open() to first paint, for DevTools or Perfetto.
+      if (process.env.BENCH_TRACE === '1' && i === 0)
+        writeBenchFigures('render-trace', { traceEvents: load.events });
       await page.waitForTimeout(300);
       const counts = await page.evaluate(() => {
-        const b = (window as unknown as { bench: Bench }).bench;
+        const b = (window as unknown as { bench: BenchPage }).bench;
         return {
           commitMs: b.commitMs(),
           messageNodes: b.messageNodes(),
@@ -249,19 +336,23 @@ async function main() {
       });
       const scroll = await traced(page, () =>
         page.evaluate(
-          (px) => (window as unknown as { bench: Bench }).bench.scrollToTop(px),
+          (px) => (window as unknown as { bench: BenchPage }).bench.scrollToTop(px),
           SCROLL_PX_PER_FRAME,
         ),
       );
       const frames = scroll.value;
       const scrollCpuMsPerFrame = mainThreadCpuMs(scroll.events) / Math.max(frames.length, 1);
       const maxNodes = await page.evaluate(() =>
-        (window as unknown as { bench: Bench }).bench.maxNodes(),
+        (window as unknown as { bench: BenchPage }).bench.maxNodes(),
       );
       const mean = frames.reduce((a, b) => a + b, 0) / Math.max(frames.length, 1);
       runs.push({
-        firstPaintMs: Math.round(firstPaintMs * 10) / 10,
-        firstPaintCpuMs: Math.round(firstPaintCpuMs * 10) / 10,
+        firstPaintMs: load.ms,
+        firstPaintCpuMs: load.cpuMs,
+        firstPaintBreakdown: load.breakdown,
+        coldFirstPaintMs: cold.ms,
+        coldFirstPaintCpuMs: cold.cpuMs,
+        coldFirstPaintBreakdown: cold.breakdown,
         scrollCpuMsPerFrame: Math.round(scrollCpuMsPerFrame * 100) / 100,
         commitMs: Math.round(counts.commitMs * 10) / 10,
         messageNodes: counts.messageNodes,
@@ -277,7 +368,7 @@ async function main() {
       await page.close();
     }
     // Memory bar: the renderer's JS heap holding 50,000 messages (after a forced GC, as DevTools does).
-    if (RUNS > 0) heapMB = await heapWithMessages(browser, `http://127.0.0.1:${port}/`, 50_000);
+    if (RUNS > 0) heapMB = await heapWithMessages(browser, url, 50_000);
   } finally {
     await browser.close();
     server.close();
@@ -297,6 +388,8 @@ async function main() {
     median: {
       firstPaintMs: median(runs.map((r) => r.firstPaintMs)),
       firstPaintCpuMs: median(runs.map((r) => r.firstPaintCpuMs)),
+      coldFirstPaintMs: median(runs.map((r) => r.coldFirstPaintMs)),
+      coldFirstPaintCpuMs: median(runs.map((r) => r.coldFirstPaintCpuMs)),
       scrollCpuMsPerFrame: median(runs.map((r) => r.scrollCpuMsPerFrame)),
       maxMessageNodes: Math.max(...runs.map((r) => r.maxMessageNodesWhileScrolling)),
       frameMsP95: median(runs.map((r) => r.frameMsP95)),
@@ -314,9 +407,15 @@ async function main() {
       `run ${i + 1}: first paint ${r.firstPaintMs} ms wall, ${r.firstPaintCpuMs} ms main-thread CPU (React commit at ${r.commitMs} ms), ${r.messageNodes} message nodes (max ${r.maxMessageNodesWhileScrolling} while scrolling, ${r.domNodes} DOM nodes), ` +
         `${r.frames} frames bottom→top: median ${r.frameMsMedian} ms, p95 ${r.frameMsP95} ms, max ${r.frameMsMax} ms, ${r.fps} fps; main-thread CPU ${r.scrollCpuMsPerFrame} ms per frame`,
     );
+    const byEvent = (b: Array<{ name: string; ms: number }>) =>
+      b.map((e) => `${e.name} ${e.ms}`).join(', ');
+    console.log(`  first paint CPU by trace event: ${byEvent(r.firstPaintBreakdown)}`);
+    console.log(
+      `  cold page (nothing rendered before): first paint ${r.coldFirstPaintMs} ms wall, ${r.coldFirstPaintCpuMs} ms CPU: ${byEvent(r.coldFirstPaintBreakdown)}`,
+    );
   }
   console.log(
-    `median: first paint ${result.median.firstPaintMs} ms wall / ${result.median.firstPaintCpuMs} ms CPU (bar < 50), CPU per scroll frame ${result.median.scrollCpuMsPerFrame} ms (60 fps needs < 16.7), max message nodes ${result.median.maxMessageNodes} (bar < 150), ${result.median.fps} fps (bar 60), p95 frame ${result.median.frameMsP95} ms`,
+    `median: first paint ${result.median.firstPaintMs} ms wall / ${result.median.firstPaintCpuMs} ms CPU (bar < 50; cold page ${result.median.coldFirstPaintMs} ms wall / ${result.median.coldFirstPaintCpuMs} ms CPU), CPU per scroll frame ${result.median.scrollCpuMsPerFrame} ms (60 fps needs < 16.7), max message nodes ${result.median.maxMessageNodes} (bar < 150), ${result.median.fps} fps (bar 60), p95 frame ${result.median.frameMsP95} ms`,
   );
   console.log(`renderer JS heap holding 50,000 messages: ${heapMB} MB (bar < 200 MB)`);
   if (runs.length === 0) return; // BENCH_RUNS=0: profile only
@@ -324,12 +423,8 @@ async function main() {
 }
 
 async function heapWithMessages(browser: Browser, url: string, messages: number): Promise<number> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(`${url}?messages=${messages}`);
-  await page.waitForFunction(() => 'bench' in window);
-  await page.evaluate(() =>
-    (window as unknown as { bench: { firstPaint(): Promise<number> } }).bench.firstPaint(),
-  );
+  const page = await loadPage(browser, `${url}?mode=app&messages=${messages}`);
+  await page.evaluate(() => (window as unknown as { bench: BenchPage }).bench.open());
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('HeapProfiler.collectGarbage');
   const { usedSize } = await cdp.send('Runtime.getHeapUsage');

@@ -77,15 +77,58 @@ const OPTIONS = {
 const PLAIN_HTML =
   /^(?:[^<>&]|&(?:[a-zA-Z]{2,31}|#\d{1,7}|#x[0-9a-fA-F]{1,6});|<\/?(?:p|br|strong|em|b|i|del|s|code|pre|blockquote|ul|ol|li|hr|h[1-6])>)*$/;
 
-/** Sanitized HTML for a message body (or any server-rendered HTML) of one account. */
-export function sanitizeMessageHtml(html: string, accountId: string): string {
-  if (PLAIN_HTML.test(html)) return html;
+function purify(html: string, accountId: string): string {
   currentAccount = accountId;
   try {
     return getPurifier().sanitize(html) as string;
   } finally {
     currentAccount = '';
   }
+}
+
+/**
+ * Results by account and HTML. A message record is replaced whenever its flags or reactions change
+ * (marking a screen read replaces every row's record), while its HTML rarely does: keyed by content,
+ * those rows are not sanitized again. Bounded, oldest entry out first (a Map keeps insertion order).
+ */
+const CACHE_ENTRIES = 2000;
+const sanitized = new Map<string, string>();
+
+/** Sanitized HTML for a message body (or any server-rendered HTML) of one account. */
+export function sanitizeMessageHtml(html: string, accountId: string): string {
+  if (PLAIN_HTML.test(html)) return html;
+  const key = `${accountId}\u0000${html}`;
+  let out = sanitized.get(key);
+  if (out === undefined) {
+    out = purify(html, accountId);
+    if (sanitized.size >= CACHE_ENTRIES) sanitized.delete(sanitized.keys().next().value!);
+    sanitized.set(key, out);
+  }
+  return out;
+}
+
+/** HTML that takes every path of the hooks (links of each kind, a realm image). */
+const WARM_UP_SAMPLE =
+  '<p><a href="https://example.com/">a</a> <a href="/#narrow/channel/1">b</a> ' +
+  '<a href="/user_uploads/1/ab/f.png">c</a></p><div class="codehilite"><pre><code>x</code></pre></div>';
+
+/**
+ * Builds DOMPurify and sanitizes a sample once while the page is idle (the app calls this after its
+ * first render): its first use creates its own document and compiles its code paths, several
+ * milliseconds that would otherwise fall on the first message list's first paint. Resolves once
+ * done; calling it again does nothing more.
+ */
+let warmed: Promise<void> | null = null;
+export function warmSanitizerWhenIdle(): Promise<void> {
+  warmed ??= new Promise<void>((resolve) => {
+    const run = () => {
+      purify(WARM_UP_SAMPLE, '');
+      resolve();
+    };
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 2000 });
+    else setTimeout(run, 0);
+  });
+  return warmed;
 }
 
 /** Plain text of server HTML (for previews, quoting and editing), never parsed as live DOM. */

@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { installBrowserBridge } from '../bridge';
 import { App } from './App';
+import { warmSanitizerWhenIdle } from '../lib/sanitize';
 import '../styles/app.css';
 
 installBrowserBridge();
@@ -13,3 +14,5 @@ createRoot(document.getElementById('root')!).render(
     <App />
   </StrictMode>,
 );
+// DOMPurify's first use is slow; pay it while idle after the first render, not on the first message list.
+void warmSanitizerWhenIdle();

@@ -1,6 +1,10 @@
 // Message HTML is untrusted: what survives sanitizing, and how links and realm images are rewritten.
 import { describe, expect, it } from 'vitest';
-import { htmlToText, sanitizeMessageHtml } from '../../../renderer/lib/sanitize';
+import {
+  htmlToText,
+  sanitizeMessageHtml,
+  warmSanitizerWhenIdle,
+} from '../../../renderer/lib/sanitize';
 
 function parse(html: string): HTMLElement {
   const div = document.createElement('div');
@@ -83,5 +87,33 @@ describe('sanitizeMessageHtml', () => {
 
   it('gives plain text for quoting and editing', () => {
     expect(htmlToText('<p>a <strong>b</strong><script>c</script></p>')).toBe('a b');
+  });
+
+  it('keeps the links of each account apart when the same HTML comes from two accounts (results are cached)', () => {
+    const html = '<p><a href="/user_uploads/9/ef/notes.txt">notes</a></p>';
+    const first = sanitizeMessageHtml(html, 'acct-1');
+    expect(sanitizeMessageHtml(html, 'acct-2')).toContain('href="/media/acct-2/user_uploads/9/ef/');
+    // Asked again, each account gets its own (cached) result, not the other's.
+    expect(sanitizeMessageHtml(html, 'acct-1')).toBe(first);
+    expect(first).toContain('href="/media/acct-1/user_uploads/9/ef/');
+  });
+
+  it('still sanitizes HTML that has dropped out of the bounded cache', () => {
+    const hostile = '<p>old<img src=x onerror="alert(1)"></p>';
+    expect(sanitizeMessageHtml(hostile, 'acct-1')).not.toMatch(/onerror/);
+    for (let i = 0; i < 2100; i++) sanitizeMessageHtml(`<p class="c">${i}</p>`, 'acct-1');
+    expect(sanitizeMessageHtml(hostile, 'acct-1')).toBe('<p>old<img loading="lazy"></p>');
+  });
+});
+
+describe('warmSanitizerWhenIdle', () => {
+  it('resolves once, and leaves the next sanitize bound to its own account', async () => {
+    const warm = warmSanitizerWhenIdle();
+    expect(warmSanitizerWhenIdle()).toBe(warm);
+    await warm;
+    const dom = parse(sanitizeMessageHtml('<img src="/user_uploads/3/aa/x.png">', 'acct-3'));
+    expect(dom.querySelector('img')!.getAttribute('src')).toBe(
+      '/media/acct-3/user_uploads/3/aa/x.png',
+    );
   });
 });
