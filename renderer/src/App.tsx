@@ -29,15 +29,11 @@ function Shell({ store }: { store: ChatStore }) {
   const route = useUi((s) => s.route);
   const overlay = useUi((s) => s.overlay);
   const accountsLoaded = useUi((s) => s.accountsLoaded);
-  const activeAccountId = useUi((s) => s.activeAccountId);
+  const activeAccountId = useChatStore((s) => s.activeAccountId);
   const account = useChatStore(selectActiveAccount);
   const searchRef = useRef<HTMLInputElement>(null);
   useShortcuts(store, searchRef);
   useDisplaySettings(account?.settings.user ?? {});
-
-  useEffect(() => {
-    if (activeAccountId) store.getState().setActiveAccount(activeAccountId);
-  }, [activeAccountId, store, account]);
 
   if (route.kind === 'signin') return <SignIn />;
   if (route.kind === 'manifest')

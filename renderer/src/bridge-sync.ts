@@ -90,16 +90,15 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     for (const id of Object.keys(chat().accounts)) if (!known.has(id)) chat().removeAccount(id);
     const connections: Record<string, IpcConnection> = {};
     for (const a of changed.accounts) connections[a.id] = a.connection;
+    chat().setActiveAccount(changed.activeAccountId);
     uiStore.setState((s) => ({
       accounts: changed.accounts,
-      activeAccountId: changed.activeAccountId,
       accountsLoaded: true,
       connections: { ...s.connections, ...connections },
       // A manifest opened from the command line is shown even before any account exists.
       route:
         changed.accounts.length === 0 && s.route.kind !== 'manifest' ? { kind: 'signin' } : s.route,
     }));
-    if (changed.activeAccountId) chat().setActiveAccount(changed.activeAccountId);
     for (const a of changed.accounts) void loadAccount(a.id);
   };
 
@@ -108,8 +107,6 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     api.on('snapshot', (m) => {
       loaded.add(m.accountId);
       chat().replaceSnapshot(m.accountId, m.register);
-      const active = uiStore.getState().activeAccountId;
-      if (active) chat().setActiveAccount(active);
     }),
     api.on('events', (batch) => chat().applyEventBatch(batch.accountId, batch.events)),
     api.on('connection', (m) => setConnection(m.accountId, m.state)),

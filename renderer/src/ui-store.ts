@@ -1,6 +1,6 @@
 // App-level state that is not realm state: the account list and each account's connection as main
 // reports it (with retry times), uploads in flight, and which screen is showing. The realm state
-// itself lives in renderer/store.
+// itself, and which account is active (activeAccountId), live in renderer/store.
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import type { AccountSummary } from '../../shared/ipc/accounts';
@@ -20,7 +20,6 @@ export type Route =
 
 export interface UiState {
   accounts: AccountSummary[];
-  activeAccountId: string | null;
   /** Filled once listAccounts has answered (before that we do not know whether to show sign-in). */
   accountsLoaded: boolean;
   connections: Record<string, ConnectionState>;
@@ -48,7 +47,6 @@ export const ALL_MESSAGES_ROUTE: Route = { kind: 'narrow', narrow: [] };
 
 export const uiStore = createStore<UiState>()(() => ({
   accounts: [],
-  activeAccountId: null,
   accountsLoaded: false,
   connections: {},
   uploads: {},

@@ -24,6 +24,11 @@ import { pruneTyping } from './slices/typing';
 export interface ChatState {
   /** Each account's state, by account id (accounts are independent realms or identities). */
   readonly accounts: Readonly<Record<string, AccountState>>;
+  /**
+   * The account the window shows: the one source of truth in the renderer. Main decides it
+   * (listAccounts, the accounts push); switching and signing in set it here at once. Its state may
+   * not be loaded yet (selectActiveAccount is then undefined).
+   */
   readonly activeAccountId: string | null;
 
   /** Replace an account's state from a register response (first start, or after a lost queue). */
@@ -55,6 +60,7 @@ export interface ChatState {
   /** Drop expired typing indicators (call on a timer while any are shown). */
   pruneTyping(accountId: string): void;
 
+  /** Show this account (also before its snapshot arrives). */
   setActiveAccount(accountId: string | null): void;
   removeAccount(accountId: string): void;
 }
@@ -173,8 +179,7 @@ export function createChatStore(options: ChatStoreOptions = {}): ChatStore {
       },
 
       setActiveAccount(accountId) {
-        if (accountId !== null && !get().accounts[accountId]) return;
-        set({ activeAccountId: accountId });
+        if (get().activeAccountId !== accountId) set({ activeAccountId: accountId });
       },
 
       removeAccount(accountId) {

@@ -1,5 +1,5 @@
 // Every signed-in account with its connection state and unread total; switching and adding.
-import { useChatStore } from '../../store/hooks';
+import { useChatStore, useChatStoreApi } from '../../store/hooks';
 import { selectUnreadCounts } from '../../store';
 import type { ConnectionState } from '../../../shared/ipc/common';
 import { api } from '../../src/tributary';
@@ -31,7 +31,8 @@ function AccountUnread({ accountId }: { accountId: string }) {
 
 export function AccountSwitcher() {
   const accounts = useUi((s) => s.accounts);
-  const active = useUi((s) => s.activeAccountId);
+  const store = useChatStoreApi();
+  const active = useChatStore((s) => s.activeAccountId);
   const connections = useUi((s) => s.connections);
   return (
     <nav className="account-switcher" aria-label="Accounts">
@@ -49,11 +50,8 @@ export function AccountSwitcher() {
                 onClick={() => {
                   if (a.id === active) return;
                   // Narrows name channels and users by id, which mean nothing in another realm.
-                  uiStore.setState({
-                    activeAccountId: a.id,
-                    route: ALL_MESSAGES_ROUTE,
-                    previous: [],
-                  });
+                  store.getState().setActiveAccount(a.id);
+                  uiStore.setState({ route: ALL_MESSAGES_ROUTE, previous: [] });
                   void api().switchAccount({ accountId: a.id });
                 }}
               >

@@ -3,9 +3,11 @@
 import { useState } from 'react';
 import type { ServerCheck } from '../../../shared/ipc/accounts';
 import { api, errorText } from '../../src/tributary';
-import { navigate, uiStore } from '../../src/ui-store';
+import { navigate } from '../../src/ui-store';
+import { useChatStoreApi } from '../../store/hooks';
 
 export function SignIn() {
+  const store = useChatStoreApi();
   const [site, setSite] = useState('');
   const [server, setServer] = useState<ServerCheck | null>(null);
   const [method, setMethod] = useState<'password' | 'apiKey'>('password');
@@ -43,7 +45,7 @@ export function SignIn() {
         allowWeakEncryption,
       });
       await api().switchAccount({ accountId: account.id });
-      uiStore.setState({ activeAccountId: account.id });
+      store.getState().setActiveAccount(account.id);
       navigate({ kind: 'narrow', narrow: [] });
     } catch (e) {
       if ((e as { code?: string }).code === 'WEAK_ENCRYPTION_REFUSED') setWeakPrompt(true);

@@ -28,11 +28,10 @@ export const SearchBox = forwardRef<HTMLInputElement>(function SearchBox(_props,
       className="search"
       onSubmit={(e) => {
         e.preventDefault();
-        const state = store.getState();
         const narrow = canonicalNarrow(
           resolveChannelNames(
             parseSearchQuery(text ?? current),
-            state.accounts[state.activeAccountId ?? ''],
+            selectActiveAccount(store.getState()),
           ),
         );
         navigate({ kind: 'narrow', narrow });

@@ -31,7 +31,7 @@ function push(channel: string, payload: unknown) {
 
 beforeEach(() => {
   resetUi('a');
-  uiStore.setState({ accountsLoaded: false, activeAccountId: null, route: ALL_MESSAGES_ROUTE });
+  uiStore.setState({ accountsLoaded: false, route: ALL_MESSAGES_ROUTE });
   listeners = new Map();
   restoreLayout = fakeLayout();
 });

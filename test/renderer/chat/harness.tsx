@@ -28,7 +28,6 @@ export function installFakeApi(
 export function resetUi(accountId = 'a'): void {
   uiStore.setState({
     accounts: [],
-    activeAccountId: accountId,
     accountsLoaded: true,
     connections: {},
     uploads: {},

@@ -2,7 +2,11 @@
 // The store as a whole: one update per batch, accounts kept apart, snapshot replacement, local echo,
 // and record identity (what keeps re-renders local).
 import { describe, expect, it } from 'vitest';
-import { createChatStore, selectOutboxForNarrow } from '../../../renderer/store';
+import {
+  createChatStore,
+  selectActiveAccount,
+  selectOutboxForNarrow,
+} from '../../../renderer/store';
 import type { ServerEvent } from '../../../shared/api/events';
 import { ALL_MESSAGES, channelNarrow, dmNarrow, narrowKey } from '../../../shared/narrow';
 import {
@@ -133,11 +137,22 @@ describe('accounts', () => {
     expect(store.getState().accounts.work.messages.byId.has(7)).toBe(false);
     s.setActiveAccount('home');
     expect(store.getState().activeAccountId).toBe('home');
-    s.setActiveAccount('missing');
-    expect(store.getState().activeAccountId).toBe('home');
     s.removeAccount('home');
     expect(store.getState().activeAccountId).toBe('work');
     expect(store.getState().accounts.home).toBeUndefined();
+  });
+
+  it('holds the active account main chose before its state arrives', () => {
+    const store = createChatStore();
+    const s = store.getState();
+    s.replaceSnapshot('work', register());
+    // Just signed in: main made the new account active; its snapshot is still on the way.
+    s.setActiveAccount('new');
+    expect(store.getState().activeAccountId).toBe('new');
+    expect(selectActiveAccount(store.getState())).toBeUndefined();
+    s.replaceSnapshot('new', register({ user_id: EMMA }));
+    expect(store.getState().activeAccountId).toBe('new');
+    expect(selectActiveAccount(store.getState())?.selfUserId).toBe(EMMA);
   });
 
   it('tracks the connection state', () => {
