@@ -1,7 +1,7 @@
 // The message list of one narrow: virtualized (only the rows near the viewport are in the DOM),
 // loading older and newer pages as the user scrolls, marking messages read as they are seen
 // (web_mark_read_on_scroll_policy), with a jump to the first unread and local echoes at the end.
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import {
   useChatStore,
@@ -17,12 +17,11 @@ import { api } from '../../src/tributary';
 import { MessageRow, RecipientHeader } from './MessageRow';
 import { useMessagePages } from './useMessagePages';
 import { describeNarrow } from './narrow-info';
+import { expectedListRect, expectedRowPx, rememberListLayout } from './list-layout';
 
-const ESTIMATED_ROW_PX = 64;
 /** Start loading the next page this many rows before the edge. */
 const PREFETCH_ROWS = 10;
 const MARK_READ_DELAY_MS = 400;
-const estimateRowSize = () => ESTIMATED_ROW_PX;
 
 export interface MessageListProps {
   accountId: string;
@@ -112,10 +111,15 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
     (i: number) => (i < idCount ? (ids?.at(i) ?? i) : `local-${outbox[i - idCount]?.localId}`),
     [ids, idCount, outbox],
   );
+  // Sizes to assume before layout, from the last list measured (list-layout.ts); fixed for this
+  // list, as the virtualizer keeps its offsets by them.
+  const [initialRect] = useState(expectedListRect);
+  const [rowEstimate] = useState(expectedRowPx);
+  const estimateSize = useCallback(() => rowEstimate, [rowEstimate]);
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
-    estimateSize: estimateRowSize,
+    estimateSize,
     overscan: 6,
     getItemKey,
     // Rows are measured by the virtualizer's ResizeObserver, which reports every new row of a frame
@@ -127,25 +131,25 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
       if (box) return box.blockSize;
       if (entry) return element.getBoundingClientRect().height;
       const index = instance.indexFromElement(element);
-      return instance.measurementsCache[index]?.size ?? ESTIMATED_ROW_PX;
+      return instance.measurementsCache[index]?.size ?? rowEstimate;
     },
-    // The window's height bounds the list's: the first render covers the viewport without a layout.
-    initialRect: {
-      width: 800,
-      height: typeof window === 'undefined' ? 800 : window.innerHeight || 800,
-    },
+    // The first render covers the expected viewport without a layout.
+    initialRect,
     // When the list already has messages at mount, start near where positioning will jump (the
     // first unread, else the bottom), so the first frame renders those rows and not the top ones.
     initialOffset: () => {
       if (!ids || idCount === 0) return 0;
       const unread = store.getState().accounts[accountId]?.unreads.locations;
       const target = unread ? firstUnreadIn(ids, unread) : -1;
-      return Math.max(
-        0,
-        (target >= 0 ? target : count) * ESTIMATED_ROW_PX - (target >= 0 ? 0 : 800),
-      );
+      if (target >= 0) return target * rowEstimate;
+      return Math.max(0, count * rowEstimate - initialRect.height);
     },
   });
+  const rememberLayout = useCallback(
+    () => rememberListLayout(virtualizer.scrollRect, virtualizer.itemSizeCache.values()),
+    [virtualizer],
+  );
+  useEffect(() => rememberLayout, [rememberLayout]);
 
   // --- Initial position: the first unread, else the bottom. -----------------------------------
   const positioned = useRef(false);
@@ -178,10 +182,10 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
       if (offset !== lastOffset && frames++ < 12) {
         lastOffset = offset;
         requestAnimationFrame(settle);
-      }
+      } else rememberLayout();
     };
     settle();
-  }, [ids, idCount, count, ready, anchor, accountId, store, virtualizer]);
+  }, [ids, idCount, count, ready, anchor, accountId, store, virtualizer, rememberLayout]);
 
   // --- Stay at the bottom when new messages arrive and the user was there. --------------------
   const lastCount = useRef(count);
