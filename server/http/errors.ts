@@ -50,18 +50,28 @@ export const invalidJsonParam = (name: string) =>
 export const permissionDenied = (msg = 'Insufficient permission') =>
   new ApiError('BAD_REQUEST', msg, 400);
 
+// Every 401 for missing or wrong HTTP Basic credentials invites the client to authenticate again
+// (a fresh object each time: the router adds rate-limit headers to it).
+const basicChallenge = () => ({ 'WWW-Authenticate': 'Basic realm="zulip"' });
+
 export const unauthorized = () =>
   new ApiError(
     'UNAUTHORIZED',
     'Not logged in: API authentication or user session required',
     401,
     {},
-    { 'WWW-Authenticate': 'Basic realm="zulip"' },
+    basicChallenge(),
   );
 
-export const invalidApiKey = (msg = 'Invalid API key') => new ApiError('INVALID_API_KEY', msg, 401);
+export const invalidApiKey = (msg = 'Invalid API key') =>
+  new ApiError('INVALID_API_KEY', msg, 401, {}, basicChallenge());
 
+/** Basic credentials of a deactivated user. */
 export const userDeactivated = () =>
+  new ApiError('USER_DEACTIVATED', 'Account is deactivated', 401, {}, basicChallenge());
+
+/** /fetch_api_key for a deactivated user: a password login, so no Basic challenge. */
+export const loginUserDeactivated = () =>
   new ApiError('USER_DEACTIVATED', 'Account is deactivated', 401);
 
 export const authenticationFailed = () =>

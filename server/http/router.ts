@@ -113,6 +113,18 @@ export class ApiRouter {
     this.route('DELETE', url, options, handler);
   }
 
+  /** The caller, or the 401 to send; a refused request still counts against its IP's limit. */
+  private authenticate(request: FastifyRequest): AuthUser {
+    try {
+      return this.authenticator.authenticate(request.headers.authorization);
+    } catch (error) {
+      if (this.rateLimiter && error instanceof ApiError) {
+        Object.assign(error.headers, this.rateLimiter.hit(`ip:${request.ip}`));
+      }
+      throw error;
+    }
+  }
+
   route<S extends ParamSpec, A extends boolean>(
     method: HttpMethod,
     url: string,
@@ -127,13 +139,16 @@ export class ApiRouter {
       method,
       url: options.absolute ? url : API_PREFIX + url,
       handler: async (request, reply) => {
-        const user =
-          requireAuth || request.headers.authorization
-            ? this.authenticator.authenticate(request.headers.authorization)
-            : null;
+        // Public routes ignore any Authorization header: a stale key must not keep a client from
+        // /fetch_api_key or /server_settings.
+        const user = requireAuth ? this.authenticate(request) : null;
         if (this.rateLimiter) {
           const headers = this.rateLimiter.hit(user ? `user:${user.id}` : `ip:${request.ip}`);
           reply.headers(headers);
+        }
+        if (typeof request.body === 'string' && request.body.length > 0) {
+          // Fastify parses text/plain into a string, which carries no parameters.
+          throw new ApiError('BAD_REQUEST', 'Unsupported Content-Type', 415);
         }
         const path = (request.params ?? {}) as Record<string, string>;
         const ids: Record<string, number> = {};

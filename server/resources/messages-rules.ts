@@ -7,6 +7,7 @@ import type { AuthUser } from '../realm/context';
 import { realmGroupSettingAllows } from '../realm/permissions';
 import type { ChannelRow } from './channels-store';
 import { realmSetting } from './realm-settings';
+import { hasUnprintable } from '../realm/text-rules';
 
 /** Channels and topics larger than this need can_mention_many_users_group for wildcards. */
 export const WILDCARD_MENTION_THRESHOLD = 15;
@@ -26,7 +27,7 @@ export function validateContent(content: string): string {
 export function normalizeTopic(db: Db, raw: string | undefined): string {
   const topic = (raw ?? '').trim();
   if (topic.includes('\u0000')) throw badRequest('Topic must not contain null bytes');
-  if (/[\r\n]/.test(topic)) throw badRequest('Invalid characters in topic!');
+  if (hasUnprintable(topic)) throw badRequest('Invalid characters in topic!');
   if (topic === '(no topic)' || topic === emptyTopicDisplayName(db)) return '';
   if ([...topic].length > LIMITS.maxTopicLength) {
     throw badRequest(`Topic too long (maximum ${LIMITS.maxTopicLength} characters)`);

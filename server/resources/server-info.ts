@@ -1,7 +1,7 @@
 // Unauthenticated endpoints: GET /server_settings and POST /fetch_api_key.
 import type { ResourceModule } from './module';
 import { p } from '../http/params';
-import { authenticationFailed, userDeactivated } from '../http/errors';
+import { authenticationFailed, loginUserDeactivated } from '../http/errors';
 import { verifyPassword } from '../http/auth';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../config';
 import { realmRow } from './realm-settings';
@@ -65,7 +65,7 @@ export const serverInfoResource: ResourceModule = {
           .get(params.username, params.username);
         if (!row || !verifyPassword(params.password, row.password_hash))
           throw authenticationFailed();
-        if (row.is_active !== 1) throw userDeactivated();
+        if (row.is_active !== 1) throw loginUserDeactivated();
         return { api_key: row.api_key, email: row.delivery_email, user_id: row.id };
       },
     );

@@ -6,11 +6,12 @@ import { z } from 'zod';
 import type { ResourceModule } from './module';
 import type { RealmContext } from '../realm/context';
 import { p, type Param } from '../http/params';
-import { badRequest } from '../http/errors';
+import { badRequest, missingParam } from '../http/errors';
 import { hashPassword, verifyPassword } from '../http/auth';
 import { LIMITS } from '../config';
 import { isAdmin } from '../realm/roles';
 import { userSettings } from '../realm/accounts';
+import { checkFullName } from '../realm/text-rules';
 import { parseJson } from '../db';
 import { deleteAllDrafts } from './drafts';
 import { activeUserIds } from './users-store';
@@ -150,10 +151,7 @@ export const settingsResource: ResourceModule = {
         if (params.email !== undefined)
           throw badRequest('Email address changes are not supported by this server');
         let fullName: string | undefined;
-        if (params.full_name !== undefined) {
-          fullName = params.full_name.trim();
-          if (fullName === '' || [...fullName].length > 100) throw badRequest('Invalid full name');
-        }
+        if (params.full_name !== undefined) fullName = checkFullName(params.full_name);
         if (
           params.timezone !== undefined &&
           params.timezone !== '' &&
@@ -163,8 +161,7 @@ export const settingsResource: ResourceModule = {
         }
         let passwordHash: string | undefined;
         if (params.new_password !== undefined) {
-          if (params.old_password === undefined)
-            throw badRequest("Missing 'old_password' argument");
+          if (params.old_password === undefined) throw missingParam('old_password');
           const row = ctx.db
             .prepare<[number], { password_hash: string | null }>(
               'SELECT password_hash FROM users WHERE id = ?',

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { ResourceModule } from './module';
 import type { RealmContext } from '../realm/context';
 import { p } from '../http/params';
-import { badRequest } from '../http/errors';
+import { badRequest, missingParam } from '../http/errors';
 import { TYPING } from '../config';
 import { userSettings } from '../realm/accounts';
 import { canReadChannelContent } from '../realm/permissions';
@@ -40,7 +40,7 @@ export const typingResource: ResourceModule = {
           if (settings.send_private_typing_notifications === false) {
             throw badRequest('User has disabled typing notifications for direct messages');
           }
-          if (params.to === undefined) throw badRequest("Missing 'to' argument");
+          if (params.to === undefined) throw missingParam('to');
           const to = Array.isArray(params.to) ? params.to : [params.to];
           if (to.length === 0) throw badRequest("Empty 'to' list");
           const ids = new Set<number>([user.id]);
@@ -64,8 +64,8 @@ export const typingResource: ResourceModule = {
         }
         const streamId =
           params.stream_id ?? (typeof params.to === 'number' ? params.to : undefined);
-        if (streamId === undefined) throw badRequest("Missing 'stream_id' argument");
-        if (params.topic === undefined) throw badRequest("Missing 'topic' argument");
+        if (streamId === undefined) throw missingParam('stream_id');
+        if (params.topic === undefined) throw missingParam('topic');
         const channel = getChannel(ctx.db, streamId);
         if (!channel || !canReadChannelContent(ctx.db, user, channel))
           throw badRequest('Invalid channel ID');

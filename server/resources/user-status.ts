@@ -47,6 +47,7 @@ function validateStatus(params: StatusChange): StatusChange {
   }
   if (params.status_text !== undefined) {
     const text = params.status_text.trim();
+    if (text.includes('\u0000')) throw badRequest('Status text must not contain null bytes');
     if ([...text].length > LIMITS.maxStatusTextLength) {
       throw badRequest(
         `status_text is too long (limit: ${LIMITS.maxStatusTextLength} characters).`,

@@ -6,6 +6,7 @@ import type { AuthUser, RealmContext } from '../realm/context';
 import { p } from '../http/params';
 import { badRequest } from '../http/errors';
 import { createUser } from '../realm/accounts';
+import { checkFullName } from '../realm/text-rules';
 import { isAdmin, isGuest, isModerator, Role } from '../realm/roles';
 import { canAccessUser, realmGroupSettingAllows } from '../realm/permissions';
 import { LIMITS } from '../config';
@@ -130,8 +131,7 @@ export const usersResource: ResourceModule = {
         if (!user.can_create_users) throw badRequest('User not authorized to create users');
         const email = params.email.trim();
         if (!EMAIL.safeParse(email).success) throw badRequest(`Invalid email '${email}'`);
-        const fullName = params.full_name.trim();
-        if (fullName === '' || fullName.length > 100) throw badRequest('Invalid full name');
+        const fullName = checkFullName(params.full_name);
         if (
           params.password.length < LIMITS.passwordMinLength ||
           params.password.length > LIMITS.passwordMaxLength

@@ -69,6 +69,25 @@ function attachmentExistsFor(ctx: RealmContext, uploadId: string): boolean {
   return row !== undefined;
 }
 
+/**
+ * tus answers its errors (413 "Maximum size exceeded", 404, 400 "Invalid …", 412, 409, 410) in
+ * plain text; every response of this API is the JSON envelope of spec 2.1, so error bodies are
+ * rewritten here, the one place all of them pass, keeping tus's status and its words as msg.
+ */
+class EnvelopeTusServer extends TusServer {
+  override write(...[context, headers, status, body]: Parameters<TusServer['write']>) {
+    if (status < 400) return super.write(context, headers, status, body);
+    const msg = (body ?? '').trim() || 'Upload request failed';
+    const error = new ApiError(
+      status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST',
+      msg,
+      status,
+    );
+    headers.set('Content-Type', 'application/json');
+    return super.write(context, headers, status, JSON.stringify(error.body()));
+  }
+}
+
 /** A FileStore for a folder that already exists: no unawaited mkdir in the constructor. */
 class ExistingFolderFileStore extends FileStore {}
 // checkOrCreateDirectory is private in the typings, so it is replaced on the prototype.
@@ -80,7 +99,7 @@ export function mountTus(app: FastifyInstance, deps: TusDependencies): void {
   const { ctx, storage, authenticator } = deps;
   // Both are created when Fastify loads the plugin below, after the folder exists.
   let store: FileStore;
-  let tus: TusServer;
+  let tus: EnvelopeTusServer;
   const inFlight = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>): Promise<unknown> => {
     const settled = work.catch(() => undefined);
@@ -89,8 +108,8 @@ export function mountTus(app: FastifyInstance, deps: TusDependencies): void {
     return work;
   };
 
-  const createTusServer = (): TusServer =>
-    new TusServer({
+  const createTusServer = (): EnvelopeTusServer =>
+    new EnvelopeTusServer({
       path: TUS_PATH,
       datastore: store,
       relativeLocation: true,

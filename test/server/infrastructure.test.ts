@@ -97,6 +97,18 @@ describe('envelope and routing', () => {
     expect(res.body.code).toBe('INVALID_JSON');
   });
 
+  it('refuses a text/plain body with 415 instead of ignoring it', async () => {
+    const dev = server.client('dev');
+    const before = await dev.get('/drafts');
+    const res = await dev.raw('POST', '/drafts', {
+      headers: { 'content-type': 'text/plain' },
+      body: 'drafts=[{"type":"","to":[],"topic":"","content":"lost"}]',
+    });
+    expect(res.status).toBe(415);
+    expect(res.body).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
+    expect((await dev.get('/drafts')).body.count).toBe(before.body.count);
+  });
+
   it('rejects an oversized body with 413 and stores nothing', async () => {
     const dev = server.client('dev');
     const before = await dev.get('/drafts');
@@ -131,6 +143,44 @@ describe('authentication', () => {
     expect(unknown.body.code).toBe('INVALID_API_KEY');
   });
 
+  it('challenges wrong and deactivated credentials with WWW-Authenticate too', async () => {
+    const wrongKey = await server.anonymous().raw('POST', '/register', {
+      headers: { authorization: basic('dev@tributary.local', 'x'.repeat(32)) },
+    });
+    expect(wrongKey.body.code).toBe('INVALID_API_KEY');
+    expect(wrongKey.headers['www-authenticate']).toBe('Basic realm="zulip"');
+    const malformed = await server.anonymous().raw('POST', '/register', {
+      headers: { authorization: `Basic ${Buffer.from('no-colon').toString('base64')}` },
+    });
+    expect(malformed.body).toMatchObject({ code: 'INVALID_API_KEY', msg: 'Malformed API key' });
+    expect(malformed.headers['www-authenticate']).toBe('Basic realm="zulip"');
+
+    // farid is used by no other test in this file.
+    const farid = server.users.farid;
+    expect((await server.client('admin').delete(`/users/${farid.user_id}`)).status).toBe(200);
+    const res = await server.client('farid').get('/users/me');
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('USER_DEACTIVATED');
+    expect(res.headers['www-authenticate']).toBe('Basic realm="zulip"');
+  });
+
+  it('ignores an Authorization header on unauthenticated routes', async () => {
+    const stale = basic('dev@tributary.local', 'stale-key'.padEnd(32, 'x'));
+    const login = await server.anonymous().raw('POST', '/fetch_api_key', {
+      headers: { authorization: stale, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        username: 'dev@tributary.local',
+        password: server.users.dev.password ?? '',
+      }).toString(),
+    });
+    expect(login.status, login.text).toBe(200);
+    expect(login.body.api_key).toBe(server.users.dev.api_key);
+    const settings = await server.anonymous().raw('GET', '/server_settings', {
+      headers: { authorization: 'Bearer something-else' },
+    });
+    expect(settings.status).toBe(200);
+  });
+
   it('does not let one user use another user key', async () => {
     const res = await server.anonymous().raw('POST', '/register', {
       headers: { authorization: basic('emma@tributary.local', server.users.dev.api_key) },
@@ -144,7 +194,7 @@ describe('rate limit', () => {
     const limited = await startTestServer({ rateLimit: { requests: 3, windowMs: 60_000 } });
     try {
       const dev = limited.client('dev');
-      const call = () => dev.get('/server_settings');
+      const call = () => dev.get('/users/me');
       for (let i = 0; i < 3; i++) expect((await call()).status).toBe(200);
       const res = await call();
       expect(res.status).toBe(429);
@@ -152,7 +202,15 @@ describe('rate limit', () => {
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
       expect(res.body['retry-after']).toBeGreaterThan(0);
       // Other users have their own window.
-      expect((await limited.client('emma').get('/server_settings')).status).toBe(200);
+      expect((await limited.client('emma').get('/users/me')).status).toBe(200);
+      // Refused credentials are counted against the caller's address, with the same headers.
+      const refused = await limited.anonymous().raw('GET', '/users/me', {
+        headers: { authorization: basic('dev@tributary.local', 'x'.repeat(32)) },
+      });
+      expect(refused.status).toBe(401);
+      expect(refused.headers['x-ratelimit-limit']).toBe('3');
+      expect(refused.headers).toHaveProperty('x-ratelimit-remaining');
+      expect(refused.headers).toHaveProperty('x-ratelimit-reset');
     } finally {
       await limited.close();
     }

@@ -186,6 +186,12 @@ describe('tus uploads', () => {
       'upload-metadata': `filename ${b64('big.bin')}`,
     });
     expect(res.status).toBe(413);
+    expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
+    expect(JSON.parse(res.text)).toEqual({
+      result: 'error',
+      code: 'BAD_REQUEST',
+      msg: 'Maximum size exceeded',
+    });
   });
 
   it('refuses a deferred length with 411', async () => {
@@ -215,6 +221,29 @@ describe('tus uploads', () => {
     expect((await tusRequest(farid, 'HEAD', location)).status).toBe(404);
     expect((await patch(farid, location, 0, Buffer.alloc(10))).status).toBe(404);
     expect((await tusRequest(farid, 'DELETE', location)).status).toBe(404);
+  });
+
+  it("answers tus's own errors in the JSON envelope, keeping their statuses", async () => {
+    const dev = server.client('dev');
+    const missing = await tusRequest(dev, 'HEAD', `/api/v1/tus/${'0'.repeat(32)}`);
+    expect(missing.status).toBe(404);
+    const gone = await patch(dev, `/api/v1/tus/${'0'.repeat(32)}`, 0, Buffer.alloc(4));
+    expect(gone.status).toBe(404);
+    expect(JSON.parse(gone.text)).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
+
+    const badHeader = await tusRequest(dev, 'POST', '/api/v1/tus', { 'upload-length': 'many' });
+    expect(badHeader.status).toBe(400);
+    expect(String(badHeader.headers['content-type'])).toMatch(/^application\/json/);
+    expect(JSON.parse(badHeader.text)).toMatchObject({
+      result: 'error',
+      code: 'BAD_REQUEST',
+      msg: 'Invalid upload-length',
+    });
+
+    const location = await createUpload(dev, 10);
+    const wrongOffset = await patch(dev, location, 5, Buffer.alloc(5));
+    expect(wrongOffset.status).toBe(409);
+    expect(JSON.parse(wrongOffset.text)).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
   });
 
   it('terminates an unfinished upload and removes its staging files', async () => {
