@@ -152,7 +152,15 @@ export const unreadsEventTypes: readonly ServerEventType[] = [
   'delete_message',
   'update_message_flags',
   'stream',
+  'subscription',
 ];
+
+/** Forget a channel's unreads (it was deleted, or the user left it). */
+function dropChannelUnreads(d: SliceDraft<UnreadsState>, streamId: number): void {
+  const topics = d.read.streams.get(streamId);
+  if (!topics) return;
+  for (const bucket of [...topics.values()]) for (const id of [...bucket.ids]) removeUnread(d, id);
+}
 
 export function handleUnreadsEvent(
   d: SliceDraft<UnreadsState>,
@@ -208,11 +216,14 @@ export function handleUnreadsEvent(
       // A deleted (or archived, for older clients) channel takes its unreads with it.
       if (ev.op !== 'delete') return;
       const streamIds = ev.stream_ids ?? ev.streams?.map((c) => c.stream_id) ?? [];
-      for (const streamId of streamIds) {
-        const topics = d.read.streams.get(streamId);
-        if (!topics) continue;
-        for (const bucket of topics.values()) for (const id of [...bucket.ids]) removeUnread(d, id);
-      }
+      for (const streamId of streamIds) dropChannelUnreads(d, streamId);
+      return;
+    }
+    case 'subscription': {
+      // Leaving a channel takes its unreads out of every count, as register's unread_msgs only
+      // covers subscribed channels. Subscribing again brings them back with the next snapshot.
+      if (ev.op !== 'remove') return;
+      for (const sub of ev.subscriptions) dropChannelUnreads(d, sub.stream_id);
       return;
     }
     case 'update_message_flags': {

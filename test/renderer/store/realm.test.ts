@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { typingKeyForChannel, typingKeyForDm, typingUsersAt } from '../../../renderer/store';
 import type { Subscription, User } from '../../../shared/api/types';
+import type { ServerEvent } from '../../../shared/api/events';
 import {
   channelMessage,
   eventId,
@@ -221,6 +222,52 @@ describe('users and groups', () => {
       person: { user_id: GUS, is_active: true },
     });
     expect(t.account().users.users.get(GUS)?.is_active).toBe(true);
+  });
+
+  it('reactivation gives back the group memberships deactivation dropped, except those removed since', () => {
+    const t = setupStore();
+    const groupsOf = (userId: number) =>
+      [...t.account().userGroups.groups.values()]
+        .filter((g) => g.members.includes(userId))
+        .map((g) => g.id)
+        .sort();
+    // Gus is in one group of the snapshot; put him in a second one.
+    const other = [...t.account().userGroups.groups.values()].find(
+      (g) => !g.members.includes(GUS),
+    )!;
+    t.apply({
+      id: eventId(),
+      type: 'user_group',
+      op: 'add_members',
+      group_id: other.id,
+      user_ids: [GUS],
+    });
+    const before = groupsOf(GUS);
+    expect(before.length).toBe(2);
+    const active = (is_active: boolean): ServerEvent => ({
+      id: eventId(),
+      type: 'realm_user',
+      op: 'update',
+      person: { user_id: GUS, is_active },
+    });
+    t.apply(active(false));
+    expect(groupsOf(GUS)).toEqual([]);
+    // While deactivated, an administrator takes them out of one group.
+    const [removedFrom, ...kept] = before;
+    expect(kept.length).toBeGreaterThan(0);
+    t.apply({
+      id: eventId(),
+      type: 'user_group',
+      op: 'remove_members',
+      group_id: removedFrom,
+      user_ids: [GUS],
+    });
+    t.apply(active(true));
+    expect(groupsOf(GUS)).toEqual(kept);
+    // A repeated reactivation changes nothing.
+    const groups = t.account().userGroups;
+    t.apply(active(true));
+    expect(t.account().userGroups).toBe(groups);
   });
 
   it('adds users and removes the ones a guest loses access to', () => {

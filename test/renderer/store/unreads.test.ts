@@ -3,6 +3,7 @@
 // muted channels and topics.
 import { describe, expect, it } from 'vitest';
 import { selectUnreadCounts } from '../../../renderer/store';
+import { narrowKey } from '../../../shared/narrow';
 import {
   channelMessage,
   directMessage,
@@ -186,6 +187,26 @@ describe('unread counts', () => {
     expect(counts(t).mentions).toBe(1);
   });
 
+  it('leave with the channel the user unsubscribes from', () => {
+    const t = setupStore({ unread_msgs: snapshotUnreads });
+    t.apply({
+      id: eventId(),
+      type: 'subscription',
+      op: 'remove',
+      subscriptions: [{ stream_id: GENERAL, name: 'general' }],
+    });
+    const c = counts(t);
+    expect(c.channels.has(GENERAL)).toBe(false);
+    // Other channels and direct messages keep theirs; the mention in #general goes with it.
+    expect(c.channels.get(DESIGN)?.count).toBe(1);
+    expect(c.total).toBe(3);
+    expect(c.mentions).toBe(1);
+    expect(t.account().unreads.locations.has(10)).toBe(false);
+    // A message read later in another client changes nothing more.
+    t.apply(readEvent([10]));
+    expect(counts(t).total).toBe(3);
+  });
+
   it('count DMs in one conversation whichever way participants are listed', () => {
     const t = setupStore();
     t.apply(
@@ -202,5 +223,39 @@ describe('unread counts', () => {
     expect(counts(t)).toBe(first);
     t.apply(messageEvent(channelMessage(300, GENERAL, 'planning')));
     expect(counts(t)).not.toBe(first);
+  });
+});
+
+describe('an open is:unread list', () => {
+  // What users expect (and the web app does): messages read while the view is open stay in it, so
+  // the list does not jump under the reader; re-entering the view shows only what is still unread.
+  const UNREAD = narrowKey([{ operator: 'is', operand: 'unread' }]);
+
+  it('keeps messages read while it is open, and drops them when entered again', () => {
+    const t = setupStore({
+      unread_msgs: unreadMsgs({
+        streams: [
+          { stream_id: GENERAL, topic: 'planning', unread_message_ids: [101] },
+          { stream_id: DESIGN, topic: 'logo', unread_message_ids: [102] },
+        ],
+      }),
+    });
+    const s = t.store.getState();
+    const page = [channelMessage(101, GENERAL, 'planning'), channelMessage(102, DESIGN, 'logo')];
+    s.mergeFetchedMessages('a', UNREAD, page, { foundOldest: true, foundNewest: true });
+    t.apply(readEvent([101]));
+    const list = () => [...(t.account().narrows.lists.get(UNREAD)?.ids ?? [])];
+    expect(list()).toEqual([101, 102]);
+    expect(t.account().messages.byId.get(101)?.flags).toContain('read');
+    expect(counts(t).total).toBe(1);
+    // A new unread message still joins the open list.
+    t.apply(messageEvent(channelMessage(103, GENERAL, 'planning')));
+    expect(list()).toEqual([101, 102, 103]);
+
+    // Entering the view again fetches it afresh: the server leaves out what was read.
+    s.closeNarrow('a', UNREAD);
+    const stillUnread = [102, 103].map((id) => t.account().messages.byId.get(id)!);
+    s.mergeFetchedMessages('a', UNREAD, stillUnread, { foundOldest: true, foundNewest: true });
+    expect(list()).toEqual([102, 103]);
   });
 });
