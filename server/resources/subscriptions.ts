@@ -30,7 +30,7 @@ import {
   type SubscriptionRow,
 } from './channels-store';
 import { channelMetadataAudience, channelObject, sendChannelCreate } from './channels';
-import { getUserRow, getUserRowByEmail, type UserRow } from './users-store';
+import { getUserRow, getUserRowByEmail, toViewer, type UserRow } from './users-store';
 
 const NOTIFICATION_PROPERTIES = [
   'desktop_notifications',
@@ -355,6 +355,16 @@ export const subscriptionsResource: ResourceModule = {
           throw badRequest(`Unable to access channel (${unauthorized[0]}).`);
         }
 
+        // Who could not see an existing channel before: subscribing them reveals it (a member
+        // added to a private channel, a guest to a public one), announced as stream create.
+        const hiddenBefore = new Map<number, Set<number>>();
+        for (const channel of existing) {
+          const hidden = principals.filter(
+            (target) => !canSeeChannelMetadata(ctx.db, toViewer(target), channel),
+          );
+          hiddenBefore.set(channel.id, new Set(hidden.map((target) => target.id)));
+        }
+
         const now = ctx.nowSeconds();
         const created: ChannelRow[] = [];
         const subscribed: Record<string, string[]> = {};
@@ -403,6 +413,10 @@ export const subscriptionsResource: ResourceModule = {
           sendChannelCreate(ctx, fresh, channelMetadataAudience(ctx, fresh));
         }
         for (const [userId, channels] of newlySubscribed) {
+          const revealed = channels.filter((c) => hiddenBefore.get(c.id)?.has(userId));
+          for (const channel of revealed) {
+            sendChannelCreate(ctx, getChannel(ctx.db, channel.id)!, [userId]);
+          }
           sendSubscriptionAdd(
             ctx,
             userId,
@@ -484,6 +498,17 @@ export const subscriptionsResource: ResourceModule = {
             op: 'remove',
             subscriptions: [{ stream_id: channel.id, name: channel.name }],
           });
+          // A private channel (for a guest, any channel) disappears for whoever may no longer see
+          // it; administrators and channel administrators keep seeing private channels.
+          const target = getUserRow(ctx.db, userId)!;
+          if (!canSeeChannelMetadata(ctx.db, toViewer(target), channel)) {
+            ctx.events.send([userId], {
+              type: 'stream',
+              op: 'delete',
+              stream_ids: [channel.id],
+              streams: [{ stream_id: channel.id }],
+            });
+          }
         }
         for (const channel of channels) {
           const gone = removedPairs.filter((r) => r.channel.id === channel.id).map((r) => r.userId);
