@@ -6,6 +6,7 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { resolveConfig, type RealmConfig, type RealmServerOptions } from './config';
 import { openDatabase, uploadsDir, type Db } from './db';
+import { startCheckpointer } from './db/checkpointer';
 import { EventHub } from './events/hub';
 import { Authenticator } from './http/auth';
 import { RateLimiter } from './http/rate-limit';
@@ -32,6 +33,7 @@ export interface RealmServer {
 export async function createRealmServer(options: RealmServerOptions): Promise<RealmServer> {
   const config = resolveConfig(options);
   const db = openDatabase(config.dataDir);
+  const checkpointer = await startCheckpointer(db);
   const events = new EventHub(config);
   const ctx: RealmContext = {
     db,
@@ -90,6 +92,7 @@ export async function createRealmServer(options: RealmServerOptions): Promise<Re
   try {
     address = await app.listen({ host: config.host, port: config.port });
   } catch (error) {
+    await checkpointer.stop();
     db.close();
     throw error;
   }
@@ -114,6 +117,7 @@ export async function createRealmServer(options: RealmServerOptions): Promise<Re
       closed = true;
       events.stop();
       await app.close();
+      await checkpointer.stop();
       db.close();
     },
   };

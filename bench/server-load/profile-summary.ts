@@ -1,7 +1,10 @@
-// npx tsx bench/server-load/profile-summary.ts FILE.cpuprofile [--top 40]
+// npx tsx bench/server-load/profile-summary.ts FILE.cpuprofile [--top 40] [--last SECONDS]
 //
 // Summarises a V8 .cpuprofile (from BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR") by
 // self time per function and per file, so the costs of the server under load can be compared.
+// --last S counts only the samples of the profile's last S seconds: the load phase of
+// bench:server ends about 3 s before the server stops, so `--last <duration + 3>` leaves out the
+// set-up (account creation hashes passwords, which would otherwise dominate).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
@@ -18,7 +21,10 @@ interface Profile {
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { top: { type: 'string', default: '40' } },
+  options: {
+    top: { type: 'string', default: '40' },
+    last: { type: 'string' },
+  },
 });
 const top = Number(values.top);
 
@@ -27,7 +33,12 @@ for (const file of positionals) {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   // Self time per node from the sample timeline (each sample's delta belongs to its node).
   const selfUs = new Map<number, number>();
+  const elapsedUs = profile.timeDeltas.reduce((sum, delta) => sum + delta, 0);
+  const fromUs = values.last === undefined ? -Infinity : elapsedUs - Number(values.last) * 1e6;
+  let atUs = 0;
   profile.samples.forEach((id, i) => {
+    atUs += profile.timeDeltas[i] ?? 0;
+    if (atUs < fromUs) return;
     selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
   });
   const parentOf = new Map<number, number>();

@@ -366,7 +366,7 @@ export function registerSendRoute(api: ApiRouter, ctx: RealmContext): void {
         ? { queueId: params.queue_id!, localId: params.local_id! }
         : undefined;
       // Concurrent sends share one commit (group commit); the event goes out once it is durable.
-      const created = await writeBatcher(ctx.db).run(() =>
+      const created = await writeBatcher(ctx).run(() =>
         storeMessage(ctx, user, target, content, {
           client: clientName,
           readBySender: params.read_by_sender ?? defaultReadBySender(clientName),

@@ -2,7 +2,13 @@
 // message (WAL frame writes, the FTS5 segment flush), so sends that arrive together are written in
 // one transaction: each in its own savepoint, so a failing send rolls back alone and rejects only
 // its own request. Callers emit events after their promise resolves, i.e. after the commit.
+//
+// A commit's cost hardly depends on how many sends it holds: each recipient's pages of the
+// per-user indexes are rewritten into the WAL once per commit. So commits are spaced at least
+// minIntervalMs apart (end of one to start of the next): an idle server commits a send at once,
+// a busy one gathers the sends of that interval into one commit.
 import type { Db } from '../db';
+import type { RealmContext } from '../realm/context';
 
 interface Job {
   work: () => unknown;
@@ -13,22 +19,37 @@ interface Job {
 export class WriteBatcher {
   private jobs: Job[] = [];
   private scheduled = false;
+  private lastCommitEnd = -Infinity;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly minIntervalMs: number,
+  ) {}
 
   run<T>(work: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.jobs.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (!this.scheduled) {
         this.scheduled = true;
-        // After the current I/O callbacks, so requests parsed in the same turn join the batch.
-        setImmediate(() => this.flush());
+        const wait = this.lastCommitEnd + this.minIntervalMs - performance.now();
+        // At least until after the current I/O callbacks, so requests parsed in the same turn
+        // join the batch.
+        if (wait > 1) setTimeout(() => this.flush(), wait);
+        else setImmediate(() => this.flush());
       }
     });
   }
 
   private flush(): void {
     this.scheduled = false;
+    try {
+      this.commit();
+    } finally {
+      this.lastCommitEnd = performance.now();
+    }
+  }
+
+  private commit(): void {
     const jobs = this.jobs;
     this.jobs = [];
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
@@ -58,8 +79,12 @@ export class WriteBatcher {
 
 const batchers = new WeakMap<Db, WriteBatcher>();
 
-export function writeBatcher(db: Db): WriteBatcher {
-  let batcher = batchers.get(db);
-  if (!batcher) batchers.set(db, (batcher = new WriteBatcher(db)));
+/** The realm's one batcher for message writes. */
+export function writeBatcher(ctx: RealmContext): WriteBatcher {
+  let batcher = batchers.get(ctx.db);
+  if (!batcher) {
+    batcher = new WriteBatcher(ctx.db, ctx.config.groupCommitIntervalMs);
+    batchers.set(ctx.db, batcher);
+  }
   return batcher;
 }

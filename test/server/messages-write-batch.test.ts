@@ -23,7 +23,7 @@ describe('WriteBatcher', () => {
   });
 
   it('commits jobs submitted together and rolls back only the one that fails', async () => {
-    const batcher = new WriteBatcher(db);
+    const batcher = new WriteBatcher(db, 0);
     const insert = (value: string) => () =>
       db.prepare('INSERT INTO batch_probe (value) VALUES (?)').run(value).changes;
     const results = await Promise.allSettled([
@@ -43,10 +43,36 @@ describe('WriteBatcher', () => {
     expect(values).toEqual(['a', 'c']);
   });
 
+  it('defers a send that arrives soon after a commit so it shares the next commit', async () => {
+    // `ran` counts jobs since the last commit: each job's promise settles only after its commit,
+    // and resets the count, so a job in a later commit starts again from 1.
+    let ran = 0;
+    const job = () => ++ran;
+    const submit = (batcher: WriteBatcher) =>
+      batcher.run(job).then((n) => {
+        ran = 0;
+        return n;
+      });
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+    const spaced = new WriteBatcher(db, 1_000);
+    await submit(spaced); // commits at once: the batcher was idle
+    const a = submit(spaced);
+    await pause(); // well after a's arrival, far within the interval
+    const b = submit(spaced);
+    expect(await Promise.all([a, b])).toEqual([1, 2]);
+
+    const eager = new WriteBatcher(db, 0);
+    const c = submit(eager);
+    await pause();
+    const d = submit(eager);
+    expect(await Promise.all([c, d])).toEqual([1, 1]);
+  }, 15_000);
+
   it('rejects every job when the database is gone', async () => {
     const otherDir = mkdtempSync(join(tmpdir(), 'tributary-batch-closed-'));
     const other = openDatabase(otherDir);
-    const batcher = new WriteBatcher(other);
+    const batcher = new WriteBatcher(other, 0);
     const pending = batcher.run(() => 1);
     other.close();
     await expect(pending).rejects.toThrow();

@@ -1,0 +1,97 @@
+// WAL checkpoints on a worker thread. SQLite's automatic checkpoint runs inside the commit that
+// crosses the threshold, on the thread that commits: it copies the WAL into the database file and
+// fsyncs both, which in profiles under load blocked the event loop for milliseconds at a time and
+// was most of the system time of a send. Here the main connection never checkpoints; a second
+// connection on a worker thread runs PASSIVE checkpoints (they never block writers or readers) on a
+// timer, so that I/O uses another core. If the worker cannot start, SQLite's own automatic
+// checkpoint stays on.
+import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import type { Db } from './index';
+
+/** Pages SQLite itself would let the WAL reach before checkpointing (its default). */
+const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000;
+
+// CommonJS source for the worker (eval'd, so it works the same from tsx, the esbuild start bundle
+// and Electron, with no extra file to ship). It reports each failed checkpoint to the main thread.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.path, { fileMustExist: true });
+db.pragma('busy_timeout = 1000');
+const timer = setInterval(() => {
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch (error) {
+    parentPort.postMessage({ error: String(error && error.message || error) });
+  }
+}, workerData.intervalMs);
+parentPort.on('message', (message) => {
+  if (message !== 'stop') return;
+  clearInterval(timer);
+  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
+  db.close();
+  parentPort.postMessage({ stopped: true });
+});
+parentPort.postMessage({ ready: true });
+`;
+
+export interface Checkpointer {
+  /** Stops the worker after a last checkpoint; the main connection checkpoints itself again. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Moves the WAL checkpoints of db (a file database in WAL mode) to a worker thread. Resolves once
+ * the worker has opened its connection; until then, and if it fails, SQLite checkpoints as usual.
+ */
+export async function startCheckpointer(db: Db, intervalMs = 100): Promise<Checkpointer> {
+  const noop: Checkpointer = { stop: async () => {} };
+  if (db.memory || db.pragma('journal_mode', { simple: true }) !== 'wal') return noop;
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  let worker: Worker;
+  try {
+    worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { driver, path: db.name, intervalMs },
+    });
+  } catch {
+    return noop;
+  }
+  const ready = await new Promise<boolean>((resolve) => {
+    worker.once('message', (message: { ready?: boolean }) => resolve(message.ready === true));
+    worker.once('error', () => resolve(false));
+  });
+  if (!ready) {
+    await worker.terminate();
+    return noop;
+  }
+  // Unref'd: a server that forgets to close must not be kept alive by its checkpointer.
+  worker.unref();
+  worker.on('message', (message: { error?: string }) => {
+    if (message.error) console.error(`WAL checkpoint failed: ${message.error}`);
+  });
+  worker.on('error', (error) => {
+    console.error('WAL checkpointer stopped:', error);
+    if (db.open) db.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
+  });
+  db.pragma('wal_autocheckpoint = 0');
+  let stopping: Promise<void> | undefined;
+  return {
+    stop() {
+      stopping ??= (async () => {
+        if (db.open) db.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
+        const stopped = new Promise<void>((resolve) => {
+          worker.on('message', (message: { stopped?: boolean }) => {
+            if (message.stopped) resolve();
+          });
+          worker.once('exit', () => resolve());
+        });
+        worker.postMessage('stop');
+        await stopped;
+        await worker.terminate();
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,51 @@
+// WAL checkpoints on a worker thread: the main connection stops checkpointing, the worker copies
+// committed pages into the database file, and stopping hands checkpoints back to SQLite.
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { databasePath, openDatabase, type Db } from '../../server/db';
+import { startCheckpointer } from '../../server/db/checkpointer';
+
+describe('startCheckpointer', () => {
+  let dir: string;
+  let db: Db;
+  afterEach(() => {
+    if (db?.open) db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('takes over checkpoints from the main connection and gives them back on stop', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tributary-checkpointer-'));
+    db = openDatabase(dir);
+    const checkpointer = await startCheckpointer(db, 20);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+
+    db.exec('CREATE TABLE probe (blob BLOB NOT NULL)');
+    const sizeBefore = statSync(databasePath(dir)).size;
+    const insert = db.prepare('INSERT INTO probe (blob) VALUES (randomblob(4000))');
+    db.transaction(() => {
+      for (let i = 0; i < 500; i++) insert.run();
+    })();
+    // Only a checkpoint moves the committed pages from the WAL into the database file, and the
+    // main connection no longer checkpoints: the file grows only through the worker.
+    const deadline = Date.now() + 10_000;
+    while (statSync(databasePath(dir)).size <= sizeBefore + 1_000_000 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(statSync(databasePath(dir)).size).toBeGreaterThan(sizeBefore + 1_000_000);
+
+    await checkpointer.stop();
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    expect(db.prepare('SELECT count(*) AS n FROM probe').get()).toEqual({ n: 500 });
+  });
+
+  it('leaves an in-memory database alone', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tributary-checkpointer-'));
+    const Database = (await import('better-sqlite3')).default;
+    db = new Database(':memory:');
+    const checkpointer = await startCheckpointer(db);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    await checkpointer.stop();
+  });
+});
