@@ -22,7 +22,7 @@ import { narrowSchema, normalizeNarrow } from './narrow';
 import { NarrowQuery } from './narrow-query';
 import { MAX_MESSAGES_PER_FETCH, parseAnchor } from './messages-fetch';
 import { LARGER_THAN_MAX_MESSAGE_ID } from './narrow-query';
-import { emptyTopicDisplayName } from './messages-rules';
+import { emptyTopicDisplayName, topicForClient } from './messages-rules';
 
 type FlagOp = 'add' | 'remove';
 
@@ -114,9 +114,15 @@ export function updateFlags(
       all: false,
     };
     if (flag === 'read' && op === 'remove') {
-      event.message_details = messageDetails(db, user.id, targets, new Set(changed));
+      const ids = new Set(changed);
+      const named = { ...event, message_details: messageDetails(db, user.id, targets, ids, false) };
+      const empty = { ...event, message_details: messageDetails(db, user.id, targets, ids, true) };
+      ctx.events.send([user.id], (queue) =>
+        queue.hasCapability('empty_topic_name') ? empty : named,
+      );
+    } else {
+      ctx.events.send([user.id], event);
     }
-    ctx.events.send([user.id], event);
   }
   return { changed, ignoredChannels: [...ignored].sort((a, b) => a - b) };
 }
@@ -127,6 +133,7 @@ function messageDetails(
   userId: number,
   targets: readonly FlagTarget[],
   ids: ReadonlySet<number>,
+  allowEmptyTopicName: boolean,
 ): Record<string, unknown> {
   const details: Record<string, unknown> = {};
   for (const target of targets) {
@@ -137,7 +144,7 @@ function messageDetails(
     if ((target.um_flags ?? 0) & MENTION_FLAG_BITS) entry.mentioned = true;
     if (target.type === 'stream') {
       entry.stream_id = target.channel_id;
-      entry.topic = target.topic;
+      entry.topic = topicForClient(db, target.topic, allowEmptyTopicName);
     } else {
       entry.user_ids = directRecipientUserIds(db, target.recipient_id).filter(
         (id) => id !== userId,

@@ -39,6 +39,14 @@ export function emptyTopicDisplayName(db: Db): string {
   return realmSetting(db, 'empty_topic_display_name', 'general chat');
 }
 
+/**
+ * A channel topic as one client sees it: clients without the empty_topic_name capability (and
+ * requests without allow_empty_topic_name) get the empty topic under its display name.
+ */
+export function topicForClient(db: Db, topic: string, allowEmptyTopicName: boolean): string {
+  return topic === '' && !allowEmptyTopicName ? emptyTopicDisplayName(db) : topic;
+}
+
 /** The channel's effective topics policy ('inherit' resolves to the realm's). */
 export function effectiveTopicsPolicy(db: Db, channel: ChannelRow): string {
   if (channel.topics_policy !== 'inherit') return channel.topics_policy;

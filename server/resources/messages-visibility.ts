@@ -12,6 +12,7 @@ import { MessageFlag } from '../db/flags';
 import { parseJson } from '../db';
 import type { AuthUser, RealmContext } from '../realm/context';
 import { DEFAULT_USER_SETTINGS } from '../realm/settings-defaults';
+import { emptyTopicDisplayName } from './messages-rules';
 
 export const VisibilityPolicy = { none: 0, muted: 1, unmuted: 2, followed: 3 } as const;
 
@@ -141,12 +142,21 @@ export function announceTopicPolicyChanges(
   changes: readonly TopicPolicyChange[],
 ): void {
   for (const change of changes) {
-    ctx.events.send([change.userId], {
+    const event = (topicName: string) => ({
       type: 'user_topic',
       stream_id: change.channelId,
-      topic_name: change.topic,
+      topic_name: topicName,
       last_updated: change.lastUpdated,
       visibility_policy: change.policy,
     });
+    if (change.topic !== '') {
+      ctx.events.send([change.userId], event(change.topic));
+      continue;
+    }
+    const named = event(emptyTopicDisplayName(ctx.db));
+    const empty = event('');
+    ctx.events.send([change.userId], (queue) =>
+      queue.hasCapability('empty_topic_name') ? empty : named,
+    );
   }
 }

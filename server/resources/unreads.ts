@@ -5,6 +5,7 @@ import type { ResourceModule } from './module';
 import type { AuthUser, RealmContext } from '../realm/context';
 import { LIMITS } from '../config';
 import { MessageFlag } from '../db/flags';
+import { topicForClient } from './messages-rules';
 
 interface UnreadRow {
   message_id: number;
@@ -21,7 +22,11 @@ const MENTION_BITS =
   MessageFlag.stream_wildcard_mentioned |
   MessageFlag.topic_wildcard_mentioned;
 
-export function unreadMessages(ctx: RealmContext, user: AuthUser): Record<string, unknown> {
+export function unreadMessages(
+  ctx: RealmContext,
+  user: AuthUser,
+  allowEmptyTopicName: boolean,
+): Record<string, unknown> {
   // Newest first so truncation drops the oldest, then ascending for the response.
   const rows = ctx.db
     .prepare<[number, number], UnreadRow>(
@@ -81,7 +86,11 @@ export function unreadMessages(ctx: RealmContext, user: AuthUser): Record<string
       if (!entry)
         streams.set(
           key,
-          (entry = { stream_id: row.channel_id, topic: row.topic, unread_message_ids: [] }),
+          (entry = {
+            stream_id: row.channel_id,
+            topic: topicForClient(ctx.db, row.topic, allowEmptyTopicName),
+            unread_message_ids: [],
+          }),
         );
       entry.unread_message_ids.push(row.message_id);
     } else {
@@ -122,7 +131,7 @@ export const unreadsResource: ResourceModule = {
   initialState(ctx, user, request) {
     const state: Record<string, unknown> = {};
     if (request.wants('message') && request.wants('update_message_flags')) {
-      state.unread_msgs = unreadMessages(ctx, user);
+      state.unread_msgs = unreadMessages(ctx, user, request.capabilities.empty_topic_name === true);
     }
     if (request.wants('message')) {
       const row = ctx.db

@@ -6,7 +6,7 @@ import { badRequest, invalidParam } from '../http/errors';
 import { LIMITS } from '../config';
 import { canReadChannelContent } from '../realm/permissions';
 import { getChannel } from './channels-store';
-import { realmSetting } from './realm-settings';
+import { emptyTopicDisplayName, topicForClient } from './messages-rules';
 import { announceTopicPolicyChanges, storeTopicPolicy } from './messages-visibility';
 
 export const userTopicsResource: ResourceModule = {
@@ -23,12 +23,7 @@ export const userTopicsResource: ResourceModule = {
         if (!channel || !canReadChannelContent(ctx.db, user, channel))
           throw badRequest('Invalid channel ID');
         let topic = params.topic.trim();
-        if (
-          topic === realmSetting(ctx.db, 'empty_topic_display_name', 'general chat') ||
-          topic === '(no topic)'
-        ) {
-          topic = '';
-        }
+        if (topic === emptyTopicDisplayName(ctx.db) || topic === '(no topic)') topic = '';
         if ([...topic].length > LIMITS.maxTopicLength) throw badRequest('Topic too long');
         if (topic.includes('\u0000')) throw badRequest('Topic must not contain null bytes');
         if (params.visibility_policy !== 0) {
@@ -63,13 +58,21 @@ export const userTopicsResource: ResourceModule = {
 
   initialState(ctx, user, request) {
     if (!request.wants('user_topic')) return {};
+    const allowEmptyTopicName = request.capabilities.empty_topic_name === true;
     return {
       user_topics: ctx.db
-        .prepare(
+        .prepare<
+          [number],
+          { stream_id: number; topic_name: string; last_updated: number; visibility_policy: number }
+        >(
           `SELECT channel_id AS stream_id, topic_name, last_updated, visibility_policy
              FROM user_topics WHERE user_id = ? ORDER BY last_updated`,
         )
-        .all(user.id),
+        .all(user.id)
+        .map((row) => ({
+          ...row,
+          topic_name: topicForClient(ctx.db, row.topic_name, allowEmptyTopicName),
+        })),
     };
   },
 };
