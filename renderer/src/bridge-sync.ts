@@ -32,10 +32,25 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     chat().setConnectionState(accountId, storeStatus(state));
   };
 
-  /** Main's outbox is the durable copy; the store's local echo shows it in the message list. */
+  /** The local ids main listed in its last outbox push, per account. */
+  const listedByMain = new Map<string, Set<string>>();
+
+  /**
+   * Main's outbox is the durable copy; the store's local echo shows it in the message list. An entry
+   * main listed and no longer lists was either sent or discarded: a failed one can only have been
+   * discarded (a retry first turns it back to sending), so its echo goes; a pending one was sent and
+   * leaves when its message event arrives (the store matches it), so it is not dropped before that.
+   */
   const syncOutbox = (accountId: string, entries: MainOutboxEntry[]) => {
     const account = chat().accounts[accountId];
     if (!account) return;
+    const listed = new Set(entries.map((entry) => entry.localId));
+    for (const localId of listedByMain.get(accountId) ?? []) {
+      if (listed.has(localId)) continue;
+      if (account.outbox.byLocalId.get(localId)?.status === 'failed')
+        chat().removeLocalEcho(accountId, localId);
+    }
+    listedByMain.set(accountId, listed);
     for (const entry of entries) {
       const echo = account.outbox.byLocalId.get(entry.localId);
       if (!echo) {
