@@ -5,13 +5,15 @@ import { useQuery } from '@tanstack/react-query';
 import type { MessageWithFlags } from '../../../shared/api/types';
 import {
   isTopicResolved,
+  narrowKey,
   RESOLVED_TOPIC_PREFIX,
   unresolvedTopicName,
 } from '../../../shared/narrow';
+import { messageNearFragment } from '../../../shared/narrow/link';
 import { useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import { api, errorText } from '../../src/tributary';
-import { requestCompose, uiStore } from '../../src/ui-store';
+import { navigate, requestCompose, uiStore } from '../../src/ui-store';
 import { htmlToText } from '../../lib/sanitize';
 import { clockNow } from '../../lib/format';
 import { EmojiPicker } from '../emoji/EmojiPicker';
@@ -21,13 +23,49 @@ import { conversationOf } from './narrow-info';
 type Mode = null | 'menu' | 'emoji' | 'edit' | 'move' | 'confirm-delete';
 type Propagate = 'change_one' | 'change_later' | 'change_all';
 
-export function messageLink(site: string, message: MessageWithFlags): string {
-  return `${site.replace(/\/$/, '')}/#narrow/near/${message.id}`;
+/** The message's permanent link on its realm, in its conversation, as the web app writes it. */
+export function messageLink(site: string, message: MessageWithFlags, selfUserId: number): string {
+  return `${site.replace(/\/$/, '')}/${messageNearFragment(message, selfUserId)}`;
 }
 
-export function quoteText(message: MessageWithFlags, link: string): string {
-  const body = htmlToText(message.content).trim();
-  return `@_**${message.sender_full_name}|${message.sender_id}** [said](${link}):\n\`\`\`quote\n${body}\n\`\`\`\n`;
+/**
+ * A quote of a message's Markdown source the way the web app writes it: who said it, linked to the
+ * message, then the source in a quote block whose fence is longer than any fence inside it.
+ */
+export function quoteText(message: MessageWithFlags, source: string, link: string): string {
+  const longestFence = Math.max(
+    0,
+    ...[...source.matchAll(/^\s*(`{3,}|~{3,})/gm)].map((m) => m[1]!.length),
+  );
+  const fence = '`'.repeat(Math.max(3, longestFence + 1));
+  const body = source.trim();
+  return `@_**${message.sender_full_name}|${message.sender_id}** [said](${link}):\n${fence}quote\n${body}\n${fence}\n`;
+}
+
+/**
+ * Opens the compose box in the message's conversation with a quote of its Markdown source, fetched
+ * through main (GET /messages/{id}); the rendered text, which loses formatting and links, only when
+ * the source cannot be had.
+ */
+async function quoteAndReply(
+  accountId: string,
+  message: MessageWithFlags,
+  selfUserId: number,
+): Promise<void> {
+  const site = uiStore.getState().accounts.find((a) => a.id === accountId)?.site ?? '';
+  let source: string;
+  try {
+    const res = await api().getMessage({ accountId, messageId: message.id });
+    source = res.raw_content ?? htmlToText(message.content);
+  } catch {
+    source = htmlToText(message.content);
+  }
+  // As `r` does: reply in the message's conversation.
+  const narrow = conversationOf(message, selfUserId);
+  const route = uiStore.getState().route;
+  if (route.kind !== 'narrow' || narrowKey(route.narrow) !== narrowKey(narrow))
+    navigate({ kind: 'narrow', narrow, anchor: message.id });
+  requestCompose('quote', quoteText(message, source, messageLink(site, message, selfUserId)));
 }
 
 /**
@@ -151,8 +189,8 @@ function ActionsPanel({
             role="menuitem"
             type="button"
             onClick={() => {
-              requestCompose('quote', quoteText(message, messageLink(site, message)));
               setMode(null);
+              void quoteAndReply(accountId, message, self);
             }}
           >
             Quote and reply
@@ -211,7 +249,7 @@ function ActionsPanel({
           <button
             role="menuitem"
             type="button"
-            onClick={() => run(navigator.clipboard.writeText(messageLink(site, message)))}
+            onClick={() => run(navigator.clipboard.writeText(messageLink(site, message, self)))}
           >
             Copy link to message
           </button>

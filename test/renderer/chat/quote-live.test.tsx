@@ -1,0 +1,151 @@
+// Quote and reply end to end below the browser: the message's actions call the real browser-mode
+// bridge (window.tributary over a WebSocket), which reaches the real main-process services, which
+// fetch the message's Markdown source (GET /messages/{id}) from the real local realm server
+// (127.0.0.1, SQLite in a temporary folder). The quote carries that source, not the rendered text.
+//
+// The server and main-process helpers live in the Node TypeScript project, which this web project
+// cannot import statically: they are loaded by URL and typed here by the few members used.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { createChatStore, type ChatStore } from '../../../renderer/store';
+import { MessageActions } from '../../../renderer/features/messages/MessageActions';
+import type { TributaryApi } from '../../../shared/ipc/contract';
+import type { MessageWithFlags } from '../../../shared/api/types';
+import { narrowKey, topicNarrow } from '../../../shared/narrow';
+import { uiStore } from '../../../renderer/src/ui-store';
+import { Providers, resetUi } from './harness';
+
+interface TestServer {
+  url: string;
+  users: Record<string, { email: string; api_key: string }>;
+  close(): Promise<void>;
+}
+interface Transport {
+  api: TributaryApi<Blob>;
+  close(): Promise<void>;
+}
+const load = <T,>(path: string) => import(String(new URL(path, import.meta.url))) as Promise<T>;
+
+let realm: TestServer;
+let transport: Transport;
+let api: TributaryApi<Blob>;
+let accountId: string;
+let store: ChatStore;
+let general: number;
+
+beforeAll(async () => {
+  const { startTestServer } = await load<{
+    startTestServer(o: { heartbeatMs: number }): Promise<TestServer>;
+  }>('../../support/server.ts');
+  const { websocketTransport } = await load<{
+    websocketTransport(o: object): Promise<Transport>;
+  }>('../../main/support/transports.ts');
+  realm = await startTestServer({ heartbeatMs: 1_000 });
+  transport = await websocketTransport({});
+  api = transport.api;
+  (window as unknown as { tributary: unknown }).tributary = api;
+  const owner = realm.users.owner;
+  accountId = (
+    await api.addAccount({
+      site: realm.url,
+      auth: { kind: 'apiKey', email: owner.email, apiKey: owner.api_key },
+    })
+  ).id;
+  let snapshot = (await api.getSnapshot({ accountId })).snapshot;
+  for (let i = 0; !snapshot && i < 500; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    snapshot = (await api.getSnapshot({ accountId })).snapshot;
+  }
+  if (!snapshot) throw new Error('no snapshot from main');
+  store = createChatStore();
+  store.getState().replaceSnapshot(accountId, snapshot.register);
+  store.getState().setActiveAccount(accountId);
+  general = snapshot.register.subscriptions!.find((s) => s.name === 'general')!.stream_id;
+}, 60_000);
+
+afterAll(async () => {
+  await transport?.close();
+  await realm?.close();
+});
+
+afterEach(cleanup);
+
+/** Sends a message as the owner and shows its actions, as the message list would. */
+async function sentMessage(topic: string, content: string): Promise<MessageWithFlags> {
+  const sent = await api.sendMessage({
+    accountId,
+    message: { type: 'channel', to: general, topic, content },
+  });
+  const res = await api.getMessages({
+    accountId,
+    anchor: sent.messageId!,
+    numBefore: 0,
+    numAfter: 0,
+  });
+  const message = res.messages[0] as MessageWithFlags;
+  store
+    .getState()
+    .mergeFetchedMessages(accountId, narrowKey(topicNarrow(general, topic)), [message], {
+      foundOldest: true,
+      foundNewest: true,
+    });
+  resetUi(accountId);
+  uiStore.setState({
+    accounts: [{ id: accountId, site: realm.url } as never],
+    route: { kind: 'narrow', narrow: topicNarrow(general, topic) },
+  });
+  render(
+    <Providers store={store}>
+      <MessageActions accountId={accountId} message={message} />
+    </Providers>,
+  );
+  return message;
+}
+
+async function quote(): Promise<string> {
+  const before = uiStore.getState().composeRequest;
+  fireEvent.click(screen.getByRole('button', { name: 'Message actions' }));
+  fireEvent.click(screen.getByRole('menuitem', { name: 'Quote and reply' }));
+  await waitFor(() => expect(uiStore.getState().composeRequest).not.toBe(before), {
+    timeout: 5000,
+  });
+  const request = uiStore.getState().composeRequest!;
+  expect(request.kind).toBe('quote');
+  return request.text!;
+}
+
+describe('quote and reply through main', () => {
+  it("quotes the message's Markdown source, with who said it and a link to it", async () => {
+    const source = 'Look at **this** and [that](https://example.com/page)\n\n- one\n- two';
+    const message = await sentMessage('quotes', source);
+    // The rendered HTML has lost the Markdown: quoting it would lose the formatting and the link.
+    expect(message.content).toContain('<strong>this</strong>');
+    const text = await quote();
+    expect(text).toBe(
+      `@_**${message.sender_full_name}|${message.sender_id}** ` +
+        `[said](${realm.url}/#narrow/channel/${general}-general/topic/quotes/near/${message.id}):\n` +
+        '```quote\n' +
+        source +
+        '\n```\n',
+    );
+  });
+
+  it('fences the quote longer than a code block inside the message', async () => {
+    const source = 'Run this:\n```js\nconsole.log(1)\n```';
+    await sentMessage('code quotes', source);
+    const text = await quote();
+    expect(text).toContain('\n````quote\nRun this:\n```js\nconsole.log(1)\n```\n````\n');
+  });
+
+  it("opens the reply in the message's conversation when another view is showing", async () => {
+    const message = await sentMessage('elsewhere', 'quoted from all messages');
+    uiStore.setState({ route: { kind: 'narrow', narrow: [] } });
+    await quote();
+    const route = uiStore.getState().route;
+    expect(route).toEqual({
+      kind: 'narrow',
+      narrow: topicNarrow(general, 'elsewhere'),
+      anchor: message.id,
+    });
+  });
+});
