@@ -6,6 +6,8 @@ import createDOMPurify, { type DOMPurify } from 'dompurify';
 import { mediaUrl } from '../bridge/media';
 
 const EXTERNAL_SCHEMES = /^(https?:|mailto:)/i;
+/** Links into the realm's own views (`/#narrow/…` as the server renders them, or `#narrow/…`). */
+const NARROW_LINK = /^\/?#narrow\//;
 /** Paths on the realm that need the account's credentials. */
 const REALM_PATH = /^\/(user_uploads|user_avatars|thumbnail|external_content)\//;
 
@@ -20,17 +22,23 @@ function getPurifier(): DOMPurify {
     const el = node as Element;
     if (el.tagName === 'A') {
       const href = el.getAttribute('href') ?? '';
+      el.removeAttribute('data-narrow-link'); // ours to set, never the server's
       if (REALM_PATH.test(href)) {
         const local = currentAccount ? mediaUrl(currentAccount, href) : null;
         el.setAttribute('data-realm-href', href);
         if (local) el.setAttribute('href', local);
         else el.removeAttribute('href');
+      } else if (NARROW_LINK.test(href)) {
+        // Channel, topic and message links: kept focusable, opened in the app by the message's
+        // click handler (features/messages/narrow-links.ts), never by the page.
+        el.setAttribute('href', href.slice(href.indexOf('#')));
+        el.setAttribute('data-narrow-link', '');
       } else if (href && !EXTERNAL_SCHEMES.test(href) && !href.startsWith('#')) {
         // Anything else (relative narrow links, unknown schemes) is not followed by the page.
         el.setAttribute('data-internal-href', href);
         el.removeAttribute('href');
       }
-      if (el.hasAttribute('href')) {
+      if (el.hasAttribute('href') && !el.hasAttribute('data-narrow-link')) {
         el.setAttribute('target', '_blank');
         el.setAttribute('rel', 'noopener noreferrer');
       }

@@ -14,6 +14,7 @@ import { sameConversation } from './narrow-info';
 import { Reactions } from './Reactions';
 import { MessageActions } from './MessageActions';
 import { EditHistory } from './EditHistory';
+import { openNarrowLink } from './narrow-links';
 import { openUserPopover } from '../people/UserPopover';
 
 /** Sender lines repeat after this gap even for the same sender. */
@@ -91,11 +92,12 @@ function Avatar({ accountId, userId, name }: { accountId: string; userId: number
   );
 }
 
-/** Clicks on links inside message HTML: external ones open through main, never in the app. */
+/** Clicks on links inside message HTML: narrow links open in the app, external ones through main. */
 function handleContentClick(event: MouseEvent<HTMLElement>): void {
   const anchor = (event.target as Element).closest?.('a');
   if (!anchor) return;
   event.preventDefault();
+  if (openNarrowLink(anchor, event.currentTarget.dataset.accountId)) return;
   const realm = anchor.getAttribute('data-realm-href');
   const href = anchor.getAttribute('href');
   if (realm && href) {
@@ -218,6 +220,7 @@ export const MessageRow = memo(function MessageRow({
             ) : null}
             <div
               className="content"
+              data-account-id={accountId}
               onClick={handleContentClick}
               // Sanitized above by DOMPurify (lib/sanitize.ts).
               dangerouslySetInnerHTML={{ __html: html }}

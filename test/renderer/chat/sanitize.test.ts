@@ -51,16 +51,16 @@ describe('sanitizeMessageHtml', () => {
     expect(a.getAttribute('rel')).toBe('noopener noreferrer');
   });
 
-  it('keeps relative and unknown-scheme links unfollowable, their address kept aside', () => {
+  it('keeps relative (non-narrow) and unknown-scheme links unfollowable, their address kept aside', () => {
     const dom = parse(
       sanitizeMessageHtml(
-        '<a href="/#narrow/channel/1-general">rel</a><a href="ftp://x.example/f">ftp</a>',
+        '<a href="/help/keyboard-shortcuts">rel</a><a href="ftp://x.example/f">ftp</a>',
         'acct-1',
       ),
     );
     const [rel, ftp] = dom.querySelectorAll('a');
     expect(rel.hasAttribute('href')).toBe(false);
-    expect(rel.getAttribute('data-internal-href')).toBe('/#narrow/channel/1-general');
+    expect(rel.getAttribute('data-internal-href')).toBe('/help/keyboard-shortcuts');
     expect(ftp.hasAttribute('href')).toBe(false);
     expect(ftp.hasAttribute('target')).toBe(false);
   });
