@@ -128,7 +128,11 @@ describe('chat window end to end', () => {
     await oliviaPage.getByRole('button', { name: 'Save' }).click();
     const edited = messageWithText(emmaPage, 'Second version');
     await edited.waitFor();
-    await edited.getByRole('button', { name: '(edited)' }).waitFor();
+    // Emma opens its edit history (fetched through main): the first version is there.
+    await edited.getByRole('button', { name: '(edited)' }).click();
+    const history = edited.getByRole('region', { name: 'Edit history' });
+    await history.getByText('First version of the text').waitFor();
+    await history.getByText(/^Edited .* by Olivia Owner$/).waitFor();
 
     // Resolve: the topic gets the check mark for both.
     const again = messageWithText(oliviaPage, 'Second version');

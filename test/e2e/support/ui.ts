@@ -29,15 +29,18 @@ export function messageWithText(page: Page, text: string) {
   return page.getByTestId('message').filter({ hasText: text });
 }
 
-/** The number shown beside a sidebar entry, or 0 when none is shown. */
+/**
+ * The number shown beside a sidebar entry, or 0 when none is shown. Read in one step: asking
+ * whether the count is there and then for its text would wait (Playwright's 30 s action timeout)
+ * for a count that went away in between, which is exactly what happens when it drops to zero.
+ */
 export async function sidebarCount(page: Page, name: RegExp): Promise<number> {
   const button = page
     .getByRole('navigation', { name: 'Conversations' })
     .getByRole('button', { name })
     .first();
-  const count = button.getByTestId('unread-count');
-  if ((await count.count()) === 0) return 0;
-  return Number(await count.textContent());
+  const [count] = await button.getByTestId('unread-count').allTextContents();
+  return count === undefined ? 0 : Number(count);
 }
 
 /**
