@@ -1,22 +1,23 @@
 // The left sidebar: views (inbox, recent conversations, all messages, mentions, starred, drafts),
 // channels in pinned / active / muted sections with colors and unread counts, the topics of the
 // open channel (resolved, muted and followed shown), and direct-message conversations.
-import { useMemo, useState } from 'react';
+//
+// Each part selects only what it shows (the sections, one channel's count, the open channel's
+// topics, the conversation list), so an event re-renders only the rows whose values changed: a
+// typing notification or a message elsewhere leaves the rest of the sidebar alone.
+import { memo, useCallback, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useChatStore, useUnreadCounts } from '../../store/hooks';
-import { selectActiveAccount } from '../../store';
+import { useChatStore } from '../../store/hooks';
+import { selectActiveAccount, selectUnreadCounts } from '../../store';
+import type { Subscription, VisibilityPolicy } from '../../../shared/api/types';
 import { channelNarrow, dmNarrow, narrowKey, topicNarrow } from '../../../shared/narrow';
 import { navigate, useUi, type Route } from '../../src/ui-store';
 import { api, errorText } from '../../src/tributary';
 import { channelIdOf, userName } from '../messages/narrow-info';
-import {
-  channelSections,
-  dmConversations,
-  topicsOf,
-  type ServerTopic,
-  type ChannelItem,
-  type TopicItem,
-} from './sidebar-model';
+import { selectChannelSections, selectChannelTopics, selectDmConversations } from './sidebar-model';
+
+/** Shows a failed request's error above the channels. */
+type Report = (request: Promise<unknown>) => void;
 
 function Count({ n, label }: { n: number; label: string }) {
   if (n <= 0) return null;
@@ -27,176 +28,41 @@ function Count({ n, label }: { n: number; label: string }) {
   );
 }
 
-function isRoute(route: Route, key: string): boolean {
-  return route.kind === 'narrow' ? narrowKey(route.narrow) === key : route.kind === key;
+/** What identifies the open view: its narrow's key, or the route's kind ('inbox', 'drafts'...). */
+function routeKeyOf(route: Route): string {
+  return route.kind === 'narrow' ? narrowKey(route.narrow) : route.kind;
 }
 
+const navClass = (active: boolean) => `nav${active ? ' active' : ''}`;
+
 export function Sidebar({ accountId }: { accountId: string }) {
-  const account = useChatStore(selectActiveAccount);
-  const counts = useUnreadCounts();
+  const sections = useChatStore((s) => selectChannelSections(selectActiveAccount(s)));
   const route = useUi((s) => s.route);
-  const drafts = useUi((s) => s.drafts[accountId]?.length ?? 0);
-  const sections = useMemo(() => channelSections(account, counts), [account, counts]);
-  const dms = useMemo(() => dmConversations(account, counts), [account, counts]);
-  const openChannel = route.kind === 'narrow' ? channelIdOf(route.narrow, account) : undefined;
+  const routeKey = routeKeyOf(route);
+  const openChannel = useChatStore((s) =>
+    route.kind === 'narrow' ? channelIdOf(route.narrow, selectActiveAccount(s)) : undefined,
+  );
   const [error, setError] = useState<string | null>(null);
-
-  const views: Array<{ label: string; route: Route; key: string; count?: number }> = [
-    { label: 'Inbox', route: { kind: 'inbox' }, key: 'inbox', count: counts.total },
-    { label: 'Recent conversations', route: { kind: 'recent' }, key: 'recent' },
-    { label: 'All messages', route: { kind: 'narrow', narrow: [] }, key: narrowKey([]) },
-    {
-      label: 'Mentions',
-      route: { kind: 'narrow', narrow: [{ operator: 'is', operand: 'mentioned' }] },
-      key: narrowKey([{ operator: 'is', operand: 'mentioned' }]),
-      count: counts.mentions,
-    },
-    {
-      label: 'Starred messages',
-      route: { kind: 'narrow', narrow: [{ operator: 'is', operand: 'starred' }] },
-      key: narrowKey([{ operator: 'is', operand: 'starred' }]),
-    },
-    { label: 'Drafts', route: { kind: 'drafts' }, key: 'drafts', count: drafts },
-  ];
-
-  const run = (p: Promise<unknown>) => {
+  const report = useCallback<Report>((request) => {
     setError(null);
-    p.catch((e: unknown) => setError(errorText(e)));
-  };
+    request.catch((e: unknown) => setError(errorText(e)));
+  }, []);
 
-  const setSubscription = (streamId: number, property: 'is_muted' | 'pin_to_top', value: boolean) =>
-    run(
-      api().updateSubscriptionProperties({ accountId, changes: [{ streamId, property, value }] }),
-    );
-
-  const channelRow = (item: ChannelItem) => {
-    const id = item.sub.stream_id;
-    const open = openChannel === id;
-    return (
-      <li
-        key={id}
-        className={`channel${item.muted ? ' muted' : ''}`}
-        data-testid={`channel-${item.sub.name}`}
-      >
-        <div className="row">
-          <button
-            type="button"
-            className={`nav${route.kind === 'narrow' && isRoute(route, narrowKey(channelNarrow(id))) ? ' active' : ''}`}
-            onClick={() => navigate({ kind: 'narrow', narrow: channelNarrow(id) })}
-          >
-            <span className="swatch" style={{ background: item.sub.color }} aria-hidden="true" />
-            <span className="name">#{item.sub.name}</span>
-            <Count n={item.unread} label={`in #${item.sub.name}`} />
-          </button>
-          <RowMenu label={`Channel #${item.sub.name} options`}>
-            <button
-              type="button"
-              role="menuitem"
-              onClick={() => setSubscription(id, 'is_muted', !item.muted)}
-            >
-              {item.muted ? 'Unmute channel' : 'Mute channel'}
-            </button>
-            <button
-              type="button"
-              role="menuitem"
-              onClick={() => setSubscription(id, 'pin_to_top', !item.sub.pin_to_top)}
-            >
-              {item.sub.pin_to_top ? 'Unpin channel' : 'Pin channel to top'}
-            </button>
-            <button
-              type="button"
-              role="menuitem"
-              onClick={() => run(markNarrowRead(accountId, channelNarrow(id)))}
-            >
-              Mark channel as read
-            </button>
-          </RowMenu>
-        </div>
-        {open ? (
-          <ChannelTopics
-            accountId={accountId}
-            streamId={id}
-            name={item.sub.name}
-            render={(serverTopics) =>
-              topicsOf(account, counts, id, serverTopics).map((t) => topicRow(id, t))
-            }
-          />
-        ) : null}
-      </li>
-    );
-  };
-
-  const topicRow = (streamId: number, t: TopicItem) => {
-    const narrow = topicNarrow(streamId, t.name);
-    return (
-      <li key={t.name} className={`topic${t.muted ? ' muted' : ''}`}>
-        <div className="row">
-          <button
-            type="button"
-            className={`nav${isRoute(route, narrowKey(narrow)) ? ' active' : ''}`}
-            onClick={() => navigate({ kind: 'narrow', narrow })}
-          >
-            <span className="name">{t.name || '(no topic)'}</span>
-            {t.policy === 3 ? (
-              <span className="icon" role="img" aria-label="Followed">
-                ◉
-              </span>
-            ) : null}
-            {t.muted ? (
-              <span className="icon" role="img" aria-label="Muted">
-                🔇
-              </span>
-            ) : null}
-            <Count n={t.muted ? 0 : t.unread} label={`in ${t.name}`} />
-          </button>
-          <RowMenu label={`Topic ${t.name} options`}>
-            {/* Each toggle sets its policy, or back to none (0) when it is the current one. */}
-            {(
-              [
-                [1, 'Unmute topic', 'Mute topic'],
-                [3, 'Unfollow topic', 'Follow topic'],
-              ] as const
-            ).map(([policy, undo, label]) => (
-              <button
-                key={policy}
-                type="button"
-                role="menuitem"
-                onClick={() =>
-                  run(setPolicy(accountId, streamId, t.name, t.policy === policy ? 0 : policy))
-                }
-              >
-                {t.policy === policy ? undo : label}
-              </button>
-            ))}
-            <button
-              type="button"
-              role="menuitem"
-              onClick={() => run(markNarrowRead(accountId, narrow))}
-            >
-              Mark topic as read
-            </button>
-          </RowMenu>
-        </div>
-      </li>
-    );
-  };
+  const channelRows = (subs: readonly Subscription[]) =>
+    subs.map((sub) => (
+      <ChannelRow
+        key={sub.stream_id}
+        accountId={accountId}
+        sub={sub}
+        open={openChannel === sub.stream_id}
+        routeKey={routeKey}
+        report={report}
+      />
+    ));
 
   return (
     <nav className="sidebar" aria-label="Conversations">
-      <ul className="views">
-        {views.map((v) => (
-          <li key={v.key}>
-            <button
-              type="button"
-              className={`nav${isRoute(route, v.key) ? ' active' : ''}`}
-              onClick={() => navigate(v.route)}
-            >
-              <span className="name">{v.label}</span>
-              <Count n={v.count ?? 0} label={v.label} />
-            </button>
-          </li>
-        ))}
-      </ul>
+      <SidebarViews accountId={accountId} routeKey={routeKey} />
       {error ? (
         <p role="alert" className="error">
           {error}
@@ -205,43 +71,135 @@ export function Sidebar({ accountId }: { accountId: string }) {
       {sections.pinned.length > 0 ? (
         <section aria-label="Pinned channels">
           <h2>Pinned</h2>
-          <ul>{sections.pinned.map(channelRow)}</ul>
+          <ul>{channelRows(sections.pinned)}</ul>
         </section>
       ) : null}
       <section aria-label="Channels">
         <h2>Channels</h2>
-        <ul>{sections.active.map(channelRow)}</ul>
+        <ul>{channelRows(sections.active)}</ul>
       </section>
       {sections.muted.length > 0 ? (
         <section aria-label="Muted channels">
           <h2>Muted</h2>
-          <ul>{sections.muted.map(channelRow)}</ul>
+          <ul>{channelRows(sections.muted)}</ul>
         </section>
       ) : null}
-      <section aria-label="Direct messages">
-        <h2>Direct messages</h2>
-        <ul>
-          {dms.slice(0, 30).map((dm) => {
-            const names = dm.userIds.map((id) => userName(account, id)).join(', ');
-            const narrow = dmNarrow(dm.userIds);
-            return (
-              <li key={dm.key}>
-                <button
-                  type="button"
-                  className={`nav${isRoute(route, narrowKey(narrow)) ? ' active' : ''}`}
-                  onClick={() => navigate({ kind: 'narrow', narrow })}
-                >
-                  <span className="name">{names}</span>
-                  <Count n={dm.unread} label={`from ${names}`} />
-                </button>
-              </li>
-            );
-          })}
-        </ul>
-      </section>
+      <DmList routeKey={routeKey} />
     </nav>
   );
 }
+
+const MENTIONS_NARROW = [{ operator: 'is', operand: 'mentioned' }];
+const STARRED_NARROW = [{ operator: 'is', operand: 'starred' }];
+
+function SidebarViews({ accountId, routeKey }: { accountId: string; routeKey: string }) {
+  const total = useChatStore((s) => selectUnreadCounts(selectActiveAccount(s)).total);
+  const mentions = useChatStore((s) => selectUnreadCounts(selectActiveAccount(s)).mentions);
+  const drafts = useUi((s) => s.drafts[accountId]?.length ?? 0);
+  const views: Array<{ label: string; route: Route; key: string; count?: number }> = [
+    { label: 'Inbox', route: { kind: 'inbox' }, key: 'inbox', count: total },
+    { label: 'Recent conversations', route: { kind: 'recent' }, key: 'recent' },
+    { label: 'All messages', route: { kind: 'narrow', narrow: [] }, key: narrowKey([]) },
+    {
+      label: 'Mentions',
+      route: { kind: 'narrow', narrow: MENTIONS_NARROW },
+      key: narrowKey(MENTIONS_NARROW),
+      count: mentions,
+    },
+    {
+      label: 'Starred messages',
+      route: { kind: 'narrow', narrow: STARRED_NARROW },
+      key: narrowKey(STARRED_NARROW),
+    },
+    { label: 'Drafts', route: { kind: 'drafts' }, key: 'drafts', count: drafts },
+  ];
+  return (
+    <ul className="views">
+      {views.map((v) => (
+        <li key={v.key}>
+          <button
+            type="button"
+            className={navClass(routeKey === v.key)}
+            onClick={() => navigate(v.route)}
+          >
+            <span className="name">{v.label}</span>
+            <Count n={v.count ?? 0} label={v.label} />
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const ChannelRow = memo(function ChannelRow({
+  accountId,
+  sub,
+  open,
+  routeKey,
+  report,
+}: {
+  accountId: string;
+  sub: Subscription;
+  open: boolean;
+  routeKey: string;
+  report: Report;
+}) {
+  const id = sub.stream_id;
+  const unread = useChatStore(
+    (s) => selectUnreadCounts(selectActiveAccount(s)).channels.get(id)?.count ?? 0,
+  );
+  const muted = sub.is_muted;
+  const setSubscription = (property: 'is_muted' | 'pin_to_top', value: boolean) =>
+    report(
+      api().updateSubscriptionProperties({
+        accountId,
+        changes: [{ streamId: id, property, value }],
+      }),
+    );
+  return (
+    <li className={`channel${muted ? ' muted' : ''}`} data-testid={`channel-${sub.name}`}>
+      <div className="row">
+        <button
+          type="button"
+          className={navClass(routeKey === narrowKey(channelNarrow(id)))}
+          onClick={() => navigate({ kind: 'narrow', narrow: channelNarrow(id) })}
+        >
+          <span className="swatch" style={{ background: sub.color }} aria-hidden="true" />
+          <span className="name">#{sub.name}</span>
+          <Count n={unread} label={`in #${sub.name}`} />
+        </button>
+        <RowMenu label={`Channel #${sub.name} options`}>
+          <button type="button" role="menuitem" onClick={() => setSubscription('is_muted', !muted)}>
+            {muted ? 'Unmute channel' : 'Mute channel'}
+          </button>
+          <button
+            type="button"
+            role="menuitem"
+            onClick={() => setSubscription('pin_to_top', !sub.pin_to_top)}
+          >
+            {sub.pin_to_top ? 'Unpin channel' : 'Pin channel to top'}
+          </button>
+          <button
+            type="button"
+            role="menuitem"
+            onClick={() => report(markNarrowRead(accountId, channelNarrow(id)))}
+          >
+            Mark channel as read
+          </button>
+        </RowMenu>
+      </div>
+      {open ? (
+        <ChannelTopics
+          accountId={accountId}
+          streamId={id}
+          name={sub.name}
+          routeKey={routeKey}
+          report={report}
+        />
+      ) : null}
+    </li>
+  );
+});
 
 /** The open channel's topic list: the server's full list (fetched once per open), merged with what
  * events and loaded messages add. */
@@ -249,26 +207,163 @@ function ChannelTopics({
   accountId,
   streamId,
   name,
-  render,
+  routeKey,
+  report,
 }: {
   accountId: string;
   streamId: number;
   name: string;
-  render: (serverTopics: readonly ServerTopic[] | undefined) => React.ReactNode;
+  routeKey: string;
+  report: Report;
 }) {
   const generation = useChatStore((s) => s.accounts[accountId]?.generation ?? 0);
-  const topics = useQuery({
+  const serverTopics = useQuery({
     queryKey: ['channel-topics', accountId, generation, streamId],
     queryFn: () => api().getStreamTopics({ accountId, streamId }),
     staleTime: 60_000,
     retry: 1,
-  });
+  }).data?.topics;
+  const topics = useChatStore((s) =>
+    selectChannelTopics(selectActiveAccount(s), streamId, serverTopics),
+  );
   return (
     <ul className="topics" aria-label={`Topics in #${name}`}>
-      {render(topics.data?.topics)}
+      {topics.map((t) => (
+        <TopicRow
+          key={t.name}
+          accountId={accountId}
+          streamId={streamId}
+          name={t.name}
+          unread={t.unread}
+          policy={t.policy}
+          muted={t.muted}
+          routeKey={routeKey}
+          report={report}
+        />
+      ))}
     </ul>
   );
 }
+
+const TopicRow = memo(function TopicRow({
+  accountId,
+  streamId,
+  name,
+  unread,
+  policy,
+  muted,
+  routeKey,
+  report,
+}: {
+  accountId: string;
+  streamId: number;
+  name: string;
+  unread: number;
+  policy: VisibilityPolicy;
+  muted: boolean;
+  routeKey: string;
+  report: Report;
+}) {
+  const narrow = topicNarrow(streamId, name);
+  return (
+    <li className={`topic${muted ? ' muted' : ''}`}>
+      <div className="row">
+        <button
+          type="button"
+          className={navClass(routeKey === narrowKey(narrow))}
+          onClick={() => navigate({ kind: 'narrow', narrow })}
+        >
+          <span className="name">{name || '(no topic)'}</span>
+          {policy === 3 ? (
+            <span className="icon" role="img" aria-label="Followed">
+              ◉
+            </span>
+          ) : null}
+          {muted ? (
+            <span className="icon" role="img" aria-label="Muted">
+              🔇
+            </span>
+          ) : null}
+          <Count n={muted ? 0 : unread} label={`in ${name}`} />
+        </button>
+        <RowMenu label={`Topic ${name} options`}>
+          {/* Each toggle sets its policy, or back to none (0) when it is the current one. */}
+          {(
+            [
+              [1, 'Unmute topic', 'Mute topic'],
+              [3, 'Unfollow topic', 'Follow topic'],
+            ] as const
+          ).map(([toggled, undo, label]) => (
+            <button
+              key={toggled}
+              type="button"
+              role="menuitem"
+              onClick={() =>
+                report(setPolicy(accountId, streamId, name, policy === toggled ? 0 : toggled))
+              }
+            >
+              {policy === toggled ? undo : label}
+            </button>
+          ))}
+          <button
+            type="button"
+            role="menuitem"
+            onClick={() => report(markNarrowRead(accountId, narrow))}
+          >
+            Mark topic as read
+          </button>
+        </RowMenu>
+      </div>
+    </li>
+  );
+});
+
+/** The 30 most recent direct-message conversations. */
+function DmList({ routeKey }: { routeKey: string }) {
+  const dms = useChatStore((s) => selectDmConversations(selectActiveAccount(s)));
+  return (
+    <section aria-label="Direct messages">
+      <h2>Direct messages</h2>
+      <ul>
+        {dms.slice(0, 30).map((dm) => (
+          <DmRow key={dm.key} dmKey={dm.key} unread={dm.unread} routeKey={routeKey} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+const DmRow = memo(function DmRow({
+  dmKey,
+  unread,
+  routeKey,
+}: {
+  dmKey: string;
+  unread: number;
+  routeKey: string;
+}) {
+  const narrow = useMemo(() => dmNarrow(dmKey.split(',').map(Number)), [dmKey]);
+  // A string: the row re-renders when a participant's name changes, not on other user updates.
+  const names = useChatStore((s) => {
+    const account = selectActiveAccount(s);
+    return dmKey
+      .split(',')
+      .map((id) => userName(account, Number(id)))
+      .join(', ');
+  });
+  return (
+    <li>
+      <button
+        type="button"
+        className={navClass(routeKey === narrowKey(narrow))}
+        onClick={() => navigate({ kind: 'narrow', narrow })}
+      >
+        <span className="name">{names}</span>
+        <Count n={unread} label={`from ${names}`} />
+      </button>
+    </li>
+  );
+});
 
 function RowMenu({ label, children }: { label: string; children: React.ReactNode }) {
   const [open, setOpen] = useState(false);

@@ -1,16 +1,20 @@
 // What the sidebar lists, derived from an account's state: channels in pinned / active / muted
-// sections with unread counts, each channel's topics (from the server's topic list, unreads and
-// loaded messages) with their
-// visibility policy, and direct-message conversations (the snapshot's recent conversations, then
-// loaded messages and unreads).
+// sections, each channel's topics (from the server's topic list, the stored messages and the
+// unreads) with their visibility policy, and direct-message conversations (the snapshot's recent
+// conversations, then stored messages and unreads).
+//
+// Every selector here reads the store's per-conversation indexes (messages.conversations, the
+// unreads buckets), never the stored messages one by one, so its cost does not grow with the
+// number of messages held. Each returns the same object until what it lists changes, so the
+// components selecting them re-render only then.
 import type { AccountState, UnreadCounts } from '../../store';
 import { dmConversationKey, isTopicResolved } from '../../../shared/narrow';
 import type { Subscription, VisibilityPolicy } from '../../../shared/api/types';
 
-export interface ChannelItem {
-  sub: Subscription;
-  unread: number;
-  muted: boolean;
+export interface ChannelSections {
+  pinned: Subscription[];
+  active: Subscription[];
+  muted: Subscription[];
 }
 
 export interface TopicItem {
@@ -24,157 +28,199 @@ export interface TopicItem {
 }
 
 export interface DmItem {
+  /** The unreads' conversation key (dmConversationKey): the other participants, or self alone. */
   key: string;
   userIds: number[];
   unread: number;
   lastId: number;
 }
 
-export interface ChannelSections {
-  pinned: ChannelItem[];
-  active: ChannelItem[];
-  muted: ChannelItem[];
-}
+/** A channel's topics as the server lists them (GET /users/me/{stream_id}/topics). */
+export type ServerTopic = { name: string; max_id: number };
 
-export function channelSections(
-  account: AccountState | undefined,
-  counts: UnreadCounts,
-): ChannelSections {
+const NO_SECTIONS: ChannelSections = { pinned: [], active: [], muted: [] };
+const sectionsMemo = new WeakMap<AccountState['channels'], ChannelSections>();
+
+/** Subscribed channels by section, sorted by name; the same object until subscriptions change. */
+export function selectChannelSections(account: AccountState | undefined): ChannelSections {
+  if (!account) return NO_SECTIONS;
+  const hit = sectionsMemo.get(account.channels);
+  if (hit) return hit;
   const out: ChannelSections = { pinned: [], active: [], muted: [] };
-  if (!account) return out;
   for (const sub of account.channels.subscriptions.values()) {
-    const c = counts.channels.get(sub.stream_id);
-    const item = { sub, unread: c?.count ?? 0, muted: sub.is_muted };
-    if (sub.pin_to_top) out.pinned.push(item);
-    else if (sub.is_muted) out.muted.push(item);
-    else out.active.push(item);
+    if (sub.pin_to_top) out.pinned.push(sub);
+    else if (sub.is_muted) out.muted.push(sub);
+    else out.active.push(sub);
   }
-  const byName = (a: ChannelItem, b: ChannelItem) => a.sub.name.localeCompare(b.sub.name);
+  const byName = (a: Subscription, b: Subscription) => a.name.localeCompare(b.name);
   out.pinned.sort(byName);
   out.active.sort(byName);
   out.muted.sort(byName);
+  sectionsMemo.set(account.channels, out);
   return out;
 }
 
 /**
- * Remembers the last result per key while the slices it was computed from are the same objects
- * (slice wrappers are replaced on every change), so events that touch neither messages nor unreads
- * (typing, presence, settings) do not rescan the stored messages.
+ * Remembers the last result per key: while the inputs are the same objects it is returned as is;
+ * when they changed it is recomputed, and the previous result is still returned if it lists the
+ * same items (a message in another channel changes the messages slice, not this channel's topics).
  */
-function memoBySlices<R>() {
-  const cache = new Map<string, { inputs: readonly unknown[]; result: R }>();
-  return (key: string, inputs: readonly unknown[], compute: () => R): R => {
+function memoList<T>(same: (a: T, b: T) => boolean) {
+  const cache = new Map<string, { inputs: readonly unknown[]; result: T[] }>();
+  return (key: string, inputs: readonly unknown[], compute: () => T[]): T[] => {
     const hit = cache.get(key);
     if (hit && hit.inputs.length === inputs.length && hit.inputs.every((v, i) => v === inputs[i]))
       return hit.result;
-    const result = compute();
+    let result = compute();
+    if (
+      hit &&
+      hit.result.length === result.length &&
+      hit.result.every((v, i) => same(v, result[i]))
+    )
+      result = hit.result;
     cache.set(key, { inputs, result });
     return result;
   };
 }
 
-const topicsMemo = memoBySlices<TopicItem[]>();
-const dmsMemo = memoBySlices<DmItem[]>();
+const topicsMemo = memoList<TopicItem>(
+  (a, b) =>
+    a.name === b.name &&
+    a.unread === b.unread &&
+    a.policy === b.policy &&
+    a.muted === b.muted &&
+    a.lastId === b.lastId,
+);
+const dmsMemo = memoList<DmItem>(
+  (a, b) => a.key === b.key && a.unread === b.unread && a.lastId === b.lastId,
+);
 
-/** A channel's topics as the server lists them (GET /users/me/{stream_id}/topics). */
-export type ServerTopic = { name: string; max_id: number };
 const NO_SERVER_TOPICS: readonly ServerTopic[] = [];
 
-export function topicsOf(
+/**
+ * A channel's topics, newest first: the server's list (history not loaded here), the stored
+ * messages' topics (what arrived since) and the unread ones. Topics differing only in case are one.
+ */
+export function selectChannelTopics(
   account: AccountState | undefined,
-  counts: UnreadCounts,
   streamId: number,
   serverTopics: readonly ServerTopic[] = NO_SERVER_TOPICS,
 ): TopicItem[] {
   if (!account) return [];
+  // Keyed apart by whether the server's list is given, so callers without it (the `n` shortcut,
+  // the switcher) do not replace the sidebar's remembered list.
+  const scope = serverTopics === NO_SERVER_TOPICS ? 'local' : 'server';
   return topicsMemo(
-    `${account.accountId}:${streamId}`,
-    [account.messages, account.unreads, account.userTopics, account.channels, counts, serverTopics],
-    () => computeTopics(account, counts, streamId, serverTopics),
+    `${account.accountId}:${streamId}:${scope}`,
+    [account.messages, account.unreads, account.userTopics, account.channels, serverTopics],
+    () => computeTopics(account, streamId, serverTopics),
   );
 }
 
 function computeTopics(
   account: AccountState,
-  counts: UnreadCounts,
   streamId: number,
   serverTopics: readonly ServerTopic[],
 ): TopicItem[] {
   const topics = new Map<string, TopicItem>();
   const channelMuted = account.channels.subscriptions.get(streamId)?.is_muted ?? false;
-  const policyOf = (name: string): VisibilityPolicy =>
-    account.userTopics.byChannel.get(streamId)?.get(name.toLowerCase())?.visibility_policy ?? 0;
-  const put = (name: string, lastId: number) => {
+  const policies = account.userTopics.byChannel.get(streamId);
+  const put = (name: string, lastId: number, unread: number) => {
     const key = name.toLowerCase();
     const t = topics.get(key);
     if (t) {
-      if (lastId > t.lastId) topics.set(key, { ...t, lastId });
+      if (lastId > t.lastId) t.lastId = lastId;
+      t.unread += unread;
       return;
     }
-    const policy = policyOf(name);
+    const policy: VisibilityPolicy = policies?.get(key)?.visibility_policy ?? 0;
     topics.set(key, {
       name,
-      unread: 0,
+      unread,
       resolved: isTopicResolved(name),
       policy,
       muted: policy === 1 || (channelMuted && policy !== 2 && policy !== 3),
       lastId,
     });
   };
-  // The server's list covers history not loaded here; loaded messages add what arrived since.
-  for (const t of serverTopics) put(t.name, t.max_id);
-  for (const m of account.messages.byId.values())
-    if (m.type === 'stream' && m.stream_id === streamId) put(m.subject, m.id);
-  const unreadTopics = counts.channels.get(streamId)?.topics;
-  const unreadBucket = account.unreads.streams.get(streamId);
-  if (unreadTopics) {
-    for (const t of unreadTopics.values()) {
-      const ids = unreadBucket?.get(t.topic)?.ids;
-      put(t.topic, ids ? Math.max(...ids) : 0);
-      const key = t.topic.toLowerCase();
-      const item = topics.get(key)!;
-      topics.set(key, { ...item, unread: item.unread + t.count });
-    }
-  }
+  for (const t of serverTopics) put(t.name, t.max_id, 0);
+  const stored = account.messages.conversations.channels.get(streamId);
+  if (stored) for (const [name, ids] of stored) put(name, ids.newest, 0);
+  const unread = account.unreads.streams.get(streamId);
+  if (unread) for (const [name, { ids }] of unread) put(name, ids.newest, ids.size);
   return [...topics.values()].sort((a, b) => b.lastId - a.lastId);
 }
 
-export function dmConversations(account: AccountState | undefined, counts: UnreadCounts): DmItem[] {
+/** Direct-message conversations, newest first, with their unread counts. */
+export function selectDmConversations(account: AccountState | undefined): DmItem[] {
   if (!account) return [];
   return dmsMemo(
     account.accountId,
-    [account.messages, account.unreads, account.recentConversations, counts],
-    () => computeDms(account, counts),
+    [account.messages, account.unreads, account.recentConversations],
+    () => computeDms(account),
   );
 }
 
-function computeDms(account: AccountState, counts: UnreadCounts): DmItem[] {
+function computeDms(account: AccountState): DmItem[] {
   const self = account.selfUserId;
   const convs = new Map<string, DmItem>();
-  const seen = (participantIds: readonly number[], lastId: number) => {
-    const key = dmConversationKey(participantIds, self);
+  const seen = (key: string, lastId: number, unread: number) => {
     const c = convs.get(key);
-    if (!c) convs.set(key, { key, userIds: key.split(',').map(Number), unread: 0, lastId });
-    else c.lastId = Math.max(c.lastId, lastId);
+    if (!c) convs.set(key, { key, userIds: key.split(',').map(Number), unread, lastId });
+    else {
+      if (lastId > c.lastId) c.lastId = lastId;
+      c.unread += unread;
+    }
   };
-  // The snapshot's recent conversations first: they list conversations whose messages are not
-  // loaded (the user_ids there exclude the user; none means notes to self).
-  for (const r of account.recentConversations) seen(r.user_ids, r.max_message_id);
-  for (const m of account.messages.byId.values()) {
-    if (m.type !== 'private') continue;
-    seen(
-      m.display_recipient.map((r) => r.id),
-      m.id,
-    );
-  }
-  for (const [key, n] of counts.dms) {
-    const bucket = account.unreads.dms.get(key);
-    const last = bucket ? Math.max(...bucket.ids) : 0;
-    const c = convs.get(key);
-    if (c) {
-      c.unread = n;
-      c.lastId = Math.max(c.lastId, last);
-    } else convs.set(key, { key, userIds: key.split(',').map(Number), unread: n, lastId: last });
-  }
+  // The snapshot's recent conversations list conversations whose messages are not loaded (their
+  // user_ids exclude the user; none means notes to self).
+  for (const r of account.recentConversations)
+    seen(dmConversationKey(r.user_ids, self), r.max_message_id, 0);
+  for (const [participants, ids] of account.messages.conversations.dms)
+    seen(dmConversationKey(participants.split(',').map(Number), self), ids.newest, 0);
+  for (const [key, { ids }] of account.unreads.dms) seen(key, ids.newest, ids.size);
   return [...convs.values()].sort((a, b) => b.lastId - a.lastId);
+}
+
+// --- The earlier names, for callers not yet moved to the selectors above (next-unread.ts). -------
+// They take the unread counts they used to need; the selectors read the unreads themselves.
+
+export interface ChannelItem {
+  sub: Subscription;
+  unread: number;
+  muted: boolean;
+}
+
+/** Sections with each channel's unread count (excluding muted topics). */
+export function channelSections(
+  account: AccountState | undefined,
+  counts: UnreadCounts,
+): { pinned: ChannelItem[]; active: ChannelItem[]; muted: ChannelItem[] } {
+  const sections = selectChannelSections(account);
+  const item = (sub: Subscription): ChannelItem => ({
+    sub,
+    unread: counts.channels.get(sub.stream_id)?.count ?? 0,
+    muted: sub.is_muted,
+  });
+  return {
+    pinned: sections.pinned.map(item),
+    active: sections.active.map(item),
+    muted: sections.muted.map(item),
+  };
+}
+
+export function topicsOf(
+  account: AccountState | undefined,
+  _counts: UnreadCounts,
+  streamId: number,
+  serverTopics?: readonly ServerTopic[],
+): TopicItem[] {
+  return selectChannelTopics(account, streamId, serverTopics);
+}
+
+export function dmConversations(
+  account: AccountState | undefined,
+  _counts: UnreadCounts,
+): DmItem[] {
+  return selectDmConversations(account);
 }

@@ -6,6 +6,13 @@ import type { ServerEvent, UpdateMessageEvent, ServerEventType } from '../../../
 import { unresolvedTopicName } from '../../../shared/narrow';
 import type { EventContext } from '../context';
 import type { SliceDraft } from '../sliceDraft';
+import {
+  emptyConversationIndex,
+  indexMessage,
+  reindexMessage,
+  unindexMessage,
+  type ConversationIndex,
+} from '../conversation-index';
 
 export type StoredMessage = MessageWithFlags;
 
@@ -14,10 +21,12 @@ export interface MessagesState {
   readonly byId: Map<number, StoredMessage>;
   /** Highest message id a message event has delivered; a higher id cannot be a duplicate. */
   readonly newestEventId: number;
+  /** The stored messages by channel and topic, and by DM conversation (kept with byId). */
+  readonly conversations: ConversationIndex;
 }
 
 export function emptyMessages(): MessagesState {
-  return { version: 0, byId: new Map(), newestEventId: 0 };
+  return { version: 0, byId: new Map(), newestEventId: 0, conversations: emptyConversationIndex() };
 }
 
 function withFlags(message: StoredMessage, flags: MessageFlag[]): StoredMessage {
@@ -80,6 +89,7 @@ function applyUpdateMessage(
     // Resolving or unresolving a topic does not count as a move (chat-api §2.2).
     if (!isResolveOnly(ev)) next.last_moved_timestamp = ev.edit_timestamp;
     d.write.byId.set(id, next);
+    reindexMessage(d.read.conversations, m, next);
   }
 }
 
@@ -135,6 +145,7 @@ export function handleMessagesEvent(
       const stored = ev.message as StoredMessage;
       if (stored.flags !== ev.flags) stored.flags = ev.flags;
       const w = d.write;
+      reindexMessage(w.conversations, w.byId.get(stored.id), stored);
       w.byId.set(stored.id, stored);
       if (stored.id > w.newestEventId) w.newestEventId = stored.id;
       return;
@@ -144,7 +155,12 @@ export function handleMessagesEvent(
       return;
     case 'delete_message': {
       const ids = ev.message_ids ?? (ev.message_id !== undefined ? [ev.message_id] : []);
-      for (const id of ids) if (d.read.byId.has(id)) d.write.byId.delete(id);
+      for (const id of ids) {
+        const m = d.read.byId.get(id);
+        if (!m) continue;
+        d.write.byId.delete(id);
+        unindexMessage(d.read.conversations, m);
+      }
       return;
     }
     case 'update_message_flags':
@@ -196,5 +212,6 @@ export function mergeMessages(d: SliceDraft<MessagesState>, messages: readonly M
     if (d.read.byId.has(m.id)) continue;
     const stored = (m.flags ? m : { ...m, flags: [] }) as StoredMessage;
     d.write.byId.set(m.id, stored);
+    indexMessage(d.read.conversations, stored);
   }
 }

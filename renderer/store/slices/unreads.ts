@@ -7,6 +7,7 @@ import type { ServerEvent, ServerEventType } from '../../../shared/api/events';
 import { dmConversationKey } from '../../../shared/narrow';
 import type { EventContext } from '../context';
 import type { SliceDraft } from '../sliceDraft';
+import { MessageIdSet } from '../message-id-set';
 
 export type UnreadLocation =
   | { readonly kind: 'stream'; readonly streamId: number; readonly topic: string }
@@ -15,7 +16,8 @@ export type UnreadLocation =
 /** The unread ids of one conversation, with the (shared) location object of its messages. */
 export interface UnreadBucket {
   readonly loc: UnreadLocation;
-  readonly ids: Set<number>;
+  /** Also knows its newest id, which orders the sidebar's topics and conversations. */
+  readonly ids: MessageIdSet;
 }
 
 export interface UnreadsState {
@@ -60,11 +62,11 @@ function bucketFor(s: UnreadsState, loc: UnreadLocation): UnreadBucket {
     let topics = s.streams.get(loc.streamId);
     if (!topics) s.streams.set(loc.streamId, (topics = new Map()));
     let bucket = topics.get(loc.topic);
-    if (!bucket) topics.set(loc.topic, (bucket = { loc, ids: new Set() }));
+    if (!bucket) topics.set(loc.topic, (bucket = { loc, ids: new MessageIdSet() }));
     return bucket;
   }
   let bucket = s.dms.get(loc.key);
-  if (!bucket) s.dms.set(loc.key, (bucket = { loc, ids: new Set() }));
+  if (!bucket) s.dms.set(loc.key, (bucket = { loc, ids: new MessageIdSet() }));
   return bucket;
 }
 
