@@ -338,4 +338,21 @@ export const migrations: Migration[] = [
         ) WITHOUT ROWID;
       `),
   },
+  {
+    version: 5,
+    description: 'custom (realm) emoji; images in uploads/emoji/<file_name>',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE realm_emoji (
+          id INTEGER PRIMARY KEY,
+          name TEXT NOT NULL,
+          author_id INTEGER REFERENCES users(id),
+          file_name TEXT NOT NULL UNIQUE,
+          content_type TEXT NOT NULL,
+          deactivated INTEGER NOT NULL DEFAULT 0
+        );
+        -- One active emoji per name; deactivated ones keep their name for old reactions.
+        CREATE UNIQUE INDEX realm_emoji_active_name ON realm_emoji (name) WHERE deactivated = 0;
+      `),
+  },
 ];

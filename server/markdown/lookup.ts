@@ -1,6 +1,7 @@
 // The database side of mention rendering: resolves user, group and channel names for one author.
 // Channel links only resolve to channels the author may see, so a link never leaks a private name.
 import type { Db } from '../db';
+import { sharedTableCache } from '../db/table-cache';
 import type { AuthUser } from '../realm/context';
 import { canSeeChannelMetadata } from '../realm/permissions';
 import { unicodeEmojiCodeForName } from '../realm/emoji';
@@ -8,6 +9,7 @@ import type { ChannelRow } from '../resources/channels-store';
 import type { MentionLookup, MentionUser } from './mentions';
 import type { Linkifier } from './linkifiers';
 import { compilePattern, expandTemplate } from '../resources/realm-config';
+import { emojiSourceUrl } from '../resources/realm-emoji';
 
 export function databaseLookup(db: Db, author: AuthUser): MentionLookup {
   return {
@@ -42,14 +44,29 @@ export function databaseLookup(db: Db, author: AuthUser): MentionLookup {
       return { id: row.id, name: row.name };
     },
     emojiCode: unicodeEmojiCodeForName,
+    customEmojiUrl(name) {
+      const row = db
+        .prepare<[string], { file_name: string }>(
+          'SELECT file_name FROM realm_emoji WHERE name = ? AND deactivated = 0',
+        )
+        .get(name);
+      return row && emojiSourceUrl(row.file_name);
+    },
     linkifiers: () => realmLinkifiers(db),
   };
 }
 
 const compiled = new Map<string, Linkifier | null>();
 
-/** The realm's linkifiers, compiled once per pattern/template pair; invalid ones are skipped. */
-export function realmLinkifiers(db: Db): Linkifier[] {
+/**
+ * The realm's linkifiers, compiled once per pattern/template pair; invalid ones are skipped.
+ * Every rendering asks for them: the list is cached until the linkifiers table changes.
+ */
+export function realmLinkifiers(db: Db): readonly Linkifier[] {
+  return sharedTableCache(db, 'linkifiers', ['linkifiers'], readRealmLinkifiers).get(0);
+}
+
+function readRealmLinkifiers(db: Db): Linkifier[] {
   const rows = db
     .prepare<[], { pattern: string; url_template: string }>(
       'SELECT pattern, url_template FROM linkifiers ORDER BY id',

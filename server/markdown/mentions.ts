@@ -27,6 +27,8 @@ export interface MentionLookup {
   groupByName(name: string): MentionGroup | undefined;
   channelByName(name: string): MentionChannel | undefined;
   emojiCode(name: string): string | undefined;
+  /** The image URL of an active custom emoji by name (custom emoji win over unicode names). */
+  customEmojiUrl?(name: string): string | undefined;
   /** The realm's linkifiers (linkifiers.ts); none when absent. */
   linkifiers?(): readonly Linkifier[];
 }
@@ -132,6 +134,15 @@ function mentionRule(state: StateInline, silent: boolean): boolean {
   if (first === 0x3a /* : */) {
     const emoji = EMOJI.exec(src);
     if (!emoji) return false;
+    const customUrl = env.lookup.customEmojiUrl?.(emoji[1]);
+    if (customUrl) {
+      if (!silent) {
+        const token = state.push('chat_custom_emoji', '', 0);
+        token.meta = { name: emoji[1], url: customUrl };
+      }
+      state.pos += emoji[0].length;
+      return true;
+    }
     const code = env.lookup.emojiCode(emoji[1]);
     if (!code) return false;
     if (!silent) {
@@ -190,6 +201,10 @@ export const mentionsPlugin = (md: MarkdownIt): void => {
     }
     const href = `${base}/topic/${encodeHashComponent(topic)}`;
     return `<a class="stream-topic" data-stream-id="${channel.id}" href="${escape(href)}">#${escape(channel.name)} &gt; ${escape(topic)}</a>`;
+  };
+  rules.chat_custom_emoji = (tokens: Token[], idx: number) => {
+    const { name, url } = tokens[idx].meta as { name: string; url: string };
+    return `<img alt=":${escape(name)}:" class="emoji" src="${escape(url)}" title="${escape(name.replace(/_/g, ' '))}">`;
   };
   rules.chat_emoji = (tokens: Token[], idx: number) => {
     const { name, code } = tokens[idx].meta as { name: string; code: string };

@@ -1,6 +1,7 @@
 // The unicode emoji table from the emoji-datasource package: short name -> code, where the code is
 // the lowercase dash-separated codepoint sequence with the FE0F variation selector removed, as the
-// public API does. Loaded once, on first use. Reactions and statuses validate against it.
+// public API does. Loaded once, on first use. Reactions and statuses validate against it, and
+// against the realm's custom emoji (resources/realm-emoji.ts supplies the table).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -46,29 +47,67 @@ export type EmojiCheck =
   | { ok: true; emoji_name: string; emoji_code: string; reaction_type: string }
   | { ok: false; msg: string };
 
+/** A realm (custom) emoji as reactions and statuses see it; `id` is its emoji_code. */
+export interface CustomEmoji {
+  id: string;
+  name: string;
+  deactivated: boolean;
+}
+
+/** The realm's custom emoji, looked up by id (emoji_code) and by active name. */
+export interface CustomEmojiTable {
+  byId(id: string): CustomEmoji | undefined;
+  activeByName(name: string): CustomEmoji | undefined;
+}
+
+export const NO_CUSTOM_EMOJI: CustomEmojiTable = {
+  byId: () => undefined,
+  activeByName: () => undefined,
+};
+
 /**
- * Validates an emoji given by name (and optionally code and type) as statuses and reactions
- * accept it. Realm emoji: the realm has none, so any realm_emoji is an invalid custom emoji.
+ * Validates an emoji as statuses and reactions accept it. Without an emoji_code the name decides
+ * the type, as the public server resolves names: an active custom emoji first, then the extra
+ * emoji, then unicode (any reaction_type given is then ignored). With an emoji_code the type
+ * (default unicode_emoji) decides, and the name must be that code's name.
  */
-export function checkEmoji(name: string, code?: string, type?: string): EmojiCheck {
+export function checkEmoji(
+  name: string,
+  code?: string,
+  type?: string,
+  custom: CustomEmojiTable = NO_CUSTOM_EMOJI,
+): EmojiCheck {
+  if (code === undefined) {
+    const realm = custom.activeByName(name);
+    if (realm) {
+      return { ok: true, emoji_name: name, emoji_code: realm.id, reaction_type: 'realm_emoji' };
+    }
+    if (EXTRA_EMOJI.has(name)) {
+      return { ok: true, emoji_name: name, emoji_code: name, reaction_type: 'svc_extra_emoji' };
+    }
+    const unicode = unicodeEmojiCodeForName(name);
+    if (unicode === undefined) return { ok: false, msg: `Emoji '${name}' does not exist` };
+    return { ok: true, emoji_name: name, emoji_code: unicode, reaction_type: 'unicode_emoji' };
+  }
   const reactionType = type ?? 'unicode_emoji';
   switch (reactionType) {
     case 'unicode_emoji': {
-      const expected = unicodeEmojiCodeForName(name);
-      if (code === undefined) {
-        if (expected === undefined) return { ok: false, msg: `Emoji '${name}' does not exist` };
-        return { ok: true, emoji_name: name, emoji_code: expected, reaction_type: reactionType };
-      }
       if (!isUnicodeEmojiCode(code)) return { ok: false, msg: 'Invalid emoji code.' };
+      const expected = unicodeEmojiCodeForName(name);
       if (expected === undefined || expected !== emojiCode(code)) {
         return { ok: false, msg: 'Invalid emoji name.' };
       }
       return { ok: true, emoji_name: name, emoji_code: expected, reaction_type: reactionType };
     }
-    case 'realm_emoji':
-      return { ok: false, msg: 'Invalid custom emoji.' };
+    case 'realm_emoji': {
+      const emoji = custom.byId(code);
+      if (!emoji) return { ok: false, msg: 'Invalid custom emoji.' };
+      if (emoji.name !== name) return { ok: false, msg: 'Invalid custom emoji name.' };
+      if (emoji.deactivated) return { ok: false, msg: 'This custom emoji has been deactivated.' };
+      return { ok: true, emoji_name: name, emoji_code: emoji.id, reaction_type: reactionType };
+    }
     case 'svc_extra_emoji':
-      if (!EXTRA_EMOJI.has(name) || (code !== undefined && code !== name)) {
+      if (!EXTRA_EMOJI.has(name) || code !== name) {
         return { ok: false, msg: 'Invalid emoji name.' };
       }
       return { ok: true, emoji_name: name, emoji_code: name, reaction_type: reactionType };

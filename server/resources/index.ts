@@ -32,6 +32,7 @@ import { reactionsResource } from './reactions';
 import { uploadsResource } from './uploads';
 import { channelTopicsResource } from './channel-topics';
 import { messageHistoryResource } from './message-history';
+import { realmEmojiResource } from './realm-emoji';
 
 export const resources: readonly ResourceModule[] = [
   serverInfoResource,
@@ -65,6 +66,7 @@ export const resources: readonly ResourceModule[] = [
   flagsResource,
   reactionsResource,
   uploadsResource,
+  realmEmojiResource,
 ];
 
 setStateProviders(resources);

@@ -1,12 +1,13 @@
 // Emoji reactions: POST and DELETE /messages/{id}/reactions and reaction events to everyone who
 // can see the message (api-notes §4.4). Emoji are validated by realm/emoji.ts (emoji-datasource for
-// unicode_emoji, no realm emoji unless added, svc_extra_emoji names).
+// unicode_emoji, the realm's active custom emoji for realm_emoji, svc_extra_emoji names).
 import type { Db } from '../db';
 import { ApiError, badRequest } from '../http/errors';
 import { p } from '../http/params';
 import { MessageFlag } from '../db/flags';
 import type { AuthUser, RealmContext } from '../realm/context';
 import { checkEmoji, emojiCode, unicodeEmojiCodeForName, EXTRA_EMOJI } from '../realm/emoji';
+import { customEmojiTable } from './realm-emoji';
 import type { ResourceModule } from './module';
 import {
   accessibleMessage,
@@ -66,6 +67,13 @@ function sendReactionEvent(
   });
 }
 
+/** A name's code within one reaction type (a custom emoji by its active name is resolved above). */
+function codeForName(type: string, name: string): string | undefined {
+  if (type === 'unicode_emoji') return unicodeEmojiCodeForName(name);
+  if (type === 'svc_extra_emoji' && EXTRA_EMOJI.has(name)) return name;
+  return undefined;
+}
+
 export const reactionsResource: ResourceModule = {
   name: 'reactions',
   routes(api, ctx) {
@@ -82,9 +90,15 @@ export const reactionsResource: ResourceModule = {
       ({ user, ids, params }) => {
         const message = accessibleMessage(ctx.db, user, ids.message_id);
         if (!message) throw badRequest('Invalid message(s)');
-        const type = reactionType(params.reaction_type);
-        const check = checkEmoji(params.emoji_name, params.emoji_code, type);
+        // Without a reaction_type the name (or the code's default type) decides it.
+        const check = checkEmoji(
+          params.emoji_name,
+          params.emoji_code,
+          params.reaction_type === undefined ? undefined : reactionType(params.reaction_type),
+          customEmojiTable(ctx.db),
+        );
         if (!check.ok) throw badRequest(check.msg);
+        const type = check.reaction_type;
         if (reactionExists(ctx.db, message.id, user.id, type, check.emoji_code)) {
           throw new ApiError('REACTION_ALREADY_EXISTS', 'Reaction already exists.', 400);
         }
@@ -123,18 +137,24 @@ export const reactionsResource: ResourceModule = {
       ({ user, ids, params }) => {
         const message = accessibleMessage(ctx.db, user, ids.message_id);
         if (!message) throw badRequest('Invalid message(s)');
-        const type = reactionType(params.reaction_type);
+        let type = reactionType(params.reaction_type);
         let code = params.emoji_code;
         if (code === undefined) {
           if (params.emoji_name === undefined) {
             throw badRequest('At least one of emoji_name and emoji_code must be specified');
           }
-          code =
-            type === 'unicode_emoji'
-              ? unicodeEmojiCodeForName(params.emoji_name)
-              : type === 'svc_extra_emoji' && EXTRA_EMOJI.has(params.emoji_name)
-                ? params.emoji_name
-                : undefined;
+          const byName = checkEmoji(
+            params.emoji_name,
+            undefined,
+            undefined,
+            customEmojiTable(ctx.db),
+          );
+          if (byName.ok && (params.reaction_type === undefined || byName.reaction_type === type)) {
+            type = byName.reaction_type;
+            code = byName.emoji_code;
+          } else {
+            code = codeForName(type, params.emoji_name);
+          }
         } else if (type === 'unicode_emoji') {
           code = emojiCode(code);
         }

@@ -1,6 +1,7 @@
 // The realm row and its realm_* settings in POST /register.
 import type { Db } from '../db';
 import { parseJson } from '../db';
+import { sharedTableCache } from '../db/table-cache';
 import type { ResourceModule } from './module';
 import { LIMITS, TYPING } from '../config';
 
@@ -11,14 +12,22 @@ export interface RealmRow {
   settings: Record<string, unknown>;
 }
 
+/**
+ * The realm row with its settings parsed, cached until the realm table changes (several settings
+ * are read on every send). Shared and frozen: copy before changing.
+ */
 export function realmRow(db: Db): RealmRow {
+  return sharedTableCache(db, 'realm-row', ['realm'], readRealmRow).get(1);
+}
+
+function readRealmRow(db: Db): RealmRow {
   const row = db
     .prepare<[], { name: string; description: string; date_created: number; settings: string }>(
       'SELECT name, description, date_created, settings FROM realm WHERE id = 1',
     )
     .get();
   if (!row) throw new Error('realm is not seeded');
-  return { ...row, settings: parseJson<Record<string, unknown>>(row.settings, {}) };
+  return { ...row, settings: Object.freeze(parseJson<Record<string, unknown>>(row.settings, {})) };
 }
 
 export function realmSetting<T>(db: Db, name: string, fallback: T): T {
@@ -40,7 +49,6 @@ export const realmSettingsResource: ResourceModule = {
       realm_date_created: realm.date_created,
       realm_icon_url: `${ctx.realmUrl}/static/images/logo/zulip-icon-128x128.png`,
       realm_icon_source: 'D',
-      realm_emoji: {},
       max_message_length: LIMITS.maxMessageLength,
       max_topic_length: LIMITS.maxTopicLength,
       max_stream_name_length: LIMITS.maxStreamNameLength,

@@ -9,6 +9,8 @@ import { isAdmin } from '../realm/roles';
 import { checkEmoji } from '../realm/emoji';
 import { userSettings } from '../realm/accounts';
 import { activeUserIds, getUserRow } from './users-store';
+import { customEmojiTable } from './realm-emoji';
+import type { Db } from '../db';
 
 const statusParams = {
   status_text: p.string().optional(),
@@ -34,7 +36,7 @@ interface StatusRow {
 }
 
 /** Validates the parameters (spec 4.9 errors) and returns what changes. */
-function validateStatus(params: StatusChange): StatusChange {
+function validateStatus(db: Db, params: StatusChange): StatusChange {
   const change: StatusChange = {};
   if (
     params.status_text === undefined &&
@@ -66,7 +68,12 @@ function validateStatus(params: StatusChange): StatusChange {
     change.emoji_code = '';
     change.reaction_type = '';
   } else {
-    const checked = checkEmoji(params.emoji_name, params.emoji_code, params.reaction_type);
+    const checked = checkEmoji(
+      params.emoji_name,
+      params.emoji_code,
+      params.reaction_type,
+      customEmojiTable(db),
+    );
     if (!checked.ok) throw badRequest(checked.msg);
     change.emoji_name = checked.emoji_name;
     change.emoji_code = checked.emoji_code;
@@ -137,7 +144,7 @@ export const userStatusResource: ResourceModule = {
       '/users/me/status',
       { params: { ...statusParams, away: p.bool().optional() } },
       ({ user, params }) => {
-        applyStatus(ctx, user.id, validateStatus(params));
+        applyStatus(ctx, user.id, validateStatus(ctx.db, params));
       },
     );
 
@@ -148,7 +155,7 @@ export const userStatusResource: ResourceModule = {
         if (!mayChangeOthersStatus(user)) throw badRequest('Insufficient permission');
         const target = getUserRow(ctx.db, ids.user_id);
         if (!target || target.is_active !== 1) throw badRequest('No such user');
-        applyStatus(ctx, target.id, validateStatus(params));
+        applyStatus(ctx, target.id, validateStatus(ctx.db, params));
       },
     );
   },

@@ -9,6 +9,7 @@ import { insertChannel, insertSubscriptions } from '../resources/channels-store'
 import { createRealmBase } from './base';
 import { writeCredentials, type SeededCredential } from './credentials';
 import { seedDemoMessages } from './demo-messages';
+import { seedDemoEmoji } from './demo-emoji';
 import { renderShortMarkdown } from '../realm/render-text';
 
 export interface DemoUser extends SeededCredential {
@@ -161,6 +162,7 @@ export async function seedDemoRealm(ctx: RealmContext): Promise<void> {
 
   seedProfileFields(ctx, users);
   await seedDemoMessages({ ctx, users, channels, now });
+  await seedDemoEmoji(ctx, users, channels);
   writeCredentials(
     ctx.dataDir,
     Object.values(users).map(({ key: _key, ...rest }) => rest),

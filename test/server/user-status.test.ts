@@ -88,7 +88,7 @@ describe('POST /users/me/status', () => {
       [{ emoji_name: 'not_an_emoji_at_all' }, "Emoji 'not_an_emoji_at_all' does not exist"],
       [{ emoji_name: 'smile', emoji_code: '2764' }, 'Invalid emoji name.'],
       [
-        { emoji_name: 'party', emoji_code: '1', reaction_type: 'realm_emoji' },
+        { emoji_name: 'party', emoji_code: '99999', reaction_type: 'realm_emoji' },
         'Invalid custom emoji.',
       ],
     ];
