@@ -7,7 +7,7 @@ import { App } from '../../../renderer/src/App';
 import { createChatStore, selectActiveAccount } from '../../../renderer/store';
 import { uiStore, ALL_MESSAGES_ROUTE } from '../../../renderer/src/ui-store';
 import { EMMA, GENERAL, register, unreadMsgs } from '../store/fixtures';
-import { fakeLayout, installFakeApi, resetUi } from './harness';
+import { fakeLayout, installFakeApi, QUIET_MAIN_ANSWERS, resetUi } from './harness';
 
 let restoreLayout: () => void;
 beforeEach(() => {
@@ -45,6 +45,7 @@ function twoAccounts() {
     b: register({ user_id: EMMA }),
   };
   const fake = installFakeApi({
+    ...QUIET_MAIN_ANSWERS,
     listAccounts: () => ({
       accounts: [summary('a', 'Work', 1), summary('b', 'Home', EMMA)],
       activeAccountId: 'b',
@@ -58,16 +59,6 @@ function twoAccounts() {
         connection: { status: 'live', queueId: `q-${accountId}` },
       };
     },
-    getOutbox: () => [],
-    listDrafts: () => [],
-    takeLaunchRequests: () => ({ openManifest: [] }),
-    getMessages: () => ({
-      result: 'success',
-      msg: '',
-      messages: [],
-      found_oldest: true,
-      found_newest: true,
-    }),
   });
   return { fake, releaseB };
 }

@@ -6,7 +6,7 @@ import { App } from '../../../renderer/src/App';
 import { createChatStore } from '../../../renderer/store';
 import { uiStore, ALL_MESSAGES_ROUTE } from '../../../renderer/src/ui-store';
 import { channelMessage, GENERAL, messageEvent, register, unreadMsgs } from '../store/fixtures';
-import { fakeLayout, installFakeApi, resetUi } from './harness';
+import { fakeLayout, installFakeApi, QUIET_MAIN_ANSWERS, resetUi } from './harness';
 
 type Listener = (payload: unknown) => void;
 let listeners: Map<string, Listener[]>;
@@ -42,6 +42,7 @@ afterEach(() => {
 
 function installBridge(accounts: unknown[]) {
   const fake = installFakeApi({
+    ...QUIET_MAIN_ANSWERS,
     listAccounts: () => ({ accounts, activeAccountId: accounts.length ? 'a' : null }),
     getSnapshot: () => ({
       snapshot: {
@@ -55,16 +56,6 @@ function installBridge(accounts: unknown[]) {
       },
       events: [],
       connection: { status: 'live', queueId: 'q1' },
-    }),
-    getOutbox: () => [],
-    listDrafts: () => [],
-    takeLaunchRequests: () => ({ openManifest: [] }),
-    getMessages: () => ({
-      result: 'success',
-      msg: '',
-      messages: [],
-      found_oldest: true,
-      found_newest: true,
     }),
   });
   fake.on = vi.fn((channel: string, listener: Listener) => {

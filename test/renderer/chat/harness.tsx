@@ -25,6 +25,20 @@ export function installFakeApi(
   return fake;
 }
 
+/** Main's answers for an account with nothing waiting: no outbox, drafts, launch requests or history. */
+export const QUIET_MAIN_ANSWERS: Record<string, (input: unknown) => unknown> = {
+  getOutbox: () => [],
+  listDrafts: () => [],
+  takeLaunchRequests: () => ({ openManifest: [] }),
+  getMessages: () => ({
+    result: 'success',
+    msg: '',
+    messages: [],
+    found_oldest: true,
+    found_newest: true,
+  }),
+};
+
 export function resetUi(accountId = 'a'): void {
   uiStore.setState({
     accounts: [],

@@ -2,70 +2,32 @@
 // bridge (window.tributary over a WebSocket), which reaches the real main-process services, which
 // fetch the message's Markdown source (GET /messages/{id}) from the real local realm server
 // (127.0.0.1, SQLite in a temporary folder). The quote carries that source, not the rendered text.
-//
-// The server and main-process helpers live in the Node TypeScript project, which this web project
-// cannot import statically: they are loaded by URL and typed here by the few members used.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { createChatStore, type ChatStore } from '../../../renderer/store';
+import type { ChatStore } from '../../../renderer/store';
 import { MessageActions } from '../../../renderer/features/messages/MessageActions';
 import type { TributaryApi } from '../../../shared/ipc/contract';
 import type { MessageWithFlags } from '../../../shared/api/types';
 import { narrowKey, topicNarrow } from '../../../shared/narrow';
 import { uiStore } from '../../../renderer/src/ui-store';
 import { Providers, resetUi } from './harness';
+import { startLiveMain, type LiveMain, type LiveRealm } from './live-main';
 
-interface TestServer {
-  url: string;
-  users: Record<string, { email: string; api_key: string }>;
-  close(): Promise<void>;
-}
-interface Transport {
-  api: TributaryApi<Blob>;
-  close(): Promise<void>;
-}
-const load = <T,>(path: string) => import(String(new URL(path, import.meta.url))) as Promise<T>;
-
-let realm: TestServer;
-let transport: Transport;
+let live: LiveMain;
+let realm: LiveRealm;
 let api: TributaryApi<Blob>;
 let accountId: string;
 let store: ChatStore;
 let general: number;
 
 beforeAll(async () => {
-  const { startTestServer } = await load<{
-    startTestServer(o: { heartbeatMs: number }): Promise<TestServer>;
-  }>('../../support/server.ts');
-  const { websocketTransport } = await load<{
-    websocketTransport(o: object): Promise<Transport>;
-  }>('../../main/support/transports.ts');
-  realm = await startTestServer({ heartbeatMs: 1_000 });
-  transport = await websocketTransport({});
-  api = transport.api;
-  (window as unknown as { tributary: unknown }).tributary = api;
-  const owner = realm.users.owner;
-  accountId = (
-    await api.addAccount({
-      site: realm.url,
-      auth: { kind: 'apiKey', email: owner.email, apiKey: owner.api_key },
-    })
-  ).id;
-  let snapshot = (await api.getSnapshot({ accountId })).snapshot;
-  for (let i = 0; !snapshot && i < 500; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    snapshot = (await api.getSnapshot({ accountId })).snapshot;
-  }
-  if (!snapshot) throw new Error('no snapshot from main');
-  store = createChatStore();
-  store.getState().replaceSnapshot(accountId, snapshot.register);
-  store.getState().setActiveAccount(accountId);
-  general = snapshot.register.subscriptions!.find((s) => s.name === 'general')!.stream_id;
+  live = await startLiveMain();
+  ({ realm, api, accountId, store } = live);
+  general = live.channelId('general');
 }, 60_000);
 
 afterAll(async () => {
-  await transport?.close();
-  await realm?.close();
+  await live?.close();
 });
 
 afterEach(cleanup);
