@@ -58,7 +58,9 @@ function createRenderer() {
     return self.renderToken(tokens, idx, options);
   };
 
-  // Images never load from arbitrary hosts: uploads become inline previews, anything else a link.
+  // Images never load from arbitrary hosts: an uploaded image becomes a link in the text plus an
+  // inline preview placed after the block that holds it (a <div> inside <p> is invalid HTML, and
+  // the public server puts previews there too); anything else is only a link.
   rules.image = (tokens, idx, _options, env) => {
     const token = tokens[idx];
     const src = String(token.attrGet('src') ?? '');
@@ -66,10 +68,37 @@ function createRenderer() {
     (env as unknown as LinkEnv).links.push(src);
     if (UPLOAD_PREFIX.test(src)) {
       (env as unknown as LinkEnv).images.push(src);
-      return `<div class="message_inline_image"><a href="${escape(src)}" title="${escape(alt)}"><img src="${escape(src)}" alt="${escape(alt)}"></a></div>`;
+      return `<a href="${escape(src)}">${escape(alt || src)}</a>`;
     }
     return `<a href="${escape(src)}" target="_blank" rel="noopener noreferrer">${escape(alt || src)}</a>`;
   };
+  md.core.ruler.push('chat_image_previews', (state) => {
+    const tokens = state.tokens;
+    for (let i = tokens.length - 1; i >= 0; i--) {
+      const inline = tokens[i];
+      if (inline.type !== 'inline' || !inline.children) continue;
+      const previews = inline.children
+        .filter((child) => child.type === 'image')
+        .map((child) => ({ src: String(child.attrGet('src') ?? ''), alt: child.content }))
+        .filter((image) => UPLOAD_PREFIX.test(image.src));
+      if (previews.length === 0) continue;
+      // tokens[i + 1] closes the paragraph, heading or table cell holding the inline content:
+      // previews go after a paragraph or heading, but inside a cell (a <tr> holds only cells).
+      const closing = tokens[i + 1]?.type ?? '';
+      const inCell = closing === 'td_close' || closing === 'th_close';
+      const token = new state.Token('chat_image_previews', '', 0);
+      token.meta = previews;
+      token.block = true;
+      tokens.splice(inCell ? i + 1 : i + 2, 0, token);
+    }
+  });
+  rules.chat_image_previews = (tokens, idx) =>
+    (tokens[idx].meta as Array<{ src: string; alt: string }>)
+      .map(
+        ({ src, alt }) =>
+          `<div class="message_inline_image"><a href="${escape(src)}" title="${escape(alt)}"><img src="${escape(src)}" alt="${escape(alt)}"></a></div>\n`,
+      )
+      .join('');
 
   rules.fence = (tokens, idx) => {
     const token = tokens[idx];

@@ -109,6 +109,23 @@ describe('markdown', () => {
     expect(renderMessage('just text', lookup).hasLink).toBe(false);
   });
 
+  it('puts an uploaded image preview after its paragraph, never inside it', () => {
+    const src = '/user_uploads/1/ab/cd/shot.png';
+    const out = renderMessage(`look ![shot](${src}) here\n\nafter`, lookup);
+    expect(out.html).toBe(
+      `<p>look <a href="${src}">shot</a> here</p>\n` +
+        `<div class="message_inline_image"><a href="${src}" title="shot"><img src="${src}" alt="shot"></a></div>\n` +
+        '<p>after</p>',
+    );
+    expect(out.hasImage).toBe(true);
+    expect(out.uploadPathIds).toEqual(['1/ab/cd/shot.png']);
+    // In a table the preview stays inside its cell.
+    const table = renderMessage(`| a |\n|---|\n| ![t](${src}) |`, lookup).html;
+    expect(table).toMatch(
+      /<td><a [^>]+>t<\/a><div class="message_inline_image">.*<\/div>\n<\/td>/s,
+    );
+  });
+
   it('shows images from other hosts only as links', () => {
     const out = renderMessage('![pic](https://evil.example/x.png)', lookup);
     expect(out.html).not.toContain('<img');

@@ -76,6 +76,27 @@ describe('attachments linked by messages', () => {
     expect((await attachmentNamed(dev, 'plan.txt'))?.messages).toEqual([]);
   });
 
+  it('renders an uploaded image as a link plus a preview after the paragraph (valid HTML)', async () => {
+    const dev = server.client('dev');
+    const url = await upload(dev, 'photo.png');
+    const id = await send(dev, 'design', `the mockup ![mockup](${url}) as discussed`, 'previews');
+    const message = (await dev.get(`/messages/${id}`)).body.message;
+    const html = message.content as string;
+    expect(html).toBe(
+      `<p>the mockup <a href="${url}">mockup</a> as discussed</p>\n` +
+        `<div class="message_inline_image"><a href="${url}" title="mockup"><img src="${url}" alt="mockup"></a></div>`,
+    );
+    // No block element inside a paragraph.
+    expect(html).not.toMatch(/<p>(?:(?!<\/p>).)*<div/s);
+    const narrowed = await dev.get('/messages', {
+      anchor: id,
+      num_before: 0,
+      num_after: 0,
+      narrow: [{ operator: 'has', operand: 'image' }],
+    });
+    expect(narrowed.body.messages.map((m: { id: number }) => m.id)).toEqual([id]);
+  });
+
   it('links a file the sender received (not only their own) and keeps a guessed file unlinked', async () => {
     const emma = server.client('emma');
     const dev = server.client('dev');
