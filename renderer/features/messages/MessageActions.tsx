@@ -1,6 +1,13 @@
 // The actions of one message: react, quote and reply, star, edit (within the realm's limit), move or
 // rename the topic with a propagate mode, resolve/unresolve, delete, mark unread from here, copy link.
-import { useState } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type RefObject,
+} from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { MessageWithFlags } from '../../../shared/api/types';
 import {
@@ -13,7 +20,7 @@ import { messageNearFragment } from '../../../shared/narrow/link';
 import { useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import { api, errorText } from '../../src/tributary';
-import { navigate, requestCompose, uiStore } from '../../src/ui-store';
+import { navigate, requestCompose, uiStore, useUi } from '../../src/ui-store';
 import { htmlToText } from '../../lib/sanitize';
 import { clockNow } from '../../lib/format';
 import { EmojiPicker } from '../emoji/EmojiPicker';
@@ -81,10 +88,24 @@ export function MessageActions({
   accountId: string;
   message: MessageWithFlags;
 }) {
-  const [mode, setMode] = useState<Mode>(null);
+  const [mode, setModeState] = useState<Mode>(null);
   const [error, setError] = useState<string | null>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const menuButtonRef = useRef<HTMLButtonElement>(null);
+  const selected = useUi((s) => s.selectedMessageId === message.id);
+  /** Closing puts the focus back on the menu button when it was inside the actions (or lost with
+   * them), so a keyboard user carries on from the message rather than from the top of the page. */
+  const setMode = useCallback((next: Mode) => {
+    if (next === null) {
+      const focused = document.activeElement;
+      if (!focused || focused === document.body || rootRef.current?.contains(focused))
+        menuButtonRef.current?.focus();
+    }
+    setModeState(next);
+  }, []);
+  useMessageActionsKey(selected, () => setMode('menu'));
   return (
-    <div className={`message-actions${mode ? ' open' : ''}`}>
+    <div className={`message-actions${mode ? ' open' : ''}`} ref={rootRef}>
       <button
         type="button"
         className="icon"
@@ -95,11 +116,14 @@ export function MessageActions({
         ☺
       </button>
       <button
+        ref={menuButtonRef}
         type="button"
         className="icon"
         aria-label="Message actions"
         aria-haspopup="menu"
         aria-expanded={mode === 'menu'}
+        aria-keyshortcuts={selected ? 'i' : undefined}
+        title="Message actions (i)"
         onClick={() => setMode(mode === 'menu' ? null : 'menu')}
       >
         ⋯
@@ -120,6 +144,58 @@ export function MessageActions({
       ) : null}
     </div>
   );
+}
+
+function typingInField(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return !!el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName));
+}
+
+/**
+ * `i` opens the actions menu of the message selected with the arrow keys, as in the web app. Only
+ * the selected row's actions listen, so one key press opens one menu.
+ */
+function useMessageActionsKey(selected: boolean, open: () => void): void {
+  useEffect(() => {
+    if (!selected) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'i' || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+      if (typingInField(e.target) || document.querySelector('[aria-modal="true"]')) return;
+      e.preventDefault();
+      open();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [selected, open]);
+}
+
+/** Menu keys: the first item takes the focus when the menu opens; arrows, Home and End move it,
+ * Esc closes it. */
+function useMenuFocus(menuRef: RefObject<HTMLDivElement | null>, open: boolean): void {
+  useEffect(() => {
+    if (open) menuRef.current?.querySelector<HTMLElement>('[role=menuitem]')?.focus();
+  }, [menuRef, open]);
+}
+
+function onMenuKeyDown(e: KeyboardEvent<HTMLDivElement>, close: () => void): void {
+  if (e.key === 'Escape') {
+    // This menu only, not the view behind it (Esc there goes back).
+    e.preventDefault();
+    e.stopPropagation();
+    close();
+    return;
+  }
+  const items = [...e.currentTarget.querySelectorAll<HTMLElement>('[role=menuitem]')];
+  const at = items.indexOf(document.activeElement as HTMLElement);
+  let next: number;
+  if (e.key === 'ArrowDown') next = (at + 1) % items.length;
+  else if (e.key === 'ArrowUp') next = (at - 1 + items.length) % items.length;
+  else if (e.key === 'Home') next = 0;
+  else if (e.key === 'End') next = items.length - 1;
+  else return;
+  e.preventDefault();
+  e.stopPropagation(); // not the message list's arrow keys
+  items[next]?.focus();
 }
 
 /** The open menu, emoji picker or form of one message's actions. */
@@ -150,6 +226,8 @@ function ActionsPanel({
     (editLimit == null || editLimit === 0 || clockNow() / 1000 - message.timestamp < editLimit);
   const starred = message.flags.includes('starred');
   const site = uiStore.getState().accounts.find((a) => a.id === accountId)?.site ?? '';
+  const menuRef = useRef<HTMLDivElement>(null);
+  useMenuFocus(menuRef, mode === 'menu');
 
   const run = (p: Promise<unknown>) => {
     setError(null);
@@ -184,7 +262,13 @@ function ActionsPanel({
         />
       ) : null}
       {mode === 'menu' ? (
-        <div className="menu" role="menu" aria-label="Message actions">
+        <div
+          className="menu"
+          role="menu"
+          aria-label="Message actions"
+          ref={menuRef}
+          onKeyDown={(e) => onMenuKeyDown(e, () => setMode(null))}
+        >
           <button
             role="menuitem"
             type="button"
