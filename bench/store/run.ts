@@ -1,6 +1,8 @@
 // Store benchmark (npm run bench:store): apply 100,000 message events, in batches of 100, into a
 // store already holding 1,000 messages and into one holding 100,000; report events per second for
 // each and the ratio of cost per event (bars: >= 200,000 events/s at 100k, ratio within 1.3x).
+// Also the sidebar's work per incoming message (its selectors after each one-message batch) holding
+// 1,000 and 100,000 messages, and that ratio: it must not grow with the messages held either.
 //
 // The store lives in renderer/ (TypeScript project tsconfig.web.json), which this Node-side
 // project may not import statically, so it is loaded by URL at run time; tsx compiles it.
@@ -26,6 +28,24 @@ interface StoreModule {
     subscribe(listener: () => void): () => void;
   };
 }
+/** The sidebar's selectors, loaded by URL like the store (renderer/features/sidebar/sidebar-model.ts). */
+interface SidebarModule {
+  selectChannelSections(account: unknown): Record<'pinned' | 'active' | 'muted', unknown[]>;
+  selectChannelTopics(
+    account: unknown,
+    streamId: number,
+    serverTopics: readonly { name: string; max_id: number }[],
+  ): unknown;
+  selectDmConversations(account: unknown): unknown;
+}
+interface SelectorsModule {
+  selectActiveAccount(state: unknown): unknown;
+  selectUnreadCounts(account: unknown): {
+    total: number;
+    mentions: number;
+    channels: ReadonlyMap<number, { count: number }>;
+  };
+}
 interface NarrowModule {
   narrowKey(narrow: { operator: string; operand: string | number | number[] }[]): string;
 }
@@ -36,6 +56,8 @@ const CHANNELS = 20;
 const TOPICS_PER_CHANNEL = 10;
 const BATCH = 100;
 const EVENTS = 100_000;
+/** Single-message batches timed for the sidebar figure, per round and store size. */
+const SIDEBAR_MESSAGES = 1000;
 const ACCOUNT = 'bench';
 
 function user(id: number): User {
@@ -210,6 +232,10 @@ async function run() {
   const narrowMod = (await import(
     String(new URL('../../shared/narrow/index.ts', import.meta.url))
   )) as NarrowModule;
+  const selectors = store as unknown as SelectorsModule;
+  const sidebar = (await import(
+    String(new URL('../../renderer/features/sidebar/sidebar-model.ts', import.meta.url))
+  )) as SidebarModule;
   const openNarrows = [
     [],
     [{ operator: 'channel', operand: 1 }],
@@ -229,7 +255,8 @@ async function run() {
     cpu: number;
   }
 
-  function measure(stored: number): Measured {
+  /** A store holding `stored` messages, with five open narrows. */
+  function filledStore(stored: number) {
     const s = store.createChatStore();
     const api = s.getState();
     api.replaceSnapshot(ACCOUNT, register());
@@ -237,6 +264,12 @@ async function run() {
       api.mergeFetchedMessages(ACCOUNT, key, [], { foundOldest: true, foundNewest: true });
     }
     for (let id = 1; id <= stored; id += BATCH) api.applyEventBatch(ACCOUNT, batchOf(id));
+    return s;
+  }
+
+  function measure(stored: number): Measured {
+    const s = filledStore(stored);
+    const api = s.getState();
     // One subscriber, as a mounted message list would have.
     let notified = 0;
     s.subscribe(() => notified++);
@@ -264,15 +297,64 @@ async function run() {
     };
   }
 
+  // The topics the server lists for the open channel (GET /users/me/{stream_id}/topics).
+  const serverTopics = Array.from({ length: TOPICS_PER_CHANNEL }, (_, t) => ({
+    name: `topic ${t}`,
+    max_id: 0,
+  }));
+  const channelIds = Array.from({ length: CHANNELS }, (_, i) => i + 1);
+  /**
+   * What the mounted sidebar's selectors compute on each store update, with channel 1's topics
+   * open: the sections, the view counts, each channel row's count, the open channel's topics and
+   * the direct-message conversations.
+   */
+  const sidebarRecompute = (state: unknown) => {
+    const account = selectors.selectActiveAccount(state);
+    const sections = sidebar.selectChannelSections(account);
+    const counts = selectors.selectUnreadCounts(account);
+    let shown = counts.total + counts.mentions;
+    for (const id of channelIds) shown += counts.channels.get(id)?.count ?? 0;
+    sidebar.selectChannelTopics(account, 1, serverTopics);
+    sidebar.selectDmConversations(account);
+    return shown + sections.active.length;
+  };
+
+  /**
+   * The sidebar's work per incoming message: each message arrives as its own batch (as on a quiet
+   * realm), then everything the sidebar shows is derived again; only the derivation is timed.
+   * Returns milliseconds per message.
+   */
+  function measureSidebar(stored: number): Measured {
+    const s = filledStore(stored);
+    sidebarRecompute(s.getState());
+    let ms = 0;
+    let cpuMicros = 0;
+    for (let i = 1; i <= SIDEBAR_MESSAGES; i++) {
+      const batch = JSON.parse(JSON.stringify([messageEvent(stored + i)])) as ServerEvent[];
+      s.getState().applyEventBatch(ACCOUNT, batch);
+      const cpu0 = process.cpuUsage();
+      const t0 = performance.now();
+      sidebarRecompute(s.getState());
+      ms += performance.now() - t0;
+      const cpu = process.cpuUsage(cpu0);
+      cpuMicros += cpu.user + cpu.system;
+    }
+    return { wall: ms / SIDEBAR_MESSAGES, cpu: cpuMicros / 1000 / SIDEBAR_MESSAGES };
+  }
+
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   measure(1_000); // warm-up (JIT)
   const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
   const at1k: Measured[] = [];
   const at100k: Measured[] = [];
   // Interleave the two sizes so machine noise affects both alike.
+  const sidebarAt1k: Measured[] = [];
+  const sidebarAt100k: Measured[] = [];
   for (let r = 0; r < ROUNDS; r++) {
     at1k.push(measure(1_000));
     at100k.push(measure(100_000));
+    sidebarAt1k.push(measureSidebar(1_000));
+    sidebarAt100k.push(measureSidebar(100_000));
   }
   /** Heap held by a store of 50,000 messages (the design's memory bar is for the whole renderer). */
   function heapFor50k(): number | null {
@@ -306,6 +388,23 @@ async function run() {
       passes: { rateAt100k: r100k >= 200_000, ratio: ratio <= 1.3 },
     };
   };
+  const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
+  const sidebarSummary = (kind: keyof Measured) => {
+    const ms1k = median(sidebarAt1k.map((m) => m[kind]));
+    const ms100k = median(sidebarAt100k.map((m) => m[kind]));
+    return {
+      msPerMessageAt1k: round4(ms1k),
+      msPerMessageAt100k: round4(ms100k),
+      runsAt1k: sidebarAt1k.map((m) => round4(m[kind])),
+      runsAt100k: sidebarAt100k.map((m) => round4(m[kind])),
+      costRatio100kTo1k: Math.round((ms100k / ms1k) * 100) / 100,
+    };
+  };
+  const sidebarFigures = {
+    messagesPerRound: SIDEBAR_MESSAGES,
+    wallClock: sidebarSummary('wall'),
+    cpuTime: sidebarSummary('cpu'),
+  };
   const wall = summary('wall');
   const cpu = summary('cpu');
   let loadAverage = os.loadavg().map((l) => Math.round(l * 100) / 100);
@@ -327,6 +426,8 @@ async function run() {
     // shared machine (load average above nproc) wall clock mostly measures other people's work.
     wallClock: wall,
     cpuTime: cpu,
+    /** The sidebar's selectors after each single incoming message, one channel open (ms). */
+    sidebarRecompute: sidebarFigures,
     /** Only measured when run with node --expose-gc (null otherwise). */
     storeHeapMBFor50kMessages: heapMB,
   };
@@ -350,6 +451,18 @@ async function run() {
     );
     console.log(
       `            runs 1k: ${r.runsAt1k.map(fmt).join(', ')}; runs 100k: ${r.runsAt100k.map(fmt).join(', ')}`,
+    );
+  }
+  for (const [label, r] of [
+    ['wall clock', sidebarFigures.wallClock],
+    ['CPU time  ', sidebarFigures.cpuTime],
+  ] as const) {
+    console.log(
+      `sidebar recompute per incoming message, ${label}: ${r.msPerMessageAt1k} ms holding 1k, ` +
+        `${r.msPerMessageAt100k} ms holding 100k; cost ratio 100k/1k ${r.costRatio100kTo1k}x`,
+    );
+    console.log(
+      `            runs 1k: ${r.runsAt1k.join(', ')}; runs 100k: ${r.runsAt100k.join(', ')}`,
     );
   }
   writeBenchFigures('store', result);
