@@ -3,6 +3,10 @@
 // on <html>, so no inline script or style element is needed (CSP).
 import { useEffect } from 'react';
 
+/** The ranges the server accepts (PATCH /settings) and the documented defaults (api-notes). */
+export const FONT_SIZE_PX = { min: 12, max: 24, default: 16 } as const;
+export const LINE_HEIGHT_PERCENT = { min: 122, max: 158, default: 140 } as const;
+
 export function applyDisplaySettings(
   root: HTMLElement,
   settings: { color_scheme?: number; web_font_size_px?: number; web_line_height_percent?: number },
@@ -12,8 +16,11 @@ export function applyDisplaySettings(
   const dark = scheme === 2 || (scheme === 1 && prefersDark);
   root.dataset.theme = dark ? 'dark' : 'light';
   root.dataset.colorScheme = scheme === 1 ? 'automatic' : dark ? 'dark' : 'light';
-  root.style.setProperty('--font-size', `${settings.web_font_size_px ?? 14}px`);
-  root.style.setProperty('--line-height', `${(settings.web_line_height_percent ?? 122) / 100}`);
+  root.style.setProperty('--font-size', `${settings.web_font_size_px ?? FONT_SIZE_PX.default}px`);
+  root.style.setProperty(
+    '--line-height',
+    `${(settings.web_line_height_percent ?? LINE_HEIGHT_PERCENT.default) / 100}`,
+  );
 }
 
 export function useDisplaySettings(settings: {

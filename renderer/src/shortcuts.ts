@@ -1,11 +1,14 @@
 // Global keyboard shortcuts: c compose, x new direct message, r reply, n next unread topic,
-// / search, Esc back / close, Ctrl/Cmd+K switch conversation. Ignored while typing in a field.
+// / search, Esc close (menu, then overlay) or back, Ctrl/Cmd+K switch conversation. Letters are
+// ignored while typing in a field.
 import { useEffect, type RefObject } from 'react';
 import type { ChatStore } from '../store';
-import { selectActiveAccount, selectUnreadCounts } from '../store';
-import { topicNarrow, dmNarrow, narrowKey } from '../../shared/narrow';
-import { conversationOf } from '../features/messages/narrow-info';
-import { goBack, navigate, requestCompose, uiStore } from './ui-store';
+import { selectActiveAccount } from '../store';
+import { narrowKey, type Narrow } from '../../shared/narrow';
+import { conversationOf, describeNarrow } from '../features/messages/narrow-info';
+import { ALL_MESSAGES_ROUTE, goBack, navigate, requestCompose, uiStore } from './ui-store';
+import { nextUnreadConversation } from './next-unread';
+import { closeOpenMenu } from './open-menus';
 
 function typingInField(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
@@ -13,18 +16,32 @@ function typingInField(target: EventTarget | null): boolean {
   return el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName);
 }
 
-/** The first unread conversation (topic or DM) after the current one. */
-export function nextUnreadConversation(store: ChatStore) {
-  const account = selectActiveAccount(store.getState());
-  if (!account) return null;
-  const counts = selectUnreadCounts(account);
-  for (const [, c] of counts.channels) {
-    if (c.channelMuted) continue;
-    for (const t of c.topics.values())
-      if (!t.muted && t.count > 0) return topicNarrow(c.streamId, t.topic);
+/** The last narrow in the route history that `pick` accepts (the current route included). */
+function lastNarrow(pick: (narrow: Narrow) => boolean): Narrow | undefined {
+  const { route, previous } = uiStore.getState();
+  for (const r of [...previous, route].reverse())
+    if (r.kind === 'narrow' && pick(r.narrow)) return r.narrow;
+  return undefined;
+}
+
+/**
+ * `c` and `x` outside a conversation view (inbox, recent, drafts, settings): compose lives in the
+ * narrow view, so open one first: for `c` the last channel or topic visited, for `x` the last
+ * narrow that is not a direct-message conversation (its recipients would fill the new message),
+ * else all messages. Compose listens for the request once the view has mounted.
+ */
+function composeFrom(store: ChatStore, kind: 'channel' | 'dm'): void {
+  if (uiStore.getState().route.kind === 'narrow') {
+    requestCompose(kind);
+    return;
   }
-  for (const [key, n] of counts.dms) if (n > 0) return dmNarrow(key.split(',').map(Number));
-  return null;
+  const account = selectActiveAccount(store.getState());
+  const target = lastNarrow((narrow) => {
+    const info = describeNarrow(narrow, account);
+    return kind === 'channel' ? info.streamId !== undefined : info.dmUserIds === undefined;
+  });
+  navigate(target ? { kind: 'narrow', narrow: target } : ALL_MESSAGES_ROUTE);
+  setTimeout(() => requestCompose(kind), 0);
 }
 
 export function useShortcuts(
@@ -39,7 +56,12 @@ export function useShortcuts(
         return;
       }
       if (e.key === 'Escape') {
-        if (uiStore.getState().overlay) uiStore.setState({ overlay: null });
+        // Innermost first: an open menu (inside the modal overlay, if one is open), the overlay,
+        // then back to the previous view.
+        const { overlay } = uiStore.getState();
+        const modal = overlay ? document.querySelector('[aria-modal="true"]') : null;
+        if (closeOpenMenu(modal ?? document)) e.preventDefault();
+        else if (overlay) uiStore.setState({ overlay: null });
         else if (!typingInField(e.target)) goBack();
         return;
       }
@@ -47,11 +69,11 @@ export function useShortcuts(
       switch (e.key) {
         case 'c':
           e.preventDefault();
-          requestCompose('channel');
+          composeFrom(store, 'channel');
           break;
         case 'x':
           e.preventDefault();
-          requestCompose('dm');
+          composeFrom(store, 'dm');
           break;
         case 'r': {
           // Reply in the conversation of the selected message (arrow keys select one).
@@ -70,7 +92,11 @@ export function useShortcuts(
           break;
         }
         case 'n': {
-          const next = nextUnreadConversation(store);
+          const { route } = uiStore.getState();
+          const next = nextUnreadConversation(
+            selectActiveAccount(store.getState()),
+            route.kind === 'narrow' ? route.narrow : null,
+          );
           if (next) navigate({ kind: 'narrow', narrow: next });
           break;
         }

@@ -4,6 +4,7 @@
 import type {
   Attachment,
   Channel,
+  CustomProfileField,
   Draft,
   GroupSettingValue,
   Message,
@@ -291,6 +292,13 @@ export interface RealmUserUpdateEvent extends EventBase {
 
 export type RealmUserEvent = RealmUserAddEvent | RealmUserRemoveEvent | RealmUserUpdateEvent;
 
+/** The realm's custom profile fields changed: the full new list (documented; the local server
+ * seeds its fields and does not send it). */
+export interface CustomProfileFieldsEvent extends EventBase {
+  type: 'custom_profile_fields';
+  fields: CustomProfileField[];
+}
+
 /** Empty strings clear a field. */
 export interface UserStatusEvent extends EventBase {
   type: 'user_status';
@@ -488,6 +496,7 @@ export type ServerEvent =
   | SubscriptionEvent
   | StreamEvent
   | RealmUserEvent
+  | CustomProfileFieldsEvent
   | UserStatusEvent
   | UserTopicEvent
   | DraftsEvent

@@ -200,6 +200,21 @@ export interface User {
   profile_data?: Record<string, ProfileDataValue>;
 }
 
+/** A realm's custom profile field (register `custom_profile_fields`, api-notes §1). */
+export interface CustomProfileField {
+  id: number;
+  name: string;
+  hint: string;
+  /** 1 short text, 2 long text, 3 select, 4 date, 5 link, 6 users, 7 external account, 8 pronouns. */
+  type: number;
+  /** JSON text: the options of a select field, the subtype of an external account. */
+  field_data: string;
+  order: number;
+  display_in_profile_summary?: boolean;
+  required?: boolean;
+  editable_by_user?: boolean;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Group-setting values and user groups (chat-api §2.6, api-notes §5.7)
 
@@ -482,6 +497,7 @@ export interface RegisterResponse extends ApiSuccess {
   muted_users?: { id: number; timestamp: number }[];
   alert_words?: string[];
   max_message_id?: number;
+  custom_profile_fields?: CustomProfileField[];
 
   // Realm settings the client reads directly.
   realm_name?: string;

@@ -1,4 +1,5 @@
-// Emoji picker with search over emoji names.
+// Emoji picker with search over emoji names. A popover: Esc closes it wherever the focus is (before
+// any global shortcut sees the key), and focus returns to the control it was opened from.
 import { useEffect, useState } from 'react';
 import { loadEmoji, searchEmoji, type EmojiEntry } from './emoji-data';
 import { emojiChar } from '../messages/narrow-info';
@@ -12,6 +13,19 @@ export function EmojiPicker({
 }) {
   const [all, setAll] = useState<EmojiEntry[]>([]);
   const [query, setQuery] = useState('');
+  // Read while rendering the first time: the search box takes the focus when it mounts.
+  const [opener] = useState(() => document.activeElement as HTMLElement | null);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      e.stopPropagation();
+      e.preventDefault();
+      onClose();
+      if (opener?.isConnected) opener.focus();
+    };
+    document.addEventListener('keydown', onKey, true);
+    return () => document.removeEventListener('keydown', onKey, true);
+  }, [onClose, opener]);
   useEffect(() => {
     let live = true;
     void loadEmoji().then((e) => live && setAll(e));
@@ -30,10 +44,10 @@ export function EmojiPicker({
         value={query}
         onChange={(e) => setQuery(e.target.value)}
         onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            e.stopPropagation();
-            onClose();
-          } else if (e.key === 'Enter' && results[0]) onPick(results[0]);
+          if (e.key === 'Enter' && results[0]) {
+            e.preventDefault();
+            onPick(results[0]);
+          }
         }}
       />
       <div className="emoji-grid">

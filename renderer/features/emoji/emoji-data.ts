@@ -1,5 +1,8 @@
 // Emoji names for the picker, from emoji-datasource. Loaded on first use as its own chunk, so the
-// start-up bundle does not carry the 1,900-entry table.
+// start-up bundle does not carry the 1,900-entry table. Codes are in the API's form (no FE0F), the
+// form the server stores reactions and statuses in, so a picked emoji compares equal to a stored one.
+import { normalizeEmojiCode } from '../../../shared/emoji/code';
+
 export interface EmojiEntry {
   name: string;
   /** All short names, for search. */
@@ -28,7 +31,7 @@ export function loadEmoji(): Promise<EmojiEntry[]> {
       .map((e) => ({
         name: e.short_name,
         names: e.short_names,
-        code: e.unified.toLowerCase(),
+        code: normalizeEmojiCode(e.unified),
         category: e.category,
       }));
   });

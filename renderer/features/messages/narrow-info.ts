@@ -3,6 +3,8 @@
 import type { AccountState } from '../../store';
 import type { Message } from '../../../shared/api/types';
 import { dmNarrow, topicNarrow, type Narrow } from '../../../shared/narrow';
+import { emojiGlyph } from '../../../shared/emoji/code';
+import { searchText } from '../search/search-narrow';
 
 export interface NarrowInfo {
   title: string;
@@ -59,12 +61,7 @@ export function describeNarrow(narrow: Narrow, account: AccountState | undefined
   if (narrow.length === 1 && is === 'starred')
     return { title: 'Starred messages', conversation: false };
   if (narrow.length === 1 && is === 'dm') return { title: 'Direct messages', conversation: false };
-  return {
-    title: `Search: ${narrow
-      .map((t) => `${t.negated ? '-' : ''}${t.operator}:${String(t.operand)}`)
-      .join(' ')}`,
-    conversation: false,
-  };
+  return { title: `Search: ${searchText(narrow, account)}`, conversation: false };
 }
 
 /** The narrow of the conversation a message belongs to. */
@@ -93,23 +90,5 @@ export function sameConversation(a: Message, b: Message): boolean {
   return false;
 }
 
-/** Emoji character of a unicode emoji_code ("1f44d" or "1f468-200d-1f4bb"). */
-export function emojiChar(code: string): string {
-  try {
-    return String.fromCodePoint(...code.split('-').map((h) => parseInt(h, 16)));
-  } catch {
-    return `:${code}:`;
-  }
-}
-
-/**
- * A narrow with channel names replaced by ids where the channel is known, so a search for
- * `channel:general topic:x` opens the same conversation (and list) as the sidebar's topic.
- */
-export function resolveChannelNames(narrow: Narrow, account: AccountState | undefined): Narrow {
-  return narrow.map((t) => {
-    if (t.operator !== 'channel' || typeof t.operand !== 'string') return t;
-    const id = account?.channels.idByName.get(t.operand.toLowerCase());
-    return id === undefined ? t : { ...t, operand: id };
-  });
-}
+/** Emoji character of a unicode emoji_code ("1f44d" or "1f468-200d-1f4bb"), emoji-style. */
+export const emojiChar = emojiGlyph;

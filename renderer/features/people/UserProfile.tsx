@@ -10,11 +10,7 @@ import { api } from '../../src/tributary';
 import { navigate, uiStore } from '../../src/ui-store';
 import { emojiChar } from '../messages/narrow-info';
 import type { User, UserStatus } from '../../../shared/api/types';
-
-interface ProfileField {
-  id: number;
-  name: string;
-}
+import { profileFieldRows } from './profile-fields';
 
 /** A user's role (bot, deactivated) and status line: the card and the profile both show them. */
 export function RoleAndStatus({ user, status }: { user: User; status: UserStatus | undefined }) {
@@ -40,20 +36,26 @@ export function RoleAndStatus({ user, status }: { user: User; status: UserStatus
 export function UserProfile({ accountId, userId }: { accountId: string; userId: number }) {
   const stored = useUser(userId);
   const status = useUserStatus(userId);
-  const fields = useChatStore(
-    (s) =>
-      (selectActiveAccount(s)?.settings.realm.realm_custom_profile_fields ?? []) as ProfileField[],
-  );
-  // The full record carries custom profile fields the register snapshot may leave out.
+  // The store keeps the field definitions in one list (a stable value, as selectors must return).
+  const fields = useChatStore((s) => selectActiveAccount(s)?.settings.customProfileFields);
+  const users = useChatStore((s) => selectActiveAccount(s)?.users.users);
+  // The stored user stays current through realm_user events; the server is asked only for a user
+  // the snapshot left out, or one without profile data (a client that registered without it).
   const full = useQuery({
     queryKey: ['user', accountId, userId],
     queryFn: () => api().getUser({ accountId, userId, includeCustomProfileFields: true }),
     staleTime: 60_000,
+    enabled: !stored?.profile_data,
   });
-  const user = full.data?.user ?? stored;
+  const user = stored ?? full.data?.user;
   const close = () => uiStore.setState({ overlay: null });
   if (!user) return null;
   const time = localTimeIn(user.timezone);
+  const rows = profileFieldRows(
+    fields ?? [],
+    stored?.profile_data ?? full.data?.user.profile_data,
+    (id) => users?.get(id)?.full_name ?? `User ${id}`,
+  );
   return (
     <div
       className="overlay"
@@ -75,18 +77,16 @@ export function UserProfile({ accountId, userId }: { accountId: string; userId: 
               </dd>
             </>
           ) : null}
-          {Object.entries(user.profile_data ?? {}).map(([id, v]) => (
-            <div key={id}>
-              <dt>{fields.find((f) => String(f.id) === id)?.name ?? `Field ${id}`}</dt>
+          {rows.map((row) => (
+            <div key={row.id}>
+              <dt>{row.name}</dt>
               <dd>
-                {v.rendered_value ? (
+                {row.html ? (
                   <span
-                    dangerouslySetInnerHTML={{
-                      __html: sanitizeMessageHtml(v.rendered_value, accountId),
-                    }}
+                    dangerouslySetInnerHTML={{ __html: sanitizeMessageHtml(row.html, accountId) }}
                   />
                 ) : (
-                  v.value
+                  row.text
                 )}
               </dd>
             </div>

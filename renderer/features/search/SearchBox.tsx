@@ -1,26 +1,24 @@
 // Search: text with operators (channel:, topic:, sender:, is:, has:) becomes a narrow.
-import { forwardRef, useState } from 'react';
-import { canonicalNarrow, narrowToSearchText, parseSearchQuery } from '../../../shared/narrow';
+import { forwardRef, useMemo, useState } from 'react';
 import { useChatStore, useChatStoreApi } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
-import { resolveChannelNames } from '../messages/narrow-info';
 import { navigate, useUi } from '../../src/ui-store';
+import { searchNarrow, searchText } from './search-narrow';
 
 export const SearchBox = forwardRef<HTMLInputElement>(function SearchBox(_props, ref) {
   const route = useUi((s) => s.route);
   const store = useChatStoreApi();
-  const channels = useChatStore((s) => selectActiveAccount(s)?.channels.channels);
-  // Shown with channel names, as the user would type it.
-  const current =
-    route.kind === 'narrow'
-      ? narrowToSearchText(
-          route.narrow.map((t) =>
-            t.operator === 'channel' && typeof t.operand === 'number'
-              ? { ...t, operand: channels?.get(t.operand)?.name ?? t.operand }
-              : t,
-          ),
-        )
-      : '';
+  // Only the slices names come from, so message events do not re-render the box.
+  const channels = useChatStore((s) => selectActiveAccount(s)?.channels);
+  const users = useChatStore((s) => selectActiveAccount(s)?.users);
+  const selfUserId = useChatStore((s) => selectActiveAccount(s)?.selfUserId);
+  const names = useMemo(
+    () =>
+      channels && users && selfUserId !== undefined ? { channels, users, selfUserId } : undefined,
+    [channels, users, selfUserId],
+  );
+  // The open narrow, shown as the user would type it.
+  const current = route.kind === 'narrow' ? searchText(route.narrow, names) : '';
   const [text, setText] = useState<string | null>(null);
   return (
     <form
@@ -28,12 +26,7 @@ export const SearchBox = forwardRef<HTMLInputElement>(function SearchBox(_props,
       className="search"
       onSubmit={(e) => {
         e.preventDefault();
-        const narrow = canonicalNarrow(
-          resolveChannelNames(
-            parseSearchQuery(text ?? current),
-            selectActiveAccount(store.getState()),
-          ),
-        );
+        const narrow = searchNarrow(text ?? current, selectActiveAccount(store.getState()));
         navigate({ kind: 'narrow', narrow });
         setText(null);
         (document.activeElement as HTMLElement | null)?.blur();

@@ -4,6 +4,8 @@ import { useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import { api, errorText } from '../../src/tributary';
 import { goBack, navigate, uiStore } from '../../src/ui-store';
+import { FONT_SIZE_PX, LINE_HEIGHT_PERCENT } from '../../lib/theme';
+import { NumberSetting } from './NumberSetting';
 
 export function Settings({ accountId }: { accountId: string }) {
   const user = useChatStore((s) => selectActiveAccount(s)?.settings.user);
@@ -28,27 +30,20 @@ export function Settings({ accountId }: { accountId: string }) {
           <option value={2}>Dark</option>
         </select>
       </label>
-      <label>
-        Font size (px)
-        <input
-          type="number"
-          min={12}
-          max={24}
-          value={user.web_font_size_px ?? 14}
-          onChange={(e) => void save('web_font_size_px', Number(e.target.value))}
-        />
-      </label>
-      <label>
-        Line height (%)
-        <input
-          type="number"
-          min={100}
-          max={200}
-          step={10}
-          value={user.web_line_height_percent ?? 122}
-          onChange={(e) => void save('web_line_height_percent', Number(e.target.value))}
-        />
-      </label>
+      <NumberSetting
+        label="Font size"
+        unit="px"
+        range={FONT_SIZE_PX}
+        value={user.web_font_size_px ?? FONT_SIZE_PX.default}
+        onSave={(v) => void save('web_font_size_px', v)}
+      />
+      <NumberSetting
+        label="Line height"
+        unit="%"
+        range={LINE_HEIGHT_PERCENT}
+        value={user.web_line_height_percent ?? LINE_HEIGHT_PERCENT.default}
+        onSave={(v) => void save('web_line_height_percent', v)}
+      />
       <label>
         <input
           type="checkbox"

@@ -5,9 +5,13 @@ import { dmNarrow, topicNarrow } from '../../../shared/narrow';
 import { api } from '../../src/tributary';
 import { navigate, useUi } from '../../src/ui-store';
 import { userName } from '../messages/narrow-info';
+import type { LocalDraft } from '../../../shared/ipc/drafts';
+
+/** Shared empty list: a selector must return the same value while nothing changed. */
+const NO_DRAFTS: readonly LocalDraft[] = [];
 
 export function Drafts({ accountId }: { accountId: string }) {
-  const drafts = useUi((s) => s.drafts[accountId] ?? []);
+  const drafts = useUi((s) => s.drafts[accountId]) ?? NO_DRAFTS;
   const account = useChatStore(selectActiveAccount);
   return (
     <section className="view drafts" aria-label="Drafts">

@@ -1,6 +1,7 @@
-// Realm settings (the realm_* keys of the register response), the user's settings, the realm's
-// defaults for new users, and the server limits. Small plain objects, replaced on change.
-import type { RegisterResponse, UserSettings } from '../../../shared/api/types';
+// Realm settings (the realm_* keys of the register response), the realm's custom profile fields,
+// the user's settings, the realm's defaults for new users, and the server limits. Small plain
+// objects, replaced on change.
+import type { CustomProfileField, RegisterResponse, UserSettings } from '../../../shared/api/types';
 import type { ServerEvent, ServerEventType } from '../../../shared/api/events';
 import type { EventContext } from '../context';
 import type { SliceDraft } from '../sliceDraft';
@@ -22,6 +23,8 @@ export interface SettingsState {
   readonly version: number;
   /** realm_* settings keyed exactly as in the register response (realm_name, realm_can_..._group). */
   readonly realm: Readonly<Record<string, unknown>>;
+  /** The realm's custom profile fields in their display order (register `custom_profile_fields`). */
+  readonly customProfileFields: readonly CustomProfileField[];
   readonly user: Readonly<UserSettings>;
   readonly realmUserDefaults: Readonly<UserSettings>;
   readonly limits: Readonly<ServerLimits>;
@@ -45,6 +48,7 @@ export function settingsFromRegister(reg: RegisterResponse): SettingsState {
   return {
     version: 0,
     realm,
+    customProfileFields: sortedFields(reg.custom_profile_fields),
     user: { ...(reg.user_settings ?? {}) },
     realmUserDefaults: { ...(reg.realm_user_settings_defaults ?? {}) },
     // Fallbacks are the server defaults (api-notes §1.3) for fields an older server leaves out.
@@ -64,11 +68,21 @@ export function settingsFromRegister(reg: RegisterResponse): SettingsState {
   };
 }
 
+/** One shared empty list, so selectors reading a realm without fields return a stable value. */
+const NO_FIELDS: readonly CustomProfileField[] = [];
+
+function sortedFields(
+  fields: readonly CustomProfileField[] | undefined,
+): readonly CustomProfileField[] {
+  return fields?.length ? [...fields].sort((a, b) => a.order - b.order) : NO_FIELDS;
+}
+
 /** The event types handleSettingsEvent reacts to (the dispatcher calls it for these only). */
 export const settingsEventTypes: readonly ServerEventType[] = [
   'realm',
   'user_settings',
   'realm_user_settings_defaults',
+  'custom_profile_fields',
   'restart',
 ];
 
@@ -96,6 +110,9 @@ export function handleSettingsEvent(
         ...d.read.realmUserDefaults,
         [ev.property]: ev.value,
       };
+      return;
+    case 'custom_profile_fields':
+      d.write.customProfileFields = sortedFields(ev.fields);
       return;
     case 'restart':
       d.write.featureLevel = ev.zulip_feature_level;

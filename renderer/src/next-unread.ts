@@ -1,0 +1,73 @@
+// `n`: the next unread conversation after the open one, as the web app picks it. Channels go in
+// sidebar order (pinned, active, muted), each channel's topics in sidebar order (latest first);
+// the search starts after the open topic, goes through the following channels, wraps around, and
+// ends with the topics before the open one. Muted topics are skipped, and so are a muted channel's
+// topics unless unmuted or followed. With no unread topic left, unread direct-message conversations
+// follow, in sidebar order after the open one.
+import type { AccountState } from '../store';
+import { dmNarrow, topicNarrow, type Narrow } from '../../shared/narrow';
+import { describeNarrow } from '../features/messages/narrow-info';
+import {
+  selectChannelSections,
+  selectChannelTopics,
+  selectDmConversations,
+  type TopicItem,
+} from '../features/sidebar/sidebar-model';
+
+/** Items after `index` to the end, then from the start up to `index` (both exclusive). */
+function wrappedAfter<T>(items: readonly T[], index: number): T[] {
+  return [...items.slice(index + 1), ...items.slice(0, Math.max(0, index))];
+}
+
+const isNext = (t: TopicItem) => t.unread > 0 && !t.muted;
+
+function nextUnreadTopic(account: AccountState, open: Narrow | null): Narrow | null {
+  const sections = selectChannelSections(account);
+  const channelIds = [...sections.pinned, ...sections.active, ...sections.muted].map(
+    (sub) => sub.stream_id,
+  );
+  const firstIn = (streamId: number): Narrow | null => {
+    const topic = selectChannelTopics(account, streamId).find(isNext);
+    return topic ? topicNarrow(streamId, topic.name) : null;
+  };
+  const info = open ? describeNarrow(open, account) : undefined;
+  const streamId = info?.streamId;
+  const openIndex = streamId === undefined ? -1 : channelIds.indexOf(streamId);
+  if (streamId === undefined || openIndex < 0) {
+    for (const id of channelIds) {
+      const next = firstIn(id);
+      if (next) return next;
+    }
+    return null;
+  }
+  // In a channel view (no topic) its first unread topic counts as "after" the open position.
+  const topics = selectChannelTopics(account, streamId);
+  const openTopic = info?.topic?.toLowerCase();
+  const at =
+    openTopic === undefined ? -1 : topics.findIndex((t) => t.name.toLowerCase() === openTopic);
+  const after = topics.slice(at + 1).find(isNext);
+  if (after) return topicNarrow(streamId, after.name);
+  for (const id of wrappedAfter(channelIds, openIndex)) {
+    const next = firstIn(id);
+    if (next) return next;
+  }
+  const before = topics.slice(0, Math.max(0, at)).find(isNext);
+  return before ? topicNarrow(streamId, before.name) : null;
+}
+
+function nextUnreadDm(account: AccountState, open: Narrow | null): Narrow | null {
+  const dms = selectDmConversations(account);
+  const openIds = open ? describeNarrow(open, account).dmUserIds?.join(',') : undefined;
+  const at = openIds === undefined ? -1 : dms.findIndex((d) => d.userIds.join(',') === openIds);
+  const next = wrappedAfter(dms, at).find((d) => d.unread > 0);
+  return next ? dmNarrow(next.userIds) : null;
+}
+
+/** The conversation `n` opens from the open narrow (null outside a narrow), or null if none. */
+export function nextUnreadConversation(
+  account: AccountState | undefined,
+  open: Narrow | null,
+): Narrow | null {
+  if (!account) return null;
+  return nextUnreadTopic(account, open) ?? nextUnreadDm(account, open);
+}

@@ -1,0 +1,273 @@
+// Keyboard shortcuts in the whole app (App on a fake bridge): c and x from views without compose,
+// Esc closing an open menu before going back, arrow keys then r, / and Ctrl+K; and `n` choosing the
+// next unread topic in sidebar order after the open one.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { App } from '../../../renderer/src/App';
+import { createChatStore, type ChatStore } from '../../../renderer/store';
+import { navigate, uiStore, type Route } from '../../../renderer/src/ui-store';
+import { useShortcuts } from '../../../renderer/src/shortcuts';
+import { dmNarrow, narrowKey, topicNarrow, type Narrow } from '../../../shared/narrow';
+import type { RegisterResponse } from '../../../shared/api/types';
+import {
+  channelMessage,
+  DESIGN,
+  EMMA,
+  FARID,
+  GENERAL,
+  RANDOM,
+  register,
+  setupStore,
+  unreadMsgs,
+} from '../store/fixtures';
+import { fakeLayout, installFakeApi, Providers, resetUi } from './harness';
+
+let restoreLayout: () => void;
+beforeEach(() => {
+  resetUi('a');
+  restoreLayout = fakeLayout();
+});
+afterEach(() => {
+  cleanup();
+  restoreLayout();
+});
+
+const ACCOUNT = {
+  id: 'a',
+  site: 'http://127.0.0.1:9',
+  email: 'owner@tributary.local',
+  userId: 1,
+  realmName: 'Demo realm',
+  featureLevel: 400,
+  secretBackend: 'file-0600',
+  connection: { status: 'live', queueId: 'q1' },
+};
+
+/** The app on a bridge whose snapshot is the demo register and whose history is `messages`. */
+async function startApp(messageIds: number[] = []) {
+  const messages = messageIds.map((id) => ({
+    ...channelMessage(id, GENERAL, 'lunch'),
+    flags: ['read'],
+  }));
+  const bridge = installFakeApi({
+    listAccounts: () => ({ accounts: [ACCOUNT], activeAccountId: 'a' }),
+    getSnapshot: () => ({
+      snapshot: { accountId: 'a', queueId: 'q1', register: register() },
+      events: [],
+      connection: { status: 'live', queueId: 'q1' },
+    }),
+    getOutbox: () => [],
+    listDrafts: () => [],
+    takeLaunchRequests: () => ({ openManifest: [] }),
+    getMessages: () => ({
+      result: 'success',
+      msg: '',
+      messages,
+      found_oldest: true,
+      found_newest: true,
+    }),
+  });
+  uiStore.setState({ accountsLoaded: false });
+  render(<App store={createChatStore()} />);
+  await screen.findByRole('navigation', { name: 'Conversations' });
+  return bridge;
+}
+
+const go = (route: Route) => act(() => navigate(route));
+const routeKey = () => {
+  const route = uiStore.getState().route;
+  return route.kind === 'narrow' ? narrowKey(route.narrow) : route.kind;
+};
+
+describe('c and x outside a conversation', () => {
+  it('c in the inbox reopens the last topic visited with compose pointed at it', async () => {
+    await startApp();
+    go({ kind: 'narrow', narrow: topicNarrow(DESIGN, 'mockups') });
+    go({ kind: 'narrow', narrow: dmNarrow([EMMA]) });
+    go({ kind: 'inbox' });
+    await screen.findByRole('heading', { name: 'Inbox' });
+    fireEvent.keyDown(document.body, { key: 'c' });
+    expect(routeKey()).toBe(narrowKey(topicNarrow(DESIGN, 'mockups')));
+    const topic = await screen.findByRole('textbox', { name: 'Topic' });
+    await waitFor(() => expect(document.activeElement).toBe(topic));
+    expect((topic as HTMLInputElement).value).toBe('mockups');
+  });
+
+  it('c in settings with no channel visited opens all messages with a channel compose', async () => {
+    await startApp();
+    go({ kind: 'settings' });
+    await screen.findByRole('heading', { name: 'Settings' });
+    fireEvent.keyDown(document.body, { key: 'c' });
+    expect(routeKey()).toBe(narrowKey([]));
+    const topic = await screen.findByRole('textbox', { name: 'Topic' });
+    await waitFor(() => expect(document.activeElement).toBe(topic));
+  });
+
+  it('x in drafts opens a new direct message with no recipients, whatever was visited', async () => {
+    await startApp();
+    go({ kind: 'narrow', narrow: dmNarrow([FARID]) });
+    go({ kind: 'drafts' });
+    await screen.findByRole('heading', { name: 'Drafts' });
+    fireEvent.keyDown(document.body, { key: 'x' });
+    expect(routeKey()).toBe(narrowKey([]));
+    const recipients = await screen.findByRole('combobox', { name: 'Recipients' });
+    await waitFor(() => expect(document.activeElement).toBe(recipients));
+    expect(screen.queryByRole('button', { name: /^Remove / })).toBeNull();
+  });
+});
+
+describe('Esc', () => {
+  it('closes an open message menu and returns focus to its button, without going back', async () => {
+    await startApp([101, 102]);
+    go({ kind: 'inbox' });
+    go({ kind: 'narrow', narrow: [] });
+    const rows = await screen.findAllByTestId('message');
+    fireEvent.pointerEnter(rows[0]);
+    const trigger = within(rows[0]).getByRole('button', { name: 'Message actions' });
+    fireEvent.click(trigger);
+    const menu = screen.getByRole('menu', { name: 'Message actions' });
+    const item = within(menu).getAllByRole('menuitem')[0];
+    item.focus();
+    fireEvent.keyDown(item, { key: 'Escape' });
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(trigger.getAttribute('aria-expanded')).toBe('false');
+    expect(document.activeElement).toBe(trigger);
+    expect(routeKey()).toBe(narrowKey([]));
+    // With nothing open, Esc goes back.
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(routeKey()).toBe('inbox');
+  });
+
+  it('closes the conversation switcher opened with Ctrl+K before going back', async () => {
+    await startApp();
+    go({ kind: 'inbox' });
+    go({ kind: 'narrow', narrow: topicNarrow(GENERAL, 'lunch') });
+    fireEvent.keyDown(document.body, { key: 'k', ctrlKey: true });
+    expect(screen.getByRole('dialog', { name: 'Switch conversation' })).toBeTruthy();
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(routeKey()).toBe(narrowKey(topicNarrow(GENERAL, 'lunch')));
+  });
+});
+
+describe('arrow keys, r and /', () => {
+  it('arrow keys select messages and r replies to the selected one in its conversation', async () => {
+    await startApp([101, 102, 103]);
+    const list = await screen.findByRole('list', { name: 'Messages' });
+    await screen.findAllByTestId('message');
+    list.focus();
+    fireEvent.keyDown(list, { key: 'Home' });
+    expect(uiStore.getState().selectedMessageId).toBe(101);
+    fireEvent.keyDown(list, { key: 'ArrowDown' });
+    expect(uiStore.getState().selectedMessageId).toBe(102);
+    fireEvent.keyDown(list, { key: 'ArrowUp' });
+    expect(uiStore.getState().selectedMessageId).toBe(101);
+    fireEvent.keyDown(list, { key: 'r' });
+    expect(uiStore.getState().route).toEqual({
+      kind: 'narrow',
+      narrow: topicNarrow(GENERAL, 'lunch'),
+      anchor: 101,
+    });
+    const message = await screen.findByRole('textbox', { name: 'Message' });
+    await waitFor(() => expect(document.activeElement).toBe(message));
+  });
+
+  it('/ focuses the search box', async () => {
+    await startApp();
+    fireEvent.keyDown(document.body, { key: '/' });
+    expect(document.activeElement).toBe(screen.getByRole('searchbox', { name: 'Search messages' }));
+  });
+});
+
+function Shortcuts({ store }: { store: ChatStore }) {
+  useShortcuts(store, { current: null });
+  return null;
+}
+
+/** `n` pressed in `from`; the narrow it opened (or null when it stayed). */
+function pressN(store: ChatStore, from: Narrow | null): Narrow | null {
+  act(() =>
+    uiStore.setState({
+      route: from ? { kind: 'narrow', narrow: from } : { kind: 'inbox' },
+      previous: [],
+    }),
+  );
+  fireEvent.keyDown(document.body, { key: 'n' });
+  const route = uiStore.getState().route;
+  return route.kind === 'narrow' && (!from || narrowKey(route.narrow) !== narrowKey(from))
+    ? route.narrow
+    : null;
+}
+
+describe('n: next unread topic', () => {
+  // Sidebar order of the demo channels: announcements, design, general, leadership, random.
+  // Unread: design > mockups (40), general > lunch (50, newest topic of general),
+  // general > plans (30), random > later (60).
+  function setup(overrides: Partial<RegisterResponse> = {}) {
+    installFakeApi();
+    const ctx = setupStore({
+      unread_msgs: unreadMsgs({
+        streams: [
+          { stream_id: DESIGN, topic: 'mockups', unread_message_ids: [40] },
+          { stream_id: GENERAL, topic: 'lunch', unread_message_ids: [50] },
+          { stream_id: GENERAL, topic: 'plans', unread_message_ids: [30] },
+          { stream_id: RANDOM, topic: 'later', unread_message_ids: [60] },
+        ],
+        pms: [{ other_user_id: EMMA, unread_message_ids: [70] }],
+      }),
+      ...overrides,
+    });
+    render(
+      <Providers store={ctx.store}>
+        <Shortcuts store={ctx.store} />
+      </Providers>,
+    );
+    return ctx.store;
+  }
+
+  it('goes to the next topic in the same channel, then the next channels, wrapping around', () => {
+    const store = setup();
+    expect(pressN(store, topicNarrow(GENERAL, 'lunch'))).toEqual(topicNarrow(GENERAL, 'plans'));
+    expect(pressN(store, topicNarrow(GENERAL, 'plans'))).toEqual(topicNarrow(RANDOM, 'later'));
+    expect(pressN(store, topicNarrow(RANDOM, 'later'))).toEqual(topicNarrow(DESIGN, 'mockups'));
+    expect(pressN(store, topicNarrow(DESIGN, 'mockups'))).toEqual(topicNarrow(GENERAL, 'lunch'));
+    // From outside a channel: the first unread topic in sidebar order.
+    expect(pressN(store, null)).toEqual(topicNarrow(DESIGN, 'mockups'));
+  });
+
+  it('wraps to the topics before the open one in its own channel last', () => {
+    const store = setup({
+      unread_msgs: unreadMsgs({
+        streams: [
+          { stream_id: GENERAL, topic: 'lunch', unread_message_ids: [50] },
+          { stream_id: GENERAL, topic: 'plans', unread_message_ids: [30] },
+        ],
+      }),
+    });
+    expect(pressN(store, topicNarrow(GENERAL, 'plans'))).toEqual(topicNarrow(GENERAL, 'lunch'));
+  });
+
+  it('skips muted topics and muted channels', () => {
+    const demo = register();
+    const store = setup({
+      subscriptions: demo.subscriptions.map((s) =>
+        s.stream_id === RANDOM ? { ...s, is_muted: true } : s,
+      ),
+      user_topics: [
+        { stream_id: GENERAL, topic_name: 'plans', last_updated: 1, visibility_policy: 1 },
+      ],
+    });
+    expect(pressN(store, topicNarrow(GENERAL, 'lunch'))).toEqual(topicNarrow(DESIGN, 'mockups'));
+  });
+
+  it('goes to unread direct messages when no other topic is unread', () => {
+    const store = setup({
+      unread_msgs: unreadMsgs({
+        streams: [{ stream_id: GENERAL, topic: 'lunch', unread_message_ids: [50] }],
+        pms: [{ other_user_id: EMMA, unread_message_ids: [70] }],
+      }),
+    });
+    expect(pressN(store, topicNarrow(GENERAL, 'lunch'))).toEqual(dmNarrow([EMMA]));
+    expect(pressN(store, dmNarrow([EMMA]))).toEqual(topicNarrow(GENERAL, 'lunch'));
+  });
+});
