@@ -87,13 +87,13 @@ function createRenderer() {
       const closing = tokens[i + 1]?.type ?? '';
       const inCell = closing === 'td_close' || closing === 'th_close';
       const token = new state.Token('chat_image_previews', '', 0);
-      token.meta = previews;
+      token.meta = { previews };
       token.block = true;
       tokens.splice(inCell ? i + 1 : i + 2, 0, token);
     }
   });
   rules.chat_image_previews = (tokens, idx) =>
-    (tokens[idx].meta as Array<{ src: string; alt: string }>)
+    (tokens[idx].meta as { previews: Array<{ src: string; alt: string }> }).previews
       .map(
         ({ src, alt }) =>
           `<div class="message_inline_image"><a href="${escape(src)}" title="${escape(alt)}"><img src="${escape(src)}" alt="${escape(alt)}"></a></div>\n`,
