@@ -23,6 +23,7 @@ import {
   type ChannelRow,
 } from './channels-store';
 import { channelMetadataAudience, channelObject } from './channels';
+import { emptyTopicDisplayName } from './messages-rules';
 
 const GROUP_SETTINGS = [
   'can_add_subscribers_group',
@@ -64,6 +65,17 @@ function sendUpdate(
     value,
     ...extra,
   });
+}
+
+/** Whether any message of the channel has a topic other than the empty one. */
+function hasNamedTopic(ctx: RealmContext, channelId: number): boolean {
+  return (
+    ctx.db
+      .prepare(
+        "SELECT 1 FROM messages WHERE channel_id = ? AND type = 'stream' AND topic <> '' LIMIT 1",
+      )
+      .get(channelId) !== undefined
+  );
 }
 
 export const channelAdminResource: ResourceModule = {
@@ -155,6 +167,12 @@ export const channelAdminResource: ResourceModule = {
           });
         }
         if (params.topics_policy !== undefined) {
+          if (params.topics_policy === 'empty_topic_only' && hasNamedTopic(ctx, before.id)) {
+            // Spec §3: only a channel whose every message is already in the empty topic.
+            throw badRequest(
+              `To enable this configuration, all messages in this channel must be in the "${emptyTopicDisplayName(ctx.db)}" topic. Consider renaming or deleting other topics.`,
+            );
+          }
           updates.push({
             column: 'topics_policy',
             value: params.topics_policy,

@@ -67,6 +67,29 @@ describe('PATCH /streams/{id}', () => {
     });
   });
 
+  it('allows empty_topic_only only while every message is in the empty topic', async () => {
+    const id = await createChannel('quiet-room');
+    const admin = server.client('admin');
+    const emma = server.client('emma');
+    const post = (topic: string) =>
+      emma.post('/messages', { type: 'stream', to: id, topic, content: 'hello' });
+    expect((await post('')).status).toBe(200);
+    // Only empty-topic messages so far: allowed, then back to the default.
+    expect(
+      (await admin.patch(`/streams/${id}`, { topics_policy: 'empty_topic_only' })).status,
+    ).toBe(200);
+    expect((await admin.patch(`/streams/${id}`, { topics_policy: 'inherit' })).status).toBe(200);
+
+    expect((await post('a named topic')).status).toBe(200);
+    const refused = await admin.patch(`/streams/${id}`, { topics_policy: 'empty_topic_only' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('BAD_REQUEST');
+    expect(refused.body.msg).toMatch(/all messages in this channel must be in the .* topic/);
+    expect((await emma.get(`/streams/${id}`)).body.stream.topics_policy).toBe('inherit');
+    // The named topic can still be posted to: nothing changed.
+    expect((await post('a named topic')).status).toBe(200);
+  });
+
   it('checks permissions and values, changing nothing on error', async () => {
     const id = await createChannel('guarded');
     const member = await server.client('dev').patch(`/streams/${id}`, { description: 'hijacked' });
