@@ -1,0 +1,79 @@
+// A live account for renderer tests: the real local realm server (127.0.0.1, SQLite in a temporary
+// folder), the real main-process services behind the browser-mode bridge (window.tributary over a
+// WebSocket), and a chat store that main's snapshot and event batches keep current, as in the app.
+//
+// The server and main-process helpers live in the Node TypeScript project, which this web project
+// cannot import statically: they are loaded by URL and typed here by the few members used.
+import { createChatStore, type ChatStore } from '../../../renderer/store';
+import { connectBridge } from '../../../renderer/src/bridge-sync';
+import type { TributaryApi } from '../../../shared/ipc/contract';
+import type { RegisterResponse } from '../../../shared/api/types';
+
+export interface ApiResponse {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+export interface LiveRealm {
+  url: string;
+  users: Record<string, { email: string; api_key: string; user_id: number }>;
+  /** An API client signed in as a demo user (to act as another person than the account). */
+  client(who: string): {
+    post(path: string, params: Record<string, unknown>): Promise<ApiResponse>;
+  };
+  close(): Promise<void>;
+}
+
+export interface LiveAccount {
+  realm: LiveRealm;
+  api: TributaryApi<Blob>;
+  accountId: string;
+  register: RegisterResponse;
+  store: ChatStore;
+  close(): Promise<void>;
+}
+
+const load = <T>(path: string) => import(String(new URL(path, import.meta.url))) as Promise<T>;
+
+/** Signs `who` (a demo user key) in through main and waits for main's first snapshot. */
+export async function startLiveAccount(who = 'owner'): Promise<LiveAccount> {
+  const { startTestServer } = await load<{
+    startTestServer(o: { heartbeatMs: number }): Promise<LiveRealm>;
+  }>('../../support/server.ts');
+  const { websocketTransport } = await load<{
+    websocketTransport(o: object): Promise<{ api: TributaryApi<Blob>; close(): Promise<void> }>;
+  }>('../../main/support/transports.ts');
+  const realm = await startTestServer({ heartbeatMs: 1_000 });
+  const transport = await websocketTransport({});
+  const api = transport.api;
+  (window as unknown as { tributary: unknown }).tributary = api;
+  const user = realm.users[who];
+  const { id: accountId } = await api.addAccount({
+    site: realm.url,
+    auth: { kind: 'apiKey', email: user.email, apiKey: user.api_key },
+  });
+  let snapshot = (await api.getSnapshot({ accountId })).snapshot;
+  for (let i = 0; !snapshot && i < 500; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    snapshot = (await api.getSnapshot({ accountId })).snapshot;
+  }
+  if (!snapshot) throw new Error('no snapshot from main');
+  // Main's pushes (snapshots, event batches) reach the store as in the app.
+  const store = createChatStore();
+  const disconnect = connectBridge(api, store);
+  for (let i = 0; !store.getState().accounts[accountId] && i < 500; i++)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  if (!store.getState().accounts[accountId]) throw new Error('the store has no snapshot');
+  return {
+    realm,
+    api,
+    accountId,
+    register: snapshot.register,
+    store,
+    async close() {
+      disconnect();
+      await transport.close();
+      await realm.close();
+    },
+  };
+}
