@@ -1,4 +1,5 @@
 // npm run server -- [--host 127.0.0.1] [--port N] [--data DIR] [--seed demo|empty] [--rate-limit N|off]
+//   [--poll-coalesce-ms N] [--group-commit-ms N]   (throughput/latency trade-offs; see config.ts)
 // Prints exactly one line, "listening on http://HOST:PORT", once ready.
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
@@ -18,12 +19,15 @@ async function main(): Promise<void> {
       data: { type: 'string' },
       seed: { type: 'string', default: 'demo' },
       'rate-limit': { type: 'string', default: '' },
+      'poll-coalesce-ms': { type: 'string' },
+      'group-commit-ms': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
     console.log(
-      'usage: npm run server -- [--host H] [--port N] [--data DIR] [--seed demo|empty] [--rate-limit N|off]',
+      'usage: npm run server -- [--host H] [--port N] [--data DIR] [--seed demo|empty] [--rate-limit N|off]\n' +
+        '         [--poll-coalesce-ms N] [--group-commit-ms N]',
     );
     return;
   }
@@ -41,6 +45,8 @@ async function main(): Promise<void> {
     port,
     dataDir: values.data ?? defaultDataDir(),
     seed: values.seed,
+    pollCoalesceMs: optionalMs(values['poll-coalesce-ms'], '--poll-coalesce-ms'),
+    groupCommitIntervalMs: optionalMs(values['group-commit-ms'], '--group-commit-ms'),
   });
   console.log(`listening on ${server.url}`);
 
@@ -69,6 +75,15 @@ function parseRateLimit(value: string | undefined): RateLimitOptions | false | u
     throw new Error(`--rate-limit must be a positive integer or off, got ${value}`);
   }
   return { requests, windowMs: 60_000 };
+}
+
+function optionalMs(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 0 || ms > 10_000) {
+    throw new Error(`${flag} must be an integer number of milliseconds (0-10000), got ${value}`);
+  }
+  return ms;
 }
 
 main().catch((error: unknown) => {

@@ -306,6 +306,8 @@ async function main(): Promise<void> {
     let warmupEndSeq = Infinity;
     const latency = new Histogram();
     let delivered = 0;
+    let pollResponses = 0;
+    let polledEvents = 0;
     let running = true;
     // Poll loops run until `running` is cleared; their last polls are abandoned at exit.
     void Promise.all(
@@ -318,6 +320,10 @@ async function main(): Promise<void> {
             poller.lastEventId,
           ).catch(() => null);
           const now = performance.now();
+          if (res?.status === 200 && warmupEndSeq !== Infinity) {
+            pollResponses += 1;
+            polledEvents += res.body.events.length;
+          }
           if (!res || res.status !== 200) {
             if (running) countError(res ? `events ${res.status}` : 'events network');
             continue;
@@ -442,6 +448,10 @@ async function main(): Promise<void> {
       deliveries_expected: deliveriesExpected,
       delivery_ratio: deliveriesExpected ? delivered / deliveriesExpected : 0,
       delivery_throughput_per_s: delivered / sendSeconds,
+      // Long-poll responses the server wrote (each a request to parse and authenticate, and a
+      // response to write): with its delivery figure this says how well events are batched.
+      poll_responses_per_s: pollResponses / sendSeconds,
+      events_per_poll_response: pollResponses ? polledEvents / pollResponses : 0,
       latency_ms: {
         p50: latency.percentile(50),
         p90: latency.percentile(90),

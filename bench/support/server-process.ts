@@ -1,6 +1,7 @@
 // The local realm server as a child process (the real CLI), so a benchmark's load generator does not
 // share the server's event loop. BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof")
-// is passed to node to profile the server.
+// is passed to node to profile the server; BENCH_SERVER_ARGS (e.g. "--poll-coalesce-ms 30") is
+// passed to the CLI, to compare settings.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +26,7 @@ export async function startServerProcess(
       'demo',
       '--rate-limit',
       'off',
+      ...(process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? []),
     ],
     { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
   );

@@ -2,6 +2,7 @@
 // hashing for /fetch_api_key. Keys are compared in constant time.
 import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db';
+import { tableCache, type TableCache } from '../db/table-cache';
 import type { AuthUser } from '../realm/context';
 import { invalidApiKey, unauthorized, userDeactivated } from './errors';
 
@@ -34,18 +35,15 @@ export function toAuthUser(row: Omit<UserAuthRow, 'api_key'>): AuthUser {
   };
 }
 
-/** Verified Authorization headers kept at most (the cache is simply emptied when full). */
-const AUTH_CACHE_LIMIT = 10_000;
-
 export class Authenticator {
   private readonly byEmail;
   /**
    * Authorization header -> the user it authenticated. Every request authenticates, and the
-   * lookup was a visible share of a request's cost under load; the cache is emptied by triggers
-   * on any change to the users table (key regenerated, deactivation, role, name), so it never
-   * answers with stale credentials or a stale role.
+   * lookup was a visible share of a request's cost under load; the cache is emptied on any
+   * change to the users table (key regenerated, deactivation, role, name), so it never answers
+   * with stale credentials or a stale role. Failed attempts are not cached.
    */
-  private readonly verified = new Map<string, AuthUser>();
+  private readonly verified: TableCache<string, AuthUser>;
 
   constructor(db: Db) {
     this.byEmail = db.prepare<[string, string], UserAuthRow>(
@@ -53,14 +51,16 @@ export class Authenticator {
               can_create_users, api_key
          FROM users WHERE email = ? OR delivery_email = ? LIMIT 1`,
     );
-    invalidateOnUserChanges(db, () => this.verified.clear());
+    this.verified = tableCache(db, ['users'], (header) => this.verify(header));
   }
 
   /** Resolves the Authorization header to an active user or throws the API's 401 errors. */
   authenticate(header: string | undefined): AuthUser {
     if (!header) throw unauthorized();
-    const known = this.verified.get(header);
-    if (known) return known;
+    return this.verified.get(header);
+  }
+
+  private verify(header: string): AuthUser {
     const match = /^Basic\s+(\S+)\s*$/i.exec(header);
     if (!match) throw unauthorized();
     const decoded = Buffer.from(match[1], 'base64').toString('utf8');
@@ -71,37 +71,8 @@ export class Authenticator {
     const row = this.byEmail.get(email, email);
     if (!row || !sameSecret(row.api_key, key)) throw invalidApiKey();
     if (row.is_active !== 1) throw userDeactivated();
-    const user = toAuthUser(row);
-    if (this.verified.size >= AUTH_CACHE_LIMIT) this.verified.clear();
-    this.verified.set(header, user);
-    return user;
+    return toAuthUser(row);
   }
-}
-
-const userChangeListeners = new WeakMap<Db, Set<() => void>>();
-
-/**
- * Calls onChange whenever a row of users is inserted, updated or deleted on this connection.
- * TEMP triggers live only in this connection (nothing is added to the stored schema); the server
- * is the only writer of its database. One SQL function per connection fans out to every listener.
- */
-function invalidateOnUserChanges(db: Db, onChange: () => void): void {
-  let listeners = userChangeListeners.get(db);
-  if (!listeners) {
-    const all = (listeners = new Set());
-    userChangeListeners.set(db, all);
-    db.function('tributary_users_changed', { deterministic: false }, () => {
-      for (const listener of all) listener();
-      return null;
-    });
-    for (const op of ['INSERT', 'UPDATE', 'DELETE']) {
-      db.exec(
-        `CREATE TEMP TRIGGER IF NOT EXISTS auth_cache_users_${op.toLowerCase()} AFTER ${op} ON main.users
-         BEGIN SELECT tributary_users_changed(); END`,
-      );
-    }
-  }
-  listeners.add(onChange);
 }
 
 function sameSecret(expected: string, given: string): boolean {

@@ -2,6 +2,7 @@
 // here instead of re-deriving rules, so "nobody sees what they may not see" has one implementation.
 import type { Db } from '../db';
 import { parseJson } from '../db';
+import { sharedTableCache } from '../db/table-cache';
 import type { AuthUser } from './context';
 import { isAdmin, isGuest, type SystemGroupName } from './roles';
 
@@ -17,8 +18,17 @@ export function systemGroupId(db: Db, name: SystemGroupName): number {
   return row.id;
 }
 
+// Group membership and subscriptions are asked on every send and most requests; these lookups
+// are cached until a write to the tables they read (server/db/table-cache.ts).
+
 /** Every group id reachable from groupId through subgroups (including itself). */
-export function expandGroup(db: Db, groupId: number): Set<number> {
+export function expandGroup(db: Db, groupId: number): ReadonlySet<number> {
+  return sharedTableCache(db, 'expand-group', ['user_group_subgroups'], expandGroupUncached).get(
+    groupId,
+  );
+}
+
+function expandGroupUncached(db: Db, groupId: number): Set<number> {
   const seen = new Set<number>([groupId]);
   const stack = [groupId];
   const subgroups = db.prepare<[number], { subgroup_id: number }>(
@@ -37,7 +47,16 @@ export function expandGroup(db: Db, groupId: number): Set<number> {
 }
 
 /** Active users in a group, including members of its subgroups. */
-export function groupMemberIds(db: Db, groupId: number): number[] {
+export function groupMemberIds(db: Db, groupId: number): readonly number[] {
+  return sharedTableCache(
+    db,
+    'group-member-ids',
+    ['user_group_subgroups', 'user_group_members', 'users'],
+    groupMemberIdsUncached,
+  ).get(groupId);
+}
+
+function groupMemberIdsUncached(db: Db, groupId: number): number[] {
   const groups = [...expandGroup(db, groupId)];
   const placeholders = groups.map(() => '?').join(',');
   return db
@@ -50,15 +69,42 @@ export function groupMemberIds(db: Db, groupId: number): number[] {
 }
 
 export function isUserInGroup(db: Db, userId: number, groupId: number): boolean {
-  const groups = [...expandGroup(db, groupId)];
-  const placeholders = groups.map(() => '?').join(',');
-  return (
+  return groupsOfUser(db, userId).has(groupId);
+}
+
+/** Every group the user belongs to, directly or as a member of a subgroup. */
+function groupsOfUser(db: Db, userId: number): ReadonlySet<number> {
+  return sharedTableCache(
+    db,
+    'groups-of-user',
+    ['user_group_subgroups', 'user_group_members'],
+    groupsOfUserUncached,
+  ).get(userId);
+}
+
+function groupsOfUserUncached(db: Db, userId: number): Set<number> {
+  // Direct groups, then every group that has one of them as a (transitive) subgroup.
+  const groups = new Set(
     db
-      .prepare(
-        `SELECT 1 FROM user_group_members WHERE user_id = ? AND group_id IN (${placeholders}) LIMIT 1`,
+      .prepare<[number], { group_id: number }>(
+        'SELECT group_id FROM user_group_members WHERE user_id = ?',
       )
-      .get(userId, ...groups) !== undefined
+      .all(userId)
+      .map((r) => r.group_id),
   );
+  const parents = db.prepare<[number], { group_id: number }>(
+    'SELECT group_id FROM user_group_subgroups WHERE subgroup_id = ?',
+  );
+  const stack = [...groups];
+  while (stack.length > 0) {
+    for (const { group_id } of parents.all(stack.pop()!)) {
+      if (!groups.has(group_id)) {
+        groups.add(group_id);
+        stack.push(group_id);
+      }
+    }
+  }
+  return groups;
 }
 
 export function userHasGroupSetting(db: Db, userId: number, value: GroupSettingValue): boolean {
@@ -86,19 +132,36 @@ export interface ChannelAccessRow {
 }
 
 export function isSubscribed(db: Db, userId: number, channelId: number): boolean {
-  return (
-    db
-      .prepare('SELECT 1 FROM subscriptions WHERE user_id = ? AND channel_id = ? AND active = 1')
-      .get(userId, channelId) !== undefined
-  );
+  return subscribedChannelIds(db, userId).has(channelId);
+}
+
+/** Channels the user is actively subscribed to. */
+export function subscribedChannelIds(db: Db, userId: number): ReadonlySet<number> {
+  return sharedTableCache(db, 'subscribed-channel-ids', ['subscriptions'], (db, id: number) => {
+    const rows = db
+      .prepare<[number], { channel_id: number }>(
+        'SELECT channel_id FROM subscriptions WHERE user_id = ? AND active = 1',
+      )
+      .all(id);
+    return new Set(rows.map((r) => r.channel_id));
+  }).get(userId);
 }
 
 export function channelGroupSetting(
   channel: ChannelAccessRow,
   name: string,
 ): GroupSettingValue | undefined {
-  return parseJson<Record<string, GroupSettingValue>>(channel.group_settings, {})[name];
+  let settings = parsedGroupSettings.get(channel.group_settings);
+  if (!settings) {
+    settings = parseJson<Record<string, GroupSettingValue>>(channel.group_settings, {});
+    if (parsedGroupSettings.size >= 1000) parsedGroupSettings.clear();
+    parsedGroupSettings.set(channel.group_settings, settings);
+  }
+  return settings[name];
 }
+
+/** group_settings JSON text -> parsed value (shared; never modified). */
+const parsedGroupSettings = new Map<string, Record<string, GroupSettingValue>>();
 
 /**
  * Metadata access (name, description, subscriber list): subscribers always; non-guests for public

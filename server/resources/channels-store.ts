@@ -1,6 +1,7 @@
 // Channel and subscription rows: the SQL the channel endpoints, the seeds and other resources share.
 // Event emission stays in resources/subscriptions.ts and resources/channels.ts.
 import type { Db } from '../db';
+import { sharedTableCache } from '../db/table-cache';
 import { parseJson } from '../db';
 import type { GroupSettingValue } from '../realm/permissions';
 import { systemGroupId } from '../realm/permissions';
@@ -113,12 +114,20 @@ export function insertChannel(db: Db, channel: NewChannel): number {
   return id;
 }
 
+// Channel rows and subscriber lists are read by every send and most requests; the caches are
+// emptied by any write to their tables (server/db/table-cache.ts). The rows they return are frozen.
 export function getChannel(db: Db, id: number): ChannelRow | undefined {
-  return db.prepare<[number], ChannelRow>('SELECT * FROM channels WHERE id = ?').get(id);
+  return sharedTableCache(db, 'channel-by-id', ['channels'], (db, channelId: number) =>
+    db.prepare<[number], ChannelRow>('SELECT * FROM channels WHERE id = ?').get(channelId),
+  ).get(id);
 }
 
 export function getChannelByName(db: Db, name: string): ChannelRow | undefined {
-  return db.prepare<[string], ChannelRow>('SELECT * FROM channels WHERE name = ?').get(name);
+  // The column compares with COLLATE NOCASE, which folds ASCII letters only: the key is folded
+  // the same way, so names that differ in any other character stay distinct.
+  return sharedTableCache(db, 'channel-by-name', ['channels'], (db, folded: string) =>
+    db.prepare<[string], ChannelRow>('SELECT * FROM channels WHERE name = ?').get(folded),
+  ).get(name.replace(/[A-Z]/g, (letter) => letter.toLowerCase()));
 }
 
 export function allChannels(db: Db): ChannelRow[] {
@@ -160,14 +169,17 @@ export function deactivateSubscription(db: Db, channelId: number, userId: number
   );
 }
 
-export function subscriberIds(db: Db, channelId: number): number[] {
-  return db
-    .prepare<[number], { user_id: number }>(
-      `SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
-        WHERE s.channel_id = ? AND s.active = 1 AND u.is_active = 1 ORDER BY s.user_id`,
-    )
-    .all(channelId)
-    .map((r) => r.user_id);
+/** Active subscribers who are active users, in id order (a shared, frozen array). */
+export function subscriberIds(db: Db, channelId: number): readonly number[] {
+  return sharedTableCache(db, 'subscriber-ids', ['subscriptions', 'users'], (db, id: number) =>
+    db
+      .prepare<[number], { user_id: number }>(
+        `SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
+          WHERE s.channel_id = ? AND s.active = 1 AND u.is_active = 1 ORDER BY s.user_id`,
+      )
+      .all(id)
+      .map((r) => r.user_id),
+  ).get(channelId);
 }
 
 export function getSubscription(

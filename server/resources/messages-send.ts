@@ -236,7 +236,7 @@ export function storeMessage(
   const timestamp = options.timestamp ?? ctx.nowSeconds();
   return db.transaction((): CreatedMessage => {
     let recipientId: number;
-    let recipients: number[];
+    let recipients: readonly number[];
     let channelId: number | null = null;
     let topic = '';
     let participants = new Set<number>();

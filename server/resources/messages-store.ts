@@ -190,7 +190,7 @@ export class MessageViewBuilder {
   private readonly visibility = new Map<number, number>();
   private emptyTopicDisplay: string | null = null;
   private historyPolicy: string | null = null;
-  private linkifiers: Linkifier[] | null = null;
+  private linkifiers: readonly Linkifier[] | null = null;
 
   constructor(private readonly ctx: RealmContext) {}
 

@@ -10,6 +10,7 @@
 // send never leaves a client believing it follows a topic.
 import { MessageFlag } from '../db/flags';
 import { parseJson } from '../db';
+import { sharedTableCache } from '../db/table-cache';
 import type { AuthUser, RealmContext } from '../realm/context';
 import { DEFAULT_USER_SETTINGS } from '../realm/settings-defaults';
 import { emptyTopicDisplayName } from './messages-rules';
@@ -30,10 +31,22 @@ export interface TopicPolicyChange {
 }
 
 function userSetting(ctx: RealmContext, userId: number, name: string): unknown {
-  const row = ctx.db
-    .prepare<[number], { settings: string }>('SELECT settings FROM user_settings WHERE user_id = ?')
-    .get(userId);
-  const value = parseJson<Record<string, unknown>>(row?.settings, {})[name];
+  // Every send reads the sender's settings (and a mentioned user's); parsing the JSON each time
+  // showed in profiles, so the parsed object is cached until user_settings changes.
+  const settings = sharedTableCache(
+    ctx.db,
+    'user-settings',
+    ['user_settings'],
+    (db, id: number) => {
+      const row = db
+        .prepare<[number], { settings: string }>(
+          'SELECT settings FROM user_settings WHERE user_id = ?',
+        )
+        .get(id);
+      return parseJson<Record<string, unknown>>(row?.settings, {});
+    },
+  ).get(userId);
+  const value = settings[name];
   return value === undefined ? DEFAULT_USER_SETTINGS[name] : value;
 }
 

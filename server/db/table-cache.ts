@@ -1,0 +1,111 @@
+// Caches of small, hot lookups (credentials, the realm row, channels, subscribers, group
+// membership) that stay exact: each cache names the tables it reads, and TEMP triggers on those
+// tables empty it on any insert, update or delete made through this connection. The server is the
+// only writer of its database, so nothing changes behind the triggers' back.
+//
+// Transactions: a cache never stores what it computed inside a transaction after that transaction
+// changed one of its tables, since a rollback (which fires no trigger) would leave it holding rows
+// that no longer exist. What it computed from tables the transaction has not touched is committed
+// data and may be kept.
+//
+// Cached values are shared by every caller and frozen; callers copy before changing them.
+import type { Db } from './index';
+
+interface Watch {
+  /** Bumped by a trigger on every row change of the table. */
+  versions: Map<string, number>;
+  /** Tables changed by the open explicit transaction. */
+  changedInTransaction: Set<string>;
+}
+
+const watches = new WeakMap<Db, Watch>();
+
+function watchOf(db: Db): Watch {
+  let watch = watches.get(db);
+  if (!watch) {
+    const created: Watch = { versions: new Map(), changedInTransaction: new Set() };
+    watch = created;
+    watches.set(db, created);
+    db.function('tributary_table_changed', { deterministic: false }, (table) => {
+      const name = String(table);
+      created.versions.set(name, (created.versions.get(name) ?? 0) + 1);
+      if (db.inTransaction) created.changedInTransaction.add(name);
+      return null;
+    });
+  }
+  return watch;
+}
+
+function watchTable(db: Db, watch: Watch, table: string): void {
+  if (watch.versions.has(table)) return;
+  watch.versions.set(table, 0);
+  for (const op of ['INSERT', 'UPDATE', 'DELETE']) {
+    db.exec(
+      `CREATE TEMP TRIGGER IF NOT EXISTS cache_${table}_${op.toLowerCase()} AFTER ${op} ON main.${table}
+       BEGIN SELECT tributary_table_changed('${table}'); END`,
+    );
+  }
+}
+
+export interface TableCache<K, V> {
+  get(key: K): V;
+}
+
+/**
+ * A lookup memoized per key until one of `tables` changes. compute must read only those tables;
+ * its result is frozen (shallowly) and shared.
+ */
+export function tableCache<K, V>(
+  db: Db,
+  tables: readonly string[],
+  compute: (key: K) => V,
+  limit = 10_000,
+): TableCache<K, V> {
+  const watch = watchOf(db);
+  for (const table of tables) watchTable(db, watch, table);
+  const entries = new Map<K, V>();
+  let seenVersion = -1;
+  const version = () => {
+    let sum = 0;
+    for (const table of tables) sum += watch.versions.get(table)!;
+    return sum;
+  };
+  return {
+    get(key) {
+      if (!db.inTransaction) watch.changedInTransaction.clear();
+      const now = version();
+      if (now !== seenVersion) {
+        entries.clear();
+        seenVersion = now;
+      }
+      if (entries.has(key)) return entries.get(key)!;
+      const value = compute(key);
+      if (value !== null && typeof value === 'object') Object.freeze(value);
+      const touched = tables.some((table) => watch.changedInTransaction.has(table));
+      if (!touched) {
+        if (entries.size >= limit) entries.clear();
+        entries.set(key, value);
+      }
+      return value;
+    },
+  };
+}
+
+/** One cache per (db, name): for module-level lookups that receive the db as an argument. */
+export function sharedTableCache<K, V>(
+  db: Db,
+  name: string,
+  tables: readonly string[],
+  compute: (db: Db, key: K) => V,
+): TableCache<K, V> {
+  let byName = shared.get(db);
+  if (!byName) shared.set(db, (byName = new Map()));
+  let cache = byName.get(name) as TableCache<K, V> | undefined;
+  if (!cache) {
+    cache = tableCache<K, V>(db, tables, (key) => compute(db, key));
+    byName.set(name, cache);
+  }
+  return cache;
+}
+
+const shared = new WeakMap<Db, Map<string, TableCache<unknown, unknown>>>();

@@ -1,0 +1,89 @@
+// Trigger-invalidated caches: exact after every kind of write, including writes rolled back.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase, type Db } from '../../server/db';
+import { tableCache } from '../../server/db/table-cache';
+
+describe('tableCache', () => {
+  let dir: string;
+  let db: Db;
+  let computed: number;
+  const names = () =>
+    tableCache(db, ['probe'], (group: number) => {
+      computed += 1;
+      return db
+        .prepare<[number], { name: string }>('SELECT name FROM probe WHERE grp = ? ORDER BY name')
+        .all(group)
+        .map((r) => r.name);
+    });
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tributary-table-cache-'));
+    db = openDatabase(dir);
+    db.exec('CREATE TABLE probe (grp INTEGER NOT NULL, name TEXT NOT NULL)');
+    db.prepare("INSERT INTO probe VALUES (1, 'a')").run();
+    computed = 0;
+  });
+  afterEach(() => {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers from the cache until the table changes, then recomputes', () => {
+    const cache = names();
+    expect(cache.get(1)).toEqual(['a']);
+    expect(cache.get(1)).toEqual(['a']);
+    expect(computed).toBe(1);
+    db.prepare("INSERT INTO probe VALUES (1, 'b')").run();
+    expect(cache.get(1)).toEqual(['a', 'b']);
+    db.prepare("UPDATE probe SET name = 'c' WHERE name = 'a'").run();
+    expect(cache.get(1)).toEqual(['b', 'c']);
+    db.prepare("DELETE FROM probe WHERE name = 'b'").run();
+    expect(cache.get(1)).toEqual(['c']);
+    expect(computed).toBe(4);
+  });
+
+  it('shares frozen values', () => {
+    const value = names().get(1);
+    expect(Object.isFrozen(value)).toBe(true);
+  });
+
+  it('does not keep what a transaction saw after changing the table, once it rolls back', () => {
+    const cache = names();
+    expect(() =>
+      db.transaction(() => {
+        db.prepare("INSERT INTO probe VALUES (1, 'ghost')").run();
+        expect(cache.get(1)).toEqual(['a', 'ghost']); // its own uncommitted row
+        throw new Error('roll back');
+      })(),
+    ).toThrow('roll back');
+    expect(cache.get(1)).toEqual(['a']);
+  });
+
+  it('keeps what a transaction read from tables it did not change', () => {
+    const cache = names();
+    db.exec('CREATE TABLE other (x INTEGER)');
+    db.transaction(() => {
+      db.prepare('INSERT INTO other VALUES (1)').run();
+      cache.get(1);
+    })();
+    cache.get(1);
+    expect(computed).toBe(1);
+  });
+
+  it('is exact across a rolled-back savepoint inside a committed transaction', () => {
+    const cache = names();
+    db.transaction(() => {
+      expect(() =>
+        db.transaction(() => {
+          db.prepare("INSERT INTO probe VALUES (1, 'ghost')").run();
+          cache.get(1);
+          throw new Error('savepoint');
+        })(),
+      ).toThrow('savepoint');
+      expect(cache.get(1)).toEqual(['a']);
+    })();
+    expect(cache.get(1)).toEqual(['a']);
+  });
+});
