@@ -22,7 +22,7 @@ import {
   getChannelByName,
   type ChannelRow,
 } from './channels-store';
-import { channelMetadataAudience, channelObject } from './channels';
+import { announceDefaultChannels, channelMetadataAudience, channelObject } from './channels';
 import { emptyTopicDisplayName } from './messages-rules';
 
 const GROUP_SETTINGS = [
@@ -258,6 +258,7 @@ export const channelAdminResource: ResourceModule = {
           sendUpdate(ctx, after, stayed, update.property, update.eventValue, extra);
         }
         for (const [name, value] of groupChanges) sendUpdate(ctx, after, stayed, name, value);
+        if (after.is_default_stream !== before.is_default_stream) announceDefaultChannels(ctx);
       },
     );
 
@@ -285,6 +286,7 @@ export const channelAdminResource: ResourceModule = {
               streams: [{ stream_id: channel.id }],
             },
       );
+      if (channel.is_default_stream === 1) announceDefaultChannels(ctx);
     });
   },
 };

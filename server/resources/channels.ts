@@ -94,6 +94,24 @@ export function channelMetadataAudience(ctx: RealmContext, row: ChannelRow): num
     .map((u) => u.id);
 }
 
+/** The realm's default channels (public by rule), as realm_default_streams and the event carry them. */
+export function defaultChannelIds(db: Db): number[] {
+  return allChannels(db)
+    .filter((row) => row.is_default_stream === 1 && row.is_archived === 0)
+    .map((row) => row.id);
+}
+
+/** default_streams event (ids, FL 330) to every active non-guest, as the public server sends it. */
+export function announceDefaultChannels(ctx: RealmContext): void {
+  const audience = allUserRows(ctx.db)
+    .filter((u) => u.is_active === 1 && !isGuest(u.role))
+    .map((u) => u.id);
+  ctx.events.send(audience, {
+    type: 'default_streams',
+    default_streams: defaultChannelIds(ctx.db),
+  });
+}
+
 export function sendChannelCreate(ctx: RealmContext, row: ChannelRow, userIds: number[]): void {
   if (userIds.length === 0) return;
   ctx.events.send(userIds, { type: 'stream', op: 'create', streams: [channelObject(ctx, row)] });

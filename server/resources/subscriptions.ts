@@ -29,7 +29,12 @@ import {
   type ChannelRow,
   type SubscriptionRow,
 } from './channels-store';
-import { channelMetadataAudience, channelObject, sendChannelCreate } from './channels';
+import {
+  announceDefaultChannels,
+  channelMetadataAudience,
+  channelObject,
+  sendChannelCreate,
+} from './channels';
 import { getUserRow, getUserRowByEmail, toViewer, type UserRow } from './users-store';
 
 const NOTIFICATION_PROPERTIES = [
@@ -411,6 +416,9 @@ export const subscriptionsResource: ResourceModule = {
         for (const channel of created) {
           const fresh = getChannel(ctx.db, channel.id)!;
           sendChannelCreate(ctx, fresh, channelMetadataAudience(ctx, fresh));
+        }
+        if (created.some((channel) => channel.is_default_stream === 1)) {
+          announceDefaultChannels(ctx);
         }
         for (const [userId, channels] of newlySubscribed) {
           const revealed = channels.filter((c) => hiddenBefore.get(c.id)?.has(userId));
