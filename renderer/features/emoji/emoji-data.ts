@@ -38,16 +38,17 @@ export function loadEmoji(): Promise<EmojiEntry[]> {
   return cache;
 }
 
-/** Emoji whose name contains the query (names starting with it first). */
+/** Emoji whose name contains the query: an exact name first, then names starting with it. */
 export function searchEmoji(all: readonly EmojiEntry[], query: string, limit = 60): EmojiEntry[] {
-  const q = query.trim().toLowerCase().replace(/^:/, '').replace(/\s+/g, '_');
+  const q = query.trim().toLowerCase().replace(/^:|:$/g, '').replace(/\s+/g, '_');
   if (!q) return all.slice(0, limit);
+  const exact: EmojiEntry[] = [];
   const starts: EmojiEntry[] = [];
   const contains: EmojiEntry[] = [];
   for (const e of all) {
-    if (e.names.some((n) => n.startsWith(q))) starts.push(e);
+    if (e.names.includes(q)) exact.push(e);
+    else if (e.names.some((n) => n.startsWith(q))) starts.push(e);
     else if (e.names.some((n) => n.includes(q))) contains.push(e);
-    if (starts.length >= limit) break;
   }
-  return [...starts, ...contains].slice(0, limit);
+  return [...exact, ...starts, ...contains].slice(0, limit);
 }
