@@ -16,6 +16,7 @@ import { useUi, uiStore } from '../../src/ui-store';
 import { api } from '../../src/tributary';
 import { MessageRow, RecipientHeader } from './MessageRow';
 import { useMessagePages } from './useMessagePages';
+import { rememberReadingPosition } from './reading-position';
 import { describeNarrow } from './narrow-info';
 import { expectedListRect, expectedRowPx, rememberListLayout } from './list-layout';
 
@@ -92,7 +93,13 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   const store = useChatStoreApi();
   const list = useNarrowIds(narrowKey);
   const outbox = useOutbox(narrowKey);
-  const { initial, loadMore } = useMessagePages(accountId, narrowKey, anchor, !offline);
+  // openAt: the route's anchor, or after a new snapshot the message the reader was at.
+  const {
+    initial,
+    loadMore,
+    anchor: openAt,
+    generation,
+  } = useMessagePages(accountId, narrowKey, anchor, !offline);
   const ready = !!offline || initial.isSuccess;
   const selected = useUi((s) => s.selectedMessageId);
   const policy = useChatStore(
@@ -157,11 +164,11 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   const atBottom = useRef(true);
   useLayoutEffect(() => {
     positioned.current = false;
-  }, [narrowKey]);
+  }, [narrowKey, generation]);
   useLayoutEffect(() => {
     if (positioned.current || !ids || idCount === 0 || !ready) return;
     positioned.current = true;
-    let target = anchor !== undefined ? ids.search(anchor) : -1;
+    let target = openAt !== undefined ? ids.search(openAt) : -1;
     if (target < 0) {
       const locations = store.getState().accounts[accountId]?.unreads.locations;
       if (locations) target = firstUnreadIn(ids, locations);
@@ -185,7 +192,7 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
       } else rememberLayout();
     };
     settle();
-  }, [ids, idCount, count, ready, anchor, accountId, store, virtualizer, rememberLayout]);
+  }, [ids, idCount, count, ready, openAt, accountId, store, virtualizer, rememberLayout]);
 
   // --- Stay at the bottom when new messages arrive and the user was there. --------------------
   const lastCount = useRef(count);
@@ -231,13 +238,15 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
     const range = visibleRange();
     if (!range) return;
     const [first, last] = range;
+    const top = ids.at(first);
+    if (top !== undefined) rememberReadingPosition(accountId, narrowKey, top);
     if (first < PREFETCH_ROWS && !list.foundOldest) {
       keepVisible.current = ids.at(first) ?? null;
       void loadMore('older').catch(() => undefined);
     }
     if (last > idCount - PREFETCH_ROWS && !list.foundNewest)
       void loadMore('newer').catch(() => undefined);
-  }, [startIndex, endIndex, idCount, list, ids, loadMore, visibleRange]);
+  }, [startIndex, endIndex, idCount, list, ids, loadMore, visibleRange, accountId, narrowKey]);
 
   // --- Mark as read what the user has seen. ---------------------------------------------------
   // The unreads wrapper is replaced on every change (its maps are mutated in place).

@@ -1,13 +1,16 @@
 // History pages for a narrow, fetched with react-query through main's getMessages and merged into
 // the store (events keep the list current after that). The query keys carry the account's snapshot
-// generation, so a new snapshot (after a lost queue) refetches the open narrow around its anchor.
-import { useCallback, useRef } from 'react';
+// generation, so a new snapshot (after a lost queue) refetches the open narrow: around the reader's
+// place in it (reading-position.ts), not around the first unread it was opened at.
+import { useCallback, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ChatStore } from '../../store';
 import { useChatStoreApi, useChatStore } from '../../store/hooks';
 import { narrowFromKey } from '../../../shared/narrow';
 import type { GetMessagesResponse } from '../../../shared/api/endpoints';
 import { api } from '../../src/tributary';
+import { uiStore } from '../../src/ui-store';
+import { readingPosition } from './reading-position';
 
 export const PAGE_SIZE = 100;
 
@@ -20,6 +23,7 @@ async function fetchPage(
   anchor: Anchor,
   numBefore: number,
   numAfter: number,
+  includeAnchor: boolean,
 ): Promise<GetMessagesResponse> {
   const res = await api().getMessages({
     accountId,
@@ -27,7 +31,7 @@ async function fetchPage(
     numBefore,
     numAfter,
     narrow: narrowFromKey(key),
-    includeAnchor: typeof anchor !== 'number',
+    includeAnchor,
   });
   store.getState().mergeFetchedMessages(accountId, key, res.messages, {
     foundOldest: !!res.found_oldest,
@@ -37,14 +41,71 @@ async function fetchPage(
   return res;
 }
 
-export function useMessagePages(accountId: string, key: string, anchor?: number, enabled = true) {
+interface OpenAt {
+  key: string;
+  routeAnchor: number | undefined;
+  generation: number;
+  /** The message the list is fetched around and positioned at; undefined: the first unread. */
+  anchor: number | undefined;
+}
+
+/**
+ * The anchor of the open list: the route's (a message link, a reply), or the first unread; after a
+ * new snapshot while the list stays open, the message the reader was at (top of the viewport, else
+ * the selected one). Fixed per snapshot generation, so it names one query.
+ */
+function useOpenAt(
+  accountId: string,
+  key: string,
+  routeAnchor: number | undefined,
+  generation: number,
+) {
+  const [openAt, setOpenAt] = useState<OpenAt>({
+    key,
+    routeAnchor,
+    generation,
+    anchor: routeAnchor,
+  });
+  if (openAt.key !== key || openAt.routeAnchor !== routeAnchor) {
+    const next = { key, routeAnchor, generation, anchor: routeAnchor };
+    setOpenAt(next);
+    return next.anchor;
+  }
+  if (openAt.generation !== generation) {
+    // The earlier generation 0 is "no snapshot yet": nothing was read.
+    const resync = openAt.generation > 0;
+    const selected = uiStore.getState().selectedMessageId;
+    const anchor = resync
+      ? (readingPosition(accountId, key) ?? selected ?? openAt.anchor)
+      : openAt.anchor;
+    setOpenAt({ key, routeAnchor, generation, anchor });
+    return anchor;
+  }
+  return openAt.anchor;
+}
+
+export function useMessagePages(
+  accountId: string,
+  key: string,
+  routeAnchor?: number,
+  enabled = true,
+) {
   const store = useChatStoreApi();
   const queryClient = useQueryClient();
   const generation = useChatStore((s) => s.accounts[accountId]?.generation ?? 0);
+  const anchor = useOpenAt(accountId, key, routeAnchor, generation);
   const initial = useQuery({
     queryKey: ['messages', accountId, generation, key, 'initial', anchor ?? 'first_unread'],
     queryFn: () =>
-      fetchPage(store, accountId, key, anchor ?? 'first_unread', PAGE_SIZE / 2, PAGE_SIZE / 2),
+      fetchPage(
+        store,
+        accountId,
+        key,
+        anchor ?? 'first_unread',
+        PAGE_SIZE / 2,
+        PAGE_SIZE / 2,
+        true,
+      ),
     staleTime: Infinity,
     gcTime: 0,
     retry: 2,
@@ -71,6 +132,7 @@ export function useMessagePages(accountId: string, key: string, anchor?: number,
               edge,
               direction === 'older' ? PAGE_SIZE : 0,
               direction === 'newer' ? PAGE_SIZE : 0,
+              false, // the edge message is in the list already
             ),
           staleTime: Infinity,
           gcTime: 0,
@@ -82,5 +144,5 @@ export function useMessagePages(accountId: string, key: string, anchor?: number,
     [store, queryClient, accountId, key, generation],
   );
 
-  return { initial, loadMore };
+  return { initial, loadMore, anchor, generation };
 }
