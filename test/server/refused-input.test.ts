@@ -56,37 +56,27 @@ describe('names and status texts', () => {
 describe('topics', () => {
   it('refuses unprintable characters in topics with "Invalid characters in topic!"', async () => {
     const dev = server.client('dev');
-    const before = await dev.get('/messages', {
-      anchor: 'newest',
-      num_before: 1,
-      num_after: 0,
-      narrow: [{ operator: 'channel', operand: 'design' }],
-    });
+    const newestInDesign = async () =>
+      (
+        await dev.get('/messages', {
+          anchor: 'newest',
+          num_before: 1,
+          num_after: 0,
+          narrow: [{ operator: 'channel', operand: 'design' }],
+        })
+      ).body.messages.at(-1).id as number;
+    const before = await newestInDesign();
+    const sendToDesign = (topic: string, content: string) =>
+      dev.post('/messages', { type: 'stream', to: 'design', topic, content });
     for (const topic of ['bell\u0007', 'tab\there', 'escape\u001b[31m', 'del\u007f', 'c1\u0085']) {
-      const res = await dev.post('/messages', {
-        type: 'stream',
-        to: 'design',
-        topic,
-        content: 'should not be stored',
-      });
+      const res = await sendToDesign(topic, 'should not be stored');
       expect(res.status, topic).toBe(400);
       expect(res.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Invalid characters in topic!' });
     }
-    const after = await dev.get('/messages', {
-      anchor: 'newest',
-      num_before: 1,
-      num_after: 0,
-      narrow: [{ operator: 'channel', operand: 'design' }],
-    });
-    expect(after.body.messages.at(-1).id).toBe(before.body.messages.at(-1).id);
+    expect(await newestInDesign()).toBe(before);
 
     // Printable non-ASCII text is fine, and so are edits to a clean topic; a bad edit is refused.
-    const ok = await dev.post('/messages', {
-      type: 'stream',
-      to: 'design',
-      topic: 'café ☕ 日本',
-      content: 'fine',
-    });
+    const ok = await sendToDesign('café ☕ 日本', 'fine');
     expect(ok.status).toBe(200);
     const edit = await dev.patch(`/messages/${ok.body.id}`, { topic: 'café\u0000' });
     expect(edit.status).toBe(400);
