@@ -2,7 +2,7 @@
 // #-channel completion; Enter to send (or Ctrl+Enter, by enter_sends); drafts saved as the user
 // types; uploads by button, drop or paste with progress and cancel; local echo on send; typing
 // notifications; the server's length limit shown before sending.
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useChatActions, useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import type { Channel, User } from '../../../shared/api/types';
@@ -36,12 +36,17 @@ function newLocalId(): string {
 }
 
 export function Compose({ accountId, defaultDestination }: ComposeProps) {
-  const account = useChatStore(selectActiveAccount);
+  // The slices compose reads, each replaced only when it changes: messages, unreads and typing
+  // elsewhere do not re-render compose (nor rebuild the user and channel lists below).
+  const settings = useChatStore((s) => selectActiveAccount(s)?.settings);
+  const channelsState = useChatStore((s) => selectActiveAccount(s)?.channels);
+  const usersState = useChatStore((s) => selectActiveAccount(s)?.users);
+  const selfUserId = useChatStore((s) => selectActiveAccount(s)?.selfUserId ?? 0);
   const actions = useChatActions();
-  const maxLength = account?.settings.limits.maxMessageLength ?? 10000;
-  const maxTopic = account?.settings.limits.maxTopicLength ?? 60;
-  const enterSends = account?.settings.user.enter_sends !== false;
-  const subscriptions = account?.channels.subscriptions;
+  const maxLength = settings?.limits.maxMessageLength ?? 10000;
+  const maxTopic = settings?.limits.maxTopicLength ?? 60;
+  const enterSends = settings?.user.enter_sends !== false;
+  const subscriptions = channelsState?.subscriptions;
 
   const [mode, setMode] = useState<'stream' | 'private'>(defaultDestination?.type ?? 'stream');
   const [streamId, setStreamId] = useState<number | null>(
@@ -157,16 +162,16 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
   };
   const noteTyping = () => {
     const to = typingTarget();
-    if (!to || !account) return;
+    if (!to || !settings) return;
     const now = clockNow();
-    if (now - typingSent.current > account.settings.limits.typingStartedWaitMs) {
+    if (now - typingSent.current > settings.limits.typingStartedWaitMs) {
       typingSent.current = now;
       void api()
         .sendTyping({ accountId, op: 'start', to })
         .catch(() => undefined);
     }
     if (stopTimer.current) clearTimeout(stopTimer.current);
-    stopTimer.current = setTimeout(() => stopTyping(), account.settings.limits.typingStoppedWaitMs);
+    stopTimer.current = setTimeout(() => stopTyping(), settings.limits.typingStoppedWaitMs);
   };
   const stopTyping = () => {
     if (stopTimer.current) clearTimeout(stopTimer.current);
@@ -222,8 +227,11 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
     if (value) noteTyping();
   };
 
-  const users = account ? [...account.users.users.values()] : [];
-  const channels = account ? [...account.channels.channels.values()] : [];
+  const users = useMemo(() => (usersState ? [...usersState.users.values()] : []), [usersState]);
+  const channels = useMemo(
+    () => (channelsState ? [...channelsState.channels.values()] : []),
+    [channelsState],
+  );
   const suggestions: Array<{ label: string; insert: string }> = token
     ? token.kind === 'user'
       ? matchUsers(users, token.query).map((u: User) => ({
@@ -335,7 +343,10 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
     }
   };
 
-  const subsList = subscriptions ? [...subscriptions.values()] : [];
+  const subsList = useMemo(
+    () => (channelsState ? [...channelsState.subscriptions.values()] : []),
+    [channelsState],
+  );
   return (
     <form
       className={`compose${uploads.dragging ? ' dragging' : ''}`}
@@ -398,7 +409,7 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
             users={users}
             selected={recipients}
             onChange={setRecipients}
-            selfUserId={account?.selfUserId ?? 0}
+            selfUserId={selfUserId}
           />
         )}
       </div>

@@ -1,7 +1,7 @@
 // The message list of one narrow: virtualized (only the rows near the viewport are in the DOM),
 // loading older and newer pages as the user scrolls, marking messages read as they are seen
 // (web_mark_read_on_scroll_policy), with a jump to the first unread and local echoes at the end.
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import {
   useChatStore,
@@ -10,7 +10,7 @@ import {
   useNarrowIds,
   useOutbox,
 } from '../../store/hooks';
-import type { IdList, OutboxEntry } from '../../store';
+import type { AccountState, IdList, OutboxEntry } from '../../store';
 import { narrowFromKey } from '../../../shared/narrow';
 import { useUi, uiStore } from '../../src/ui-store';
 import { api } from '../../src/tributary';
@@ -77,6 +77,20 @@ function firstUnreadIn(ids: IdList, unread: ReadonlyMap<number, unknown>): numbe
   let min = Infinity;
   for (const id of unread.keys()) if (id < min && ids.has(id)) min = id;
   return min === Infinity ? -1 : ids.search(min);
+}
+
+/** firstUnreadIn, remembered per unreads state and list, for the store subscription below. */
+const firstUnreadMemo = new WeakMap<AccountState['unreads'], { ids: IdList; index: number }>();
+function selectFirstUnreadIndex(
+  unreads: AccountState['unreads'] | undefined,
+  ids: IdList | undefined,
+): number {
+  if (!unreads || !ids) return -1;
+  const hit = firstUnreadMemo.get(unreads);
+  if (hit?.ids === ids) return hit.index;
+  const index = firstUnreadIn(ids, unreads.locations);
+  firstUnreadMemo.set(unreads, { ids, index });
+  return index;
 }
 
 function StickyHeader({ id }: { id: number }) {
@@ -249,8 +263,6 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   }, [startIndex, endIndex, idCount, list, ids, loadMore, visibleRange, accountId, narrowKey]);
 
   // --- Mark as read what the user has seen. ---------------------------------------------------
-  // The unreads wrapper is replaced on every change (its maps are mutated in place).
-  const unreads = useChatStore((s) => s.accounts[accountId]?.unreads);
   const toMark = useRef(new Set<number>());
   const markTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const flushMarks = useCallback(() => {
@@ -311,9 +323,9 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   );
 
   // --- Jump to first unread. ------------------------------------------------------------------
-  const firstUnreadIndex = useMemo(
-    () => (ids && unreads ? firstUnreadIn(ids, unreads.locations) : -1),
-    [ids, unreads],
+  // A number: an unread change elsewhere in the realm does not re-render the list.
+  const firstUnreadIndex = useChatStore((s) =>
+    selectFirstUnreadIndex(s.accounts[accountId]?.unreads, ids),
   );
 
   // --- Keyboard: arrows move the selection, Home/End jump. -------------------------------------

@@ -1,10 +1,12 @@
 // A narrow on screen: its title and actions, the message list, who is typing, and compose pointed
 // at the conversation.
+import { useMemo } from 'react';
+import { useShallow } from 'zustand/shallow';
 import { useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import { narrowKey, type Narrow } from '../../../shared/narrow';
 import { MessageList } from './MessageList';
-import { describeNarrow } from './narrow-info';
+import { describeNarrow, dmIdsOf } from './narrow-info';
 import { Compose, destinationForView } from '../compose/Compose';
 import { TypingIndicator } from '../people/TypingIndicator';
 import { markNarrowRead } from '../sidebar/Sidebar';
@@ -18,9 +20,16 @@ export function NarrowView({
   narrow: Narrow;
   anchor?: number;
 }) {
-  const account = useChatStore(selectActiveAccount);
+  // Only what the header, typing line and compose use: the title changes with a channel's or a
+  // user's name, not with messages, unreads or typing elsewhere.
+  const info = useChatStore(
+    useShallow((s) => {
+      const { title, streamId, topic, dmUserIds } = describeNarrow(narrow, selectActiveAccount(s));
+      return { title, streamId, topic, dm: dmUserIds !== undefined };
+    }),
+  );
+  const dmUserIds = useMemo(() => (info.dm ? dmIdsOf(narrow) : undefined), [info.dm, narrow]);
   const key = narrowKey(narrow);
-  const info = describeNarrow(narrow, account);
   return (
     <section className="narrow-view" aria-label={info.title}>
       <header className="narrow-header">
@@ -42,11 +51,11 @@ export function NarrowView({
         accountId={accountId}
         streamId={info.streamId}
         topic={info.topic}
-        dmUserIds={info.dmUserIds}
+        dmUserIds={dmUserIds}
       />
       <Compose
         accountId={accountId}
-        defaultDestination={destinationForView(info.streamId, info.topic, info.dmUserIds)}
+        defaultDestination={destinationForView(info.streamId, info.topic, dmUserIds)}
       />
     </section>
   );

@@ -1,6 +1,7 @@
 // Reactions under a message: one chip per emoji with its count and who reacted; clicking toggles
 // the user's own reaction.
 import type { MessageWithFlags, Reaction } from '../../../shared/api/types';
+import { useShallow } from 'zustand/shallow';
 import { useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import { api } from '../../src/tributary';
@@ -50,13 +51,21 @@ export function Reactions({
   accountId: string;
   message: MessageWithFlags;
 }) {
-  const account = useChatStore(selectActiveAccount);
+  const self = useChatStore((s) => selectActiveAccount(s)?.selfUserId ?? 0);
+  // The reactors' names, one per reaction: compared item by item, so other store updates (every
+  // event batch) do not re-render the reactions of every visible row.
+  const reactorNames = useChatStore(
+    useShallow((s) => {
+      const account = selectActiveAccount(s);
+      return message.reactions.map((r) => userName(account, r.user_id));
+    }),
+  );
   if (message.reactions.length === 0) return null;
-  const self = account?.selfUserId ?? 0;
+  const nameOf = new Map(message.reactions.map((r, i) => [r.user_id, reactorNames[i]]));
   return (
     <div className="reactions" role="group" aria-label="Reactions">
       {groupReactions(message.reactions).map((g) => {
-        const names = g.userIds.map((id) => (id === self ? 'You' : userName(account, id)));
+        const names = g.userIds.map((id) => (id === self ? 'You' : nameOf.get(id)));
         const mine = g.userIds.includes(self);
         const glyph =
           g.sample.reaction_type === 'unicode_emoji'

@@ -21,13 +21,13 @@ export function TypingIndicator({
   topic?: string;
   dmUserIds?: number[];
 }) {
-  const account = useChatStore(selectActiveAccount);
+  const selfUserId = useChatStore((s) => selectActiveAccount(s)?.selfUserId ?? 0);
   const actions = useChatActions();
   const key =
     streamId !== undefined && topic !== undefined
       ? typingKeyForChannel(streamId, topic)
       : dmUserIds
-        ? typingKeyForDm(dmUserIds, account?.selfUserId ?? 0)
+        ? typingKeyForDm(dmUserIds, selfUserId)
         : '';
   const typers = useTypers(key);
   useEffect(() => {
@@ -36,11 +36,14 @@ export function TypingIndicator({
     return () => clearInterval(timer);
   }, [typers, actions, accountId]);
   const ids = typingUsersAt(typers, clockNow());
+  // One string, so only a typer's name change re-renders, not other store updates.
+  const names = useChatStore((s) => {
+    const account = selectActiveAccount(s);
+    return ids.map((id) => userName(account, id)).join(', ');
+  });
   return (
     <div className="typing" aria-live="polite">
-      {ids.length > 0
-        ? `${ids.map((id) => userName(account, id)).join(', ')} ${ids.length === 1 ? 'is' : 'are'} typing…`
-        : ''}
+      {ids.length > 0 ? `${names} ${ids.length === 1 ? 'is' : 'are'} typing…` : ''}
     </div>
   );
 }
