@@ -8,11 +8,11 @@ import { MessageRow } from '../../../renderer/features/messages/MessageRow';
 import type { MessageWithFlags } from '../../../shared/api/types';
 import { narrowKey, topicNarrow } from '../../../shared/narrow';
 import { Providers, resetUi } from './harness';
-import { startLiveMain, type LiveMain } from './live-main';
+import { startLiveAccount, type LiveAccount } from './live-realm';
 
-let live: LiveMain;
+let live: LiveAccount;
 beforeAll(async () => {
-  live = await startLiveMain();
+  live = await startLiveAccount();
 }, 60_000);
 afterAll(async () => {
   await live?.close();

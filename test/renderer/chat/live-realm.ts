@@ -17,9 +17,12 @@ export interface ApiResponse {
 export interface LiveRealm {
   url: string;
   users: Record<string, { email: string; api_key: string; user_id: number }>;
+  /** The running server, for setting what the API cannot (a realm setting, hostile HTML). */
+  server: { db: { prepare(sql: string): { run(...args: unknown[]): unknown } } };
   /** An API client signed in as a demo user (to act as another person than the account). */
   client(who: string): {
     post(path: string, params: Record<string, unknown>): Promise<ApiResponse>;
+    patch(path: string, params: Record<string, unknown>): Promise<ApiResponse>;
   };
   close(): Promise<void>;
 }
@@ -30,6 +33,8 @@ export interface LiveAccount {
   accountId: string;
   register: RegisterResponse;
   store: ChatStore;
+  /** A subscribed channel's id by name. */
+  channelId(name: string): number;
   close(): Promise<void>;
 }
 
@@ -70,6 +75,11 @@ export async function startLiveAccount(who = 'owner'): Promise<LiveAccount> {
     accountId,
     register: snapshot.register,
     store,
+    channelId(name) {
+      const sub = snapshot.register.subscriptions?.find((s) => s.name === name);
+      if (!sub) throw new Error(`not subscribed to ${name}`);
+      return sub.stream_id;
+    },
     async close() {
       disconnect();
       await transport.close();

@@ -11,9 +11,9 @@ import type { MessageWithFlags } from '../../../shared/api/types';
 import { narrowKey, topicNarrow } from '../../../shared/narrow';
 import { uiStore } from '../../../renderer/src/ui-store';
 import { Providers, resetUi } from './harness';
-import { startLiveMain, type LiveMain, type LiveRealm } from './live-main';
+import { startLiveAccount, type LiveAccount, type LiveRealm } from './live-realm';
 
-let live: LiveMain;
+let live: LiveAccount;
 let realm: LiveRealm;
 let api: TributaryApi<Blob>;
 let accountId: string;
@@ -21,7 +21,7 @@ let store: ChatStore;
 let general: number;
 
 beforeAll(async () => {
-  live = await startLiveMain();
+  live = await startLiveAccount();
   ({ realm, api, accountId, store } = live);
   general = live.channelId('general');
 }, 60_000);
