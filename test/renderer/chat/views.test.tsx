@@ -1,0 +1,191 @@
+// Views on the demo snapshot with a recording bridge: the inbox (unread conversations, muted topics
+// left out), drafts (newest first, reopen, delete; an account with no draft list yet), and the
+// account switcher (connection state, unread total, switching, adding).
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { Inbox } from '../../../renderer/features/views/Inbox';
+import { Drafts } from '../../../renderer/features/views/Drafts';
+import { AccountSwitcher } from '../../../renderer/features/accounts/AccountSwitcher';
+import { uiStore } from '../../../renderer/src/ui-store';
+import type { AccountSummary } from '../../../shared/ipc/accounts';
+import type { LocalDraft } from '../../../shared/ipc/drafts';
+import { dmNarrow, narrowKey, topicNarrow } from '../../../shared/narrow';
+import {
+  DESIGN,
+  EMMA,
+  FARID,
+  GENERAL,
+  readEvent,
+  register,
+  setupStore,
+  unreadMsgs,
+} from '../store/fixtures';
+import { installFakeApi, Providers, resetUi, type FakeApi } from './harness';
+
+let api: FakeApi;
+beforeEach(() => {
+  resetUi('a');
+  api = installFakeApi();
+});
+afterEach(cleanup);
+
+const routeKey = () => {
+  const route = uiStore.getState().route;
+  return route.kind === 'narrow' ? narrowKey(route.narrow) : route.kind;
+};
+
+describe('Inbox', () => {
+  function renderInbox() {
+    const ctx = setupStore({
+      unread_msgs: unreadMsgs({
+        streams: [
+          { stream_id: GENERAL, topic: 'lunch', unread_message_ids: [11, 12] },
+          { stream_id: GENERAL, topic: 'noise', unread_message_ids: [13] },
+          { stream_id: DESIGN, topic: 'mockups', unread_message_ids: [14] },
+        ],
+        pms: [{ other_user_id: EMMA, unread_message_ids: [15, 16, 17] }],
+      }),
+      user_topics: [
+        { stream_id: GENERAL, topic_name: 'noise', last_updated: 1, visibility_policy: 1 },
+      ],
+    });
+    render(
+      <Providers store={ctx.store}>
+        <Inbox />
+      </Providers>,
+    );
+    return ctx;
+  }
+
+  it('lists unread direct messages and topics with counts, leaving muted topics out', () => {
+    renderInbox();
+    const dms = screen.getByRole('list', { name: 'Unread direct messages' });
+    expect(dms.textContent).toBe('Emma Member 3');
+    const general = screen.getByRole('list', { name: 'Unread topics in #general' });
+    expect(
+      within(general)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['lunch 2']);
+    expect(screen.getByRole('button', { name: '#general' }).parentElement!.textContent).toBe(
+      '#general 2',
+    );
+    expect(screen.getByRole('list', { name: 'Unread topics in #design' }).textContent).toBe(
+      'mockups 1',
+    );
+  });
+
+  it('opens a conversation on click and follows reads', () => {
+    const ctx = renderInbox();
+    fireEvent.click(screen.getByRole('button', { name: 'lunch' }));
+    expect(routeKey()).toBe(narrowKey(topicNarrow(GENERAL, 'lunch')));
+    fireEvent.click(screen.getByRole('button', { name: 'Emma Member' }));
+    expect(routeKey()).toBe(narrowKey(dmNarrow([EMMA])));
+    act(() => ctx.apply(readEvent([11, 12, 14, 15, 16, 17])));
+    expect(screen.queryByRole('list', { name: 'Unread direct messages' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'lunch' })).toBeNull();
+    expect(screen.getByText('You have no unread messages.')).toBeTruthy();
+  });
+});
+
+describe('Drafts view', () => {
+  const draft = (key: string, timestamp: number, body: LocalDraft['draft']): LocalDraft => ({
+    key,
+    serverId: null,
+    draft: body,
+    timestamp,
+    synced: false,
+  });
+
+  it('shows an account with no draft list yet without looping', () => {
+    const ctx = setupStore();
+    uiStore.setState({ drafts: {} });
+    render(
+      <Providers store={ctx.store}>
+        <Drafts accountId="a" />
+      </Providers>,
+    );
+    expect(screen.getByText('No drafts.')).toBeTruthy();
+  });
+
+  it('lists drafts newest first, reopens one and deletes one through main', () => {
+    const ctx = setupStore();
+    uiStore.setState({
+      drafts: {
+        a: [
+          draft('d1', 100, { type: 'stream', to: [GENERAL], topic: 'lunch', content: 'older' }),
+          draft('d2', 200, { type: 'private', to: [EMMA, FARID], topic: '', content: 'newer' }),
+        ],
+      },
+    });
+    render(
+      <Providers store={ctx.store}>
+        <Drafts accountId="a" />
+      </Providers>,
+    );
+    const items = screen.getAllByTestId('draft');
+    expect(items.map((li) => li.querySelector('.draft-content')?.textContent)).toEqual([
+      'newer',
+      'older',
+    ]);
+    fireEvent.click(within(items[1]).getByRole('button', { name: '#general > lunch' }));
+    expect(routeKey()).toBe(narrowKey(topicNarrow(GENERAL, 'lunch')));
+    fireEvent.click(
+      within(items[0]).getByRole('button', { name: 'Delete draft to Emma Member, Farid Member' }),
+    );
+    expect(api.deleteDraft).toHaveBeenCalledWith({ accountId: 'a', key: 'd2' });
+  });
+});
+
+describe('AccountSwitcher', () => {
+  const summary = (id: string, realmName: string, email: string): AccountSummary => ({
+    id,
+    site: `https://${id}.example.test`,
+    email,
+    userId: 1,
+    realmName,
+    featureLevel: 400,
+    secretBackend: 'file-0600',
+    connection: { status: 'live', queueId: `q-${id}` },
+  });
+
+  it('shows each account with its connection state and unread total; switches and adds', () => {
+    const ctx = setupStore({
+      unread_msgs: unreadMsgs({
+        streams: [{ stream_id: GENERAL, topic: 'lunch', unread_message_ids: [11, 12] }],
+      }),
+    });
+    ctx.store.getState().replaceSnapshot('b', register());
+    ctx.store.getState().setActiveAccount('a');
+    uiStore.setState({
+      accounts: [summary('a', 'Demo realm', 'owner@a.test'), summary('b', 'Other', 'me@b.test')],
+      connections: {
+        b: { status: 'backoff', retryAt: Date.now() + 10_000, attempt: 1, reason: 'refused' },
+      },
+      route: { kind: 'inbox' },
+    });
+    render(
+      <Providers store={ctx.store}>
+        <AccountSwitcher />
+      </Providers>,
+    );
+    const a = screen.getByRole('button', { name: 'Demo realm, owner@a.test, connected' });
+    expect(a.getAttribute('aria-current')).toBe('true');
+    expect(within(a).getByLabelText('2 unread')).toBeTruthy();
+    const b = screen.getByRole('button', { name: 'Other, me@b.test, reconnecting' });
+    expect(within(b).queryByLabelText(/unread/)).toBeNull();
+
+    fireEvent.click(b);
+    expect(ctx.store.getState().activeAccountId).toBe('b');
+    expect(api.switchAccount).toHaveBeenCalledWith({ accountId: 'b' });
+    expect(uiStore.getState().route).toEqual({ kind: 'narrow', narrow: [] });
+    expect(
+      screen
+        .getByRole('button', { name: 'Other, me@b.test, reconnecting' })
+        .getAttribute('aria-current'),
+    ).toBe('true');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Add account' }));
+    expect(uiStore.getState().route).toEqual({ kind: 'signin' });
+  });
+});
