@@ -230,7 +230,10 @@ export const MessageRow = memo(function MessageRow({
             ) : null}
           </div>
           {showHistory ? <EditHistory message={message} accountId={accountId} /> : null}
-          <Reactions accountId={accountId} message={message} />
+          {/* Most rows have none: no component (and no store subscription) for those. */}
+          {message.reactions.length > 0 ? (
+            <Reactions accountId={accountId} message={message} />
+          ) : null}
         </div>
         {actionsWanted || selected ? (
           <MessageActions accountId={accountId} message={message} />
