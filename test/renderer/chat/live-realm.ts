@@ -7,7 +7,8 @@
 import { createChatStore, type ChatStore } from '../../../renderer/store';
 import { connectBridge } from '../../../renderer/src/bridge-sync';
 import type { TributaryApi } from '../../../shared/ipc/contract';
-import type { RegisterResponse } from '../../../shared/api/types';
+import type { MessageWithFlags, RegisterResponse } from '../../../shared/api/types';
+import { narrowKey, topicNarrow } from '../../../shared/narrow';
 
 export interface ApiResponse {
   status: number;
@@ -35,6 +36,9 @@ export interface LiveAccount {
   store: ChatStore;
   /** A subscribed channel's id by name. */
   channelId(name: string): number;
+  /** Fetches one channel message through main into the store (its topic's list), as the message
+   * list does; returns it. */
+  storeMessage(id: number): Promise<MessageWithFlags>;
   close(): Promise<void>;
 }
 
@@ -75,6 +79,17 @@ export async function startLiveAccount(who = 'owner'): Promise<LiveAccount> {
     accountId,
     register: snapshot.register,
     store,
+    async storeMessage(id) {
+      const res = await api.getMessages({ accountId, anchor: id, numBefore: 0, numAfter: 0 });
+      const message = res.messages[0] as MessageWithFlags;
+      if (message?.type !== 'stream') throw new Error(`message ${id} is not a channel message`);
+      const key = narrowKey(topicNarrow(message.stream_id, message.subject));
+      store.getState().mergeFetchedMessages(accountId, key, res.messages, {
+        foundOldest: true,
+        foundNewest: true,
+      });
+      return message;
+    },
     channelId(name) {
       const sub = snapshot.register.subscriptions?.find((s) => s.name === name);
       if (!sub) throw new Error(`not subscribed to ${name}`);

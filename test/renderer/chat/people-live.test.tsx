@@ -9,8 +9,6 @@ import { UserPopover } from '../../../renderer/features/people/UserPopover';
 import { UserProfile } from '../../../renderer/features/people/UserProfile';
 import { searchNarrow } from '../../../renderer/features/search/search-narrow';
 import { useUi } from '../../../renderer/src/ui-store';
-import type { MessageWithFlags } from '../../../shared/api/types';
-import { narrowKey, topicNarrow } from '../../../shared/narrow';
 import { Providers, resetUi } from './harness';
 import { startLiveAccount, type LiveAccount } from './live-realm';
 
@@ -31,27 +29,6 @@ function Overlays() {
   if (overlay?.kind === 'profile')
     return <UserProfile accountId={live.accountId} userId={overlay.userId} />;
   return null;
-}
-
-/** Fetches one message through main into the store, as the message list does. */
-async function storeMessage(id: number): Promise<MessageWithFlags> {
-  const res = await live.api.getMessages({
-    accountId: live.accountId,
-    anchor: id,
-    numBefore: 0,
-    numAfter: 0,
-  });
-  const message = res.messages[0] as MessageWithFlags;
-  if (message.type !== 'stream') throw new Error('expected a channel message');
-  live.store
-    .getState()
-    .mergeFetchedMessages(
-      live.accountId,
-      narrowKey(topicNarrow(message.stream_id, message.subject)),
-      res.messages,
-      { foundOldest: true, foundNewest: true },
-    );
-  return message;
 }
 
 async function sendAs(who: string, content: string): Promise<number> {
@@ -76,7 +53,7 @@ describe('profile with custom profile fields', () => {
 
     // View profile from a sender's card, as in the app (this crashed with React error #185).
     const id = await sendAs('emma', 'Hello from Emma');
-    await storeMessage(id);
+    await live.storeMessage(id);
     resetUi(live.accountId);
     render(
       <Providers store={live.store}>
@@ -143,7 +120,7 @@ describe('reactions from the emoji picker', () => {
 
   it('picking heart twice adds it, then removes it, and it shows emoji-style', async () => {
     const id = await sendAs('owner', 'react to me');
-    await storeMessage(id);
+    await live.storeMessage(id);
     resetUi(live.accountId);
     const { container } = render(
       <Providers store={live.store}>
@@ -153,14 +130,14 @@ describe('reactions from the emoji picker', () => {
     const row = container.querySelector<HTMLElement>('[data-testid=message]')!;
 
     await pickHeart(row);
-    await waitFor(async () => expect((await storeMessage(id)).reactions).toHaveLength(1));
-    const [reaction] = (await storeMessage(id)).reactions;
+    await waitFor(async () => expect((await live.storeMessage(id)).reactions).toHaveLength(1));
+    const [reaction] = (await live.storeMessage(id)).reactions;
     expect(reaction).toMatchObject({ emoji_name: 'heart', emoji_code: '2764' });
     const chip = await within(row).findByRole('button', { name: /^heart: 1/ });
     expect(chip.querySelector('[aria-hidden]')?.textContent).toBe('\u2764\ufe0f');
 
     await pickHeart(row);
-    await waitFor(async () => expect((await storeMessage(id)).reactions).toHaveLength(0));
+    await waitFor(async () => expect((await live.storeMessage(id)).reactions).toHaveLength(0));
     expect(within(row).queryByRole('alert')).toBeNull();
   });
 });
