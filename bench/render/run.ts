@@ -2,6 +2,14 @@
 // Debian's Chromium through playwright-core. Measures time to first paint, message nodes in the DOM,
 // and frame times while scrolling from the bottom to the top (bars: first paint < 50 ms, < 150
 // message nodes, 60 fps). Prints the figures and writes bench/.out/render.json.
+//
+// First paint is from the page's open() (performance mark bench:render, the list mounting) to the
+// first frame painted after its commit (bench:painted), in wall time and in main-thread CPU time
+// from a Chromium trace (robust to other load on the machine), with that CPU time by trace event.
+// The page is loaded and settled before the trace starts, so Playwright's own script evaluation
+// is not in the window. Three situations (page/main.tsx): "app" (the app shell painted, the
+// sanitizer warmed at idle as the app does; the bar's figure), "switch" (another narrow's list was
+// on screen) and "cold" (nothing rendered before in the page).
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
