@@ -8,6 +8,15 @@ import { launchChromium, openApp, startApp, startRealm, type App, type Realm } f
 import { messageWithText, openTopic } from './support/ui';
 import { ApiClient } from '../support/client';
 
+// The page's globals as code passed to page.evaluate sees them (e2e files compile without DOM types).
+interface PageElement {
+  getAttribute(name: string): string | null;
+  textContent: string | null;
+  closest(selector: string): PageElement | null;
+}
+declare const document: { activeElement: PageElement | null };
+declare function getComputedStyle(element: PageElement): { opacity: string };
+
 let realm: Realm;
 let app: App;
 let browser: Browser;
@@ -32,7 +41,7 @@ afterAll(async () => {
 /** What has the keyboard focus: its accessible label or text, and its opacity on screen. */
 function focused(p: Page) {
   return p.evaluate(() => {
-    const el = document.activeElement as HTMLElement | null;
+    const el = document.activeElement;
     return {
       label: el?.getAttribute('aria-label') ?? el?.textContent?.trim() ?? '',
       opacity: el ? getComputedStyle(el).opacity : '',
@@ -70,7 +79,9 @@ describe('keyboard access to message actions and sidebar menus', () => {
     await expect.poll(() => row.getAttribute('aria-selected')).toBe('true');
     // The selected row shows its actions.
     const menuButton = row.getByRole('button', { name: 'Message actions' });
-    await expect.poll(() => menuButton.evaluate((b) => getComputedStyle(b).opacity)).toBe('1');
+    await expect
+      .poll(() => menuButton.evaluate((b) => getComputedStyle(b as unknown as PageElement).opacity))
+      .toBe('1');
 
     await page.keyboard.press('i');
     const menu = row.getByRole('menu', { name: 'Message actions' });

@@ -5,7 +5,7 @@ import {
   useEffect,
   useRef,
   useState,
-  type KeyboardEvent,
+  type KeyboardEvent as ReactKeyboardEvent,
   type RefObject,
 } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -177,7 +177,7 @@ function useMenuFocus(menuRef: RefObject<HTMLDivElement | null>, open: boolean):
   }, [menuRef, open]);
 }
 
-function onMenuKeyDown(e: KeyboardEvent<HTMLDivElement>, close: () => void): void {
+function onMenuKeyDown(e: ReactKeyboardEvent<HTMLDivElement>, close: () => void): void {
   if (e.key === 'Escape') {
     // This menu only, not the view behind it (Esc there goes back).
     e.preventDefault();
