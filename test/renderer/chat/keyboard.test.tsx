@@ -20,7 +20,7 @@ import {
   setupStore,
   unreadMsgs,
 } from '../store/fixtures';
-import { fakeLayout, installFakeApi, Providers, resetUi } from './harness';
+import { fakeLayout, installFakeApi, Providers, QUIET_MAIN_ANSWERS, resetUi } from './harness';
 
 let restoreLayout: () => void;
 beforeEach(() => {
@@ -50,21 +50,16 @@ async function startApp(messageIds: number[] = []) {
     flags: ['read'],
   }));
   const bridge = installFakeApi({
+    ...QUIET_MAIN_ANSWERS,
     listAccounts: () => ({ accounts: [ACCOUNT], activeAccountId: 'a' }),
     getSnapshot: () => ({
       snapshot: { accountId: 'a', queueId: 'q1', register: register() },
       events: [],
       connection: { status: 'live', queueId: 'q1' },
     }),
-    getOutbox: () => [],
-    listDrafts: () => [],
-    takeLaunchRequests: () => ({ openManifest: [] }),
-    getMessages: () => ({
-      result: 'success',
-      msg: '',
+    getMessages: (input) => ({
+      ...(QUIET_MAIN_ANSWERS.getMessages(input) as object),
       messages,
-      found_oldest: true,
-      found_newest: true,
     }),
   });
   uiStore.setState({ accountsLoaded: false });
