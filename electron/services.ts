@@ -20,6 +20,7 @@ import { uploadHandlers } from './uploads/upload-handlers';
 import { chatHandlers } from './chat/chat-handlers';
 import { ManifestService, type ManifestDialogs } from './manifest-service';
 import { fetchRealmMedia } from './media/media-proxy';
+import { openUploadExternally } from './media/open-upload';
 import { isAllowedExternalUrl } from './shell/external-urls';
 
 export interface MainServicesOptions {
@@ -240,6 +241,10 @@ export class MainServices {
           );
         }
         await this.options.openExternal(url);
+        return null;
+      },
+      openUpload: async ({ accountId, path }) => {
+        await openUploadExternally(session({ accountId }).client, path, this.options.openExternal);
         return null;
       },
       takeLaunchRequests: () => ({ openManifest: this.launchRequests.splice(0) }),

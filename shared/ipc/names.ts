@@ -48,6 +48,7 @@ export const METHOD_NAMES = [
   'listUploads',
   'getAppInfo',
   'openExternal',
+  'openUpload',
   'takeLaunchRequests',
   'openManifest',
   'chooseManifestAudio',

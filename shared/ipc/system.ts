@@ -1,7 +1,7 @@
-// App-level calls: what runtime we are in, opening links outside the app, and launch requests such as
-// a manifest path given on the command line.
+// App-level calls: what runtime we are in, opening links and uploaded files outside the app, and
+// launch requests such as a manifest path given on the command line.
 import { z } from 'zod';
-import { payload } from './common';
+import { forAccount, payload } from './common';
 import { method, push } from './define';
 
 export interface AppInfo {
@@ -18,6 +18,12 @@ export const systemMethods = {
   getAppInfo: method<AppInfo>()(payload({})),
   /** Opens http, https and mailto links in the system's handler; anything else is refused. */
   openExternal: method<null>()(payload({ url: z.string().min(1).max(8192) })),
+  /**
+   * Opens a file uploaded to an account's realm (a `/user_uploads/…` link in a message) in the
+   * system browser, through the short-lived download URL main fetches from the realm: the API key
+   * stays in main, and only that URL on the account's own server is opened.
+   */
+  openUpload: method<null>()(forAccount({ path: z.string().min(1).max(4096) })),
   /** Launch requests not yet taken (e.g. `npm start -- path/to/manifest.json`), then cleared. */
   takeLaunchRequests: method<{ openManifest: OpenManifestRequest[] }>()(payload({})),
 } as const;

@@ -15,6 +15,7 @@ import { Reactions } from './Reactions';
 import { MessageActions } from './MessageActions';
 import { EditHistory } from './EditHistory';
 import { openNarrowLink } from './narrow-links';
+import { openUploadLink } from './upload-links';
 import { openUserPopover } from '../people/UserPopover';
 
 /** Sender lines repeat after this gap even for the same sender. */
@@ -92,18 +93,15 @@ function Avatar({ accountId, userId, name }: { accountId: string; userId: number
   );
 }
 
-/** Clicks on links inside message HTML: narrow links open in the app, external ones through main. */
+/** Clicks on links inside message HTML: narrow links open in the app, uploads and external links
+ * through main (upload-links.ts), never in the app's window. */
 function handleContentClick(event: MouseEvent<HTMLElement>): void {
   const anchor = (event.target as Element).closest?.('a');
   if (!anchor) return;
   event.preventDefault();
-  if (openNarrowLink(anchor, event.currentTarget.dataset.accountId)) return;
-  const realm = anchor.getAttribute('data-realm-href');
+  const accountId = event.currentTarget.dataset.accountId;
+  if (openNarrowLink(anchor, accountId) || openUploadLink(anchor, accountId)) return;
   const href = anchor.getAttribute('href');
-  if (realm && href) {
-    window.open(href, '_blank', 'noopener');
-    return;
-  }
   if (href && /^(https?:|mailto:)/i.test(href)) void api().openExternal({ url: href });
 }
 
