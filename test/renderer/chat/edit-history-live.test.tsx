@@ -5,8 +5,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, within } from '@testing-library/react';
 import { MessageRow } from '../../../renderer/features/messages/MessageRow';
-import type { MessageWithFlags } from '../../../shared/api/types';
-import { narrowKey, topicNarrow } from '../../../shared/narrow';
 import { Providers, resetUi } from './harness';
 import { startLiveAccount, type LiveAccount } from './live-realm';
 
@@ -22,19 +20,7 @@ afterEach(cleanup);
 
 /** Fetches the message through main as the message list does, and shows its row. */
 async function showRow(messageId: number): Promise<HTMLElement> {
-  const res = await live.api.getMessages({
-    accountId: live.accountId,
-    anchor: messageId,
-    numBefore: 0,
-    numAfter: 0,
-  });
-  const message = res.messages[0] as MessageWithFlags;
-  if (message.type !== 'stream') throw new Error('expected a channel message');
-  const key = narrowKey(topicNarrow(message.stream_id, message.subject));
-  live.store.getState().mergeFetchedMessages(live.accountId, key, res.messages, {
-    foundOldest: true,
-    foundNewest: true,
-  });
+  await live.storeMessage(messageId);
   resetUi(live.accountId);
   const { container } = render(
     <Providers store={live.store}>

@@ -12,23 +12,13 @@ import type { Api } from '../../../renderer/src/tributary';
 import type { OutboxEntry } from '../../../shared/ipc/chat';
 import { uiStore, ALL_MESSAGES_ROUTE } from '../../../renderer/src/ui-store';
 import { GENERAL, register } from '../store/fixtures';
-import { fakeLayout, installFakeApi, resetUi } from './harness';
+import { fakeLayout, installFakeApi, QUIET_MAIN_ANSWERS, resetUi } from './harness';
 
 type Listener = (payload: unknown) => void;
 let listeners: Map<string, Listener[]>;
 let restoreLayout: () => void;
 let mainOutbox: OutboxEntry[];
 
-const account = {
-  id: 'a',
-  site: 'http://127.0.0.1:9',
-  email: 'owner@example.test',
-  userId: 1,
-  realmName: 'Demo realm',
-  featureLevel: 400,
-  secretBackend: 'file-0600',
-  connection: { status: 'live', queueId: 'q1' },
-};
 
 function entry(localId: string, state: OutboxEntry['state'], content: string): OutboxEntry {
   return {
@@ -56,22 +46,14 @@ function mainOutboxChanged(entries: OutboxEntry[]) {
 
 function installBridge() {
   const fake = installFakeApi({
-    listAccounts: () => ({ accounts: [account], activeAccountId: 'a' }),
+    ...QUIET_MAIN_ANSWERS,
+    listAccounts: () => ({ accounts: [LIVE_ACCOUNT], activeAccountId: 'a' }),
     getSnapshot: () => ({
       snapshot: { accountId: 'a', queueId: 'q1', register: register() },
       events: [],
       connection: { status: 'live', queueId: 'q1' },
     }),
     getOutbox: () => mainOutbox,
-    listDrafts: () => [],
-    takeLaunchRequests: () => ({ openManifest: [] }),
-    getMessages: () => ({
-      result: 'success',
-      msg: '',
-      messages: [],
-      found_oldest: true,
-      found_newest: true,
-    }),
   });
   fake.on = vi.fn((channel: string, listener: Listener) => {
     listeners.set(channel, [...(listeners.get(channel) ?? []), listener]);
