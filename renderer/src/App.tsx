@@ -30,10 +30,13 @@ function Shell({ store }: { store: ChatStore }) {
   const overlay = useUi((s) => s.overlay);
   const accountsLoaded = useUi((s) => s.accountsLoaded);
   const activeAccountId = useChatStore((s) => s.activeAccountId);
-  const account = useChatStore(selectActiveAccount);
+  // Whether the account's state is loaded, and its display settings: not the whole account, whose
+  // every event batch would otherwise re-render the shell and every screen under it.
+  const loaded = useChatStore((s) => selectActiveAccount(s) !== undefined);
+  const userSettings = useChatStore((s) => selectActiveAccount(s)?.settings.user);
   const searchRef = useRef<HTMLInputElement>(null);
   useShortcuts(store, searchRef);
-  useDisplaySettings(account?.settings.user ?? {});
+  useDisplaySettings(userSettings ?? {});
 
   if (route.kind === 'signin') return <SignIn />;
   if (route.kind === 'manifest')
@@ -46,7 +49,7 @@ function Shell({ store }: { store: ChatStore }) {
   if (!activeAccountId) return <SignIn />;
 
   let main: React.ReactNode;
-  if (!account) main = <p className="placeholder">Loading {activeAccountId}…</p>;
+  if (!loaded) main = <p className="placeholder">Loading {activeAccountId}…</p>;
   else if (route.kind === 'narrow')
     main = <NarrowView accountId={activeAccountId} narrow={route.narrow} anchor={route.anchor} />;
   else if (route.kind === 'inbox') main = <Inbox />;
@@ -72,7 +75,7 @@ function Shell({ store }: { store: ChatStore }) {
         </header>
         <ConnectionBanner accountId={activeAccountId} />
         <div className="workspace">
-          {account ? <Sidebar accountId={activeAccountId} /> : null}
+          {loaded ? <Sidebar accountId={activeAccountId} /> : null}
           <main className="main">{main}</main>
         </div>
       </div>

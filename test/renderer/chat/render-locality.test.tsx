@@ -3,12 +3,13 @@
 // neither, counted with React's Profiler. Each case also has its counterpart in the open
 // conversation, which must re-render, so the counting is shown to see renders at all.
 import { Profiler, act, type ProfilerOnRenderCallback } from 'react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
+import { App } from '../../../renderer/src/App';
 import { Sidebar } from '../../../renderer/features/sidebar/Sidebar';
 import { NarrowView } from '../../../renderer/features/messages/NarrowView';
 import { createChatStore } from '../../../renderer/store';
-import { navigate } from '../../../renderer/src/ui-store';
+import { navigate, uiStore } from '../../../renderer/src/ui-store';
 import { topicNarrow } from '../../../shared/narrow';
 import type { ServerEvent } from '../../../shared/api/events';
 import type { MessageWithFlags } from '../../../shared/api/types';
@@ -24,9 +25,18 @@ import {
   register,
   unreadMsgs,
 } from '../store/fixtures';
-import { fakeLayout, installFakeApi, Providers, resetUi } from './harness';
+import { fakeLayout, installFakeApi, Providers, QUIET_MAIN_ANSWERS, resetUi } from './harness';
 
 const LUNCH = topicNarrow(GENERAL, 'lunch');
+
+/** Runs timers and effects until nothing has committed for three rounds. */
+async function settle(commitCount: () => number) {
+  for (let quiet = 0; quiet < 3;) {
+    const before = commitCount();
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    quiet = commitCount() === before ? quiet + 1 : 0;
+  }
+}
 
 /** Three read messages in general > lunch, the middle one with Farid's 👍. */
 const lunchPage: MessageWithFlags[] = [101, 102, 103].map((id) => ({
@@ -94,12 +104,8 @@ async function setup() {
   );
   await screen.findByText('lunch 103');
   await screen.findByRole('button', { name: /\+1: 1, Farid/ });
-  // Let the list finish positioning and the topic fetch settle: no commit for a while.
-  for (let quiet = 0; quiet < 3;) {
-    const before = commits.sidebar + commits.narrow;
-    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
-    quiet = commits.sidebar + commits.narrow === before ? quiet + 1 : 0;
-  }
+  // Let the list finish positioning and the topic fetch settle.
+  await settle(() => commits.sidebar + commits.narrow);
   /** Applies a batch and reports how many commits each tree made for it. */
   const apply = async (...events: ServerEvent[]) => {
     commits.sidebar = 0;
@@ -171,5 +177,62 @@ describe('re-renders stay local to what changed', () => {
     });
     expect(renamed.narrow).toBeGreaterThan(0);
     expect(screen.getByRole('button', { name: /\+1: 1, Farid Renamed/ })).toBeTruthy();
+  });
+});
+
+describe('the whole app shell', () => {
+  it('does not re-render for typing or a read message in another conversation', async () => {
+    const listeners = new Map<string, ((payload: unknown) => void)[]>();
+    const fake = installFakeApi({
+      ...QUIET_MAIN_ANSWERS,
+      getMessages: () => ({ messages: lunchPage, found_oldest: true, found_newest: true }),
+      listAccounts: () => ({
+        accounts: [
+          {
+            id: 'a',
+            site: 'http://127.0.0.1:9',
+            email: 'owner@example.test',
+            userId: 1,
+            realmName: 'Demo realm',
+            featureLevel: 400,
+            secretBackend: 'file-0600',
+            connection: { status: 'live', queueId: 'q1' },
+          },
+        ],
+        activeAccountId: 'a',
+      }),
+      getSnapshot: () => ({
+        snapshot: { accountId: 'a', queueId: 'q1', register: register() },
+        events: [],
+        connection: { status: 'live', queueId: 'q1' },
+      }),
+    });
+    fake.on = vi.fn((channel: string, listener: (payload: unknown) => void) => {
+      listeners.set(channel, [...(listeners.get(channel) ?? []), listener]);
+      return () => undefined;
+    });
+    uiStore.setState({ accountsLoaded: false });
+    navigate({ kind: 'narrow', narrow: LUNCH });
+    let commits = 0;
+    render(
+      <Profiler id="app" onRender={() => commits++}>
+        <App store={createChatStore({ now: () => Date.now() })} />
+      </Profiler>,
+    );
+    await screen.findByText('lunch 103');
+    await settle(() => commits);
+    const push = async (...events: ServerEvent[]) => {
+      commits = 0;
+      await act(async () => {
+        for (const l of listeners.get('events') ?? []) l({ accountId: 'a', queueId: 'q1', events });
+      });
+      await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+      return commits;
+    };
+
+    expect(await push(typing(DESIGN, 'logo'))).toBe(0);
+    expect(await push(messageEvent(channelMessage(301, DESIGN, 'logo'), ['read']))).toBe(0);
+    expect(await push(typing(GENERAL, 'lunch'))).toBeGreaterThan(0);
+    expect(typingLine()).toBe('Emma Member is typing…');
   });
 });
