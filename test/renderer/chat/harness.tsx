@@ -39,6 +39,18 @@ export const QUIET_MAIN_ANSWERS: Record<string, (input: unknown) => unknown> = {
   }),
 };
 
+/** Account "a" as main lists it (listAccounts, the accounts push): signed in and live. */
+export const LIVE_ACCOUNT = {
+  id: 'a',
+  site: 'http://127.0.0.1:9',
+  email: 'owner@example.test',
+  userId: 1,
+  realmName: 'Demo realm',
+  featureLevel: 400,
+  secretBackend: 'file-0600',
+  connection: { status: 'live', queueId: 'q1' },
+};
+
 export function resetUi(accountId = 'a'): void {
   uiStore.setState({
     accounts: [],

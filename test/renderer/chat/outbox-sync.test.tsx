@@ -12,13 +12,12 @@ import type { Api } from '../../../renderer/src/tributary';
 import type { OutboxEntry } from '../../../shared/ipc/chat';
 import { uiStore, ALL_MESSAGES_ROUTE } from '../../../renderer/src/ui-store';
 import { GENERAL, register } from '../store/fixtures';
-import { fakeLayout, installFakeApi, QUIET_MAIN_ANSWERS, resetUi } from './harness';
+import { fakeLayout, installFakeApi, LIVE_ACCOUNT, QUIET_MAIN_ANSWERS, resetUi } from './harness';
 
 type Listener = (payload: unknown) => void;
 let listeners: Map<string, Listener[]>;
 let restoreLayout: () => void;
 let mainOutbox: OutboxEntry[];
-
 
 function entry(localId: string, state: OutboxEntry['state'], content: string): OutboxEntry {
   return {
