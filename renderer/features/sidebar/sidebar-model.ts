@@ -30,7 +30,7 @@ export interface TopicItem {
 export interface DmItem {
   /** The unreads' conversation key (dmConversationKey): the other participants, or self alone. */
   key: string;
-  userIds: number[];
+  userIds: readonly number[];
   unread: number;
   lastId: number;
 }
@@ -161,12 +161,35 @@ export function selectDmConversations(account: AccountState | undefined): DmItem
   );
 }
 
+/**
+ * Conversation keys by the index's participant key, and user ids by conversation key: the same few
+ * conversations come back on every recompute, so each string is parsed once.
+ */
+const keyOfParticipants = new Map<string, string>();
+const userIdsOfKey = new Map<string, readonly number[]>();
+
+function conversationKeyOf(participants: string, self: number): string {
+  const cacheKey = `${self}:${participants}`;
+  let key = keyOfParticipants.get(cacheKey);
+  if (key === undefined) {
+    key = dmConversationKey(participants.split(',').map(Number), self);
+    keyOfParticipants.set(cacheKey, key);
+  }
+  return key;
+}
+
+function userIdsOf(key: string): readonly number[] {
+  let ids = userIdsOfKey.get(key);
+  if (!ids) userIdsOfKey.set(key, (ids = key.split(',').map(Number)));
+  return ids;
+}
+
 function computeDms(account: AccountState): DmItem[] {
   const self = account.selfUserId;
   const convs = new Map<string, DmItem>();
   const seen = (key: string, lastId: number, unread: number) => {
     const c = convs.get(key);
-    if (!c) convs.set(key, { key, userIds: key.split(',').map(Number), unread, lastId });
+    if (!c) convs.set(key, { key, userIds: userIdsOf(key), unread, lastId });
     else {
       if (lastId > c.lastId) c.lastId = lastId;
       c.unread += unread;
@@ -177,7 +200,7 @@ function computeDms(account: AccountState): DmItem[] {
   for (const r of account.recentConversations)
     seen(dmConversationKey(r.user_ids, self), r.max_message_id, 0);
   for (const [participants, ids] of account.messages.conversations.dms)
-    seen(dmConversationKey(participants.split(',').map(Number), self), ids.newest, 0);
+    seen(conversationKeyOf(participants, self), ids.newest, 0);
   for (const [key, { ids }] of account.unreads.dms) seen(key, ids.newest, ids.size);
   return [...convs.values()].sort((a, b) => b.lastId - a.lastId);
 }
