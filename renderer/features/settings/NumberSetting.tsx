@@ -15,11 +15,15 @@ export function NumberSetting({
   value: number;
   range: { min: number; max: number };
   unit: string;
-  onSave: (value: number) => void;
+  /** Resolves true once the server accepted the value. */
+  onSave: (value: number) => Promise<boolean>;
 }) {
   // The text being typed; null while the field shows the saved value.
   const [text, setText] = useState<string | null>(null);
   const [invalid, setInvalid] = useState<string | null>(null);
+  // A value sent and not yet back as a settings event: shown meanwhile instead of the old one.
+  const [sent, setSent] = useState<number | null>(null);
+  if (sent !== null && sent === value) setSent(null);
   const errorId = useId();
   const commit = () => {
     if (text === null) return;
@@ -30,7 +34,11 @@ export function NumberSetting({
     }
     setInvalid(null);
     setText(null);
-    if (n !== value) onSave(n);
+    if (n === value) return;
+    setSent(n);
+    void onSave(n).then((ok) => {
+      if (!ok) setSent(null);
+    });
   };
   return (
     <div className="number-setting">
@@ -41,7 +49,7 @@ export function NumberSetting({
           min={range.min}
           max={range.max}
           step={1}
-          value={text ?? String(value)}
+          value={text ?? String(sent ?? value)}
           aria-invalid={invalid !== null}
           aria-describedby={invalid ? errorId : undefined}
           onChange={(e) => setText(e.target.value)}

@@ -10,11 +10,18 @@ import { NumberSetting } from './NumberSetting';
 export function Settings({ accountId }: { accountId: string }) {
   const user = useChatStore((s) => selectActiveAccount(s)?.settings.user);
   const [error, setError] = useState<string | null>(null);
+  /** Resolves whether the server accepted it; a refusal shows as the screen's alert. */
   const save = (name: string, value: boolean | number | string) =>
     api()
       .updateSettings({ accountId, settings: { [name]: value } })
-      .then(() => setError(null))
-      .catch((e: unknown) => setError(errorText(e)));
+      .then(() => {
+        setError(null);
+        return true;
+      })
+      .catch((e: unknown) => {
+        setError(errorText(e));
+        return false;
+      });
   if (!user) return null;
   return (
     <section className="view settings" aria-label="Settings">
@@ -35,14 +42,14 @@ export function Settings({ accountId }: { accountId: string }) {
         unit="px"
         range={FONT_SIZE_PX}
         value={user.web_font_size_px ?? FONT_SIZE_PX.default}
-        onSave={(v) => void save('web_font_size_px', v)}
+        onSave={(v) => save('web_font_size_px', v)}
       />
       <NumberSetting
         label="Line height"
         unit="%"
         range={LINE_HEIGHT_PERCENT}
         value={user.web_line_height_percent ?? LINE_HEIGHT_PERCENT.default}
-        onSave={(v) => void save('web_line_height_percent', v)}
+        onSave={(v) => save('web_line_height_percent', v)}
       />
       <label>
         <input

@@ -40,6 +40,17 @@ describe('settings screen', () => {
     expect(screen.queryByRole('alert')).toBeNull();
     fireEvent.blur(fontSize);
     await waitFor(() => expect(saved()).toEqual([{ web_font_size_px: 18 }]));
+    // Until the settings event arrives, the field keeps what was saved, not the old value.
+    expect(fontSize.value).toBe('18');
+  });
+
+  it('goes back to the saved value and shows why when the server refuses', async () => {
+    api.updateSettings.mockRejectedValue(new Error('Invalid web_font_size_px'));
+    const { fontSize } = renderSettings();
+    fireEvent.change(fontSize, { target: { value: '20' } });
+    fireEvent.keyDown(fontSize, { key: 'Enter' });
+    expect((await screen.findByRole('alert')).textContent).toMatch(/Invalid web_font_size_px/);
+    expect(fontSize.value).toBe('16');
   });
 
   it("refuses values outside the server's range before sending, and saves with Enter", async () => {
