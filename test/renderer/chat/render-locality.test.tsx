@@ -25,7 +25,14 @@ import {
   register,
   unreadMsgs,
 } from '../store/fixtures';
-import { fakeLayout, installFakeApi, Providers, QUIET_MAIN_ANSWERS, resetUi } from './harness';
+import {
+  fakeLayout,
+  installFakeApi,
+  LIVE_ACCOUNT,
+  Providers,
+  QUIET_MAIN_ANSWERS,
+  resetUi,
+} from './harness';
 
 const LUNCH = topicNarrow(GENERAL, 'lunch');
 
@@ -33,7 +40,7 @@ const LUNCH = topicNarrow(GENERAL, 'lunch');
 async function settle(commitCount: () => number) {
   for (let quiet = 0; quiet < 3;) {
     const before = commitCount();
-    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 100)));
     quiet = commitCount() === before ? quiet + 1 : 0;
   }
 }
@@ -111,7 +118,6 @@ async function setup() {
     commits.sidebar = 0;
     commits.narrow = 0;
     await act(async () => store.getState().applyEventBatch('a', events));
-    await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
     return { ...commits };
   };
   return { store, apply };
@@ -187,18 +193,7 @@ describe('the whole app shell', () => {
       ...QUIET_MAIN_ANSWERS,
       getMessages: () => ({ messages: lunchPage, found_oldest: true, found_newest: true }),
       listAccounts: () => ({
-        accounts: [
-          {
-            id: 'a',
-            site: 'http://127.0.0.1:9',
-            email: 'owner@example.test',
-            userId: 1,
-            realmName: 'Demo realm',
-            featureLevel: 400,
-            secretBackend: 'file-0600',
-            connection: { status: 'live', queueId: 'q1' },
-          },
-        ],
+        accounts: [LIVE_ACCOUNT],
         activeAccountId: 'a',
       }),
       getSnapshot: () => ({
@@ -226,7 +221,6 @@ describe('the whole app shell', () => {
       await act(async () => {
         for (const l of listeners.get('events') ?? []) l({ accountId: 'a', queueId: 'q1', events });
       });
-      await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
       return commits;
     };
 
