@@ -42,6 +42,7 @@ async function fetchPage(
 }
 
 interface OpenAt {
+  accountId: string;
   key: string;
   routeAnchor: number | undefined;
   generation: number;
@@ -61,13 +62,15 @@ function useOpenAt(
   generation: number,
 ) {
   const [openAt, setOpenAt] = useState<OpenAt>({
+    accountId,
     key,
     routeAnchor,
     generation,
     anchor: routeAnchor,
   });
-  if (openAt.key !== key || openAt.routeAnchor !== routeAnchor) {
-    const next = { key, routeAnchor, generation, anchor: routeAnchor };
+  // Another list (or another account's): opened afresh.
+  if (openAt.accountId !== accountId || openAt.key !== key || openAt.routeAnchor !== routeAnchor) {
+    const next = { accountId, key, routeAnchor, generation, anchor: routeAnchor };
     setOpenAt(next);
     return next.anchor;
   }
@@ -78,7 +81,7 @@ function useOpenAt(
     const anchor = resync
       ? (readingPosition(accountId, key) ?? selected ?? openAt.anchor)
       : openAt.anchor;
-    setOpenAt({ key, routeAnchor, generation, anchor });
+    setOpenAt({ accountId, key, routeAnchor, generation, anchor });
     return anchor;
   }
   return openAt.anchor;
