@@ -96,6 +96,9 @@ const dmsMemo = memoList<DmItem>(
 );
 
 const NO_SERVER_TOPICS: readonly ServerTopic[] = [];
+// One empty list each, so a selector without an account returns the same value every time.
+const NO_TOPICS: TopicItem[] = [];
+const NO_DMS: DmItem[] = [];
 
 /**
  * A channel's topics, newest first: the server's list (history not loaded here), the stored
@@ -106,7 +109,7 @@ export function selectChannelTopics(
   streamId: number,
   serverTopics: readonly ServerTopic[] = NO_SERVER_TOPICS,
 ): TopicItem[] {
-  if (!account) return [];
+  if (!account) return NO_TOPICS;
   // Keyed apart by whether the server's list is given, so callers without it (the `n` shortcut,
   // the switcher) do not replace the sidebar's remembered list.
   const scope = serverTopics === NO_SERVER_TOPICS ? 'local' : 'server';
@@ -153,7 +156,7 @@ function computeTopics(
 
 /** Direct-message conversations, newest first, with their unread counts. */
 export function selectDmConversations(account: AccountState | undefined): DmItem[] {
-  if (!account) return [];
+  if (!account) return NO_DMS;
   return dmsMemo(
     account.accountId,
     [account.messages, account.unreads, account.recentConversations],
