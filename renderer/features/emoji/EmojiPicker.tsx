@@ -2,7 +2,7 @@
 // any global shortcut sees the key), and focus returns to the control it was opened from.
 import { useEffect, useState } from 'react';
 import { loadEmoji, searchEmoji, type EmojiEntry } from './emoji-data';
-import { emojiChar } from '../messages/narrow-info';
+import { emojiGlyph } from '../../../shared/emoji/code';
 
 export function EmojiPicker({
   onPick,
@@ -59,7 +59,7 @@ export function EmojiPicker({
             title={`:${e.name}:`}
             onClick={() => onPick(e)}
           >
-            {emojiChar(e.code)}
+            {emojiGlyph(e.code)}
           </button>
         ))}
       </div>

@@ -5,7 +5,7 @@ import { selectActiveAccount } from '../../store';
 import { api, errorText } from '../../src/tributary';
 import { uiStore } from '../../src/ui-store';
 import { EmojiPicker } from '../emoji/EmojiPicker';
-import { emojiChar } from '../messages/narrow-info';
+import { emojiGlyph } from '../../../shared/emoji/code';
 
 export function StatusEditor({ accountId }: { accountId: string }) {
   const self = useChatStore((s) => selectActiveAccount(s)?.selfUserId ?? 0);
@@ -39,7 +39,7 @@ export function StatusEditor({ accountId }: { accountId: string }) {
       >
         <h2>Set status</h2>
         <button type="button" aria-label="Choose status emoji" onClick={() => setPicking(!picking)}>
-          {emoji ? emojiChar(emoji.code) : '☺'}
+          {emoji ? emojiGlyph(emoji.code) : '☺'}
         </button>
         {picking ? (
           <EmojiPicker

@@ -8,7 +8,7 @@ import { localTimeIn, roleName } from '../../lib/format';
 import { sanitizeMessageHtml } from '../../lib/sanitize';
 import { api } from '../../src/tributary';
 import { navigate, uiStore } from '../../src/ui-store';
-import { emojiChar } from '../messages/narrow-info';
+import { emojiGlyph } from '../../../shared/emoji/code';
 import type { User, UserStatus } from '../../../shared/api/types';
 import { profileFieldRows } from './profile-fields';
 
@@ -24,7 +24,7 @@ export function RoleAndStatus({ user, status }: { user: User; status: UserStatus
       {status?.status_text || status?.emoji_code ? (
         <p className="status">
           {status.emoji_code && status.reaction_type !== 'realm_emoji' ? (
-            <span aria-hidden="true">{emojiChar(status.emoji_code)} </span>
+            <span aria-hidden="true">{emojiGlyph(status.emoji_code)} </span>
           ) : null}
           {status.status_text}
         </p>
