@@ -7,7 +7,7 @@
 // unreads buckets), never the stored messages one by one, so its cost does not grow with the
 // number of messages held. Each returns the same object until what it lists changes, so the
 // components selecting them re-render only then.
-import type { AccountState, UnreadCounts } from '../../store';
+import type { AccountState } from '../../store';
 import { dmConversationKey, isTopicResolved } from '../../../shared/narrow';
 import type { Subscription, VisibilityPolicy } from '../../../shared/api/types';
 
@@ -206,47 +206,4 @@ function computeDms(account: AccountState): DmItem[] {
     seen(conversationKeyOf(participants, self), ids.newest, 0);
   for (const [key, { ids }] of account.unreads.dms) seen(key, ids.newest, ids.size);
   return [...convs.values()].sort((a, b) => b.lastId - a.lastId);
-}
-
-// --- The earlier names, for callers not yet moved to the selectors above (next-unread.ts). -------
-// They take the unread counts they used to need; the selectors read the unreads themselves.
-
-export interface ChannelItem {
-  sub: Subscription;
-  unread: number;
-  muted: boolean;
-}
-
-/** Sections with each channel's unread count (excluding muted topics). */
-export function channelSections(
-  account: AccountState | undefined,
-  counts: UnreadCounts,
-): { pinned: ChannelItem[]; active: ChannelItem[]; muted: ChannelItem[] } {
-  const sections = selectChannelSections(account);
-  const item = (sub: Subscription): ChannelItem => ({
-    sub,
-    unread: counts.channels.get(sub.stream_id)?.count ?? 0,
-    muted: sub.is_muted,
-  });
-  return {
-    pinned: sections.pinned.map(item),
-    active: sections.active.map(item),
-    muted: sections.muted.map(item),
-  };
-}
-
-export function topicsOf(
-  account: AccountState | undefined,
-  _counts: UnreadCounts,
-  streamId: number,
-  serverTopics?: readonly ServerTopic[],
-): TopicItem[] {
-  return selectChannelTopics(account, streamId, serverTopics);
-}
-
-export function dmConversations(
-  account: AccountState | undefined,
-  _counts: UnreadCounts,
-): DmItem[] {
-  return selectDmConversations(account);
 }
