@@ -133,6 +133,21 @@ describe('Esc', () => {
     expect(routeKey()).toBe('inbox');
   });
 
+  it("closes a sidebar channel's menu the same way", async () => {
+    await startApp();
+    go({ kind: 'inbox' });
+    go({ kind: 'narrow', narrow: topicNarrow(GENERAL, 'lunch') });
+    const trigger = screen.getByRole('button', { name: 'Channel #design options' });
+    fireEvent.click(trigger);
+    const menu = screen.getByRole('menu', { name: 'Channel #design options' });
+    const item = within(menu).getAllByRole('menuitem')[0];
+    item.focus();
+    fireEvent.keyDown(item, { key: 'Escape' });
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(document.activeElement).toBe(trigger);
+    expect(routeKey()).toBe(narrowKey(topicNarrow(GENERAL, 'lunch')));
+  });
+
   it('closes the conversation switcher opened with Ctrl+K before going back', async () => {
     await startApp();
     go({ kind: 'inbox' });
