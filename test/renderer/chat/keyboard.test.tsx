@@ -20,7 +20,14 @@ import {
   setupStore,
   unreadMsgs,
 } from '../store/fixtures';
-import { fakeLayout, installFakeApi, Providers, QUIET_MAIN_ANSWERS, resetUi } from './harness';
+import {
+  fakeLayout,
+  installFakeApi,
+  LIVE_ACCOUNT,
+  Providers,
+  QUIET_MAIN_ANSWERS,
+  resetUi,
+} from './harness';
 
 let restoreLayout: () => void;
 beforeEach(() => {
@@ -32,17 +39,6 @@ afterEach(() => {
   restoreLayout();
 });
 
-const ACCOUNT = {
-  id: 'a',
-  site: 'http://127.0.0.1:9',
-  email: 'owner@tributary.local',
-  userId: 1,
-  realmName: 'Demo realm',
-  featureLevel: 400,
-  secretBackend: 'file-0600',
-  connection: { status: 'live', queueId: 'q1' },
-};
-
 /** The app on a bridge whose snapshot is the demo register and whose history is `messages`. */
 async function startApp(messageIds: number[] = []) {
   const messages = messageIds.map((id) => ({
@@ -51,7 +47,7 @@ async function startApp(messageIds: number[] = []) {
   }));
   const bridge = installFakeApi({
     ...QUIET_MAIN_ANSWERS,
-    listAccounts: () => ({ accounts: [ACCOUNT], activeAccountId: 'a' }),
+    listAccounts: () => ({ accounts: [LIVE_ACCOUNT], activeAccountId: 'a' }),
     getSnapshot: () => ({
       snapshot: { accountId: 'a', queueId: 'q1', register: register() },
       events: [],
