@@ -26,6 +26,7 @@ import { clockNow } from '../../lib/format';
 import { EmojiPicker } from '../emoji/EmojiPicker';
 import { toggleReaction } from './Reactions';
 import { conversationOf } from './narrow-info';
+import { useMarkReadControl } from './mark-read-control';
 
 type Mode = null | 'menu' | 'emoji' | 'edit' | 'move' | 'confirm-delete';
 type Propagate = 'change_one' | 'change_later' | 'change_all';
@@ -228,6 +229,7 @@ function ActionsPanel({
   const site = uiStore.getState().accounts.find((a) => a.id === accountId)?.site ?? '';
   const menuRef = useRef<HTMLDivElement>(null);
   useMenuFocus(menuRef, mode === 'menu');
+  const markRead = useMarkReadControl();
 
   const run = (p: Promise<unknown>) => {
     setError(null);
@@ -313,20 +315,28 @@ function ActionsPanel({
           <button
             role="menuitem"
             type="button"
-            onClick={() =>
+            onClick={() => {
+              // The list would mark them read again at once (they are in view): it waits for
+              // the reader to scroll, as in the web app.
+              markRead.suspend();
               run(
-                api().updateFlagsForNarrow({
-                  accountId,
-                  anchor: message.id,
-                  numBefore: 0,
-                  numAfter: 5000,
-                  includeAnchor: true,
-                  narrow: conversationOf(message, self),
-                  op: 'remove',
-                  flag: 'read',
-                }),
-              )
-            }
+                api()
+                  .updateFlagsForNarrow({
+                    accountId,
+                    anchor: message.id,
+                    numBefore: 0,
+                    numAfter: 5000,
+                    includeAnchor: true,
+                    narrow: conversationOf(message, self),
+                    op: 'remove',
+                    flag: 'read',
+                  })
+                  .catch((e: unknown) => {
+                    markRead.resume();
+                    throw e;
+                  }),
+              );
+            }}
           >
             Mark as unread from here
           </button>

@@ -1,7 +1,7 @@
 // The message list of one narrow: virtualized (only the rows near the viewport are in the DOM),
 // loading older and newer pages as the user scrolls, marking messages read as they are seen
 // (web_mark_read_on_scroll_policy), with a jump to the first unread and local echoes at the end.
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import {
   useChatStore,
@@ -19,6 +19,7 @@ import { useMessagePages } from './useMessagePages';
 import { rememberReadingPosition } from './reading-position';
 import { describeNarrow } from './narrow-info';
 import { expectedListRect, expectedRowPx, rememberListLayout } from './list-layout';
+import { MarkReadControlContext, READING_KEYS, type MarkReadControl } from './mark-read-control';
 
 /** Start loading the next page this many rows before the edge. */
 const PREFETCH_ROWS = 10;
@@ -279,13 +280,18 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   // reading the live position then forces no extra layout while the user scrolls.
   const markCheck = useRef<number | null>(null);
   const scheduleMarkCheck = useRef<() => void>(() => undefined);
+  // Set by "Mark as unread from here" until the reader scrolls or moves through the list
+  // (mark-read-control.ts).
+  const markReadSuspended = useRef(false);
   useLayoutEffect(() => {
     scheduleMarkCheck.current = () => {
       const markOnScroll = policy === 1 || (policy === 2 && isConversation);
-      if (!markOnScroll || !positioned.current || markCheck.current !== null) return;
+      if (!markOnScroll || markReadSuspended.current) return;
+      if (!positioned.current || markCheck.current !== null) return;
       markCheck.current = requestAnimationFrame(() => {
         markCheck.current = null;
         setTimeout(() => {
+          if (markReadSuspended.current) return;
           if (typeof document !== 'undefined' && document.visibilityState === 'hidden') return;
           const el = scrollRef.current;
           const current = store.getState().accounts[accountId];
@@ -308,6 +314,22 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
     };
   });
   useEffect(() => scheduleMarkCheck.current());
+  const markReadControl = useMemo<MarkReadControl>(
+    () => ({
+      suspend() {
+        markReadSuspended.current = true;
+        toMark.current.clear();
+        if (markTimer.current) clearTimeout(markTimer.current);
+        markTimer.current = null;
+      },
+      resume() {
+        if (!markReadSuspended.current) return;
+        markReadSuspended.current = false;
+        scheduleMarkCheck.current();
+      },
+    }),
+    [],
+  );
   useEffect(
     () => () => {
       if (markCheck.current !== null) cancelAnimationFrame(markCheck.current);
@@ -351,7 +373,10 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
         <button
           type="button"
           className="jump-unread"
-          onClick={() => virtualizer.scrollToIndex(firstUnreadIndex, { align: 'start' })}
+          onClick={() => {
+            markReadControl.resume();
+            virtualizer.scrollToIndex(firstUnreadIndex, { align: 'start' });
+          }}
         >
           Jump to first unread
         </button>
@@ -364,10 +389,19 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
         tabIndex={0}
         onKeyDown={(e) => {
           userScrolled.current = true;
+          if (READING_KEYS.has(e.key)) markReadControl.resume();
           onKeyDown(e);
         }}
-        onWheel={() => (userScrolled.current = true)}
-        onPointerDown={() => (userScrolled.current = true)}
+        onWheel={() => {
+          userScrolled.current = true;
+          markReadControl.resume();
+        }}
+        onTouchMove={() => markReadControl.resume()}
+        onPointerDown={(e) => {
+          userScrolled.current = true;
+          // On the list itself, not a row: its scrollbar.
+          if (e.target === e.currentTarget) markReadControl.resume();
+        }}
         onScroll={(e) => {
           const el = e.currentTarget;
           atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
@@ -388,33 +422,35 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
         {empty ? <p className="placeholder">No messages here yet.</p> : null}
         {/* Rows sit in normal flow inside one block moved to the first row's offset, so they
             never overlap while a new row's real height is not yet measured. */}
-        <div className="message-rows" style={{ height: virtualizer.getTotalSize() }}>
-          <div style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
-            {items.map((item) => {
-              const isLocal = item.index >= idCount;
-              const id = isLocal ? undefined : ids!.at(item.index)!;
-              return (
-                <div
-                  key={item.key}
-                  className="message-slot"
-                  data-index={item.index}
-                  ref={virtualizer.measureElement}
-                >
-                  {isLocal ? (
-                    <PendingRow entry={outbox[item.index - idCount]!} accountId={accountId} />
-                  ) : (
-                    <MessageRow
-                      accountId={accountId}
-                      id={id!}
-                      prevId={item.index > 0 ? ids!.at(item.index - 1) : undefined}
-                      selected={selected === id}
-                    />
-                  )}
-                </div>
-              );
-            })}
+        <MarkReadControlContext.Provider value={markReadControl}>
+          <div className="message-rows" style={{ height: virtualizer.getTotalSize() }}>
+            <div style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
+              {items.map((item) => {
+                const isLocal = item.index >= idCount;
+                const id = isLocal ? undefined : ids!.at(item.index)!;
+                return (
+                  <div
+                    key={item.key}
+                    className="message-slot"
+                    data-index={item.index}
+                    ref={virtualizer.measureElement}
+                  >
+                    {isLocal ? (
+                      <PendingRow entry={outbox[item.index - idCount]!} accountId={accountId} />
+                    ) : (
+                      <MessageRow
+                        accountId={accountId}
+                        id={id!}
+                        prevId={item.index > 0 ? ids!.at(item.index - 1) : undefined}
+                        selected={selected === id}
+                      />
+                    )}
+                  </div>
+                );
+              })}
+            </div>
           </div>
-        </div>
+        </MarkReadControlContext.Provider>
       </div>
     </div>
   );
