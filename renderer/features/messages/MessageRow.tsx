@@ -17,6 +17,7 @@ import { EditHistory } from './EditHistory';
 import { openNarrowLink } from './narrow-links';
 import { openUploadLink } from './upload-links';
 import { openUserPopover } from '../people/UserPopover';
+import { withoutMeCommand } from './me-message';
 
 /** Sender lines repeat after this gap even for the same sender. */
 const GROUP_GAP_SECONDS = 5 * 60;
@@ -136,10 +137,13 @@ export const MessageRow = memo(function MessageRow({
   };
   // By content, not by record: a record replaced for a flag or a reaction keeps its HTML.
   const content = message?.content;
-  const html = useMemo(
-    () => (content === undefined ? '' : sanitizeMessageHtml(content, accountId)),
-    [content, accountId],
-  );
+  const isMe = !!message?.is_me_message;
+  const html = useMemo(() => {
+    if (content === undefined) return '';
+    const clean = sanitizeMessageHtml(content, accountId);
+    // Shown after the sender's name, as an action.
+    return isMe ? withoutMeCommand(clean) : clean;
+  }, [content, accountId, isMe]);
   if (!message) return null;
   const header = forceHeader || !prev || !sameConversation(prev, message);
   const grouped =
