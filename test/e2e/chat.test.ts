@@ -18,6 +18,7 @@ import type { PageWindow } from './support/ui';
 declare const window: PageWindow;
 import { startBrowserHost } from '../../electron/host/host';
 import { FileVault } from '../../electron/accounts/vault';
+import { ApiClient } from '../support/client';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,22 +48,60 @@ afterAll(async () => {
   await realm?.close();
 });
 
+/**
+ * A fresh app with no account (its own browser-mode host and data folder), at its sign-in screen
+ * with the realm's URL entered, for `signIn` to fill in the credentials.
+ */
+async function atSignIn(signIn: (page: Page) => Promise<void>): Promise<void> {
+  await ensureBuilt();
+  const dataDir = mkdtempSync(join(tmpdir(), 'tributary-e2e-signin-'));
+  const host = await startBrowserHost({
+    dataDir,
+    vault: new FileVault(dataDir),
+    rendererDir: join(process.cwd(), 'dist/renderer'),
+    port: 0,
+  });
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(host.url);
+    await page.getByLabel('Server URL').fill(realm.url);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await signIn(page);
+  } finally {
+    await context.close();
+    await host.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The signed-in account's email, as main has it. */
+function signedInEmail(page: Page): Promise<string | undefined> {
+  return page.evaluate(async () => {
+    const { accounts, activeAccountId } = await window.tributary.listAccounts({});
+    return accounts.find((a) => a.id === activeAccountId)?.email;
+  });
+}
+
+/** Whether each message of a topic is read for a user, oldest first, as the server has it. */
+async function readFlags(userKey: string, channel: string, topic: string): Promise<boolean[]> {
+  const user = realm.user(userKey);
+  const client = new ApiClient(() => realm.url, { email: user.email, apiKey: user.api_key });
+  const res = await client.get('/messages', {
+    anchor: 'newest',
+    num_before: 50,
+    num_after: 0,
+    narrow: [
+      { operator: 'channel', operand: channel },
+      { operator: 'topic', operand: topic },
+    ],
+  });
+  return (res.body.messages as Array<{ flags: string[] }>).map((m) => m.flags.includes('read'));
+}
+
 describe('chat window end to end', () => {
-  it('signs in a new account from the sign-in screen', async () => {
-    await ensureBuilt();
-    const dataDir = mkdtempSync(join(tmpdir(), 'tributary-e2e-signin-'));
-    const host = await startBrowserHost({
-      dataDir,
-      vault: new FileVault(dataDir),
-      rendererDir: join(process.cwd(), 'dist/renderer'),
-      port: 0,
-    });
-    const context = await browser.newContext();
-    try {
-      const page = await context.newPage();
-      await page.goto(host.url);
-      await page.getByLabel('Server URL').fill(realm.url);
-      await page.getByRole('button', { name: 'Continue' }).click();
+  it('signs in a new account from the sign-in screen with an API key', async () => {
+    await atSignIn(async (page) => {
       await page.getByRole('radio', { name: 'API key' }).click();
       const farid = realm.user('farid');
       await page.getByLabel('Email').fill(farid.email);
@@ -70,11 +109,26 @@ describe('chat window end to end', () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('navigation', { name: 'Conversations' }).waitFor();
       await page.getByTestId('message').first().waitFor();
-    } finally {
-      await context.close();
-      await host.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+      expect(await signedInEmail(page)).toBe(farid.email);
+    });
+  });
+
+  it('signs in with email and password, refusing a wrong password', async () => {
+    await atSignIn(async (page) => {
+      const dev = realm.user('dev');
+      expect(await page.getByRole('radio', { name: 'Password' }).getAttribute('aria-checked')).toBe(
+        'true',
+      );
+      await page.getByLabel('Email').fill(dev.email);
+      await page.getByLabel('Password').fill('not-the-password');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('alert').waitFor();
+      await page.getByLabel('Password').fill(dev.password!);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('navigation', { name: 'Conversations' }).waitFor();
+      await page.getByTestId('message').first().waitFor();
+      expect(await signedInEmail(page)).toBe(dev.email);
+    });
   });
 
   it('reads history, sends and receives between two users', async () => {
@@ -112,6 +166,37 @@ describe('chat window end to end', () => {
     await expect.poll(() => sidebarCount(emmaPage, OLIVIA_DM), { timeout: 15_000 }).toBe(0);
   });
 
+  it('keeps messages marked unread from here unread, with their sidebar count', async () => {
+    await openTopic(emmaPage, 'general', 'e2e unread');
+    for (const text of ['Unread one', 'Unread two', 'Unread three']) {
+      await send(emmaPage, text);
+      await messageWithText(emmaPage, text).waitFor();
+    }
+    // Olivia reads them: on screen, so marked read.
+    await openTopic(oliviaPage, 'general', 'e2e unread');
+    await messageWithText(oliviaPage, 'Unread three').waitFor();
+    const flags = () => readFlags('owner', 'general', 'e2e unread');
+    await expect.poll(flags, { timeout: 15_000 }).toEqual([true, true, true]);
+
+    const two = messageWithText(oliviaPage, 'Unread two');
+    await two.hover();
+    await two.getByRole('button', { name: 'Message actions' }).click();
+    await oliviaPage.getByRole('menuitem', { name: 'Mark as unread from here' }).click();
+    await expect.poll(flags, { timeout: 15_000 }).toEqual([true, false, false]);
+    // They stay on screen while she does nothing: still unread after a while, and counted in
+    // the sidebar beside the topic.
+    await oliviaPage.waitForTimeout(2_000);
+    expect(await flags()).toEqual([true, false, false]);
+    const topicCount = () => sidebarCount(oliviaPage, /^e2e unread\b/);
+    await expect.poll(topicCount, { timeout: 15_000 }).toBe(2);
+
+    // Scrolling the list is reading again.
+    await oliviaPage.getByRole('list', { name: 'Messages' }).hover();
+    await oliviaPage.mouse.wheel(0, -200);
+    await expect.poll(flags, { timeout: 15_000 }).toEqual([true, true, true]);
+    await expect.poll(topicCount, { timeout: 15_000 }).toBe(0);
+  });
+
   it('shows edits, moves and resolved topics to both users', async () => {
     await openTopic(oliviaPage, 'design', 'e2e edits');
     await send(oliviaPage, 'First version of the text');
@@ -141,16 +226,71 @@ describe('chat window end to end', () => {
     await oliviaPage.getByRole('menuitem', { name: 'Mark as resolved' }).click();
     await emmaPage.getByRole('button', { name: '✔ e2e edits' }).first().waitFor();
 
-    // Move (rename the topic, all messages). The message now lives in the resolved topic.
+    // Move (rename the topic, all messages). The message now lives in the resolved topic. Emma
+    // keeps that topic open: the move reaches her as an event, without navigating.
     await openTopic(oliviaPage, 'design', '✔ e2e edits');
+    await openTopic(emmaPage, 'design', '✔ e2e edits');
+    await messageWithText(emmaPage, 'Second version').waitFor();
     const third = messageWithText(oliviaPage, 'Second version');
     await third.hover();
     await third.getByRole('button', { name: 'Message actions' }).click();
     await oliviaPage.getByRole('menuitem', { name: 'Move or rename topic' }).click();
     await oliviaPage.getByLabel('New topic').fill('e2e moved');
     await oliviaPage.getByRole('button', { name: 'Move', exact: true }).click();
-    await openTopic(emmaPage, 'design', 'e2e moved');
+    await messageWithText(emmaPage, 'Second version').waitFor({ state: 'detached' });
+    await emmaPage
+      .getByRole('list', { name: 'Topics in #design' })
+      .getByRole('button', { name: /^e2e moved\b/ })
+      .waitFor();
+    await emmaPage.getByRole('heading', { name: '#design > ✔ e2e edits' }).waitFor();
+
+    // Move between channels, every message of the topic (change_all). Olivia does it from All
+    // messages; Emma watches #random, where they arrive.
+    await openTopic(oliviaPage, 'design', 'e2e moved');
+    await send(oliviaPage, 'Another line of the topic');
+    await messageWithText(oliviaPage, 'Another line of the topic').waitFor();
+    await openChannel(emmaPage, 'random');
+    await emmaPage.getByTestId('message').first().waitFor();
+    await oliviaPage
+      .getByRole('navigation', { name: 'Conversations' })
+      .getByRole('button', { name: /^All messages/ })
+      .click();
+    // All messages opens at her first unread, far above: End goes to the newest.
+    const all = oliviaPage.getByRole('list', { name: 'Messages' });
+    const newest = messageWithText(oliviaPage, 'Another line of the topic');
+    await expect
+      .poll(
+        async () => {
+          await all.press('End');
+          return newest.count();
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(1);
+    await newest.hover();
+    await newest.getByRole('button', { name: 'Message actions' }).click();
+    // The last row's menu and form open over the compose box: by keyboard.
+    await oliviaPage.getByRole('menuitem', { name: 'Move or rename topic' }).press('Enter');
+    const form = oliviaPage.getByRole('form', { name: 'Move messages' });
+    await form.getByLabel('Channel').selectOption({ label: '#random' });
+    await form.getByLabel('New topic').fill('e2e moved far');
+    await form.getByLabel('Which messages').selectOption('change_all');
+    await form.getByRole('button', { name: 'Move', exact: true }).press('Enter');
+    // Olivia: both messages are now under #random › e2e moved far where they are (the header of
+    // the first of them).
+    const first = messageWithText(oliviaPage, 'Second version');
+    await first.getByRole('button', { name: '#random', exact: true }).waitFor();
+    await first.getByRole('button', { name: 'e2e moved far', exact: true }).waitFor();
+    // Emma: both arrive in the open #random, and the topic appears in its sidebar list.
     await messageWithText(emmaPage, 'Second version').waitFor();
+    await messageWithText(emmaPage, 'Another line of the topic').waitFor();
+    await emmaPage
+      .getByRole('list', { name: 'Topics in #random' })
+      .getByRole('button', { name: /^e2e moved far\b/ })
+      .waitFor();
+    await emmaPage.getByRole('heading', { name: '#random', exact: true }).waitFor();
+    // Nothing of the topic is left in #design.
+    expect(await readFlags('emma', 'design', 'e2e moved')).toEqual([]);
   });
 
   it('never runs hostile message HTML', async () => {

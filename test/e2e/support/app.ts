@@ -31,6 +31,8 @@ export interface DemoCredential {
   email: string;
   full_name: string;
   api_key: string;
+  /** For sign-in with email and password (demo users: `<key>-password`). */
+  password: string | null;
   role: number;
   is_bot: boolean;
 }
