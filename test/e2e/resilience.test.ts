@@ -1,12 +1,36 @@
 // What must survive: a draft across an app restart, typed text across a local-server restart (with
-// recovery of the connection), and an upload reported with progress until its link is inserted.
+// recovery of the connection), and an upload shown with a progress bar until its link is inserted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, openApp, startApp, startRealm, type App, type Realm } from './support/app';
 import { messageWithText, openTopic } from './support/ui';
 import type { PageWindow } from './support/ui';
 
-declare const window: PageWindow;
+declare const window: PageWindow & { __bars?: BarState[] };
+// The page globals the upload test evaluates (e2e code compiles without DOM types).
+interface PageProgress {
+  tagName: string;
+  value: number;
+  max: number;
+  getAttribute(name: string): string | null;
+  querySelectorAll(selector: string): ArrayLike<PageProgress>;
+}
+declare const document: { body: unknown };
+declare class MutationObserver {
+  constructor(
+    callback: (
+      records: Array<{ target: PageProgress; addedNodes: ArrayLike<PageProgress> }>,
+    ) => void,
+  );
+  observe(target: unknown, options: object): void;
+}
+
+/** A progress bar as the page showed it, recorded on every change. */
+interface BarState {
+  name: string | null;
+  value: number;
+  max: number;
+}
 
 let realm: Realm;
 let app: App;
@@ -58,30 +82,52 @@ describe('resilience end to end', () => {
     await page.getByTestId('draft').filter({ hasText: 'Half-written thought' }).waitFor();
   });
 
-  it('uploads a file with progress and inserts its link', async () => {
+  it('uploads a file with a progress bar and inserts its link', async () => {
     await openTopic(page, 'general', 'e2e uploads');
+    // Every state of the page's progress bars (<progress>, role progressbar, its value the
+    // aria-valuenow), recorded as the DOM changes: the bar is gone once the upload is done.
     await page.evaluate(() => {
-      const seen: unknown[] = [];
-      window.__uploads = seen;
-      window.tributary.on('uploadProgress', (p) => seen.push(p));
+      const bars: BarState[] = [];
+      window.__bars = bars;
+      const record = (bar: PageProgress) =>
+        bars.push({ name: bar.getAttribute('aria-label'), value: bar.value, max: bar.max });
+      new MutationObserver((records) => {
+        for (const { target, addedNodes } of records) {
+          if (target.tagName === 'PROGRESS') record(target);
+          for (const node of Array.from(addedNodes)) {
+            if (node.tagName === 'PROGRESS') record(node);
+            else if (node.querySelectorAll)
+              Array.from(node.querySelectorAll('progress')).forEach(record);
+          }
+        }
+      }).observe(document.body, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        attributeFilter: ['value', 'max'],
+      });
     });
     const bytes = Buffer.alloc(3 * 1024 * 1024, 'tributary ');
     await page
       .locator('input[type=file]')
       .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: bytes });
+    const bar = page.getByRole('progressbar', { name: 'Uploading notes.txt' });
+    await bar.waitFor({ state: 'attached' });
+    // The link is inserted where the user is typing, and the bar goes away.
     await expect
       .poll(() => composeBox().inputValue(), { timeout: 30_000 })
-      .toMatch(/\[notes\.txt\]\(\/user_uploads\/[^)]+\)/);
-    const reports = (await page.evaluate(() => window.__uploads)) as Array<{
-      state: string;
-      loaded: number;
-      total: number;
-    }>;
-    expect(reports.at(-1)).toMatchObject({ state: 'done', total: bytes.length });
-    // Progress came in steps before completion, never going backwards.
-    expect(reports.some((r) => r.state === 'uploading')).toBe(true);
-    const loaded = reports.map((r) => r.loaded);
-    expect([...loaded].sort((a, b) => a - b)).toEqual(loaded);
+      .toMatch(/^\[notes\.txt\]\(\/user_uploads\/[^)]+\)/);
+    await bar.waitFor({ state: 'detached' });
+    const states = ((await page.evaluate(() => window.__bars)) ?? []).filter(
+      (b) => b.name === 'Uploading notes.txt',
+    );
+    // The bar rose in steps towards the file's size, never going backwards, with partial states
+    // shown on the way (its last step may be replaced by the link in the same render).
+    const values = states.map((s) => s.value);
+    expect([...values].sort((a, b) => a - b)).toEqual(values);
+    expect(states.some((s) => s.max === bytes.length)).toBe(true);
+    expect(states.some((s) => s.value > 0 && s.value < bytes.length)).toBe(true);
+    expect(new Set(values).size).toBeGreaterThan(2);
     // Sending it puts a working link in the conversation.
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await messageWithText(page, 'notes.txt').getByRole('link', { name: 'notes.txt' }).waitFor();

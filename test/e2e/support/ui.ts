@@ -50,5 +50,4 @@ export async function sidebarCount(page: Page, name: RegExp): Promise<number> {
 export interface PageWindow {
   tributary: import('../../../shared/ipc/contract').TributaryApi<unknown>;
   __pwned?: number;
-  __uploads?: unknown[];
 }
