@@ -5,26 +5,29 @@ import { Role } from '../realm/roles';
 import type { QueueView } from '../events/queue';
 import type { AuthUser, RealmContext } from '../realm/context';
 import { getChannel } from './channels-store';
+import { sharedTableCache } from '../db/table-cache';
 import { MessageViewBuilder, apiFlags, messageAudience, type MessageRow } from './messages-store';
-
-interface ViewerRow {
-  id: number;
-  role: number;
-}
 
 /**
  * The viewers (id and role: all a message event depends on, for email visibility) of the given
- * users, read in one query rather than one per recipient queue.
+ * users. Roles of every user are cached until the users table changes: this ran once per message
+ * sent and showed in profiles under load.
  */
 function viewersOf(ctx: RealmContext, userIds: readonly number[]): Map<number, AuthUser> {
   const viewers = new Map<number, AuthUser>();
-  if (userIds.length === 0) return viewers;
-  const rows = ctx.db
-    .prepare<[string], ViewerRow>(
-      'SELECT id, role FROM users WHERE id IN (SELECT value FROM json_each(?))',
-    )
-    .all(JSON.stringify(userIds));
-  for (const row of rows) viewers.set(row.id, { id: row.id, role: row.role } as AuthUser);
+  const viewerById = sharedTableCache(ctx.db, 'viewer-by-id', ['users'], (db, _all: 0) => {
+    const byId = new Map<number, AuthUser>();
+    for (const row of db
+      .prepare<[], { id: number; role: number }>('SELECT id, role FROM users')
+      .all()) {
+      byId.set(row.id, Object.freeze({ id: row.id, role: row.role }) as AuthUser);
+    }
+    return byId;
+  }).get(0);
+  for (const id of userIds) {
+    const viewer = viewerById.get(id);
+    if (viewer) viewers.set(id, viewer);
+  }
   return viewers;
 }
 
