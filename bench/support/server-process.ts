@@ -1,12 +1,24 @@
-// The local realm server as a child process (the real CLI), so a benchmark's load generator does not
-// share the server's event loop. BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof")
+// The local realm server as a child process (the real CLI, started with the node flags of
+// `npm run server`), so a benchmark's load generator does not share the server's event loop. BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof")
 // is passed to node to profile the server; BENCH_SERVER_ARGS (e.g. "--poll-coalesce-ms 30") is
 // passed to the CLI, to compare settings.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The node flags of the package's `server` script ("node FLAGS... --import tsx server/cli.ts"). */
+function serverScriptNodeFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const words = pkg.scripts.server.split(/\s+/);
+  if (words[0] !== 'node') return [];
+  return words.slice(1, words.indexOf('--import'));
+}
 
 export async function startServerProcess(
   dataDir: string,
@@ -14,6 +26,7 @@ export async function startServerProcess(
   const child = spawn(
     process.execPath,
     [
+      ...serverScriptNodeFlags(),
       ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
       '--import',
       'tsx',
