@@ -47,15 +47,16 @@ export interface RealmServerOptions {
   /** Random extra added to heartbeatMs, spreading heartbeats (default 10 s; tests use 0). */
   heartbeatJitterMs?: number;
   /**
-   * Least time between two event-carrying responses to the same queue (default 10 ms). A queue
-   * idle for longer is answered immediately; a busy one gets batches.
+   * Least time between two event-carrying responses to the same busy queue (default 20 ms). A
+   * queue whose last response carried a single event is answered at once; a busy one gets
+   * batches.
    */
   pollCoalesceMs?: number;
   /**
-   * Least time between the end of one group commit of sends and the start of the next (default
-   * 10 ms). An idle server commits a send at once; under load, sends arriving meanwhile share the
-   * next commit, whose cost is mostly per commit (pages of the per-user indexes rewritten in the
-   * WAL), not per message.
+   * Least time between the end of one group commit of sends and the start of the next while sends
+   * overlap (default 20 ms). After a commit of a single send the next is committed at once; under
+   * load, sends arriving meanwhile share the next commit, whose cost is mostly per commit (pages
+   * of the per-user indexes rewritten in the WAL), not per message.
    */
   groupCommitIntervalMs?: number;
   /** max_file_upload_size_mib announced by /register and enforced by uploads (default 100). */
@@ -95,8 +96,8 @@ export function resolveConfig(options: RealmServerOptions): RealmConfig {
     queueGcIntervalMs: options.queueGcIntervalMs ?? 60 * 1000,
     heartbeatMs: options.heartbeatMs ?? 45 * 1000,
     heartbeatJitterMs: options.heartbeatJitterMs ?? 10 * 1000,
-    pollCoalesceMs: options.pollCoalesceMs ?? 10,
-    groupCommitIntervalMs: options.groupCommitIntervalMs ?? 10,
+    pollCoalesceMs: options.pollCoalesceMs ?? 20,
+    groupCommitIntervalMs: options.groupCommitIntervalMs ?? 20,
     maxFileUploadSizeMib: options.maxFileUploadSizeMib ?? 100,
     bodyLimitBytes: options.bodyLimitBytes ?? 4 * 1024 * 1024,
     rateLimit: options.rateLimit ?? { requests: 20000, windowMs: 60 * 1000 },

@@ -61,6 +61,8 @@ export class EventQueue implements QueueView {
   private wakeScheduled = false;
   private wakeTimer: ReturnType<typeof setTimeout> | null = null;
   private lastResponseMs = 0;
+  /** Events in the last response that carried any: more than one means the queue is busy. */
+  private lastResponseEvents = 0;
 
   constructor(
     readonly userId: number,
@@ -68,9 +70,10 @@ export class EventQueue implements QueueView {
     private readonly heartbeatDelayMs: () => number,
     now: number,
     /**
-     * Least time between two responses carrying events to this queue's polls. A quiet queue is
-     * answered at once; a busy one gets its events in batches instead of one HTTP round trip per
-     * event, which is what keeps hundreds of pollers affordable at high message rates.
+     * Least time between two responses carrying events to this queue's polls, while the queue is
+     * busy (its last response carried several events). A quiet queue is answered at once; a busy
+     * one gets its events in batches instead of one HTTP round trip per event, which is what keeps
+     * hundreds of pollers affordable at high message rates.
      */
     private readonly minResponseIntervalMs = 0,
   ) {
@@ -104,7 +107,10 @@ export class EventQueue implements QueueView {
     this.events.push({ id: this.nextEventId++, type: body.type, json });
     if (this.waiter && !this.wakeScheduled) {
       this.wakeScheduled = true;
-      const delay = this.lastResponseMs + this.minResponseIntervalMs - Date.now();
+      const delay =
+        this.lastResponseEvents > 1
+          ? this.lastResponseMs + this.minResponseIntervalMs - Date.now()
+          : 0;
       if (delay <= 0) scheduleWake(this);
       else this.wakeTimer = setTimeout(() => this.wake(), delay);
     }
@@ -123,7 +129,7 @@ export class EventQueue implements QueueView {
     this.lastConnectionMs = now;
     this.releaseWaiter([]);
     if (this.events.length > 0 || dontBlock) {
-      if (this.events.length > 0) this.lastResponseMs = now;
+      if (this.events.length > 0) this.answered(this.events.length, now);
       return this.events.slice();
     }
     return new Promise<QueuedEvent[]>((resolve) => {
@@ -179,8 +185,13 @@ export class EventQueue implements QueueView {
     this.wakeTimer = null;
     this.wakeScheduled = false;
     queuesToWake.delete(this);
-    if (events.length > 0) this.lastResponseMs = Date.now();
+    if (events.length > 0) this.answered(events.length, Date.now());
     waiter.resolve(events);
+  }
+
+  private answered(eventCount: number, now: number): void {
+    this.lastResponseMs = now;
+    this.lastResponseEvents = eventCount;
   }
 }
 

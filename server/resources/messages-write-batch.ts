@@ -4,9 +4,10 @@
 // its own request. Callers emit events after their promise resolves, i.e. after the commit.
 //
 // A commit's cost hardly depends on how many sends it holds: each recipient's pages of the
-// per-user indexes are rewritten into the WAL once per commit. So commits are spaced at least
-// minIntervalMs apart (end of one to start of the next): an idle server commits a send at once,
-// a busy one gathers the sends of that interval into one commit.
+// per-user indexes are rewritten into the WAL once per commit. So while sends overlap (the last
+// commit held more than one), commits are spaced at least minIntervalMs apart (end of one to
+// start of the next) and gather the sends of that interval; a send after a commit of one send,
+// as from a single user, is committed at once.
 import type { Db } from '../db';
 import type { RealmContext } from '../realm/context';
 
@@ -20,6 +21,7 @@ export class WriteBatcher {
   private jobs: Job[] = [];
   private scheduled = false;
   private lastCommitEnd = -Infinity;
+  private lastCommitJobs = 0;
 
   constructor(
     private readonly db: Db,
@@ -31,7 +33,8 @@ export class WriteBatcher {
       this.jobs.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (!this.scheduled) {
         this.scheduled = true;
-        const wait = this.lastCommitEnd + this.minIntervalMs - performance.now();
+        const wait =
+          this.lastCommitJobs > 1 ? this.lastCommitEnd + this.minIntervalMs - performance.now() : 0;
         // At least until after the current I/O callbacks, so requests parsed in the same turn
         // join the batch.
         if (wait > 1) setTimeout(() => this.flush(), wait);
@@ -42,6 +45,7 @@ export class WriteBatcher {
 
   private flush(): void {
     this.scheduled = false;
+    this.lastCommitJobs = this.jobs.length;
     try {
       this.commit();
     } finally {

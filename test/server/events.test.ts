@@ -216,18 +216,27 @@ describe('register narrow', () => {
 });
 
 describe('batching busy queues', () => {
-  it('answers a queue that just got events with the next events together', async () => {
+  it('answers a quiet queue at once and a busy one with its next events together', async () => {
     const batching = await startTestServer({ pollCoalesceMs: 2000 });
     try {
       const dev = batching.client('dev');
       const q = await registerQueue(dev, { event_types: ['user_status'] });
       await dev.post('/users/me/status', { status_text: 'first' });
       expect((await q.next()).map((e) => e.status_text)).toEqual(['first']);
-      // Within the interval after that response, new events are held and sent together.
-      const pending = q.next();
+      // Quiet (the last response carried one event): the next event is answered alone, at once,
+      // before the following send.
+      const quiet = q.next();
       await dev.post('/users/me/status', { status_text: 'second' });
       await dev.post('/users/me/status', { status_text: 'third' });
-      expect((await pending).map((e) => e.status_text)).toEqual(['second', 'third']);
+      expect((await quiet).map((e) => e.status_text)).toEqual(['second']);
+      // That left 'third' pending: a response of two events makes the queue busy...
+      await dev.post('/users/me/status', { status_text: 'fourth' });
+      expect((await q.next()).map((e) => e.status_text)).toEqual(['third', 'fourth']);
+      // ...so within the interval after it, new events are held and sent together.
+      const busy = q.next();
+      await dev.post('/users/me/status', { status_text: 'fifth' });
+      await dev.post('/users/me/status', { status_text: 'sixth' });
+      expect((await busy).map((e) => e.status_text)).toEqual(['fifth', 'sixth']);
     } finally {
       await batching.close();
     }

@@ -43,7 +43,7 @@ describe('WriteBatcher', () => {
     expect(values).toEqual(['a', 'c']);
   });
 
-  it('defers a send that arrives soon after a commit so it shares the next commit', async () => {
+  it('spaces commits while sends overlap, and commits a lone send at once', async () => {
     // `ran` counts jobs since the last commit: each job's promise settles only after its commit,
     // and resets the count, so a job in a later commit starts again from 1.
     let ran = 0;
@@ -56,17 +56,18 @@ describe('WriteBatcher', () => {
     const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
 
     const spaced = new WriteBatcher(db, 1_000);
-    await submit(spaced); // commits at once: the batcher was idle
+    // A commit of one send: the next send is committed on its own, without waiting.
+    await submit(spaced);
+    const lone = submit(spaced);
+    await pause();
+    const after = submit(spaced);
+    expect(await Promise.all([lone, after])).toEqual([1, 1]);
+    // A commit of two sends (they overlapped): the next sends wait for the interval, together.
+    await Promise.all([submit(spaced), submit(spaced)]);
     const a = submit(spaced);
     await pause(); // well after a's arrival, far within the interval
     const b = submit(spaced);
     expect(await Promise.all([a, b])).toEqual([1, 2]);
-
-    const eager = new WriteBatcher(db, 0);
-    const c = submit(eager);
-    await pause();
-    const d = submit(eager);
-    expect(await Promise.all([c, d])).toEqual([1, 1]);
   }, 15_000);
 
   it('rejects every job when the database is gone', async () => {
