@@ -45,13 +45,14 @@ describe('EventQueue wake-ups', () => {
     queue.close();
   });
 
-  it('holds events for a queue answered within the interval, then sends them together', async () => {
+  it('holds events for a busy queue answered within the interval, then sends them together', async () => {
     const queue = newQueue(200);
-    const first = queue.fetch(-1, false, Date.now()) as Promise<QueuedEvent[]>;
+    // Two events in one response: the queue counts as busy.
+    queue.push({ type: 'message', n: 0 });
     queue.push({ type: 'message', n: 1 });
-    expect((await first).map((e) => e.id)).toEqual([0]);
+    expect((queue.fetch(-1, false, Date.now()) as QueuedEvent[]).map((e) => e.id)).toEqual([0, 1]);
     // Polled again right away: the next events wait out the rest of the interval.
-    const second = queue.fetch(0, false, Date.now()) as Promise<QueuedEvent[]>;
+    const second = queue.fetch(1, false, Date.now()) as Promise<QueuedEvent[]>;
     let answered = false;
     void second.then(() => (answered = true));
     queue.push({ type: 'message', n: 2 });
@@ -59,7 +60,18 @@ describe('EventQueue wake-ups', () => {
     await nextTurn();
     queue.push({ type: 'message', n: 3 });
     expect(answered).toBe(false);
-    expect((await second).map((e) => e.id)).toEqual([1, 2]);
+    expect((await second).map((e) => e.id)).toEqual([2, 3]);
+    queue.close();
+  });
+
+  it('answers a quiet queue (last response of one event) at once, even within the interval', async () => {
+    const queue = newQueue(60_000);
+    const first = queue.fetch(-1, false, Date.now()) as Promise<QueuedEvent[]>;
+    queue.push({ type: 'message', n: 1 });
+    expect((await first).map((e) => e.id)).toEqual([0]);
+    const second = queue.fetch(0, false, Date.now()) as Promise<QueuedEvent[]>;
+    queue.push({ type: 'message', n: 2 });
+    expect((await second).map((e) => e.id)).toEqual([1]);
     queue.close();
   });
 
