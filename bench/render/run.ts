@@ -194,6 +194,8 @@ type BenchPage = {
   open(): Promise<number>;
   commitMs(): number;
   messageNodes(): number;
+  /** Whether the first painted frame had the list's last message at the bottom of its viewport. */
+  endInView(): boolean;
   domNodes(): number;
   scrollHeight(): number;
   scrollToTop(px: number): Promise<number[]>;
@@ -298,6 +300,8 @@ async function main() {
     scrollCpuMsPerFrame: number;
     /** From render() to React's commit of the first frame (the rest of first paint is the browser). */
     commitMs: number;
+    /** The first painted frame had the last message at the bottom of the viewport. */
+    endInView: boolean;
     messageNodes: number;
     maxMessageNodesWhileScrolling: number;
     domNodes: number;
@@ -319,12 +323,13 @@ async function main() {
       const { ms, cpuMs, breakdown, events } = await openTraced(page);
       if (process.env.BENCH_TRACE === '1' && i === 0)
         writeBenchFigures('render-trace', { traceEvents: events });
-      const nodes = await page.evaluate(() =>
-        (window as unknown as { bench: BenchPage }).bench.messageNodes(),
-      );
+      const { nodes, endInView } = await page.evaluate(() => {
+        const b = (window as unknown as { bench: BenchPage }).bench;
+        return { nodes: b.messageNodes(), endInView: b.endInView() };
+      });
       await page.close();
       console.log(
-        `quick ${i + 1}: ${ms} ms wall, ${cpuMs} ms CPU, ${nodes} message nodes: ${breakdown.map((e) => `${e.name} ${e.ms}`).join(', ')}`,
+        `quick ${i + 1}: ${ms} ms wall, ${cpuMs} ms CPU, ${nodes} message nodes, ${endInView ? 'last message at the bottom' : 'LAST MESSAGE NOT AT THE BOTTOM'} in the first frame: ${breakdown.map((e) => `${e.name} ${e.ms}`).join(', ')}`,
       );
     }
     for (let i = 0; i < RUNS; i++) {
@@ -346,6 +351,7 @@ async function main() {
         const b = (window as unknown as { bench: BenchPage }).bench;
         return {
           commitMs: b.commitMs(),
+          endInView: b.endInView(),
           messageNodes: b.messageNodes(),
           domNodes: b.domNodes(),
           scrollHeight: b.scrollHeight(),
@@ -375,6 +381,7 @@ async function main() {
         switchFirstPaintBreakdown: switched.breakdown,
         scrollCpuMsPerFrame: Math.round(scrollCpuMsPerFrame * 100) / 100,
         commitMs: Math.round(counts.commitMs * 10) / 10,
+        endInView: counts.endInView,
         messageNodes: counts.messageNodes,
         maxMessageNodesWhileScrolling: maxNodes,
         domNodes: counts.domNodes,
@@ -426,7 +433,7 @@ async function main() {
   );
   for (const [i, r] of runs.entries()) {
     console.log(
-      `run ${i + 1}: app shell: first paint ${r.firstPaintMs} ms wall, ${r.firstPaintCpuMs} ms main-thread CPU (React commit at ${r.commitMs} ms), ${r.messageNodes} message nodes (max ${r.maxMessageNodesWhileScrolling} while scrolling, ${r.domNodes} DOM nodes), ` +
+      `run ${i + 1}: app shell: first paint ${r.firstPaintMs} ms wall, ${r.firstPaintCpuMs} ms main-thread CPU (React commit at ${r.commitMs} ms; ${r.endInView ? 'last message at the bottom' : 'LAST MESSAGE NOT AT THE BOTTOM'}), ${r.messageNodes} message nodes (max ${r.maxMessageNodesWhileScrolling} while scrolling, ${r.domNodes} DOM nodes), ` +
         `${r.frames} frames bottom→top: median ${r.frameMsMedian} ms, p95 ${r.frameMsP95} ms, max ${r.frameMsMax} ms, ${r.fps} fps; main-thread CPU ${r.scrollCpuMsPerFrame} ms per frame`,
     );
     const byEvent = (b: Array<{ name: string; ms: number }>) =>

@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { installBrowserBridge } from '../bridge';
 import { App } from './App';
 import { warmSanitizerWhenIdle } from '../lib/sanitize';
+import { warmMessageListWhenIdle } from '../features/messages/warm-up';
 import '../styles/app.css';
 
 installBrowserBridge();
@@ -16,3 +17,5 @@ createRoot(document.getElementById('root')!).render(
 );
 // DOMPurify's first use is slow; pay it while idle after the first render, not on the first message list.
 void warmSanitizerWhenIdle();
+// Likewise the list virtualizer's code (features/messages/warm-up.ts).
+void warmMessageListWhenIdle();

@@ -138,6 +138,12 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   const [initialRect] = useState(expectedListRect);
   const [rowEstimate] = useState(expectedRowPx);
   const estimateSize = useCallback(() => rowEstimate, [rowEstimate]);
+  // Until the list's first frame is painted, rows are measured as they mount (below).
+  const firstPaintDone = useRef(false);
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => (firstPaintDone.current = true));
+    return () => cancelAnimationFrame(frame);
+  }, []);
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
@@ -148,10 +154,16 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
     // in one batch after layout. Measuring in the ref callback instead (the default) forces a
     // layout per row and re-walks the offsets of every following row (O(rows x n)) per
     // measurement; there the known size (or the estimate) is returned, which changes nothing.
+    //
+    // Before the first frame is painted, though, the rows are measured as they mount: the first
+    // read lays out the list once (the layout the virtualizer's own viewport read would force
+    // anyway; nothing changes the DOM between the rows' ref callbacks), so the virtualizer knows the
+    // real heights before it positions the list. Otherwise the ResizeObserver's report, after the
+    // next frame's layout, re-renders the list and lays it out again before that frame is painted.
     measureElement: (element, entry, instance) => {
       const box = entry?.borderBoxSize?.[0];
       if (box) return box.blockSize;
-      if (entry) return element.getBoundingClientRect().height;
+      if (entry || !firstPaintDone.current) return element.getBoundingClientRect().height;
       const index = instance.indexFromElement(element);
       return instance.measurementsCache[index]?.size ?? rowEstimate;
     },
@@ -207,6 +219,10 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
       } else rememberLayout();
     };
     settle();
+    // The virtualizer takes the new offset from the scroll event, a frame later: tell it now, so
+    // that the render following this commit (rows measured above the estimate) already lays out
+    // the rows at the target instead of the event re-rendering them just before the first paint.
+    if (scrollRef.current) virtualizer.scrollOffset = scrollRef.current.scrollTop;
   }, [ids, idCount, count, ready, openAt, accountId, store, virtualizer, rememberLayout]);
 
   // --- Stay at the bottom when new messages arrive and the user was there. --------------------

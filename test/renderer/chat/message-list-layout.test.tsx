@@ -44,6 +44,14 @@ beforeEach(() => {
   resetUi('a');
   installFakeApi();
   restoreLayout = fakeLayout();
+  // A row's box is the same size whoever reads it: the list measures the rows of its first frame
+  // directly, the ResizeObserver reports later rows.
+  const fakeRect = HTMLElement.prototype.getBoundingClientRect;
+  HTMLElement.prototype.getBoundingClientRect = function (this: HTMLElement) {
+    const rect = fakeRect.call(this);
+    if (!this.classList.contains('message-slot')) return rect;
+    return { ...rect, height: ROW_PX, bottom: ROW_PX } as DOMRect;
+  };
   globalThis.ResizeObserver = RowResizeObserver as unknown as typeof ResizeObserver;
 });
 afterEach(() => {
