@@ -6,7 +6,6 @@
 // intake token, a launch request, the recent list). In browser mode there is no native dialog, so the
 // page may also type a path (`allowTypedPaths`); that page is ours, behind the per-launch secret.
 import { randomBytes } from 'node:crypto';
-import { statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { MethodHandlers } from '../../shared/ipc/contract';
@@ -19,9 +18,15 @@ import {
   type RecentManifest,
 } from '../../shared/ipc/manifest';
 import type { ManifestReport, TypedManifest } from '../../shared/manifest';
+import type { HashFactory } from '../../shared/ogg';
 import { ApiError } from '../api/errors';
-import { decodeBase64, inspectManifestFile, ManifestReadError } from '../manifest';
-import { fileIdentity, MeetingAudioStreams, type VerifiedAudio } from './media';
+import {
+  inspectManifest,
+  ManifestReadError,
+  type DecodedAttachment,
+  type ManifestInspection,
+} from '../manifest';
+import { MeetingAudioStreams } from './media';
 import { RecentManifests } from './recent';
 
 /** Native dialogs (Electron); absent in browser mode. Each returns null when the user cancels. */
@@ -40,6 +45,8 @@ export interface ManifestServiceOptions {
   releaseToken?: (token: string) => void;
   /** Browser mode: the page may name any path (there is no native dialog to choose one). */
   allowTypedPaths: boolean;
+  /** The audio check's packet hash (node:crypto by default); tests wrap it to act in mid-check. */
+  audioHash?: HashFactory;
 }
 
 export type ManifestMethodName = keyof typeof manifestMethods;
@@ -48,7 +55,7 @@ interface OpenSession {
   id: string;
   manifestPath: string;
   report: ManifestReport;
-  attachments: Array<{ name: string; mime: string; bytes: Uint8Array | null }>;
+  attachments: DecodedAttachment[];
   mediaToken: string | null;
   /** FileIntake tokens whose files this session still reads (released when it closes). */
   heldTokens: string[];
@@ -100,25 +107,30 @@ export class ManifestService {
     audioPath?: string,
     heldTokens: string[] = manifest.token ? [manifest.token] : [],
   ): Promise<ManifestSession> {
-    let report: ManifestReport;
+    let inspection: ManifestInspection;
     try {
-      report = await inspectManifestFile(manifest.path, { audioPath });
+      inspection = await inspectManifest(manifest.path, {
+        audioPath,
+        hash: this.options.audioHash,
+      });
     } catch (error) {
       heldTokens.forEach((token) => this.options.releaseToken?.(token));
       if (error instanceof ManifestReadError)
         throw fail(ManifestIpcCodes.unreadable, error.message, 404);
       throw error;
     }
+    const { report, attachments, verifiedAudio } = inspection;
     const session: OpenSession = {
       id: randomBytes(18).toString('base64url'),
       manifestPath: manifest.path,
       report,
-      attachments: attachmentsOf(report),
-      mediaToken: null,
+      attachments,
+      // Only `verified` audio comes with verifiedAudio: the file identity taken from the handle it was
+      // checked through, or the checked attachment bytes. Nothing is looked up by path again here.
+      mediaToken: verifiedAudio ? this.media.register(verifiedAudio) : null,
       heldTokens,
       temporary: manifest.temporary,
     };
-    session.mediaToken = this.mintMediaToken(session);
     this.sessions.set(session.id, session);
     this.evictOldSessions();
     if (!manifest.temporary) {
@@ -270,30 +282,6 @@ export class ManifestService {
     return { path, temporary: false };
   }
 
-  /**
-   * A media token for the session's audio, only when it is `verified`. The file's identity is taken
-   * now, right after the check, and every request compares against it.
-   */
-  private mintMediaToken(session: OpenSession): string | null {
-    const { integrity } = session.report;
-    if (integrity.status !== 'verified' || !integrity.audioSource) return null;
-    const location = integrity.audioSource.location;
-    let audio: VerifiedAudio;
-    if (location.startsWith('attachment:')) {
-      const name = location.slice('attachment:'.length);
-      const item = session.attachments.find((a) => a.name === name);
-      if (!item?.bytes) return null;
-      audio = { kind: 'bytes', bytes: item.bytes };
-    } else {
-      try {
-        audio = { kind: 'file', path: location, identity: fileIdentity(statSync(location)) };
-      } catch {
-        return null;
-      }
-    }
-    return this.media.register(audio);
-  }
-
   private describe(session: OpenSession): ManifestSession {
     return {
       sessionId: session.id,
@@ -323,14 +311,6 @@ export class ManifestService {
       this.close(id);
     }
   }
-}
-
-function attachmentsOf(report: ManifestReport): OpenSession['attachments'] {
-  return (report.manifest?.attachments ?? []).map((item) => ({
-    name: item.name,
-    mime: item.mime,
-    bytes: decodeBase64(item.contentBase64),
-  }));
 }
 
 /**

@@ -6,9 +6,11 @@ import { basename, dirname, extname, resolve } from 'node:path';
 import type { AudioSourceDescription } from '../../shared/manifest';
 import { isPlainObject } from '../../shared/manifest';
 import { OpusIntegrityReader, type HashFactory, type OpusReadResult } from '../../shared/ogg';
+import { AttachmentBytes } from './attachment-bytes';
 import { nodeSha256 } from './node-hash';
 import { findAttachment } from './payloads';
-import { decodeBase64, resolveInsideFolder } from './safe-files';
+import { resolveInsideFolder } from './safe-files';
+import { fileIdentity, sameIdentity, type VerifiedAudio } from './verified-audio';
 
 export type AudioLocation =
   | { found: true; source: AudioSourceDescription; file: string }
@@ -38,12 +40,14 @@ async function besideManifest(folder: string, name: string): Promise<string | nu
 
 /**
  * Where the audio is: the user's choice when given, else audio.payloadRef, else an audio attachment,
- * else `<manifest base name>.opus|.ogg`, else the only .opus/.ogg file in the folder.
+ * else `<manifest base name>.opus|.ogg`, else the only .opus/.ogg file in the folder. An attachment is
+ * decoded through `attachmentBytes`, so the caller can reuse its bytes without decoding them again.
  */
 export async function locateAudio(
   manifestPath: string,
   doc: Record<string, unknown>,
   userChoice?: string,
+  attachmentBytes = new AttachmentBytes(),
 ): Promise<AudioLocation> {
   const folder = dirname(resolve(manifestPath));
   if (userChoice !== undefined) {
@@ -53,14 +57,15 @@ export async function locateAudio(
     return { found: true, source: { via: 'argument', location: file }, file };
   }
   const audio = isPlainObject(doc.audio) ? doc.audio : {};
-  if (audio.payloadRef !== undefined) return locateByRef(folder, audio.payloadRef, doc.attachments);
+  if (audio.payloadRef !== undefined)
+    return locateByRef(folder, audio.payloadRef, doc.attachments, attachmentBytes);
 
   if (Array.isArray(doc.attachments)) {
     for (const item of doc.attachments) {
       if (!isPlainObject(item) || typeof item.mime !== 'string' || typeof item.name !== 'string')
         continue;
       if (!AUDIO_MIME.has(item.mime.split(';')[0].trim().toLowerCase())) continue;
-      return fromAttachment(item, 'attachment');
+      return fromAttachment(item, 'attachment', attachmentBytes);
     }
   }
   const base = basename(manifestPath, extname(manifestPath));
@@ -103,6 +108,7 @@ async function locateByRef(
   folder: string,
   ref: unknown,
   attachments: unknown,
+  attachmentBytes: AttachmentBytes,
 ): Promise<AudioLocation> {
   if (!isPlainObject(ref))
     return { found: false, status: 'missing', reason: 'audio.payloadRef is not an object' };
@@ -123,7 +129,7 @@ async function locateByRef(
         status: 'missing',
         reason: `no attachment named "${String(ref.attachment)}"`,
       };
-    return fromAttachment(item, 'payloadRef');
+    return fromAttachment(item, 'payloadRef', attachmentBytes);
   }
   const file = await resolveInsideFolder(folder, ref.path as string);
   if (!file.ok)
@@ -134,9 +140,10 @@ async function locateByRef(
 function fromAttachment(
   item: Record<string, unknown>,
   via: 'payloadRef' | 'attachment',
+  attachmentBytes: AttachmentBytes,
 ): AudioLocation {
   const location = `attachment:${String(item.name)}`;
-  const bytes = typeof item.contentBase64 === 'string' ? decodeBase64(item.contentBase64) : null;
+  const bytes = attachmentBytes.of(item);
   if (!bytes)
     return { found: false, status: 'unreadable', reason: `${location} is not valid base64` };
   return { found: true, source: { via, location }, bytes };
@@ -148,12 +155,23 @@ export interface AudioRead {
   result: OpusReadResult;
   /** SHA-256 of the whole file, computed in the same pass when asked for (audio.payloadRef.sha256). */
   fileSha256?: string;
+  /**
+   * Exactly what was read, when the read completed: the attachment bytes, or the file's identity taken
+   * from the open handle (the same inode whose bytes were checked, whatever the path names later).
+   * Playback is bound to this when the values turn out `verified`.
+   */
+  checkedAudio?: VerifiedAudio;
 }
+
+/** A file whose identity differs after the last read from right after open: its bytes cannot be trusted. */
+export const FILE_CHANGED_WHILE_CHECKED = 'the file changed while it was being checked';
 
 /**
  * Streams an audio file (or attachment bytes) through the Ogg Opus reader. One read buffer is reused:
  * the reader consumes each chunk before the next read (hashes copy what they need, a straddling page is
- * copied into the reader's own buffer).
+ * copied into the reader's own buffer). A file's identity is taken from the open handle before the
+ * first and after the last read; if it moved (a write, a truncation, a restored mtime) the read fails
+ * rather than vouch for bytes that are no longer the file's.
  */
 export async function readAudioIntegrity(
   location: Extract<AudioLocation, { found: true }>,
@@ -165,10 +183,12 @@ export async function readAudioIntegrity(
     reader.push(chunk);
     whole?.update(chunk);
   };
+  let checkedAudio: VerifiedAudio;
   if ('bytes' in location) {
     for (let at = 0; at < location.bytes.length; at += AUDIO_CHUNK_BYTES) {
       feed(location.bytes.subarray(at, at + AUDIO_CHUNK_BYTES));
     }
+    checkedAudio = { kind: 'bytes', bytes: location.bytes };
   } else {
     let handle;
     try {
@@ -179,12 +199,20 @@ export async function readAudioIntegrity(
       };
     }
     try {
+      const before = fileIdentity(await handle.stat());
       const buffer = new Uint8Array(AUDIO_CHUNK_BYTES);
+      let total = 0;
       for (;;) {
         const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
         if (bytesRead === 0) break;
+        total += bytesRead;
         feed(buffer.subarray(0, bytesRead));
       }
+      const after = fileIdentity(await handle.stat());
+      if (!sameIdentity(before, after) || total !== after.size) {
+        return { result: { ok: false, reason: FILE_CHANGED_WHILE_CHECKED, byteLength: total } };
+      }
+      checkedAudio = { kind: 'file', path: location.file, identity: after };
     } catch (err) {
       return {
         result: { ok: false, reason: `read error: ${(err as Error).message}`, byteLength: 0 },
@@ -193,5 +221,5 @@ export async function readAudioIntegrity(
       await handle.close();
     }
   }
-  return { result: reader.finish(), fileSha256: whole?.digest('hex') };
+  return { result: reader.finish(), fileSha256: whole?.digest('hex'), checkedAudio };
 }

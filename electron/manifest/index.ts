@@ -1,14 +1,18 @@
 // Node-side manifest file access: used by the command line now and by the main process's IPC handlers.
 export {
+  inspectManifest,
   inspectManifestFile,
   ManifestReadError,
   MAX_MANIFEST_BYTES,
+  type DecodedAttachment,
   type InspectOptions,
+  type ManifestInspection,
 } from './inspect';
 export {
   locateAudio,
   readAudioIntegrity,
   AUDIO_CHUNK_BYTES,
+  FILE_CHANGED_WHILE_CHECKED,
   type AudioLocation,
   type AudioRead,
 } from './audio';
@@ -21,3 +25,10 @@ export {
 } from './payloads';
 export { resolveInsideFolder, decodeBase64, type ResolvedFile } from './safe-files';
 export { nodeSha256 } from './node-hash';
+export { AttachmentBytes } from './attachment-bytes';
+export {
+  fileIdentity,
+  sameIdentity,
+  type FileIdentity,
+  type VerifiedAudio,
+} from './verified-audio';

@@ -1,6 +1,7 @@
 // Checks one manifest file end to end: decode, read every payload, parse transcripts, find the audio
-// and verify its integrity. The result is plain data: the CLI prints it, the main process sends it to
-// the viewer over IPC.
+// and verify its integrity. The report is plain data: the CLI prints it, the main process sends it to
+// the viewer over IPC. What only main may hold (the verified audio's file identity, attachment bytes)
+// comes beside the report, never inside it.
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import {
@@ -16,8 +17,10 @@ import {
   type TranscriptView,
 } from '../../shared/manifest';
 import type { HashFactory } from '../../shared/ogg';
+import { AttachmentBytes } from './attachment-bytes';
 import { locateAudio, readAudioIntegrity } from './audio';
 import { isReadableRef, readPayload, type PayloadContext } from './payloads';
+import type { VerifiedAudio } from './verified-audio';
 
 export interface InspectOptions {
   /** An audio file the user picked; it replaces discovery. */
@@ -32,10 +35,37 @@ export const MAX_MANIFEST_BYTES = 512 * 1024 * 1024;
 /** The manifest file itself could not be read (as opposed to being read and found invalid). */
 export class ManifestReadError extends Error {}
 
+/** An attachment of a manifest that decoded without errors; bytes null when not valid base64. */
+export interface DecodedAttachment {
+  name: string;
+  mime: string;
+  bytes: Uint8Array | null;
+}
+
+export interface ManifestInspection {
+  report: ManifestReport;
+  /**
+   * Only when the integrity is `verified`: the audio that was checked (the file's identity from the
+   * handle it was read through, or the attachment's bytes). Playback is bound to this, never to what
+   * the path names later.
+   */
+  verifiedAudio: VerifiedAudio | null;
+  /** report.manifest's attachments, each decoded once (the audio check reused the same bytes). */
+  attachments: DecodedAttachment[];
+}
+
+/** The report alone (the command line); the main process uses inspectManifest. */
 export async function inspectManifestFile(
   manifestPath: string,
   options: InspectOptions = {},
 ): Promise<ManifestReport> {
+  return (await inspectManifest(manifestPath, options)).report;
+}
+
+export async function inspectManifest(
+  manifestPath: string,
+  options: InspectOptions = {},
+): Promise<ManifestInspection> {
   let bytes: Uint8Array;
   try {
     // Checked first: reading a device (/dev/zero) or a FIFO as the manifest would never end.
@@ -53,7 +83,7 @@ export async function inspectManifestFile(
   const warnings = [...decoded.warnings];
   const doc = decoded.document;
   if (!doc) {
-    return {
+    const report: ManifestReport = {
       manifestPath,
       valid: false,
       errors,
@@ -65,22 +95,30 @@ export async function inspectManifestFile(
         reason: 'the manifest could not be decoded',
       },
     };
+    return { report, verifiedAudio: null, attachments: [] };
   }
   const ctx: PayloadContext = {
     folder: dirname(resolve(manifestPath)),
     attachments: doc.attachments,
+    attachmentBytes: new AttachmentBytes(),
   };
   const transcripts = await readTranscripts(doc, ctx, decoded.errors, errors);
-  const integrity = await checkAudio(manifestPath, doc, options, decoded.errors, errors);
-  return {
+  const audio = await checkAudio(manifestPath, doc, ctx, options, decoded.errors, errors);
+  const report: ManifestReport = {
     manifestPath,
     valid: errors.length === 0,
     errors,
     warnings,
     manifest: decoded.manifest,
     transcripts,
-    integrity,
+    integrity: audio.integrity,
   };
+  const attachments = (decoded.manifest?.attachments ?? []).map((item) => ({
+    name: item.name,
+    mime: item.mime,
+    bytes: ctx.attachmentBytes.of(item),
+  }));
+  return { report, verifiedAudio: audio.verified, attachments };
 }
 
 function speakersOf(doc: Record<string, unknown>): SpeakerRef[] {
@@ -148,12 +186,18 @@ async function readTranscripts(
 async function checkAudio(
   manifestPath: string,
   doc: Record<string, unknown>,
+  ctx: PayloadContext,
   options: InspectOptions,
   decodeErrors: readonly Finding[],
   errors: Finding[],
-): Promise<IntegrityOutcome> {
-  const location = await locateAudio(manifestPath, doc, options.audioPath);
-  if (!location.found) return { status: location.status, mismatches: [], reason: location.reason };
+): Promise<{ integrity: IntegrityOutcome; verified: VerifiedAudio | null }> {
+  const location = await locateAudio(manifestPath, doc, options.audioPath, ctx.attachmentBytes);
+  if (!location.found) {
+    return {
+      integrity: { status: location.status, mismatches: [], reason: location.reason },
+      verified: null,
+    };
+  }
   // The declared sha256/byteLength of audio.payloadRef are checked in the same streaming pass.
   const ref = isPlainObject(doc.audio) ? doc.audio.payloadRef : undefined;
   const refChecked =
@@ -162,7 +206,7 @@ async function checkAudio(
     isReadableRef(ref, '/audio/payloadRef', decodeErrors);
   const wantsSha =
     refChecked && typeof ref.sha256 === 'string' && /^[0-9a-f]{64}$/.test(ref.sha256);
-  const { result, fileSha256 } = await readAudioIntegrity(location, {
+  const { result, fileSha256, checkedAudio } = await readAudioIntegrity(location, {
     hash: options.hash,
     wholeFileSha256: wantsSha,
   });
@@ -180,5 +224,7 @@ async function checkAudio(
       message: `the audio file's SHA-256 is ${fileSha256}, the manifest says ${ref.sha256}`,
     });
   }
-  return compareIntegrity(doc.integrity, result, location.source);
+  const integrity = compareIntegrity(doc.integrity, result, location.source);
+  const verified = integrity.status === 'verified' ? (checkedAudio ?? null) : null;
+  return { integrity, verified };
 }

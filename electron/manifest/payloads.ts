@@ -3,7 +3,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { isPlainObject, type Finding } from '../../shared/manifest';
-import { decodeBase64, resolveInsideFolder } from './safe-files';
+import type { AttachmentBytes } from './attachment-bytes';
+import { resolveInsideFolder } from './safe-files';
 
 /** Transcripts are text; anything larger is refused rather than read into memory. */
 export const MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
@@ -13,6 +14,8 @@ export interface PayloadContext {
   folder: string;
   /** The manifest's `attachments`, as they are (possibly malformed). */
   attachments: unknown;
+  /** Decodes each attachment once for the whole inspection. */
+  attachmentBytes: AttachmentBytes;
 }
 
 export interface PayloadRead {
@@ -49,7 +52,7 @@ async function loadBytes(
     const item = findAttachment(ctx.attachments, ref.attachment);
     if (!item || typeof item.contentBase64 !== 'string')
       return { reason: `no attachment named "${ref.attachment}"` };
-    const bytes = decodeBase64(item.contentBase64);
+    const bytes = ctx.attachmentBytes.of(item);
     if (!bytes) return { reason: `attachment "${ref.attachment}" is not valid base64` };
     return { bytes };
   }

@@ -7,6 +7,7 @@ import {
   existsSync,
   mkdtempSync,
   readFileSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -20,6 +21,7 @@ import { FileVault } from '../../electron/accounts/vault';
 import { startBrowserHost, type BrowserHost } from '../../electron/host/host';
 import { createDispatcher, type Dispatch } from '../../electron/ipc/dispatch';
 import { ManifestService, parseRange } from '../../electron/manifest-service';
+import { hashWithHooks } from '../manifest/support/mid-check';
 
 const FIXTURES = resolve(
   fileURLToPath(new URL('.', import.meta.url)),
@@ -436,6 +438,45 @@ describe('manifest service in Electron mode (dialogs, path policy)', () => {
     const right = await service.chooseAudio({ sessionId: other.sessionId });
     expect(right.report.integrity.status).toBe('verified');
     expect(service.media.has(right.mediaToken!)).toBe(true);
+  });
+});
+
+describe('a media token is bound to the recording that was checked', () => {
+  /** A verified meeting folder with a different recording (the re-encoded one) ready beside it. */
+  function meetingWithImpostor() {
+    const manifest = editedMeeting(() => undefined);
+    const audio = join(manifest, '..', 'recording.opus');
+    const impostor = join(manifest, '..', 'impostor.opus');
+    copyFileSync(join(FIXTURES, 'weekly-planning-reencoded', 'recording.opus'), impostor);
+    return { manifest, audio, impostor };
+  }
+
+  it('refuses a file renamed over the recording in the instant after its check', async () => {
+    const { manifest, audio, impostor } = meetingWithImpostor();
+    const service = new ManifestService({
+      dataDir: tempDir(),
+      allowTypedPaths: false,
+      // The digest is the check's last step, after the file was read and closed and before the
+      // session exists: where the token's file identity used to be taken from the path.
+      audioHash: hashWithHooks({ onDigest: () => renameSync(impostor, audio) }),
+    });
+    const session = await service.openPath(manifest);
+    expect(session.report.integrity.status).toBe('verified');
+    expect(session.mediaToken).not.toBeNull();
+    // The path now names the unverified impostor: it is never served, and the token is revoked.
+    expect(service.media.serve(session.mediaToken!, 'bytes=0-9').status).toBe(410);
+    expect(service.media.serve(session.mediaToken!, 'bytes=0-9').status).toBe(404);
+  });
+
+  it('refuses a different file renamed over the recording after the session was opened', async () => {
+    const { manifest, audio, impostor } = meetingWithImpostor();
+    const service = new ManifestService({ dataDir: tempDir(), allowTypedPaths: false });
+    const session = await service.openPath(manifest);
+    const before = service.media.serve(session.mediaToken!, 'bytes=0-9');
+    expect(before.status).toBe(206);
+    expect(Buffer.from(await before.arrayBuffer())).toEqual(readFileSync(audio).subarray(0, 10));
+    renameSync(impostor, audio);
+    expect(service.media.serve(session.mediaToken!, 'bytes=0-9').status).toBe(410);
   });
 });
 

@@ -1,7 +1,7 @@
 // Reading payloads and finding the audio on real files in a temporary copy of the fixture folder:
 // checks of sha256/byteLength, refusal of paths and symbolic links that leave the folder, attachments,
 // and the audio discovery order of manifest-decisions §3.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   mkdirSync,
   readFileSync,
@@ -17,26 +17,14 @@ import {
   deleteAt,
   REENCODED,
   setAt,
-  tempMeetingFolder,
-  validManifest,
   WEEKLY,
   type Json,
   type JsonObject,
+  tempFoldersPerTest,
 } from './support/fixtures';
 
-let cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const c of cleanups) c();
-  cleanups = [];
-});
-
-function folder(change?: (doc: JsonObject) => void) {
-  const doc = validManifest();
-  change?.(doc);
-  const f = tempMeetingFolder(doc);
-  cleanups.push(f.cleanup);
-  return f;
-}
+const temps = tempFoldersPerTest();
+const folder = temps.folder;
 
 const codes = (findings: { code: string; path: string }[]) =>
   findings.map((f) => `${f.code} ${f.path}`);
@@ -77,7 +65,7 @@ describe('transcript payloads', () => {
     const f = folder((d) => setAt(d, ['transcripts', 2, 'payloadRef'], { path: 'link.txt' }));
     const outside = join(f.dir, '..', `outside-${Date.now()}.txt`);
     writeFileSync(outside, 'secret\n');
-    cleanups.push(() => rmSync(outside, { force: true }));
+    temps.removeAfterTest(() => rmSync(outside, { force: true }));
     symlinkSync(outside, join(f.dir, 'link.txt'));
     const refused = await inspectManifestFile(f.manifestPath);
     expect(codes(refused.errors)).toEqual(['payload-unreadable /transcripts/2/payloadRef']);
@@ -97,7 +85,7 @@ describe('transcript payloads', () => {
       setAt(d, ['transcripts', 2, 'payloadRef'], { path: `up/${outsideName}` }),
     );
     writeFileSync(join(f.dir, '..', outsideName), 'secret\n');
-    cleanups.push(() => rmSync(join(f.dir, '..', outsideName), { force: true }));
+    temps.removeAfterTest(() => rmSync(join(f.dir, '..', outsideName), { force: true }));
     symlinkSync(join(f.dir, '..'), join(f.dir, 'up'));
     const report = await inspectManifestFile(f.manifestPath);
     expect(codes(report.errors)).toEqual(['payload-unreadable /transcripts/2/payloadRef']);

@@ -3,6 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
 
 export const FIXTURES = resolve(
   fileURLToPath(new URL('.', import.meta.url)),
@@ -35,6 +36,30 @@ export function tempMeetingFolder(manifest?: JsonObject): {
   const manifestPath = join(dir, 'manifest.json');
   if (manifest) writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
   return { dir, manifestPath, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * For one test file: `folder(change)` makes a temporary meeting folder whose manifest is the valid one
+ * changed by `change`; `removeAfterTest` adds another cleanup. All are removed after each test.
+ */
+export function tempFoldersPerTest() {
+  let cleanups: (() => void)[] = [];
+  afterEach(() => {
+    for (const cleanup of cleanups) cleanup();
+    cleanups = [];
+  });
+  return {
+    folder(change?: (doc: JsonObject) => void) {
+      const doc = validManifest();
+      change?.(doc);
+      const f = tempMeetingFolder(doc);
+      cleanups.push(f.cleanup);
+      return f;
+    },
+    removeAfterTest(cleanup: () => void) {
+      cleanups.push(cleanup);
+    },
+  };
 }
 
 /** Follows a JSON Pointer-like list of segments to the parent object and member name. */
