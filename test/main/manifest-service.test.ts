@@ -11,6 +11,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -478,6 +479,19 @@ describe('a media token is bound to the recording that was checked', () => {
     renameSync(impostor, audio);
     expect(service.media.serve(session.mediaToken!, 'bytes=0-9').status).toBe(410);
   });
+
+  // The file is opened before its identity is compared; a FIFO must not stall main in that open.
+  it.skipIf(process.platform === 'win32')(
+    'refuses a FIFO put at the recording path without waiting for a writer',
+    async () => {
+      const { manifest, audio } = meetingWithImpostor();
+      const service = new ManifestService({ dataDir: tempDir(), allowTypedPaths: false });
+      const session = await service.openPath(manifest);
+      rmSync(audio);
+      execFileSync('mkfifo', [audio]);
+      expect(service.media.serve(session.mediaToken!, 'bytes=0-9').status).toBe(410);
+    },
+  );
 });
 
 describe('parseRange', () => {
