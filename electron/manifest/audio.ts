@@ -1,6 +1,7 @@
 // Finds the recording for a manifest (manifest-decisions §3) and computes its integrity values by
 // streaming it through the Ogg Opus reader in fixed-size chunks: memory use does not grow with the file.
 import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, extname, resolve } from 'node:path';
 import type { AudioSourceDescription } from '../../shared/manifest';
@@ -192,14 +193,20 @@ export async function readAudioIntegrity(
   } else {
     let handle;
     try {
-      handle = await open(location.file, 'r');
+      // Non-blocking: the path was checked to be a regular file, but a FIFO put there since then
+      // would otherwise wait for a writer forever. What was opened is checked through the handle.
+      handle = await open(location.file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     } catch (err) {
       return {
         result: { ok: false, reason: `cannot open: ${(err as Error).message}`, byteLength: 0 },
       };
     }
     try {
-      const before = fileIdentity(await handle.stat());
+      const opened = await handle.stat();
+      if (!opened.isFile()) {
+        return { result: { ok: false, reason: 'not a regular file', byteLength: 0 } };
+      }
+      const before = fileIdentity(opened);
       const buffer = new Uint8Array(AUDIO_CHUNK_BYTES);
       let total = 0;
       for (;;) {

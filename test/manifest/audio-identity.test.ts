@@ -2,11 +2,13 @@
 // refused, and what comes out for playback is the identity of the file read through the open handle
 // (never a later look-up by path). Embedded recordings are decoded once and those bytes are reused.
 import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import {
   closeSync,
   copyFileSync,
   openSync,
   renameSync,
+  rmSync,
   statSync,
   utimesSync,
   writeSync,
@@ -91,6 +93,21 @@ describe('an audio file that changes while it is being checked', () => {
     });
     expect(statSync(f.audio).ino).not.toBe(original.ino);
   });
+
+  it.skipIf(process.platform === 'win32')(
+    'is unreadable when a FIFO replaced it after it was found, without waiting for a writer',
+    async () => {
+      const f = folder();
+      rmSync(f.audio);
+      execFileSync('mkfifo', [f.audio]);
+      const { result } = await readAudioIntegrity({
+        found: true,
+        source: { via: 'argument', location: f.audio },
+        file: f.audio,
+      });
+      expect(result).toMatchObject({ ok: false, reason: 'not a regular file' });
+    },
+  );
 });
 
 describe('what the inspection hands to the main process beside the report', () => {
