@@ -85,6 +85,32 @@ const OPTIONS = {
 const PLAIN_HTML =
   /^(?:[^<>&]|&(?:[a-zA-Z]{2,31}|#\d{1,7}|#x[0-9a-fA-F]{1,6});|<\/?(?:p|br|strong|em|b|i|del|s|code|pre|blockquote|ul|ol|li|hr|h[1-6])>)*$/;
 
+/**
+ * The next most common shapes of server-rendered messages, also without DOMPurify: the plain tags
+ * plus div and span, a class attribute of word characters on a block or code tag (code blocks are
+ * `<div class="codehilite"><pre><span></span><code>`), and external links written exactly as
+ * `<a href="http(s)://…">` with an address of URL characters only (no quote, no `&`, no `<` or
+ * `>`, no space). The only rewrite our DOMPurify hook would make there is the one done below:
+ * such a link opens outside the app (target and rel), nothing else about it changes. Anything
+ * else, any other attribute or another quoting included, goes through DOMPurify.
+ */
+const EXTERNAL_LINK_OPEN = /<a href="(https?:\/\/[A-Za-z0-9\-._~:/?#[\]@!$'()*+,;=%]+)">/g;
+const SIMPLE_HTML = new RegExp(
+  '^(?:[^<>&]|&(?:[a-zA-Z]{2,31}|#\\d{1,7}|#x[0-9a-fA-F]{1,6});' +
+    '|</?(?:p|br|strong|em|b|i|del|s|code|pre|blockquote|ul|ol|li|hr|h[1-6]|div|span|a)>' +
+    '|<(?:p|div|span|pre|code) class="[A-Za-z0-9_ -]*">' +
+    `|${EXTERNAL_LINK_OPEN.source})*$`,
+);
+
+/** `html` as DOMPurify and our hook would leave it, if it is of the simple shapes above. */
+function simpleHtml(html: string): string | null {
+  if (!SIMPLE_HTML.test(html)) return null;
+  return html.replace(
+    EXTERNAL_LINK_OPEN,
+    (_, href: string) => `<a href="${href}" target="_blank" rel="noopener noreferrer">`,
+  );
+}
+
 function purify(html: string, accountId: string): string {
   currentAccount = accountId;
   try {
@@ -108,7 +134,7 @@ export function sanitizeMessageHtml(html: string, accountId: string): string {
   const key = `${accountId}\u0000${html}`;
   let out = sanitized.get(key);
   if (out === undefined) {
-    out = purify(html, accountId);
+    out = simpleHtml(html) ?? purify(html, accountId);
     if (sanitized.size >= CACHE_ENTRIES) sanitized.delete(sanitized.keys().next().value!);
     sanitized.set(key, out);
   }

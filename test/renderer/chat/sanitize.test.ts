@@ -26,6 +26,36 @@ describe('sanitizeMessageHtml', () => {
     );
   });
 
+  it('leaves code blocks and plain external links as DOMPurify would, without it', () => {
+    const code =
+      '<p>Here:</p><div class="codehilite"><pre><span></span><code>const x = 1;\n</code></pre></div>';
+    expect(sanitizeMessageHtml(code, 'acct-1')).toBe(code);
+    expect(
+      sanitizeMessageHtml('<p>A <a href="https://example.com/5?q=1#x">link</a>.</p>', 'acct-1'),
+    ).toBe(
+      '<p>A <a href="https://example.com/5?q=1#x" target="_blank" rel="noopener noreferrer">link</a>.</p>',
+    );
+    // Anything past those exact shapes still goes through DOMPurify.
+    const hostile = [
+      '<p><a href="https://example.com/" onclick="alert(1)">x</a></p>',
+      '<p><a href="https://example.com/"onclick="alert(1)">x</a></p>',
+      '<p><a href="javascript:alert(1)">x</a></p>',
+      '<p><a href="https://example.com/&quot; onclick=&quot;alert(1)">x</a></p>',
+      '<div class="x" onmouseover="alert(1)">x</div>',
+      '<div class="x"onmouseover="alert(1)">x</div>',
+      '<span class="x" style="color:red">x</span>',
+      '<div class="codehilite"><pre><code>x</code></pre></div><img src=x onerror=alert(1)>',
+    ];
+    for (const html of hostile) {
+      const dom = parse(sanitizeMessageHtml(html, 'acct-1'));
+      for (const el of dom.querySelectorAll('*')) {
+        const names = el.getAttributeNames();
+        expect(names.filter((n) => n.startsWith('on') || n === 'style')).toEqual([]);
+        expect(el.getAttribute('href') ?? '').not.toMatch(/^javascript:/i);
+      }
+    }
+  });
+
   it('removes scripts, event handlers and javascript: links', () => {
     const out = sanitizeMessageHtml(
       '<p>hi<script>alert(1)</script></p>' +
