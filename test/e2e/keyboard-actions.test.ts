@@ -122,6 +122,27 @@ describe('keyboard access to message actions and sidebar menus', () => {
     expect(await focused(page)).toMatchObject({ label: 'Message actions', opacity: '1' });
   });
 
+  it("opens the last message's menu upwards, above the compose box, where a click reaches it", async () => {
+    // Enough messages that the last one sits at the bottom of the list, just above compose.
+    for (let i = 0; i < 20; i++) await sendToTopic('menu placement', `filler ${i}`);
+    const id = await sendToTopic('menu placement', 'the last message of the topic');
+    await openTopic(page, 'general', 'menu placement');
+    const row = page.locator(`[data-message-id="${id}"]`);
+    await row.waitFor();
+    await row.hover();
+    await row.getByRole('button', { name: 'Message actions' }).click();
+    const menu = row.getByRole('menu', { name: 'Message actions' });
+    await menu.waitFor();
+    const rowBox = (await row.boundingBox())!;
+    const menuBox = (await menu.boundingBox())!;
+    expect(menuBox.y).toBeLessThan(rowBox.y + rowBox.height); // the row really is near the bottom
+    const composeBox = (await page.getByRole('textbox', { name: 'Message' }).boundingBox())!;
+    expect(menuBox.y + menuBox.height).toBeLessThanOrEqual(composeBox.y);
+    // A real pointer click (no keyboard workaround): nothing else covers the item.
+    await menu.getByRole('menuitem', { name: /^Star/ }).click();
+    await expect.poll(() => flagsOf(id)).toContain('starred');
+  });
+
   it("reaches a sidebar channel's menu with Tab and mutes the channel from it", async () => {
     await page.mouse.move(1, 1);
     const nav = page.getByRole('navigation', { name: 'Conversations' });

@@ -77,6 +77,17 @@ async function quoteAndReply(
 }
 
 /**
+ * Whether a menu opened from these actions should open upwards: when the row sits lower in the
+ * message list than there is room for it below (the last rows, just above the compose box).
+ */
+function moreRoomAbove(actions: HTMLElement): boolean {
+  const list = actions.closest('.message-list');
+  const bounds = list ? list.getBoundingClientRect() : { top: 0, bottom: window.innerHeight };
+  const at = actions.getBoundingClientRect();
+  return at.top - bounds.top > bounds.bottom - at.bottom;
+}
+
+/**
  * The action buttons of one row. Closed (the state of every row at first paint) they are two plain
  * buttons with no store subscriptions; the menus, forms and what they read from the store mount
  * only once one is opened, in ActionsPanel. The buttons stay the same elements when it opens, so
@@ -90,6 +101,7 @@ export function MessageActions({
   message: MessageWithFlags;
 }) {
   const [mode, setModeState] = useState<Mode>(null);
+  const [opensUp, setOpensUp] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const rootRef = useRef<HTMLDivElement>(null);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
@@ -101,12 +113,17 @@ export function MessageActions({
       const focused = document.activeElement;
       if (!focused || focused === document.body || rootRef.current?.contains(focused))
         menuButtonRef.current?.focus();
+    } else if (rootRef.current) {
+      setOpensUp(moreRoomAbove(rootRef.current));
     }
     setModeState(next);
   }, []);
   useMessageActionsKey(selected, () => setMode('menu'));
   return (
-    <div className={`message-actions${mode ? ' open' : ''}`} ref={rootRef}>
+    <div
+      className={`message-actions${mode ? ' open' : ''}${mode && opensUp ? ' opens-up' : ''}`}
+      ref={rootRef}
+    >
       <button
         type="button"
         className="icon"
