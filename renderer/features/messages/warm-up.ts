@@ -11,6 +11,31 @@ import {
 
 let warmed: Promise<void> | null = null;
 
+/**
+ * A message row of each kind of text (sender line, bold, a link, a code block in the monospace
+ * font), laid out once out of sight and removed: the first layout of such text looks up and loads
+ * its fonts, which no other part of the app's first screen uses.
+ */
+function layOutSampleRow(): void {
+  const wrap = document.createElement('div');
+  wrap.className = 'message-list-wrap';
+  wrap.setAttribute('aria-hidden', 'true');
+  wrap.style.cssText = 'position:fixed;left:-10000px;top:0;width:800px;visibility:hidden';
+  // Static markup of our own (no message content), in the row's structure (MessageRow.tsx).
+  wrap.innerHTML =
+    '<div class="message-list"><div class="message-row"><div class="recipient-header">' +
+    '<button type="button" class="link">#general</button> › <button type="button" class="link">topic</button></div>' +
+    '<div class="message"><div class="gutter"><span class="avatar initials">AB</span></div>' +
+    '<div class="body"><div class="sender-line"><button type="button" class="sender link">Sender</button>' +
+    '<time>10:00 AM</time></div><div class="content-line"><div class="content"><p>Text ' +
+    '<strong>bold</strong> <em>em</em> <a href="#">link</a> <code>code</code></p>' +
+    '<div class="codehilite"><pre><span></span><code>const x = 1;</code></pre></div></div></div>' +
+    '</div></div></div></div>';
+  document.body.append(wrap);
+  void wrap.offsetHeight;
+  wrap.remove();
+}
+
 /** Builds a throwaway virtualizer over a detached element and computes its rows, once, when idle. */
 export function warmMessageListWhenIdle(): Promise<void> {
   warmed ??= new Promise<void>((resolve) => {
@@ -30,6 +55,7 @@ export function warmMessageListWhenIdle(): Promise<void> {
       virtualizer.getVirtualItems();
       virtualizer.getVirtualItemForOffset(100);
       virtualizer.getTotalSize();
+      layOutSampleRow();
       resolve();
     };
     if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 2000 });
