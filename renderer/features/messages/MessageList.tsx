@@ -138,12 +138,9 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   const [initialRect] = useState(expectedListRect);
   const [rowEstimate] = useState(expectedRowPx);
   const estimateSize = useCallback(() => rowEstimate, [rowEstimate]);
-  // Until the list's first frame is painted, rows are measured as they mount (below).
-  const firstPaintDone = useRef(false);
-  useEffect(() => {
-    const frame = requestAnimationFrame(() => (firstPaintDone.current = true));
-    return () => cancelAnimationFrame(frame);
-  }, []);
+  // Until the first frame showing the positioned rows is painted, rows are measured as they mount
+  // (measureElement below; cleared a frame after positioning).
+  const measureOnMount = useRef(true);
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
@@ -155,7 +152,7 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
     // layout per row and re-walks the offsets of every following row (O(rows x n)) per
     // measurement; there the known size (or the estimate) is returned, which changes nothing.
     //
-    // Before the first frame is painted, though, the rows are measured as they mount: the first
+    // Until the first positioned frame is painted, though, rows are measured as they mount: the first
     // read lays out the list once (the layout the virtualizer's own viewport read would force
     // anyway; nothing changes the DOM between the rows' ref callbacks), so the virtualizer knows the
     // real heights before it positions the list. Otherwise the ResizeObserver's report, after the
@@ -163,7 +160,7 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
     measureElement: (element, entry, instance) => {
       const box = entry?.borderBoxSize?.[0];
       if (box) return box.blockSize;
-      if (entry || !firstPaintDone.current) return element.getBoundingClientRect().height;
+      if (entry || measureOnMount.current) return element.getBoundingClientRect().height;
       const index = instance.indexFromElement(element);
       return instance.measurementsCache[index]?.size ?? rowEstimate;
     },
@@ -223,6 +220,7 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
     // that the render following this commit (rows measured above the estimate) already lays out
     // the rows at the target instead of the event re-rendering them just before the first paint.
     if (scrollRef.current) virtualizer.scrollOffset = scrollRef.current.scrollTop;
+    requestAnimationFrame(() => (measureOnMount.current = false));
   }, [ids, idCount, count, ready, openAt, accountId, store, virtualizer, rememberLayout]);
 
   // --- Stay at the bottom when new messages arrive and the user was there. --------------------
