@@ -120,8 +120,11 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   const policy = useChatStore(
     (s) => s.accounts[accountId]?.settings.user.web_mark_read_on_scroll_policy ?? 1,
   );
-  const narrow = narrowFromKey(narrowKey);
-  const isConversation = describeNarrow(narrow, undefined).conversation;
+  // Parsed once per narrow, not on every scroll-driven render.
+  const isConversation = useMemo(
+    () => describeNarrow(narrowFromKey(narrowKey), undefined).conversation,
+    [narrowKey],
+  );
   const ids = list?.ids;
   const idCount = ids?.length ?? 0;
   const count = idCount + outbox.length;
