@@ -102,9 +102,16 @@ const SIMPLE_HTML = new RegExp(
     `|${EXTERNAL_LINK_OPEN.source})*$`,
 );
 
+/**
+ * Longer HTML skips both patterns above and goes through DOMPurify: V8 runs out of stack matching a
+ * repeated group over a few million characters (RangeError), and a hostile server could send that.
+ * Server-rendered messages are far shorter; the fast paths are for screens of short ones.
+ */
+const FAST_PATH_MAX_CHARS = 100_000;
+
 /** `html` as DOMPurify and our hook would leave it, if it is of the simple shapes above. */
 function simpleHtml(html: string): string | null {
-  if (!SIMPLE_HTML.test(html)) return null;
+  if (html.length > FAST_PATH_MAX_CHARS || !SIMPLE_HTML.test(html)) return null;
   return html.replace(
     EXTERNAL_LINK_OPEN,
     (_, href: string) => `<a href="${href}" target="_blank" rel="noopener noreferrer">`,
@@ -130,7 +137,7 @@ const sanitized = new Map<string, string>();
 
 /** Sanitized HTML for a message body (or any server-rendered HTML) of one account. */
 export function sanitizeMessageHtml(html: string, accountId: string): string {
-  if (PLAIN_HTML.test(html)) return html;
+  if (html.length <= FAST_PATH_MAX_CHARS && PLAIN_HTML.test(html)) return html;
   const key = `${accountId}\u0000${html}`;
   let out = sanitized.get(key);
   if (out === undefined) {

@@ -56,6 +56,14 @@ describe('sanitizeMessageHtml', () => {
     }
   });
 
+  it('sanitizes HTML too long for the fast-path patterns instead of throwing', () => {
+    // Matched by the patterns, these overflow V8's regexp stack (RangeError).
+    const long = `<p>${'a'.repeat(5_000_000)}</p>`;
+    expect(sanitizeMessageHtml(long, 'acct-1')).toBe(long);
+    const linked = `<p><a href="https://example.com/">x</a>${'a'.repeat(5_000_000)}</p>`;
+    expect(sanitizeMessageHtml(linked, 'acct-1')).toContain('target="_blank"');
+  });
+
   it('removes scripts, event handlers and javascript: links', () => {
     const out = sanitizeMessageHtml(
       '<p>hi<script>alert(1)</script></p>' +
