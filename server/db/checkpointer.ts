@@ -58,9 +58,13 @@ export async function startCheckpointer(db: Db, intervalMs = 100): Promise<Check
   } catch {
     return noop;
   }
+  // Listened for from the start: stop() may come after the worker already died (an 'exit' that
+  // fired before stop() subscribed would otherwise leave it waiting forever).
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   const ready = await new Promise<boolean>((resolve) => {
     worker.once('message', (message: { ready?: boolean }) => resolve(message.ready === true));
     worker.once('error', () => resolve(false));
+    void exited.then(() => resolve(false));
   });
   if (!ready) {
     await worker.terminate();
@@ -85,10 +89,9 @@ export async function startCheckpointer(db: Db, intervalMs = 100): Promise<Check
           worker.on('message', (message: { stopped?: boolean }) => {
             if (message.stopped) resolve();
           });
-          worker.once('exit', () => resolve());
         });
         worker.postMessage('stop');
-        await stopped;
+        await Promise.race([stopped, exited]);
         await worker.terminate();
       })();
       return stopping;
