@@ -6,6 +6,7 @@
 // can set the mentioned flags.
 import type { MarkdownIt, StateInline, Token } from 'markdown-it';
 import type { Linkifier } from './linkifiers';
+import { encodeHashComponent } from '../../shared/narrow/link';
 
 export interface MentionUser {
   id: number;
@@ -158,14 +159,6 @@ function mentionRule(state: StateInline, silent: boolean): boolean {
 /** Narrow-link slug as the web app builds it: "<id>-<name with unsafe characters encoded>". */
 export function channelSlug(channel: MentionChannel): string {
   return `${channel.id}-${encodeHashComponent(channel.name)}`;
-}
-
-export function encodeHashComponent(text: string): string {
-  return encodeURIComponent(text)
-    .replace(/\./g, '.2E')
-    .replace(/%/g, '.')
-    .replace(/\(/g, '.28')
-    .replace(/\)/g, '.29');
 }
 
 export const mentionsPlugin = (md: MarkdownIt): void => {
