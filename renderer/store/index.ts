@@ -8,6 +8,7 @@ export { IdList } from './idList';
 export type { StoredMessage } from './slices/messages';
 export type { NarrowList, FetchedRange } from './slices/narrows';
 export type { UnreadLocation } from './slices/unreads';
+export { isTopicMuted, topicVisibility } from './slices/userTopics';
 export type { LocalEchoInput, LocalEchoDestination, OutboxEntry } from './slices/outbox';
 export type { ServerLimits } from './slices/settings';
 export { typingKeyForChannel, typingKeyForDm } from './slices/typing';

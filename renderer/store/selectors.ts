@@ -9,7 +9,7 @@ import type { OutboxEntry, OutboxState } from './slices/outbox';
 import type { UnreadsState } from './slices/unreads';
 import type { UsersState } from './slices/users';
 import { narrowMatchContext } from './match-context';
-import { topicVisibility, type UserTopicsState } from './slices/userTopics';
+import { isTopicMuted, topicVisibility, type UserTopicsState } from './slices/userTopics';
 
 export function selectActiveAccount(state: ChatState): AccountState | undefined {
   return state.activeAccountId === null ? undefined : state.accounts[state.activeAccountId];
@@ -62,7 +62,7 @@ export function computeUnreadCounts({ unreads, channels, userTopics }: UnreadInp
     let countIncludingMuted = 0;
     for (const [topic, { ids }] of topics) {
       const policy = topicVisibility(userTopics, streamId, topic);
-      const muted = policy === 1 || (channelMuted && policy !== 2 && policy !== 3);
+      const muted = isTopicMuted(policy, channelMuted);
       topicCounts.set(topic, { topic, count: ids.size, muted });
       countIncludingMuted += ids.size;
       if (!muted) count += ids.size;

@@ -7,7 +7,7 @@
 // unreads buckets), never the stored messages one by one, so its cost does not grow with the
 // number of messages held. Each returns the same object until what it lists changes, so the
 // components selecting them re-render only then.
-import type { AccountState } from '../../store';
+import { isTopicMuted, topicVisibility, type AccountState } from '../../store';
 import { dmConversationKey, isTopicResolved } from '../../../shared/narrow';
 import type { Subscription, VisibilityPolicy } from '../../../shared/api/types';
 
@@ -127,7 +127,6 @@ function computeTopics(
 ): TopicItem[] {
   const topics = new Map<string, TopicItem>();
   const channelMuted = account.channels.subscriptions.get(streamId)?.is_muted ?? false;
-  const policies = account.userTopics.byChannel.get(streamId);
   const put = (name: string, lastId: number, unread: number) => {
     const key = name.toLowerCase();
     const t = topics.get(key);
@@ -136,13 +135,13 @@ function computeTopics(
       t.unread += unread;
       return;
     }
-    const policy: VisibilityPolicy = policies?.get(key)?.visibility_policy ?? 0;
+    const policy = topicVisibility(account.userTopics, streamId, name);
     topics.set(key, {
       name,
       unread,
       resolved: isTopicResolved(name),
       policy,
-      muted: policy === 1 || (channelMuted && policy !== 2 && policy !== 3),
+      muted: isTopicMuted(policy, channelMuted),
       lastId,
     });
   };

@@ -37,6 +37,14 @@ export function topicVisibility(
   return s.byChannel.get(streamId)?.get(topic.toLowerCase())?.visibility_policy ?? 0;
 }
 
+/**
+ * Whether a topic with this policy is muted for the user: muted itself (1), or in a muted channel
+ * and neither unmuted (2) nor followed (3). The unread counts and the sidebar both decide with it.
+ */
+export function isTopicMuted(policy: VisibilityPolicy, channelMuted: boolean): boolean {
+  return policy === 1 || (channelMuted && policy !== 2 && policy !== 3);
+}
+
 /** The event types handleUserTopicsEvent reacts to (the dispatcher calls it for these only). */
 export const userTopicsEventTypes: readonly ServerEventType[] = ['user_topic'];
 
