@@ -13,7 +13,7 @@ import { parseJson } from '../db';
 import { sharedTableCache } from '../db/table-cache';
 import type { AuthUser, RealmContext } from '../realm/context';
 import { DEFAULT_USER_SETTINGS } from '../realm/settings-defaults';
-import { emptyTopicDisplayName } from './messages-rules';
+import { topicForClient } from './messages-rules';
 
 export const VisibilityPolicy = { none: 0, muted: 1, unmuted: 2, followed: 3 } as const;
 
@@ -155,21 +155,12 @@ export function announceTopicPolicyChanges(
   changes: readonly TopicPolicyChange[],
 ): void {
   for (const change of changes) {
-    const event = (topicName: string) => ({
+    ctx.events.send([change.userId], (queue) => ({
       type: 'user_topic',
       stream_id: change.channelId,
-      topic_name: topicName,
+      topic_name: topicForClient(ctx.db, change.topic, queue.hasCapability('empty_topic_name')),
       last_updated: change.lastUpdated,
       visibility_policy: change.policy,
-    });
-    if (change.topic !== '') {
-      ctx.events.send([change.userId], event(change.topic));
-      continue;
-    }
-    const named = event(emptyTopicDisplayName(ctx.db));
-    const empty = event('');
-    ctx.events.send([change.userId], (queue) =>
-      queue.hasCapability('empty_topic_name') ? empty : named,
-    );
+    }));
   }
 }
