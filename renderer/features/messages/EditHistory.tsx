@@ -1,7 +1,7 @@
 // A message's edit history, opened from its "(edited)" or "(moved)" marker: every version from the
 // server's message history (fetched through main with react-query, not the message's edit_history,
 // which the server may leave out), each with its content, channel and topic, who made it and when.
-import { useMemo, type MouseEvent } from 'react';
+import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { MessageWithFlags } from '../../../shared/api/types';
 import { useChatStore } from '../../store/hooks';
@@ -10,6 +10,7 @@ import { sanitizeMessageHtml } from '../../lib/sanitize';
 import { formatDateTime } from '../../lib/format';
 import { api, errorText } from '../../src/tributary';
 import { userName } from './narrow-info';
+import { handleContentLinkClick } from './content-links';
 import { historyVersions, type MessageVersion } from './history-versions';
 
 const KIND_LABEL: Record<MessageVersion['kind'], string> = {
@@ -21,14 +22,6 @@ const KIND_LABEL: Record<MessageVersion['kind'], string> = {
 
 function channelName(account: AccountState | undefined, streamId: number): string {
   return account?.channels.channels.get(streamId)?.name ?? `channel ${streamId}`;
-}
-
-/** Links in an old version open outside the app through main, like those of the message itself. */
-function openLinkOutside(event: MouseEvent<HTMLElement>): void {
-  const href = (event.target as Element).closest?.('a')?.getAttribute('href');
-  if (!href) return;
-  event.preventDefault();
-  if (/^(https?:|mailto:)/i.test(href)) void api().openExternal({ url: href });
 }
 
 export function EditHistory({
@@ -104,7 +97,9 @@ export function EditHistory({
                 ) : null}
                 <div
                   className="content"
-                  onClick={openLinkOutside}
+                  data-account-id={accountId}
+                  // Links as in the message itself: narrow links in the app, uploads through main.
+                  onClick={handleContentLinkClick}
                   // Sanitized above by DOMPurify (lib/sanitize.ts).
                   dangerouslySetInnerHTML={{ __html: version.html }}
                 />

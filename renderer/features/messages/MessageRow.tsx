@@ -9,13 +9,11 @@ import { sanitizeMessageHtml } from '../../lib/sanitize';
 import { formatDateTime, formatTime } from '../../lib/format';
 import { mediaUrl } from '../../bridge/media';
 import { navigate } from '../../src/ui-store';
-import { api } from '../../src/tributary';
 import { sameConversation } from './narrow-info';
 import { Reactions } from './Reactions';
 import { MessageActions } from './MessageActions';
 import { EditHistory } from './EditHistory';
-import { openNarrowLink } from './narrow-links';
-import { openUploadLink } from './upload-links';
+import { handleContentLinkClick } from './content-links';
 import { openUserPopover } from '../people/UserPopover';
 import { withoutMeCommand } from './me-message';
 
@@ -92,18 +90,6 @@ function Avatar({ accountId, userId, name }: { accountId: string; userId: number
       {initials}
     </span>
   );
-}
-
-/** Clicks on links inside message HTML: narrow links open in the app, uploads and external links
- * through main (upload-links.ts), never in the app's window. */
-function handleContentClick(event: MouseEvent<HTMLElement>): void {
-  const anchor = (event.target as Element).closest?.('a');
-  if (!anchor) return;
-  event.preventDefault();
-  const accountId = event.currentTarget.dataset.accountId;
-  if (openNarrowLink(anchor, accountId) || openUploadLink(anchor, accountId)) return;
-  const href = anchor.getAttribute('href');
-  if (href && /^(https?:|mailto:)/i.test(href)) void api().openExternal({ url: href });
 }
 
 interface RowProps {
@@ -223,7 +209,7 @@ export const MessageRow = memo(function MessageRow({
             <div
               className="content"
               data-account-id={accountId}
-              onClick={handleContentClick}
+              onClick={handleContentLinkClick}
               // Sanitized above by DOMPurify (lib/sanitize.ts).
               dangerouslySetInnerHTML={{ __html: html }}
             />

@@ -5,6 +5,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, within } from '@testing-library/react';
 import { MessageRow } from '../../../renderer/features/messages/MessageRow';
+import { uiStore } from '../../../renderer/src/ui-store';
+import { topicNarrow } from '../../../shared/narrow';
 import { Providers, resetUi } from './harness';
 import { startLiveAccount, type LiveAccount } from './live-realm';
 
@@ -103,6 +105,24 @@ describe('edit history through main', () => {
     const html = versions.at(-1)!.innerHTML;
     expect(html).toContain('still harmless');
     expect(html).not.toMatch(/<script|onerror|javascript:/i);
+  });
+
+  it('opens a topic link in an old version in the app, as in the message itself', async () => {
+    const id = await send('see the plan', 'linked history');
+    await live.realm.client('owner').patch(`/messages/${id}`, { content: 'see the new plan' });
+    const design = live.channelId('design');
+    live.realm.server.db
+      .prepare('UPDATE messages SET rendered_content = ? WHERE id = ?')
+      .run(`<p>see <a href="/#narrow/channel/${design}-design/topic/plans">plans</a></p>`, id);
+    const row = await showRow(id);
+    fireEvent.click(within(row).getByRole('button', { name: '(edited)' }));
+    const history = within(row).getByRole('region', { name: 'Edit history' });
+    const versions = await within(history).findAllByRole('listitem');
+    fireEvent.click(within(versions.at(-1)!).getByRole('link', { name: 'plans' }));
+    expect(uiStore.getState().route).toEqual({
+      kind: 'narrow',
+      narrow: topicNarrow(design, 'plans'),
+    });
   });
 
   it('shows the server refusing when the realm hides edit history', async () => {
