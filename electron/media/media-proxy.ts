@@ -29,7 +29,7 @@ export function isAllowedMediaPath(path: string): boolean {
  */
 export function realmMediaUrl(site: string, realmPath: string): URL | null {
   if (!isAllowedMediaPath(realmPath)) return null;
-  const base = new URL(site.endsWith('/') ? site : `${site}/`);
+  const base = siteBase(site);
   let url: URL;
   try {
     url = new URL(realmPath, base);
@@ -90,7 +90,13 @@ export async function fetchRealmMedia(
   return new Response(upstream.body, { status: upstream.status, headers });
 }
 
-function relativeTo(site: string, url: URL): string {
-  const base = new URL(site.endsWith('/') ? site : `${site}/`);
+/** The site as a base URL (with its trailing slash), against which realm paths resolve. */
+export function siteBase(site: string): URL {
+  return new URL(site.endsWith('/') ? site : `${site}/`);
+}
+
+/** A URL on the site as a realm path (`user_uploads/…?…`, no leading slash). */
+export function relativeTo(site: string, url: URL): string {
+  const base = siteBase(site);
   return `${url.pathname.slice(base.pathname.length)}${url.search}`;
 }

@@ -7,10 +7,11 @@
 // opened: the path is checked before the request and the answer before it is opened.
 import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
-import { realmMediaUrl } from './media-proxy';
+import { realmMediaUrl, relativeTo, siteBase } from './media-proxy';
 
-/** `/user_uploads/<realm id>/<rest>`: an upload's own path, not a thumbnail or temporary URL. */
-const UPLOAD_PATH = /^\/?user_uploads\/(\d+)\/(?!temporary\/|thumbnail\/)([^?#]+)$/;
+/** `user_uploads/<realm id>/<rest>` once normalised: an upload's own path (a thumbnail or temporary
+ * URL has no realm id there), without a query. */
+const UPLOAD_PATH = /^user_uploads\/(\d+\/[^?#]+)$/;
 
 function badPath(path: string): ApiError {
   return new ApiError('server', 'BAD_REQUEST', `Not an uploaded file of this realm: ${path}`, 400);
@@ -18,11 +19,10 @@ function badPath(path: string): ApiError {
 
 /** The path_id of an upload link (`<realm id>/…`), or null for anything else. */
 export function uploadPathId(site: string, path: string): string | null {
-  const match = UPLOAD_PATH.exec(path);
-  if (!match) return null;
-  const relative = `user_uploads/${match[1]}/${match[2]}`;
-  // The media proxy's normalisation guard: no dot segments, encoded separators or other sites.
-  return realmMediaUrl(site, relative) ? `${match[1]}/${match[2]}` : null;
+  // The media proxy's normalisation guard (no `..`, encoded separators or other sites), and the
+  // shape checked on the path as normalised: `1/%2e%2e/temporary/…` is `temporary/…` to the server.
+  const url = realmMediaUrl(site, path.replace(/^\//, ''));
+  return url ? (UPLOAD_PATH.exec(relativeTo(site, url))?.[1] ?? null) : null;
 }
 
 /** The realm's temporary, credential-free URL of one upload (absolute, on the account's server). */
@@ -36,7 +36,7 @@ export async function temporaryUploadUrl(client: ApiClient, path: string): Promi
     headers: { accept: 'application/json', authorization },
   });
   const body = (await client.readResponse(response)) as { url?: unknown };
-  const site = new URL(client.site.endsWith('/') ? client.site : `${client.site}/`);
+  const site = siteBase(client.site);
   let url: URL;
   try {
     url = new URL(String(body.url ?? ''), site);

@@ -67,10 +67,24 @@ describe('openUpload', () => {
 
   it('refuses paths that are not uploads of this realm, before any request', async () => {
     opened.length = 0;
+    // The client the handler would use, with its requests counted (they still go to the realm).
+    const requested: string[] = [];
+    const owner = realm.users.owner;
+    const client = new ApiClient({
+      site: realm.url,
+      credentials: { email: owner.email, apiKey: owner.api_key },
+      fetch: (input, init) => {
+        requested.push(String(input));
+        return fetch(input, init);
+      },
+    });
     for (const path of [
       '/api/v1/users/me',
       '/user_uploads/../api/v1/users/me',
       '/user_uploads/1/%2e%2e/%2e%2e/api/v1/users/me',
+      // Upload-shaped as written, a temporary URL once the server resolves the dot segment.
+      '/user_uploads/1/%2e%2e/temporary/abc/x.txt',
+      '/user_uploads/1/ab/x.txt?download=1',
       '/user_uploads/temporary/abc/x.txt',
       '/user_uploads/thumbnail/1/ab/x.png/840x560.webp',
       'https://evil.example/user_uploads/1/ab/x.txt',
@@ -80,7 +94,11 @@ describe('openUpload', () => {
         main.services.handlers.openUpload({ accountId, path }),
         path,
       ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+      await expect(temporaryUploadUrl(client, path), path).rejects.toMatchObject({
+        code: 'BAD_REQUEST',
+      });
     }
+    expect(requested).toEqual([]);
     expect(opened).toEqual([]);
   });
 
