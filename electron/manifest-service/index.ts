@@ -5,6 +5,6 @@ export {
   type ManifestServiceOptions,
   type ManifestMethodName,
 } from './service';
-export { MeetingAudioStreams, parseRange, type RangeRequest, type VerifiedAudio } from './media';
+export { MeetingAudioStreams, parseRange, type RangeRequest } from './media';
 export { RecentManifests, MAX_RECENT } from './recent';
 export { registerMeetingAudioRoute, serveMeetingAudioRequest } from './http';

@@ -8,8 +8,6 @@ import { closeSync, constants, createReadStream, fstatSync, openSync } from 'nod
 import { Readable } from 'node:stream';
 import { fileIdentity, sameIdentity, type FileIdentity, type VerifiedAudio } from '../manifest';
 
-export { fileIdentity, type FileIdentity, type VerifiedAudio };
-
 /** An inclusive byte range, or why the Range header cannot be satisfied. */
 export type RangeRequest =
   { kind: 'whole' } | { kind: 'range'; start: number; end: number } | { kind: 'unsatisfiable' };

@@ -9,7 +9,7 @@ import { mediaUrlForToken } from '../../shared/ipc/manifest';
 import { MEDIA_SCHEME } from '../../shared/ipc/wire';
 import { registerMediaProtocol } from '../../electron/shell/app-protocol';
 import { MeetingAudioStreams, serveMeetingAudioRequest } from '../../electron/manifest-service';
-import { fileIdentity } from '../../electron/manifest-service/media';
+import { fileIdentity } from '../../electron/manifest';
 
 const AUDIO = join(
   resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../shared/fixtures/manifests'),
