@@ -103,6 +103,9 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
   const onAccounts = (changed: AccountsChanged) => {
     const known = new Set(changed.accounts.map((a) => a.id));
     for (const id of Object.keys(chat().accounts)) if (!known.has(id)) chat().removeAccount(id);
+    // A removed account leaves nothing behind: signed in again, it loads afresh.
+    for (const id of [...loaded]) if (!known.has(id)) loaded.delete(id);
+    for (const id of listedByMain.keys()) if (!known.has(id)) listedByMain.delete(id);
     const connections: Record<string, IpcConnection> = {};
     for (const a of changed.accounts) connections[a.id] = a.connection;
     chat().setActiveAccount(changed.activeAccountId);

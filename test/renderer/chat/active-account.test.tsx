@@ -99,4 +99,24 @@ describe('the active account', () => {
     const general = within(nav).getByRole('button', { name: /^#general/ });
     expect(within(general).getByTestId('unread-count').textContent).toBe('1');
   });
+
+  it('loads an account afresh when it is signed in again after removal', async () => {
+    const { fake, releaseB } = twoAccounts();
+    releaseB();
+    const store = createChatStore();
+    render(<App store={store} />);
+    await waitFor(() => expect(store.getState().accounts.a).toBeDefined());
+    const onAccounts = fake.on.mock.calls.find(([name]) => name === 'accounts')![1] as (
+      changed: unknown,
+    ) => void;
+    // Work is signed out, then signed in again under the same id.
+    onAccounts({ accounts: [summary('b', 'Home', EMMA)], activeAccountId: 'b' });
+    expect(store.getState().accounts.a).toBeUndefined();
+    onAccounts({
+      accounts: [summary('a', 'Work', 1), summary('b', 'Home', EMMA)],
+      activeAccountId: 'b',
+    });
+    await waitFor(() => expect(store.getState().accounts.a).toBeDefined());
+    expect(fake.getSnapshot.mock.calls.filter(([i]) => i.accountId === 'a')).toHaveLength(2);
+  });
 });
