@@ -106,7 +106,7 @@ describe('openUpload', () => {
     opened.length = 0;
     await expect(
       main.services.handlers.openUpload({ accountId, path: '/user_uploads/1/zz/missing.txt' }),
-    ).rejects.toThrow();
+    ).rejects.toMatchObject({ status: 404 });
     expect(opened).toEqual([]);
   });
 
