@@ -118,7 +118,9 @@ export function MessageActions({
     }
     setModeState(next);
   }, []);
-  useMessageActionsKey(selected, () => setMode('menu'));
+  const openMenu = useCallback(() => setMode('menu'), [setMode]);
+  // Stable, so the selected row's key listener is not replaced on each of its renders.
+  useMessageActionsKey(selected, openMenu);
   return (
     <div
       className={`message-actions${mode ? ' open' : ''}${mode && opensUp ? ' opens-up' : ''}`}

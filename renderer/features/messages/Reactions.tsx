@@ -5,7 +5,8 @@ import { useShallow } from 'zustand/shallow';
 import { useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import { api } from '../../src/tributary';
-import { emojiChar, userName } from './narrow-info';
+import { userName } from './narrow-info';
+import { emojiGlyph } from '../../../shared/emoji/code';
 
 interface Group {
   key: string;
@@ -69,7 +70,7 @@ export function Reactions({
         const mine = g.userIds.includes(self);
         const glyph =
           g.sample.reaction_type === 'unicode_emoji'
-            ? emojiChar(g.sample.emoji_code)
+            ? emojiGlyph(g.sample.emoji_code)
             : `:${g.sample.emoji_name}:`;
         return (
           <button

@@ -3,7 +3,6 @@
 import type { AccountState } from '../../store';
 import type { Message } from '../../../shared/api/types';
 import { dmNarrow, topicNarrow, type Narrow } from '../../../shared/narrow';
-import { emojiGlyph } from '../../../shared/emoji/code';
 import { searchText } from '../search/search-narrow';
 
 export interface NarrowInfo {
@@ -89,6 +88,3 @@ export function sameConversation(a: Message, b: Message): boolean {
   }
   return false;
 }
-
-/** Emoji character of a unicode emoji_code ("1f44d" or "1f468-200d-1f4bb"), emoji-style. */
-export const emojiChar = emojiGlyph;
