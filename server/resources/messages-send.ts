@@ -12,6 +12,7 @@ import {
   canSeeChannelMetadata,
   channelGroupSetting,
   groupMemberIds,
+  isSubscribed,
   userHasGroupSetting,
 } from '../realm/permissions';
 import { databaseLookup } from '../markdown/lookup';
@@ -134,21 +135,13 @@ export function checkCanPostToChannel(
   if (!canReadChannelContent(ctx.db, sender, channel)) {
     throw badRequest(`Not authorized to send to channel '${channel.name}'`);
   }
-  if (isGuest(sender.role) && !isSubscribedActive(ctx, sender.id, channel.id)) {
+  if (isGuest(sender.role) && !isSubscribed(ctx.db, sender.id, channel.id)) {
     throw badRequest(`Not authorized to send to channel '${channel.name}'`);
   }
   const canSend = channelGroupSetting(channel, 'can_send_message_group');
   if (canSend !== undefined && !userHasGroupSetting(ctx.db, sender.id, canSend)) {
     throw badRequest('You do not have permission to post in this channel.');
   }
-}
-
-function isSubscribedActive(ctx: RealmContext, userId: number, channelId: number): boolean {
-  return (
-    ctx.db
-      .prepare('SELECT 1 FROM subscriptions WHERE user_id = ? AND channel_id = ? AND active = 1')
-      .get(userId, channelId) !== undefined
-  );
 }
 
 export interface CreateMessageOptions {
