@@ -5,7 +5,7 @@
 // topics unless unmuted or followed. With no unread topic left, unread direct-message conversations
 // follow, in sidebar order after the open one.
 import type { AccountState } from '../store';
-import { dmNarrow, topicNarrow, type Narrow } from '../../shared/narrow';
+import { dmConversationKey, dmNarrow, topicNarrow, type Narrow } from '../../shared/narrow';
 import { describeNarrow } from '../features/messages/narrow-info';
 import {
   selectChannelSections,
@@ -57,8 +57,10 @@ function nextUnreadTopic(account: AccountState, open: Narrow | null): Narrow | n
 
 function nextUnreadDm(account: AccountState, open: Narrow | null): Narrow | null {
   const dms = selectDmConversations(account);
-  const openIds = open ? describeNarrow(open, account).dmUserIds?.join(',') : undefined;
-  const at = openIds === undefined ? -1 : dms.findIndex((d) => d.userIds.join(',') === openIds);
+  // Compared by conversation key: a narrow may list the user among the participants.
+  const openIds = open ? describeNarrow(open, account).dmUserIds : undefined;
+  const openKey = openIds && dmConversationKey(openIds, account.selfUserId);
+  const at = openKey === undefined ? -1 : dms.findIndex((d) => d.key === openKey);
   const next = wrappedAfter(dms, at).find((d) => d.unread > 0);
   return next ? dmNarrow(next.userIds) : null;
 }

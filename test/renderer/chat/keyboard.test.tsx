@@ -17,6 +17,7 @@ import {
   GENERAL,
   RANDOM,
   register,
+  SELF,
   setupStore,
   unreadMsgs,
 } from '../store/fixtures';
@@ -275,5 +276,21 @@ describe('n: next unread topic', () => {
     });
     expect(pressN(store, topicNarrow(GENERAL, 'lunch'))).toEqual(dmNarrow([EMMA]));
     expect(pressN(store, dmNarrow([EMMA]))).toEqual(topicNarrow(GENERAL, 'lunch'));
+  });
+
+  it('goes on to the next direct-message conversation, however the open one lists its people', () => {
+    const store = setup({
+      unread_msgs: unreadMsgs({
+        streams: [],
+        pms: [
+          { other_user_id: EMMA, unread_message_ids: [70] },
+          { other_user_id: FARID, unread_message_ids: [65] },
+        ],
+      }),
+    });
+    expect(pressN(store, dmNarrow([EMMA]))).toEqual(dmNarrow([FARID]));
+    // A link or search may name the user too: still Emma's conversation, so Farid's comes next.
+    expect(pressN(store, dmNarrow([SELF, EMMA]))).toEqual(dmNarrow([FARID]));
+    expect(pressN(store, dmNarrow([FARID]))).toEqual(dmNarrow([EMMA]));
   });
 });
