@@ -54,18 +54,34 @@ export interface ManifestInspection {
   attachments: DecodedAttachment[];
 }
 
-/** The report alone (the command line); the main process uses inspectManifest. */
+/** The report alone (the command line): attachments are decoded only as far as the checks need. */
 export async function inspectManifestFile(
   manifestPath: string,
   options: InspectOptions = {},
 ): Promise<ManifestReport> {
-  return (await inspectManifest(manifestPath, options)).report;
+  return (await inspect(manifestPath, options)).report;
 }
 
+/** The report and what main keeps beside it: the verified audio and every attachment decoded. */
 export async function inspectManifest(
   manifestPath: string,
   options: InspectOptions = {},
 ): Promise<ManifestInspection> {
+  const { report, verifiedAudio, attachmentBytes } = await inspect(manifestPath, options);
+  // report.manifest is the checked document itself: these are the objects the checks decoded.
+  const attachments = (report.manifest?.attachments ?? []).map((item) => ({
+    name: item.name,
+    mime: item.mime,
+    bytes: attachmentBytes.of(item),
+  }));
+  return { report, verifiedAudio, attachments };
+}
+
+async function inspect(
+  manifestPath: string,
+  options: InspectOptions,
+): Promise<Omit<ManifestInspection, 'attachments'> & { attachmentBytes: AttachmentBytes }> {
+  const attachmentBytes = new AttachmentBytes();
   let bytes: Uint8Array;
   try {
     // Checked first: reading a device (/dev/zero) or a FIFO as the manifest would never end.
@@ -95,12 +111,12 @@ export async function inspectManifest(
         reason: 'the manifest could not be decoded',
       },
     };
-    return { report, verifiedAudio: null, attachments: [] };
+    return { report, verifiedAudio: null, attachmentBytes };
   }
   const ctx: PayloadContext = {
     folder: dirname(resolve(manifestPath)),
     attachments: doc.attachments,
-    attachmentBytes: new AttachmentBytes(),
+    attachmentBytes,
   };
   const transcripts = await readTranscripts(doc, ctx, decoded.errors, errors);
   const audio = await checkAudio(manifestPath, doc, ctx, options, decoded.errors, errors);
@@ -113,12 +129,7 @@ export async function inspectManifest(
     transcripts,
     integrity: audio.integrity,
   };
-  const attachments = (decoded.manifest?.attachments ?? []).map((item) => ({
-    name: item.name,
-    mime: item.mime,
-    bytes: ctx.attachmentBytes.of(item),
-  }));
-  return { report, verifiedAudio: audio.verified, attachments };
+  return { report, verifiedAudio: audio.verified, attachmentBytes };
 }
 
 function speakersOf(doc: Record<string, unknown>): SpeakerRef[] {
