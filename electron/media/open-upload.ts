@@ -31,7 +31,7 @@ export async function temporaryUploadUrl(client: ApiClient, path: string): Promi
   if (!pathId) throw badPath(path);
   const authorization = client.authorizationHeader();
   if (!authorization) throw new ApiError('auth', 'UNAUTHORIZED', 'No credentials for account');
-  // Each segment as it is in the link (already percent-encoded by the server where needed).
+  // The normalised path: percent-escapes stay as the link has them (the server encoded the name).
   const response = await client.fetchWithTimeout(`${client.apiBase}/user_uploads/${pathId}`, {
     headers: { accept: 'application/json', authorization },
   });
