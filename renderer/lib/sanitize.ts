@@ -22,7 +22,9 @@ function getPurifier(): DOMPurify {
     const el = node as Element;
     if (el.tagName === 'A') {
       const href = el.getAttribute('href') ?? '';
-      el.removeAttribute('data-narrow-link'); // ours to set, never the server's
+      // Ours to set, never the server's: they tell the click handler how to open the link.
+      for (const ours of ['data-narrow-link', 'data-realm-href', 'data-internal-href'])
+        el.removeAttribute(ours);
       if (REALM_PATH.test(href)) {
         const local = currentAccount ? mediaUrl(currentAccount, href) : null;
         el.setAttribute('data-realm-href', href);

@@ -72,6 +72,20 @@ describe('sanitizeMessageHtml', () => {
     }
   });
 
+  it("drops the server's copies of the link markers only the sanitizer sets", () => {
+    const a = parse(
+      sanitizeMessageHtml(
+        '<a href="https://x.example/" data-realm-href="/user_uploads/1/ab/f.txt" ' +
+          'data-internal-href="/x" data-narrow-link>x</a>',
+        'acct-1',
+      ),
+    ).querySelector('a')!;
+    expect(a.getAttribute('href')).toBe('https://x.example/');
+    expect(a.hasAttribute('data-realm-href')).toBe(false);
+    expect(a.hasAttribute('data-internal-href')).toBe(false);
+    expect(a.hasAttribute('data-narrow-link')).toBe(false);
+  });
+
   it('sanitizes HTML too long for the fast-path patterns instead of throwing', () => {
     // Matched by the patterns, these overflow V8's regexp stack (RangeError).
     const long = `<p>${'a'.repeat(5_000_000)}</p>`;
