@@ -33,7 +33,7 @@ export interface RealmServer {
 export async function createRealmServer(options: RealmServerOptions): Promise<RealmServer> {
   const config = resolveConfig(options);
   const db = openDatabase(config.dataDir);
-  const checkpointer = await startCheckpointer(db);
+  const checkpointer = startCheckpointer(db);
   const events = new EventHub(config);
   const ctx: RealmContext = {
     db,

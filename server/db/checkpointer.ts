@@ -37,16 +37,22 @@ parentPort.postMessage({ ready: true });
 `;
 
 export interface Checkpointer {
+  /**
+   * Whether the worker took over: true once it has opened its connection and the main one stopped
+   * checkpointing, false if it could not start (SQLite then keeps checkpointing as usual).
+   */
+  readonly ready: Promise<boolean>;
   /** Stops the worker after a last checkpoint; the main connection checkpoints itself again. */
   stop(): Promise<void>;
 }
 
 /**
- * Moves the WAL checkpoints of db (a file database in WAL mode) to a worker thread. Resolves once
- * the worker has opened its connection; until then, and if it fails, SQLite checkpoints as usual.
+ * Moves the WAL checkpoints of db (a file database in WAL mode) to a worker thread. Returns at
+ * once: starting the worker took about 180 ms, which server start-up need not wait for. Until the
+ * worker is ready, and if it fails, SQLite checkpoints as usual.
  */
-export async function startCheckpointer(db: Db, intervalMs = 100): Promise<Checkpointer> {
-  const noop: Checkpointer = { stop: async () => {} };
+export function startCheckpointer(db: Db, intervalMs = 100): Checkpointer {
+  const noop: Checkpointer = { ready: Promise.resolve(false), stop: async () => {} };
   if (db.memory || db.pragma('journal_mode', { simple: true }) !== 'wal') return noop;
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   let worker: Worker;
@@ -58,38 +64,42 @@ export async function startCheckpointer(db: Db, intervalMs = 100): Promise<Check
   } catch {
     return noop;
   }
+  // Unref'd: a server that forgets to close must not be kept alive by its checkpointer.
+  worker.unref();
+  let stopping: Promise<void> | undefined;
+  const handBack = () => {
+    if (db.open) db.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
+  };
   // Listened for from the start: stop() may come after the worker already died (an 'exit' that
   // fired before stop() subscribed would otherwise leave it waiting forever).
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-  const ready = await new Promise<boolean>((resolve) => {
-    worker.once('message', (message: { ready?: boolean }) => resolve(message.ready === true));
-    worker.once('error', () => resolve(false));
+  const ready = new Promise<boolean>((resolve) => {
+    worker.on('message', (message: { ready?: boolean; error?: string }) => {
+      if (message.ready) {
+        // A worker that comes up after stop() or close must not switch checkpoints off.
+        const takesOver = stopping === undefined && db.open;
+        if (takesOver) db.pragma('wal_autocheckpoint = 0');
+        resolve(takesOver);
+      }
+      if (message.error) console.error(`WAL checkpoint failed: ${message.error}`);
+    });
     void exited.then(() => resolve(false));
-  });
-  if (!ready) {
-    await worker.terminate();
-    return noop;
-  }
-  // Unref'd: a server that forgets to close must not be kept alive by its checkpointer.
-  worker.unref();
-  worker.on('message', (message: { error?: string }) => {
-    if (message.error) console.error(`WAL checkpoint failed: ${message.error}`);
   });
   worker.on('error', (error) => {
     console.error('WAL checkpointer stopped:', error);
-    if (db.open) db.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
+    handBack();
   });
-  db.pragma('wal_autocheckpoint = 0');
-  let stopping: Promise<void> | undefined;
   return {
+    ready,
     stop() {
       stopping ??= (async () => {
-        if (db.open) db.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
+        handBack();
         const stopped = new Promise<void>((resolve) => {
           worker.on('message', (message: { stopped?: boolean }) => {
             if (message.stopped) resolve();
           });
         });
+        // Queued until the worker listens, so this also stops a worker still starting.
         worker.postMessage('stop');
         await Promise.race([stopped, exited]);
         await worker.terminate();

@@ -18,7 +18,8 @@ describe('startCheckpointer', () => {
   it('takes over checkpoints from the main connection and gives them back on stop', async () => {
     dir = mkdtempSync(join(tmpdir(), 'tributary-checkpointer-'));
     db = openDatabase(dir);
-    const checkpointer = await startCheckpointer(db, 20);
+    const checkpointer = startCheckpointer(db, 20);
+    expect(await checkpointer.ready).toBe(true);
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
 
     db.exec('CREATE TABLE probe (blob BLOB NOT NULL)');
@@ -44,8 +45,18 @@ describe('startCheckpointer', () => {
     dir = mkdtempSync(join(tmpdir(), 'tributary-checkpointer-'));
     const Database = (await import('better-sqlite3')).default;
     db = new Database(':memory:');
-    const checkpointer = await startCheckpointer(db);
+    const checkpointer = startCheckpointer(db);
+    expect(await checkpointer.ready).toBe(false);
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
     await checkpointer.stop();
+  });
+
+  it('stops a worker that is still starting, and checkpoints stay with SQLite', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tributary-checkpointer-'));
+    db = openDatabase(dir);
+    const checkpointer = startCheckpointer(db, 20);
+    await checkpointer.stop(); // before the worker reported ready
+    expect(await checkpointer.ready).toBe(false);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
   });
 });
