@@ -33,7 +33,6 @@ export interface RealmServer {
 export async function createRealmServer(options: RealmServerOptions): Promise<RealmServer> {
   const config = resolveConfig(options);
   const db = openDatabase(config.dataDir);
-  const checkpointer = startCheckpointer(db);
   const events = new EventHub(config);
   const ctx: RealmContext = {
     db,
@@ -87,6 +86,8 @@ export async function createRealmServer(options: RealmServerOptions): Promise<Re
   for (const resource of resources) resource.routes(api, ctx);
 
   await seedRealm(ctx, config.seed);
+  // Started once nothing before listen can fail, so a failed start leaves no worker behind.
+  const checkpointer = startCheckpointer(db);
 
   let address: string;
   try {
