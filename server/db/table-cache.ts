@@ -47,6 +47,11 @@ function watchTable(db: Db, watch: Watch, table: string): void {
   }
 }
 
+function frozen<V>(value: V): V {
+  if (value !== null && typeof value === 'object') Object.freeze(value);
+  return value;
+}
+
 export interface TableCache<K, V> {
   get(key: K): V;
 }
@@ -62,7 +67,18 @@ export function tableCache<K, V>(
   limit = 10_000,
 ): TableCache<K, V> {
   const watch = watchOf(db);
-  for (const table of tables) watchTable(db, watch, table);
+  // The triggers are created outside any transaction: a CREATE TEMP TRIGGER inside one would be
+  // undone by its rollback, leaving the cache unwatched for good; and changes the transaction made
+  // before the triggers existed would go unseen. Until then the cache computes without storing.
+  let watching = false;
+  const startWatching = (): boolean => {
+    if (!watching && !db.inTransaction) {
+      for (const table of tables) watchTable(db, watch, table);
+      watching = true;
+    }
+    return watching;
+  };
+  startWatching();
   const entries = new Map<K, V>();
   let seenVersion = -1;
   const version = () => {
@@ -72,6 +88,7 @@ export function tableCache<K, V>(
   };
   return {
     get(key) {
+      if (!startWatching()) return frozen(compute(key));
       if (!db.inTransaction) watch.changedInTransaction.clear();
       const now = version();
       if (now !== seenVersion) {
@@ -79,8 +96,7 @@ export function tableCache<K, V>(
         seenVersion = now;
       }
       if (entries.has(key)) return entries.get(key)!;
-      const value = compute(key);
-      if (value !== null && typeof value === 'object') Object.freeze(value);
+      const value = frozen(compute(key));
       const touched = tables.some((table) => watch.changedInTransaction.has(table));
       if (!touched) {
         if (entries.size >= limit) entries.clear();

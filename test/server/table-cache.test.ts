@@ -86,4 +86,19 @@ describe('tableCache', () => {
     })();
     expect(cache.get(1)).toEqual(['a']);
   });
+  it('is exact when first created inside a transaction that rolls back', () => {
+    let cache: ReturnType<typeof names> | undefined;
+    expect(() =>
+      db.transaction(() => {
+        db.prepare("INSERT INTO probe VALUES (1, 'ghost')").run();
+        cache = names(); // as a lazily created shared cache is, on its first use
+        expect(cache.get(1)).toEqual(['a', 'ghost']);
+        throw new Error('roll back');
+      })(),
+    ).toThrow('roll back');
+    expect(cache!.get(1)).toEqual(['a']);
+    // Its triggers survived the rollback: later writes still reach it.
+    db.prepare("INSERT INTO probe VALUES (1, 'b')").run();
+    expect(cache!.get(1)).toEqual(['a', 'b']);
+  });
 });
