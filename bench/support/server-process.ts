@@ -1,6 +1,7 @@
 // The local realm server as a child process (the real CLI, started with the node flags of
-// `npm run server`), so a benchmark's load generator does not share the server's event loop. BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof")
-// is passed to node to profile the server; BENCH_SERVER_ARGS (e.g. "--poll-coalesce-ms 30") is
+// `npm run server`), so a benchmark's load generator does not share the server's event loop.
+// BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") is passed to node to
+// profile the server; BENCH_SERVER_ARGS (e.g. "--poll-coalesce-ms 30") is
 // passed to the CLI, to compare settings.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -15,9 +16,11 @@ function serverScriptNodeFlags(): string[] {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;
   };
-  const words = pkg.scripts.server.split(/\s+/);
-  if (words[0] !== 'node') return [];
-  return words.slice(1, words.indexOf('--import'));
+  const [command, ...words] = pkg.scripts.server.split(/\s+/);
+  if (command !== 'node') return [];
+  // The flags before --import tsx (or before the script, if the script changes shape).
+  const end = words.findIndex((word) => word === '--import' || !word.startsWith('--'));
+  return end < 0 ? words : words.slice(0, end);
 }
 
 export async function startServerProcess(
