@@ -9,9 +9,9 @@
 // announceTopicPolicyChanges once the data is durable (like message events), so a rolled-back
 // send never leaves a client believing it follows a topic.
 import { MessageFlag } from '../db/flags';
-import { parseJson } from '../db';
 import { sharedTableCache } from '../db/table-cache';
 import type { AuthUser, RealmContext } from '../realm/context';
+import { userSettings } from '../realm/accounts';
 import { DEFAULT_USER_SETTINGS } from '../realm/settings-defaults';
 import { topicForClient } from './messages-rules';
 
@@ -33,19 +33,9 @@ export interface TopicPolicyChange {
 function userSetting(ctx: RealmContext, userId: number, name: string): unknown {
   // Every send reads the sender's settings (and a mentioned user's); parsing the JSON each time
   // showed in profiles, so the parsed object is cached until user_settings changes.
-  const settings = sharedTableCache(
-    ctx.db,
-    'user-settings',
-    ['user_settings'],
-    (db, id: number) => {
-      const row = db
-        .prepare<[number], { settings: string }>(
-          'SELECT settings FROM user_settings WHERE user_id = ?',
-        )
-        .get(id);
-      return parseJson<Record<string, unknown>>(row?.settings, {});
-    },
-  ).get(userId);
+  const settings = sharedTableCache(ctx.db, 'user-settings', ['user_settings'], userSettings).get(
+    userId,
+  );
   const value = settings[name];
   return value === undefined ? DEFAULT_USER_SETTINGS[name] : value;
 }
