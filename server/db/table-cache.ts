@@ -47,6 +47,8 @@ function watchTable(db: Db, watch: Watch, table: string): void {
   }
 }
 
+// Shallow, and Object.freeze does not stop Set.add or Map.set: a lookup returning a Set or Map
+// types it ReadonlySet/ReadonlyMap so the compiler keeps callers from changing the shared value.
 function frozen<V>(value: V): V {
   if (value !== null && typeof value === 'object') Object.freeze(value);
   return value;
