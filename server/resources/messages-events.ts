@@ -15,15 +15,20 @@ import { MessageViewBuilder, apiFlags, messageAudience, type MessageRow } from '
  */
 function viewersOf(ctx: RealmContext, userIds: readonly number[]): Map<number, AuthUser> {
   const viewers = new Map<number, AuthUser>();
-  const viewerById = sharedTableCache(ctx.db, 'viewer-by-id', ['users'], (db, _all: 0) => {
-    const byId = new Map<number, AuthUser>();
-    for (const row of db
-      .prepare<[], { id: number; role: number }>('SELECT id, role FROM users')
-      .all()) {
-      byId.set(row.id, Object.freeze({ id: row.id, role: row.role }) as AuthUser);
-    }
-    return byId;
-  }).get(0);
+  const viewerById = sharedTableCache(
+    ctx.db,
+    'viewer-by-id',
+    ['users'],
+    (db, _all: 0): ReadonlyMap<number, AuthUser> => {
+      const byId = new Map<number, AuthUser>();
+      for (const row of db
+        .prepare<[], { id: number; role: number }>('SELECT id, role FROM users')
+        .all()) {
+        byId.set(row.id, Object.freeze({ id: row.id, role: row.role }) as AuthUser);
+      }
+      return byId;
+    },
+  ).get(0);
   for (const id of userIds) {
     const viewer = viewerById.get(id);
     if (viewer) viewers.set(id, viewer);
