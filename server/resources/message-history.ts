@@ -11,35 +11,23 @@ import { parseJson } from '../db';
 import { badRequest } from '../http/errors';
 import { p } from '../http/params';
 import type { ResourceModule } from './module';
+import type { MessageHistorySnapshot } from '../../shared/api/endpoints';
 import { realmSetting } from './realm-settings';
 import { accessibleMessage, type EditHistoryEntry, type MessageRow } from './messages-store';
-
-interface Snapshot {
-  topic: string;
-  content: string;
-  rendered_content: string;
-  timestamp: number;
-  user_id: number | null;
-  prev_topic?: string;
-  prev_content?: string;
-  prev_rendered_content?: string;
-  prev_stream?: number;
-  stream?: number;
-}
 
 /** Walks the newest-first entries back from the current state; returns oldest first. */
 export function messageHistory(
   message: MessageRow,
   entries: readonly EditHistoryEntry[],
   policy: 'all' | 'moves',
-): Snapshot[] {
+): MessageHistorySnapshot[] {
   let content = message.content;
   let rendered = message.rendered_content;
   let topic = message.topic;
-  const snapshots: Snapshot[] = [];
+  const snapshots: MessageHistorySnapshot[] = [];
   for (const entry of entries) {
     const isMove = entry.prev_topic !== undefined || entry.prev_stream !== undefined;
-    const snapshot: Snapshot = {
+    const snapshot: MessageHistorySnapshot = {
       topic,
       content,
       rendered_content: rendered,
