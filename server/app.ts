@@ -7,6 +7,7 @@ import multipart from '@fastify/multipart';
 import { resolveConfig, type RealmConfig, type RealmServerOptions } from './config';
 import { openDatabase, uploadsDir, type Db } from './db';
 import { startCheckpointer } from './db/checkpointer';
+import { watchTables } from './db/table-cache';
 import { EventHub } from './events/hub';
 import { Authenticator } from './http/auth';
 import { RateLimiter } from './http/rate-limit';
@@ -30,9 +31,23 @@ export interface RealmServer {
   close(): Promise<void>;
 }
 
+const CACHED_TABLES = [
+  'users',
+  'user_settings',
+  'channels',
+  'subscriptions',
+  'user_group_members',
+  'user_group_subgroups',
+  'realm',
+  'linkifiers',
+];
+
 export async function createRealmServer(options: RealmServerOptions): Promise<RealmServer> {
   const config = resolveConfig(options);
   const db = openDatabase(config.dataDir);
+  // The tables behind the caches of hot lookups (db/table-cache.ts): watched from the start, so the
+  // caches on the send path, first used inside its transaction, can store at once.
+  watchTables(db, CACHED_TABLES);
   const events = new EventHub(config);
   const ctx: RealmContext = {
     db,

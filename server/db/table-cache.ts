@@ -54,6 +54,16 @@ function frozen<V>(value: V): V {
   return value;
 }
 
+/**
+ * Creates the triggers for these tables now (call it outside any transaction, at start-up), so
+ * caches first used inside a transaction, as those on the send path are, can store from the start.
+ */
+export function watchTables(db: Db, tables: readonly string[]): void {
+  if (db.inTransaction) throw new Error('watchTables must run outside a transaction');
+  const watch = watchOf(db);
+  for (const table of tables) watchTable(db, watch, table);
+}
+
 export interface TableCache<K, V> {
   get(key: K): V;
 }
@@ -74,7 +84,9 @@ export function tableCache<K, V>(
   // before the triggers existed would go unseen. Until then the cache computes without storing.
   let watching = false;
   const startWatching = (): boolean => {
-    if (!watching && !db.inTransaction) {
+    if (watching) return true;
+    if (tables.every((table) => watch.versions.has(table))) watching = true;
+    else if (!db.inTransaction) {
       for (const table of tables) watchTable(db, watch, table);
       watching = true;
     }

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type Db } from '../../server/db';
-import { tableCache } from '../../server/db/table-cache';
+import { tableCache, watchTables } from '../../server/db/table-cache';
 
 describe('tableCache', () => {
   let dir: string;
@@ -100,5 +100,28 @@ describe('tableCache', () => {
     // Its triggers survived the rollback: later writes still reach it.
     db.prepare("INSERT INTO probe VALUES (1, 'b')").run();
     expect(cache!.get(1)).toEqual(['a', 'b']);
+  });
+
+  it('stores from its first use inside a transaction when its tables were watched up front', () => {
+    watchTables(db, ['probe']);
+    db.exec('CREATE TABLE other (x INTEGER)');
+    let cache: ReturnType<typeof names> | undefined;
+    db.transaction(() => {
+      db.prepare('INSERT INTO other VALUES (1)').run();
+      cache = names(); // first used on a send path, inside its transaction
+      cache.get(1);
+      cache.get(1);
+    })();
+    cache!.get(1);
+    expect(computed).toBe(1);
+    // And a change inside a transaction is still never kept past it.
+    expect(() =>
+      db.transaction(() => {
+        db.prepare("INSERT INTO probe VALUES (1, 'ghost')").run();
+        expect(cache!.get(1)).toEqual(['a', 'ghost']);
+        throw new Error('roll back');
+      })(),
+    ).toThrow('roll back');
+    expect(cache!.get(1)).toEqual(['a']);
   });
 });
