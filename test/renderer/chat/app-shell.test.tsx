@@ -6,22 +6,11 @@ import { App } from '../../../renderer/src/App';
 import { createChatStore } from '../../../renderer/store';
 import { uiStore, ALL_MESSAGES_ROUTE } from '../../../renderer/src/ui-store';
 import { channelMessage, GENERAL, messageEvent, register, unreadMsgs } from '../store/fixtures';
-import { fakeLayout, installFakeApi, QUIET_MAIN_ANSWERS, resetUi } from './harness';
+import { fakeLayout, installFakeApi, LIVE_ACCOUNT, QUIET_MAIN_ANSWERS, resetUi } from './harness';
 
 type Listener = (payload: unknown) => void;
 let listeners: Map<string, Listener[]>;
 let restoreLayout: () => void;
-
-const account = {
-  id: 'a',
-  site: 'http://127.0.0.1:9',
-  email: 'owner@example.test',
-  userId: 1,
-  realmName: 'Demo realm',
-  featureLevel: 400,
-  secretBackend: 'file-0600',
-  connection: { status: 'live', queueId: 'q1' },
-};
 
 function push(channel: string, payload: unknown) {
   act(() => {
@@ -80,7 +69,7 @@ describe('App shell', () => {
   });
 
   it('loads the snapshot, then applies pushed event batches to what is on screen', async () => {
-    installBridge([account]);
+    installBridge([LIVE_ACCOUNT]);
     render(<App store={createChatStore()} />);
     await screen.findByRole('navigation', { name: 'Conversations' });
     expect(generalCount()).toBe('1');
@@ -96,7 +85,7 @@ describe('App shell', () => {
   });
 
   it('shows the connection banner with the next retry while backing off', async () => {
-    installBridge([account]);
+    installBridge([LIVE_ACCOUNT]);
     render(<App store={createChatStore()} />);
     await screen.findByRole('navigation', { name: 'Conversations' });
     expect(screen.queryByTestId('connection-banner')).toBeNull();
@@ -113,8 +102,8 @@ describe('App shell', () => {
   });
 
   it('offers to sign a signed-out account in again with a new key', async () => {
-    const fake = installBridge([account]);
-    uiStore.setState({ accounts: [account as never] });
+    const fake = installBridge([LIVE_ACCOUNT]);
+    uiStore.setState({ accounts: [LIVE_ACCOUNT as never] });
     render(<App store={createChatStore()} />);
     await screen.findByRole('navigation', { name: 'Conversations' });
     push('connection', {

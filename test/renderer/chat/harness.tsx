@@ -51,6 +51,22 @@ export const LIVE_ACCOUNT = {
   connection: { status: 'live', queueId: 'q1' },
 };
 
+/**
+ * Main's answers for an app signed in as account "a", live, whose snapshot is `register` (the demo
+ * register by default): spread into installFakeApi with the answers a test adds.
+ */
+export function liveAppAnswers(register: () => unknown) {
+  return {
+    ...QUIET_MAIN_ANSWERS,
+    listAccounts: () => ({ accounts: [LIVE_ACCOUNT], activeAccountId: 'a' }),
+    getSnapshot: () => ({
+      snapshot: { accountId: 'a', queueId: 'q1', register: register() },
+      events: [],
+      connection: { status: 'live', queueId: 'q1' },
+    }),
+  };
+}
+
 export function resetUi(accountId = 'a'): void {
   uiStore.setState({
     accounts: [],

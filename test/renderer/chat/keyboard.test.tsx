@@ -24,7 +24,7 @@ import {
 import {
   fakeLayout,
   installFakeApi,
-  LIVE_ACCOUNT,
+  liveAppAnswers,
   Providers,
   QUIET_MAIN_ANSWERS,
   resetUi,
@@ -47,13 +47,7 @@ async function startApp(messageIds: number[] = []) {
     flags: ['read'],
   }));
   const bridge = installFakeApi({
-    ...QUIET_MAIN_ANSWERS,
-    listAccounts: () => ({ accounts: [LIVE_ACCOUNT], activeAccountId: 'a' }),
-    getSnapshot: () => ({
-      snapshot: { accountId: 'a', queueId: 'q1', register: register() },
-      events: [],
-      connection: { status: 'live', queueId: 'q1' },
-    }),
+    ...liveAppAnswers(register),
     getMessages: (input) => ({
       ...(QUIET_MAIN_ANSWERS.getMessages(input) as object),
       messages,

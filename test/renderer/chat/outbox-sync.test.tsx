@@ -12,7 +12,7 @@ import type { Api } from '../../../renderer/src/tributary';
 import type { OutboxEntry } from '../../../shared/ipc/chat';
 import { uiStore, ALL_MESSAGES_ROUTE } from '../../../renderer/src/ui-store';
 import { GENERAL, register } from '../store/fixtures';
-import { fakeLayout, installFakeApi, LIVE_ACCOUNT, QUIET_MAIN_ANSWERS, resetUi } from './harness';
+import { fakeLayout, installFakeApi, liveAppAnswers, resetUi } from './harness';
 
 type Listener = (payload: unknown) => void;
 let listeners: Map<string, Listener[]>;
@@ -45,13 +45,7 @@ function mainOutboxChanged(entries: OutboxEntry[]) {
 
 function installBridge() {
   const fake = installFakeApi({
-    ...QUIET_MAIN_ANSWERS,
-    listAccounts: () => ({ accounts: [LIVE_ACCOUNT], activeAccountId: 'a' }),
-    getSnapshot: () => ({
-      snapshot: { accountId: 'a', queueId: 'q1', register: register() },
-      events: [],
-      connection: { status: 'live', queueId: 'q1' },
-    }),
+    ...liveAppAnswers(register),
     getOutbox: () => mainOutbox,
   });
   fake.on = vi.fn((channel: string, listener: Listener) => {
