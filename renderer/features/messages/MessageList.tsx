@@ -2,7 +2,6 @@
 // loading older and newer pages as the user scrolls, marking messages read as they are seen
 // (web_mark_read_on_scroll_policy), with a jump to the first unread and local echoes at the end.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import {
   useChatStore,
   useChatStoreApi,
@@ -20,10 +19,19 @@ import { rememberReadingPosition } from './reading-position';
 import { describeNarrow } from './narrow-info';
 import { expectedListRect, expectedRowPx, rememberListLayout } from './list-layout';
 import { MarkReadControlContext, READING_KEYS, type MarkReadControl } from './mark-read-control';
+import {
+  useListVirtualizer,
+  useViewportValue,
+  type ListVirtualizer,
+  type ListVirtualizerInstance,
+} from './use-list-virtualizer';
 
 /** Start loading the next page this many rows before the edge. */
 const PREFETCH_ROWS = 10;
 const MARK_READ_DELAY_MS = 400;
+/** Rows rendered beyond each edge of the viewport once the list is on screen. The first frame has
+ * none: rows out of view would only delay it. */
+const OVERSCAN_ROWS = 6;
 
 export interface MessageListProps {
   accountId: string;
@@ -94,9 +102,29 @@ function selectFirstUnreadIndex(
   return index;
 }
 
-function StickyHeader({ id }: { id: number }) {
-  const message = useMessage(id);
-  if (!message) return null;
+/** Indices of the first and last rows inside the viewport, from the virtualizer's own record of the
+ * scroll position and viewport size (updated by its scroll listener and ResizeObserver). Reading
+ * scrollTop/clientHeight here would force a layout after every commit while scrolling. */
+function visibleRange(v: ListVirtualizerInstance): [number, number] | null {
+  const top = v.scrollOffset ?? 0;
+  const height = v.scrollRect?.height ?? 0;
+  const first = v.getVirtualItemForOffset(top);
+  const last = v.getVirtualItemForOffset(top + Math.max(height - 1, 0));
+  if (!first || !last) return null;
+  return [first.index, last.index];
+}
+
+/**
+ * The conversation of the row at the top edge, kept visible above the list while that row's own
+ * recipient header is scrolled away. Follows the scroll by itself: the list does not re-render.
+ */
+function StickyHeader({ list, ids }: { list: ListVirtualizer; ids: IdList | undefined }) {
+  const topId = useViewportValue(list, (v) => {
+    const top = v.getVirtualItemForOffset(v.scrollOffset ?? 0);
+    return top && top.index > 0 ? ids?.at(top.index) : undefined;
+  });
+  const message = useMessage(topId ?? -1);
+  if (topId === undefined || !message) return null;
   return (
     <div className="sticky-header" inert>
       <RecipientHeader message={message} />
@@ -129,7 +157,6 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   const idCount = ids?.length ?? 0;
   const count = idCount + outbox.length;
 
-  const scrollRef = useRef<HTMLDivElement>(null);
   // The virtualizer recomputes the offsets of all rows (O(n), 10,000 objects for a large narrow)
   // whenever getItemKey is a new function: kept stable until the list or the outbox changes.
   const getItemKey = useCallback(
@@ -141,32 +168,18 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   const [initialRect] = useState(expectedListRect);
   const [rowEstimate] = useState(expectedRowPx);
   const estimateSize = useCallback(() => rowEstimate, [rowEstimate]);
-  // Until the first frame showing the positioned rows is painted, rows are measured as they mount
-  // (measureElement below; cleared a frame after positioning).
-  const measureOnMount = useRef(true);
-  const virtualizer = useVirtualizer({
+  const [overscan, setOverscan] = useState(0);
+  const {
+    list: listVirtualizer,
+    items,
+    attachScroller,
+    attachSizer,
+    attachBlock,
+  } = useListVirtualizer({
     count,
-    getScrollElement: () => scrollRef.current,
     estimateSize,
-    overscan: 6,
+    overscan,
     getItemKey,
-    // Rows are measured by the virtualizer's ResizeObserver, which reports every new row of a frame
-    // in one batch after layout. Measuring in the ref callback instead (the default) forces a
-    // layout per row and re-walks the offsets of every following row (O(rows x n)) per
-    // measurement; there the known size (or the estimate) is returned, which changes nothing.
-    //
-    // Until the first positioned frame is painted, though, rows are measured as they mount: the first
-    // read lays out the list once (the layout the virtualizer's own viewport read would force
-    // anyway; nothing changes the DOM between the rows' ref callbacks), so the virtualizer knows the
-    // real heights before it positions the list. Otherwise the ResizeObserver's report, after the
-    // next frame's layout, re-renders the list and lays it out again before that frame is painted.
-    measureElement: (element, entry, instance) => {
-      const box = entry?.borderBoxSize?.[0];
-      if (box) return box.blockSize;
-      if (entry || measureOnMount.current) return element.getBoundingClientRect().height;
-      const index = instance.indexFromElement(element);
-      return instance.measurementsCache[index]?.size ?? rowEstimate;
-    },
     // The first render covers the expected viewport without a layout.
     initialRect,
     // When the list already has messages at mount, start near where positioning will jump (the
@@ -179,6 +192,7 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
       return Math.max(0, count * rowEstimate - initialRect.height);
     },
   });
+  const { virtualizer } = listVirtualizer;
   const rememberLayout = useCallback(
     () => rememberListLayout(virtualizer.scrollRect, virtualizer.itemSizeCache.values()),
     [virtualizer],
@@ -210,9 +224,10 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
     const settle = () => {
       // The user took over (wheel, keys, touch): leave the position to them.
       if (userScrolled.current) return;
+      // What comes into view is marked read from the scroll event (onScroll), or after this
+      // render when nothing scrolled (the effect below).
       virtualizer.scrollToIndex(index, { align });
-      scheduleMarkCheck.current();
-      const offset = scrollRef.current?.scrollTop ?? 0;
+      const offset = listVirtualizer.scrollElement?.scrollTop ?? 0;
       if (offset !== lastOffset && frames++ < 12) {
         lastOffset = offset;
         requestAnimationFrame(settle);
@@ -222,9 +237,26 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
     // The virtualizer takes the new offset from the scroll event, a frame later: tell it now, so
     // that the render following this commit (rows measured above the estimate) already lays out
     // the rows at the target instead of the event re-rendering them just before the first paint.
-    if (scrollRef.current) virtualizer.scrollOffset = scrollRef.current.scrollTop;
-    requestAnimationFrame(() => (measureOnMount.current = false));
-  }, [ids, idCount, count, ready, openAt, accountId, store, virtualizer, rememberLayout]);
+    listVirtualizer.takeScrollPosition();
+    requestAnimationFrame(() => listVirtualizer.positioned());
+    // Once the first frame is painted and nothing else waits: the rows beyond the viewport's edges
+    // (a scroll before then renders the rows it brings into view by itself).
+    const growOverscan = () => setOverscan(OVERSCAN_ROWS);
+    if (typeof requestIdleCallback === 'function')
+      requestIdleCallback(growOverscan, { timeout: 500 });
+    else setTimeout(growOverscan, 0);
+  }, [
+    ids,
+    idCount,
+    count,
+    ready,
+    openAt,
+    accountId,
+    store,
+    virtualizer,
+    rememberLayout,
+    listVirtualizer,
+  ]);
 
   // --- Stay at the bottom when new messages arrive and the user was there. --------------------
   const lastCount = useRef(count);
@@ -245,29 +277,14 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
     if (index >= 0) virtualizer.scrollToIndex(index, { align: 'start' });
   }, [firstId, ids, virtualizer]);
 
-  const items = virtualizer.getVirtualItems();
-  const startIndex = items[0]?.index ?? 0;
-  const endIndex = items.at(-1)?.index ?? 0;
-  // The conversation of the row at the top edge, kept visible above the list while its own
-  // recipient header is scrolled away.
-  const topRow = virtualizer.getVirtualItemForOffset(virtualizer.scrollOffset ?? 0);
-  const topId = topRow && topRow.index < idCount ? ids?.at(topRow.index) : undefined;
-
-  /** Indices of the first and last rows inside the viewport, from the virtualizer's own record of
-   * the scroll position and viewport size (updated by its scroll listener and ResizeObserver).
-   * Reading scrollTop/clientHeight here would force a layout after every commit while scrolling. */
-  const visibleRange = useCallback((): [number, number] | null => {
-    const top = virtualizer.scrollOffset ?? 0;
-    const height = virtualizer.scrollRect?.height ?? 0;
-    const first = virtualizer.getVirtualItemForOffset(top);
-    const last = virtualizer.getVirtualItemForOffset(top + Math.max(height - 1, 0));
-    if (!first || !last) return null;
-    return [first.index, last.index];
-  }, [virtualizer]);
-
-  useEffect(() => {
+  // The reading position, and the next page once the rows in view near an edge: checked on every
+  // change of the viewport and of the list.
+  const checkViewport = useCallback(() => {
     if (!positioned.current || !list || !ids) return;
-    const range = visibleRange();
+    // A scroll that came before the render of a changed list (a fresh snapshot emptied it) is
+    // about rows that are gone: the effect after that render checks again.
+    if (store.getState().accounts[accountId]?.narrows.lists.get(narrowKey) !== list) return;
+    const range = visibleRange(virtualizer);
     if (!range) return;
     const [first, last] = range;
     const top = ids.at(first);
@@ -278,7 +295,12 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
     }
     if (last > idCount - PREFETCH_ROWS && !list.foundNewest)
       void loadMore('newer').catch(() => undefined);
-  }, [startIndex, endIndex, idCount, list, ids, loadMore, visibleRange, accountId, narrowKey]);
+  }, [idCount, list, ids, loadMore, virtualizer, accountId, narrowKey, store]);
+  const { subscribe } = listVirtualizer;
+  useEffect(() => {
+    checkViewport();
+    return subscribe(checkViewport);
+  }, [checkViewport, subscribe]);
 
   // --- Mark as read what the user has seen. ---------------------------------------------------
   const toMark = useRef(new Set<number>());
@@ -310,7 +332,7 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
         setTimeout(() => {
           if (markReadSuspended.current) return;
           if (typeof document !== 'undefined' && document.visibilityState === 'hidden') return;
-          const el = scrollRef.current;
+          const el = listVirtualizer.scrollElement;
           const current = store.getState().accounts[accountId];
           const list = current?.narrows.lists.get(narrowKey)?.ids;
           if (!el || !current || !list) return;
@@ -366,11 +388,16 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   const firstUnreadIndex = useChatStore((s) =>
     selectFirstUnreadIndex(s.accounts[accountId]?.unreads, ids),
   );
+  const firstUnreadOutOfView = useViewportValue(listVirtualizer, (v) => {
+    const range = visibleRange(v);
+    return !range || firstUnreadIndex < range[0] || firstUnreadIndex > range[1];
+  });
 
   // --- Keyboard: arrows move the selection, Home/End jump. -------------------------------------
   const onKeyDown = (e: React.KeyboardEvent) => {
     if (!ids || idCount === 0) return;
     const current = selected !== null ? ids.search(selected) : -1;
+    const endIndex = visibleRange(virtualizer)?.[1] ?? idCount - 1;
     let next: number;
     if (e.key === 'ArrowDown') next = Math.min(idCount - 1, (current < 0 ? endIndex : current) + 1);
     else if (e.key === 'ArrowUp') next = Math.max(0, (current < 0 ? endIndex : current) - 1);
@@ -385,8 +412,8 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   const empty = ready && count === 0;
   return (
     <div className="message-list-wrap">
-      {topId !== undefined && (topRow?.index ?? 0) > 0 ? <StickyHeader id={topId} /> : null}
-      {firstUnreadIndex >= 0 && (firstUnreadIndex < startIndex || firstUnreadIndex > endIndex) ? (
+      <StickyHeader list={listVirtualizer} ids={ids} />
+      {firstUnreadIndex >= 0 && firstUnreadOutOfView ? (
         <button
           type="button"
           className="jump-unread"
@@ -399,7 +426,7 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
         </button>
       ) : null}
       <div
-        ref={scrollRef}
+        ref={attachScroller}
         className="message-list"
         role="list"
         aria-label="Messages"
@@ -440,8 +467,12 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
         {/* Rows sit in normal flow inside one block moved to the first row's offset, so they
             never overlap while a new row's real height is not yet measured. */}
         <MarkReadControlContext.Provider value={markReadControl}>
-          <div className="message-rows" style={{ height: virtualizer.getTotalSize() }}>
-            <div style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
+          <div
+            ref={attachSizer}
+            className="message-rows"
+            style={{ height: virtualizer.getTotalSize() }}
+          >
+            <div ref={attachBlock} style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
               {items.map((item) => {
                 const isLocal = item.index >= idCount;
                 const id = isLocal ? undefined : ids!.at(item.index)!;
