@@ -41,10 +41,22 @@ export interface MessageListProps {
   offline?: boolean;
 }
 
-function PendingRow({ entry, accountId }: { entry: OutboxEntry; accountId: string }) {
+function PendingRow({
+  entry,
+  accountId,
+  index,
+  measureRef,
+}: {
+  entry: OutboxEntry;
+  accountId: string;
+  index: number;
+  measureRef: (element: Element | null) => void;
+}) {
   const failed = entry.status === 'failed';
   return (
     <div
+      ref={measureRef}
+      data-index={index}
       className={`message-row outbox ${entry.status}`}
       data-testid="outbox-message"
       data-local-id={entry.localId}
@@ -147,6 +159,9 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   const selected = useUi((s) => s.selectedMessageId);
   const policy = useChatStore(
     (s) => s.accounts[accountId]?.settings.user.web_mark_read_on_scroll_policy ?? 1,
+  );
+  const twentyFourHour = useChatStore(
+    (s) => !!s.accounts[accountId]?.settings.user.twenty_four_hour_time,
   );
   // Parsed once per narrow, not on every scroll-driven render.
   const isConversation = useMemo(
@@ -474,26 +489,29 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
           >
             <div ref={attachBlock} style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
               {items.map((item) => {
-                const isLocal = item.index >= idCount;
-                const id = isLocal ? undefined : ids!.at(item.index)!;
+                // Each row is its own measured box (data-index and the virtualizer's ref).
+                if (item.index >= idCount)
+                  return (
+                    <PendingRow
+                      key={item.key}
+                      entry={outbox[item.index - idCount]!}
+                      accountId={accountId}
+                      index={item.index}
+                      measureRef={virtualizer.measureElement}
+                    />
+                  );
+                const id = ids!.at(item.index)!;
                 return (
-                  <div
+                  <MessageRow
                     key={item.key}
-                    className="message-slot"
-                    data-index={item.index}
-                    ref={virtualizer.measureElement}
-                  >
-                    {isLocal ? (
-                      <PendingRow entry={outbox[item.index - idCount]!} accountId={accountId} />
-                    ) : (
-                      <MessageRow
-                        accountId={accountId}
-                        id={id!}
-                        prevId={item.index > 0 ? ids!.at(item.index - 1) : undefined}
-                        selected={selected === id}
-                      />
-                    )}
-                  </div>
+                    accountId={accountId}
+                    id={id}
+                    prevId={item.index > 0 ? ids!.at(item.index - 1) : undefined}
+                    selected={selected === id}
+                    twentyFourHour={twentyFourHour}
+                    index={item.index}
+                    measureRef={virtualizer.measureElement}
+                  />
                 );
               })}
             </div>

@@ -1,9 +1,9 @@
 // One message in the list: recipient header when the conversation changes, sender line when the
 // sender changes, the sanitized body, markers (edited, moved, starred), reactions and actions.
-import { memo, useMemo, useState, type MouseEvent } from 'react';
+import { memo, useMemo, useState, type MouseEvent, type Ref } from 'react';
 import { useChatStore, useMessage, useUser } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
-import type { MessageWithFlags } from '../../../shared/api/types';
+import type { MessageWithFlags, User } from '../../../shared/api/types';
 import { channelNarrow, dmNarrow, topicNarrow } from '../../../shared/narrow';
 import { sanitizeMessageHtml } from '../../lib/sanitize';
 import { formatDateTime, formatTime } from '../../lib/format';
@@ -74,19 +74,19 @@ export function RecipientHeader({ message }: { message: MessageWithFlags }) {
   );
 }
 
-function Avatar({ accountId, userId, name }: { accountId: string; userId: number; name: string }) {
-  const user = useUser(userId);
+/** The sender's picture, or initials, as the row's gutter (a plain function: no component of its own
+ * per row). */
+function avatar(accountId: string, user: User | undefined, name: string) {
   const src = user?.avatar_url ? mediaUrl(accountId, user.avatar_url) : null;
+  if (src) return <img className="gutter avatar" src={src} alt="" />;
   const initials = name
     .split(/\s+/)
     .map((w) => w[0] ?? '')
     .join('')
     .slice(0, 2)
     .toUpperCase();
-  return src ? (
-    <img className="avatar" src={src} alt="" />
-  ) : (
-    <span className="avatar initials" aria-hidden="true">
+  return (
+    <span className="gutter avatar initials" aria-hidden="true">
       {initials}
     </span>
   );
@@ -97,8 +97,13 @@ interface RowProps {
   id: number;
   prevId: number | undefined;
   selected: boolean;
+  /** The user's twenty_four_hour_time (read once by the list, not per row). */
+  twentyFourHour?: boolean;
   /** Show a recipient header even when the previous message is in the same conversation. */
   forceHeader?: boolean;
+  /** The row's index in a virtualized list (data-index), and the list's measuring ref. */
+  index?: number;
+  measureRef?: Ref<HTMLDivElement>;
 }
 
 export const MessageRow = memo(function MessageRow({
@@ -106,13 +111,13 @@ export const MessageRow = memo(function MessageRow({
   id,
   prevId,
   selected,
+  twentyFourHour = false,
   forceHeader,
+  index,
+  measureRef,
 }: RowProps) {
   const message = useMessage(id);
   const prev = useMessage(prevId ?? -1);
-  const twentyFour = useChatStore(
-    (s) => !!selectActiveAccount(s)?.settings.user.twenty_four_hour_time,
-  );
   const sender = useUser(message?.sender_id ?? -1);
   const [showHistory, setShowHistory] = useState(false);
   // The action buttons mount once the row is pointed at, focused or selected, not with every row
@@ -130,7 +135,8 @@ export const MessageRow = memo(function MessageRow({
     // Shown after the sender's name, as an action.
     return isMe ? withoutMeCommand(clean) : clean;
   }, [content, accountId, isMe]);
-  if (!message) return null;
+  // Kept as an empty box while the message is missing, so that the list can still measure the row.
+  if (!message) return <div ref={measureRef} data-index={index} className="message-row" />;
   const header = forceHeader || !prev || !sameConversation(prev, message);
   const grouped =
     !header &&
@@ -142,6 +148,18 @@ export const MessageRow = memo(function MessageRow({
   const senderName = sender?.full_name ?? message.sender_full_name;
   const openProfile = (e: MouseEvent<HTMLElement>) =>
     openUserPopover(message.sender_id, e.currentTarget);
+  const hasMarkers = !!(message.last_edit_timestamp || message.last_moved_timestamp || starred);
+  // Beside the content when there is no sender line to carry them.
+  const inlineMarkers = hasMarkers && (grouped || message.is_me_message);
+  const contentBox = (
+    <div
+      className="content"
+      data-account-id={accountId}
+      onClick={handleContentLinkClick}
+      // Sanitized above by DOMPurify (lib/sanitize.ts).
+      dangerouslySetInnerHTML={{ __html: html }}
+    />
+  );
   const markers = (
     <>
       {message.last_edit_timestamp ? (
@@ -173,6 +191,8 @@ export const MessageRow = memo(function MessageRow({
   );
   return (
     <div
+      ref={measureRef}
+      data-index={index}
       className={`message-row${selected ? ' selected' : ''}${unread ? ' unread' : ''}`}
       data-message-id={message.id}
       data-testid="message"
@@ -183,11 +203,7 @@ export const MessageRow = memo(function MessageRow({
     >
       {header ? <RecipientHeader message={message} /> : null}
       <div className={`message${grouped ? ' grouped' : ''}${message.is_me_message ? ' me' : ''}`}>
-        <div className="gutter">
-          {grouped ? null : (
-            <Avatar accountId={accountId} userId={message.sender_id} name={senderName} />
-          )}
-        </div>
+        {grouped ? <div className="gutter" /> : avatar(accountId, sender, senderName)}
         <div className="body">
           {grouped || message.is_me_message ? null : (
             <div className="sender-line">
@@ -195,28 +211,24 @@ export const MessageRow = memo(function MessageRow({
                 {senderName}
               </button>
               <time dateTime={new Date(message.timestamp * 1000).toISOString()}>
-                {formatTime(message.timestamp, twentyFour)}
+                {formatTime(message.timestamp, twentyFourHour)}
               </time>
               {markers}
             </div>
           )}
-          <div className="content-line">
-            {message.is_me_message ? (
-              <button type="button" className="sender link me-name" onClick={openProfile}>
-                {senderName}
-              </button>
-            ) : null}
-            <div
-              className="content"
-              data-account-id={accountId}
-              onClick={handleContentLinkClick}
-              // Sanitized above by DOMPurify (lib/sanitize.ts).
-              dangerouslySetInnerHTML={{ __html: html }}
-            />
-            {grouped || message.is_me_message ? (
-              <span className="inline-markers">{markers}</span>
-            ) : null}
-          </div>
+          {message.is_me_message || inlineMarkers ? (
+            <div className="content-line">
+              {message.is_me_message ? (
+                <button type="button" className="sender link me-name" onClick={openProfile}>
+                  {senderName}
+                </button>
+              ) : null}
+              {contentBox}
+              {inlineMarkers ? <span className="inline-markers">{markers}</span> : null}
+            </div>
+          ) : (
+            contentBox
+          )}
           {showHistory ? <EditHistory message={message} accountId={accountId} /> : null}
           {/* Most rows have none: no component (and no store subscription) for those. */}
           {message.reactions.length > 0 ? (

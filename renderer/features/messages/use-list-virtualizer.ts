@@ -60,6 +60,8 @@ export class ListVirtualizer {
   private block: HTMLElement | null = null;
   /** Inside a ref callback's measurement, in React's commit: no flushSync there. */
   private measuring = false;
+  /** A change reported while rows were being measured, not yet told to the listeners. */
+  private listenersPending = false;
   /** Until the first frame of the positioned list is painted (see measureRow). */
   private measureOnMount = true;
   private readonly listeners = new Set<() => void>();
@@ -190,8 +192,24 @@ export class ListVirtualizer {
     if (this.needsRender()) {
       if (sync && !this.measuring) flushSync(this.rerender);
       else this.rerender();
-    } else this.applyGeometry();
+    } else if (!this.measuring) this.applyGeometry();
+    // Rows measured one by one as a commit mounts them: writing the height after each would make
+    // the next measurement lay the list out again (the virtualizer reads the scroll height after
+    // every resize), and the listeners would read a viewport still moving. The hook's layout effect
+    // does both once, after the last row's measurement (afterCommit).
+    if (this.measuring) this.listenersPending = true;
+    else this.notifyListeners();
+  }
+
+  private notifyListeners(): void {
+    this.listenersPending = false;
     for (const listener of this.listeners) listener();
+  }
+
+  /** After a commit's rows are measured: the geometry, and the listeners if anything changed. */
+  afterCommit(): void {
+    this.applyGeometry();
+    if (this.listenersPending) this.notifyListeners();
   }
 
   private needsRender(): boolean {
@@ -229,7 +247,7 @@ export function useListVirtualizer(options: ListVirtualizerOptions): {
   useLayoutEffect(() => list.virtualizer._didMount(), [list]);
   useLayoutEffect(() => {
     // React wrote the geometry of this render; measurements since may have moved on.
-    list.applyGeometry();
+    list.afterCommit();
     return list.virtualizer._willUpdate();
   });
   const { attachScroller, attachSizer, attachBlock } = list;

@@ -25,11 +25,11 @@ function layOutSampleRow(): void {
   wrap.innerHTML =
     '<div class="message-list"><div class="message-row"><div class="recipient-header">' +
     '<button type="button" class="link">#general</button> › <button type="button" class="link">topic</button></div>' +
-    '<div class="message"><div class="gutter"><span class="avatar initials">AB</span></div>' +
+    '<div class="message"><span class="gutter avatar initials">AB</span>' +
     '<div class="body"><div class="sender-line"><button type="button" class="sender link">Sender</button>' +
-    '<time>10:00 AM</time></div><div class="content-line"><div class="content"><p>Text ' +
+    '<time>10:00 AM</time></div><div class="content"><p>Text ' +
     '<strong>bold</strong> <em>em</em> <a href="#">link</a> <code>code</code></p>' +
-    '<div class="codehilite"><pre><span></span><code>const x = 1;</code></pre></div></div></div>' +
+    '<div class="codehilite"><pre><span></span><code>const x = 1;</code></pre></div></div>' +
     '</div></div></div></div>';
   document.body.append(wrap);
   void wrap.offsetHeight;

@@ -49,7 +49,7 @@ beforeEach(() => {
   const fakeRect = HTMLElement.prototype.getBoundingClientRect;
   HTMLElement.prototype.getBoundingClientRect = function (this: HTMLElement) {
     const rect = fakeRect.call(this);
-    if (!this.classList.contains('message-slot')) return rect;
+    if (!this.classList.contains('message-row')) return rect;
     return { ...rect, height: ROW_PX, bottom: ROW_PX } as DOMRect;
   };
   globalThis.ResizeObserver = RowResizeObserver as unknown as typeof ResizeObserver;
