@@ -156,10 +156,12 @@ export class ListVirtualizer {
     this.update(false);
   };
 
-  /** Writes the geometry that follows the measurements: total height, the block's offset. */
+  /** Writes the geometry that follows the measurements: total height, the block's offset (only
+   * what changed: an unchanged write would still cost a string and a style lookup per change). */
   applyGeometry(): void {
     const v = this.virtualizer;
-    if (this.sizer) this.sizer.style.height = `${v.getTotalSize()}px`;
+    const height = `${v.getTotalSize()}px`;
+    if (this.sizer && this.sizer.style.height !== height) this.sizer.style.height = height;
     const rendered = this.rendered;
     if (!this.block || !rendered || rendered.end < rendered.start) return;
     const first = v.measurementsCache[rendered.start];
@@ -170,7 +172,8 @@ export class ListVirtualizer {
     const hold = sample
       ? (v.measurementsCache[sample.index]?.start ?? sample.start) - sample.start
       : 0;
-    this.block.style.transform = `translateY(${first.start - hold}px)`;
+    const transform = `translateY(${first.start - hold}px)`;
+    if (this.block.style.transform !== transform) this.block.style.transform = transform;
   }
 
   private resolve(options: ListVirtualizerOptions): VirtualizerOptions<HTMLDivElement, Element> {
