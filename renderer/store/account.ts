@@ -110,6 +110,13 @@ export interface AccountState {
   readonly recentConversations: readonly RecentPrivateConversation[];
 }
 
+/**
+ * What titles and names are read from: channels, users and the user's own id. The account itself
+ * fits; components select these slices alone (useAccountNames), so message events do not
+ * re-render them.
+ */
+export type AccountNames = Pick<AccountState, 'channels' | 'users' | 'selfUserId'>;
+
 type SliceName = keyof SliceDrafts;
 type Handler = (d: never, ev: ServerEvent, ctx: EventContext) => void;
 

@@ -1,9 +1,10 @@
 // React hooks over the chat store. Each hook selects the smallest value it needs (one message, one
 // narrow's list, one user), so a component re-renders only when that value is replaced.
-import { createContext, createElement, useContext, type ReactNode } from 'react';
+import { createContext, createElement, useContext, useMemo, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { MessageWithFlags, User, UserStatus } from '../../shared/api/types';
 import { createChatStore, type ChatState, type ChatStore } from './store';
+import type { AccountNames } from './account';
 import {
   selectActiveAccount,
   selectOutboxForNarrow,
@@ -33,6 +34,21 @@ export function useChatStore<T>(selector: (state: ChatState) => T): T {
 /** The store's actions (stable functions; never causes a re-render). */
 export function useChatActions(): ChatState {
   return useContext(ChatStoreContext).getState();
+}
+
+/**
+ * The active account's channels, users and own id, for titles and names: the same object until one
+ * of them changes (a message, unread or typing event re-renders nothing through it).
+ */
+export function useAccountNames(): AccountNames | undefined {
+  const channels = useChatStore((s) => selectActiveAccount(s)?.channels);
+  const users = useChatStore((s) => selectActiveAccount(s)?.users);
+  const selfUserId = useChatStore((s) => selectActiveAccount(s)?.selfUserId);
+  return useMemo(
+    () =>
+      channels && users && selfUserId !== undefined ? { channels, users, selfUserId } : undefined,
+    [channels, users, selfUserId],
+  );
 }
 
 export function useMessage(id: number): MessageWithFlags | undefined {

@@ -1,7 +1,7 @@
 // The renderer's realm state. Non-React code (and tests) use createChatStore and the selectors;
 // components use the hooks.
 export { createChatStore, type ChatState, type ChatStore, type ChatStoreOptions } from './store';
-export type { AccountState, ConnectionState, ConnectionStatus } from './account';
+export type { AccountNames, AccountState, ConnectionState, ConnectionStatus } from './account';
 export { applyEvents, accountFromRegister } from './account';
 export * from './selectors';
 export { IdList } from './idList';

@@ -1,6 +1,6 @@
 // What a narrow means to the screens: its title, whether it is one conversation (for mark-as-read
 // on scroll and compose defaults), and the conversation a message belongs to.
-import type { AccountState } from '../../store';
+import type { AccountNames } from '../../store';
 import type { Message } from '../../../shared/api/types';
 import { dmNarrow, topicNarrow, type Narrow } from '../../../shared/narrow';
 import { searchText } from '../search/search-narrow';
@@ -18,7 +18,7 @@ function operand(narrow: Narrow, operator: string) {
   return narrow.find((t) => t.operator === operator && !t.negated)?.operand;
 }
 
-export function channelIdOf(narrow: Narrow, account: AccountState | undefined): number | undefined {
+export function channelIdOf(narrow: Narrow, account: AccountNames | undefined): number | undefined {
   const op = operand(narrow, 'channel');
   if (typeof op === 'number') return op;
   if (typeof op === 'string') {
@@ -36,11 +36,11 @@ export function dmIdsOf(narrow: Narrow): number[] | undefined {
   return undefined;
 }
 
-export function userName(account: AccountState | undefined, userId: number): string {
+export function userName(account: AccountNames | undefined, userId: number): string {
   return account?.users.users.get(userId)?.full_name ?? `User ${userId}`;
 }
 
-export function describeNarrow(narrow: Narrow, account: AccountState | undefined): NarrowInfo {
+export function describeNarrow(narrow: Narrow, account: AccountNames | undefined): NarrowInfo {
   if (narrow.length === 0) return { title: 'All messages', conversation: false };
   const streamId = channelIdOf(narrow, account);
   const topic = operand(narrow, 'topic');

@@ -1,6 +1,6 @@
 // Search: text with operators (channel:, topic:, sender:, is:, has:) becomes a narrow.
-import { forwardRef, useMemo, useState } from 'react';
-import { useChatStore, useChatStoreApi } from '../../store/hooks';
+import { forwardRef, useState } from 'react';
+import { useAccountNames, useChatStoreApi } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import { navigate, useUi } from '../../src/ui-store';
 import { searchNarrow, searchText } from './search-narrow';
@@ -9,14 +9,7 @@ export const SearchBox = forwardRef<HTMLInputElement>(function SearchBox(_props,
   const route = useUi((s) => s.route);
   const store = useChatStoreApi();
   // Only the slices names come from, so message events do not re-render the box.
-  const channels = useChatStore((s) => selectActiveAccount(s)?.channels);
-  const users = useChatStore((s) => selectActiveAccount(s)?.users);
-  const selfUserId = useChatStore((s) => selectActiveAccount(s)?.selfUserId);
-  const names = useMemo(
-    () =>
-      channels && users && selfUserId !== undefined ? { channels, users, selfUserId } : undefined,
-    [channels, users, selfUserId],
-  );
+  const names = useAccountNames();
   // The open narrow, shown as the user would type it.
   const current = route.kind === 'narrow' ? searchText(route.narrow, names) : '';
   const [text, setText] = useState<string | null>(null);

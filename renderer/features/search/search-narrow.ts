@@ -2,16 +2,13 @@
 // (api-notes: `sender` is an email or a user id, `channel` a name or id), so typed text is resolved
 // against the account's channels and the user's own id before it becomes a narrow; shown back, ids
 // become the names the user would type.
-import type { AccountState } from '../../store';
+import type { AccountNames } from '../../store';
 import {
   canonicalNarrow,
   narrowToSearchText,
   parseSearchQuery,
   type Narrow,
 } from '../../../shared/narrow';
-
-/** What resolving reads from an account (the account itself, or its slices selected one by one). */
-export type SearchNames = Pick<AccountState, 'channels' | 'users' | 'selfUserId'>;
 
 /** Operators whose operand names one person, where `me` stands for the user. */
 const PERSON_OPERATORS = new Set(['sender', 'dm-including']);
@@ -21,7 +18,7 @@ const PERSON_OPERATORS = new Set(['sender', 'dm-including']);
  * search for `channel:general topic:x` opens the same list as the sidebar's topic), and `me` in
  * `sender:` / `dm-including:` becomes the user's own id.
  */
-export function searchNarrow(text: string, account: SearchNames | undefined): Narrow {
+export function searchNarrow(text: string, account: AccountNames | undefined): Narrow {
   const narrow = parseSearchQuery(text).map((t) => {
     if (t.operator === 'channel' && typeof t.operand === 'string') {
       const id = account?.channels.idByName.get(t.operand.toLowerCase());
@@ -40,7 +37,7 @@ export function searchNarrow(text: string, account: SearchNames | undefined): Na
 }
 
 /** A narrow as search-box text: channel names, `me` for the user, emails for other people. */
-export function searchText(narrow: Narrow, account: SearchNames | undefined): string {
+export function searchText(narrow: Narrow, account: AccountNames | undefined): string {
   return narrowToSearchText(
     narrow.map((t) => {
       if (typeof t.operand !== 'number') return t;

@@ -1,31 +1,14 @@
 // Ctrl/Cmd+K: jump to a channel, topic or direct-message conversation by typing part of its name.
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
-import { channelNarrow, dmNarrow, topicNarrow, type Narrow } from '../../../shared/narrow';
 import { navigate, uiStore } from '../../src/ui-store';
-import { selectChannelTopics, selectDmConversations } from '../sidebar/sidebar-model';
-import { userName } from '../messages/narrow-info';
+import { selectSwitcherTargets } from './switcher-model';
 
 export function ConversationSwitcher() {
-  const account = useChatStore(selectActiveAccount);
+  const all = useChatStore((s) => selectSwitcherTargets(selectActiveAccount(s)));
   const [query, setQuery] = useState('');
   const [choice, setChoice] = useState(0);
-  const all = useMemo(() => {
-    const out: Array<{ label: string; narrow: Narrow }> = [];
-    if (!account) return out;
-    for (const sub of account.channels.subscriptions.values()) {
-      out.push({ label: `#${sub.name}`, narrow: channelNarrow(sub.stream_id) });
-      for (const t of selectChannelTopics(account, sub.stream_id))
-        out.push({ label: `#${sub.name} > ${t.name}`, narrow: topicNarrow(sub.stream_id, t.name) });
-    }
-    for (const dm of selectDmConversations(account))
-      out.push({
-        label: dm.userIds.map((id) => userName(account, id)).join(', '),
-        narrow: dmNarrow(dm.userIds),
-      });
-    return out;
-  }, [account]);
   const q = query.toLowerCase();
   const matches = all.filter((o) => o.label.toLowerCase().includes(q)).slice(0, 12);
   const close = () => uiStore.setState({ overlay: null });

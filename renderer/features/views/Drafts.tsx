@@ -1,6 +1,5 @@
 // Drafts: every saved draft of the account, to reopen or delete.
-import { useChatStore } from '../../store/hooks';
-import { selectActiveAccount } from '../../store';
+import { useAccountNames } from '../../store/hooks';
 import { dmNarrow, topicNarrow } from '../../../shared/narrow';
 import { api } from '../../src/tributary';
 import { navigate, useUi } from '../../src/ui-store';
@@ -12,7 +11,7 @@ const NO_DRAFTS: readonly LocalDraft[] = [];
 
 export function Drafts({ accountId }: { accountId: string }) {
   const drafts = useUi((s) => s.drafts[accountId]) ?? NO_DRAFTS;
-  const account = useChatStore(selectActiveAccount);
+  const account = useAccountNames();
   return (
     <section className="view drafts" aria-label="Drafts">
       <h1>Drafts</h1>

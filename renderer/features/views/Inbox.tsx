@@ -1,12 +1,12 @@
 // Inbox: every conversation with unread messages, grouped by channel, direct messages first.
-import { useChatStore, useUnreadCounts } from '../../store/hooks';
-import { selectActiveAccount } from '../../store';
+import { useAccountNames, useUnreadCounts } from '../../store/hooks';
 import { channelNarrow, dmNarrow, topicNarrow } from '../../../shared/narrow';
 import { navigate } from '../../src/ui-store';
 import { userName } from '../messages/narrow-info';
 
 export function Inbox() {
-  const account = useChatStore(selectActiveAccount);
+  // Names and counts only: a read message or typing elsewhere re-renders nothing here.
+  const account = useAccountNames();
   const counts = useUnreadCounts();
   const dms = [...counts.dms].filter(([, n]) => n > 0);
   const channels = [...counts.channels.values()].filter((c) => c.count > 0);

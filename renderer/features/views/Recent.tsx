@@ -1,20 +1,23 @@
 // Recent conversations: topics and direct-message conversations by their latest message.
-import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useChatStore, useChatStoreApi, useUnreadCounts } from '../../store/hooks';
+import { useAccountNames, useChatStore, useChatStoreApi, useUnreadCounts } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
-import { narrowKey, type Narrow } from '../../../shared/narrow';
+import { narrowKey } from '../../../shared/narrow';
 import { api } from '../../src/tributary';
 import { navigate } from '../../src/ui-store';
-import { conversationOf, describeNarrow } from '../messages/narrow-info';
+import { describeNarrow } from '../messages/narrow-info';
+import { selectRecentConversations } from './recent-model';
 
 export function Recent({ accountId }: { accountId: string }) {
   const store = useChatStoreApi();
-  const account = useChatStore(selectActiveAccount);
+  // Each of these changes only with what the view shows (see recent-model.ts).
+  const generation = useChatStore((s) => selectActiveAccount(s)?.generation);
+  const names = useAccountNames();
+  const rows = useChatStore((s) => selectRecentConversations(selectActiveAccount(s)));
   const counts = useUnreadCounts();
   // The latest page of all messages, so the view has something to list right after start-up.
   useQuery({
-    queryKey: ['recent', accountId, account?.generation],
+    queryKey: ['recent', accountId, generation],
     queryFn: async () => {
       const res = await api().getMessages({
         accountId,
@@ -32,24 +35,13 @@ export function Recent({ accountId }: { accountId: string }) {
     },
     staleTime: 60_000,
   });
-  const rows = useMemo(() => {
-    if (!account) return [];
-    const latest = new Map<string, { narrowKey: string; narrow: Narrow; id: number }>();
-    for (const m of account.messages.byId.values()) {
-      const narrow = conversationOf(m, account.selfUserId);
-      const key = narrowKey(narrow);
-      const cur = latest.get(key);
-      if (!cur || m.id > cur.id) latest.set(key, { narrowKey: key, narrow, id: m.id });
-    }
-    return [...latest.values()].sort((a, b) => b.id - a.id).slice(0, 100);
-  }, [account]);
   return (
     <section className="view recent" aria-label="Recent conversations">
       <h1>Recent conversations</h1>
       <ul>
         {rows.map((r) => {
           const { narrow } = r;
-          const info = describeNarrow(narrow, account);
+          const info = describeNarrow(narrow, names);
           const unread =
             info.streamId !== undefined && info.topic !== undefined
               ? (counts.channels.get(info.streamId)?.topics.get(info.topic)?.count ?? 0)

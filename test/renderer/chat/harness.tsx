@@ -11,6 +11,9 @@ import { methodNames } from '../../../shared/ipc/contract';
 
 export type FakeApi = Record<string, ReturnType<typeof vi.fn>>;
 
+/** Main's answer to getMessages when the server has no (more) history: an empty, complete page. */
+export const EMPTY_HISTORY = () => ({ messages: [], found_oldest: true, found_newest: true });
+
 /** Every contract method as a recorded vi.fn; overrides give specific answers. */
 export function installFakeApi(
   overrides: Record<string, (input: unknown) => unknown> = {},

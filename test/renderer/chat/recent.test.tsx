@@ -14,13 +14,11 @@ import {
   GENERAL,
   SELF,
 } from '../store/fixtures';
-import { installFakeApi, Providers, resetUi } from './harness';
+import { EMPTY_HISTORY, installFakeApi, Providers, resetUi } from './harness';
 
 beforeEach(() => {
   resetUi('a');
-  installFakeApi({
-    getMessages: () => ({ messages: [], found_oldest: true, found_newest: true }),
-  });
+  installFakeApi({ getMessages: EMPTY_HISTORY });
 });
 afterEach(cleanup);
 
