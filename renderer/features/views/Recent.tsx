@@ -34,6 +34,9 @@ export function Recent({ accountId }: { accountId: string }) {
       return res.messages.length;
     },
     staleTime: 60_000,
+    // The page goes into the store, which the list reads: the query's own state changes (fetching,
+    // done) need no render here.
+    notifyOnChangeProps: [],
   });
   return (
     <section className="view recent" aria-label="Recent conversations">
