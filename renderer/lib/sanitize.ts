@@ -11,6 +11,26 @@ const NARROW_LINK = /^\/?#narrow\//;
 /** Paths on the realm that need the account's credentials. */
 const REALM_PATH = /^\/(user_uploads|user_avatars|thumbnail|external_content)\//;
 
+/**
+ * Class names message HTML may keep: those of the server's rendered markdown (code blocks and their
+ * highlighting tokens, mentions, channel links, emoji, inline images and embeds, spoilers, math,
+ * time stamps). Any other class is dropped, so that a hostile server cannot dress message content
+ * in the app's own classes (`overlay`, `menu`, `banner`, ...) and pass it off as the app's controls.
+ * Highlighting tokens are Pygments' one to three letters with an optional digit; the app's own
+ * short classes (`dm`, `me`, `nav`, `row`, `dot`) are excluded.
+ */
+const MESSAGE_CLASS =
+  /^(?:codehilite|user-mention|user-group-mention|channel-wildcard-mention|topic-mention|silent|stream|stream-topic|emoji(?:-[0-9a-f]+)*|message_inline_image|message_inline_ref|message_embed(?:_[a-z]+)?|inline_video|youtube-video|vimeo-video|embed-video|spoiler-(?:block|header|content)|katex(?:-[a-z]+)*|tex-error|timestamp(?:-error)?|rendered_markdown|[a-z]{1,3}\d?)$/;
+const APP_SHORT_CLASSES = new Set(['dm', 'me', 'nav', 'row', 'dot']);
+
+/** The message classes of a class attribute's value (see MESSAGE_CLASS). */
+export function messageClasses(value: string): string {
+  return value
+    .split(/\s+/)
+    .filter((c) => MESSAGE_CLASS.test(c) && !APP_SHORT_CLASSES.has(c))
+    .join(' ');
+}
+
 let purifier: DOMPurify | null = null;
 /** The account whose message is being sanitized (hooks run synchronously inside sanitize()). */
 let currentAccount = '';
@@ -20,6 +40,12 @@ function getPurifier(): DOMPurify {
   const p = createDOMPurify(window);
   p.addHook('afterSanitizeAttributes', (node) => {
     const el = node as Element;
+    const classes = el.getAttribute('class');
+    if (classes !== null) {
+      const kept = messageClasses(classes);
+      if (kept) el.setAttribute('class', kept);
+      else el.removeAttribute('class');
+    }
     if (el.tagName === 'A') {
       const href = el.getAttribute('href') ?? '';
       // Ours to set, never the server's: they tell the click handler how to open the link.
@@ -76,6 +102,9 @@ const OPTIONS = {
   ],
   FORBID_ATTR: ['style', 'srcdoc', 'formaction'],
   ALLOW_DATA_ATTR: true,
+  // Message ids and names become `user-content-…`: they can neither clash with the app's elements
+  // nor shadow document properties.
+  SANITIZE_NAMED_PROPS: true,
 };
 
 /**
@@ -111,13 +140,20 @@ const SIMPLE_HTML = new RegExp(
  */
 const FAST_PATH_MAX_CHARS = 100_000;
 
+const CLASS_ATTRIBUTE = / class="([A-Za-z0-9_ -]*)"/g;
+
 /** `html` as DOMPurify and our hook would leave it, if it is of the simple shapes above. */
 function simpleHtml(html: string): string | null {
   if (html.length > FAST_PATH_MAX_CHARS || !SIMPLE_HTML.test(html)) return null;
-  return html.replace(
-    EXTERNAL_LINK_OPEN,
-    (_, href: string) => `<a href="${href}" target="_blank" rel="noopener noreferrer">`,
-  );
+  return html
+    .replace(
+      EXTERNAL_LINK_OPEN,
+      (_, href: string) => `<a href="${href}" target="_blank" rel="noopener noreferrer">`,
+    )
+    .replace(CLASS_ATTRIBUTE, (_, value: string) => {
+      const kept = messageClasses(value);
+      return kept ? ` class="${kept}"` : '';
+    });
 }
 
 function purify(html: string, accountId: string): string {

@@ -72,6 +72,44 @@ describe('sanitizeMessageHtml', () => {
     }
   });
 
+  it("keeps the rendered markdown's classes and drops the app's, with or without DOMPurify", () => {
+    // Dressed as the app's own overlay, menu and banner: the classes go, the text stays.
+    for (const html of [
+      '<div class="overlay">Session expired: sign in again</div>',
+      '<div class="overlay" data-x="1">Session expired: sign in again</div>',
+      '<span class="menu banner jump-unread">Click</span>',
+      '<p class="dm me nav row dot">x</p>',
+    ]) {
+      const dom = parse(sanitizeMessageHtml(html, 'acct-1'));
+      for (const el of dom.querySelectorAll('*')) expect(el.getAttribute('class')).toBeNull();
+    }
+    // Mixed: only the markdown's own survive, on both paths (plain attribute and DOMPurify).
+    expect(sanitizeMessageHtml('<span class="user-mention overlay">@Ada</span>', 'acct-1')).toBe(
+      '<span class="user-mention">@Ada</span>',
+    );
+    expect(
+      sanitizeMessageHtml(
+        '<span class="user-mention overlay" data-user-id="5">@Ada</span>',
+        'acct-1',
+      ),
+    ).toBe('<span class="user-mention" data-user-id="5">@Ada</span>');
+    const highlighted =
+      '<div class="codehilite"><pre><span></span><code><span class="kd">const</span> <span class="nx">x</span> <span class="o">=</span> <span class="mi">1</span>;</code></pre></div>';
+    expect(sanitizeMessageHtml(highlighted, 'acct-1')).toBe(highlighted);
+    expect(
+      sanitizeMessageHtml(
+        '<span aria-label="tada" class="emoji emoji-1f389" role="img">:tada:</span>',
+        'acct-1',
+      ),
+    ).toContain('class="emoji emoji-1f389"');
+  });
+
+  it('prefixes ids and names from message HTML so they cannot clash with the app', () => {
+    const dom = parse(sanitizeMessageHtml('<p id="root">x</p><a name="menu">y</a>', 'acct-1'));
+    expect(dom.querySelector('p')!.id).toBe('user-content-root');
+    expect(dom.querySelector('a')!.getAttribute('name')).toBe('user-content-menu');
+  });
+
   it("drops the server's copies of the link markers only the sanitizer sets", () => {
     const a = parse(
       sanitizeMessageHtml(
