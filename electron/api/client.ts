@@ -56,18 +56,23 @@ export function encodeParams(params: Record<string, unknown>): URLSearchParams {
   return form;
 }
 
+/**
+ * An endpoint's path with its parameters filled in: `{name}` percent-encoded, `{+name}` as given
+ * (RFC 6570's reserved expansion, for a parameter that is itself a path the caller has checked,
+ * such as an upload's `path_id`: its slashes and percent-escapes must reach the server unchanged).
+ */
 export function fillPath(
   path: string,
   params: Record<string, unknown>,
 ): { path: string; rest: Record<string, unknown> } {
   const rest = { ...params };
-  const filled = path.replace(/\{(\w+)\}/g, (_match, name: string) => {
+  const filled = path.replace(/\{(\+?)(\w+)\}/g, (_match, reserved: string, name: string) => {
     const value = rest[name];
     if (value === undefined || value === null) {
       throw new ApiError('server', 'BAD_REQUEST', `Missing path parameter ${name}`);
     }
     delete rest[name];
-    return encodeURIComponent(String(value));
+    return reserved ? String(value) : encodeURIComponent(String(value));
   });
   return { path: filled, rest };
 }

@@ -7,6 +7,7 @@
 // opened: the path is checked before the request and the answer before it is opened.
 import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
+import { endpoints } from '../../shared/api/endpoints';
 import { realmMediaUrl, relativeTo, siteBase } from './media-proxy';
 
 /** `user_uploads/<realm id>/<rest>` once normalised: an upload's own path (a thumbnail or temporary
@@ -29,13 +30,11 @@ export function uploadPathId(site: string, path: string): string | null {
 export async function temporaryUploadUrl(client: ApiClient, path: string): Promise<string> {
   const pathId = uploadPathId(client.site, path);
   if (!pathId) throw badPath(path);
-  const authorization = client.authorizationHeader();
-  if (!authorization) throw new ApiError('auth', 'UNAUTHORIZED', 'No credentials for account');
-  // The normalised path: percent-escapes stay as the link has them (the server encoded the name).
-  const response = await client.fetchWithTimeout(`${client.apiBase}/user_uploads/${pathId}`, {
-    headers: { accept: 'application/json', authorization },
-  });
-  const body = (await client.readResponse(response)) as { url?: unknown };
+  // The normalised path, sent as is: percent-escapes stay as the link has them (the server encoded
+  // the name). Through the client's call, so a 429 is waited out and a dropped connection retried.
+  const body = (await client.call(endpoints.getUploadUrl, { path_id: pathId })) as {
+    url?: unknown;
+  };
   const site = siteBase(client.site);
   let url: URL;
   try {

@@ -344,6 +344,14 @@ export const endpoints = {
   ),
   /** Multipart: the client sends the file body itself (see electron/uploads). */
   uploadFile: endpoint<Record<string, never>, UploadResponse>('POST', '/user_uploads'),
+  /**
+   * A short-lived, credential-free URL of one upload (`/user_uploads/temporary/…`). `path_id` is the
+   * upload's path after `/user_uploads/` (`<realm id>/…`), sent as is: the caller checks it.
+   */
+  getUploadUrl: endpoint<{ path_id: string }, SuccessEnvelope & { url: string }>(
+    'GET',
+    '/user_uploads/{+path_id}',
+  ),
 } as const;
 
 export type Endpoints = typeof endpoints;

@@ -3,7 +3,7 @@
 // reported once instead of retried.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../shared/api/endpoints';
-import { ApiClient, encodeParams, normalizeSite } from '../../electron/api/client';
+import { ApiClient, encodeParams, fillPath, normalizeSite } from '../../electron/api/client';
 import { ApiError } from '../../electron/api/errors';
 import { backoffDelay } from '../../electron/api/backoff';
 import { startTestServer, type TestServer } from '../support/server';
@@ -142,5 +142,19 @@ describe('API client', () => {
     expect(backoffDelay(3, () => 1)).toBe(800);
     expect(backoffDelay(30, () => 1)).toBe(10_000);
     expect(backoffDelay(30, () => 0)).toBe(5_000);
+  });
+});
+
+describe('path parameters', () => {
+  it('percent-encodes {name} and passes {+name} (an already checked path) as given', () => {
+    expect(fillPath('/messages/{message_id}', { message_id: 5, x: 1 })).toEqual({
+      path: '/messages/5',
+      rest: { x: 1 },
+    });
+    expect(fillPath('/users/{email}', { email: 'a/b@c.d' }).path).toBe('/users/a%2Fb%40c.d');
+    expect(fillPath('/user_uploads/{+path_id}', { path_id: '1/ab/a%20b.txt' }).path).toBe(
+      '/user_uploads/1/ab/a%20b.txt',
+    );
+    expect(() => fillPath('/user_uploads/{+path_id}', {})).toThrow(/Missing path parameter/);
   });
 });

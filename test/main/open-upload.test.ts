@@ -110,6 +110,40 @@ describe('openUpload', () => {
     expect(opened).toEqual([]);
   });
 
+  it('sends the path as the link has it and waits out a 429 before asking again', async () => {
+    // A stand-in realm (fault injection): the first request is rate-limited for a second.
+    const seen: string[] = [];
+    const server: Server = createServer((req, res) => {
+      seen.push(req.url ?? '');
+      res.setHeader('content-type', 'application/json');
+      if (seen.length === 1) {
+        res.statusCode = 429;
+        res.setHeader('retry-after', '1');
+        res.end(JSON.stringify({ result: 'error', msg: 'slow down', code: 'RATE_LIMIT_HIT' }));
+        return;
+      }
+      res.end(
+        JSON.stringify({ result: 'success', msg: '', url: '/user_uploads/temporary/t/a%20b.txt' }),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    const site = `http://127.0.0.1:${typeof address === 'object' && address?.port}`;
+    const client = new ApiClient({ site, credentials: { email: 'a@b.c', apiKey: 'k' } });
+    try {
+      expect(await temporaryUploadUrl(client, '/user_uploads/1/ab/a%20b.txt')).toBe(
+        `${site}/user_uploads/temporary/t/a%20b.txt`,
+      );
+      // Asked again after the 429 (not given up), with slashes and escapes unchanged both times.
+      expect(seen).toEqual([
+        '/api/v1/user_uploads/1/ab/a%20b.txt',
+        '/api/v1/user_uploads/1/ab/a%20b.txt',
+      ]);
+    } finally {
+      server.close();
+    }
+  });
+
   it('never follows a server answer that points elsewhere', async () => {
     // A stand-in realm (fault injection) whose download URL names another site or another page.
     let answer = '';
