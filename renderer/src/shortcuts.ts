@@ -28,7 +28,7 @@ function lastNarrow(pick: (narrow: Narrow) => boolean): Narrow | undefined {
  * `c` and `x` outside a conversation view (inbox, recent, drafts, settings): compose lives in the
  * narrow view, so open one first: for `c` the last channel or topic visited, for `x` the last
  * narrow that is not a direct-message conversation (its recipients would fill the new message),
- * else all messages. Compose listens for the request once the view has mounted.
+ * else all messages. The view's compose box takes the request as it mounts.
  */
 function composeFrom(store: ChatStore, kind: 'channel' | 'dm'): void {
   if (uiStore.getState().route.kind === 'narrow') {
@@ -41,7 +41,8 @@ function composeFrom(store: ChatStore, kind: 'channel' | 'dm'): void {
     return kind === 'channel' ? info.streamId !== undefined : info.dmUserIds === undefined;
   });
   navigate(target ? { kind: 'narrow', narrow: target } : ALL_MESSAGES_ROUTE);
-  setTimeout(() => requestCompose(kind), 0);
+  // Taken by the narrow view's compose box as it mounts.
+  requestCompose(kind);
 }
 
 export function useShortcuts(
@@ -88,7 +89,7 @@ export function useShortcuts(
             if (route.kind !== 'narrow' || narrowKey(route.narrow) !== narrowKey(narrow))
               navigate({ kind: 'narrow', narrow, anchor: message.id });
           }
-          setTimeout(() => requestCompose('reply'), 0);
+          requestCompose('reply');
           break;
         }
         case 'n': {

@@ -31,8 +31,10 @@ export interface UiState {
   previous: Route[];
   /** Message the keyboard cursor is on (arrow keys), per open narrow. */
   selectedMessageId: number | null;
-  /** Request to open the compose box (c, x, r) — a counter so repeated presses re-trigger. */
-  composeRequest: { kind: 'channel' | 'dm' | 'reply' | 'quote'; seq: number; text?: string } | null;
+  /** Request to open the compose box (c, x, r, quote): a counter so repeated presses re-trigger. */
+  composeRequest: ComposeRequest | null;
+  /** The seq of the last request a compose box took (or a navigation dropped). */
+  composeHandled: number;
   /** Overlay: the conversation switcher (Ctrl+K), a user's card or profile, the status editor. */
   overlay:
     | { kind: 'switcher' }
@@ -41,6 +43,12 @@ export interface UiState {
     | { kind: 'user'; userId: number; anchor: { top: number; bottom: number; left: number } }
     | { kind: 'status' }
     | null;
+}
+
+export interface ComposeRequest {
+  kind: 'channel' | 'dm' | 'reply' | 'quote';
+  seq: number;
+  text?: string;
 }
 
 export const ALL_MESSAGES_ROUTE: Route = { kind: 'narrow', narrow: [] };
@@ -55,6 +63,7 @@ export const uiStore = createStore<UiState>()(() => ({
   previous: [],
   selectedMessageId: null,
   composeRequest: null,
+  composeHandled: 0,
   overlay: null,
 }));
 
@@ -63,11 +72,13 @@ export function useUi<T>(selector: (state: UiState) => T): T {
 }
 
 export function navigate(route: Route): void {
-  const { route: current, previous } = uiStore.getState();
+  const { route: current, previous, composeRequest } = uiStore.getState();
   uiStore.setState({
     route,
     previous: [...previous.slice(-20), current],
     selectedMessageId: null,
+    // A request nobody took was for the view being left.
+    composeHandled: composeRequest?.seq ?? 0,
   });
 }
 
@@ -78,7 +89,19 @@ export function goBack(): void {
   uiStore.setState({ route: last, previous: previous.slice(0, -1), selectedMessageId: null });
 }
 
-export function requestCompose(kind: 'channel' | 'dm' | 'reply' | 'quote', text?: string): void {
+/**
+ * Asks the compose box to open (and insert `text`). A compose box mounted now takes it at once; after
+ * a navigation to a conversation view, the view's compose box takes it as it mounts.
+ */
+export function requestCompose(kind: ComposeRequest['kind'], text?: string): void {
   const seq = (uiStore.getState().composeRequest?.seq ?? 0) + 1;
   uiStore.setState({ composeRequest: { kind, seq, text } });
+}
+
+/** The compose request no compose box has taken yet, marked taken; null when there is none. */
+export function takeComposeRequest(): ComposeRequest | null {
+  const { composeRequest, composeHandled } = uiStore.getState();
+  if (!composeRequest || composeRequest.seq <= composeHandled) return null;
+  uiStore.setState({ composeHandled: composeRequest.seq });
+  return composeRequest;
 }

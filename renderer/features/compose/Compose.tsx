@@ -8,7 +8,7 @@ import { selectActiveAccount } from '../../store';
 import type { Channel, User } from '../../../shared/api/types';
 import type { OutgoingMessage } from '../../../shared/ipc/chat';
 import { api, errorText } from '../../src/tributary';
-import { uiStore, useUi } from '../../src/ui-store';
+import { takeComposeRequest, uiStore, useUi, type ComposeRequest } from '../../src/ui-store';
 import { clockNow } from '../../lib/format';
 import {
   applyCompletion,
@@ -197,26 +197,31 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
   const uploads = useUploads(accountId, insertText);
 
   // --- Requests from keyboard shortcuts and message actions. ------------------------------------
-  useEffect(
-    () =>
-      uiStore.subscribe((state, prev) => {
-        const request = state.composeRequest;
-        if (!request || request === prev.composeRequest) return;
-        if (request.kind === 'dm') {
-          setMode('private');
-          setTimeout(() => document.getElementById('compose-recipients')?.focus(), 0);
-          return;
-        }
-        if (request.kind === 'channel') {
-          setMode('stream');
-          setTimeout(() => topicRef.current?.focus(), 0);
-          return;
-        }
-        if (request.text) insertText(request.text);
-        setTimeout(() => textRef.current?.focus(), 0);
-      }),
-    [insertText],
-  );
+  // One made before this box mounted (a shortcut from the inbox) is taken as it mounts.
+  useEffect(() => {
+    const handle = (request: ComposeRequest) => {
+      if (request.kind === 'dm') {
+        setMode('private');
+        setTimeout(() => document.getElementById('compose-recipients')?.focus(), 0);
+        return;
+      }
+      if (request.kind === 'channel') {
+        setMode('stream');
+        setTimeout(() => topicRef.current?.focus(), 0);
+        return;
+      }
+      if (request.text) insertText(request.text);
+      setTimeout(() => textRef.current?.focus(), 0);
+    };
+    const take = () => {
+      const request = takeComposeRequest();
+      if (request) handle(request);
+    };
+    take();
+    return uiStore.subscribe((state, prev) => {
+      if (state.composeRequest !== prev.composeRequest) take();
+    });
+  }, [insertText]);
 
   const onTextChange = (value: string, cursor: number) => {
     setText(value);

@@ -81,6 +81,7 @@ export function resetUi(accountId = 'a'): void {
     previous: [],
     selectedMessageId: null,
     composeRequest: null,
+    composeHandled: 0,
     overlay: null,
   });
 }
