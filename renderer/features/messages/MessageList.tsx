@@ -3,6 +3,7 @@
 // (web_mark_read_on_scroll_policy), with a jump to the first unread and local echoes at the end.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import {
+  useChatActions,
   useChatStore,
   useChatStoreApi,
   useMessage,
@@ -53,6 +54,14 @@ function PendingRow({
   measureRef: (element: Element | null) => void;
 }) {
   const failed = entry.status === 'failed';
+  const actions = useChatActions();
+  const discard = () =>
+    void api()
+      .discardOutboxEntry({ accountId, localId: entry.localId })
+      .catch(() => undefined)
+      // Also here: a send main refused before queueing it (an invalid message) is not in main's
+      // outbox, so no push of main's would ever take its echo away.
+      .finally(() => actions.removeLocalEcho(accountId, entry.localId));
   return (
     <div
       ref={measureRef}
@@ -73,12 +82,7 @@ function PendingRow({
                 <button type="button" onClick={() => void api().retryOutbox({ accountId })}>
                   Retry
                 </button>
-                <button
-                  type="button"
-                  onClick={() =>
-                    void api().discardOutboxEntry({ accountId, localId: entry.localId })
-                  }
-                >
+                <button type="button" onClick={discard}>
                   Discard
                 </button>
               </>

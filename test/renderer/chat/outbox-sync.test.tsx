@@ -151,4 +151,24 @@ describe('Retry and Discard on a failed message', () => {
     await waitFor(() => expect(screen.queryByText('forget me')).toBeNull());
     expect(screen.queryByTestId('outbox-message')).toBeNull();
   });
+
+  it('Discard also takes away a failed message main never queued (refused before the outbox)', async () => {
+    const fake = installBridge();
+    const store = createChatStore();
+    render(<App store={store} />);
+    await waitFor(() => expect(store.getState().accounts.a).toBeTruthy());
+    act(() => {
+      store.getState().addLocalEcho('a', {
+        localId: 'n1',
+        content: 'never queued',
+        destination: { type: 'stream', streamId: GENERAL, topic: 'lunch' },
+      });
+      store.getState().markLocalEchoFailed('a', 'n1', 'Channel does not exist');
+    });
+    const status = await failedRow();
+    fireEvent.click(within(status).getByRole('button', { name: 'Discard' }));
+    await waitFor(() => expect(screen.queryByText('never queued')).toBeNull());
+    expect(fake.discardOutboxEntry).toHaveBeenCalledWith({ accountId: 'a', localId: 'n1' });
+    expect(store.getState().accounts.a!.outbox.byLocalId.has('n1')).toBe(false);
+  });
 });
