@@ -6,7 +6,7 @@
 // The router authenticates (unless auth: false), applies the rate limit, parses path ids and the
 // declared parameters, wraps the handler's return value in the success envelope with
 // ignored_parameters_unsupported, and turns every thrown error into the error envelope.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthUser } from '../realm/context';
 import { ApiError } from './errors';
 import type { Authenticator } from './auth';
@@ -29,6 +29,12 @@ export interface RouteOptions<S extends ParamSpec, A extends boolean> {
   ids?: readonly string[];
   /** Mount outside /api/v1 (e.g. /user_uploads/...): the url is used as given. */
   absolute?: boolean;
+  /**
+   * A multipart file part of this route is read up to this many bytes and one more (the rest of
+   * the body is drained, never held), instead of the server's upload limit; the handler sees
+   * `part.file.truncated` and answers in its own words.
+   */
+  maxFileBytes?: number;
 }
 
 export interface ApiRequest<S extends ParamSpec, A extends boolean> {
@@ -138,6 +144,16 @@ export class ApiRouter {
     this.app.route({
       method,
       url: options.absolute ? url : API_PREFIX + url,
+      // Read per request by @fastify/multipart (merged into busboy's options); its typings list
+      // only busboy's own options.
+      ...(options.maxFileBytes !== undefined && {
+        config: {
+          multipartOptions: {
+            limits: { fileSize: options.maxFileBytes + 1 },
+            throwFileSizeLimit: false,
+          } as unknown as FastifyContextConfig['multipartOptions'],
+        },
+      }),
       handler: async (request, reply) => {
         // Public routes ignore any Authorization header: a stale key must not keep a client from
         // /fetch_api_key or /server_settings.

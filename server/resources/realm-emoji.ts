@@ -180,30 +180,36 @@ export const realmEmojiResource: ResourceModule = {
 
     api.get('/realm/emoji', {}, () => ({ emoji: realmEmojiDict(ctx.db) }));
 
-    api.post('/realm/emoji/:emoji_name', {}, async ({ user, path, request }) => {
-      if (!realmGroupSettingAllows(ctx.db, user, 'can_add_custom_emoji_group')) {
-        throw badRequest('Insufficient permission');
-      }
-      // As the public server does: surrounding spaces dropped, inner spaces become underscores.
-      const name = path.emoji_name.trim().replace(/ /g, '_');
-      checkEmojiName(name);
-      if (unicodeEmojiCodeForName(name) !== undefined && !isAdmin(user.role)) {
-        throw badRequest('Only administrators can override default emoji.');
-      }
-      if (activeEmojiByName(ctx.db, name)) {
-        throw badRequest('A custom emoji with this name already exists.');
-      }
-      const files = fileParts(request.body);
-      if (files.length !== 1) throw badRequest('You must upload exactly one file.');
-      const image = await files[0].toBuffer();
-      if (image.length > MAX_EMOJI_FILE_SIZE_MIB * 1024 * 1024) {
-        throw badRequest(
-          `Uploaded file is larger than the allowed limit of ${MAX_EMOJI_FILE_SIZE_MIB} MiB`,
-        );
-      }
-      await addRealmEmoji(ctx, { name, authorId: user.id, image });
-      announce(ctx);
-    });
+    const maxBytes = MAX_EMOJI_FILE_SIZE_MIB * 1024 * 1024;
+    api.post(
+      '/realm/emoji/:emoji_name',
+      { maxFileBytes: maxBytes },
+      async ({ user, path, request }) => {
+        if (!realmGroupSettingAllows(ctx.db, user, 'can_add_custom_emoji_group')) {
+          throw badRequest('Insufficient permission');
+        }
+        // As the public server does: surrounding spaces dropped, inner spaces become underscores.
+        const name = path.emoji_name.trim().replace(/ /g, '_');
+        checkEmojiName(name);
+        if (unicodeEmojiCodeForName(name) !== undefined && !isAdmin(user.role)) {
+          throw badRequest('Only administrators can override default emoji.');
+        }
+        if (activeEmojiByName(ctx.db, name)) {
+          throw badRequest('A custom emoji with this name already exists.');
+        }
+        const files = fileParts(request.body);
+        if (files.length !== 1) throw badRequest('You must upload exactly one file.');
+        // Read up to the limit and a byte more (maxFileBytes): a larger file is never held whole.
+        const image = await files[0].toBuffer();
+        if (files[0].file.truncated || image.length > maxBytes) {
+          throw badRequest(
+            `Uploaded file is larger than the allowed limit of ${MAX_EMOJI_FILE_SIZE_MIB} MiB`,
+          );
+        }
+        await addRealmEmoji(ctx, { name, authorId: user.id, image });
+        announce(ctx);
+      },
+    );
 
     api.delete('/realm/emoji/:emoji_name', {}, ({ user, path }) => {
       const row = activeEmojiByName(ctx.db, path.emoji_name);

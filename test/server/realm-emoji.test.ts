@@ -120,6 +120,11 @@ describe('custom emoji', () => {
         'BAD_IMAGE',
       ],
       [dev.post('/realm/emoji/no_file'), 'You must upload exactly one file.'],
+      // Read only up to the limit (the route's own multipart limit), then refused.
+      [
+        upload(dev, 'huge', Buffer.concat([png, Buffer.alloc(6 * 1024 * 1024)])),
+        'Uploaded file is larger than the allowed limit of 5 MiB',
+      ],
     ];
     for (const [pending, msg, code] of cases) {
       const res = await pending;
