@@ -49,9 +49,12 @@ export function groupObject(db: Db, row: GroupRow): Record<string, unknown> {
     id: row.id,
     name: row.name,
     description: row.description,
+    // Deactivated users stay members in the table (reactivation restores them) but are not listed,
+    // as the public API does since FL 303; clients drop them on the deactivation event too.
     members: db
       .prepare<[number], { user_id: number }>(
-        'SELECT user_id FROM user_group_members WHERE group_id = ? ORDER BY user_id',
+        `SELECT m.user_id FROM user_group_members m JOIN users u ON u.id = m.user_id
+         WHERE m.group_id = ? AND u.is_active = 1 ORDER BY m.user_id`,
       )
       .all(row.id)
       .map((m) => m.user_id),

@@ -99,6 +99,17 @@ describe('deactivation', () => {
       event_types: ['realm_user', 'subscription'],
     });
     const devQueue = await registerQueue(server.client('dev'));
+    type Group = { name: string; members: number[] };
+    const groupsWithDev = (groups: Group[]) =>
+      groups.filter((g) => g.members.includes(server.users.dev.user_id)).map((g) => g.name);
+    const groupsBefore = groupsWithDev(
+      (
+        await server.client('farid').post('/register', {
+          fetch_event_types: ['realm_user_groups'],
+        })
+      ).body.realm_user_groups as Group[],
+    );
+    expect(groupsBefore.length).toBeGreaterThan(0);
     const res = await server.client('admin').delete(`/users/${server.users.dev.user_id}`);
     expect(res.status).toBe(200);
     const events = await q.next();
@@ -119,10 +130,12 @@ describe('deactivation', () => {
     expect((await server.client('helperBot').get('/users/me')).status).toBe(401);
     const state = await server
       .client('farid')
-      .post('/register', { fetch_event_types: ['realm_user'] });
+      .post('/register', { fetch_event_types: ['realm_user', 'realm_user_groups'] });
     expect(state.body.realm_non_active_users.map((u: { user_id: number }) => u.user_id)).toContain(
       server.users.dev.user_id,
     );
+    // No group lists a deactivated user (FL 303); reactivation gives the memberships back.
+    expect(groupsWithDev(state.body.realm_user_groups as Group[])).toEqual([]);
 
     const back = await server.client('admin').post(`/users/${server.users.dev.user_id}/reactivate`);
     expect(back.status).toBe(200);
@@ -131,6 +144,10 @@ describe('deactivation', () => {
     );
     expect(reactivated.person.user_id).toBe(server.users.dev.user_id);
     expect((await server.client('dev').get('/users/me')).status).toBe(200);
+    const after = await server
+      .client('farid')
+      .post('/register', { fetch_event_types: ['realm_user_groups'] });
+    expect(groupsWithDev(after.body.realm_user_groups as Group[])).toEqual(groupsBefore);
     // The queues of the deactivated user were dropped.
     const oldQueue = await server.client('dev').get('/events', {
       queue_id: devQueue.queueId,
