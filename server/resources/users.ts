@@ -73,7 +73,11 @@ export const usersResource: ResourceModule = {
         const profileData = params.include_custom_profile_fields
           ? profileDataByUser(ctx.db)
           : undefined;
-        let rows = allUserRows(ctx.db).filter((row) => canAccessUser(ctx.db, user, row.id));
+        // The realm's members: system bots are cross-realm bots (register's cross_realm_bots),
+        // not listed here, as the public server lists only its realm's users.
+        let rows = allUserRows(ctx.db).filter(
+          (row) => !isSystemBot(row) && canAccessUser(ctx.db, user, row.id),
+        );
         if (params.user_ids) {
           const wanted = new Set(params.user_ids);
           for (const id of wanted) {

@@ -18,6 +18,10 @@ describe('reading users', () => {
     expect(res.status).toBe(200);
     const ids = res.body.members.map((u: { user_id: number }) => u.user_id);
     expect(ids).toEqual(expect.arrayContaining(Object.values(server.users).map((u) => u.user_id)));
+    // The Notification Bot is a cross-realm bot (register's cross_realm_bots), not a member.
+    expect(res.body.members.map((u: { email: string }) => u.email)).not.toContain(
+      'notification-bot@tributary.local',
+    );
     const owner = res.body.members.find(
       (u: { user_id: number }) => u.user_id === server.users.owner.user_id,
     );
