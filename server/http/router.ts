@@ -119,6 +119,14 @@ export class ApiRouter {
     this.route('DELETE', url, options, handler);
   }
 
+  /**
+   * Counts one request against `key`'s rate limit (`user:<id>` or `ip:<address>`), for endpoints
+   * served outside this router (tus): the headers to send, or RATE_LIMIT_HIT thrown.
+   */
+  countRequest(key: string): Record<string, string> {
+    return this.rateLimiter ? this.rateLimiter.hit(key) : {};
+  }
+
   /** The caller, or the 401 to send; a refused request still counts against its IP's limit. */
   private authenticate(request: FastifyRequest): AuthUser {
     try {

@@ -1,6 +1,7 @@
 // The HTTP layer and server lifecycle: envelope, parameter parsing, auth errors, 404, body limits,
 // restart persistence.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tusRequest } from '../support/tus';
 import { startTestServer, type TestServer } from '../support/server';
 import { registerQueue } from '../support/events';
 
@@ -211,6 +212,37 @@ describe('rate limit', () => {
       expect(refused.headers['x-ratelimit-limit']).toBe('3');
       expect(refused.headers).toHaveProperty('x-ratelimit-remaining');
       expect(refused.headers).toHaveProperty('x-ratelimit-reset');
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('counts resumable (tus) requests against the same limit', async () => {
+    const limited = await startTestServer({ rateLimit: { requests: 2, windowMs: 60_000 } });
+    try {
+      const dev = limited.client('dev');
+      const create = () =>
+        tusRequest(limited.url, dev.authHeader, 'POST', '/api/v1/tus', { 'upload-length': '4' });
+      const first = await create();
+      expect(first.status).toBe(201);
+      expect(first.headers['x-ratelimit-limit']).toBe('2');
+      expect(first.headers['x-ratelimit-remaining']).toBe('1');
+      // The second request of the window is an ordinary API call.
+      expect((await dev.get('/users/me')).status).toBe(200);
+      const refused = await create();
+      expect(refused.status).toBe(429);
+      expect(JSON.parse(refused.text)).toMatchObject({ result: 'error', code: 'RATE_LIMIT_HIT' });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      // Wrong credentials on tus count against the caller's address, as elsewhere.
+      const wrong = await tusRequest(
+        limited.url,
+        basic('dev@tributary.local', 'x'.repeat(32)),
+        'POST',
+        '/api/v1/tus',
+        { 'upload-length': '4' },
+      );
+      expect(wrong.status).toBe(401);
+      expect(wrong.headers['x-ratelimit-limit']).toBe('2');
     } finally {
       await limited.close();
     }
