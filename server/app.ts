@@ -69,11 +69,14 @@ export async function createRealmServer(options: RealmServerOptions): Promise<Re
     requestTimeout: 0,
   });
   await app.register(formbody, { bodyLimit: config.bodyLimitBytes });
+  const onFile = spoolMultipartFile(ctx);
+  // Spool files still being written (connections force-closed mid-upload) finish or go first.
+  app.addHook('onClose', () => onFile.settled());
   await app.register(multipart, {
     // Fields become request.body entries the parameter layer reads; files are buffered there too,
     // bounded by max_file_upload_size_mib, except POST /user_uploads, whose file is streamed to disk.
     attachFieldsToBody: true,
-    onFile: spoolMultipartFile(ctx),
+    onFile,
     limits: {
       fileSize: config.maxFileUploadSizeMib * 1024 * 1024,
       fieldSize: config.bodyLimitBytes,

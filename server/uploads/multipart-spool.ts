@@ -38,10 +38,15 @@ export interface SpoolState {
 
 const spools = new WeakMap<FastifyRequest, SpoolState>();
 
+/**
+ * The plugin's onFile, and `settled()`: resolves once no spool file is being written (awaited when
+ * the server closes, so that no write reaches the data folder after it).
+ */
 export function spoolMultipartFile(ctx: RealmContext) {
   const storage = new UploadStorage(ctx.uploadsDir);
   const authenticator = new Authenticator(ctx.db);
-  return async function onFile(this: FastifyRequest, part: MultipartFile): Promise<void> {
+  const writing = new Set<Promise<unknown>>();
+  const onFile = async function onFile(this: FastifyRequest, part: MultipartFile): Promise<void> {
     if (this.method !== 'POST' || this.routeOptions.url !== UPLOAD_ROUTE) {
       await part.toBuffer();
       return;
@@ -65,10 +70,14 @@ export function spoolMultipartFile(ctx: RealmContext) {
     const path = storage.newSpoolPath();
     let size = 0;
     part.file.on('data', (chunk: Buffer) => (size += chunk.length));
+    const written = pipeline(part.file, createWriteStream(path, { flags: 'wx' }));
+    const tracked = written.catch(() => rm(path, { force: true }));
+    writing.add(tracked);
+    void tracked.finally(() => writing.delete(tracked));
     try {
-      await pipeline(part.file, createWriteStream(path, { flags: 'wx' }));
+      await written;
     } catch {
-      await rm(path, { force: true });
+      await tracked;
       // Almost always the client going away mid-body: a client error, not a server fault.
       throw badRequest('The upload was interrupted');
     }
@@ -85,6 +94,11 @@ export function spoolMultipartFile(ctx: RealmContext) {
       mimeType: part.mimetype,
     });
   };
+  return Object.assign(onFile, {
+    settled: async (): Promise<void> => {
+      while (writing.size > 0) await Promise.allSettled([...writing]);
+    },
+  });
 }
 
 /** The spool of this request (empty when it carried no file); the caller now owns the files. */

@@ -203,6 +203,35 @@ describe('POST /user_uploads', () => {
     );
   });
 
+  it('removes a spool file still being written when the server closes, before close resolves', async () => {
+    const own = await startTestServer();
+    try {
+      const boundary = '----closing';
+      const req = httpRequest(new URL(`${own.url}/api/v1/user_uploads`), {
+        method: 'POST',
+        headers: {
+          authorization: own.client('owner').authHeader!,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': String(500_000),
+        },
+      });
+      req.on('error', () => undefined);
+      req.write(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="half.bin"\r\n\r\n`,
+      );
+      const staging = join(own.dataDir, 'uploads', '.staging', 'multipart');
+      await new Promise<void>((resolve) => req.write(randomBytes(200_000), () => resolve()));
+      for (let i = 0; i < 1000 && readdirSync(staging).length === 0; i++) await pause(10);
+      expect(readdirSync(staging)).toHaveLength(1);
+      // The realm server alone (the test wrapper would also delete the data folder).
+      await own.server.close();
+      expect(readdirSync(staging)).toEqual([]);
+      req.destroy();
+    } finally {
+      await own.close();
+    }
+  });
+
   it('refuses a request without a file', async () => {
     const form = new FormData();
     form.append('note', 'no file here');
