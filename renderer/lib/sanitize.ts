@@ -13,21 +13,31 @@ const REALM_PATH = /^\/(user_uploads|user_avatars|thumbnail|external_content)\//
 
 /**
  * Class names message HTML may keep: those of the server's rendered markdown (code blocks and their
- * highlighting tokens, mentions, channel links, emoji, inline images and embeds, spoilers, math,
- * time stamps). Any other class is dropped, so that a hostile server cannot dress message content
- * in the app's own classes (`overlay`, `menu`, `banner`, ...) and pass it off as the app's controls.
- * Highlighting tokens are Pygments' one to three letters with an optional digit; the app's own
- * short classes (`dm`, `me`, `nav`, `row`, `dot`) are excluded.
+ * highlighting tokens, mentions, channel and message links, emoji, inline images, videos and
+ * embeds, spoilers, math, time stamps). Any other class is dropped, so that a hostile server cannot
+ * dress message content in the app's own classes (`overlay`, `menu`, `banner`, `app`, ...) and pass
+ * it off as the app's controls.
  */
 const MESSAGE_CLASS =
-  /^(?:codehilite|user-mention|user-group-mention|channel-wildcard-mention|topic-mention|silent|stream|stream-topic|emoji(?:-[0-9a-f]+)*|message_inline_image|message_inline_ref|message_embed(?:_[a-z]+)?|inline_video|youtube-video|vimeo-video|embed-video|spoiler-(?:block|header|content)|katex(?:-[a-z]+)*|tex-error|timestamp(?:-error)?|rendered_markdown|[a-z]{1,3}\d?)$/;
-const APP_SHORT_CLASSES = new Set(['dm', 'me', 'nav', 'row', 'dot']);
+  /^(?:codehilite|user-mention|user-group-mention|channel-wildcard-mention|topic-mention|silent|stream|stream-topic|message-link|emoji(?:-[0-9a-f]+)*|message_inline_image|message_inline_video|message_inline_ref|image-loading-placeholder|message_embed(?:_[a-z]+)?|data-container|youtube-video|vimeo-video|embed-video|spoiler-(?:block|header|content)|katex(?:-[a-z]+)*|tex-error|timestamp(?:-error)?|rendered_markdown)$/;
+
+/**
+ * Pygments' token classes inside code blocks, listed rather than matched by shape: short names
+ * such as `app`, `dm` or `nav` are also the app's own.
+ */
+const HIGHLIGHT_TOKENS = new Set(
+  (
+    'hll w esc err x k kc kd kn kp kr kt n na nb bp nc no nd ni ne nf fm py nl nn nx nt nv vc vg ' +
+    'vi vm l ld s sa sb sc dl sd s2 se sh si sx sr s1 ss m mb mf mh mi il mo o ow p pm c ch cm cp ' +
+    'cpf c1 cs g gd ge gr gh gi go gp gs gu gt'
+  ).split(' '),
+);
 
 /** The message classes of a class attribute's value (see MESSAGE_CLASS). */
 export function messageClasses(value: string): string {
   return value
     .split(/\s+/)
-    .filter((c) => MESSAGE_CLASS.test(c) && !APP_SHORT_CLASSES.has(c))
+    .filter((c) => MESSAGE_CLASS.test(c) || HIGHLIGHT_TOKENS.has(c))
     .join(' ');
 }
 
@@ -46,6 +56,11 @@ function getPurifier(): DOMPurify {
       if (kept) el.setAttribute('class', kept);
       else el.removeAttribute('class');
     }
+    // Nor may it pose as the app's dialogs and menus to assistive technology and to the app's own
+    // lookups (`[aria-modal="true"]`, `[role=menuitem]`): only an image role (emoji) stays.
+    el.removeAttribute('aria-modal');
+    const role = el.getAttribute('role');
+    if (role !== null && role !== 'img') el.removeAttribute('role');
     if (el.tagName === 'A') {
       const href = el.getAttribute('href') ?? '';
       // Ours to set, never the server's: they tell the click handler how to open the link.
@@ -140,7 +155,8 @@ const SIMPLE_HTML = new RegExp(
  */
 const FAST_PATH_MAX_CHARS = 100_000;
 
-const CLASS_ATTRIBUTE = / class="([A-Za-z0-9_ -]*)"/g;
+/** A class attribute on one of the start tags SIMPLE_HTML allows (never text that looks like one). */
+const CLASS_ATTRIBUTE = /<(p|div|span|pre|code) class="([A-Za-z0-9_ -]*)">/g;
 
 /** `html` as DOMPurify and our hook would leave it, if it is of the simple shapes above. */
 function simpleHtml(html: string): string | null {
@@ -150,9 +166,9 @@ function simpleHtml(html: string): string | null {
       EXTERNAL_LINK_OPEN,
       (_, href: string) => `<a href="${href}" target="_blank" rel="noopener noreferrer">`,
     )
-    .replace(CLASS_ATTRIBUTE, (_, value: string) => {
+    .replace(CLASS_ATTRIBUTE, (_, tag: string, value: string) => {
       const kept = messageClasses(value);
-      return kept ? ` class="${kept}"` : '';
+      return kept ? `<${tag} class="${kept}">` : `<${tag}>`;
     });
 }
 

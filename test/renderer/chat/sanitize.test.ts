@@ -104,6 +104,41 @@ describe('sanitizeMessageHtml', () => {
     ).toContain('class="emoji emoji-1f389"');
   });
 
+  it('leaves text that merely looks like a class attribute alone', () => {
+    for (const html of [
+      '<p>Use <code>&lt;div class="message-row"&gt;</code> here</p>',
+      '<p>set class="sidebar nav" on it</p>',
+      '<div class="codehilite"><pre><code>el.class="overlay"</code></pre></div>',
+    ])
+      expect(sanitizeMessageHtml(html, 'acct-1')).toBe(html);
+    // The same text on the DOMPurify path (an attribute sends it there).
+    expect(sanitizeMessageHtml('<p data-x="1">set class="sidebar nav" on it</p>', 'acct-1')).toBe(
+      '<p data-x="1">set class="sidebar nav" on it</p>',
+    );
+  });
+
+  it('keeps highlighting tokens by name only, and never short app classes', () => {
+    expect(sanitizeMessageHtml('<span class="app add kd">x</span>', 'acct-1')).toBe(
+      '<span class="kd">x</span>',
+    );
+    expect(
+      sanitizeMessageHtml('<a class="message-link" href="/#narrow/id/5">m</a>', 'acct-1'),
+    ).toContain('class="message-link"');
+  });
+
+  it("drops dialog and menu roles and aria-modal: message content cannot pose as the app's", () => {
+    const dom = parse(
+      sanitizeMessageHtml(
+        '<div role="dialog" aria-modal="true"><span role="menuitem">Sign out</span>' +
+          '<span class="emoji emoji-1f389" role="img" aria-label="tada">:tada:</span></div>',
+        'acct-1',
+      ),
+    );
+    expect(dom.querySelector('[aria-modal]')).toBeNull();
+    expect(dom.querySelector('[role=dialog], [role=menuitem]')).toBeNull();
+    expect(dom.querySelector('.emoji')!.getAttribute('role')).toBe('img');
+  });
+
   it('prefixes ids and names from message HTML so they cannot clash with the app', () => {
     const dom = parse(sanitizeMessageHtml('<p id="root">x</p><a name="menu">y</a>', 'acct-1'));
     expect(dom.querySelector('p')!.id).toBe('user-content-root');
