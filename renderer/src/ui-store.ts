@@ -49,6 +49,8 @@ export interface ComposeRequest {
   kind: 'channel' | 'dm' | 'reply' | 'quote';
   seq: number;
   text?: string;
+  /** The view it was made for (the route at the time): only that view's compose box takes it. */
+  route: Route;
 }
 
 export const ALL_MESSAGES_ROUTE: Route = { kind: 'narrow', narrow: [] };
@@ -83,25 +85,36 @@ export function navigate(route: Route): void {
 }
 
 export function goBack(): void {
-  const { previous } = uiStore.getState();
+  const { previous, composeRequest } = uiStore.getState();
   const last = previous.at(-1);
   if (!last) return;
-  uiStore.setState({ route: last, previous: previous.slice(0, -1), selectedMessageId: null });
+  uiStore.setState({
+    route: last,
+    previous: previous.slice(0, -1),
+    selectedMessageId: null,
+    composeHandled: composeRequest?.seq ?? 0,
+  });
 }
 
 /**
- * Asks the compose box to open (and insert `text`). A compose box mounted now takes it at once; after
- * a navigation to a conversation view, the view's compose box takes it as it mounts.
+ * Asks the compose box of the current view to open (and insert `text`). Made right after a
+ * navigation, it waits for the new view's compose box to show that view (its draft restored), so
+ * the text is not wiped by the change of view.
  */
 export function requestCompose(kind: ComposeRequest['kind'], text?: string): void {
-  const seq = (uiStore.getState().composeRequest?.seq ?? 0) + 1;
-  uiStore.setState({ composeRequest: { kind, seq, text } });
+  const { composeRequest, route } = uiStore.getState();
+  const seq = (composeRequest?.seq ?? 0) + 1;
+  uiStore.setState({ composeRequest: { kind, seq, text, route } });
 }
 
-/** The compose request no compose box has taken yet, marked taken; null when there is none. */
-export function takeComposeRequest(): ComposeRequest | null {
+/**
+ * The compose request for `shownRoute` that no compose box has taken yet, marked taken; null when
+ * there is none (or it is for another view).
+ */
+export function takeComposeRequest(shownRoute: Route): ComposeRequest | null {
   const { composeRequest, composeHandled } = uiStore.getState();
   if (!composeRequest || composeRequest.seq <= composeHandled) return null;
+  if (composeRequest.route !== shownRoute) return null;
   uiStore.setState({ composeHandled: composeRequest.seq });
   return composeRequest;
 }

@@ -197,9 +197,13 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
   const uploads = useUploads(accountId, insertText);
 
   // --- Requests from keyboard shortcuts and message actions. ------------------------------------
-  // One made before this box mounted (a shortcut from the inbox) is taken as it mounts.
-  useEffect(() => {
-    const handle = (request: ComposeRequest) => {
+  // Taken for the view this box shows: at once when made for it; made with a navigation (quote and
+  // reply in another conversation, a shortcut from the inbox before this box mounted), once this
+  // box has rendered that view and restored its draft, so the change of view does not wipe them.
+  const route = useUi((s) => s.route);
+  const shownRoute = useRef(route);
+  const handleRequest = useCallback(
+    (request: ComposeRequest) => {
       if (request.kind === 'dm') {
         setMode('private');
         setTimeout(() => document.getElementById('compose-recipients')?.focus(), 0);
@@ -212,16 +216,20 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
       }
       if (request.text) insertText(request.text);
       setTimeout(() => textRef.current?.focus(), 0);
-    };
+    },
+    [insertText],
+  );
+  useEffect(() => {
+    shownRoute.current = route;
     const take = () => {
-      const request = takeComposeRequest();
-      if (request) handle(request);
+      const request = takeComposeRequest(shownRoute.current);
+      if (request) handleRequest(request);
     };
     take();
     return uiStore.subscribe((state, prev) => {
       if (state.composeRequest !== prev.composeRequest) take();
     });
-  }, [insertText]);
+  }, [route, handleRequest]);
 
   const onTextChange = (value: string, cursor: number) => {
     setText(value);

@@ -2,7 +2,13 @@
 // conversations, labelled. Built from the sidebar's selectors, and the same array comes back until
 // the labels offered change, so the open switcher does not re-render for every event.
 import type { AccountState } from '../../store';
-import { channelNarrow, dmNarrow, topicNarrow, type Narrow } from '../../../shared/narrow';
+import {
+  channelNarrow,
+  dmNarrow,
+  narrowKey,
+  topicNarrow,
+  type Narrow,
+} from '../../../shared/narrow';
 import { selectChannelTopics, selectDmConversations } from '../sidebar/sidebar-model';
 import { userName } from '../messages/narrow-info';
 
@@ -37,11 +43,14 @@ export function selectSwitcherTargets(account: AccountState | undefined): Switch
       label: dm.userIds.map((id) => userName(account, id)).join(', '),
       narrow: dmNarrow(dm.userIds),
     });
-  // A topic's new message or unread count changes its list but not the labels offered.
+  // A topic's new message or unread count changes its list but not what is offered.
   if (
     hit &&
     hit.result.length === result.length &&
-    hit.result.every((t, i) => t.label === result[i]!.label)
+    hit.result.every(
+      (t, i) =>
+        t.label === result[i]!.label && narrowKey(t.narrow) === narrowKey(result[i]!.narrow),
+    )
   )
     result = hit.result;
   memo.set(account.accountId, { inputs, result });
