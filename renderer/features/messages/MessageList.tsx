@@ -372,6 +372,9 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
     };
   });
   useEffect(() => scheduleMarkCheck.current());
+  // Rows also come into view without a render or a scroll event: the viewport grows (compose
+  // shrinks, the window is made taller), rows above shrink.
+  useEffect(() => subscribe(() => scheduleMarkCheck.current()), [subscribe]);
   const markReadControl = useMemo<MarkReadControl>(
     () => ({
       suspend() {
@@ -416,7 +419,8 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   const onKeyDown = (e: React.KeyboardEvent) => {
     if (!ids || idCount === 0) return;
     const current = selected !== null ? ids.search(selected) : -1;
-    const endIndex = visibleRange(virtualizer)?.[1] ?? idCount - 1;
+    // The last message in view (local echoes after the messages are not selectable).
+    const endIndex = Math.min(visibleRange(virtualizer)?.[1] ?? idCount - 1, idCount - 1);
     let next: number;
     if (e.key === 'ArrowDown') next = Math.min(idCount - 1, (current < 0 ? endIndex : current) + 1);
     else if (e.key === 'ArrowUp') next = Math.max(0, (current < 0 ? endIndex : current) - 1);

@@ -193,6 +193,8 @@ export class ListVirtualizer {
 
   private update(sync: boolean): void {
     if (this.needsRender()) {
+      // The rows already shown move now, not in the render to come (a frame may come first).
+      if (!this.measuring) this.applyGeometry();
       if (sync && !this.measuring) flushSync(this.rerender);
       else this.rerender();
     } else if (!this.measuring) this.applyGeometry();
@@ -220,7 +222,9 @@ export class ListVirtualizer {
     const rendered = this.rendered;
     const count = v.options.count;
     if (!rendered || rendered.count !== count) return true;
-    const range = v.range;
+    // Recomputed here: a resize reports its change before the virtualizer updates its range, and
+    // getVirtualItems (in applyGeometry) would then record the new range as already reported.
+    const range = v.calculateRange();
     if (!range) return false;
     const edge = Math.min(EDGE_ROWS, v.options.overscan);
     const low = rendered.start > 0 ? rendered.start + edge : 0;

@@ -150,6 +150,19 @@ describe('useListVirtualizer', () => {
     expect(sizer.style.height).toBe(`${COUNT * ROW_PX + 30}px`);
   });
 
+  it('renders the rows that come into view when rows above them shrink, with no scroll', () => {
+    render(<TestList />);
+    const row = (i: number) =>
+      screen.getAllByTestId('row').find((r) => Number(r.dataset.index) === i)!;
+    act(() => reportResize(row(14), 10 * ROW_PX));
+    act(() => reportResize(row(15), 10 * ROW_PX));
+    scrollTo(14 * ROW_PX);
+    // Rows 14 and 15 fill the viewport; then they shrink back: rows 14-23 are in view.
+    act(() => reportResize(row(14), ROW_PX));
+    act(() => reportResize(row(15), ROW_PX));
+    expect(rowIndices()).toContain(23);
+  });
+
   it('tells subscribers of every change of the viewport', () => {
     render(<TestList />);
     const before = viewportChanges;

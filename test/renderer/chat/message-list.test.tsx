@@ -105,4 +105,61 @@ describe('MessageList', () => {
     expect([...new Set(marked)].sort()).toEqual([1, 2, 3, 4, 5]);
     expect(api.updateFlags.mock.calls[0][0]).toMatchObject({ op: 'add', flag: 'read' });
   });
+
+  it('marks rows read that come into view without a scroll (the viewport grows)', async () => {
+    // The list's ResizeObserver, driven by the test: the viewport reported taller.
+    const observed = new Map<Element, ResizeObserverCallback>();
+    const saved = globalThis.ResizeObserver;
+    globalThis.ResizeObserver = class {
+      constructor(private readonly callback: ResizeObserverCallback) {}
+      observe(target: Element) {
+        observed.set(target, this.callback);
+      }
+      unobserve() {}
+      disconnect() {}
+    } as unknown as typeof ResizeObserver;
+    try {
+      const ctx = setupStore();
+      const key = narrowKey(channelNarrow(GENERAL));
+      const messages = Array.from({ length: 40 }, (_, i) =>
+        channelMessage(i + 1, GENERAL, 'fresh', { content: `unread ${i + 1}` }),
+      );
+      ctx.store
+        .getState()
+        .mergeFetchedMessages('a', key, messages, { foundOldest: true, foundNewest: true });
+      const api = installFakeApi();
+      render(
+        <Providers store={ctx.store}>
+          <MessageList accountId="a" narrowKey={key} offline />
+        </Providers>,
+      );
+      await waitFor(() => expect(api.updateFlags).toHaveBeenCalled(), { timeout: 3000 });
+      const marked = () =>
+        new Set(
+          api.updateFlags.mock.calls.flatMap(
+            ([input]) => (input as { messages: number[] }).messages,
+          ),
+        );
+      // The reader moves to the middle: rows 11-20 (60 px each in a 600 px viewport).
+      const list = document.querySelector<HTMLElement>('.message-list')!;
+      act(() => {
+        fireEvent.wheel(list);
+        list.scrollTop = 600;
+        fireEvent.scroll(list);
+      });
+      await waitFor(() => expect(marked().has(20)).toBe(true), { timeout: 3000 });
+      expect(marked().has(21)).toBe(false);
+      // The viewport grows to 700 px with no scroll: row 21 comes into view and is marked read.
+      Object.defineProperty(list, 'clientHeight', { configurable: true, get: () => 700 });
+      act(() =>
+        observed.get(list)?.(
+          [{ target: list } as unknown as ResizeObserverEntry],
+          {} as ResizeObserver,
+        ),
+      );
+      await waitFor(() => expect(marked().has(21)).toBe(true), { timeout: 3000 });
+    } finally {
+      globalThis.ResizeObserver = saved;
+    }
+  });
 });
