@@ -60,8 +60,8 @@ export class ListVirtualizer {
   private block: HTMLElement | null = null;
   /** Inside a ref callback's measurement, in React's commit: no flushSync there. */
   private measuring = false;
-  /** A change reported while rows were being measured, not yet told to the listeners. */
-  private listenersPending = false;
+  /** A change reported while rows were being measured, not yet acted on (see update). */
+  private changedWhileMeasuring = false;
   /** Until the first frame of the positioned list is painted (see measureRow). */
   private measureOnMount = true;
   private readonly listeners = new Set<() => void>();
@@ -192,29 +192,36 @@ export class ListVirtualizer {
   }
 
   private update(sync: boolean): void {
+    // Rows measured one by one as a commit mounts them: deciding after each (the rows in view
+    // recomputed, the height written, which makes the next measurement lay the list out again,
+    // the listeners told of a viewport still moving) is left to the hook's layout effect, once,
+    // after the last row's measurement (afterCommit).
+    if (this.measuring) {
+      this.changedWhileMeasuring = true;
+      return;
+    }
     if (this.needsRender()) {
       // The rows already shown move now, not in the render to come (a frame may come first).
-      if (!this.measuring) this.applyGeometry();
-      if (sync && !this.measuring) flushSync(this.rerender);
+      this.applyGeometry();
+      if (sync) flushSync(this.rerender);
       else this.rerender();
-    } else if (!this.measuring) this.applyGeometry();
-    // Rows measured one by one as a commit mounts them: writing the height after each would make
-    // the next measurement lay the list out again (the virtualizer reads the scroll height after
-    // every resize), and the listeners would read a viewport still moving. The hook's layout effect
-    // does both once, after the last row's measurement (afterCommit).
-    if (this.measuring) this.listenersPending = true;
-    else this.notifyListeners();
-  }
-
-  private notifyListeners(): void {
-    this.listenersPending = false;
+    } else this.applyGeometry();
     for (const listener of this.listeners) listener();
   }
 
-  /** After a commit's rows are measured: the geometry, and the listeners if anything changed. */
+  /** After a commit's rows are measured: what their measurements changed, decided once. */
   afterCommit(): void {
+    if (this.changedWhileMeasuring && !this.measureOnMount) {
+      this.changedWhileMeasuring = false;
+      // In a layout effect: a render needed now is made before the frame.
+      this.update(false);
+      return;
+    }
+    // Before the list is positioned the scroll offset is still the estimate's: which rows are in
+    // view is decided by the positioning (takeScrollPosition), in this same commit.
+    this.changedWhileMeasuring = false;
     this.applyGeometry();
-    if (this.listenersPending) this.notifyListeners();
+    for (const listener of this.listeners) listener();
   }
 
   private needsRender(): boolean {
