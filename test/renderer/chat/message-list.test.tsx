@@ -33,6 +33,25 @@ function fill(count: number, perTopic = 20) {
   return { ...ctx, key };
 }
 
+/** A list of `count` unread messages on screen; main's answers recorded (updateFlags). */
+function showUnread(count: number) {
+  const ctx = setupStore();
+  const key = narrowKey(channelNarrow(GENERAL));
+  const messages = Array.from({ length: count }, (_, i) =>
+    channelMessage(i + 1, GENERAL, 'fresh', { content: `unread ${i + 1}` }),
+  );
+  ctx.store
+    .getState()
+    .mergeFetchedMessages('a', key, messages, { foundOldest: true, foundNewest: true });
+  const api = installFakeApi();
+  render(
+    <Providers store={ctx.store}>
+      <MessageList accountId="a" narrowKey={key} offline />
+    </Providers>,
+  );
+  return api;
+}
+
 describe('MessageList', () => {
   it('keeps under 150 message nodes in the DOM for 10,000 messages', async () => {
     const { store, key } = fill(10_000);
@@ -83,20 +102,7 @@ describe('MessageList', () => {
   });
 
   it('marks the unread messages in view as read (web_mark_read_on_scroll_policy "always")', async () => {
-    const ctx = setupStore();
-    const key = narrowKey(channelNarrow(GENERAL));
-    const messages = Array.from({ length: 5 }, (_, i) =>
-      channelMessage(i + 1, GENERAL, 'fresh', { content: `unread ${i + 1}` }),
-    );
-    ctx.store
-      .getState()
-      .mergeFetchedMessages('a', key, messages, { foundOldest: true, foundNewest: true });
-    const api = installFakeApi();
-    render(
-      <Providers store={ctx.store}>
-        <MessageList accountId="a" narrowKey={key} offline />
-      </Providers>,
-    );
+    const api = showUnread(5);
     await screen.findByText('unread 5');
     await waitFor(() => expect(api.updateFlags).toHaveBeenCalled(), { timeout: 3000 });
     const marked = api.updateFlags.mock.calls.flatMap(
@@ -119,20 +125,7 @@ describe('MessageList', () => {
       disconnect() {}
     } as unknown as typeof ResizeObserver;
     try {
-      const ctx = setupStore();
-      const key = narrowKey(channelNarrow(GENERAL));
-      const messages = Array.from({ length: 40 }, (_, i) =>
-        channelMessage(i + 1, GENERAL, 'fresh', { content: `unread ${i + 1}` }),
-      );
-      ctx.store
-        .getState()
-        .mergeFetchedMessages('a', key, messages, { foundOldest: true, foundNewest: true });
-      const api = installFakeApi();
-      render(
-        <Providers store={ctx.store}>
-          <MessageList accountId="a" narrowKey={key} offline />
-        </Providers>,
-      );
+      const api = showUnread(40);
       await waitFor(() => expect(api.updateFlags).toHaveBeenCalled(), { timeout: 3000 });
       const marked = () =>
         new Set(
