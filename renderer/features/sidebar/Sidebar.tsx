@@ -48,6 +48,8 @@ export function Sidebar({ accountId }: { accountId: string }) {
     request.catch((e: unknown) => setError(errorText(e)));
   }, []);
 
+  // Each row gets only what it shows of the route (is it the open view, which of its topics is),
+  // so opening another conversation re-renders the rows it leaves and enters, not every row.
   const channelRows = (subs: readonly Subscription[]) =>
     subs.map((sub) => (
       <ChannelRow
@@ -55,7 +57,8 @@ export function Sidebar({ accountId }: { accountId: string }) {
         accountId={accountId}
         sub={sub}
         open={openChannel === sub.stream_id}
-        routeKey={routeKey}
+        active={routeKey === narrowKey(channelNarrow(sub.stream_id))}
+        topicRouteKey={openChannel === sub.stream_id ? routeKey : ''}
         report={report}
       />
     ));
@@ -135,13 +138,18 @@ const ChannelRow = memo(function ChannelRow({
   accountId,
   sub,
   open,
-  routeKey,
+  active,
+  topicRouteKey,
   report,
 }: {
   accountId: string;
   sub: Subscription;
+  /** The route is in this channel (its topics are listed). */
   open: boolean;
-  routeKey: string;
+  /** The route is this channel. */
+  active: boolean;
+  /** The route's key while the channel is open ('' otherwise): which topic is active. */
+  topicRouteKey: string;
   report: Report;
 }) {
   const id = sub.stream_id;
@@ -161,7 +169,7 @@ const ChannelRow = memo(function ChannelRow({
       <div className="row">
         <button
           type="button"
-          className={navClass(routeKey === narrowKey(channelNarrow(id)))}
+          className={navClass(active)}
           onClick={() => navigate({ kind: 'narrow', narrow: channelNarrow(id) })}
         >
           <span className="swatch" style={{ background: sub.color }} aria-hidden="true" />
@@ -193,7 +201,7 @@ const ChannelRow = memo(function ChannelRow({
           accountId={accountId}
           streamId={id}
           name={sub.name}
-          routeKey={routeKey}
+          routeKey={topicRouteKey}
           report={report}
         />
       ) : null}
@@ -237,7 +245,7 @@ function ChannelTopics({
           unread={t.unread}
           policy={t.policy}
           muted={t.muted}
-          routeKey={routeKey}
+          active={routeKey === narrowKey(topicNarrow(streamId, t.name))}
           report={report}
         />
       ))}
@@ -252,7 +260,7 @@ const TopicRow = memo(function TopicRow({
   unread,
   policy,
   muted,
-  routeKey,
+  active,
   report,
 }: {
   accountId: string;
@@ -261,7 +269,7 @@ const TopicRow = memo(function TopicRow({
   unread: number;
   policy: VisibilityPolicy;
   muted: boolean;
-  routeKey: string;
+  active: boolean;
   report: Report;
 }) {
   const narrow = topicNarrow(streamId, name);
@@ -270,7 +278,7 @@ const TopicRow = memo(function TopicRow({
       <div className="row">
         <button
           type="button"
-          className={navClass(routeKey === narrowKey(narrow))}
+          className={navClass(active)}
           onClick={() => navigate({ kind: 'narrow', narrow })}
         >
           <span className="name">{name || '(no topic)'}</span>
@@ -326,7 +334,12 @@ function DmList({ routeKey }: { routeKey: string }) {
       <h2>Direct messages</h2>
       <ul>
         {dms.slice(0, 30).map((dm) => (
-          <DmRow key={dm.key} dmKey={dm.key} unread={dm.unread} routeKey={routeKey} />
+          <DmRow
+            key={dm.key}
+            dmKey={dm.key}
+            unread={dm.unread}
+            active={routeKey === narrowKey(dmNarrow(dm.userIds))}
+          />
         ))}
       </ul>
     </section>
@@ -336,11 +349,11 @@ function DmList({ routeKey }: { routeKey: string }) {
 const DmRow = memo(function DmRow({
   dmKey,
   unread,
-  routeKey,
+  active,
 }: {
   dmKey: string;
   unread: number;
-  routeKey: string;
+  active: boolean;
 }) {
   const narrow = useMemo(() => dmNarrow(dmKey.split(',').map(Number)), [dmKey]);
   // A string: the row re-renders when a participant's name changes, not on other user updates.
@@ -355,7 +368,7 @@ const DmRow = memo(function DmRow({
     <li>
       <button
         type="button"
-        className={navClass(routeKey === narrowKey(narrow))}
+        className={navClass(active)}
         onClick={() => navigate({ kind: 'narrow', narrow })}
       >
         <span className="name">{names}</span>

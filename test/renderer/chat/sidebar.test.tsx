@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { Sidebar } from '../../../renderer/features/sidebar/Sidebar';
 import { navigate } from '../../../renderer/src/ui-store';
-import { channelNarrow } from '../../../shared/narrow';
+import { channelNarrow, dmNarrow, topicNarrow } from '../../../shared/narrow';
 import { act } from 'react';
 import {
   DESIGN,
@@ -173,5 +173,24 @@ describe('Sidebar', () => {
     expect(names[0]).toContain(farid);
     expect(names[1]).toContain(farid);
     expect(names[1]).not.toContain(emma);
+  });
+
+  it('highlights the open view: the channel, then one of its topics, then a conversation', () => {
+    setup();
+    const nav = (name: RegExp) =>
+      screen.getAllByRole('button', { name }).find((b) => b.className.includes('nav'))!;
+    const active = () =>
+      [...document.querySelectorAll('.sidebar button.nav.active')].map(
+        (b) => b.querySelector('.name')?.textContent,
+      );
+    act(() => navigate({ kind: 'narrow', narrow: channelNarrow(GENERAL) }));
+    expect(active()).toEqual(['#general']);
+    act(() => navigate({ kind: 'narrow', narrow: topicNarrow(GENERAL, 'lunch') }));
+    expect(active()).toEqual(['lunch']);
+    expect(nav(/#general/).className).not.toContain('active');
+    act(() => navigate({ kind: 'narrow', narrow: dmNarrow([EMMA]) }));
+    expect(active()).toEqual([register().realm_users.find((u) => u.user_id === EMMA)!.full_name]);
+    act(() => navigate({ kind: 'inbox' }));
+    expect(active()).toEqual(['Inbox']);
   });
 });
