@@ -1,10 +1,9 @@
 // Reads transcript payloads named by payloadRef (a file beside the manifest or an attachment) and
 // checks their declared sha256 and byteLength.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { isPlainObject, type Finding } from '../../shared/manifest';
 import type { AttachmentBytes } from './attachment-bytes';
-import { resolveInsideFolder } from './safe-files';
+import { readInsideFolder } from './safe-files';
 
 /** Transcripts are text; anything larger is refused rather than read into memory. */
 export const MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
@@ -37,17 +36,8 @@ async function loadBytes(
   ctx: PayloadContext,
   ref: Record<string, unknown>,
 ): Promise<{ bytes?: Uint8Array; reason?: string }> {
-  if (typeof ref.path === 'string') {
-    const file = await resolveInsideFolder(ctx.folder, ref.path);
-    if (!file.ok) return { reason: file.reason };
-    if (file.size > MAX_PAYLOAD_BYTES)
-      return { reason: `${ref.path} is larger than ${MAX_PAYLOAD_BYTES} bytes` };
-    try {
-      return { bytes: new Uint8Array(await readFile(file.path)) };
-    } catch (err) {
-      return { reason: `${ref.path}: ${(err as Error).message}` };
-    }
-  }
+  if (typeof ref.path === 'string')
+    return readInsideFolder(ctx.folder, ref.path, MAX_PAYLOAD_BYTES);
   if (typeof ref.attachment === 'string') {
     const item = findAttachment(ctx.attachments, ref.attachment);
     if (!item || typeof item.contentBase64 !== 'string')

@@ -13,6 +13,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { inspectManifestFile } from '../../electron/manifest';
+import { readInsideFolder } from '../../electron/manifest/safe-files';
 import {
   deleteAt,
   REENCODED,
@@ -90,6 +91,28 @@ describe('transcript payloads', () => {
     const report = await inspectManifestFile(f.manifestPath);
     expect(codes(report.errors)).toEqual(['payload-unreadable /transcripts/2/payloadRef']);
     expect(report.errors[0].message).toMatch(/leaves the manifest folder/);
+  });
+
+  it('a folder swapped for a link out between the check and the open is caught on the opened file', async () => {
+    const f = folder();
+    mkdirSync(join(f.dir, 'sub'));
+    writeFileSync(join(f.dir, 'sub', 'notes.txt'), 'inside\n');
+    const outsideDir = join(f.dir, '..', `outside-swap-${Date.now()}`);
+    mkdirSync(outsideDir);
+    writeFileSync(join(outsideDir, 'notes.txt'), 'secret\n');
+    temps.removeAfterTest(() => rmSync(outsideDir, { recursive: true, force: true }));
+    // Read as it is: the file inside.
+    expect(await readInsideFolder(f.dir, 'sub/notes.txt', 1024)).toEqual({
+      bytes: new Uint8Array(Buffer.from('inside\n')),
+    });
+    // Checked while inside, then `sub` becomes a link to the outside folder before the open.
+    const swapped = await readInsideFolder(f.dir, 'sub/notes.txt', 1024, async () => {
+      rmSync(join(f.dir, 'sub'), { recursive: true });
+      symlinkSync(outsideDir, join(f.dir, 'sub'));
+    });
+    expect(swapped).toEqual({
+      reason: 'sub/notes.txt leaves the manifest folder (changed while it was opened)',
+    });
   });
 
   it('a path in a subfolder is read', async () => {
