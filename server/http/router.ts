@@ -120,11 +120,16 @@ export class ApiRouter {
   }
 
   /**
-   * Counts one request against `key`'s rate limit (`user:<id>` or `ip:<address>`), for endpoints
-   * served outside this router (tus): the headers to send, or RATE_LIMIT_HIT thrown.
+   * Authenticates a request served outside this router (tus) and counts it as every API request
+   * is counted: the caller and the rate-limit headers to send; or the 401 (counted against the
+   * IP) or RATE_LIMIT_HIT thrown.
    */
-  countRequest(key: string): Record<string, string> {
-    return this.rateLimiter ? this.rateLimiter.hit(key) : {};
+  authenticateAndCount(request: FastifyRequest): {
+    user: AuthUser;
+    headers: Record<string, string>;
+  } {
+    const user = this.authenticate(request);
+    return { user, headers: this.rateLimiter?.hit(`user:${user.id}`) ?? {} };
   }
 
   /** The caller, or the 401 to send; a refused request still counts against its IP's limit. */

@@ -59,7 +59,7 @@ export const uploadsResource: ResourceModule = {
       ctx,
       storage,
       authenticator: new Authenticator(ctx.db),
-      countRequest: (key) => api.countRequest(key),
+      authenticateAndCount: (request) => api.authenticateAndCount(request),
       recordUpload,
     });
 

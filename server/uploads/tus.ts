@@ -46,8 +46,11 @@ export interface TusDependencies {
   ctx: RealmContext;
   storage: UploadStorage;
   authenticator: Authenticator;
-  /** Counts a request against the API's rate limit (ApiRouter.countRequest). */
-  countRequest(key: string): Record<string, string>;
+  /** Authenticates a tus request and counts it against the API rate limit (the API router's). */
+  authenticateAndCount(request: FastifyRequest): {
+    user: { id: number };
+    headers: Record<string, string>;
+  };
   /** Creates the attachment for a finished file already placed at pathId. */
   recordUpload(upload: {
     ownerId: number;
@@ -160,16 +163,8 @@ export function mountTus(app: FastifyInstance, deps: TusDependencies): void {
     // CORS preflights carry no credentials; tus answers them itself.
     if (request.method !== 'OPTIONS') {
       // Counted like every API request: a refused caller against its IP, a known one as itself.
-      let user;
-      try {
-        user = authenticator.authenticate(request.headers.authorization);
-      } catch (error) {
-        if (error instanceof ApiError)
-          Object.assign(error.headers, deps.countRequest(`ip:${request.ip}`));
-        throw error;
-      }
-      for (const [name, value] of Object.entries(deps.countRequest(`user:${user.id}`)))
-        reply.raw.setHeader(name, value);
+      const { user, headers } = deps.authenticateAndCount(request);
+      for (const [name, value] of Object.entries(headers)) reply.raw.setHeader(name, value);
       if (request.method === 'POST' && request.headers['upload-defer-length'] !== undefined) {
         throw new ApiError('BAD_REQUEST', 'SizeIsDeferred is not supported', 411);
       }
