@@ -34,7 +34,7 @@ const HIGHLIGHT_TOKENS = new Set(
 );
 
 /** The message classes of a class attribute's value (see MESSAGE_CLASS). */
-export function messageClasses(value: string): string {
+function messageClasses(value: string): string {
   return value
     .split(/\s+/)
     .filter((c) => MESSAGE_CLASS.test(c) || HIGHLIGHT_TOKENS.has(c))

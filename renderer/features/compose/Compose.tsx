@@ -201,7 +201,6 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
   // reply in another conversation, a shortcut from the inbox before this box mounted), once this
   // box has rendered that view and restored its draft, so the change of view does not wipe them.
   const route = useUi((s) => s.route);
-  const shownRoute = useRef(route);
   const handleRequest = useCallback(
     (request: ComposeRequest) => {
       if (request.kind === 'dm') {
@@ -219,10 +218,10 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
     },
     [insertText],
   );
+  // Subscribed anew for each view shown (after its render), so `route` is the view on screen.
   useEffect(() => {
-    shownRoute.current = route;
     const take = () => {
-      const request = takeComposeRequest(shownRoute.current);
+      const request = takeComposeRequest(route);
       if (request) handleRequest(request);
     };
     take();
