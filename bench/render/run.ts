@@ -11,6 +11,9 @@
 // neither Playwright's own script evaluation nor Chromium's work after the load is in the window. Three situations (page/main.tsx): "app" (the app shell painted, the
 // sanitizer warmed at idle as the app does; the bar's figure), "switch" (another narrow's list was
 // on screen) and "cold" (nothing rendered before in the page).
+// A fourth, "rich" (?mode=app&content=rich), repeats the app situation, scroll included, with every
+// message carrying server-rendered rich content (rich-content.ts: emoji, math, highlighted code,
+// spoilers, quotes, times, mentions, an image preview): the rich-content bar.
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
@@ -21,6 +24,7 @@ import react from '@vitejs/plugin-react';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../test/support/chromium';
 import { writeBenchFigures } from '../support/output';
+import { renderRichBodies } from './rich-content';
 
 // Code passed to page.evaluate runs in the page; this Node-side file has no DOM types.
 declare const window: Record<string, unknown>;
@@ -215,9 +219,16 @@ type BenchPage = {
  */
 const SETTLE_MS = Number(process.env.BENCH_SETTLE ?? 1000);
 
+/** The rich-content situation's message bodies, rendered by the real local server in main(). */
+let richBodies: string[] = [];
+
 /** Loads the page in a mode and waits until it is ready to open the list (outside any trace). */
 async function loadPage(browser: Browser, url: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  if (url.includes('content=rich'))
+    await page.addInitScript((bodies) => {
+      (window as unknown as { benchRichBodies: string[] }).benchRichBodies = bodies;
+    }, richBodies);
   await page.goto(url);
   await page.waitForFunction(() => 'bench' in window);
   if (SETTLE_MS > 0) await page.waitForTimeout(SETTLE_MS);
@@ -295,7 +306,53 @@ function median(values: number[]): number {
   return percentile(values, 50);
 }
 
+/** What an opened list shows and how it scrolls: node counts, then frames scrolling to the top. */
+async function measureOpenList(page: Page) {
+  await page.waitForTimeout(300);
+  const counts = await page.evaluate(() => {
+    const b = (window as unknown as { bench: BenchPage }).bench;
+    return {
+      commitMs: b.commitMs(),
+      endInView: b.endInView(),
+      filled: b.filled(),
+      firstFrameNodes: b.firstFrameNodes(),
+      messageNodes: b.messageNodes(),
+      domNodes: b.domNodes(),
+      scrollHeight: b.scrollHeight(),
+    };
+  });
+  const scroll = await traced(page, () =>
+    page.evaluate(
+      (px) => (window as unknown as { bench: BenchPage }).bench.scrollToTop(px),
+      SCROLL_PX_PER_FRAME,
+    ),
+  );
+  const frames = scroll.value;
+  const scrollCpuMsPerFrame = mainThreadCpuMs(scroll.events) / Math.max(frames.length, 1);
+  const maxNodes = await page.evaluate(() =>
+    (window as unknown as { bench: BenchPage }).bench.maxNodes(),
+  );
+  const mean = frames.reduce((a, b) => a + b, 0) / Math.max(frames.length, 1);
+  return {
+    scrollCpuMsPerFrame: Math.round(scrollCpuMsPerFrame * 100) / 100,
+    commitMs: Math.round(counts.commitMs * 10) / 10,
+    endInView: counts.endInView,
+    filled: counts.filled,
+    firstFrameNodes: counts.firstFrameNodes,
+    messageNodes: counts.messageNodes,
+    maxMessageNodesWhileScrolling: maxNodes,
+    domNodes: counts.domNodes,
+    frames: frames.length,
+    frameMsMedian: Math.round(median(frames) * 10) / 10,
+    frameMsP95: Math.round(percentile(frames, 95) * 10) / 10,
+    frameMsMax: Math.round(Math.max(...frames) * 10) / 10,
+    fps: Math.round((1000 / mean) * 10) / 10,
+    scrollHeightPx: counts.scrollHeight,
+  };
+}
+
 async function main() {
+  richBodies = await renderRichBodies();
   await build({
     root: pageDir,
     base: './',
@@ -360,6 +417,13 @@ async function main() {
     frameMsMax: number;
     fps: number;
     scrollHeightPx: number;
+    /** The app-shell situation again with rich content in every message (the rich-content bar). */
+    rich: Awaited<ReturnType<typeof measureOpenList>> & {
+      firstPaintMs: number;
+      firstPaintTracedMs: number;
+      firstPaintCpuMs: number;
+      firstPaintBreakdown: Array<{ name: string; ms: number }>;
+    };
   }> = [];
   let heapMB: number | null = null;
   try {
@@ -391,31 +455,11 @@ async function main() {
       // BENCH_TRACE=1: the first run's trace of open() to first paint, for DevTools or Perfetto.
       if (process.env.BENCH_TRACE === '1' && i === 0)
         writeBenchFigures('render-trace', { traceEvents: load.events });
-      await page.waitForTimeout(300);
-      const counts = await page.evaluate(() => {
-        const b = (window as unknown as { bench: BenchPage }).bench;
-        return {
-          commitMs: b.commitMs(),
-          endInView: b.endInView(),
-          filled: b.filled(),
-          firstFrameNodes: b.firstFrameNodes(),
-          messageNodes: b.messageNodes(),
-          domNodes: b.domNodes(),
-          scrollHeight: b.scrollHeight(),
-        };
-      });
-      const scroll = await traced(page, () =>
-        page.evaluate(
-          (px) => (window as unknown as { bench: BenchPage }).bench.scrollToTop(px),
-          SCROLL_PX_PER_FRAME,
-        ),
-      );
-      const frames = scroll.value;
-      const scrollCpuMsPerFrame = mainThreadCpuMs(scroll.events) / Math.max(frames.length, 1);
-      const maxNodes = await page.evaluate(() =>
-        (window as unknown as { bench: BenchPage }).bench.maxNodes(),
-      );
-      const mean = frames.reduce((a, b) => a + b, 0) / Math.max(frames.length, 1);
+      const list = await measureOpenList(page);
+      // The same list when every message carries rich content rendered by the real server.
+      const richLoad = await openMeasured(browser, `${url}?mode=app&content=rich`);
+      const richList = await measureOpenList(richLoad.page);
+      await richLoad.page.close();
       runs.push({
         firstPaintMs: load.ms,
         firstPaintTracedMs: load.tracedMs,
@@ -429,20 +473,14 @@ async function main() {
         switchFirstPaintTracedMs: switched.tracedMs,
         switchFirstPaintCpuMs: switched.cpuMs,
         switchFirstPaintBreakdown: switched.breakdown,
-        scrollCpuMsPerFrame: Math.round(scrollCpuMsPerFrame * 100) / 100,
-        commitMs: Math.round(counts.commitMs * 10) / 10,
-        endInView: counts.endInView,
-        filled: counts.filled,
-        firstFrameNodes: counts.firstFrameNodes,
-        messageNodes: counts.messageNodes,
-        maxMessageNodesWhileScrolling: maxNodes,
-        domNodes: counts.domNodes,
-        frames: frames.length,
-        frameMsMedian: Math.round(median(frames) * 10) / 10,
-        frameMsP95: Math.round(percentile(frames, 95) * 10) / 10,
-        frameMsMax: Math.round(Math.max(...frames) * 10) / 10,
-        fps: Math.round((1000 / mean) * 10) / 10,
-        scrollHeightPx: counts.scrollHeight,
+        ...list,
+        rich: {
+          firstPaintMs: richLoad.ms,
+          firstPaintTracedMs: richLoad.tracedMs,
+          firstPaintCpuMs: richLoad.cpuMs,
+          firstPaintBreakdown: richLoad.breakdown,
+          ...richList,
+        },
       });
       await page.close();
     }
@@ -476,7 +514,18 @@ async function main() {
       maxMessageNodes: Math.max(...runs.map((r) => r.maxMessageNodesWhileScrolling)),
       frameMsP95: median(runs.map((r) => r.frameMsP95)),
       fps: median(runs.map((r) => r.fps)),
+      rich: {
+        firstPaintMs: median(runs.map((r) => r.rich.firstPaintMs)),
+        firstPaintCpuMs: median(runs.map((r) => r.rich.firstPaintCpuMs)),
+        scrollCpuMsPerFrame: median(runs.map((r) => r.rich.scrollCpuMsPerFrame)),
+        maxMessageNodes: Math.max(...runs.map((r) => r.rich.maxMessageNodesWhileScrolling)),
+        frameMsP95: median(runs.map((r) => r.rich.frameMsP95)),
+        fps: median(runs.map((r) => r.rich.fps)),
+        endInView: runs.every((r) => r.rich.endInView),
+        filled: runs.every((r) => r.rich.filled),
+      },
     },
+    richBodies: richBodies.length,
     heapWith50kMessagesMB: heapMB,
     heapBarMB: 200,
     runs,
@@ -496,11 +545,17 @@ async function main() {
       `  switch from another narrow: first paint ${r.switchFirstPaintMs} ms wall (${r.switchFirstPaintTracedMs} traced), ${r.switchFirstPaintCpuMs} ms CPU: ${byEvent(r.switchFirstPaintBreakdown)}`,
     );
     console.log(
+      `  rich content: first paint ${r.rich.firstPaintMs} ms wall (${r.rich.firstPaintTracedMs} traced), ${r.rich.firstPaintCpuMs} ms CPU (${r.rich.firstFrameNodes} message nodes, ${r.rich.endInView ? 'last message at the bottom' : 'LAST MESSAGE NOT AT THE BOTTOM'}, ${r.rich.filled ? 'viewport filled' : 'GAP ABOVE THE FIRST ROW'}), max ${r.rich.maxMessageNodesWhileScrolling} message nodes while scrolling (${r.rich.domNodes} DOM nodes), ${r.rich.frames} frames: p95 ${r.rich.frameMsP95} ms, ${r.rich.fps} fps, ${r.rich.scrollCpuMsPerFrame} ms CPU per frame: ${byEvent(r.rich.firstPaintBreakdown)}`,
+    );
+    console.log(
       `  cold page (nothing rendered before): first paint ${r.coldFirstPaintMs} ms wall (${r.coldFirstPaintTracedMs} traced), ${r.coldFirstPaintCpuMs} ms CPU: ${byEvent(r.coldFirstPaintBreakdown)}`,
     );
   }
   console.log(
     `median: first paint ${result.median.firstPaintMs} ms wall / ${result.median.firstPaintCpuMs} ms CPU (bar < 50; that is the app shell painted; switching from another narrow ${result.median.switchFirstPaintMs} ms wall / ${result.median.switchFirstPaintCpuMs} ms CPU; cold page ${result.median.coldFirstPaintMs} ms wall / ${result.median.coldFirstPaintCpuMs} ms CPU), CPU per scroll frame ${result.median.scrollCpuMsPerFrame} ms (60 fps needs < 16.7), max message nodes ${result.median.maxMessageNodes} (bar < 150), ${result.median.fps} fps (bar 60), p95 frame ${result.median.frameMsP95} ms`,
+  );
+  console.log(
+    `rich content median: first paint ${result.median.rich.firstPaintMs} ms wall / ${result.median.rich.firstPaintCpuMs} ms CPU (bar < 50), max message nodes ${result.median.rich.maxMessageNodes} (bar < 150), ${result.median.rich.fps} fps (bar 60), p95 frame ${result.median.rich.frameMsP95} ms, CPU per scroll frame ${result.median.rich.scrollCpuMsPerFrame} ms`,
   );
   console.log(`renderer JS heap holding 50,000 messages: ${heapMB} MB (bar < 200 MB)`);
   if (runs.length === 0) return; // BENCH_RUNS=0: profile only

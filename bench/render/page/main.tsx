@@ -37,6 +37,15 @@ import '../../../renderer/styles/app.css';
 const params = new URLSearchParams(location.search);
 const MESSAGES = Number(params.get('messages') ?? 10_000);
 const MODE = (['cold', 'switch'] as const).find((m) => m === params.get('mode')) ?? 'app';
+/** ?content=rich: every message body is one of the server-rendered rich bodies (emoji, math,
+ * highlighted code, spoilers, quotes, times, mentions, images) that run.ts renders with the real
+ * local server (rich-content.ts) and hands to the page before it loads. */
+const RICH_BODIES =
+  params.get('content') === 'rich'
+    ? (window as unknown as { benchRichBodies?: string[] }).benchRichBodies
+    : undefined;
+if (params.get('content') === 'rich' && !RICH_BODIES?.length)
+  throw new Error('content=rich needs window.benchRichBodies');
 const CHANNEL = 1;
 /** The channel on screen before open() in switch mode, and its message count. */
 const PREVIOUS_CHANNEL = 2;
@@ -103,8 +112,9 @@ const register = {
 
 function message(id: number, channel = CHANNEL): MessageWithFlags {
   const sender = 2 + ((id * 7) % 49);
-  const body =
-    id % 17 === 0
+  const body = RICH_BODIES
+    ? RICH_BODIES[id % RICH_BODIES.length]
+    : id % 17 === 0
       ? '<p>Here is the snippet:</p><div class="codehilite"><pre><span></span><code>const x = 1;\nconsole.log(x);\n</code></pre></div>'
       : id % 5 === 0
         ? `<p>A longer message number ${id}, which wraps over more than one line on a normal window so that rows have different heights, with a <a href="https://example.com/${id}">link</a> and <strong>emphasis</strong>.</p>`
