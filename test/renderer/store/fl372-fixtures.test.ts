@@ -2,7 +2,6 @@
 // A real register response and events from a public server at feature level 372 (older than ours
 // in places, newer in others: deprecated muted_topics events, `operation` beside `op`, presence,
 // a poll with a vote) through replaceSnapshot and applyEventBatch.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   createChatStore,
@@ -15,6 +14,15 @@ import type { RegisterResponse } from '../../../shared/api/types';
 import { widgetFromSubmessages } from '../../../shared/widgets/widget';
 import type { PollState } from '../../../shared/widgets/poll';
 
+// This project has no Node types (renderer tests); Node's own loader reads the fixtures, by the
+// path relative to the repository root that tests run from.
+const { readFileSync } = (
+  globalThis as unknown as {
+    process: {
+      getBuiltinModule(id: 'node:fs'): { readFileSync(path: string, enc: 'utf8'): string };
+    };
+  }
+).process.getBuiltinModule('node:fs');
 const FIXTURES = '../shared/fixtures/zulip-server';
 const register = JSON.parse(
   readFileSync(`${FIXTURES}/register-fl372.json`, 'utf8'),
