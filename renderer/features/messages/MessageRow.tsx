@@ -16,6 +16,7 @@ import { EditHistory } from './EditHistory';
 import { handleContentLinkClick } from './content-links';
 import { openUserPopover } from '../people/UserPopover';
 import { withoutMeCommand } from './me-message';
+import { withWidget } from './widgets/MessageWidget';
 
 /** Sender lines repeat after this gap even for the same sender. */
 const GROUP_GAP_SECONDS = 5 * 60;
@@ -151,14 +152,16 @@ export const MessageRow = memo(function MessageRow({
   const hasMarkers = !!(message.last_edit_timestamp || message.last_moved_timestamp || starred);
   // Beside the content when there is no sender line to carry them.
   const inlineMarkers = hasMarkers && (grouped || message.is_me_message);
-  const contentBox = (
+  const contentBox = withWidget(
+    accountId,
+    message,
     <div
       className="content"
       data-account-id={accountId}
       onClick={handleContentLinkClick}
       // Sanitized above by DOMPurify (lib/sanitize.ts).
       dangerouslySetInnerHTML={{ __html: html }}
-    />
+    />,
   );
   const markers = (
     <>
