@@ -10,25 +10,12 @@ import {
   type AccountState,
 } from '../../../renderer/store';
 import type { ServerEvent } from '../../../shared/api/events';
-import type { RegisterResponse } from '../../../shared/api/types';
+import { fl372Events, fl372Register } from './fixtures/fl372';
 import { widgetFromSubmessages } from '../../../shared/widgets/widget';
 import type { PollState } from '../../../shared/widgets/poll';
 
-// This project has no Node types (renderer tests); Node's own loader reads the fixtures, by the
-// path relative to the repository root that tests run from.
-const { readFileSync } = (
-  globalThis as unknown as {
-    process: {
-      getBuiltinModule(id: 'node:fs'): { readFileSync(path: string, enc: 'utf8'): string };
-    };
-  }
-).process.getBuiltinModule('node:fs');
-const FIXTURES = '../shared/fixtures/zulip-server';
-const register = JSON.parse(
-  readFileSync(`${FIXTURES}/register-fl372.json`, 'utf8'),
-) as RegisterResponse;
-const events = JSON.parse(readFileSync(`${FIXTURES}/events-fl372.json`, 'utf8'))
-  .events as ServerEvent[];
+const register = fl372Register();
+const events = fl372Events();
 
 const KING_HAMLET = 51;
 const IAGO = 52;
