@@ -19,9 +19,18 @@ beforeAll(() => {
 });
 const client = (who: string) => realmClient(session.realm, who);
 
+// The page's globals as code passed to page.evaluate sees them (e2e files compile without DOM types).
+declare const document: { documentElement: { dataset: Record<string, string | undefined> } };
+
+/** Screenshots in the light theme and, on the same page, the dark one. */
 async function screenshot(target: Locator, name: string): Promise<void> {
   const dir = process.env.E2E_SCREENSHOTS;
-  if (dir) await target.screenshot({ path: join(dir, `${name}.png`) });
+  if (!dir) return;
+  await target.screenshot({ path: join(dir, `${name}.png`) });
+  const theme = await page.evaluate(() => document.documentElement.dataset.theme);
+  await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
+  await target.screenshot({ path: join(dir, `${name}-dark.png`) });
+  await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
 }
 
 /** The widget Emma's client builds from the message as the server gives it to her. */
