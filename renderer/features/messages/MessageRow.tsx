@@ -152,17 +152,17 @@ export const MessageRow = memo(function MessageRow({
   const hasMarkers = !!(message.last_edit_timestamp || message.last_moved_timestamp || starred);
   // Beside the content when there is no sender line to carry them.
   const inlineMarkers = hasMarkers && (grouped || message.is_me_message);
-  const contentBox = withWidget(
-    accountId,
-    message,
+  const contentBox = (
     <div
       className="content"
       data-account-id={accountId}
       onClick={handleContentLinkClick}
       // Sanitized above by DOMPurify (lib/sanitize.ts).
       dangerouslySetInnerHTML={{ __html: html }}
-    />,
+    />
   );
+  // A /poll or /todo message shows its widget in place of the text.
+  const contentOrWidget = withWidget(accountId, message, contentBox);
   const markers = (
     <>
       {message.last_edit_timestamp ? (
@@ -226,11 +226,11 @@ export const MessageRow = memo(function MessageRow({
                   {senderName}
                 </button>
               ) : null}
-              {contentBox}
+              {contentOrWidget}
               {inlineMarkers ? <span className="inline-markers">{markers}</span> : null}
             </div>
           ) : (
-            contentBox
+            contentOrWidget
           )}
           {showHistory ? <EditHistory message={message} accountId={accountId} /> : null}
           {/* Most rows have none: no component (and no store subscription) for those. */}
