@@ -1,6 +1,7 @@
 // Submessages: the widget submessage a /poll or /todo message gets when it is stored, POST
 // /submessage (votes, options, tasks...) and submessage events to everyone who received the
-// message, as the public server does (zerver/views/submessage.py, actions/submessage.py).
+// message, as the public server does (zerver/views/submessage.py, actions/submessage.py),
+// including its topic follow/unmute for users whose policy is "topics I participate in".
 import type { Db } from '../db';
 import { badRequest } from '../http/errors';
 import { p } from '../http/params';
@@ -10,6 +11,7 @@ import type { WidgetType } from '../realm/widgets';
 import type { ResourceModule } from './module';
 import { accessibleMessage } from './messages-store';
 import { insertSubmessage } from './submessages-store';
+import { announceTopicPolicyChanges, applyParticipationVisibility } from './messages-visibility';
 
 /** The widget type of a message's first widget submessage, as the public server reads it. */
 function widgetTypeOf(db: Db, messageId: number): WidgetType | null {
@@ -76,7 +78,14 @@ export const submessagesResource: ResourceModule = {
           msg_type: params.msg_type,
           content: params.content,
         };
-        const id = insertSubmessage(db, submessage);
+        const { id, policyChange } = db.transaction(() => ({
+          id: insertSubmessage(db, submessage),
+          policyChange:
+            message.type === 'stream' && message.channel_id !== null
+              ? applyParticipationVisibility(ctx, user, message.channel_id, message.topic)
+              : undefined,
+        }))();
+        if (policyChange) announceTopicPolicyChanges(ctx, [policyChange]);
         ctx.events.send(receiverIds(db, message.id), {
           type: 'submessage',
           msg_type: submessage.msg_type,

@@ -193,6 +193,29 @@ describe('poll messages', () => {
   });
 });
 
+describe('topic visibility on participation', () => {
+  it('follows the topic for a voter whose policy is "topics I participate in", as the public server', async () => {
+    const emma = server.client('emma');
+    const id = await sendToChannel(server.client('dev'), 'polls', 'joined', '/poll Join?\nYes');
+    const q = await registerQueue(emma, { event_types: ['user_topic', 'submessage'] });
+    // The default (topics I start) does nothing for a vote.
+    expect((await submit('emma', id, { type: 'vote', key: 'canned,0', vote: 1 })).status).toBe(200);
+    expect((await q.waitFor((e) => e.type === 'submessage')).message_id).toBe(id);
+    expect(await q.poll()).toEqual([]);
+
+    expect((await emma.patch('/settings', { automatically_follow_topics_policy: 1 })).status).toBe(
+      200,
+    );
+    expect((await submit('emma', id, { type: 'vote', key: 'canned,0', vote: -1 })).status).toBe(
+      200,
+    );
+    const [first, second] = [await q.next(), await q.poll()].flat();
+    expect(first).toMatchObject({ type: 'user_topic', topic_name: 'joined', visibility_policy: 3 });
+    expect(second).toMatchObject({ type: 'submessage', message_id: id });
+    await emma.patch('/settings', { automatically_follow_topics_policy: 3 });
+  });
+});
+
 describe('to-do lists and plain messages', () => {
   it('take tasks and strikes from any reader; only the author renames the list', async () => {
     const id = await sendToChannel(
