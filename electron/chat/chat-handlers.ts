@@ -91,6 +91,12 @@ export function chatHandlers(sessions: {
         emoji_code: p.emojiCode,
         reaction_type: p.reactionType,
       }),
+    sendSubmessage: (p) =>
+      session(p).client.call(endpoints.sendSubmessage, {
+        message_id: p.messageId,
+        msg_type: p.msgType,
+        content: p.content,
+      }),
     sendTyping: (p) =>
       session(p).client.call(
         endpoints.sendTyping,

@@ -1,46 +1,18 @@
-// The unicode emoji table from the emoji-datasource package: short name -> code, where the code is
-// the lowercase dash-separated codepoint sequence with the FE0F variation selector removed, as the
-// public API does. Loaded once, on first use. Reactions and statuses validate against it, and
-// against the realm's custom emoji (resources/realm-emoji.ts supplies the table).
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-
-interface EmojiEntry {
-  unified: string;
-  short_names: string[];
-}
+// Unicode emoji names and codes are the public server's own table (shared/emoji/names.ts): every
+// name it accepts, aliases included ("+1", "thumbs_up" and "like" are all 1f44d), and its codes in
+// the API's form (no FE0F). Reactions and statuses validate against it, and against the realm's
+// custom emoji (resources/realm-emoji.ts supplies the table).
+import { emojiCodeForName, emojiNameForCode } from '../../shared/emoji/names';
 
 /** The extra emoji the server provides besides unicode and realm emoji (reaction_type svc_extra_emoji). */
 export const EXTRA_EMOJI = new Set(['zulip']);
 
-let table: { byName: Map<string, string>; codes: Set<string> } | null = null;
-
-function load() {
-  if (table) return table;
-  const require = createRequire(import.meta.url);
-  const file = require.resolve('emoji-datasource/emoji.json');
-  const entries = JSON.parse(readFileSync(file, 'utf8')) as EmojiEntry[];
-  const byName = new Map<string, string>();
-  const codes = new Set<string>();
-  for (const entry of entries) {
-    const code = emojiCode(entry.unified);
-    codes.add(code);
-    for (const name of entry.short_names) byName.set(name, code);
-  }
-  table = { byName, codes };
-  return table;
-}
-
-export function emojiCode(unified: string): string {
-  return unified.toLowerCase().replace(/-fe0f/g, '');
-}
-
 export function unicodeEmojiCodeForName(name: string): string | undefined {
-  return load().byName.get(name);
+  return emojiCodeForName(name);
 }
 
 export function isUnicodeEmojiCode(code: string): boolean {
-  return load().codes.has(emojiCode(code));
+  return emojiNameForCode(code) !== undefined;
 }
 
 export type EmojiCheck =
@@ -69,7 +41,9 @@ export const NO_CUSTOM_EMOJI: CustomEmojiTable = {
  * Validates an emoji as statuses and reactions accept it. Without an emoji_code the name decides
  * the type, as the public server resolves names: an active custom emoji first, then the extra
  * emoji, then unicode (any reaction_type given is then ignored). With an emoji_code the type
- * (default unicode_emoji) decides, and the name must be that code's name.
+ * (default unicode_emoji) decides; the code must be one of the table's exactly (no FE0F, as the
+ * public server compares it) and the name any name of that code, aliases included. The name is
+ * kept as given, so a reaction with "thumbs_up" is stored and sent as "thumbs_up".
  */
 export function checkEmoji(
   name: string,
@@ -93,11 +67,8 @@ export function checkEmoji(
   switch (reactionType) {
     case 'unicode_emoji': {
       if (!isUnicodeEmojiCode(code)) return { ok: false, msg: 'Invalid emoji code.' };
-      const expected = unicodeEmojiCodeForName(name);
-      if (expected === undefined || expected !== emojiCode(code)) {
-        return { ok: false, msg: 'Invalid emoji name.' };
-      }
-      return { ok: true, emoji_name: name, emoji_code: expected, reaction_type: reactionType };
+      if (unicodeEmojiCodeForName(name) !== code) return { ok: false, msg: 'Invalid emoji name.' };
+      return { ok: true, emoji_name: name, emoji_code: code, reaction_type: reactionType };
     }
     case 'realm_emoji': {
       const emoji = custom.byId(code);

@@ -29,6 +29,7 @@ import { unreadsResource } from './unreads';
 import { messagesResource } from './messages';
 import { flagsResource } from './flags';
 import { reactionsResource } from './reactions';
+import { submessagesResource } from './submessages';
 import { uploadsResource } from './uploads';
 import { channelTopicsResource } from './channel-topics';
 import { messageHistoryResource } from './message-history';
@@ -65,6 +66,7 @@ export const resources: readonly ResourceModule[] = [
   channelTopicsResource,
   flagsResource,
   reactionsResource,
+  submessagesResource,
   uploadsResource,
   realmEmojiResource,
 ];

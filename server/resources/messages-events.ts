@@ -7,6 +7,7 @@ import type { AuthUser, RealmContext } from '../realm/context';
 import { getChannel } from './channels-store';
 import { sharedTableCache } from '../db/table-cache';
 import { MessageViewBuilder, apiFlags, messageAudience, type MessageRow } from './messages-store';
+import { submessagesFor } from './submessages-store';
 
 /**
  * The viewers (id and role: all a message event depends on, for email visibility) of the given
@@ -66,6 +67,7 @@ export function sendMessageEvent(
   const publicWatchers = allPublicStreamsWatchers(ctx, row, flagsByUser);
   if (recipients.length === 0 && publicWatchers.length === 0) return;
   const viewers = viewersOf(ctx, [...recipients, ...publicWatchers]);
+  const submessages = submessagesFor(ctx.db, [row.id]).get(row.id) ?? [];
   ctx.events.send([...recipients, ...publicWatchers], (queue: QueueView) => {
     const received = flagsByUser.has(queue.userId);
     if (!received && !queue.options.allPublicStreams) return null;
@@ -79,7 +81,7 @@ export function sendMessageEvent(
     const key = `${options.applyMarkdown}|${options.clientExtavatar}|${options.allowEmptyTopicName}|${viewer.id === row.sender_id}|${viewer.role}`;
     let message = variants.get(key);
     if (!message) {
-      message = builder.one(viewer, row, options, []);
+      message = builder.one(viewer, row, options, [], submessages);
       variants.set(key, message);
     }
     // A message seen only through all_public_streams is public history, as in GET /messages.

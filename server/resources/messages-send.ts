@@ -1,6 +1,7 @@
 // POST /messages (spec 4.1): recipient resolution, permissions, rendering, storage with per-user
 // flags, automatic topic visibility and the message event. createMessage is also what the demo
 // seed and the notification-bot messages of moves use, so every message is stored the same way.
+import { storeWidgetSubmessage } from './submessages-store';
 import { z } from 'zod';
 import { MessageFlag } from '../db/flags';
 import { ApiError, badRequest, missingParam } from '../http/errors';
@@ -281,6 +282,7 @@ export function storeMessage(
       flagsByUser.set(sender.id, (flagsByUser.get(sender.id) ?? 0) | MessageFlag.read);
     }
     insertUserMessages(db, id, flagsByUser);
+    storeWidgetSubmessage(db, id, sender.id, content);
     const linkedAttachmentIds =
       rendered.uploadPathIds.length > 0
         ? linkAttachmentsToMessage(db, sender.id, id, rendered.uploadPathIds)

@@ -14,7 +14,12 @@ import { avatarUrl, canSeeDeliveryEmail, type UserRow } from './users-store';
 import { realmSetting } from './realm-settings';
 import { realmLinkifiers } from '../markdown/lookup';
 import { linkifierMatches, type Linkifier } from '../markdown/linkifiers';
-import { RESOLVED_TOPIC_PREFIX, type EditHistoryEntry } from '../../shared/api/types';
+import {
+  RESOLVED_TOPIC_PREFIX,
+  type EditHistoryEntry,
+  type Submessage,
+} from '../../shared/api/types';
+import { submessagesFor } from './submessages-store';
 
 // The wire types live in shared/api; message code imports them from here with the rows.
 export { RESOLVED_TOPIC_PREFIX, type EditHistoryEntry };
@@ -200,8 +205,12 @@ export class MessageViewBuilder {
     options: MessageViewOptions,
   ): Array<Record<string, unknown>> {
     if (rows.length === 0) return [];
-    const reactions = this.reactionsFor(rows.map((r) => r.id));
-    return rows.map((row) => this.one(viewer, row, options, reactions.get(row.id) ?? []));
+    const ids = rows.map((r) => r.id);
+    const reactions = this.reactionsFor(ids);
+    const submessages = submessagesFor(this.ctx.db, ids);
+    return rows.map((row) =>
+      this.one(viewer, row, options, reactions.get(row.id) ?? [], submessages.get(row.id) ?? []),
+    );
   }
 
   one(
@@ -209,6 +218,7 @@ export class MessageViewBuilder {
     row: MessageRow,
     options: MessageViewOptions,
     reactions?: Array<Record<string, unknown>>,
+    submessages?: Submessage[],
   ): Record<string, unknown> {
     const sender = this.user(row.sender_id);
     const visibility = this.visibilityOf(row.sender_id);
@@ -235,7 +245,7 @@ export class MessageViewBuilder {
       timestamp: row.timestamp,
       is_me_message: row.is_me_message === 1,
       reactions: reactions ?? this.reactionsFor([row.id]).get(row.id) ?? [],
-      submessages: [],
+      submessages: submessages ?? submessagesFor(this.ctx.db, [row.id]).get(row.id) ?? [],
     };
     if (row.type === 'stream') message.stream_id = row.channel_id;
     const history = this.visibleEditHistory(row);

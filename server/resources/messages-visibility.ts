@@ -95,6 +95,42 @@ export function applyAutomaticVisibility(
 }
 
 /**
+ * Taking part in a topic without sending to it (a widget's submessage, as the public server's
+ * do_add_submessage): only the "topics the user participates in" policies apply, for a subscriber;
+ * unmuting in a muted channel wins over following, and nothing lowers a followed topic.
+ */
+export function applyParticipationVisibility(
+  ctx: RealmContext,
+  user: AuthUser,
+  channelId: number,
+  topic: string,
+): TopicPolicyChange | undefined {
+  if (user.is_bot) return undefined;
+  const subscription = ctx.db
+    .prepare<[number, number], { is_muted: number }>(
+      'SELECT is_muted FROM subscriptions WHERE user_id = ? AND channel_id = ? AND active = 1',
+    )
+    .get(user.id, channelId);
+  if (!subscription) return undefined;
+  let next: number | undefined;
+  if (userSetting(ctx, user.id, 'automatically_follow_topics_policy') === ON_PARTICIPATION) {
+    next = VisibilityPolicy.followed;
+  }
+  const unmutePolicy = userSetting(
+    ctx,
+    user.id,
+    'automatically_unmute_topics_in_muted_streams_policy',
+  );
+  if (subscription.is_muted === 1 && unmutePolicy === ON_PARTICIPATION) {
+    next = VisibilityPolicy.unmuted;
+  }
+  if (next === undefined) return undefined;
+  const current = currentTopicPolicy(ctx, user.id, channelId, topic);
+  if (current === next || current === VisibilityPolicy.followed) return undefined;
+  return storeTopicPolicy(ctx, user.id, channelId, topic, next);
+}
+
+/**
  * automatically_follow_topics_where_mentioned: recipients whose flags carry a personal (or group)
  * mention follow the topic. Silent and wildcard mentions do not count; bots never follow.
  */

@@ -1,12 +1,12 @@
 // Emoji reactions: POST and DELETE /messages/{id}/reactions and reaction events to everyone who
-// can see the message (api-notes §4.4). Emoji are validated by realm/emoji.ts (emoji-datasource for
-// unicode_emoji, the realm's active custom emoji for realm_emoji, svc_extra_emoji names).
+// can see the message (api-notes §4.4). Emoji are validated by realm/emoji.ts (the public server's
+// name table for unicode_emoji, the realm's active custom emoji for realm_emoji, svc_extra_emoji names).
 import type { Db } from '../db';
 import { ApiError, badRequest } from '../http/errors';
 import { p } from '../http/params';
 import { MessageFlag } from '../db/flags';
 import type { AuthUser, RealmContext } from '../realm/context';
-import { checkEmoji, emojiCode, unicodeEmojiCodeForName, EXTRA_EMOJI } from '../realm/emoji';
+import { checkEmoji, unicodeEmojiCodeForName, EXTRA_EMOJI } from '../realm/emoji';
 import { customEmojiTable } from './realm-emoji';
 import type { ResourceModule } from './module';
 import {
@@ -155,8 +155,6 @@ export const reactionsResource: ResourceModule = {
           } else {
             code = codeForName(type, params.emoji_name);
           }
-        } else if (type === 'unicode_emoji') {
-          code = emojiCode(code);
         }
         const existing =
           code === undefined ? undefined : reactionExists(ctx.db, message.id, user.id, type, code);

@@ -259,6 +259,10 @@ export const endpoints = {
     'DELETE',
     '/messages/{message_id}/reactions',
   ),
+  sendSubmessage: endpoint<
+    { message_id: number; msg_type: string; content: string },
+    SuccessEnvelope
+  >('POST', '/submessage'),
   sendTyping: endpoint<
     {
       type: 'direct' | 'stream' | 'channel';

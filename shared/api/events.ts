@@ -141,6 +141,16 @@ export interface ReactionEvent extends EventBase {
   user?: { user_id: number; email: string; full_name: string };
 }
 
+/** A submessage (a widget's vote, option, task...) added to a message (POST /submessage). */
+export interface SubmessageEvent extends EventBase {
+  type: 'submessage';
+  msg_type: string;
+  message_id: number;
+  submessage_id: number;
+  sender_id: number;
+  content: string;
+}
+
 export interface TypingUser {
   user_id: number;
   email: string;
@@ -493,6 +503,7 @@ export type ServerEvent =
   | DeleteMessageEvent
   | UpdateMessageFlagsEvent
   | ReactionEvent
+  | SubmessageEvent
   | SubscriptionEvent
   | StreamEvent
   | RealmUserEvent

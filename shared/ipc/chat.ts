@@ -122,6 +122,14 @@ export const chatMethods = {
   ),
   addReaction: method<SuccessEnvelope>()(forAccount(reaction)),
   removeReaction: method<SuccessEnvelope>()(forAccount(reaction)),
+  /** A widget's action (a vote, an option, a task...): `content` is the JSON the widget sends. */
+  sendSubmessage: method<SuccessEnvelope>()(
+    forAccount({
+      messageId,
+      msgType: z.string().min(1).max(64),
+      content: z.string().min(1).max(100_000),
+    }),
+  ),
   sendTyping: method<SuccessEnvelope>()(
     forAccount({
       op: z.enum(['start', 'stop']),

@@ -25,6 +25,7 @@ export const METHOD_NAMES = [
   'updateFlagsForNarrow',
   'addReaction',
   'removeReaction',
+  'sendSubmessage',
   'sendTyping',
   'getStreams',
   'subscribe',

@@ -8,13 +8,13 @@ import {
   launchChromium,
   openApp,
   pageErrors,
+  realmClient,
   startApp,
   startRealm,
   type App,
   type Realm,
 } from './support/app';
 import { messageWithText, openTopic } from './support/ui';
-import { ApiClient } from '../support/client';
 
 // The page's globals as code passed to page.evaluate sees them (e2e files compile without DOM types).
 declare const document: { activeElement: { getAttribute(name: string): string | null } | null };
@@ -37,10 +37,7 @@ afterAll(async () => {
   await realm?.close();
 });
 
-function client(who: string): ApiClient {
-  const user = realm.user(who);
-  return new ApiClient(() => realm.url, { email: user.email, apiKey: user.api_key });
-}
+const client = (who: string) => realmClient(realm, who);
 
 async function sendAs(who: string, topic: string, content: string): Promise<number> {
   const api = client(who);

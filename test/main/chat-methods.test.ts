@@ -37,6 +37,26 @@ afterAll(async () => {
 describe('chat methods', () => {
   const h = () => main.services.handlers;
 
+  it('sends a widget submessage and hears it back', async () => {
+    const sent = await h().sendMessage({
+      accountId,
+      message: { type: 'channel', to: streamId, topic: 'methods', content: '/poll Tea?\nYes' },
+    });
+    const pollId = sent.messageId!;
+    const vote = JSON.stringify({ type: 'vote', key: 'canned,0', vote: 1 });
+    await h().sendSubmessage({ accountId, messageId: pollId, msgType: 'widget', content: vote });
+    const event = await waitForEvent((e) => e.type === 'submessage' && e.message_id === pollId);
+    expect(event).toMatchObject({ msg_type: 'widget', content: vote });
+    await expect(
+      h().sendSubmessage({
+        accountId,
+        messageId: pollId,
+        msgType: 'widget',
+        content: '{"type": 1}',
+      }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+  });
+
   it('edits, reacts, flags and deletes a message', async () => {
     await h().editMessage({ accountId, messageId, content: 'edited' });
     await waitForEvent((e) => e.type === 'update_message' && e.message_id === messageId);

@@ -137,6 +137,62 @@ describe('reaction types and validation', () => {
   });
 });
 
+describe("the public server's emoji names", () => {
+  it('accepts every alias of a code and stores and sends the name given', async () => {
+    const id = await sendToChannel(server.client('dev'), 'reactland', 'faces', 'aliases');
+    const q = await registerQueue(server.client('dev'), { event_types: ['reaction'] });
+    const thumbsUp = await server
+      .client('emma')
+      .post(`/messages/${id}/reactions`, { emoji_name: 'thumbs_up' });
+    expect(thumbsUp.status, thumbsUp.text).toBe(200);
+    expect(await q.waitFor((e) => e.type === 'reaction')).toMatchObject({
+      op: 'add',
+      emoji_name: 'thumbs_up',
+      emoji_code: '1f44d',
+      reaction_type: 'unicode_emoji',
+    });
+    // "+1" is the canonical name of the same code; "like" is another alias.
+    const plusOne = await server
+      .client('owner')
+      .post(`/messages/${id}/reactions`, { emoji_name: 'like', emoji_code: '1f44d' });
+    expect(plusOne.status, plusOne.text).toBe(200);
+    // The same code under another alias is the same reaction.
+    const again = await server
+      .client('emma')
+      .post(`/messages/${id}/reactions`, { emoji_name: '+1', emoji_code: '1f44d' });
+    expect(again.body.code).toBe('REACTION_ALREADY_EXISTS');
+    expect(await reactionsOf(id)).toEqual([
+      expect.objectContaining({ emoji_name: 'thumbs_up', emoji_code: '1f44d', user_id: uid.emma }),
+      expect.objectContaining({ emoji_name: 'like', emoji_code: '1f44d', user_id: uid.owner }),
+    ]);
+    // Removing by an alias finds the reaction by its code and reports the stored name.
+    const removed = await server.client('emma').delete(`/messages/${id}/reactions`, {
+      emoji_name: '+1',
+    });
+    expect(removed.status, removed.text).toBe(200);
+    expect(await q.waitFor((e) => e.type === 'reaction' && e.op === 'remove')).toMatchObject({
+      emoji_name: 'thumbs_up',
+      emoji_code: '1f44d',
+    });
+    await server.client('owner').delete(`/messages/${id}/reactions`, { emoji_code: '1f44d' });
+    expect(await reactionsOf(id)).toEqual([]);
+  });
+
+  it('refuses emoji-datasource names the public table lacks, a code with FE0F and a name of another code', async () => {
+    const post = (params: Record<string, unknown>) =>
+      server.client('dev').post(`/messages/${message}/reactions`, params);
+    expect((await post({ emoji_name: 'thumbsup' })).body).toMatchObject({
+      msg: "Emoji 'thumbsup' does not exist",
+    });
+    expect((await post({ emoji_name: 'heart', emoji_code: '2764-fe0f' })).body).toMatchObject({
+      msg: 'Invalid emoji code.',
+    });
+    expect((await post({ emoji_name: 'like', emoji_code: '1f419' })).body).toMatchObject({
+      msg: 'Invalid emoji name.',
+    });
+  });
+});
+
 describe('privacy', () => {
   it('refuses reactions to messages the user cannot see', async () => {
     const secret = await sendToChannel(server.client('owner'), 'leadership', 'staff only', 'shh');

@@ -59,7 +59,7 @@ describe('POST /users/me/status', () => {
     expect(state).not.toHaveProperty(String(server.users.emma.user_id));
   });
 
-  it('accepts the svc_extra_emoji type and a fully qualified code', async () => {
+  it('accepts the svc_extra_emoji type, refuses a code with FE0F as the public server does', async () => {
     const extra = await server.client('farid').post('/users/me/status', {
       emoji_name: 'zulip',
       emoji_code: 'zulip',
@@ -69,7 +69,34 @@ describe('POST /users/me/status', () => {
     const qualified = await server
       .client('farid')
       .post('/users/me/status', { emoji_name: 'heart', emoji_code: '2764-fe0f' });
-    expect(qualified.status).toBe(200);
+    expect(qualified.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'Invalid emoji code.' });
+  });
+
+  it("takes the public server's names, aliases included, and keeps the name given", async () => {
+    const farid = server.client('farid');
+    const q = await registerQueue(server.client('dev'), { event_types: ['user_status'] });
+    const byAlias = await farid.post('/users/me/status', { emoji_name: 'thumbs_up' });
+    expect(byAlias.status, byAlias.text).toBe(200);
+    expect(await q.waitFor((e) => e.type === 'user_status')).toMatchObject({
+      user_id: server.userIds.farid,
+      emoji_name: 'thumbs_up',
+      emoji_code: '1f44d',
+      reaction_type: 'unicode_emoji',
+    });
+    const withCode = await farid.post('/users/me/status', {
+      emoji_name: 'like',
+      emoji_code: '1f44d',
+    });
+    expect(withCode.status, withCode.text).toBe(200);
+    const state = (await farid.post('/register', { fetch_event_types: ['user_status'] })).body
+      .user_status;
+    expect(state[String(server.userIds.farid)]).toMatchObject({
+      emoji_name: 'like',
+      emoji_code: '1f44d',
+    });
+    // emoji-datasource's name for 1f44d is not one of the public server's.
+    const foreign = await farid.post('/users/me/status', { emoji_name: 'thumbsup' });
+    expect(foreign.body).toMatchObject({ msg: "Emoji 'thumbsup' does not exist" });
   });
 
   it('returns every error listed for 4.9/4.10 and stores nothing', async () => {

@@ -16,6 +16,7 @@ import { EditHistory } from './EditHistory';
 import { handleContentLinkClick } from './content-links';
 import { openUserPopover } from '../people/UserPopover';
 import { withoutMeCommand } from './me-message';
+import { withWidget } from './widgets/MessageWidget';
 
 /** Sender lines repeat after this gap even for the same sender. */
 const GROUP_GAP_SECONDS = 5 * 60;
@@ -160,6 +161,8 @@ export const MessageRow = memo(function MessageRow({
       dangerouslySetInnerHTML={{ __html: html }}
     />
   );
+  // A /poll or /todo message shows its widget in place of the text.
+  const contentOrWidget = withWidget(accountId, message, contentBox);
   const markers = (
     <>
       {message.last_edit_timestamp ? (
@@ -223,11 +226,11 @@ export const MessageRow = memo(function MessageRow({
                   {senderName}
                 </button>
               ) : null}
-              {contentBox}
+              {contentOrWidget}
               {inlineMarkers ? <span className="inline-markers">{markers}</span> : null}
             </div>
           ) : (
-            contentBox
+            contentOrWidget
           )}
           {showHistory ? <EditHistory message={message} accountId={accountId} /> : null}
           {/* Most rows have none: no component (and no store subscription) for those. */}

@@ -1,7 +1,13 @@
 // Messages by id. Each stored message is an immutable object replaced only when that message
-// changes (edit, move, flag, reaction), so `useMessage(id)` re-renders for that message alone.
+// changes (edit, move, flag, reaction, submessage), so `useMessage(id)` re-renders for that message alone.
 // The Map itself is mutated in place (see sliceDraft.ts).
-import type { Message, MessageFlag, MessageWithFlags, Reaction } from '../../../shared/api/types';
+import type {
+  Message,
+  MessageFlag,
+  MessageWithFlags,
+  Reaction,
+  Submessage,
+} from '../../../shared/api/types';
 import type { ServerEvent, UpdateMessageEvent, ServerEventType } from '../../../shared/api/events';
 import { unresolvedTopicName } from '../../../shared/narrow';
 import type { EventContext } from '../context';
@@ -129,6 +135,7 @@ export const messagesEventTypes: readonly ServerEventType[] = [
   'delete_message',
   'update_message_flags',
   'reaction',
+  'submessage',
   'stream',
 ];
 
@@ -196,6 +203,21 @@ export function handleMessagesEvent(
         const reactions = m.reactions.filter((r) => !sameReaction(r, reaction));
         d.write.byId.set(m.id, { ...m, reactions } as StoredMessage);
       }
+      return;
+    }
+    case 'submessage': {
+      // Widgets (polls, to-do lists) rebuild their state from the message's submessages.
+      const m = d.read.byId.get(ev.message_id);
+      const known = m?.submessages ?? [];
+      if (!m || known.some((s) => s.id === ev.submessage_id)) return;
+      const submessage: Submessage = {
+        id: ev.submessage_id,
+        message_id: ev.message_id,
+        sender_id: ev.sender_id,
+        msg_type: ev.msg_type,
+        content: ev.content,
+      };
+      d.write.byId.set(m.id, { ...m, submessages: [...known, submessage] } as StoredMessage);
       return;
     }
     default:

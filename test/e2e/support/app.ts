@@ -15,12 +15,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { createRealmServer, type RealmServer } from '../../../server/app';
 import { credentialsPath } from '../../../server/seed/credentials';
 import { startBrowserHost, type BrowserHost } from '../../../electron/host/host';
 import { FileVault } from '../../../electron/accounts/vault';
 import { buildAll } from '../../../scripts/build';
 import { CHROMIUM, CHROMIUM_ARGS, launchChromium } from '../../support/chromium';
+import { ApiClient } from '../../support/client';
 
 export { CHROMIUM, CHROMIUM_ARGS, launchChromium };
 
@@ -88,6 +90,12 @@ export async function startRealm(): Promise<Realm> {
   return realm;
 }
 
+/** An API client over HTTP signed in as a demo user: the "second client" beside the page. */
+export function realmClient(realm: Realm, who: string): ApiClient {
+  const user = realm.user(who);
+  return new ApiClient(() => realm.url, { email: user.email, apiKey: user.api_key });
+}
+
 export interface App {
   readonly host: BrowserHost;
   readonly dataDir: string;
@@ -149,6 +157,33 @@ export async function openApp(browser: Browser, app: App): Promise<Page> {
   await page.goto(app.url);
   await page.getByRole('navigation', { name: 'Conversations' }).waitFor();
   return page;
+}
+
+export interface AppSession {
+  realm: Realm;
+  app: App;
+  browser: Browser;
+  page: Page;
+}
+
+/**
+ * The usual set-up of a test file: a realm, an app signed in as `userKey` and one page, started
+ * before the file's tests and closed after them. Read its members inside tests.
+ */
+export function appSession(userKey = 'owner'): AppSession {
+  const session = {} as AppSession;
+  beforeAll(async () => {
+    session.realm = await startRealm();
+    session.app = await startApp(session.realm, userKey);
+    session.browser = await launchChromium();
+    session.page = await openApp(session.browser, session.app);
+  }, 180_000);
+  afterAll(async () => {
+    await session.browser?.close();
+    await session.app?.close();
+    await session.realm?.close();
+  });
+  return session;
 }
 
 /** Uncaught page errors, for tests that assert none happened. */
