@@ -106,6 +106,8 @@ if (!app.requestSingleInstanceLock()) {
         return result.canceled ? [] : result.filePaths;
       },
       manifestDialogs,
+      // The same native save dialog ("Save attachment") as the manifest viewer's.
+      chooseSavePath: (defaultName) => manifestDialogs.chooseSaveTarget(defaultName),
     });
     const running = services;
     registerAppProtocol(protocol, join(distDir, 'renderer'));
