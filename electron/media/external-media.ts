@@ -12,19 +12,8 @@ export const ExternalMediaCodes = {
   failed: 'EXTERNAL_MEDIA_FAILED',
 } as const;
 
-const SHOWN_TYPES = new Set([
-  'image/png',
-  'image/jpeg',
-  'image/gif',
-  'image/webp',
-  'image/avif',
-  'image/bmp',
-  'image/x-icon',
-  'video/mp4',
-  'video/webm',
-  'video/ogg',
-  'video/quicktime',
-]);
+const SHOWN_TYPES =
+  /^(?:image\/(?:png|jpeg|gif|webp|avif|bmp|x-icon)|video\/(?:mp4|webm|ogg|quicktime))$/;
 
 export interface ExternalMediaOptions {
   maxBytes?: number;
@@ -86,7 +75,7 @@ export async function fetchExternalMedia(
     .split(';')[0]
     .trim()
     .toLowerCase();
-  if (!SHOWN_TYPES.has(contentType)) {
+  if (!SHOWN_TYPES.test(contentType)) {
     await response.body?.cancel();
     throw refused(`Not an image or video (${contentType || 'no type'})`);
   }
