@@ -58,6 +58,8 @@ export async function loadRemoteMedia(link: HTMLElement): Promise<void> {
       media.addEventListener('error', () => reject(new Error('The file could not be shown')), {
         once: true,
       });
+      // Hidden behind the placeholder until loaded, and a lazy image that is not shown never loads.
+      media.removeAttribute('loading');
       media.src = blobUrl;
     });
     link.removeAttribute('data-remote-host');
