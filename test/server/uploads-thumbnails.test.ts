@@ -10,6 +10,7 @@ import { startTestServer, type TestServer } from '../support/server';
 import type { ApiClient } from '../support/client';
 import { encodePng } from '../../server/seed/png';
 import { uploadImagePreview } from '../../server/uploads/thumbnails';
+import { tusRequest } from '../support/tus';
 
 let server: TestServer;
 
@@ -83,6 +84,34 @@ describe('image thumbnails', () => {
     const pixel = (x: number) => [...data.subarray(x * info.channels, x * info.channels + 3)];
     expect(pixel(10)[0]).toBeGreaterThan(180);
     expect(pixel(830)[2]).toBeGreaterThan(180);
+  });
+
+  it('thumbnails an image uploaded with tus before answering its last request', async () => {
+    const dev = server.client('dev');
+    const b64 = (text: string) => Buffer.from(text).toString('base64');
+    const created = await tusRequest(server.url, dev.authHeader, 'POST', '/api/v1/tus', {
+      'upload-length': String(widePng.length),
+      'upload-metadata': `filename ${b64('big.png')},filetype ${b64('image/png')}`,
+    });
+    expect(created.status, created.text).toBe(201);
+    const done = await tusRequest(
+      server.url,
+      dev.authHeader,
+      'PATCH',
+      String(created.headers.location),
+      { 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      widePng,
+    );
+    expect(done.status, done.text).toBe(200);
+    const pathId = decodeURIComponent(
+      (JSON.parse(done.text) as { url: string }).url.slice('/user_uploads/'.length),
+    );
+    expect(uploadImagePreview(server.server.db, pathId)).toMatchObject({
+      width: 1200,
+      height: 300,
+    });
+    const thumb = await get(dev, thumbnailPath(pathId, '840x560.webp'));
+    expect([thumb.status, thumb.type]).toEqual([200, 'image/webp']);
   });
 
   it('asks for an animated format of a still image and gets the still one', async () => {
