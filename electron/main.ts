@@ -113,7 +113,7 @@ if (!app.requestSingleInstanceLock()) {
     registerAppProtocol(protocol, join(distDir, 'renderer'));
     registerMediaProtocol(
       protocol,
-      (accountId, path) => running.fetchMedia(accountId, path),
+      (accountId, path, range) => running.fetchMedia(accountId, path, undefined, range),
       (request) => serveMeetingAudioRequest(running.manifests.media, request),
     );
     installSessionGuards(session.defaultSession);

@@ -118,10 +118,15 @@ export class MainServices {
    * Fetches an image or file of an account's realm with its credentials, for the renderer's media
    * protocol (Electron) or /media route (browser mode): the renderer itself never reaches the server.
    */
-  async fetchMedia(accountId: string, realmPath: string, signal?: AbortSignal): Promise<Response> {
+  async fetchMedia(
+    accountId: string,
+    realmPath: string,
+    signal?: AbortSignal,
+    range?: string | null,
+  ): Promise<Response> {
     const session = this.sessions.get(accountId);
     if (!session) return new Response('Not found', { status: 404 });
-    return fetchRealmMedia(session.client, realmPath, signal);
+    return fetchRealmMedia(session.client, realmPath, signal, range);
   }
 
   async checkServer(site: string): Promise<ServerCheck> {
