@@ -42,6 +42,18 @@ describe('images and videos in message HTML', () => {
     expect(img.getAttribute('style')).toBe('width: 90px; aspect-ratio: 90 / 60');
   });
 
+  it("keeps the box of the public server's loading placeholder, without loading its spinner", () => {
+    const html =
+      '<div class="message_inline_image"><a href="/user_uploads/1/ab/xyz/big.png" title="big.png">' +
+      '<img class="image-loading-placeholder" data-original-dimensions="800x1600" ' +
+      'src="/static/images/loading/loader-black.svg"></a></div>';
+    const img = parse(sanitizeMessageHtml(html, 'acct-1')).querySelector('img')!;
+    expect(img.hasAttribute('src')).toBe(false);
+    expect(img.getAttribute('class')).toBe('image-loading-placeholder');
+    expect(img.getAttribute('style')).toBe('width: 5.000em; aspect-ratio: 800 / 1600');
+    expect(img.hasAttribute('data-remote-src')).toBe(false);
+  });
+
   it('never loads an image from another host: a placeholder link names the host instead', () => {
     const html =
       '<div class="message_inline_image"><a href="https://pics.example.com/cat.png">' +
