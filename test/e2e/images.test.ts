@@ -1,7 +1,8 @@
 // Images in messages as a person meets them, in Chromium against browser mode and the real realm:
 // upload two pictures and send them, see their previews (then their server thumbnails), open the
-// viewer, step through, zoom, close with Esc and land back on the picture; and a picture from
-// another host that loads only when clicked.
+// viewer, step through, zoom, close with Esc and land back on the picture; a picture from another
+// host that loads only when clicked; an uploaded video playing through the media route and one from
+// another host behind its placeholder.
 //
 // "Another host" is a second HTTP server on 127.0.0.1 with its own port: the app loads through its
 // media route only realm paths and URLs of the account's own origin (scheme, host AND port), so an
@@ -41,14 +42,17 @@ const harbour = encodePng(900, 1200, (x, y) => [
   160 + (y % 80),
   255,
 ]);
+/** A short webm made in the page (MediaRecorder over a canvas) by the video test. */
+let clip = Buffer.alloc(0);
 const cat = encodePng(64, 48, (x, y) => [(x * 4) % 255, (y * 5) % 255, 90, 255]);
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   otherHost = createServer((req, res) => {
     otherRequests.push(req.url ?? '');
-    res.writeHead(200, { 'content-type': 'image/png', 'content-length': cat.length });
-    res.end(cat);
+    const [type, body] = req.url === '/clip.webm' ? ['video/webm', clip] : ['image/png', cat];
+    res.writeHead(200, { 'content-type': type, 'content-length': body.length });
+    res.end(body);
   });
   await new Promise<void>((resolve) => otherHost.listen(0, '127.0.0.1', resolve));
   const address = otherHost.address();
@@ -234,5 +238,95 @@ describe('images in messages', () => {
     // Fetched once, by main (the page's own policy would have refused it).
     expect(otherRequests).toEqual(['/cat.png']);
     await page.screenshot({ path: join(SHOTS, 'images-remote-loaded.png') });
+  });
+
+  it('plays an uploaded video through the media route, and one from another host on request', async () => {
+    // Recorded in the page: 160x90, under a second.
+    clip = Buffer.from(
+      await page.evaluate<string>(`(async () => {
+        const canvas = document.createElement('canvas');
+        canvas.width = 160;
+        canvas.height = 90;
+        const context = canvas.getContext('2d');
+        const recorder = new MediaRecorder(canvas.captureStream(25), { mimeType: 'video/webm' });
+        const chunks = [];
+        recorder.ondataavailable = (e) => chunks.push(e.data);
+        const stopped = new Promise((resolve) => (recorder.onstop = resolve));
+        let frame = 0;
+        const paint = () => {
+          context.fillStyle = 'hsl(' + frame++ * 30 + ', 80%, 50%)';
+          context.fillRect(0, 0, 160, 90);
+        };
+        paint();
+        const timer = setInterval(paint, 40);
+        recorder.start();
+        await new Promise((resolve) => setTimeout(resolve, 700));
+        recorder.stop();
+        await stopped;
+        clearInterval(timer);
+        const bytes = new Uint8Array(await new Blob(chunks).arrayBuffer());
+        let text = '';
+        for (const byte of bytes) text += String.fromCharCode(byte);
+        return btoa(text);
+      })()`),
+      'base64',
+    );
+    expect(clip.length).toBeGreaterThan(100);
+    const owner = apiClient('owner');
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(clip)], { type: 'video/webm' }), 'clip.webm');
+    const uploaded = await owner.multipart('/user_uploads', form);
+    expect(uploaded.status, uploaded.text).toBe(200);
+    const href = uploaded.body.url as string;
+    const remote = `${otherUrl}/clip.webm`;
+    const sent = await owner.post('/messages', {
+      type: 'stream',
+      to: 'general',
+      topic: 'e2e videos',
+      content: `Two clips: [clip.webm](${href}) [theirs](${remote})`,
+    });
+    expect(sent.status, sent.text).toBe(200);
+    const video = (src: string) =>
+      `<div class="message_inline_image message_inline_video"><a href="${src}">` +
+      `<video preload="metadata" src="${src}"></video></a></div>`;
+    setRendered(
+      sent.body.id as number,
+      `<p>Two clips: <a href="${href}">clip.webm</a> <a href="${remote}">theirs</a></p>\n` +
+        video(href) +
+        video(remote),
+    );
+    otherRequests.length = 0;
+    await reopen('e2e videos');
+    const videos = messageWithText(page, 'Two clips').locator('video');
+    await expect.poll(() => videos.count(), { timeout: 15_000 }).toBe(2);
+    const [own, theirs] = await videos.all();
+    expect(await own.getAttribute('src')).toMatch(/^\/media\/[^/]+\/user_uploads\//);
+    expect(await own.getAttribute('preload')).toBe('metadata');
+    const videoWidth = (locator: Locator) =>
+      locator.evaluate((el) => (el as unknown as { videoWidth: number }).videoWidth);
+    await expect.poll(() => videoWidth(own), { timeout: 15_000 }).toBe(160);
+    // Its own controls play it; its link goes nowhere.
+    const url = page.url();
+    // The play button of Chromium's controls, at the left of a video this small.
+    await own.click({ position: { x: 24, y: 41 } });
+    await expect
+      .poll(
+        () => own.evaluate((el) => (el as unknown as { played: { length: number } }).played.length),
+        { timeout: 10_000 },
+      )
+      .toBeGreaterThan(0);
+    expect(page.url()).toBe(url);
+    expect(page.context().pages()).toHaveLength(1);
+
+    const host = new URL(otherUrl).host;
+    const placeholder = page.getByRole('link', { name: `Video from ${host}: click to load` });
+    await placeholder.waitFor();
+    expect(otherRequests).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'videos.png') });
+    await placeholder.click();
+    await expect.poll(() => videoWidth(theirs), { timeout: 15_000 }).toBe(160);
+    expect(await theirs.getAttribute('src')).toMatch(/^blob:/);
+    expect(otherRequests).toEqual(['/clip.webm']);
+    await page.screenshot({ path: join(SHOTS, 'videos-loaded.png') });
   });
 });
