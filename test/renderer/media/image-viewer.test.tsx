@@ -95,6 +95,22 @@ describe('ImageViewer', () => {
     expect(scale()).toBe('100%');
   });
 
+  it('pans a zoomed image by dragging, and not at fit', () => {
+    const { dialog } = renderViewer(0);
+    const stage = dialog.querySelector('.media-viewer-stage')!;
+    const image = () => screen.getByRole('img', { name: 'p1.png' });
+    const drag = () => {
+      fireEvent.pointerDown(stage, { button: 0, clientX: 100, clientY: 100, pointerId: 1 });
+      fireEvent.pointerMove(stage, { clientX: 140, clientY: 70, pointerId: 1 });
+      fireEvent.pointerUp(stage, { pointerId: 1 });
+    };
+    drag();
+    expect(image().style.transform).toBe('translate(0px, 0px) scale(1)');
+    key('+');
+    drag();
+    expect(image().style.transform).toBe('translate(40px, -30px) scale(1.25)');
+  });
+
   it("offers the original's download through the media route", () => {
     renderViewer(2);
     const download = screen.getByRole('link', { name: 'Download' });

@@ -163,7 +163,7 @@ export function ImageViewer({ accountId, items, startIndex, onClose }: ImageView
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
     if (zoom.scale === 1 || e.button !== 0) return;
     drag.current = { x: e.clientX, y: e.clientY, from: zoom };
-    e.currentTarget.setPointerCapture(e.pointerId);
+    e.currentTarget.setPointerCapture?.(e.pointerId);
   };
   const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
     const start = drag.current;
