@@ -13,7 +13,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { launchChromium, openApp, startApp, startRealm, type App, type Realm } from './support/app';
+import {
+  launchChromium,
+  openApp,
+  pageErrors,
+  startApp,
+  startRealm,
+  type App,
+  type Realm,
+} from './support/app';
 import { messageWithText, openTopic, send } from './support/ui';
 import { ApiClient } from '../support/client';
 import { encodePng } from '../../server/seed/png';
@@ -328,5 +336,6 @@ describe('images in messages', () => {
     expect(await theirs.getAttribute('src')).toMatch(/^blob:/);
     expect(otherRequests).toEqual(['/clip.webm']);
     await page.screenshot({ path: join(SHOTS, 'videos-loaded.png') });
+    expect(pageErrors).toEqual([]);
   });
 });
