@@ -246,6 +246,15 @@ describe('images in messages', () => {
     // Fetched once, by main (the page's own policy would have refused it).
     expect(otherRequests).toEqual(['/cat.png']);
     await page.screenshot({ path: join(SHOTS, 'images-remote-loaded.png') });
+    // Once loaded, it opens in the viewer like any other, from the bytes already fetched.
+    await image.click();
+    const viewer = page.getByRole('dialog', { name: 'Image viewer: cat.png' });
+    await expect
+      .poll(() => naturalWidth(viewer.getByRole('img', { name: 'cat.png' })), { timeout: 15_000 })
+      .toBe(64);
+    await page.keyboard.press('Escape');
+    await viewer.waitFor({ state: 'detached' });
+    expect(otherRequests).toEqual(['/cat.png']);
   });
 
   it('plays an uploaded video through the media route, and one from another host on request', async () => {
