@@ -106,12 +106,14 @@ if (!app.requestSingleInstanceLock()) {
         return result.canceled ? [] : result.filePaths;
       },
       manifestDialogs,
+      // The same native save dialog ("Save attachment") as the manifest viewer's.
+      chooseSavePath: (defaultName) => manifestDialogs.chooseSaveTarget(defaultName),
     });
     const running = services;
     registerAppProtocol(protocol, join(distDir, 'renderer'));
     registerMediaProtocol(
       protocol,
-      (accountId, path) => running.fetchMedia(accountId, path),
+      (accountId, path, range) => running.fetchMedia(accountId, path, undefined, range),
       (request) => serveMeetingAudioRequest(running.manifests.media, request),
     );
     installSessionGuards(session.defaultSession);

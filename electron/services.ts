@@ -21,6 +21,8 @@ import { chatHandlers } from './chat/chat-handlers';
 import { ManifestService, type ManifestDialogs } from './manifest-service';
 import { fetchRealmMedia } from './media/media-proxy';
 import { openUploadExternally } from './media/open-upload';
+import { fetchExternalMedia } from './media/external-media';
+import { saveUpload } from './media/save-upload';
 import { isAllowedExternalUrl } from './shell/external-urls';
 
 export interface MainServicesOptions {
@@ -32,6 +34,8 @@ export interface MainServicesOptions {
   openExternal: (url: string) => Promise<void> | void;
   /** Shows the native open dialog and returns the chosen paths (Electron only). */
   chooseFilePaths?: (multiple: boolean) => Promise<string[]>;
+  /** Shows the native save dialog and returns the chosen path, or null (Electron only). */
+  chooseSavePath?: (defaultName: string) => Promise<string | null>;
   /** Native dialogs of the manifest viewer (Electron only). */
   manifestDialogs?: ManifestDialogs;
   clientOptions?: Partial<ApiClientOptions>;
@@ -114,10 +118,15 @@ export class MainServices {
    * Fetches an image or file of an account's realm with its credentials, for the renderer's media
    * protocol (Electron) or /media route (browser mode): the renderer itself never reaches the server.
    */
-  async fetchMedia(accountId: string, realmPath: string, signal?: AbortSignal): Promise<Response> {
+  async fetchMedia(
+    accountId: string,
+    realmPath: string,
+    signal?: AbortSignal,
+    range?: string | null,
+  ): Promise<Response> {
     const session = this.sessions.get(accountId);
     if (!session) return new Response('Not found', { status: 404 });
-    return fetchRealmMedia(session.client, realmPath, signal);
+    return fetchRealmMedia(session.client, realmPath, signal, range);
   }
 
   async checkServer(site: string): Promise<ServerCheck> {
@@ -248,6 +257,21 @@ export class MainServices {
         return null;
       },
       takeLaunchRequests: () => ({ openManifest: this.launchRequests.splice(0) }),
+
+      // media in messages
+      fetchExternalMedia: ({ url }) => fetchExternalMedia(url),
+      saveUpload: async ({ accountId, path }) => {
+        const choose = this.options.chooseSavePath;
+        if (!choose) {
+          throw new ApiError(
+            'server',
+            IpcCodes.unsupported,
+            'No native save dialog in browser mode; the page downloads the file instead.',
+            400,
+          );
+        }
+        return saveUpload(session({ accountId }).client, path, choose);
+      },
 
       // manifest viewer
       ...this.manifests.handlers,

@@ -90,7 +90,7 @@ export async function buildAll({ force = false } = {}): Promise<void> {
         platform: 'node',
         format: 'cjs',
         target: 'node20',
-        external: ['electron', 'better-sqlite3'],
+        external: ['electron', 'better-sqlite3', 'sharp'],
         sourcemap: true,
         logLevel: 'warning',
       });
@@ -99,7 +99,7 @@ export async function buildAll({ force = false } = {}): Promise<void> {
       // dist/start.mjs sits one folder below the root, like scripts/start.ts, so the
       // `new URL('..', import.meta.url)` roots in the bundled code still point at the repository.
       // Packages are bundled too (resolving and reading hundreds of module files is most of a
-      // plain-node start); the native one, the bundlers and Electron stay external.
+      // plain-node start); the native ones, the bundlers and Electron stay external.
       await esbuild({
         entryPoints: [join(root, 'scripts/start.ts')],
         outfile: join(root, START_BUNDLE),
@@ -107,7 +107,7 @@ export async function buildAll({ force = false } = {}): Promise<void> {
         platform: 'node',
         format: 'esm',
         target: 'node20',
-        external: ['better-sqlite3', 'vite', 'esbuild', 'electron', 'tsx'],
+        external: ['better-sqlite3', 'sharp', 'vite', 'esbuild', 'electron', 'tsx'],
         // CommonJS packages inside an ES module bundle still call require().
         banner: {
           js: "import { createRequire as __startRequire } from 'node:module'; const require = __startRequire(import.meta.url);",

@@ -99,6 +99,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       const upstream = await services.fetchMedia(
         request.params.accountId,
         `${request.params['*']}${query}`,
+        undefined,
+        request.headers.range,
       );
       reply.code(upstream.status);
       upstream.headers.forEach((value, name) => reply.header(name, value));

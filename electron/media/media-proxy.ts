@@ -10,7 +10,18 @@ import type { ApiClient } from '../api/client';
 
 const MEDIA_PATH = /^(user_uploads|user_avatars|avatar|static|external_content)\/[^?#]*(\?[^#]*)?$/;
 const MAX_REDIRECTS = 3;
-const PASSED_HEADERS = ['content-type', 'content-length', 'cache-control', 'last-modified', 'etag'];
+const PASSED_HEADERS = [
+  'content-type',
+  'content-length',
+  'cache-control',
+  'last-modified',
+  'etag',
+  // A video seeks with byte ranges: the realm's answer to one passes through.
+  'accept-ranges',
+  'content-range',
+];
+/** One byte range as a media element asks for it; anything else is not passed on. */
+const BYTE_RANGE = /^bytes=\d*-\d*$/;
 /** Content types a browser would run; served as plain text so they stay inert. */
 const ACTIVE_TYPES =
   /^(text\/html|application\/xhtml|text\/javascript|application\/(x-)?javascript|application\/ecmascript|text\/xml|application\/xml)/i;
@@ -47,6 +58,7 @@ export async function fetchRealmMedia(
   client: ApiClient,
   realmPath: string,
   signal?: AbortSignal,
+  range?: string | null,
 ): Promise<Response> {
   let url = realmMediaUrl(client.site, realmPath);
   if (!url) return new Response('Not found', { status: 404 });
@@ -54,8 +66,10 @@ export async function fetchRealmMedia(
   let upstream: Response;
   for (let hop = 0; ; hop += 1) {
     const sameOrigin = url.origin === origin;
+    const headers: Record<string, string> = range && BYTE_RANGE.test(range) ? { range } : {};
+    if (sameOrigin) headers.authorization = client.authorizationHeader() ?? '';
     upstream = await fetch(url, {
-      headers: sameOrigin ? { authorization: client.authorizationHeader() ?? '' } : {},
+      headers,
       redirect: 'manual',
       signal,
     });

@@ -73,7 +73,7 @@ export function registerAppProtocol(protocol: Pick<Protocol, 'handle'>, renderer
 
 export function registerMediaProtocol(
   protocol: Pick<Protocol, 'handle'>,
-  fetchMedia: (accountId: string, realmPath: string) => Promise<Response>,
+  fetchMedia: (accountId: string, realmPath: string, range: string | null) => Promise<Response>,
   /** Verified meeting audio (tributary-media://meeting-audio/<token>), with Range support. */
   serveMeetingAudio?: (request: Request) => Response,
 ): void {
@@ -81,6 +81,6 @@ export function registerMediaProtocol(
     const url = new URL(request.url);
     if (serveMeetingAudio && url.host === MEETING_AUDIO_HOST) return serveMeetingAudio(request);
     const path = `${decodeURIComponent(url.pathname).replace(/^\/+/, '')}${url.search}`;
-    return fetchMedia(decodeURIComponent(url.host), path);
+    return fetchMedia(decodeURIComponent(url.host), path, request.headers.get('range'));
   });
 }

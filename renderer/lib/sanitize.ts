@@ -4,6 +4,7 @@
 // talks to the chat server and the CSP allows no remote images.
 import createDOMPurify, { type DOMPurify } from 'dompurify';
 import { mediaUrl } from '../bridge/media';
+import { uiStore } from '../src/ui-store';
 
 const EXTERNAL_SCHEMES = /^(https?:|mailto:)/i;
 /** Links into the realm's own views (`/#narrow/…` as the server renders them, or `#narrow/…`). */
@@ -48,6 +49,10 @@ let currentAccount = '';
 function getPurifier(): DOMPurify {
   if (purifier) return purifier;
   const p = createDOMPurify(window);
+  // Before the element hook below, which sets them on an image's or video's link.
+  p.addHook('uponSanitizeElement', (node) => {
+    if (node.nodeType === 1) dropRemoteMediaAttributes(node as Element);
+  });
   p.addHook('afterSanitizeAttributes', (node) => {
     const el = node as Element;
     const classes = el.getAttribute('class');
@@ -87,14 +92,18 @@ function getPurifier(): DOMPurify {
       }
     } else if (el.tagName === 'IMG') {
       const src = el.getAttribute('src') ?? '';
-      const local = REALM_PATH.test(src) && currentAccount ? mediaUrl(currentAccount, src) : null;
+      const local = realmMediaSource(src);
       if (local) el.setAttribute('src', local);
       else if (!src.startsWith('data:image/')) {
         // Remote images would leak reads to third parties and are blocked by the CSP anyway.
         el.removeAttribute('src');
         el.removeAttribute('srcset');
+        markRemoteMedia(el, src, 'image');
       }
       el.setAttribute('loading', 'lazy');
+      reserveImageBox(el);
+    } else if (el.tagName === 'VIDEO') {
+      sanitizeVideo(el);
     }
   });
   // Set once: options passed to each sanitize() call are parsed again on every call.
@@ -102,6 +111,89 @@ function getPurifier(): DOMPurify {
   purifier = p;
   return p;
 }
+
+// --- Images and videos in messages (features/messages/media/ shows and opens them) ------------
+// A remote image or video is never loaded unasked: its src is kept in data-remote-src and its link
+// (the public server wraps every preview in one) shows a placeholder naming the host until the
+// person clicks it. Realm videos play through the media route, fetching metadata only. An image
+// with data-original-dimensions gets its box before it loads, as the public web app sizes it.
+
+/** Ours to set, never the server's: the remote media placeholders' state. */
+const REMOTE_MEDIA_ATTRIBUTES = ['data-remote-src', 'data-remote-host', 'data-remote-kind'];
+/** Preview height, in em of the message font, and how many pixels of a small image fit in it. */
+const IMAGE_BOX_EM = 10;
+const IMAGE_BOX_PX = 160;
+
+function markRemoteMedia(el: Element, src: string, kind: 'image' | 'video'): void {
+  let url: URL;
+  try {
+    url = new URL(src);
+  } catch {
+    return;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return;
+  el.setAttribute('data-remote-src', url.href);
+  const link = el.parentElement;
+  if (link?.tagName !== 'A') return;
+  link.setAttribute('data-remote-host', url.host);
+  link.setAttribute('data-remote-kind', kind);
+  link.setAttribute(
+    'aria-label',
+    `${kind === 'image' ? 'Image' : 'Video'} from ${url.host}: click to load`,
+  );
+}
+
+function reserveImageBox(el: Element): void {
+  const found = /^(\d{1,6})x(\d{1,6})$/.exec(el.getAttribute('data-original-dimensions') ?? '');
+  const width = Number(found?.[1]);
+  const height = Number(found?.[2]);
+  if (!width || !height || !el.closest('.message_inline_image')) return;
+  el.setAttribute('width', String(width));
+  el.setAttribute('height', String(height));
+  // Small images at their own size; others IMAGE_BOX_EM tall, as wide as their shape makes them.
+  const boxWidth =
+    height <= IMAGE_BOX_PX ? `${width}px` : `${((IMAGE_BOX_EM * width) / height).toFixed(3)}em`;
+  el.setAttribute('style', `width: ${boxWidth}; aspect-ratio: ${width} / ${height}`);
+}
+
+/**
+ * The media route's URL for a realm image or video: a realm path (`/user_uploads/…`, camo's
+ * `/external_content/…`), or the same path as an absolute URL on the account's own server.
+ */
+function realmMediaSource(src: string): string | null {
+  if (!currentAccount) return null;
+  if (REALM_PATH.test(src)) return mediaUrl(currentAccount, src);
+  const site = uiStore.getState().accounts.find((a) => a.id === currentAccount)?.site;
+  if (!site || !/^https?:\/\//i.test(src)) return null;
+  try {
+    const url = new URL(src);
+    const base = new URL(site.endsWith('/') ? site : `${site}/`);
+    if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname)) return null;
+    const path = `/${url.pathname.slice(base.pathname.length)}${url.search}`;
+    return REALM_PATH.test(path) ? mediaUrl(currentAccount, path) : null;
+  } catch {
+    return null;
+  }
+}
+
+function sanitizeVideo(el: Element): void {
+  const src = el.getAttribute('src') ?? '';
+  const local = realmMediaSource(src);
+  if (local) el.setAttribute('src', local);
+  else {
+    el.removeAttribute('src');
+    markRemoteMedia(el, src, 'video');
+  }
+  el.removeAttribute('poster');
+  el.removeAttribute('autoplay');
+  el.setAttribute('preload', 'metadata');
+  el.setAttribute('controls', '');
+}
+
+function dropRemoteMediaAttributes(node: Element): void {
+  for (const name of REMOTE_MEDIA_ATTRIBUTES) node.removeAttribute(name);
+}
+// --- end of images and videos ----------------------------------------------------------------
 
 const OPTIONS = {
   FORBID_TAGS: [

@@ -355,4 +355,19 @@ export const migrations: Migration[] = [
         CREATE UNIQUE INDEX realm_emoji_active_name ON realm_emoji (name) WHERE deactivated = 0;
       `),
   },
+  {
+    version: 6,
+    description:
+      'uploaded images: dimensions as shown and frame count (thumbnails in uploads/thumbnail/)',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE image_attachments (
+          path_id TEXT PRIMARY KEY,
+          width INTEGER NOT NULL,
+          height INTEGER NOT NULL,
+          frames INTEGER NOT NULL,
+          content_type TEXT NOT NULL
+        ) WITHOUT ROWID;
+      `),
+  },
 ];

@@ -4,6 +4,7 @@ import { parseJson } from '../db';
 import { sharedTableCache } from '../db/table-cache';
 import type { ResourceModule } from './module';
 import { LIMITS, TYPING } from '../config';
+import { THUMBNAIL_FORMATS } from '../uploads/thumbnails';
 
 export interface RealmRow {
   name: string;
@@ -67,7 +68,7 @@ export const realmSettingsResource: ResourceModule = {
       password_min_length: LIMITS.passwordMinLength,
       password_max_length: LIMITS.passwordMaxLength,
       password_min_guesses: 10000,
-      server_thumbnail_formats: [],
+      server_thumbnail_formats: THUMBNAIL_FORMATS,
       server_emoji_data_url: '',
       server_jitsi_server_url: null,
       realm_push_notifications_enabled: false,

@@ -24,6 +24,7 @@ import { installUploadSpool, takeSpool, type SpoolState } from '../uploads/multi
 import { sendUpload } from '../uploads/serve';
 import { UploadStorage, displayFileName, newPathId, uploadUrl } from '../uploads/storage';
 import { TemporaryUrlSigner } from '../uploads/temporary-urls';
+import { UploadThumbnails } from '../uploads/thumbnails';
 import { mountTus, removeTusCopy } from '../uploads/tus';
 import type { ResourceModule } from './module';
 
@@ -34,7 +35,15 @@ export const uploadsResource: ResourceModule = {
   routes(api, ctx) {
     const storage = new UploadStorage(ctx.uploadsDir);
     const signer = new TemporaryUrlSigner(() => ctx.nowSeconds());
+    const thumbnails = new UploadThumbnails(ctx.db, storage.root);
     installUploadSpool(api.app, storage);
+
+    /** Before the upload answers: a message sent with its link then finds the thumbnails. */
+    const thumbnailUpload = async (row: AttachmentRow) => {
+      const filePath = storage.filePath(row.path_id);
+      if (filePath && row.content_type)
+        await thumbnails.processUpload(row.path_id, row.content_type, filePath);
+    };
 
     const recordUpload = (upload: {
       ownerId: number;
@@ -60,7 +69,7 @@ export const uploadsResource: ResourceModule = {
       storage,
       authenticator: new Authenticator(ctx.db),
       authenticateAndCount: (request) => api.authenticateAndCount(request),
-      recordUpload,
+      recordUpload: async (upload) => thumbnailUpload(recordUpload(upload)),
     });
 
     api.post('/user_uploads', {}, async ({ user, request }) => {
@@ -70,8 +79,9 @@ export const uploadsResource: ResourceModule = {
         const name = displayFileName(file.fileName);
         const pathId = newPathId(name);
         await storage.place(file.path, pathId);
+        let row: AttachmentRow;
         try {
-          recordUpload({
+          row = recordUpload({
             ownerId: user.id,
             name,
             pathId,
@@ -82,6 +92,7 @@ export const uploadsResource: ResourceModule = {
           await storage.remove(pathId);
           throw error;
         }
+        await thumbnailUpload(row);
         const url = uploadUrl(pathId);
         return { uri: url, url, filename: name };
       } finally {
@@ -123,6 +134,30 @@ export const uploadsResource: ResourceModule = {
       },
     );
 
+    // Same access as the upload itself: 404 alike for a missing image and one the user cannot see.
+    api.get(
+      '/user_uploads/thumbnail/*',
+      { absolute: true },
+      async ({ user, path, request, reply }): Promise<typeof SENT> => {
+        const rest = path['*'] ?? '';
+        const slash = rest.lastIndexOf('/');
+        const row = accessibleAttachment(ctx, user, rest.slice(0, Math.max(slash, 0)));
+        const original = storage.filePath(row.path_id);
+        const thumbnail =
+          original &&
+          (await thumbnails.thumbnailFile(row.path_id, rest.slice(slash + 1), original));
+        if (!thumbnail) throw notFound(FILE_NOT_FOUND);
+        await sendUpload(
+          request,
+          reply,
+          { ...row, content_type: 'image/webp', file_name: thumbnail.name },
+          thumbnail.path,
+          { forceDownload: false, cacheControl: 'private, max-age=3600' },
+        );
+        return SENT;
+      },
+    );
+
     api.get('/user_uploads/download/*', { absolute: true }, ({ user, path, request, reply }) =>
       serve(
         request,
@@ -153,6 +188,7 @@ export const uploadsResource: ResourceModule = {
       if (!row || row.owner_id !== user.id) throw badRequest('Invalid attachment');
       deleteAttachmentRow(ctx.db, row.id);
       await storage.remove(row.path_id);
+      await thumbnails.remove(row.path_id);
       await removeTusCopy(storage, row.path_id);
       announce(ctx, row.owner_id, 'remove', { id: row.id });
     });

@@ -58,7 +58,7 @@ export interface TusDependencies {
     pathId: string;
     size: number;
     contentType: string | undefined;
-  }): void;
+  }): void | Promise<void>;
 }
 
 /** The path_id of a tus upload: its id is the random segment, which makes completion idempotent. */
@@ -145,7 +145,7 @@ export function mountTus(app: FastifyInstance, deps: TusDependencies): void {
     if (existing) return { url: uploadUrl(pathId), filename: existing.file_name };
     await storage.place(join(storage.tusStaging, upload.id), pathId, true);
     try {
-      deps.recordUpload({
+      await deps.recordUpload({
         ownerId: Number(upload.metadata?.owner_id),
         name,
         pathId,

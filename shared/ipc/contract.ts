@@ -9,6 +9,7 @@ import { draftsMethods, draftsPushes } from './drafts';
 import { uploadsMethods, uploadsPushes } from './uploads';
 import { systemMethods, systemPushes } from './system';
 import { manifestMethods, manifestPushes } from './manifest';
+import { mediaMethods } from './media';
 import { composeDomains, type MethodDef, type PushDef } from './define';
 import type { ChosenFile } from './uploads';
 
@@ -19,6 +20,7 @@ export const methods = composeDomains(
   uploadsMethods,
   systemMethods,
   manifestMethods,
+  mediaMethods,
 );
 
 export const pushes = composeDomains(

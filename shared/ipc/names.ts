@@ -58,6 +58,8 @@ export const METHOD_NAMES = [
   'getManifestAttachment',
   'listRecentManifests',
   'forgetRecentManifest',
+  'fetchExternalMedia',
+  'saveUpload',
 ] as const satisfies readonly MethodName[];
 
 export const PUSH_NAMES = [

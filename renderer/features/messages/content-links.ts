@@ -6,8 +6,10 @@ import type { MouseEvent } from 'react';
 import { api } from '../../src/tributary';
 import { openNarrowLink } from './narrow-links';
 import { openUploadLink } from './upload-links';
+import { handleMediaClick } from './media/media-click';
 
 export function handleContentLinkClick(event: MouseEvent<HTMLElement>): void {
+  if (handleMediaClick(event)) return;
   const anchor = (event.target as Element).closest?.('a');
   if (!anchor) return;
   event.preventDefault();
