@@ -1,0 +1,235 @@
+import { COMMENT, LEX, NAME, NUMBER, STRING, SUBST, type Profile } from './profile';
+import type { ScopeNode } from './scope-tree';
+import { isBlank, type Token } from './tokens';
+
+// highlight.js scope → Pygments short class, before a language's own overrides.
+const DEFAULT_SCOPES: Record<string, string> = {
+  keyword: 'k',
+  built_in: 'nb',
+  type: 'kt',
+  literal: 'kc',
+  number: NUMBER,
+  string: STRING,
+  regexp: 'sr',
+  symbol: 'ss',
+  comment: COMMENT,
+  doctag: COMMENT,
+  meta: 'cp',
+  'meta keyword': 'cp',
+  'meta string': 'cpf',
+  title: 'nf',
+  'title.function': 'nf',
+  'title.function.invoke': NAME,
+  'title.class': 'nc',
+  'title.class.inherited': NAME,
+  variable: 'nv',
+  'variable.language': 'bp',
+  'variable.constant': 'no',
+  attr: 'na',
+  attribute: 'na',
+  property: NAME,
+  params: LEX,
+  function: LEX,
+  class: LEX,
+  tag: LEX,
+  name: 'nt',
+  subst: SUBST,
+  'char.escape': 'se',
+  operator: 'o',
+  punctuation: 'p',
+  section: 'gh',
+  bullet: 'k',
+  emphasis: 'ge',
+  strong: 'gs',
+  code: 'sb',
+  link: 'na',
+  quote: 'ge',
+  addition: 'gi',
+  deletion: 'gd',
+  'selector-tag': 'nt',
+  'selector-class': 'nc',
+  'selector-id': 'nn',
+  'selector-pseudo': 'nd',
+  'selector-attr': LEX,
+  'template-tag': 'cp',
+  'template-variable': 'cp',
+};
+
+function scopeRule(profile: Profile, scope: string, parent: string): string {
+  const own = profile.scopes ?? {};
+  const pair = `${parent} ${scope}`;
+  if (pair in own) return own[pair];
+  if (pair in DEFAULT_SCOPES) return DEFAULT_SCOPES[pair];
+  // "title.class.inherited" falls back to "title.class", then "title".
+  for (let name = scope; name; name = name.slice(0, Math.max(0, name.lastIndexOf('.')))) {
+    if (name in own) return own[name];
+    if (name in DEFAULT_SCOPES) return DEFAULT_SCOPES[name];
+  }
+  return LEX;
+}
+
+function textOf(node: ScopeNode): string {
+  return node.children.map((child) => (typeof child === 'string' ? child : textOf(child))).join('');
+}
+
+const STRING_AFFIX = /^[a-zA-Z]{1,2}(?=["'`])/;
+
+export function stringClass(text: string, profile: Profile): string {
+  const body = text.replace(STRING_AFFIX, '');
+  if (body.startsWith('"')) return profile.doubleQuoted ?? 's2';
+  if (body.startsWith("'")) return profile.singleQuoted ?? 's1';
+  if (body.startsWith('`')) return 'sb';
+  return 's';
+}
+
+export function numberClass(text: string, profile: Profile): string {
+  if (profile.numbers === '' || profile.numbers === 'm') return profile.numbers;
+  if (/^0[xX]|^#/.test(text)) return 'mh';
+  if (/^0[oO]/.test(text)) return 'mo';
+  if (/^0[bB]/.test(text)) return 'mb';
+  if (profile.numbers === 'mf') return 'mf';
+  return /[.eE]/.test(text) && !/^0[xX]/.test(text) ? 'mf' : 'mi';
+}
+
+function commentClass(text: string, offset: number, profile: Profile): string {
+  if (offset === 0 && profile.hashbang && text.startsWith('#!')) return 'ch';
+  if (/^(\/\*|\{-|<!--|\(\*)/.test(text)) return 'cm';
+  return 'c1';
+}
+
+// Unscoped text is split into whitespace, names, numbers, operators and punctuation.
+function plainLexer(profile: Profile): RegExp {
+  const identifier = profile.identifier ?? String.raw`[\p{L}_][\p{L}\p{N}_]*`;
+  const number = String.raw`(?:0[xXoObB][\da-fA-F_]+|\d[\d_]*(?:\.\d+)?(?:[eE][-+]?\d+)?)\b`;
+  return new RegExp(
+    `(\\n|[^\\S\\n]+)|(${identifier})|(${number})|(${profile.operators})|(${profile.punctuation})|([^])`,
+    'uy',
+  );
+}
+
+const lexers = new WeakMap<Profile, RegExp>();
+
+function lexPlain(text: string, profile: Profile, out: Token[]): void {
+  let lexer = lexers.get(profile);
+  if (!lexer) lexers.set(profile, (lexer = plainLexer(profile)));
+  lexer.lastIndex = 0;
+  for (let match = lexer.exec(text); match; match = lexer.exec(text)) {
+    const [part, space, word, number, operator, punctuation] = match;
+    if (space !== undefined) out.push({ text: part, cls: profile.whitespace });
+    else if (word !== undefined)
+      out.push({ text: part, cls: profile.words?.[part] ?? profile.name });
+    else if (number !== undefined) out.push({ text: part, cls: numberClass(part, profile) });
+    else if (operator !== undefined) out.push({ text: part, cls: 'o' });
+    else if (punctuation !== undefined) out.push({ text: part, cls: 'p' });
+    else out.push({ text: part, cls: '' });
+    if (lexer.lastIndex >= text.length) break;
+  }
+}
+
+// Keyword-like scopes sometimes take in the space after the word ("mut "); Pygments never does.
+function pushWord(text: string, cls: string, profile: Profile, out: Token[]): void {
+  const [, before, word, after] = /^(\s*)([^]*?)(\s*)$/.exec(text) as RegExpExecArray;
+  if (before) out.push({ text: before, cls: profile.whitespace });
+  if (word) out.push({ text: word, cls: profile.words?.[word] ?? cls });
+  if (after) out.push({ text: after, cls: profile.whitespace });
+}
+
+const OPENING_DELIMITER = /^(?:\$\{|#\{|\\\(|\$\(|[${])/;
+const CLOSING_DELIMITER = /[})]$/;
+
+function pushSubstitution(text: string, profile: Profile, out: Token[]): void {
+  const open = OPENING_DELIMITER.exec(text)?.[0] ?? '';
+  const close = open.length > 1 || open === '{' ? (CLOSING_DELIMITER.exec(text)?.[0] ?? '') : '';
+  if (open) out.push({ text: open, cls: 'si' });
+  lexPlain(text.slice(open.length, text.length - close.length), profile, out);
+  if (close) out.push({ text: close, cls: 'si' });
+}
+
+// Strings, comments and generic (markup, diff) runs keep their spaces inside the span.
+const VERBATIM = /^(?:s|c(?!p)|g|l)/;
+
+function walk(
+  node: ScopeNode,
+  cls: string | undefined,
+  profile: Profile,
+  out: Token[],
+  offset: { at: number },
+): void {
+  for (const child of node.children) {
+    if (typeof child === 'string') {
+      if (cls === undefined) lexPlain(child, profile, out);
+      else if (VERBATIM.test(cls)) out.push({ text: child, cls });
+      else pushWord(child, cls, profile, out);
+      offset.at += child.length;
+      continue;
+    }
+    const rule = scopeRule(profile, child.scope, node.scope);
+    if (rule === LEX) {
+      walk(child, undefined, profile, out, offset);
+    } else if (rule === SUBST) {
+      const text = textOf(child);
+      pushSubstitution(text, profile, out);
+      offset.at += text.length;
+    } else {
+      const text = rule === STRING || rule === NUMBER || rule === COMMENT ? textOf(child) : '';
+      const own =
+        rule === STRING
+          ? stringClass(text, profile)
+          : rule === NUMBER
+            ? numberClass(text, profile)
+            : rule === COMMENT
+              ? commentClass(text, offset.at, profile)
+              : rule === NAME
+                ? profile.name
+                : rule;
+      walk(child, own, profile, out, offset);
+    }
+  }
+}
+
+function nextSignificant(tokens: Token[], from: number): number {
+  let index = from;
+  while (index < tokens.length && isBlank(tokens[index]) && !tokens[index].text.includes('\n'))
+    index++;
+  return index;
+}
+
+// Pygments' lexers carry a little state that highlight.js does not expose: the space after "def",
+// the module name after "import", a member name after ".".
+function applyContext(tokens: Token[], profile: Profile): void {
+  const { whitespaceAfter, nameAfter, memberAfterDot } = profile;
+  for (let index = 0; index < tokens.length; index++) {
+    const token = tokens[index];
+    const keyword = token.cls.startsWith('k');
+    if (keyword && whitespaceAfter?.includes(token.text)) {
+      const next = tokens[index + 1];
+      if (next && isBlank(next) && !next.text.includes('\n')) next.cls = 'w';
+    }
+    if (keyword && nameAfter && token.text in nameAfter) {
+      let at = nextSignificant(tokens, index + 1);
+      const cls = nameAfter[token.text];
+      while (
+        at < tokens.length &&
+        /^[\p{L}_][\p{L}\p{N}_]*$/u.test(tokens[at].text) &&
+        !tokens[at].cls.startsWith('k')
+      ) {
+        tokens[at].cls = cls;
+        if (tokens[at + 1]?.text !== '.' || cls === 'nc' || cls === 'nf') break;
+        tokens[at + 1].cls = cls;
+        at += 2;
+      }
+    }
+    if (memberAfterDot && token.text === '.' && tokens[index + 1]?.cls === profile.name) {
+      tokens[index + 1].cls = memberAfterDot;
+    }
+  }
+}
+
+/** The code's tokens with Pygments classes, from a highlight.js scope tree of it. */
+export function classify(tree: ScopeNode, profile: Profile): Token[] {
+  const tokens: Token[] = [];
+  walk(tree, undefined, profile, tokens, { at: 0 });
+  applyContext(tokens, profile);
+  profile.refine?.(tokens);
+  return tokens;
+}
