@@ -126,12 +126,13 @@ function lexPlain(text: string, profile: Profile, out: Token[]): void {
   }
 }
 
-// Keyword-like scopes sometimes take in the space after the word ("mut "); Pygments never does.
+// Keyword-like scopes sometimes take in spaces ("mut ", "CREATE TABLE"); Pygments never does.
 function pushWord(text: string, cls: string, profile: Profile, out: Token[]): void {
-  const [, before, word, after] = /^(\s*)([^]*?)(\s*)$/.exec(text) as RegExpExecArray;
-  if (before) out.push({ text: before, cls: profile.whitespace });
-  if (word) out.push({ text: word, cls: profile.words?.[word] ?? cls });
-  if (after) out.push({ text: after, cls: profile.whitespace });
+  for (const part of text.split(/(\s+)/)) {
+    if (!part) continue;
+    if (/^\s/.test(part)) out.push({ text: part, cls: profile.whitespace });
+    else out.push({ text: part, cls: profile.words?.[part] ?? cls });
+  }
 }
 
 const OPENING_DELIMITER = /^(?:\$\{|#\{|\\\(|\$\(|[${])/;
@@ -155,12 +156,16 @@ function walk(
   out: Token[],
   offset: { at: number },
 ): void {
-  for (const child of node.children) {
+  for (let index = 0; index < node.children.length; index++) {
+    const child = node.children[index];
     if (typeof child === 'string') {
-      if (cls === undefined) lexPlain(child, profile, out);
-      else if (VERBATIM.test(cls)) out.push({ text: child, cls });
-      else pushWord(child, cls, profile, out);
-      offset.at += child.length;
+      // highlight.js may hand one scope's text over in pieces ("${VAR", ":-", "default}").
+      let text = child;
+      while (typeof node.children[index + 1] === 'string') text += node.children[++index] as string;
+      if (cls === undefined) lexPlain(text, profile, out);
+      else if (VERBATIM.test(cls)) out.push({ text, cls });
+      else pushWord(text, cls, profile, out);
+      offset.at += text.length;
       continue;
     }
     const rule = scopeRule(profile, child.scope, node.scope);
@@ -201,9 +206,10 @@ function applyContext(tokens: Token[], profile: Profile): void {
   for (let index = 0; index < tokens.length; index++) {
     const token = tokens[index];
     const keyword = token.cls.startsWith('k');
-    if (keyword && whitespaceAfter?.includes(token.text)) {
+    if (keyword && whitespaceAfter && token.text in whitespaceAfter) {
       const next = tokens[index + 1];
-      if (next && isBlank(next) && !next.text.includes('\n')) next.cls = 'w';
+      if (next && isBlank(next) && !next.text.includes('\n'))
+        next.cls = whitespaceAfter[token.text];
     }
     if (keyword && nameAfter && token.text in nameAfter) {
       let at = nextSignificant(tokens, index + 1);
@@ -225,10 +231,39 @@ function applyContext(tokens: Token[], profile: Profile): void {
   }
 }
 
+const STRING_CLASS = /^s[12bcd]?$/;
+const ESCAPE = /\\(?:x[\da-fA-F]{2}|u[\da-fA-F]{4}|U[\da-fA-F]{8}|[0-7]{1,3}|[^])/g;
+
+// Escapes are their own "se" token in some Pygments lexers and part of the string in others;
+// highlight.js marks them in some grammars only.
+function markEscapes(tokens: Token[], profile: Profile): void {
+  for (let index = 0; index < tokens.length; index++) {
+    const token = tokens[index];
+    if (!profile.stringEscapes) {
+      const around = tokens[index - 1]?.cls;
+      if (token.cls === 'se' && around && STRING_CLASS.test(around)) token.cls = around;
+      continue;
+    }
+    if (!STRING_CLASS.test(token.cls) || !token.text.includes('\\')) continue;
+    const parts: Token[] = [];
+    let last = 0;
+    for (const match of token.text.matchAll(ESCAPE)) {
+      if (match.index > last)
+        parts.push({ text: token.text.slice(last, match.index), cls: token.cls });
+      parts.push({ text: match[0], cls: 'se' });
+      last = match.index + match[0].length;
+    }
+    if (last < token.text.length) parts.push({ text: token.text.slice(last), cls: token.cls });
+    tokens.splice(index, 1, ...parts);
+    index += parts.length - 1;
+  }
+}
+
 /** The code's tokens with Pygments classes, from a highlight.js scope tree of it. */
 export function classify(tree: ScopeNode, profile: Profile): Token[] {
   const tokens: Token[] = [];
   walk(tree, undefined, profile, tokens, { at: 0 });
+  markEscapes(tokens, profile);
   applyContext(tokens, profile);
   profile.refine?.(tokens);
   return tokens;

@@ -20,9 +20,12 @@ function normalize(code: string): string {
 
 function highlightAs(source: string, language: string, keepQuotes: boolean): string {
   const profile = PROFILES.get(language);
-  if (!profile?.grammar) return escapeCode(source, keepQuotes);
+  if (!profile || (!profile.grammar && !profile.lexer)) return escapeCode(source, keepQuotes);
   try {
-    return formatTokens(classify(scopeTree(source, profile.grammar), profile), keepQuotes);
+    const tokens = profile.lexer
+      ? profile.lexer(source)
+      : classify(scopeTree(source, profile.grammar), profile);
+    return formatTokens(tokens, keepQuotes);
   } catch {
     // Like the public server, a block whose highlighting fails is shown unhighlighted.
     return escapeCode(source, keepQuotes);

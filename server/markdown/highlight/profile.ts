@@ -19,7 +19,10 @@ export const LEX = '\0lex';
  * punctuation, whitespace) is lexed here with the language's own character classes.
  */
 export interface Profile {
+  /** The highlight.js grammar; "" for a language lexed by `lexer` or not highlighted at all. */
   grammar: string;
+  /** A lexer of this project's, for a language highlight.js cannot be made to lex as Pygments. */
+  lexer?: (code: string) => Token[];
   /** Class of whitespace between tokens: "w" where the lexer emits Whitespace, "" for Text. */
   whitespace: string;
   /** Class of a plain name ("n", "nx" for Name.Other, "" where names are plain text). */
@@ -38,10 +41,12 @@ export interface Profile {
   /** Double- and single-quoted string classes ("s2"/"s1" by default). */
   doubleQuoted?: string;
   singleQuoted?: string;
+  /** Whether backslash escapes in strings are "se" tokens of their own. */
+  stringEscapes?: boolean;
   /** Pygments' class for "#!" on the first line (a hashbang comment). */
   hashbang?: boolean;
-  /** Keywords after which the lexer emits the following whitespace as Whitespace. */
-  whitespaceAfter?: readonly string[];
+  /** Keywords after which the lexer classes the following whitespace apart ("w" or ""). */
+  whitespaceAfter?: Record<string, string>;
   /** Keyword → class of the (dotted) name that follows it. */
   nameAfter?: Record<string, string>;
   /** Class of a name right after ".", where the lexer treats members apart. */

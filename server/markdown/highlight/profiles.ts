@@ -1,9 +1,20 @@
-import { C_OPERATORS, C_PUNCTUATION, LEX, NAME, NO_MATCH, type Profile } from './profile';
+import { C_OPERATORS, C_PUNCTUATION, LEX, NAME, NO_MATCH, SUBST, type Profile } from './profile';
+import { lexTex } from './tex-lexer';
 import { isBlank, type Token } from './tokens';
 
 // Each profile restates, over a highlight.js grammar, the choices of the Pygments lexer the public
 // server uses for that language: which whitespace is a Whitespace token, how plain names,
 // operators and punctuation are classed, and the words its keyword tables class differently.
+
+/** No highlighting: the code is one run of plain text. */
+const PLAIN: Profile = {
+  grammar: '',
+  whitespace: '',
+  name: '',
+  operators: NO_MATCH,
+  punctuation: NO_MATCH,
+  numbers: '',
+};
 
 const words = (cls: string, list: string): Record<string, string> =>
   Object.fromEntries(list.split(' ').map((word) => [word, cls]));
@@ -38,6 +49,7 @@ function stringAffixes(tokens: Token[]): void {
 }
 
 const PYTHON: Profile = {
+  stringEscapes: true,
   grammar: 'python',
   whitespace: '',
   name: 'n',
@@ -51,10 +63,23 @@ const PYTHON: Profile = {
     ...words('ow', 'in is and or not'),
     ...words('kc', 'True False None'),
     ...words('bp', 'self cls Ellipsis NotImplemented'),
+    ...words(
+      'vm',
+      '__name__ __file__ __doc__ __dict__ __class__ __module__ __all__ __slots__ __package__ __spec__',
+    ),
+    ...words(
+      'ne',
+      'BaseException Exception ArithmeticError AssertionError AttributeError BufferError EOFError ImportError ModuleNotFoundError IndexError KeyError KeyboardInterrupt LookupError MemoryError NameError NotImplementedError OSError OverflowError RecursionError ReferenceError RuntimeError StopIteration StopAsyncIteration SyntaxError IndentationError SystemError SystemExit TypeError UnboundLocalError UnicodeError UnicodeDecodeError UnicodeEncodeError ValueError ZeroDivisionError FileNotFoundError FileExistsError PermissionError TimeoutError ConnectionError BrokenPipeError IsADirectoryError NotADirectoryError InterruptedError ChildProcessError ProcessLookupError Warning UserWarning DeprecationWarning RuntimeWarning FutureWarning',
+    ),
   },
-  whitespaceAfter: ['def', 'class', 'import', 'from'],
+  whitespaceAfter: { def: 'w', class: 'w', import: 'w', from: 'w' },
   nameAfter: { import: 'nn', from: 'nn' },
   refine(tokens) {
+    for (const token of tokens) {
+      // highlight.js takes a console prompt (">>>") for a decorator.
+      if (token.cls === 'nd' && !token.text.startsWith('@')) token.cls = 'o';
+      else if (token.cls === 'n' && /^__\w+__$/.test(token.text)) token.cls = 'fm';
+    }
     stringAffixes(tokens);
     pythonDocstrings(tokens);
     // After "from x", "import" names what is imported, not a module.
@@ -77,13 +102,11 @@ const PYTHON: Profile = {
 
 const JS_WORDS = {
   ...words('kd', 'var let const function class with'),
-  ...words(
-    'k',
-    'this super import export from of static async await yield extends new typeof instanceof delete in void',
-  ),
+  ...words('k', 'this super import export from of static async await yield extends'),
+  ...words('ow', 'new typeof instanceof delete in void'),
   ...words(
     'kr',
-    'constructor get set type abstract enum implements package private protected public interface declare readonly namespace module',
+    'constructor type abstract enum implements package private protected public interface declare readonly namespace module',
   ),
   ...words('kc', 'true false null undefined NaN Infinity'),
   ...words(
@@ -97,7 +120,7 @@ const JAVASCRIPT: Profile = {
   whitespace: 'w',
   name: 'nx',
   identifier: String.raw`[\p{L}_$][\p{L}\p{N}_$]*`,
-  operators: String.raw`\+\+|--|~|\?\?=?|\?|:|(?:<<|>>>?|==?|!=?|\*\*|\|\||&&|[-<>+*%&|^/])=?`,
+  operators: String.raw`\+\+|--|~|\?\?=?|\?|:|(?:<<|>>>?|==?(?!>)|!=?|\*\*|\|\||&&|[-<>+*%&|^/])=?`,
   punctuation: String.raw`=>|\.\.\.|[{(\[;,})\].]`,
   numbers: 'mf',
   hashbang: true,
@@ -106,7 +129,7 @@ const JAVASCRIPT: Profile = {
     'title.class': NAME,
     built_in: NAME,
     attr: NAME,
-    'variable.language': 'k',
+    'variable.language': NAME,
   },
   words: JS_WORDS,
 };
@@ -116,8 +139,17 @@ const TYPESCRIPT: Profile = {
   grammar: 'typescript',
   words: {
     ...JS_WORDS,
-    ...words('kd', 'interface'),
+    ...words('kd', 'interface enum'),
+    ...words('k', 'implements private protected public readonly static abstract declare'),
     ...words('kt', 'number string boolean any void never unknown symbol object bigint'),
+  },
+  refine(tokens) {
+    // A name in a type annotation ("x: User") is a type to Pygments.
+    tokens.forEach((token, index) => {
+      if (token.cls !== 'nx') return;
+      const before = tokens[index - 1]?.cls === 'w' ? tokens[index - 2] : tokens[index - 1];
+      if (before?.text === ':' && before.cls === 'o') token.cls = 'kt';
+    });
   },
 };
 
@@ -131,34 +163,86 @@ const JSON_PROFILE: Profile = {
   scopes: { attr: 'nt', 'literal keyword': 'kc' },
 };
 
+/** Bash's "$(…)" is a keyword pair and "${name:-default}" an interpolation, in Pygments. */
+function bashExpansions(tokens: Token[]): void {
+  const open: boolean[] = [];
+  for (let index = 0; index < tokens.length; index++) {
+    const token = tokens[index];
+    if (token.text === '$' && token.cls === '' && tokens[index + 1]?.text === '(') {
+      tokens.splice(index, 2, { text: '$(', cls: 'k' });
+      open.push(true);
+    } else if (token.text === '(' && token.cls === 'o') {
+      open.push(false);
+    } else if (token.text === ')' && token.cls === 'o' && open.pop()) {
+      token.cls = 'k';
+    }
+    const braced = /^(\$\{#?)(\w+)(:-)?([^}]*)(\})$/.exec(token.text);
+    if (braced && token.cls === 'nv') {
+      const [, start, name, fallback, rest, end] = braced;
+      const parts = [
+        { text: start, cls: 'si' },
+        { text: name, cls: 'nv' },
+        { text: fallback ?? '', cls: 'k' },
+        { text: rest, cls: /^\w+$/.test(rest) ? 'nv' : 'p' },
+        { text: end, cls: 'si' },
+      ].filter((part) => part.text);
+      tokens.splice(index, 1, ...parts);
+      index += parts.length - 1;
+    }
+  }
+}
+
 const BASH: Profile = {
   grammar: 'bash',
   whitespace: 'w',
   name: '',
-  identifier: String.raw`[\w./*-]+`,
-  operators: String.raw`&&|\|\||\[\[|\]\]|[=\[\]]`,
-  punctuation: String.raw`[;|&(){}]`,
+  identifier: String.raw`[^=\s\[\]{}()$"'\x60\\<&|;\d][^=\s\[\]{}()$"'\x60\\<&|;]*`,
+  operators: String.raw`&&|\|\||[\[\]{}()=]`,
+  punctuation: String.raw`[;|&]`,
   numbers: 'm',
   hashbang: true,
-  scopes: { meta: 'ch', built_in: LEX },
+  scopes: { meta: 'ch', built_in: LEX, title: LEX },
   words: words(
     'nb',
     'alias bg bind break builtin caller cd command compgen complete declare dirs disown echo enable eval exec exit export false fc fg getopts hash help history jobs kill let local logout popd printf pushd pwd read readonly set shift shopt source suspend test time times trap true type typeset ulimit umask unalias unset wait',
   ),
   refine(tokens) {
-    // NAME=value: Pygments classes the name as a variable.
     tokens.forEach((token, index) => {
+      // NAME=value: Pygments classes the name as a variable.
       if (token.cls === '' && /^\w+$/.test(token.text) && tokens[index + 1]?.text === '=')
         token.cls = 'nv';
-    });
-    // A bare number counts only as a whole word.
-    tokens.forEach((token) => {
+      // A number counts only as a whole run of digits.
       if (token.cls === 'm' && !/^\d+$/.test(token.text)) token.cls = '';
     });
+    bashExpansions(tokens);
   },
 };
 
-const C_FAMILY = {
+/**
+ * Pygments' C lexers: a directive other than #include is one preprocessor run to the line end,
+ * and a number keeps its suffix ("0xFFUL").
+ */
+function cPreprocessorAndSuffixes(tokens: Token[]): void {
+  for (let index = 0; index < tokens.length; index++) {
+    const token = tokens[index];
+    const directive = token.text + (tokens[index + 1]?.cls === 'cp' ? tokens[index + 1].text : '');
+    if (token.cls === 'cp' && token.text.startsWith('#') && !/^#\s*include/.test(directive)) {
+      let end = index + 1;
+      while (end < tokens.length && tokens[end].text !== '\n' && !/^c(?!p)/.test(tokens[end].cls))
+        end++;
+      const rest = tokens.splice(index + 1, end - index - 1);
+      token.text += rest.map((part) => part.text).join('');
+    }
+    const suffix = tokens[index + 1];
+    if (token.cls.startsWith('m') && suffix && /^[uUlLfF]+$/.test(suffix.text)) {
+      token.text += suffix.text;
+      tokens.splice(index + 1, 1);
+    }
+  }
+}
+
+const C_FAMILY: Omit<Profile, 'grammar'> = {
+  stringEscapes: true,
   whitespace: 'w',
   name: 'n',
   operators: C_OPERATORS,
@@ -166,11 +250,25 @@ const C_FAMILY = {
   numbers: 'pygments',
   doubleQuoted: 's',
   singleQuoted: 'sc',
-  scopes: { built_in: NAME, 'title.class': 'nc', keyword: 'k' },
-} as const;
+  scopes: { built_in: NAME, 'title.class': 'nc', keyword: 'k', 'class title': 'nc', type: 'kt' },
+  words: {
+    ...words('k', 'static extern const volatile register auto typedef struct union enum sizeof'),
+    ...words('kr', 'inline restrict'),
+  },
+  refine(tokens: Token[]) {
+    tokens.forEach((token, index) => {
+      // highlight.js takes a member declared after a struct tag ("*next") for another title.
+      if (token.cls === 'nc' && tokens[index - 1]?.text.includes('*')) token.cls = 'n';
+      // Only the built-in types are types to Pygments; typedef names ("node_t") are names.
+      if (token.cls === 'kt' && /_t$/.test(token.text) && !/^u?int\d*_t$|^size_t$/.test(token.text))
+        token.cls = 'n';
+    });
+    cPreprocessorAndSuffixes(tokens);
+  },
+};
 
 const C: Profile = { ...C_FAMILY, grammar: 'c' };
-const CPP: Profile = { ...C_FAMILY, grammar: 'cpp' };
+const CPP: Profile = { ...C_FAMILY, grammar: 'cpp', nameAfter: { namespace: 'nn' } };
 const OBJECTIVE_C: Profile = { ...C_FAMILY, grammar: 'objectivec' };
 
 const JAVA: Profile = {
@@ -182,7 +280,7 @@ const JAVA: Profile = {
   numbers: 'pygments',
   doubleQuoted: 's',
   singleQuoted: 'sc',
-  scopes: { meta: 'nd' },
+  scopes: { meta: 'nd', type: NAME, variable: NAME, 'title.class': NAME },
   words: {
     ...words(
       'kd',
@@ -190,8 +288,17 @@ const JAVA: Profile = {
     ),
     ...words('kn', 'package import'),
     ...words('kc', 'true false null'),
+    ...words('kt', 'boolean byte char double float int long short void var'),
   },
-  nameAfter: { package: 'nn', import: 'nn' },
+  nameAfter: {
+    package: 'nn',
+    import: 'nn',
+    class: 'nc',
+    interface: 'nc',
+    enum: 'nc',
+    record: 'nc',
+  },
+  whitespaceAfter: { class: '', interface: '', enum: '', record: '' },
   memberAfterDot: 'na',
 };
 
@@ -207,7 +314,7 @@ const GO: Profile = {
   scopes: { title: NAME, 'title.function': NAME },
   words: {
     ...words('kn', 'package import'),
-    ...words('kd', 'func var const type struct interface'),
+    ...words('kd', 'func var const type struct interface chan map'),
     ...words('kc', 'true false nil iota'),
   },
   refine(tokens) {
@@ -218,6 +325,7 @@ const GO: Profile = {
 };
 
 const RUST: Profile = {
+  stringEscapes: true,
   grammar: 'rust',
   whitespace: 'w',
   name: 'n',
@@ -226,15 +334,19 @@ const RUST: Profile = {
   numbers: 'pygments',
   doubleQuoted: 's',
   singleQuoted: 'sc',
-  scopes: { built_in: 'fm', 'title.function.invoke': NAME },
+  scopes: { built_in: 'fm', 'title.function.invoke': NAME, 'title.class': NAME, variable: NAME },
   words: {
     ...words('kd', 'let'),
     ...words('nb', 'Vec Option Some None Result Ok Err Box String'),
     ...words('kt', 'u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64 bool char str'),
+    Self: 'nc',
   },
+  nameAfter: { struct: 'nc', enum: 'nc', trait: 'nc', union: 'nc', type: 'nc' },
+  refine: wholeDeclarations,
 };
 
 const RUBY: Profile = {
+  stringEscapes: true,
   grammar: 'ruby',
   whitespace: 'w',
   name: 'n',
@@ -252,10 +364,38 @@ const RUBY: Profile = {
     'nb',
     'puts print require require_relative raise attr_accessor attr_reader attr_writer include extend p',
   ),
+  nameAfter: { module: 'nn', class: 'nc' },
+  refine(tokens) {
+    tokens.forEach((token, index) => {
+      // "def self.name": the receiver is a class, the name the method's.
+      if (
+        token.text === 'self' &&
+        tokens[index - 2]?.text === 'def' &&
+        tokens[index + 1]?.text === '.'
+      ) {
+        token.cls = 'nc';
+        tokens[index + 1].cls = 'o';
+        if (tokens[index + 2]) tokens[index + 2].cls = 'nf';
+      }
+      // A predicate method ("nil?") is one name.
+      const mark = tokens[index + 1];
+      if (
+        /^[\p{L}_]\w*$/u.test(token.text) &&
+        mark &&
+        /^[?!]$/.test(mark.text) &&
+        mark.cls === ''
+      ) {
+        token.text += mark.text;
+        token.cls = 'n';
+        tokens.splice(index + 1, 1);
+      }
+    });
+  },
 };
 
 const PHP: Profile = {
   grammar: 'php',
+  stringEscapes: true,
   whitespace: '',
   name: 'nx',
   operators: String.raw`[~!%^&*+=|:.<>/@?-]+`,
@@ -264,12 +404,22 @@ const PHP: Profile = {
   // With startinline, Pygments lexes "<?php" as the operator "<?" and the name "php".
   scopes: {
     meta: LEX,
+    title: NAME,
+    'function title': 'nf',
     'title.function': 'nf',
-    title: 'nf',
-    'title.class': 'nc',
     'variable.language': 'nv',
+    subst: 'si',
+    type: NAME,
   },
-  words: words('k', 'array echo print'),
+  words: {
+    ...words('k', 'array echo print static null true false'),
+    ...words('nx', 'string int float bool self mixed void iterable object callable parent'),
+  },
+  nameAfter: { class: 'nc', interface: 'nc', trait: 'nc', function: 'nf' },
+  refine(tokens) {
+    for (const token of tokens)
+      if (token.cls === 'nf' && /^__\w+$/.test(token.text)) token.cls = 'fm';
+  },
 };
 
 const SQL: Profile = {
@@ -279,8 +429,23 @@ const SQL: Profile = {
   operators: String.raw`[+*/<>=~!@#%^&|\x60?-]`,
   punctuation: String.raw`[;:()\[\],.]`,
   numbers: 'pygments',
+  // A double-quoted identifier is a symbol to Pygments.
+  identifier: String.raw`"[^"\n]*"|[\p{L}_][\p{L}\p{N}_$]*`,
   scopes: { type: 'nb', built_in: 'k', literal: 'k' },
+  words: words('k', 'TIMESTAMP'),
+  refine(tokens) {
+    for (const token of tokens)
+      if (token.cls === 'n' && token.text.startsWith('"')) token.cls = 'ss';
+  },
 };
+
+/** A markup declaration ("<!DOCTYPE html>", "<?xml …?>") is one preprocessor run, spaces included. */
+function wholeDeclarations(tokens: Token[]): void {
+  tokens.forEach((token, index) => {
+    if (isBlank(token) && tokens[index - 1]?.cls === 'cp' && tokens[index + 1]?.cls === 'cp')
+      token.cls = 'cp';
+  });
+}
 
 const HTML: Profile = {
   grammar: 'xml',
@@ -308,11 +473,13 @@ const HTML: Profile = {
       if (token.text === '=') token.cls = 'o';
       else if (isBlank(token)) token.cls = '';
     });
+    wholeDeclarations(tokens);
   },
 };
 
 const XML: Profile = {
   ...HTML,
+  whitespace: 'w',
   scopes: {
     tag: 'nt',
     'tag name': 'nt',
@@ -324,6 +491,7 @@ const XML: Profile = {
     'meta string': 'cp',
   },
   refine(tokens) {
+    wholeDeclarations(tokens);
     tokens.forEach((token, index) => {
       if (token.cls !== 'nt') return;
       if (token.text === '=' && tokens[index - 1]?.cls === 'na') token.cls = 'na';
@@ -359,23 +527,46 @@ function cssSigils(tokens: Token[]): void {
   }
 }
 
+/** Outside a rule's braces "," "(" ")" are selector operators; "url(x)" holds a URL ("sx"). */
+function cssSelectorsAndUrls(tokens: Token[]): void {
+  let depth = 0;
+  tokens.forEach((token, index) => {
+    if (token.text === '{') depth++;
+    else if (token.text === '}') depth = Math.max(0, depth - 1);
+    else if (depth === 0 && token.cls === 'p' && /^[,()]$/.test(token.text)) token.cls = 'o';
+    else if (depth === 0 && token.cls === 'n') token.cls = 'nt';
+    if (
+      /^s[12]?$/.test(token.cls) &&
+      tokens[index - 1]?.text === '(' &&
+      tokens[index - 2]?.text === 'url'
+    ) {
+      token.cls = /^["']/.test(token.text) ? token.cls : 'sx';
+    }
+    if (token.cls === 'cm') token.cls = 'c';
+  });
+}
+
 const CSS: Profile = {
   grammar: 'css',
   whitespace: 'w',
   name: 'n',
-  identifier: String.raw`[\p{L}_-][\p{L}\p{N}_-]*`,
-  operators: String.raw`[>+~=\[\]*]`,
+  identifier: String.raw`-?[\p{L}_][\p{L}\p{N}_-]*`,
+  operators: String.raw`[>+~=\[\]*-]`,
   punctuation: String.raw`[{};:(),.]`,
   numbers: 'pygments',
-  scopes: { attribute: 'k', keyword: 'k', meta: 'cp', 'selector-attr': LEX },
+  scopes: { attribute: 'k', keyword: 'k', meta: 'cp', 'selector-attr': LEX, built_in: 'nb' },
   words: words(
     'kc',
-    'auto none inherit initial unset bold normal solid block inline flex grid absolute relative fixed hidden',
+    'auto none inherit initial unset bold bolder lighter normal italic solid dashed dotted double block inline inline-block flex inline-flex grid table absolute relative fixed sticky static hidden visible scroll all ease ease-in ease-out ease-in-out linear center left right top bottom middle transparent currentColor pointer default no-repeat repeat repeat-x repeat-y cover contain serif sans-serif monospace cursive nowrap wrap uppercase lowercase capitalize underline both space-between space-around column row baseline stretch',
   ),
-  refine: cssSigils,
+  refine(tokens) {
+    cssSigils(tokens);
+    cssSelectorsAndUrls(tokens);
+  },
 };
 
 const YAML_SCALAR = 'l l-Scalar l-Scalar-Plain';
+const YAML_INDICATOR = 'p p-Indicator';
 const YAML: Profile = {
   grammar: 'yaml',
   whitespace: 'w',
@@ -385,43 +576,39 @@ const YAML: Profile = {
   numbers: '',
   scopes: {
     attr: 'nt',
-    bullet: 'p p-Indicator',
+    bullet: YAML_INDICATOR,
     string: YAML_SCALAR,
     number: YAML_SCALAR,
     literal: YAML_SCALAR,
-    meta: 'cp',
+    meta: 'nn',
     type: 'nt',
   },
   refine(tokens) {
+    let flowDepth = 0;
     for (let index = 0; index < tokens.length; index++) {
       const token = tokens[index];
       if (token.cls === 'nt' && token.text.endsWith(':')) {
-        tokens.splice(
-          index,
-          1,
-          { text: token.text.slice(0, -1), cls: 'nt' },
-          { text: ':', cls: 'p' },
-        );
+        const key = { text: token.text.slice(0, -1), cls: 'nt' };
+        tokens.splice(index, 1, key, { text: ':', cls: 'p' });
         index++;
-      } else if (token.cls === 'p' && /^[[\]{}]$/.test(token.text)) {
-        token.cls = 'p p-Indicator';
-      } else if (
-        token.cls === YAML_SCALAR &&
-        tokens[index - 1]?.cls === 'p p-Indicator' &&
-        token.text !== '-'
-      ) {
+      } else if (token.cls === 'p' && token.text !== ':') {
+        token.cls = YAML_INDICATOR;
+        if (token.text === '[' || token.text === '{') flowDepth++;
+        if (token.text === ']' || token.text === '}') flowDepth--;
+      } else if (token.cls === YAML_SCALAR && flowDepth > 0) {
+        // Scalars inside [ ] and { } are flow scalars, "nv" to Pygments.
         token.cls = 'nv';
       }
     }
-    // A plain scalar runs to the end of the line, spaces and quotes included.
-    for (let index = 0; index < tokens.length - 2; index++) {
-      if (
-        tokens[index].cls === YAML_SCALAR &&
-        tokens[index + 1].cls === 'w' &&
-        tokens[index + 2].cls === YAML_SCALAR
-      ) {
+    // A plain scalar runs to the end of the line, spaces and quotes included; one that starts with
+    // a quote is a quoted scalar.
+    for (let index = 0; index < tokens.length; index++) {
+      if (tokens[index].cls !== YAML_SCALAR) continue;
+      if (tokens[index + 1]?.cls === 'w' && tokens[index + 2]?.cls === YAML_SCALAR) {
         tokens[index + 1].cls = YAML_SCALAR;
       }
+      if (/^["']/.test(tokens[index].text) && tokens[index - 1]?.cls !== YAML_SCALAR)
+        tokens[index].cls = 's';
     }
   },
 };
@@ -437,12 +624,19 @@ const MARKDOWN: Profile = {
   refine(tokens) {
     tokens.forEach((token, index) => {
       if (token.cls === 'gh' && /^##/.test(token.text)) token.cls = 'gu';
-      if (token.cls === 'k' && isBlank(tokens[index + 1] ?? { text: '', cls: '' })) {
-        const next = tokens[index + 1];
-        const [, space] = /^([^\S\n]*)/.exec(next.text) as RegExpExecArray;
-        if (space === next.text) next.cls = 'w';
+      // An unordered list's bullet is followed by Whitespace, a numbered one's by plain text.
+      const next = tokens[index + 1];
+      if (token.cls === 'k' && /^[-*+]$/.test(token.text) && next && /^[^\S\n]+$/.test(next.text)) {
+        next.cls = 'w';
       }
     });
+    // A quote's marker is a keyword and the rest of its line emphasised.
+    for (let index = 0; index < tokens.length; index++) {
+      const marker = /^>\s*/.exec(tokens[index].text);
+      if (tokens[index].cls !== 'ge' || !marker) continue;
+      const quote = tokens[index].text.slice(marker[0].length);
+      tokens.splice(index, 1, { text: marker[0], cls: 'k' }, { text: quote, cls: 'ge' });
+    }
   },
 };
 
@@ -466,44 +660,42 @@ const DIFF: Profile = {
         index++;
       }
     }
-    // Plain text broken into words by the lexer is one run; the lexer emits lines as wholes.
-  },
-};
-
-const TEX: Profile = {
-  grammar: 'latex',
-  whitespace: '',
-  name: '',
-  identifier: String.raw`[^\s{}\\$%&_^]+`,
-  operators: NO_MATCH,
-  punctuation: NO_MATCH,
-  numbers: '',
-  scopes: { comment: 'c', built_in: 'nb' },
-  refine(tokens) {
-    tokens.forEach((token) => {
-      if (token.cls === '' && (token.text === '{' || token.text === '}')) token.cls = 'nb';
-      if (token.cls === 'nb' && token.text === '$') token.cls = 's';
+    // A hunk header is one "gu" run to the line end, the function name after "@@" included.
+    tokens.forEach((token, index) => {
+      const next = tokens[index + 1];
+      if (token.cls === 'gu' && next?.cls === '' && !next.text.startsWith('\n')) next.cls = 'gu';
     });
   },
 };
+
+const TEX: Profile = { ...PLAIN, lexer: lexTex };
 
 const KOTLIN: Profile = {
   grammar: 'kotlin',
   whitespace: 'w',
   name: 'n',
-  operators: String.raw`[~!%^&*+=|?<>/-]`,
+  operators: String.raw`\?\.|\?:|!!|[~!%^&*+=|?<>/-]`,
   punctuation: String.raw`::|[{}()\[\];,.:]`,
   numbers: 'm',
   doubleQuoted: 's',
   singleQuoted: 'sc',
-  scopes: { title: 'nf', built_in: 'kt', type: NAME },
+  scopes: { title: 'nf', built_in: 'kt', type: NAME, 'string variable': SUBST },
   words: {
-    ...words('kd', 'fun val var class object interface'),
+    ...words('kd', 'fun val var class object interface data enum sealed'),
     ...words('kt', 'String Int Long Double Float Boolean Char Byte Short Unit Any'),
+    it: 'nb',
+  },
+  nameAfter: { val: 'nv', var: 'nv' },
+  memberAfterDot: 'na',
+  refine(tokens) {
+    tokens.forEach((token, index) => {
+      if (token.cls === 'n' && tokens[index - 1]?.text === '?.') token.cls = 'na';
+    });
   },
 };
 
 const SWIFT: Profile = {
+  stringEscapes: true,
   grammar: 'swift',
   whitespace: 'w',
   name: 'n',
@@ -514,9 +706,14 @@ const SWIFT: Profile = {
   scopes: { type: 'nb', operator: 'o' },
   words: {
     ...words('kd', 'import func let var class struct enum protocol extension init'),
-    _: 'kc',
+    ...words(
+      'kr',
+      'override mutating static final lazy weak private public internal fileprivate open',
+    ),
+    ...words('kc', '_ super self nil true false'),
+    ...words('bp', 'print debugPrint fatalError'),
   },
-  nameAfter: { import: 'nc' },
+  nameAfter: { import: 'nc', let: 'nv', var: 'nv' },
   refine(tokens) {
     tokens.forEach((token) => {
       if (token.text === '->' || token.text === '=') token.cls = 'p';
@@ -533,13 +730,14 @@ const CSHARP: Profile = {
   numbers: 'pygments',
   doubleQuoted: 's',
   singleQuoted: 'sc',
-  scopes: { built_in: 'kt', title: 'nf' },
+  scopes: { built_in: 'kt', title: 'nf', 'string subst': 's' },
   words: {
     ...words(
       'kt',
       'bool byte char decimal double dynamic float int long object sbyte short string uint ulong ushort var',
     ),
     args: 'n',
+    null: 'k',
   },
   nameAfter: {
     namespace: 'nn',
@@ -553,6 +751,7 @@ const CSHARP: Profile = {
 };
 
 const HASKELL: Profile = {
+  stringEscapes: true,
   grammar: 'haskell',
   whitespace: 'w',
   name: 'n',
@@ -562,10 +761,14 @@ const HASKELL: Profile = {
   numbers: 'pygments',
   doubleQuoted: 's',
   singleQuoted: 'sc',
-  scopes: { keyword: 'kr', title: 'nf' },
+  scopes: { keyword: 'kr', title: NAME },
+  nameAfter: { import: 'nn', module: 'nn' },
   refine(tokens) {
     tokens.forEach((token, index) => {
-      if (token.cls === 'o' && /^(::|=|\\|\||<-|->|=>|@|~)$/.test(token.text)) token.cls = 'ow';
+      if (token.cls === 'o' && /^(::|=|\\|<-|->|=>|~)$/.test(token.text)) token.cls = 'ow';
+      // A lower-case name at the start of a line is a function being defined.
+      const lineStart = index === 0 || tokens[index - 1].text.endsWith('\n');
+      if (lineStart && token.cls === 'n' && /^[a-z_]/.test(token.text)) token.cls = 'nf';
       if (token.text === '(' && tokens[index + 1]?.text === ')') {
         token.cls = 'nb';
         tokens[index + 1].cls = 'nb';
@@ -665,5 +868,5 @@ export const PROFILES: ReadonlyMap<string, Profile> = new Map<string, Profile>([
   ['Protocol Buffer', generic('protobuf')],
   ['NASM', generic('x86asm')],
   ['GAS', generic('x86asm')],
-  ['Text only', { ...MARKDOWN, grammar: '' }],
+  ['Text only', PLAIN],
 ]);
