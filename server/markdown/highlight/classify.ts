@@ -55,7 +55,18 @@ const DEFAULT_SCOPES: Record<string, string> = {
   'template-variable': 'cp',
 };
 
+const rulesByProfile = new WeakMap<Profile, Map<string, string>>();
+
 function scopeRule(profile: Profile, scope: string, parent: string): string {
+  let rules = rulesByProfile.get(profile);
+  if (!rules) rulesByProfile.set(profile, (rules = new Map()));
+  const key = `${parent} ${scope}`;
+  let rule = rules.get(key);
+  if (rule === undefined) rules.set(key, (rule = resolveScopeRule(profile, scope, parent)));
+  return rule;
+}
+
+function resolveScopeRule(profile: Profile, scope: string, parent: string): string {
   const own = profile.scopes ?? {};
   const pair = `${parent} ${scope}`;
   if (pair in own) return own[pair];
@@ -200,9 +211,9 @@ function nextSignificant(tokens: Token[], from: number): number {
 }
 
 // Pygments' lexers carry a little state that highlight.js does not expose: the space after "def",
-// the module name after "import", a member name after ".".
+// the module name after "import", a member name after "." or "->".
 function applyContext(tokens: Token[], profile: Profile): void {
-  const { whitespaceAfter, nameAfter, memberAfterDot } = profile;
+  const { whitespaceAfter, nameAfter, member } = profile;
   for (let index = 0; index < tokens.length; index++) {
     const token = tokens[index];
     const keyword = token.cls.startsWith('k');
@@ -225,8 +236,8 @@ function applyContext(tokens: Token[], profile: Profile): void {
         at += 2;
       }
     }
-    if (memberAfterDot && token.text === '.' && tokens[index + 1]?.cls === profile.name) {
-      tokens[index + 1].cls = memberAfterDot;
+    if (member && member.after.includes(token.text) && tokens[index + 1]?.cls === profile.name) {
+      tokens[index + 1].cls = member.cls;
     }
   }
 }

@@ -13,8 +13,13 @@ const ESCAPES: Record<string, string> = {
  * block with a language tag is re-serialised by lxml afterwards, which writes quotes in text back
  * as plain characters; a block without a tag keeps Pygments' entities.
  */
+const SPECIAL = /[&<>]/g;
+const SPECIAL_OR_QUOTE = /[&<>"']/g;
+
 export function escapeCode(text: string, keepQuotes: boolean): string {
-  return text.replace(keepQuotes ? /[&<>]/g : /[&<>"']/g, (char) => ESCAPES[char]);
+  const special = keepQuotes ? SPECIAL : SPECIAL_OR_QUOTE;
+  special.lastIndex = 0;
+  return special.test(text) ? text.replace(special, (char) => ESCAPES[char]) : text;
 }
 
 /**
@@ -28,14 +33,15 @@ export function formatTokens(tokens: readonly Token[], keepQuotes: boolean): str
     const { cls } = tokens[index];
     let text = tokens[index++].text;
     while (index < tokens.length && tokens[index].cls === cls) text += tokens[index++].text;
-    const lines = text.split('\n');
-    lines.forEach((line, lineIndex) => {
-      if (lineIndex > 0) html += '\n';
-      if (!line) return;
-      html += cls
-        ? `<span class="${cls}">${escapeCode(line, keepQuotes)}</span>`
-        : escapeCode(line, keepQuotes);
-    });
+    const escaped = escapeCode(text, keepQuotes);
+    if (!cls) html += escaped;
+    else if (!escaped.includes('\n')) html += `<span class="${cls}">${escaped}</span>`;
+    else {
+      html += escaped
+        .split('\n')
+        .map((line) => (line ? `<span class="${cls}">${line}</span>` : ''))
+        .join('\n');
+    }
   }
   return html;
 }

@@ -49,8 +49,8 @@ export interface Profile {
   whitespaceAfter?: Record<string, string>;
   /** Keyword → class of the (dotted) name that follows it. */
   nameAfter?: Record<string, string>;
-  /** Class of a name right after ".", where the lexer treats members apart. */
-  memberAfterDot?: string;
+  /** Class of a name right after a member operator, where the lexer treats members apart. */
+  member?: { after: readonly string[]; cls: string };
   /** Language-specific corrections on the finished token list. */
   refine?: (tokens: Token[]) => void;
 }
