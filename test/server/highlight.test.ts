@@ -220,6 +220,18 @@ const PYGMENTS_OUTPUT: Array<[string, string, string, string]> = [
     'Haskell',
     '<span class="nf">main</span><span class="w"> </span><span class="ow">::</span><span class="w"> </span><span class="kt">IO</span><span class="w"> </span><span class="nb">()</span>\n<span class="nf">main</span><span class="w"> </span><span class="ow">=</span><span class="w"> </span><span class="n">print</span><span class="w"> </span><span class="p">(</span><span class="n">map</span><span class="w"> </span><span class="p">(</span><span class="o">+</span><span class="mi">1</span><span class="p">)</span><span class="w"> </span><span class="p">[</span><span class="mi">1</span><span class="p">,</span><span class="w"> </span><span class="mi">2</span><span class="p">])</span>\n',
   ],
+  [
+    'console',
+    '$ ls -la\ntotal 4\n$ echo "hi"  # x\nhi\nroot@host:~# id\n(venv) $ pip install x',
+    'Bash Session',
+    '<span class="gp">$ </span>ls<span class="w"> </span>-la\n<span class="go">total 4</span>\n<span class="gp">$ </span><span class="nb">echo</span><span class="w"> </span><span class="s2">"hi"</span><span class="w">  </span><span class="c1"># x</span>\n<span class="go">hi</span>\n<span class="gp">root@host:~# </span>id\n<span class="gp gp-VirtualEnv">(venv)</span> <span class="gp">$ </span>pip<span class="w"> </span>install<span class="w"> </span>x\n',
+  ],
+  [
+    'pycon',
+    '>>> x = 1\n>>> print(x)\n1\n... y\nTraceback (most recent call last):\n  File "<stdin>", line 1, in <module>\nValueError: bad',
+    'Python console session',
+    '<span class="gp">&gt;&gt;&gt; </span><span class="n">x</span> <span class="o">=</span> <span class="mi">1</span>\n<span class="gp">&gt;&gt;&gt; </span><span class="nb">print</span><span class="p">(</span><span class="n">x</span><span class="p">)</span>\n<span class="go">1</span>\n<span class="go">... y</span>\n<span class="gt">Traceback (most recent call last):</span>\n  File <span class="nb">"&lt;stdin&gt;"</span>, line <span class="m">1</span>, in <span class="n">&lt;module&gt;</span>\n<span class="gr">ValueError</span>: <span class="n">bad</span>\n',
+  ],
 ];
 
 describe('highlighting as Pygments does', () => {

@@ -7,6 +7,7 @@ import { CSS, HTML, MARKDOWN, TEX, XML } from './markup';
 import { PYTHON } from './python';
 import { PHP, RUBY } from './ruby-php';
 import { PLAIN } from './shared';
+import { PYTHON_SESSION, SHELL_SESSION, sessionLexer } from '../session-lexer';
 import { BASH } from './shell';
 
 // Each profile restates, over a highlight.js grammar, the choices of the Pygments lexer the public
@@ -30,7 +31,7 @@ const generic = (grammar: string, overrides: Partial<Profile> = {}): Profile => 
 export const PROFILES: ReadonlyMap<string, Profile> = new Map<string, Profile>([
   ['Python', PYTHON],
   ['Python 2.x', PYTHON],
-  ['Python console session', PYTHON],
+  ['Python console session', { ...PLAIN, lexer: sessionLexer(PYTHON_SESSION, PYTHON) }],
   ['JavaScript', JAVASCRIPT],
   ['JSX', JAVASCRIPT],
   ['TypeScript', TYPESCRIPT],
@@ -39,7 +40,7 @@ export const PROFILES: ReadonlyMap<string, Profile> = new Map<string, Profile>([
   ['JSON5', JSON_PROFILE],
   ['JSONLD', JSON_PROFILE],
   ['Bash', BASH],
-  ['Bash Session', BASH],
+  ['Bash Session', { ...PLAIN, lexer: sessionLexer(SHELL_SESSION, BASH) }],
   ['C', C],
   ['C++', CPP],
   ['CUDA', CPP],
