@@ -1,6 +1,6 @@
 import { COMMENT, LEX, NAME, NUMBER, STRING, SUBST, type Profile } from './profile';
 import type { ScopeNode } from './scope-tree';
-import { isBlank, type Token } from './tokens';
+import { isBlank, splitTokens, type Token } from './tokens';
 
 // highlight.js scope → Pygments short class, before a language's own overrides.
 const DEFAULT_SCOPES: Record<string, string> = {
@@ -157,6 +157,22 @@ function pushSubstitution(text: string, profile: Profile, out: Token[]): void {
   if (close) out.push({ text: close, cls: 'si' });
 }
 
+/** The class of a whole scope: a string's, number's or comment's depends on how its text starts. */
+function scopeClass(rule: string, node: ScopeNode, profile: Profile, offset: number): string {
+  switch (rule) {
+    case STRING:
+      return stringClass(textOf(node), profile);
+    case NUMBER:
+      return numberClass(textOf(node), profile);
+    case COMMENT:
+      return commentClass(textOf(node), offset, profile);
+    case NAME:
+      return profile.name;
+    default:
+      return rule;
+  }
+}
+
 // Strings, comments and generic (markup, diff) runs keep their spaces inside the span.
 const VERBATIM = /^(?:s|c(?!p)|g|l)/;
 
@@ -187,18 +203,7 @@ function walk(
       pushSubstitution(text, profile, out);
       offset.at += text.length;
     } else {
-      const text = rule === STRING || rule === NUMBER || rule === COMMENT ? textOf(child) : '';
-      const own =
-        rule === STRING
-          ? stringClass(text, profile)
-          : rule === NUMBER
-            ? numberClass(text, profile)
-            : rule === COMMENT
-              ? commentClass(text, offset.at, profile)
-              : rule === NAME
-                ? profile.name
-                : rule;
-      walk(child, own, profile, out, offset);
+      walk(child, scopeClass(rule, child, profile, offset.at), profile, out, offset);
     }
   }
 }
@@ -248,26 +253,25 @@ const ESCAPE = /\\(?:x[\da-fA-F]{2}|u[\da-fA-F]{4}|U[\da-fA-F]{8}|[0-7]{1,3}|[^]
 // Escapes are their own "se" token in some Pygments lexers and part of the string in others;
 // highlight.js marks them in some grammars only.
 function markEscapes(tokens: Token[], profile: Profile): void {
-  for (let index = 0; index < tokens.length; index++) {
-    const token = tokens[index];
-    if (!profile.stringEscapes) {
+  if (!profile.stringEscapes) {
+    tokens.forEach((token, index) => {
       const around = tokens[index - 1]?.cls;
       if (token.cls === 'se' && around && STRING_CLASS.test(around)) token.cls = around;
-      continue;
-    }
-    if (!STRING_CLASS.test(token.cls) || !token.text.includes('\\')) continue;
+    });
+    return;
+  }
+  splitTokens(tokens, (token) => {
+    if (!STRING_CLASS.test(token.cls) || !token.text.includes('\\')) return undefined;
     const parts: Token[] = [];
     let last = 0;
     for (const match of token.text.matchAll(ESCAPE)) {
-      if (match.index > last)
-        parts.push({ text: token.text.slice(last, match.index), cls: token.cls });
+      parts.push({ text: token.text.slice(last, match.index), cls: token.cls });
       parts.push({ text: match[0], cls: 'se' });
       last = match.index + match[0].length;
     }
-    if (last < token.text.length) parts.push({ text: token.text.slice(last), cls: token.cls });
-    tokens.splice(index, 1, ...parts);
-    index += parts.length - 1;
-  }
+    parts.push({ text: token.text.slice(last), cls: token.cls });
+    return parts;
+  });
 }
 
 /** The code's tokens with Pygments classes, from a highlight.js scope tree of it. */

@@ -5,3 +5,21 @@ export interface Token {
 }
 
 export const isBlank = (token: Token): boolean => /^\s+$/.test(token.text);
+
+/**
+ * Replaces the tokens for which `parts` returns a list by that list, in one pass (splicing each
+ * in place would make long blocks quadratic). `parts` sees the list as it was before the pass.
+ */
+export function splitTokens(
+  tokens: Token[],
+  parts: (token: Token, index: number) => Token[] | undefined,
+): void {
+  const result: Token[] = [];
+  tokens.forEach((token, index) => {
+    const replacement = parts(token, index);
+    if (!replacement) result.push(token);
+    else for (const part of replacement) if (part.text) result.push(part);
+  });
+  tokens.length = 0;
+  for (const token of result) tokens.push(token);
+}

@@ -12,17 +12,14 @@ function cPreprocessorAndSuffixes(tokens: Token[]): void {
     const token = tokens[index];
     const directive = token.text + (tokens[index + 1]?.cls === 'cp' ? tokens[index + 1].text : '');
     if (token.cls === 'cp' && token.text.startsWith('#') && !/^#\s*include/.test(directive)) {
-      let end = index + 1;
-      while (end < tokens.length && tokens[end].text !== '\n' && !/^c(?!p)/.test(tokens[end].cls))
-        end++;
-      const rest = tokens.splice(index + 1, end - index - 1);
-      token.text += rest.map((part) => part.text).join('');
+      // One class for the rest of the line (up to a comment) makes it one span.
+      const inLine = (next?: Token) => next && next.text !== '\n' && !/^c(?!p)/.test(next.cls);
+      while (inLine(tokens[index + 1])) tokens[++index].cls = 'cp';
+      continue;
     }
     const suffix = tokens[index + 1];
-    if (token.cls.startsWith('m') && suffix && /^[uUlLfF]+$/.test(suffix.text)) {
-      token.text += suffix.text;
-      tokens.splice(index + 1, 1);
-    }
+    if (token.cls.startsWith('m') && suffix && /^[uUlLfF]+$/.test(suffix.text))
+      suffix.cls = token.cls;
   }
 }
 

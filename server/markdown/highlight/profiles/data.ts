@@ -1,5 +1,6 @@
 // Profiles of data and change formats: JSON, YAML, SQL, diffs.
 import { NO_MATCH, type Profile } from '../profile';
+import { splitTokens } from '../tokens';
 import { words } from './shared';
 
 export const JSON_PROFILE: Profile = {
@@ -48,14 +49,17 @@ export const YAML: Profile = {
     type: 'nt',
   },
   refine(tokens) {
+    splitTokens(tokens, (token) =>
+      token.cls === 'nt' && token.text.endsWith(':')
+        ? [
+            { text: token.text.slice(0, -1), cls: 'nt' },
+            { text: ':', cls: 'p' },
+          ]
+        : undefined,
+    );
     let flowDepth = 0;
-    for (let index = 0; index < tokens.length; index++) {
-      const token = tokens[index];
-      if (token.cls === 'nt' && token.text.endsWith(':')) {
-        const key = { text: token.text.slice(0, -1), cls: 'nt' };
-        tokens.splice(index, 1, key, { text: ':', cls: 'p' });
-        index++;
-      } else if (token.cls === 'p' && token.text !== ':') {
+    for (const token of tokens) {
+      if (token.cls === 'p' && token.text !== ':') {
         token.cls = YAML_INDICATOR;
         if (token.text === '[' || token.text === '{') flowDepth++;
         if (token.text === ']' || token.text === '}') flowDepth--;
@@ -86,17 +90,17 @@ export const DIFF: Profile = {
   numbers: '',
   scopes: { meta: 'gu', comment: 'gh' },
   refine(tokens) {
-    for (let index = 0; index < tokens.length; index++) {
-      const token = tokens[index];
+    splitTokens(tokens, (token, index) => {
       if (token.cls === 'gh' && token.text.startsWith('---')) token.cls = 'gd';
       else if (token.cls === 'gh' && token.text.startsWith('+++')) token.cls = 'gi';
       const lineStart = index === 0 || tokens[index - 1].text.endsWith('\n');
       // A context line's leading space is Whitespace.
-      if (token.cls === '' && lineStart && token.text.startsWith(' ')) {
-        tokens.splice(index, 1, { text: ' ', cls: 'w' }, { text: token.text.slice(1), cls: '' });
-        index++;
-      }
-    }
+      if (token.cls !== '' || !lineStart || !token.text.startsWith(' ')) return undefined;
+      return [
+        { text: ' ', cls: 'w' },
+        { text: token.text.slice(1), cls: '' },
+      ];
+    });
     // A hunk header is one "gu" run to the line end, the function name after "@@" included.
     tokens.forEach((token, index) => {
       const next = tokens[index + 1];

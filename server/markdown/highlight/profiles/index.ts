@@ -1,4 +1,4 @@
-import { C_OPERATORS, C_PUNCTUATION, type Profile } from '../profile';
+import { C_OPERATORS, C_PUNCTUATION, LEX, NO_MATCH, type Profile } from '../profile';
 import { C, CPP, CSHARP, GO, JAVA, KOTLIN, OBJECTIVE_C, RUST, SWIFT } from './c-like';
 import { DIFF, JSON_PROFILE, SQL, YAML } from './data';
 import { HASKELL } from './haskell';
@@ -74,7 +74,14 @@ export const PROFILES: ReadonlyMap<string, Profile> = new Map<string, Profile>([
   ['C#', CSHARP],
   ['Haskell', HASKELL],
   ['Perl', generic('perl', { scopes: { variable: 'nv' } })],
-  ['Lua', generic('lua')],
+  [
+    'Lua',
+    generic('lua', {
+      name: 'nv',
+      scopes: { keyword: 'kr', title: 'nf', 'title.function': 'nf' },
+      words: { local: 'kd' },
+    }),
+  ],
   ['S', generic('r')],
   ['Scala', generic('scala')],
   ['Groovy', generic('groovy')],
@@ -93,7 +100,23 @@ export const PROFILES: ReadonlyMap<string, Profile> = new Map<string, Profile>([
   ['VB.net', generic('vbnet')],
   ['Matlab', generic('matlab')],
   ['PowerShell', generic('powershell')],
-  ['Makefile', generic('makefile')],
+  [
+    'Makefile',
+    generic('makefile', {
+      name: '',
+      identifier: String.raw`[^\s:=$()#]+`,
+      operators: String.raw`[:=]`,
+      punctuation: NO_MATCH,
+      scopes: { section: LEX },
+      refine(tokens) {
+        // A rule's target is a function name to Pygments.
+        tokens.forEach((token, index) => {
+          const lineStart = index === 0 || tokens[index - 1].text === '\n';
+          if (lineStart && token.cls === '' && tokens[index + 1]?.text === ':') token.cls = 'nf';
+        });
+      },
+    }),
+  ],
   ['Docker', generic('dockerfile')],
   ['CMake', generic('cmake')],
   ['INI', generic('ini')],

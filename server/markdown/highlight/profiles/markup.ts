@@ -1,7 +1,7 @@
 // Profiles of markup: HTML, XML, CSS, Markdown, TeX.
 import { LEX, NO_MATCH, type Profile } from '../profile';
 import { lexTex } from '../tex-lexer';
-import { isBlank, type Token } from '../tokens';
+import { isBlank, splitTokens, type Token } from '../tokens';
 import { PLAIN, wholeDeclarations, words } from './shared';
 
 export const HTML: Profile = {
@@ -51,29 +51,24 @@ export const XML: Profile = {
 
 /** CSS sigils (".a", "#b", ":hover", "@media") are punctuation before the classed name. */
 function cssSigils(tokens: Token[]): void {
-  for (let index = 0; index < tokens.length; index++) {
-    const token = tokens[index];
+  splitTokens(tokens, (token) => {
     const sigil = /^[.#:@]+(?=[\w-])/.exec(token.text);
     if (sigil && /^(nc|nn|nd|k)$/.test(token.cls)) {
-      tokens.splice(
-        index,
-        1,
+      return [
         { text: sigil[0], cls: 'p' },
         { text: token.text.slice(sigil[0].length), cls: token.cls },
-      );
-      index++;
+      ];
     }
+    // A length's unit is a type ("12px").
     const unit = /^(-?[\d.]+)([a-z%]+)$/.exec(token.text);
     if (unit && token.cls.startsWith('m')) {
-      tokens.splice(
-        index,
-        1,
+      return [
         { text: unit[1], cls: unit[1].includes('.') ? 'mf' : 'mi' },
         { text: unit[2], cls: 'kt' },
-      );
-      index++;
+      ];
     }
-  }
+    return undefined;
+  });
 }
 
 /** Outside a rule's braces "," "(" ")" are selector operators; "url(x)" holds a URL ("sx"). */
@@ -132,12 +127,14 @@ export const MARKDOWN: Profile = {
       }
     });
     // A quote's marker is a keyword and the rest of its line emphasised.
-    for (let index = 0; index < tokens.length; index++) {
-      const marker = /^>\s*/.exec(tokens[index].text);
-      if (tokens[index].cls !== 'ge' || !marker) continue;
-      const quote = tokens[index].text.slice(marker[0].length);
-      tokens.splice(index, 1, { text: marker[0], cls: 'k' }, { text: quote, cls: 'ge' });
-    }
+    splitTokens(tokens, (token) => {
+      const marker = /^>\s*/.exec(token.text);
+      if (token.cls !== 'ge' || !marker) return undefined;
+      return [
+        { text: marker[0], cls: 'k' },
+        { text: token.text.slice(marker[0].length), cls: 'ge' },
+      ];
+    });
   },
 };
 

@@ -1,6 +1,6 @@
 // The Python profile (Python 3 and 2.x lex alike here).
 import { NAME, type Profile } from '../profile';
-import { isBlank, type Token } from '../tokens';
+import { isBlank, splitTokens, type Token } from '../tokens';
 import { words } from './shared';
 
 /** Pygments' Python lexer emits a docstring's indentation as Whitespace and the string as "sd". */
@@ -19,17 +19,14 @@ function pythonDocstrings(tokens: Token[]): void {
 
 /** String prefixes (f"…", b'…') are their own "sa" token in Pygments. */
 function stringAffixes(tokens: Token[]): void {
-  for (let index = 0; index < tokens.length; index++) {
-    const token = tokens[index];
+  splitTokens(tokens, (token) => {
     const affix = /^[a-zA-Z]{1,2}(?=["'])/.exec(token.text);
-    if (!affix || !/^s[12bd]?$/.test(token.cls)) continue;
-    tokens.splice(
-      index,
-      1,
+    if (!affix || !/^s[12bd]?$/.test(token.cls)) return undefined;
+    return [
       { text: affix[0], cls: 'sa' },
       { text: token.text.slice(affix[0].length), cls: token.cls },
-    );
-  }
+    ];
+  });
 }
 
 export const PYTHON: Profile = {

@@ -1,5 +1,6 @@
 // Profiles of Ruby and PHP (PHP with the server's startinline option).
 import { LEX, NAME, type Profile } from '../profile';
+import { splitTokens } from '../tokens';
 import { words } from './shared';
 
 export const RUBY: Profile = {
@@ -34,11 +35,6 @@ export const RUBY: Profile = {
         tokens[index + 1].cls = 'o';
         if (tokens[index + 2]) tokens[index + 2].cls = 'nf';
       }
-      // A hash key written "key:" is the symbol and a punctuation mark.
-      if (token.cls === 'ss' && /^\w+:$/.test(token.text)) {
-        token.text = token.text.slice(0, -1);
-        tokens.splice(index + 1, 0, { text: ':', cls: 'p' });
-      }
       // A predicate method ("nil?") is one name.
       const mark = tokens[index + 1];
       if (
@@ -47,11 +43,19 @@ export const RUBY: Profile = {
         /^[?!]$/.test(mark.text) &&
         mark.cls === ''
       ) {
-        token.text += mark.text;
         token.cls = 'n';
-        tokens.splice(index + 1, 1);
+        mark.cls = 'n';
       }
     });
+    // A hash key written "key:" is the symbol and a punctuation mark.
+    splitTokens(tokens, (token) =>
+      token.cls === 'ss' && /^\w+:$/.test(token.text)
+        ? [
+            { text: token.text.slice(0, -1), cls: 'ss' },
+            { text: ':', cls: 'p' },
+          ]
+        : undefined,
+    );
   },
 };
 
@@ -94,9 +98,10 @@ export const PHP: Profile = {
       const [before, token, after] = [tokens[index - 1], tokens[index], tokens[index + 1]];
       if (token.text !== '\\' || !/^n[xc]$/.test(before.cls) || !/^n[xc]$/.test(after.cls))
         continue;
-      before.text += token.text + after.text;
+      // One class for the parts makes them one span.
       before.cls = 'nx';
-      tokens.splice(index--, 2);
+      token.cls = 'nx';
+      after.cls = 'nx';
     }
   },
 };

@@ -1,6 +1,6 @@
 // The Bash profile.
 import { LEX, type Profile } from '../profile';
-import type { Token } from '../tokens';
+import { splitTokens, type Token } from '../tokens';
 import { words } from './shared';
 
 /** Bash's "$(…)" is a keyword pair and "${name:-default}" an interpolation, in Pygments. */
@@ -9,27 +9,27 @@ function bashExpansions(tokens: Token[]): void {
   for (let index = 0; index < tokens.length; index++) {
     const token = tokens[index];
     if (token.text === '$' && token.cls === '' && tokens[index + 1]?.text === '(') {
-      tokens.splice(index, 2, { text: '$(', cls: 'k' });
+      token.cls = 'k';
+      tokens[++index].cls = 'k';
       open.push(true);
     } else if (token.text === '(' && token.cls === 'o') {
       open.push(false);
     } else if (token.text === ')' && token.cls === 'o' && open.pop()) {
       token.cls = 'k';
     }
-    const braced = /^(\$\{#?)(\w+)(:-)?([^}]*)(\})$/.exec(token.text);
-    if (braced && token.cls === 'nv') {
-      const [, start, name, fallback, rest, end] = braced;
-      const parts = [
-        { text: start, cls: 'si' },
-        { text: name, cls: 'nv' },
-        { text: fallback ?? '', cls: 'k' },
-        { text: rest, cls: /^\w+$/.test(rest) ? 'nv' : 'p' },
-        { text: end, cls: 'si' },
-      ].filter((part) => part.text);
-      tokens.splice(index, 1, ...parts);
-      index += parts.length - 1;
-    }
   }
+  splitTokens(tokens, (token) => {
+    const braced = /^(\$\{#?)(\w+)(:-)?([^}]*)(\})$/.exec(token.text);
+    if (!braced || token.cls !== 'nv') return undefined;
+    const [, start, name, fallback, rest, end] = braced;
+    return [
+      { text: start, cls: 'si' },
+      { text: name, cls: 'nv' },
+      { text: fallback ?? '', cls: 'k' },
+      { text: rest, cls: /^\w+$/.test(rest) ? 'nv' : 'p' },
+      { text: end, cls: 'si' },
+    ];
+  });
 }
 
 export const BASH: Profile = {
