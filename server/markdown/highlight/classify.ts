@@ -85,7 +85,7 @@ function textOf(node: ScopeNode): string {
 
 const STRING_AFFIX = /^[a-zA-Z]{1,2}(?=["'`])/;
 
-export function stringClass(text: string, profile: Profile): string {
+function stringClass(text: string, profile: Profile): string {
   const body = text.replace(STRING_AFFIX, '');
   if (body.startsWith('"')) return profile.doubleQuoted ?? 's2';
   if (body.startsWith("'")) return profile.singleQuoted ?? 's1';
@@ -93,7 +93,7 @@ export function stringClass(text: string, profile: Profile): string {
   return 's';
 }
 
-export function numberClass(text: string, profile: Profile): string {
+function numberClass(text: string, profile: Profile): string {
   if (profile.numbers === '' || profile.numbers === 'm') return profile.numbers;
   if (/^0[xX]|^#/.test(text)) return 'mh';
   if (/^0[oO]/.test(text)) return 'mo';

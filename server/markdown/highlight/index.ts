@@ -1,6 +1,6 @@
 // Code block highlighting as the public server does it with Pygments: the same token classes
 // ("k", "nf", "s2", …), span layout and escaping, and the same language names. Tokenizing is
-// highlight.js's; profiles.ts restates each Pygments lexer's choices over its grammars.
+// highlight.js's; profiles/ restate each Pygments lexer's choices over its grammars.
 import { classify } from './classify';
 import { escapeCode, formatTokens } from './format';
 import { canonicalLanguage } from './languages';
@@ -11,7 +11,7 @@ export { canonicalLanguage } from './languages';
 
 // Python-Markdown's codehilite, with the public server's change that keeps the line: an untagged
 // block whose first line is "#!lang", "#!/path/lang" or ":::lang" is highlighted as that language.
-const SHEBANG = /^(?:::+|(#!))(?:(?:\/\w+)*[/ ])?([\w#.+-]*)/;
+const SHEBANG = /^(?:::+|#!)(?:(?:\/\w+)*[/ ])?([\w#.+-]*)/;
 
 /** The code as Pygments lexes it: Unix line ends, no blank lines around it, one final newline. */
 function normalize(code: string): string {
@@ -34,7 +34,9 @@ function highlightAs(source: string, language: string, keepQuotes: boolean): str
 
 /**
  * The inner HTML of a code block's `<code>` as the public server writes it, and the name it puts
- * in `data-code-language`. `language` is the fence's tag as written ("py", "c++", "" for none).
+ * in `data-code-language`. `code` is the block's text with each line's trailing whitespace
+ * already removed (the server does that before highlighting); `language` is the fence's tag as
+ * written ("py", "c++", "" for none).
  * Returns undefined for a tag no lexer answers to (the server keeps the tag as the name and shows
  * the code unhighlighted, see `plainCodeHtml`) and for an untagged block without a "#!lang" first
  * line. An untagged block with one is highlighted and its `language` is "" (the server writes no
@@ -54,7 +56,7 @@ export function highlightCode(
   }
   const shebang = SHEBANG.exec(source);
   if (!shebang) return undefined;
-  const name = canonicalLanguage(shebang[2]);
+  const name = canonicalLanguage(shebang[1]);
   return {
     html: name === undefined ? escapeCode(source, false) : highlightAs(source, name, false),
     language: '',
