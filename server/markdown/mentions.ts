@@ -1,12 +1,13 @@
 // markdown-it inline rules for the chat syntax that plain Markdown lacks: user mentions
 // (@**Name**, @**Name|id**, silent @_**Name**), group mentions (@*group*, @_*group*), wildcards
-// (@**all**, @**everyone**, @**channel**, @**stream**, @**topic**), channel links (#**channel**,
-// #**channel>topic**) and :emoji: names. Names are resolved through the lookup passed in the render
-// env; unknown names stay literal text. What was mentioned is recorded in env.found so the sender
-// can set the mentioned flags.
-import type { MarkdownIt, StateInline, Token } from 'markdown-it';
+// (@**all**, @**everyone**, @**channel**, @**stream**, @**topic**) and channel links (#**channel**,
+// #**channel>topic**). Names are resolved through the lookup passed in the render env; unknown
+// names stay literal text. Mentions inside quotes are silent, as on the public server. What was
+// mentioned is recorded in env.found so the sender can set the mentioned flags.
+import type { MarkdownIt, StateCore, StateInline, Token } from 'markdown-it';
 import type { Linkifier } from './linkifiers';
 import { encodeHashComponent } from '../../shared/narrow/link';
+import { escapeAttribute, escapeText } from './escape';
 
 export interface MentionUser {
   id: number;
@@ -27,11 +28,37 @@ export interface MentionLookup {
   userById(id: number): MentionUser | undefined;
   groupByName(name: string): MentionGroup | undefined;
   channelByName(name: string): MentionChannel | undefined;
-  emojiCode(name: string): string | undefined;
   /** The image URL of an active custom emoji by name (custom emoji win over unicode names). */
   customEmojiUrl?(name: string): string | undefined;
   /** The realm's linkifiers (linkifiers.ts); none when absent. */
   linkifiers?(): readonly Linkifier[];
+  /** The sender's translate_emoticons setting (":)" becomes :smile:); off when absent. */
+  translateEmoticons?(): boolean;
+  /**
+   * What is known of an uploaded image by its path_id (after /user_uploads/), for its preview:
+   * undefined for a file that is no image the server can preview. When this member is absent
+   * (no thumbnailing), uploads with image extensions preview as the file itself.
+   */
+  uploadImage?(pathId: string): UploadImage | undefined;
+  /** The realm's own URL: links to its narrows and uploads become relative. */
+  realmUrl?(): string | undefined;
+  /** The camo proxy external image and video previews go through; none when absent. */
+  imageProxy?(): CamoConfig | undefined;
+}
+
+/** A camo image proxy: previews load `${url}${hmac-sha1(key, URL) hex}/${hex of the URL}`. */
+export interface CamoConfig {
+  url: string;
+  key: string;
+}
+
+/** An uploaded image's preview data; without thumbnailUrl the thumbnail is still being made. */
+export interface UploadImage {
+  width: number;
+  height: number;
+  contentType: string;
+  thumbnailUrl?: string;
+  animated?: boolean;
 }
 
 export interface MentionsFound {
@@ -44,6 +71,8 @@ export interface MentionsFound {
 export interface MentionEnv {
   lookup: MentionLookup;
   found: MentionsFound;
+  /** Set while the inline content being parsed is inside a blockquote. */
+  inQuote?: boolean;
 }
 
 const STREAM_WILDCARDS = new Set(['all', 'everyone', 'channel', 'stream']);
@@ -52,7 +81,6 @@ const STREAM_WILDCARDS = new Set(['all', 'everyone', 'channel', 'stream']);
 const USER_MENTION = /^@(_?)\*\*([^*\n]+)\*\*/;
 const GROUP_MENTION = /^@(_?)\*([^*\n]+)\*/;
 const CHANNEL_LINK = /^#\*\*([^*\n]+)\*\*/;
-const EMOJI = /^:([a-z0-9_+-]+):/;
 
 function resolveUser(lookup: MentionLookup, text: string): MentionUser | undefined {
   const bar = text.lastIndexOf('|');
@@ -78,7 +106,7 @@ function mentionRule(state: StateInline, silent: boolean): boolean {
     if (state.pos > 0 && /[\w]/.test(state.src[state.pos - 1])) return false;
     const user = USER_MENTION.exec(src);
     if (user) {
-      const isSilent = user[1] === '_';
+      const isSilent = user[1] === '_' || env.inQuote === true;
       const name = user[2].trim();
       if (STREAM_WILDCARDS.has(name) || name === 'topic') {
         if (!silent) {
@@ -106,7 +134,7 @@ function mentionRule(state: StateInline, silent: boolean): boolean {
     if (group) {
       const target = env.lookup.groupByName(group[2].trim());
       if (!target) return false;
-      const isSilent = group[1] === '_';
+      const isSilent = group[1] === '_' || env.inQuote === true;
       if (!silent) {
         if (!isSilent) env.found.groupIds.add(target.id);
         const token = state.push('chat_group_mention', '', 0);
@@ -132,27 +160,6 @@ function mentionRule(state: StateInline, silent: boolean): boolean {
     state.pos += link[0].length;
     return true;
   }
-  if (first === 0x3a /* : */) {
-    const emoji = EMOJI.exec(src);
-    if (!emoji) return false;
-    const customUrl = env.lookup.customEmojiUrl?.(emoji[1]);
-    if (customUrl) {
-      if (!silent) {
-        const token = state.push('chat_custom_emoji', '', 0);
-        token.meta = { name: emoji[1], url: customUrl };
-      }
-      state.pos += emoji[0].length;
-      return true;
-    }
-    const code = env.lookup.emojiCode(emoji[1]);
-    if (!code) return false;
-    if (!silent) {
-      const token = state.push('chat_emoji', '', 0);
-      token.meta = { name: emoji[1], code };
-    }
-    state.pos += emoji[0].length;
-    return true;
-  }
   return false;
 }
 
@@ -161,9 +168,26 @@ export function channelSlug(channel: MentionChannel): string {
   return `${channel.id}-${encodeHashComponent(channel.name)}`;
 }
 
+// markdown-it's inline stage, also telling the rules whether the content is inside a quote.
+function inlineWithQuotes(state: StateCore): void {
+  const env = state.env as unknown as MentionEnv;
+  let depth = 0;
+  for (const token of state.tokens) {
+    if (token.type === 'blockquote_open') depth++;
+    else if (token.type === 'blockquote_close') depth--;
+    else if (token.type === 'inline') {
+      env.inQuote = depth > 0;
+      token.children ??= [];
+      state.md.inline.parse(token.content, state.md, state.env, token.children);
+    }
+  }
+  env.inQuote = false;
+}
+
 export const mentionsPlugin = (md: MarkdownIt): void => {
+  md.core.ruler.at('inline', inlineWithQuotes);
   md.inline.ruler.before('emphasis', 'chat_mentions', mentionRule);
-  const escape = md.utils.escapeHtml;
+  const escape = escapeText;
   const rules = md.renderer.rules;
   rules.chat_user_mention = (tokens: Token[], idx: number) => {
     const { user, silent } = tokens[idx].meta as { user: MentionUser; silent: boolean };
@@ -190,18 +214,9 @@ export const mentionsPlugin = (md: MarkdownIt): void => {
     };
     const base = `/#narrow/channel/${channelSlug(channel)}`;
     if (topic === null) {
-      return `<a class="stream" data-stream-id="${channel.id}" href="${escape(base)}">#${escape(channel.name)}</a>`;
+      return `<a class="stream" data-stream-id="${channel.id}" href="${escapeAttribute(base)}">#${escape(channel.name)}</a>`;
     }
     const href = `${base}/topic/${encodeHashComponent(topic)}`;
-    return `<a class="stream-topic" data-stream-id="${channel.id}" href="${escape(href)}">#${escape(channel.name)} &gt; ${escape(topic)}</a>`;
-  };
-  rules.chat_custom_emoji = (tokens: Token[], idx: number) => {
-    const { name, url } = tokens[idx].meta as { name: string; url: string };
-    return `<img alt=":${escape(name)}:" class="emoji" src="${escape(url)}" title="${escape(name.replace(/_/g, ' '))}">`;
-  };
-  rules.chat_emoji = (tokens: Token[], idx: number) => {
-    const { name, code } = tokens[idx].meta as { name: string; code: string };
-    const title = escape(name.replace(/_/g, ' '));
-    return `<span aria-label="${title}" class="emoji emoji-${escape(code)}" role="img" title="${title}">:${escape(name)}:</span>`;
+    return `<a class="stream-topic" data-stream-id="${channel.id}" href="${escapeAttribute(href)}">#${escape(channel.name)} &gt; ${escape(topic)}</a>`;
   };
 };

@@ -1,0 +1,114 @@
+// The public server's inline syntax where it differs from CommonMark: code spans keep their
+// spaces and newlines; strong (**x**), emphasis (*x*), strong emphasis (***x***) and strikethrough
+// (~~x~~) are regular expressions on one line with no flanking rules; underscores never emphasize.
+// These replace markdown-it's backticks, emphasis and strikethrough rules.
+import type { MarkdownIt, StateInline } from 'markdown-it';
+
+// A run of backticks, content that does not end with a backtick, and the same run again.
+function codeSpanRule(state: StateInline, silent: boolean): boolean {
+  const src = state.src;
+  let pos = state.pos;
+  if (src.charCodeAt(pos) !== 0x60 /* ` */) return false;
+  if (pos > 0 && src[pos - 1] === '\\') return false;
+  const start = pos;
+  while (src.charCodeAt(pos) === 0x60) pos++;
+  const marker = src.slice(start, pos);
+  let search = pos + 1;
+  for (;;) {
+    const close = src.indexOf(marker, search);
+    if (close === -1 || close > state.posMax) break;
+    let end = close + marker.length;
+    if (src[end] === '`') {
+      // A longer run: skip it whole.
+      while (src[end] === '`') end++;
+      search = end;
+      continue;
+    }
+    if (src[close - 1] === '`') {
+      search = close + 1;
+      continue;
+    }
+    if (!silent) {
+      const token = state.push('code_inline', 'code', 0);
+      token.markup = marker;
+      token.content = src.slice(pos, close);
+    }
+    state.pos = end;
+    return true;
+  }
+  if (!silent) state.pending += marker;
+  state.pos = pos;
+  return true;
+}
+
+interface Delimited {
+  name: string;
+  /** Matches at the current position; group 1 is the content. */
+  pattern: RegExp;
+  /** Opening length. */
+  open: number;
+  tags: string[];
+  /** Refuses a match by what precedes it. */
+  refuseAfter?: RegExp;
+}
+
+const STRONG_EM: Delimited = {
+  name: 'chat_strong_em',
+  pattern: /^\*\*\*(?!\s)([^*^\n]+)(?<!\s)\*\*\*/,
+  open: 3,
+  tags: ['strong', 'em'],
+};
+const STRONG: Delimited = {
+  name: 'chat_strong',
+  pattern: /^\*\*([^\n]+?)\*\*/,
+  open: 2,
+  tags: ['strong'],
+};
+const EMPHASIS: Delimited = {
+  name: 'chat_emphasis',
+  pattern: /^\*(?!\s)([^*^\n]+)(?<!\s)\*/,
+  open: 1,
+  tags: ['em'],
+};
+const STRIKETHROUGH: Delimited = {
+  name: 'chat_strikethrough',
+  pattern: /^~~([^~\n]+?)~~(?!~)/,
+  open: 2,
+  tags: ['del'],
+  refuseAfter: /~$/,
+};
+
+function delimitedRule(spec: Delimited) {
+  const first = spec.pattern.source.startsWith('^~') ? 0x7e : 0x2a;
+  return (state: StateInline, silent: boolean): boolean => {
+    if (state.src.charCodeAt(state.pos) !== first) return false;
+    if (spec.refuseAfter?.test(state.src.slice(0, state.pos))) return false;
+    const match = spec.pattern.exec(state.src.slice(state.pos, state.posMax));
+    if (!match) return false;
+    const contentStart = state.pos + spec.open;
+    const end = state.pos + match[0].length;
+    if (silent) {
+      state.pos = end;
+      return true;
+    }
+    for (const tag of spec.tags) state.push(`${tag}_open`, tag, 1);
+    const oldMax = state.posMax;
+    state.pos = contentStart;
+    state.posMax = contentStart + match[1].length;
+    state.md.inline.tokenize(state);
+    state.posMax = oldMax;
+    for (const tag of [...spec.tags].reverse()) state.push(`${tag}_close`, tag, -1);
+    state.pos = end;
+    return true;
+  };
+}
+
+export const chatInlinePlugin = (md: MarkdownIt): void => {
+  md.inline.ruler.at('backticks', codeSpanRule);
+  md.inline.ruler.at('emphasis', delimitedRule(STRONG_EM));
+  md.inline.ruler.after('emphasis', STRONG.name, delimitedRule(STRONG));
+  md.inline.ruler.after(STRONG.name, EMPHASIS.name, delimitedRule(EMPHASIS));
+  md.inline.ruler.after(EMPHASIS.name, STRIKETHROUGH.name, delimitedRule(STRIKETHROUGH));
+  md.inline.ruler.disable(['strikethrough']);
+  md.inline.ruler2.disable(['strikethrough', 'emphasis']);
+};
