@@ -70,6 +70,14 @@ export function databaseLookup(db: Db, author: AuthUser): MentionLookup {
       if (!row || !canSeeChannelMetadata(db, author, row)) return undefined;
       return { id: row.id, name: row.name };
     },
+    latestMessageInTopic(channelId, topic) {
+      const row = db
+        .prepare<[number, string], { id: number | null }>(
+          'SELECT MAX(id) AS id FROM messages WHERE channel_id = ? AND topic = ? COLLATE NOCASE',
+        )
+        .get(channelId, topic);
+      return row?.id ?? undefined;
+    },
     customEmojiUrl(name) {
       const row = db
         .prepare<[string], { file_name: string }>(

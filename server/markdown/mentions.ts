@@ -28,6 +28,8 @@ export interface MentionLookup {
   userById(id: number): MentionUser | undefined;
   groupByName(name: string): MentionGroup | undefined;
   channelByName(name: string): MentionChannel | undefined;
+  /** The latest message of a topic (for topic links' /with/ID); undefined for an empty topic. */
+  latestMessageInTopic?(channelId: number, topic: string): number | undefined;
   /** The image URL of an active custom emoji by name (custom emoji win over unicode names). */
   customEmojiUrl?(name: string): string | undefined;
   /** The realm's linkifiers (linkifiers.ts); none when absent. */
@@ -155,7 +157,13 @@ function mentionRule(state: StateInline, silent: boolean): boolean {
     if (!channel) return false;
     if (!silent) {
       const token = state.push('chat_channel_link', '', 0);
-      token.meta = { channel, topic: gt === -1 ? null : text.slice(gt + 1) };
+      let topic = gt === -1 ? null : text.slice(gt + 1);
+      // #**channel>topic@123** links to one message.
+      const near = topic === null ? null : /^(.+)@(\d+)$/.exec(topic);
+      if (near) topic = near[1];
+      const withId =
+        topic !== null && !near ? env.lookup.latestMessageInTopic?.(channel.id, topic) : undefined;
+      token.meta = { channel, topic, near: near ? Number(near[2]) : undefined, withId };
     }
     state.pos += link[0].length;
     return true;
@@ -208,15 +216,22 @@ export const mentionsPlugin = (md: MarkdownIt): void => {
     return `<span class="${cls}" data-user-group-id="${group.id}">${silent ? '' : '@'}${escape(group.name)}</span>`;
   };
   rules.chat_channel_link = (tokens: Token[], idx: number) => {
-    const { channel, topic } = tokens[idx].meta as {
+    const { channel, topic, near, withId } = tokens[idx].meta as {
       channel: MentionChannel;
       topic: string | null;
+      near?: number;
+      withId?: number;
     };
     const base = `/#narrow/channel/${channelSlug(channel)}`;
     if (topic === null) {
       return `<a class="stream" data-stream-id="${channel.id}" href="${escapeAttribute(base)}">#${escape(channel.name)}</a>`;
     }
-    const href = `${base}/topic/${encodeHashComponent(topic)}`;
+    const topicUrl = `${base}/topic/${encodeHashComponent(topic)}`;
+    if (near !== undefined) {
+      return `<a class="message-link" href="${escapeAttribute(`${topicUrl}/near/${near}`)}">#${escape(channel.name)} &gt; ${escape(topic)} @ 💬</a>`;
+    }
+    // Topic links carry a message of the topic (its latest), so they survive the topic's moves.
+    const href = withId === undefined ? topicUrl : `${topicUrl}/with/${withId}`;
     return `<a class="stream-topic" data-stream-id="${channel.id}" href="${escapeAttribute(href)}">#${escape(channel.name)} &gt; ${escape(topic)}</a>`;
   };
 };

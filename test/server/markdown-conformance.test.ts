@@ -114,3 +114,48 @@ describe('public server linkify cases', () => {
     });
   }
 });
+
+describe('public server markdown cases through HTTP', () => {
+  const byName = new Map(fixture.regular_tests.map((c) => [c.name, c]));
+  // Cases that need no realm URL mapping (the HTTP server's realm URL is its own address).
+  const overHttp = [
+    'tex_inline',
+    'tex_error_safe_script_tag',
+    'spoilers_with_header_markdown',
+    'fenced_complexly_nested_quote',
+    'inline_image',
+    'only_named_inline_video',
+    'emoji_sequence_two',
+    'zulip_emoji',
+    'timestamp_timezone',
+    'user_mention_with_no_narrow_link',
+    'list_complexly_nested',
+  ];
+  for (const name of overHttp) {
+    it(`${name} via POST /messages/render`, async () => {
+      const testCase = byName.get(name)!;
+      const res = await server.client('owner').post('/messages/render', {
+        content: testCase.input,
+      });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.rendered).toBe(testCase.expected_output);
+    });
+  }
+
+  it('translates emoticons of a sender who turned translate_emoticons on (send, then fetch)', async () => {
+    const owner = server.client('owner');
+    const testCase = byName.get('translate_emoticons')!;
+    const send = () =>
+      owner.post('/messages', { type: 'direct', to: [author.id], content: testCase.input });
+    const before = await send();
+    expect(before.status, before.text).toBe(200);
+    const plain = (await owner.get(`/messages/${before.body.id}`)).body.message.content;
+    expect(plain).toMatch(/^<p>:\) foo :\( bar /);
+
+    const changed = await owner.patch('/settings', { translate_emoticons: true });
+    expect(changed.status, changed.text).toBe(200);
+    const after = await send();
+    const fetched = (await owner.get(`/messages/${after.body.id}`)).body.message.content;
+    expect(fetched).toBe(testCase.expected_output);
+  });
+});

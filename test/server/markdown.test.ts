@@ -68,6 +68,23 @@ describe('chat syntax', () => {
     expect(out.html).toContain('#general &gt; release 1.2</a>');
   });
 
+  it('links topics through their latest message, and single messages with @id', () => {
+    const withTopics: MentionLookup = {
+      ...lookup,
+      latestMessageInTopic: (channelId, topic) =>
+        channelId === 1 && topic === 'release 1.2' ? 41 : undefined,
+    };
+    expect(renderMessage('#**general>release 1.2**', withTopics).html).toBe(
+      '<p><a class="stream-topic" data-stream-id="1" href="/#narrow/channel/1-general/topic/release.201.2E2/with/41">#general &gt; release 1.2</a></p>',
+    );
+    expect(renderMessage('#**general>new topic**', withTopics).html).toContain(
+      'href="/#narrow/channel/1-general/topic/new.20topic">',
+    );
+    expect(renderMessage('#**general>release 1.2@17**', withTopics).html).toBe(
+      '<p><a class="message-link" href="/#narrow/channel/1-general/topic/release.201.2E2/near/17">#general &gt; release 1.2 @ 💬</a></p>',
+    );
+  });
+
   it('ignores mentions inside code', () => {
     const out = renderMessage('`@**Emma Member**`\n\n```\n@**Dev Member**\n```', lookup);
     expect(out.mentionedUserIds).toEqual([]);
