@@ -20,7 +20,7 @@ function escapeCode(text: string): string {
 // The public server re-serializes blocks that name a language, which writes quotes in text as
 // plain characters.
 function unescapeQuotes(html: string): string {
-  return html.replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+  return html.replace(/&quot;/g, '"').replace(/&#(?:39|x27);/g, "'");
 }
 
 export function renderCodeBlock(text: string, language: string | undefined): string {

@@ -43,54 +43,63 @@ function codeSpanRule(state: StateInline, silent: boolean): boolean {
 
 interface Delimited {
   name: string;
-  /** Matches at the current position; group 1 is the content. */
+  /** The marker's character code. */
+  marker: number;
+  /** Sticky; matches at the current position, group 1 is the content. */
   pattern: RegExp;
   /** Opening length. */
   open: number;
   tags: string[];
-  /** Refuses a match by what precedes it. */
-  refuseAfter?: RegExp;
+  /** No match right after another marker character (~~~x~~ is no strikethrough). */
+  notAfterMarker?: boolean;
 }
 
 const STRONG_EM: Delimited = {
   name: 'chat_strong_em',
-  pattern: /^\*\*\*(?!\s)([^*^\n]+)(?<!\s)\*\*\*/,
+  marker: 0x2a,
+  pattern: /\*\*\*(?!\s)([^*^\n]+)(?<!\s)\*\*\*/y,
   open: 3,
   tags: ['strong', 'em'],
 };
 const STRONG: Delimited = {
   name: 'chat_strong',
-  pattern: /^\*\*([^\n]+?)\*\*/,
+  marker: 0x2a,
+  pattern: /\*\*([^\n]+?)\*\*/y,
   open: 2,
   tags: ['strong'],
 };
 const EMPHASIS: Delimited = {
   name: 'chat_emphasis',
-  pattern: /^\*(?!\s)([^*^\n]+)(?<!\s)\*/,
+  marker: 0x2a,
+  pattern: /\*(?!\s)([^*^\n]+)(?<!\s)\*/y,
   open: 1,
   tags: ['em'],
 };
 const STRIKETHROUGH: Delimited = {
   name: 'chat_strikethrough',
-  pattern: /^~~([^~\n]+?)~~(?!~)/,
+  marker: 0x7e,
+  pattern: /~~([^~\n]+?)~~(?!~)/y,
   open: 2,
   tags: ['del'],
-  refuseAfter: /~$/,
+  notAfterMarker: true,
 };
 
 function delimitedRule(spec: Delimited) {
-  const first = spec.pattern.source.startsWith('^~') ? 0x7e : 0x2a;
   return (state: StateInline, silent: boolean): boolean => {
-    if (state.src.charCodeAt(state.pos) !== first) return false;
-    if (spec.refuseAfter?.test(state.src.slice(0, state.pos))) return false;
-    const match = spec.pattern.exec(state.src.slice(state.pos, state.posMax));
-    if (!match) return false;
-    const contentStart = state.pos + spec.open;
-    const end = state.pos + match[0].length;
+    const start = state.pos;
+    if (state.src.charCodeAt(start) !== spec.marker) return false;
+    if (spec.notAfterMarker && start > 0 && state.src.charCodeAt(start - 1) === spec.marker) {
+      return false;
+    }
+    spec.pattern.lastIndex = start;
+    const match = spec.pattern.exec(state.src);
+    const end = match ? start + match[0].length : 0;
+    if (!match || end > state.posMax) return false;
     if (silent) {
       state.pos = end;
       return true;
     }
+    const contentStart = start + spec.open;
     for (const tag of spec.tags) state.push(`${tag}_open`, tag, 1);
     const oldMax = state.posMax;
     state.pos = contentStart;
