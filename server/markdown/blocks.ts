@@ -64,9 +64,11 @@ function quoteRule(original: BlockRule): BlockRule {
 }
 
 // Any list item may interrupt a paragraph (an item numbered other than 1 too): the public server
-// reads "1. A\n  2. B" as a nested list.
+// reads "1. A\n  2. B" as a nested list. "1)" starts no list there.
 function listRule(original: BlockRule): BlockRule {
   return (state, startLine, endLine, silent) => {
+    const start = state.bMarks[startLine] + state.tShift[startLine];
+    if (/^\d+\)/.test(state.src.slice(start, start + 11))) return false;
     if (!silent || state.parentType !== 'paragraph') {
       return original(state, startLine, endLine, silent);
     }

@@ -104,7 +104,7 @@ function mediaKind(url: string, env: PreviewEnv): 'image' | 'video' | 'upload' |
   if (url.startsWith(UPLOAD)) {
     if (env.lookup?.uploadImage) return 'upload';
   }
-  if (path.endsWith('.svg') || !IMAGE_EXTENSIONS.some((ext) => path.endsWith(ext))) return null;
+  if (!IMAGE_EXTENSIONS.some((ext) => path.endsWith(ext))) return null;
   try {
     if (new URL(url, 'http://relative.invalid').hostname === 'pasteboard.co') return null;
   } catch {

@@ -114,7 +114,7 @@ export function renderMessage(content: string, lookup: MentionLookup): RenderedM
     imageCount: 0,
   };
   const stash = new HtmlStash();
-  const lines = separateHangingLists(content.split('\n'));
+  const lines = separateHangingLists(content.replace(/\r\n?/g, '\n').split('\n'));
   const normalized = normalizeWhitespace(lines.join('\n'));
   const fenced = resolveFences(normalized.split('\n'), stash);
   const source = extendQuotes(reindentLists(fenced)).join('\n');

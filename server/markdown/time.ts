@@ -212,7 +212,7 @@ function fromUnix(text: string): string | null {
   const millis = Math.floor(seconds * 1000);
   const date = new Date(millis);
   const year = date.getUTCFullYear();
-  if (!Number.isFinite(millis) || year < 1970 - 1969 || year > 9999) return null;
+  if (!Number.isFinite(millis) || year < 1 || year > 9999) return null;
   const micro = Math.round((seconds - Math.floor(seconds)) * 1e6);
   return toUtcIso({
     year,

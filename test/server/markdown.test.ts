@@ -179,6 +179,30 @@ describe('markdown', () => {
   });
 });
 
+describe('global times', () => {
+  it('writes times as UTC datetimes, keeping what was typed as the text', () => {
+    const cases: Array<[string, string]> = [
+      ['2024-03-05T10:00:00+01:00', '2024-03-05T09:00:00Z'],
+      ['2024-03-05T10:00:00Z', '2024-03-05T10:00:00Z'],
+      ['2024-03-05', '2024-03-05T00:00:00Z'],
+      ['1709632800', '2024-03-05T10:00:00Z'],
+      ['March 5, 2024 10:00 pm PST', '2024-03-06T06:00:00Z'],
+    ];
+    for (const [input, datetime] of cases) {
+      expect(renderMessage(`at <time:${input}>`, lookup).html, input).toBe(
+        `<p>at <time datetime="${datetime}">${input}</time></p>`,
+      );
+    }
+    expect(renderMessage('<time:2024-02-30>', lookup).html).toBe(
+      '<p><span class="timestamp-error">Invalid time format: 2024-02-30</span></p>',
+    );
+  });
+
+  it('starts no list with "1)", as the public server', () => {
+    expect(renderMessage('1) first', lookup).html).toBe('<p>1) first</p>');
+  });
+});
+
 describe('hostile input', () => {
   it('escapes raw HTML, script tags and event handlers', () => {
     const out = renderMessage(
