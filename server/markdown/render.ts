@@ -76,10 +76,11 @@ const renderer = createRenderer();
 /**
  * Content the parser would render as one plain paragraph: it starts with a letter (no list,
  * heading, quote or indented code) and holds no character any rule reacts to (no markup, mention,
- * emoji, emoticon, math, time, link, address or line break; no dot, so no bare domain). Realm
- * linkifiers can match anything, so they disable this path.
+ * emoji, emoticon, math, time, link, address or line break; a dot only where no domain name can
+ * go on, before a space, punctuation or the end). Realm linkifiers can match anything, so they
+ * disable this path.
  */
-const PLAIN_TEXT = /^[A-Za-z][A-Za-z0-9 ,?!'"]*$/;
+const PLAIN_TEXT = /^[A-Za-z](?:[A-Za-z0-9 ,?!'"]|\.(?![A-Za-z0-9]))*$/;
 
 /** The rendering of PLAIN_TEXT content, without running the parser (most chat lines). */
 export function renderPlainText(content: string): string {

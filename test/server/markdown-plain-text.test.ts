@@ -21,7 +21,8 @@ const parserLookup: MentionLookup = {
 };
 
 const letter = fc.constantFrom(...'abcXYZ'.split(''));
-const plainChar = fc.constantFrom(...'aZ09 ,?!\'"'.split(''));
+// A dot only ever before a space (the fast path's rule).
+const plainChar = fc.constantFrom(...'aZ09 ,?!\'"'.split(''), '. ');
 const plainText = fc
   .tuple(letter, fc.array(plainChar, { maxLength: 40 }))
   .map(([first, rest]) => first + rest.join(''));
@@ -51,6 +52,8 @@ describe('plain-text fast path', () => {
       'Setext\n---',
       '/me waves',
       'see x.aaa',
+      'e.g. this',
+      'done. next',
       'smile :)',
       'trailing  ',
     ]) {
