@@ -58,23 +58,52 @@ function namedEmojiRule(state: StateInline, silent: boolean): boolean {
   return true;
 }
 
-function emoticonRule(state: StateInline, silent: boolean): boolean {
-  const env = state.env as unknown as MentionEnv;
-  if (!env.lookup?.translateEmoticons?.()) return false;
-  const before = state.pos > 0 ? state.src[state.pos - 1] : ' ';
-  if (!TERMINAL.has(before)) return false;
-  for (const emoticon of EMOTICONS) {
-    if (!state.src.startsWith(emoticon, state.pos)) continue;
-    const after = state.src[state.pos + emoticon.length] ?? ' ';
-    if (!TERMINAL.has(after)) continue;
-    if (!silent) {
-      const name = EMOTICON_CONVERSIONS[emoticon].slice(1, -1);
-      pushHtml(state, emojiSpan(emojiCodeForName(name) ?? '', name));
+// Emoticons, like Unicode emoji, are found in the text left after inline parsing (outside code
+// and links), between terminal characters. The public server finds them last, in the text of each
+// element: the start and end of a strong or emphasis count as terminals, an element beside the
+// text does not.
+function emoticonTokens(
+  state: StateCore,
+  text: string,
+  before: string,
+  after: string,
+): Token[] | null {
+  let out: Token[] | null = null;
+  let last = 0;
+  let i = 0;
+  while (i < text.length) {
+    const previous = i === 0 ? before : text[i - 1];
+    const emoticon = TERMINAL.has(previous)
+      ? EMOTICONS.find((e) => text.startsWith(e, i) && TERMINAL.has(text[i + e.length] ?? after))
+      : undefined;
+    if (!emoticon) {
+      i++;
+      continue;
     }
-    state.pos += emoticon.length;
-    return true;
+    out ??= [];
+    if (i > last) out.push(textToken(state, text.slice(last, i)));
+    const name = EMOTICON_CONVERSIONS[emoticon].slice(1, -1);
+    const html = new state.Token('chat_html', '', 0);
+    html.content = emojiSpan(emojiCodeForName(name) ?? '', name);
+    out.push(html);
+    i += emoticon.length;
+    last = i;
   }
-  return false;
+  if (out && last < text.length) out.push(textToken(state, text.slice(last)));
+  return out;
+}
+
+function terminalFor(token: Token | undefined, edge: 1 | -1): string {
+  if (!token || token.nesting === edge) return ' ';
+  return token.type === 'softbreak' || token.type === 'hardbreak' ? '\n' : '';
+}
+
+function emoticonRule(state: StateCore): void {
+  const env = state.env as unknown as MentionEnv;
+  if (!env.lookup?.translateEmoticons?.()) return;
+  replaceTextOutsideLinks(state, (token, before, after) =>
+    emoticonTokens(state, token.content, terminalFor(before, 1), terminalFor(after, -1)),
+  );
 }
 
 /** The code of a Unicode emoji sequence as the API writes it: lowercase hex, no FE0F. */
@@ -111,7 +140,7 @@ function unicodeEmojiRule(state: StateCore): void {
 
 export const emojiPlugin = (md: MarkdownIt): void => {
   md.inline.ruler.push('chat_emoji', namedEmojiRule);
-  md.inline.ruler.push('chat_emoticons', emoticonRule);
+  md.core.ruler.push('chat_emoticons', emoticonRule);
   md.core.ruler.push('chat_unicode_emoji', unicodeEmojiRule);
   md.renderer.rules.chat_html = (tokens, idx) => tokens[idx].content;
 };

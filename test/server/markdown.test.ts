@@ -179,6 +179,24 @@ describe('markdown', () => {
   });
 });
 
+describe('emoticons', () => {
+  const translating: MentionLookup = { ...lookup, translateEmoticons: () => true };
+
+  it('converts every emoticon of the table when the sender translates them', () => {
+    const html = renderMessage('(: ;) :D :P\n<3 **:/**', translating).html;
+    for (const name of ['smile', 'wink', 'grinning', 'stuck_out_tongue', 'heart', 'confused']) {
+      expect(html, name).toContain(`:${name}:</span>`);
+    }
+    expect(renderMessage('(: ;)', lookup).html).toBe('<p>(: ;)</p>');
+  });
+
+  it('leaves emoticons touching words, code and links alone', () => {
+    expect(renderMessage('a;) `:)` [:)](https://x.example)', translating).html).toBe(
+      '<p>a;) <code>:)</code> <a href="https://x.example">:)</a></p>',
+    );
+  });
+});
+
 describe('global times', () => {
   it('writes times as UTC datetimes, keeping what was typed as the text', () => {
     const cases: Array<[string, string]> = [
