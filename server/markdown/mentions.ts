@@ -75,6 +75,8 @@ export interface MentionEnv {
   found: MentionsFound;
   /** Set while the inline content being parsed is inside a blockquote. */
   inQuote?: boolean;
+  /** Every link href the rendering writes (channel and message links count, as on the public server). */
+  links?: string[];
 }
 
 const STREAM_WILDCARDS = new Set(['all', 'everyone', 'channel', 'stream']);
@@ -215,7 +217,7 @@ export const mentionsPlugin = (md: MarkdownIt): void => {
     const cls = silent ? 'user-group-mention silent' : 'user-group-mention';
     return `<span class="${cls}" data-user-group-id="${group.id}">${silent ? '' : '@'}${escape(group.name)}</span>`;
   };
-  rules.chat_channel_link = (tokens: Token[], idx: number) => {
+  rules.chat_channel_link = (tokens: Token[], idx: number, _options, env) => {
     const { channel, topic, near, withId } = tokens[idx].meta as {
       channel: MentionChannel;
       topic: string | null;
@@ -223,6 +225,7 @@ export const mentionsPlugin = (md: MarkdownIt): void => {
       withId?: number;
     };
     const base = `/#narrow/channel/${channelSlug(channel)}`;
+    (env as unknown as MentionEnv).links?.push(base);
     if (topic === null) {
       return `<a class="stream" data-stream-id="${channel.id}" href="${escapeAttribute(base)}">#${escape(channel.name)}</a>`;
     }

@@ -66,6 +66,8 @@ describe('chat syntax', () => {
     );
     expect(out.html).toContain('class="stream-topic" data-stream-id="1"');
     expect(out.html).toContain('#general &gt; release 1.2</a>');
+    // Channel links are links, as on the public server (has:link).
+    expect(out.hasLink).toBe(true);
   });
 
   it('links topics through their latest message, and single messages with @id', () => {
