@@ -1,7 +1,8 @@
 // The public server's inline syntax where it differs from CommonMark: code spans keep their
 // spaces and newlines; strong (**x**), emphasis (*x*), strong emphasis (***x***) and strikethrough
 // (~~x~~) are regular expressions on one line with no flanking rules; underscores never emphasize.
-// These replace markdown-it's backticks, emphasis and strikethrough rules.
+// Character references (&name;, &#10;, &#x1f;) are written out as typed. These replace
+// markdown-it's backticks, entity, emphasis and strikethrough rules.
 import type { MarkdownIt, StateInline } from 'markdown-it';
 
 // A run of backticks, content that does not end with a backtick, and the same run again.
@@ -112,8 +113,24 @@ function delimitedRule(spec: Delimited) {
   };
 }
 
+const ENTITY = /&(?:#[0-9]+|#x[0-9a-fA-F]+|[a-zA-Z0-9]+);/y;
+
+function entityRule(state: StateInline, silent: boolean): boolean {
+  if (state.src.charCodeAt(state.pos) !== 0x26 /* & */) return false;
+  ENTITY.lastIndex = state.pos;
+  const match = ENTITY.exec(state.src);
+  if (!match || state.pos + match[0].length > state.posMax) return false;
+  if (!silent) {
+    const token = state.push('chat_html', '', 0);
+    token.content = match[0];
+  }
+  state.pos += match[0].length;
+  return true;
+}
+
 export const chatInlinePlugin = (md: MarkdownIt): void => {
   md.inline.ruler.at('backticks', codeSpanRule);
+  md.inline.ruler.at('entity', entityRule);
   md.inline.ruler.at('emphasis', delimitedRule(STRONG_EM));
   md.inline.ruler.after('emphasis', STRONG.name, delimitedRule(STRONG));
   md.inline.ruler.after(STRONG.name, EMPHASIS.name, delimitedRule(EMPHASIS));

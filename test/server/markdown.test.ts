@@ -181,6 +181,14 @@ describe('markdown', () => {
   });
 });
 
+describe('character references', () => {
+  it('writes them out as typed, as the public server does', () => {
+    expect(renderMessage('a&nbsp;b &copy; &#169; &amp; & <b>', lookup).html).toBe(
+      '<p>a&nbsp;b &copy; &#169; &amp; &amp; &lt;b&gt;</p>',
+    );
+  });
+});
+
 describe('emoticons', () => {
   const translating: MentionLookup = { ...lookup, translateEmoticons: () => true };
 
