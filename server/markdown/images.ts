@@ -33,8 +33,9 @@ function pathOf(url: string): string {
   }
 }
 
+/** Relative URLs and this realm's own never go through the proxy. */
 function isLocal(url: string, realmUrl: string | undefined): boolean {
-  if (url.startsWith('/') && !url.startsWith('//')) return true;
+  if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(url) && !url.startsWith('//')) return true;
   return !!realmUrl && url.startsWith(`${realmUrl.replace(/\/$/, '')}/`);
 }
 

@@ -175,6 +175,11 @@ describe('markdown', () => {
       ...lookup,
       imageProxy: () => ({ url: 'https://camo.example/', key: 'secret' }),
     };
+    // Links into the realm are relative and never proxied.
+    const own: MentionLookup = { ...camo, realmUrl: () => 'https://chat.example' };
+    expect(renderMessage('https://chat.example/user_uploads/1/ab/x.png', own).html).toContain(
+      '<img src="user_uploads/1/ab/x.png">',
+    );
     const proxied = renderMessage(url, camo).html;
     const hex = Buffer.from(url).toString('hex');
     expect(proxied).toMatch(new RegExp(`<img src="https://camo\\.example/[0-9a-f]{40}/${hex}">`));
