@@ -17,6 +17,7 @@ import type { RealmContext } from './realm/context';
 import { resources } from './resources';
 import { seedRealm } from './seed';
 import { spoolMultipartFile } from './uploads/multipart-spool';
+import { configureMarkdown } from './markdown/lookup';
 
 export interface RealmServer {
   /** http://host:port, without a trailing slash. */
@@ -119,6 +120,7 @@ export async function createRealmServer(options: RealmServerOptions): Promise<Re
   const host = config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   ctx.realmUrl = url;
+  configureMarkdown(db, { realmUrl: url, camo: config.camo });
   events.start();
 
   let closed = false;

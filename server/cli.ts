@@ -1,5 +1,6 @@
 // npm run server -- [--host 127.0.0.1] [--port N] [--data DIR] [--seed demo|empty] [--rate-limit N|off]
 //   [--poll-coalesce-ms N] [--group-commit-ms N]   (throughput/latency trade-offs; see config.ts)
+//   [--camo-url URL --camo-key KEY]   (proxy for external image previews in messages)
 // Prints exactly one line, "listening on http://HOST:PORT", once ready. The npm script runs it with
 // --max-semi-space-size=32: a larger young generation cut garbage collection from about 12% to
 // 4% of the server's time under the load bench.
@@ -23,13 +24,15 @@ async function main(): Promise<void> {
       'rate-limit': { type: 'string', default: '' },
       'poll-coalesce-ms': { type: 'string' },
       'group-commit-ms': { type: 'string' },
+      'camo-url': { type: 'string' },
+      'camo-key': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
     console.log(
       'usage: npm run server -- [--host H] [--port N] [--data DIR] [--seed demo|empty] [--rate-limit N|off]\n' +
-        '         [--poll-coalesce-ms N] [--group-commit-ms N]',
+        '         [--poll-coalesce-ms N] [--group-commit-ms N] [--camo-url URL --camo-key KEY]',
     );
     return;
   }
@@ -41,6 +44,11 @@ async function main(): Promise<void> {
     throw new Error(`--seed must be demo or empty, got ${values.seed}`);
   }
   const rateLimit = parseRateLimit(values['rate-limit']);
+  const camoUrl = values['camo-url'];
+  const camoKey = values['camo-key'];
+  if ((camoUrl === undefined) !== (camoKey === undefined)) {
+    throw new Error('--camo-url and --camo-key go together');
+  }
   const server = await createRealmServer({
     rateLimit,
     host: values.host,
@@ -49,6 +57,8 @@ async function main(): Promise<void> {
     seed: values.seed,
     pollCoalesceMs: optionalMs(values['poll-coalesce-ms'], '--poll-coalesce-ms'),
     groupCommitIntervalMs: optionalMs(values['group-commit-ms'], '--group-commit-ms'),
+    camo:
+      camoUrl !== undefined && camoKey !== undefined ? { url: camoUrl, key: camoKey } : undefined,
   });
   console.log(`listening on ${server.url}`);
 

@@ -67,6 +67,12 @@ export interface RealmServerOptions {
   rateLimit?: RateLimitOptions | false;
   /** Logs each request through fastify's logger (default false). */
   logRequests?: boolean;
+  /**
+   * A camo image proxy for previews of external images and videos in messages, as the public
+   * server's CAMO_URI and key: previews then load `${url}${hmac}/${hex url}`. Off by default
+   * (previews load the original URL).
+   */
+  camo?: { url: string; key: string };
 }
 
 export interface RealmConfig {
@@ -84,6 +90,7 @@ export interface RealmConfig {
   bodyLimitBytes: number;
   rateLimit: RateLimitOptions | false;
   logRequests: boolean;
+  camo: { url: string; key: string } | undefined;
 }
 
 export function resolveConfig(options: RealmServerOptions): RealmConfig {
@@ -102,5 +109,6 @@ export function resolveConfig(options: RealmServerOptions): RealmConfig {
     bodyLimitBytes: options.bodyLimitBytes ?? 4 * 1024 * 1024,
     rateLimit: options.rateLimit ?? { requests: 20000, windowMs: 60 * 1000 },
     logRequests: options.logRequests ?? false,
+    camo: options.camo,
   };
 }

@@ -5,6 +5,7 @@
 // are dropped, so an administrator's template cannot inject script links either.
 import type { MarkdownIt, StateCore, Token } from 'markdown-it';
 import type { MentionEnv } from './mentions';
+import { replaceTextOutsideLinks } from './text-tokens';
 
 export interface Linkifier {
   /** The linkifier's pattern, compiled. */
@@ -70,26 +71,15 @@ function linkifierRule(state: StateCore): void {
   const env = state.env as unknown as MentionEnv;
   const linkifiers = env?.lookup?.linkifiers?.() ?? [];
   if (linkifiers.length === 0) return;
-  for (const block of state.tokens) {
-    if (block.type !== 'inline' || !block.children) continue;
-    const children: Token[] = [];
-    let linkDepth = 0;
-    for (const token of block.children) {
-      if (token.type === 'link_open') linkDepth += 1;
-      if (token.type === 'link_close') linkDepth -= 1;
-      if (token.type !== 'text' || linkDepth > 0) {
-        children.push(token);
-        continue;
-      }
-      const matches = linkifierMatches(token.content, linkifiers);
-      if (matches.length === 0) children.push(token);
-      else children.push(...linkTokens(state, token.content, matches));
-    }
-    block.children = children;
-  }
+  replaceTextOutsideLinks(state, (token) => {
+    const matches = linkifierMatches(token.content, linkifiers);
+    return matches.length === 0 ? null : linkTokens(state, token.content, matches);
+  });
 }
 
 export const linkifiersPlugin = (md: MarkdownIt): void => {
-  // After text_join, so text split at special characters (e.g. '#') is whole again.
-  md.core.ruler.after('text_join', 'chat_linkifiers', linkifierRule);
+  // After text_join, so text split at special characters (e.g. '#') is whole again, and after
+  // bare URLs are linked, as on the public server.
+  // (links.ts must be in use first.)
+  md.core.ruler.after('chat_autolink', 'chat_linkifiers', linkifierRule);
 };

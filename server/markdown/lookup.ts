@@ -1,18 +1,48 @@
-// The database side of mention rendering: resolves user, group and channel names for one author.
+// The database side of rendering: resolves user, group and channel names for one author, the
+// author's translate_emoticons setting, and the server's markdown settings (realm URL, camo proxy).
 // Channel links only resolve to channels the author may see, so a link never leaks a private name.
 import type { Db } from '../db';
 import { sharedTableCache } from '../db/table-cache';
 import type { AuthUser } from '../realm/context';
 import { canSeeChannelMetadata } from '../realm/permissions';
-import { unicodeEmojiCodeForName } from '../realm/emoji';
+import { userSettings } from '../realm/accounts';
 import type { ChannelRow } from '../resources/channels-store';
-import type { MentionLookup, MentionUser } from './mentions';
+import type { CamoConfig, MentionLookup, MentionUser } from './mentions';
 import type { Linkifier } from './linkifiers';
 import { compilePattern, expandTemplate } from '../resources/realm-config';
 import { emojiSourceUrl } from '../resources/realm-emoji';
+import { uploadImagePreview } from '../uploads/thumbnails';
+
+/** Server settings of rendering, per database (one realm per database). */
+export interface MarkdownServerSettings {
+  realmUrl?: string;
+  camo?: CamoConfig;
+}
+
+const serverSettings = new WeakMap<Db, MarkdownServerSettings>();
+
+/** Sets the realm URL and camo proxy the renderer uses for messages of this database's realm. */
+export function configureMarkdown(db: Db, settings: MarkdownServerSettings): void {
+  serverSettings.set(db, settings);
+}
+
+function translatesEmoticons(db: Db, userId: number): boolean {
+  return sharedTableCache(
+    db,
+    'translate-emoticons',
+    ['user_settings'],
+    (db, id: number) => userSettings(db, id).translate_emoticons === true,
+  ).get(userId);
+}
 
 export function databaseLookup(db: Db, author: AuthUser): MentionLookup {
+  const settings = serverSettings.get(db);
   return {
+    realmUrl: () => settings?.realmUrl,
+    imageProxy: () => settings?.camo,
+    translateEmoticons: () => translatesEmoticons(db, author.id),
+    // Thumbnails are made before the upload answers, so a previewed upload always has one.
+    uploadImage: (pathId) => uploadImagePreview(db, pathId),
     userByName(name) {
       return db
         .prepare<[string], MentionUser>(
@@ -43,7 +73,14 @@ export function databaseLookup(db: Db, author: AuthUser): MentionLookup {
       if (!row || !canSeeChannelMetadata(db, author, row)) return undefined;
       return { id: row.id, name: row.name };
     },
-    emojiCode: unicodeEmojiCodeForName,
+    latestMessageInTopic(channelId, topic) {
+      const row = db
+        .prepare<[number, string], { id: number | null }>(
+          'SELECT MAX(id) AS id FROM messages WHERE channel_id = ? AND topic = ? COLLATE NOCASE',
+        )
+        .get(channelId, topic);
+      return row?.id ?? undefined;
+    },
     customEmojiUrl(name) {
       const row = db
         .prepare<[string], { file_name: string }>(

@@ -1,11 +1,26 @@
-// Message markdown -> HTML with markdown-it. Safety comes from the library configuration, not from
-// post-filtering: raw HTML is escaped (html: false) and validateLink admits only http, https, mailto
-// and realm-relative links, so javascript:, data: and vbscript: URLs never become links. The chat
-// syntax (mentions, channel links, emoji) is a plugin (mentions.ts). Besides HTML the renderer
-// reports what the message contains (mentions, links, images, uploads) for flags and narrows.
+// Message markdown -> HTML as the public server renders it, with markdown-it as the engine. The
+// public server's own syntax rules replace CommonMark's where they differ: line passes before
+// parsing (fences.ts: code, math, quote and spoiler fences, hanging lists), its inline rules
+// (inline.ts, math.ts, time.ts, emoji.ts, mentions.ts), its links (links.ts) and previews
+// (images.ts). Safety comes from the configuration: raw HTML is escaped (html: false) and links
+// pass a scheme allow-list, so javascript:, data: and vbscript: URLs never become links. Besides
+// HTML the renderer reports what the message contains (mentions, links, images, uploads).
 import MarkdownIt from 'markdown-it';
-import { mentionsPlugin, type MentionEnv, type MentionLookup } from './mentions';
+import type { Token } from 'markdown-it';
+import { mentionsPlugin, type MentionLookup } from './mentions';
 import { linkifiersPlugin } from './linkifiers';
+import { chatInlinePlugin } from './inline';
+import { mathPlugin } from './math';
+import { timePlugin } from './time';
+import { emojiPlugin } from './emoji';
+import { linksPlugin } from './links';
+import { imagesPlugin, type PreviewEnv } from './images';
+import { blocksPlugin } from './blocks';
+import { renderCodeBlock } from './code';
+import { escapeAttribute, escapeText } from './escape';
+import { normalizeWhitespace, resolveFences, separateHangingLists } from './fences';
+import { HtmlStash } from './placeholders';
+import { extendQuotes, reindentLists } from './block-lines';
 
 export interface RenderedMessage {
   html: string;
@@ -21,138 +36,99 @@ export interface RenderedMessage {
   uploadPathIds: string[];
 }
 
-const ALLOWED_SCHEME = /^(https?:|mailto:)/i;
 const IMAGE_PATH = /\.(png|jpe?g|gif|webp|bmp|svg)$/i;
-const UPLOAD_PREFIX = /^(?:https?:\/\/[^/]+)?\/user_uploads\/(.+)$/;
+const UPLOAD_PREFIX = /^(?:https?:\/\/[^/]+)?\/?user_uploads\/(.+)$/;
 
-function isSafeLink(url: string): boolean {
-  const trimmed = url.trim();
-  if (ALLOWED_SCHEME.test(trimmed)) return true;
-  // Realm-relative links (uploads, narrows) carry no scheme; "//host" would be protocol-relative.
-  return (trimmed.startsWith('/') && !trimmed.startsWith('//')) || trimmed.startsWith('#');
-}
-
-interface LinkEnv extends MentionEnv {
+interface RenderEnv extends PreviewEnv {
   links: string[];
-  images: string[];
 }
 
 function createRenderer() {
-  const md = new MarkdownIt({ html: false, linkify: true, breaks: true, typographer: false });
-  md.linkify.set({ fuzzyLink: false, fuzzyEmail: false });
-  md.validateLink = isSafeLink;
+  const md = new MarkdownIt({ html: false, linkify: false, breaks: true, typographer: false });
+  // The public server has no reference links, setext headings, backslash escapes, <…> autolinks
+  // or image syntax ("![a](b)" is "!" and a link); fences are resolved before parsing.
+  md.block.ruler.disable(['reference', 'lheading', 'fence', 'html_block']);
+  md.inline.ruler.disable(['escape', 'autolink', 'html_inline', 'image', 'linkify']);
+  md.use(chatInlinePlugin);
   md.use(mentionsPlugin);
+  md.use(mathPlugin);
+  md.use(timePlugin);
+  md.use(emojiPlugin);
+  md.use(linksPlugin);
   md.use(linkifiersPlugin);
+  md.use(imagesPlugin);
+  md.use(blocksPlugin);
 
   const rules = md.renderer.rules;
-  const escape = md.utils.escapeHtml;
-
-  rules.link_open = (tokens, idx, options, env, self) => {
-    const token = tokens[idx];
-    const href = String(token.attrGet('href') ?? '');
-    (env as unknown as LinkEnv).links.push(href);
-    if (!href.startsWith('/') && !href.startsWith('#')) {
-      token.attrSet('target', '_blank');
-      token.attrSet('rel', 'noopener noreferrer');
-    }
-    return self.renderToken(tokens, idx, options);
+  rules.text = (tokens, idx) => escapeText(tokens[idx].content);
+  rules.code_inline = (tokens, idx) => `<code>${escapeText(tokens[idx].content)}</code>`;
+  rules.code_block = (tokens, idx) => `${renderCodeBlock(tokens[idx].content, undefined)}\n`;
+  rules.link_open = (tokens: Token[], idx: number, _options, env) => {
+    const href = String(tokens[idx].attrGet('href') ?? '');
+    (env as unknown as RenderEnv).links.push(href);
+    return `<a href="${escapeAttribute(href)}">`;
   };
-
-  // Images never load from arbitrary hosts: an uploaded image becomes a link in the text plus an
-  // inline preview placed after the block that holds it (a <div> inside <p> is invalid HTML, and
-  // the public server puts previews there too); anything else is only a link.
-  rules.image = (tokens, idx, _options, env) => {
-    const token = tokens[idx];
-    const src = String(token.attrGet('src') ?? '');
-    const alt = token.content;
-    (env as unknown as LinkEnv).links.push(src);
-    if (UPLOAD_PREFIX.test(src)) {
-      (env as unknown as LinkEnv).images.push(src);
-      return `<a href="${escape(src)}">${escape(alt || src)}</a>`;
-    }
-    return `<a href="${escape(src)}" target="_blank" rel="noopener noreferrer">${escape(alt || src)}</a>`;
-  };
-  md.core.ruler.push('chat_image_previews', (state) => {
-    const tokens = state.tokens;
-    for (let i = tokens.length - 1; i >= 0; i--) {
-      const inline = tokens[i];
-      if (inline.type !== 'inline' || !inline.children) continue;
-      const previews = inline.children
-        .filter((child) => child.type === 'image')
-        .map((child) => ({ src: String(child.attrGet('src') ?? ''), alt: child.content }))
-        .filter((image) => UPLOAD_PREFIX.test(image.src));
-      if (previews.length === 0) continue;
-      // tokens[i + 1] closes the paragraph, heading or table cell holding the inline content:
-      // previews go after a paragraph or heading, but inside a cell (a <tr> holds only cells).
-      const closing = tokens[i + 1]?.type ?? '';
-      const inCell = closing === 'td_close' || closing === 'th_close';
-      const token = new state.Token('chat_image_previews', '', 0);
-      token.meta = { previews };
-      token.block = true;
-      tokens.splice(inCell ? i + 1 : i + 2, 0, token);
-    }
-  });
-  rules.chat_image_previews = (tokens, idx) =>
-    (tokens[idx].meta as { previews: Array<{ src: string; alt: string }> }).previews
-      .map(
-        ({ src, alt }) =>
-          `<div class="message_inline_image"><a href="${escape(src)}" title="${escape(alt)}"><img src="${escape(src)}" alt="${escape(alt)}"></a></div>\n`,
-      )
-      .join('');
-
-  rules.fence = (tokens, idx) => {
-    const token = tokens[idx];
-    const language = token.info.trim().split(/\s+/)[0] ?? '';
-    const languageAttr = language ? ` data-code-language="${escape(language)}"` : '';
-    return `<div class="codehilite"${languageAttr}><pre><span></span><code>${escape(token.content)}</code></pre></div>\n`;
-  };
-  rules.code_block = rules.fence;
   return md;
 }
 
 const renderer = createRenderer();
 
 /**
- * Content that markdown-it would render as one plain paragraph: it starts with a letter (no
- * list, heading, quote or indented code) and has no character any inline rule, mention, emoji,
- * link or line break reacts to. Realm linkifiers can match anything, so they disable this path.
+ * Content the parser would render as one plain paragraph: it starts with a letter (no list,
+ * heading, quote or indented code) and holds no character any rule reacts to (no markup, mention,
+ * emoji, emoticon, math, time, link, address or line break; a dot only where no domain name can
+ * go on, before a space, punctuation or the end). Realm linkifiers can match anything, so they
+ * disable this path.
  */
-const PLAIN_TEXT = /^[A-Za-z][A-Za-z0-9 ,.?!'"]*$/;
+const PLAIN_TEXT = /^[A-Za-z](?:[A-Za-z0-9 ,?!'"]|\.(?![A-Za-z0-9]))*$/;
 
 /** The rendering of PLAIN_TEXT content, without running the parser (most chat lines). */
 export function renderPlainText(content: string): string {
-  return `<p>${renderer.utils.escapeHtml(content.replace(/ +$/, ''))}</p>`;
+  return `<p>${escapeText(content)}</p>`;
+}
+
+function emptyResult(html: string): RenderedMessage {
+  return {
+    html,
+    isMeMessage: false,
+    mentionedUserIds: [],
+    mentionedGroupIds: [],
+    streamWildcard: false,
+    topicWildcard: false,
+    hasLink: false,
+    hasImage: false,
+    hasAttachment: false,
+    uploadPathIds: [],
+  };
 }
 
 export function renderMessage(content: string, lookup: MentionLookup): RenderedMessage {
   if (PLAIN_TEXT.test(content) && (lookup.linkifiers?.() ?? []).length === 0) {
-    return {
-      html: renderPlainText(content),
-      isMeMessage: false,
-      mentionedUserIds: [],
-      mentionedGroupIds: [],
-      streamWildcard: false,
-      topicWildcard: false,
-      hasLink: false,
-      hasImage: false,
-      hasAttachment: false,
-      uploadPathIds: [],
-    };
+    return emptyResult(renderPlainText(content));
   }
-  const env: LinkEnv = {
+  const env: RenderEnv = {
     lookup,
     found: { userIds: new Set(), groupIds: new Set(), streamWildcard: false, topicWildcard: false },
     links: [],
-    images: [],
+    realmUrl: lookup.realmUrl?.(),
+    camo: lookup.imageProxy?.(),
+    imageCount: 0,
   };
-  const html = renderer.render(content, env as unknown as Record<string, unknown>).trim();
+  const stash = new HtmlStash();
+  const lines = separateHangingLists(content.replace(/\r\n?/g, '\n').split('\n'));
+  const normalized = normalizeWhitespace(lines.join('\n'));
+  const fenced = resolveFences(normalized.split('\n'), stash);
+  const source = extendQuotes(reindentLists(fenced)).join('\n');
+  const html = stash
+    .restore(renderer.render(source, env as unknown as Record<string, unknown>))
+    .trim();
   const uploadPathIds: string[] = [];
   for (const link of env.links) {
     const match = UPLOAD_PREFIX.exec(link);
     if (match) uploadPathIds.push(decodeURIComponentSafe(match[1]));
   }
   const hasImage =
-    env.images.length > 0 ||
+    env.imageCount > 0 ||
     env.links.some((link) => UPLOAD_PREFIX.test(link) && IMAGE_PATH.test(link));
   return {
     html,

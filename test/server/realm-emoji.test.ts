@@ -148,7 +148,7 @@ describe('custom emoji', () => {
     expect(html).toContain(
       `<img alt=":tributary:" class="emoji" src="${tributary.source_url}" title="tributary">`,
     );
-    // The public server's :smile: is 1f642 (emoji-datasource's smile is 1f604).
+    // The public server's table names 1f642 "smile" (markdown_test_cases.json).
     expect(html).toContain('class="emoji emoji-1f642"');
     expect(html).toContain(':not_an_emoji:');
   });
