@@ -2,6 +2,7 @@
 // attachment_messages through server/uploads/attachments.ts, send the owner `attachment` update
 // events, and report detached_uploads in the same shape as GET /attachments (FL 400: create_time
 // in milliseconds, messages [{id, date_sent}]).
+import { encodePng } from '../../server/seed/png';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
@@ -17,9 +18,13 @@ afterAll(async () => {
   await server.close();
 });
 
-async function upload(client: ApiClient, name: string): Promise<string> {
+async function upload(
+  client: ApiClient,
+  name: string,
+  bytes: Uint8Array = new Uint8Array(randomBytes(32)),
+): Promise<string> {
   const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(randomBytes(32))]), name);
+  form.append('file', new Blob([bytes], { type: name.endsWith('.png') ? 'image/png' : '' }), name);
   const res = await client.multipart('/user_uploads', form);
   expect(res.status, res.text).toBe(200);
   return res.body.url as string;
@@ -78,14 +83,16 @@ describe('attachments linked by messages', () => {
 
   it('renders an uploaded image as a link plus a preview after the paragraph (valid HTML)', async () => {
     const dev = server.client('dev');
-    const url = await upload(dev, 'photo.png');
+    const png = encodePng(30, 20, () => [200, 40, 40, 255]);
+    const url = await upload(dev, 'photo.png', new Uint8Array(png));
     // The public server's syntax for an upload is a plain link (it has no "![]()" image syntax).
     const id = await send(dev, 'design', `the mockup [mockup](${url}) as discussed`, 'previews');
     const message = (await dev.get(`/messages/${id}`)).body.message;
     const html = message.content as string;
+    const thumbnail = `/user_uploads/thumbnail/${url.slice('/user_uploads/'.length)}/840x560.webp`;
     expect(html).toBe(
       `<p>the mockup <a href="${url}">mockup</a> as discussed</p>\n` +
-        `<div class="message_inline_image"><a href="${url}" title="mockup"><img src="${url}"></a></div>`,
+        `<div class="message_inline_image"><a href="${url}" title="mockup"><img data-original-dimensions="30x20" src="${thumbnail}" data-original-content-type="image/png"></a></div>`,
     );
     // No block element inside a paragraph.
     expect(html).not.toMatch(/<p>(?:(?!<\/p>).)*<div/s);
