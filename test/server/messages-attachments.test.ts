@@ -21,7 +21,7 @@ afterAll(async () => {
 async function upload(
   client: ApiClient,
   name: string,
-  bytes: Uint8Array = new Uint8Array(randomBytes(32)),
+  bytes: Uint8Array<ArrayBuffer> = new Uint8Array(randomBytes(32)),
 ): Promise<string> {
   const form = new FormData();
   form.append('file', new Blob([bytes], { type: name.endsWith('.png') ? 'image/png' : '' }), name);
