@@ -1,0 +1,58 @@
+// One emoji outside message content (reactions, the picker, statuses), drawn as message content
+// draws it: a cell of the bundled sprite sheet for unicode emoji, the realm's image for custom
+// emoji, `:name:` when the user's emojiset is text (styles/message-content.css), or when a custom
+// emoji is unknown.
+import { useChatStore } from '../../store/hooks';
+import { selectActiveAccount } from '../../store';
+import { mediaUrl } from '../../bridge/media';
+import { normalizeEmojiCode } from '../../../shared/emoji/code';
+import type { ReactionType } from '../../../shared/api/types';
+
+/** A realm's custom emoji as register's `realm_emoji` lists them (by id). */
+export interface RealmEmoji {
+  id: string;
+  name: string;
+  source_url: string;
+  deactivated?: boolean;
+}
+
+/** The realm's custom emoji, from the realm settings the store keeps as register sent them. */
+export function useRealmEmoji(): Readonly<Record<string, RealmEmoji>> | undefined {
+  return useChatStore(
+    (s) =>
+      selectActiveAccount(s)?.settings.realm.realm_emoji as
+        Readonly<Record<string, RealmEmoji>> | undefined,
+  );
+}
+
+export function Emoji({
+  accountId,
+  name,
+  code,
+  type = 'unicode_emoji',
+  picture = false,
+}: {
+  /** For custom emoji images; the active account by default. */
+  accountId?: string;
+  name: string;
+  code: string;
+  type?: ReactionType;
+  /** Always a picture, whatever the emojiset (the picker, as in the public app). */
+  picture?: boolean;
+}) {
+  const realm = useRealmEmoji();
+  const active = useChatStore((s) => s.activeAccountId);
+  if (type === 'realm_emoji') {
+    const custom = realm?.[code];
+    const account = accountId ?? active;
+    const src = custom && account ? mediaUrl(account, custom.source_url) : null;
+    if (src) return <img className="emoji" src={src} alt={`:${name}:`} />;
+    return <span>{`:${name}:`}</span>;
+  }
+  if (type !== 'unicode_emoji') return <span>{`:${name}:`}</span>;
+  return (
+    <span className={`emoji emoji-${normalizeEmojiCode(code)}${picture ? ' emoji-picture' : ''}`}>
+      {`:${name}:`}
+    </span>
+  );
+}
