@@ -2,11 +2,12 @@
 // server's own (its Markdown test cases and a captured feature-level-372 register and message), the
 // store is filled from that register as the app fills it.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, render } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { createChatStore, type ChatStore } from '../../../renderer/store';
 import { MessageRow } from '../../../renderer/features/messages/MessageRow';
 import { MentionStyles } from '../../../renderer/features/messages/MentionStyles';
 import { Reactions } from '../../../renderer/features/messages/Reactions';
+import { EmojiPicker } from '../../../renderer/features/emoji/EmojiPicker';
 import { localizeTimes } from '../../../renderer/features/messages/rich-content';
 import { applyDisplaySettings } from '../../../renderer/lib/theme';
 import type { MessageWithFlags, RegisterResponse } from '../../../shared/api/types';
@@ -104,6 +105,66 @@ describe('emoji in messages', () => {
     // The realm's image, through main's media route (never the server directly).
     expect(img.getAttribute('src')).toBe('/media/z/user_avatars/8/emoji/images/e5218485.png');
     expect(img.getAttribute('alt')).toBe(':green_tick:');
+  });
+});
+
+describe('the emoji picker', () => {
+  it("offers the public server's categories in its order, and the realm's custom emoji last", async () => {
+    const onPick = vi.fn();
+    render(
+      <Providers store={store}>
+        <EmojiPicker accountId="z" onPick={onPick} onClose={() => undefined} />
+      </Providers>,
+    );
+    const picker = screen.getByRole('dialog', { name: 'Emoji picker' });
+    const tabs = within(picker).getByRole('toolbar', { name: 'Emoji categories' });
+    await within(tabs).findByRole('button', { name: 'Popular' });
+    expect(
+      within(tabs)
+        .getAllByRole('button')
+        .map((b) => b.getAttribute('aria-label')),
+    ).toEqual([
+      'Popular',
+      'Smileys & Emotion',
+      'People & Body',
+      'Animals & Nature',
+      'Food & Drink',
+      'Activities',
+      'Travel & Places',
+      'Objects',
+      'Symbols',
+      'Flags',
+      'Custom',
+    ]);
+    const custom = within(picker).getByRole('region', { name: 'Custom' });
+    const tick = within(custom).getByRole('button', { name: 'green_tick' });
+    expect(tick.querySelector('img.emoji')!.getAttribute('src')).toBe(
+      '/media/z/user_avatars/8/emoji/images/e5218485.png',
+    );
+    fireEvent.click(tick);
+    expect(onPick).toHaveBeenLastCalledWith(
+      expect.objectContaining({ name: 'green_tick', code: '3', type: 'realm_emoji' }),
+    );
+    // A custom emoji added to the realm (a realm_emoji event) is offered at once.
+    act(() =>
+      store.getState().applyEventBatch('z', [
+        {
+          id: 1,
+          type: 'realm_emoji',
+          op: 'update',
+          realm_emoji: {
+            ...(register as unknown as { realm_emoji: Record<string, never> }).realm_emoji,
+            '4': {
+              id: '4',
+              name: 'party_parrot',
+              source_url: '/user_avatars/8/emoji/images/parrot.gif',
+              deactivated: false,
+            },
+          },
+        },
+      ]),
+    );
+    expect(await within(custom).findByRole('button', { name: 'party_parrot' })).toBeTruthy();
   });
 });
 
