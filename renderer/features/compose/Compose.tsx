@@ -468,16 +468,14 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
                 }}
               >
                 {s.emoji ? (
-                  <span aria-hidden="true">
-                    <Emoji
-                      accountId={accountId}
-                      name={s.emoji.name}
-                      code={s.emoji.code}
-                      type={s.emoji.type}
-                      picture
-                    />{' '}
-                  </span>
-                ) : null}
+                  <Emoji
+                    accountId={accountId}
+                    name={s.emoji.name}
+                    code={s.emoji.code}
+                    type={s.emoji.type}
+                    picture
+                  />
+                ) : null}{' '}
                 {s.label}
               </li>
             ))}

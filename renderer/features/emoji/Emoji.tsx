@@ -1,7 +1,7 @@
 // One emoji outside message content (reactions, the picker, statuses), drawn as message content
 // draws it: a cell of the bundled sprite sheet for unicode emoji, the realm's image for custom
 // emoji, `:name:` when the user's emojiset is text (styles/message-content.css), or when a custom
-// emoji is unknown.
+// emoji is unknown. Hidden from assistive technology: the control or line it is in names it.
 import { useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import { mediaUrl } from '../../bridge/media';
@@ -46,12 +46,15 @@ export function Emoji({
     const custom = realm?.[code];
     const account = accountId ?? active;
     const src = custom && account ? mediaUrl(account, custom.source_url) : null;
-    if (src) return <img className="emoji" src={src} alt={`:${name}:`} />;
-    return <span>{`:${name}:`}</span>;
+    if (src) return <img className="emoji" src={src} alt={`:${name}:`} aria-hidden="true" />;
+    return <span aria-hidden="true">{`:${name}:`}</span>;
   }
-  if (type !== 'unicode_emoji') return <span>{`:${name}:`}</span>;
+  if (type !== 'unicode_emoji') return <span aria-hidden="true">{`:${name}:`}</span>;
   return (
-    <span className={`emoji emoji-${normalizeEmojiCode(code)}${picture ? ' emoji-picture' : ''}`}>
+    <span
+      className={`emoji emoji-${normalizeEmojiCode(code)}${picture ? ' emoji-picture' : ''}`}
+      aria-hidden="true"
+    >
       {`:${name}:`}
     </span>
   );

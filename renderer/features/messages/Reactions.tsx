@@ -89,14 +89,12 @@ export function Reactions({
               ).catch(() => undefined)
             }
           >
-            <span aria-hidden="true">
-              <Emoji
-                accountId={accountId}
-                name={g.sample.emoji_name}
-                code={g.sample.emoji_code}
-                type={g.sample.reaction_type}
-              />
-            </span>{' '}
+            <Emoji
+              accountId={accountId}
+              name={g.sample.emoji_name}
+              code={g.sample.emoji_code}
+              type={g.sample.reaction_type}
+            />{' '}
             {g.userIds.length}
           </button>
         );

@@ -24,13 +24,13 @@ export function RoleAndStatus({ user, status }: { user: User; status: UserStatus
       {status?.status_text || status?.emoji_code ? (
         <p className="status">
           {status.emoji_code ? (
-            <span aria-hidden="true">
+            <>
               <Emoji
                 name={status.emoji_name ?? ''}
                 code={status.emoji_code}
                 type={status.reaction_type}
               />{' '}
-            </span>
+            </>
           ) : null}
           {status.status_text}
         </p>
