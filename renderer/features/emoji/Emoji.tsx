@@ -42,7 +42,10 @@ export function Emoji({
 }) {
   const realm = useRealmEmoji();
   const active = useChatStore((s) => s.activeAccountId);
-  if (type === 'realm_emoji') {
+  const asText = useChatStore(
+    (s) => !picture && selectActiveAccount(s)?.settings.user.emojiset === 'text',
+  );
+  if (type === 'realm_emoji' && !asText) {
     const custom = realm?.[code];
     const account = accountId ?? active;
     const src = custom && account ? mediaUrl(account, custom.source_url) : null;
@@ -50,6 +53,7 @@ export function Emoji({
     return <span aria-hidden="true">{`:${name}:`}</span>;
   }
   if (type !== 'unicode_emoji') return <span aria-hidden="true">{`:${name}:`}</span>;
+  // Unicode emoji show their `:name:` in the text emojiset by the stylesheet.
   return (
     <span
       className={`emoji emoji-${normalizeEmojiCode(code)}${picture ? ' emoji-picture' : ''}`}

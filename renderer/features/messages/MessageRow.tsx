@@ -14,7 +14,7 @@ import { Reactions } from './Reactions';
 import { MessageActions } from './MessageActions';
 import { EditHistory } from './EditHistory';
 import { handleContentClick, handleContentKeyDown } from './content-controls';
-import { decorateMessageHtml, localizeTimes } from './rich-content';
+import { customEmojiAsText, decorateMessageHtml, localizeTimes } from './rich-content';
 import { openUserPopover } from '../people/UserPopover';
 import { withoutMeCommand } from './me-message';
 
@@ -108,6 +108,8 @@ interface RowProps {
   selected: boolean;
   /** The user's twenty_four_hour_time (read once by the list, not per row). */
   twentyFourHour?: boolean;
+  /** The user's emojiset is text: custom emoji images show as their `:name:` too. */
+  textEmoji?: boolean;
   /** Show a recipient header even when the previous message is in the same conversation. */
   forceHeader?: boolean;
   /** The row's index in a virtualized list (data-index), and the list's measuring ref. */
@@ -121,6 +123,7 @@ export const MessageRow = memo(function MessageRow({
   prevId,
   selected,
   twentyFourHour = false,
+  textEmoji = false,
   forceHeader,
   index,
   measureRef,
@@ -140,10 +143,11 @@ export const MessageRow = memo(function MessageRow({
   const isMe = !!message?.is_me_message;
   const html = useMemo(() => {
     if (content === undefined) return '';
-    const clean = decorateMessageHtml(sanitizeMessageHtml(content, accountId));
+    let clean = decorateMessageHtml(sanitizeMessageHtml(content, accountId));
+    if (textEmoji) clean = customEmojiAsText(clean);
     // Shown after the sender's name, as an action.
     return localizeTimes(isMe ? withoutMeCommand(clean) : clean, twentyFourHour);
-  }, [content, accountId, isMe, twentyFourHour]);
+  }, [content, accountId, isMe, twentyFourHour, textEmoji]);
   // Kept as an empty box while the message is missing, so that the list can still measure the row.
   if (!message) return <div ref={measureRef} data-index={index} className="message-row" />;
   const header = forceHeader || !prev || !sameConversation(prev, message);

@@ -116,3 +116,16 @@ export function localizeTimes(html: string, twentyFourHour: boolean): string {
     return `<time datetime="${datetime}" title="${title}">${escapeHtml(shown)}</time>`;
   });
 }
+
+/** A custom emoji image as the sanitizer writes it (its attributes escaped and quoted). */
+const CUSTOM_EMOJI = /<img [^>]*\bclass="emoji"[^>]*>/g;
+const ALT = /\balt="([^"]*)"/;
+
+/**
+ * With the "text" emojiset, custom emoji show as their `:name:` (the image's alt text), as the
+ * public app shows them; unicode emoji already do, by the stylesheet.
+ */
+export function customEmojiAsText(html: string): string {
+  if (!html.includes('<img ')) return html;
+  return html.replace(CUSTOM_EMOJI, (img) => ALT.exec(img)?.[1] ?? '');
+}

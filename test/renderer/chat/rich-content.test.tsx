@@ -36,7 +36,7 @@ function messageWith(content: string, flags: string[] = ['read']): MessageWithFl
   } as MessageWithFlags;
 }
 
-function show(message: MessageWithFlags, twentyFourHour = false) {
+function show(message: MessageWithFlags, twentyFourHour = false, textEmoji = false) {
   if (message.type !== 'stream') throw new Error('a channel message is expected');
   const key = narrowKey(topicNarrow(message.stream_id, message.subject));
   act(() =>
@@ -54,6 +54,7 @@ function show(message: MessageWithFlags, twentyFourHour = false) {
         prevId={undefined}
         selected={false}
         twentyFourHour={twentyFourHour}
+        textEmoji={textEmoji}
       />
     </Providers>,
   );
@@ -62,6 +63,25 @@ function show(message: MessageWithFlags, twentyFourHour = false) {
     content: container.querySelector<HTMLElement>('.content')!,
     container,
   };
+}
+
+const GREEN_TICK = {
+  emoji_name: 'green_tick',
+  emoji_code: '3',
+  reaction_type: 'realm_emoji',
+  user_id: SELF,
+} as const;
+
+/** The reaction chips of a message with `reactions`. */
+function showReactions(reactions: readonly object[]): HTMLElement[] {
+  const message = messageWith('<p>hi</p>');
+  message.reactions = reactions as MessageWithFlags['reactions'];
+  const { container } = render(
+    <Providers store={store}>
+      <Reactions accountId="z" message={message} />
+    </Providers>,
+  );
+  return [...container.querySelectorAll<HTMLElement>('.reaction')];
 }
 
 beforeEach(() => {
@@ -89,22 +109,41 @@ describe('emoji in messages', () => {
   });
 
   it('show reactions with the same pictures, and custom emoji with the realm image', () => {
-    const message = messageWith('<p>hi</p>');
-    message.reactions = [
+    const [heart, tick] = showReactions([
       { emoji_name: 'heart', emoji_code: '2764', reaction_type: 'unicode_emoji', user_id: SELF },
-      { emoji_name: 'green_tick', emoji_code: '3', reaction_type: 'realm_emoji', user_id: SELF },
-    ] as MessageWithFlags['reactions'];
-    const { container } = render(
-      <Providers store={store}>
-        <Reactions accountId="z" message={message} />
-      </Providers>,
-    );
-    const [heart, tick] = [...container.querySelectorAll('.reaction')];
+      GREEN_TICK,
+    ]);
     expect(heart.querySelector('span.emoji')!.className).toBe('emoji emoji-2764');
     const img = tick.querySelector('img.emoji')!;
     // The realm's image, through main's media route (never the server directly).
     expect(img.getAttribute('src')).toBe('/media/z/user_avatars/8/emoji/images/e5218485.png');
     expect(img.getAttribute('alt')).toBe(':green_tick:');
+  });
+});
+
+describe('the text emojiset', () => {
+  it('shows custom emoji in messages and reactions as their :name:, as the public app does', () => {
+    const html =
+      '<p>done <img alt=":green_tick:" class="emoji" src="/user_avatars/8/emoji/images/e5218485.png" title="green tick"></p>';
+    const pictures = show(messageWith(html)).content;
+    expect(pictures.querySelector('img.emoji')!.getAttribute('src')).toBe(
+      '/media/z/user_avatars/8/emoji/images/e5218485.png',
+    );
+    cleanup();
+    const text = show(messageWith(html), false, true).content;
+    expect(text.querySelector('img')).toBeNull();
+    expect(text.textContent).toBe('done :green_tick:');
+    cleanup();
+    act(() =>
+      store
+        .getState()
+        .applyEventBatch('z', [
+          { id: 2, type: 'user_settings', op: 'update', property: 'emojiset', value: 'text' },
+        ]),
+    );
+    const [tick] = showReactions([GREEN_TICK]);
+    expect(tick.querySelector('img')).toBeNull();
+    expect(tick.textContent).toBe(':green_tick: 1');
   });
 });
 
