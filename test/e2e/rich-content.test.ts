@@ -160,6 +160,24 @@ describe('rich message content in Chromium', () => {
       .toBe(google);
   });
 
+  it("reacts from the picker (the public server's names) and shows the reaction's picture", async () => {
+    const message = messageWithText(page, 'hello');
+    await message.hover();
+    await message.getByRole('button', { name: 'Add reaction' }).click();
+    const picker = page.getByRole('dialog', { name: 'Emoji picker' });
+    // Every category's first emoji is a picture, not a glyph left to the system's fonts.
+    const tab = picker.getByRole('toolbar', { name: 'Emoji categories' }).locator('span.emoji');
+    await tab.first().waitFor();
+    expect(await tab.count()).toBe(10);
+    await picker.screenshot({ path: `${SCREENSHOTS}/rich-content-picker.png` });
+    await picker.getByRole('searchbox', { name: 'Search emoji' }).fill('thumbs_up');
+    await picker.getByRole('button', { name: '+1', exact: true }).click();
+    const chip = message.getByRole('button', { name: /^\+1: 1/ });
+    await chip.waitFor();
+    expect(await chip.locator('span.emoji').getAttribute('class')).toBe('emoji emoji-1f44d');
+    expect(await styleOf(chip, 'span.emoji', 'background-image')).toMatch(/\.png"\)$/);
+  });
+
   it('typesets math with KaTeX fonts, its MathML copy hidden but kept for screen readers', async () => {
     const message = page.getByTestId('message').filter({ has: page.locator('.katex') });
     const math = message.locator('.katex').first();
