@@ -25,13 +25,7 @@ export function useRealmEmoji(): Readonly<Record<string, RealmEmoji>> | undefine
   );
 }
 
-export function Emoji({
-  accountId,
-  name,
-  code,
-  type = 'unicode_emoji',
-  picture = false,
-}: {
+interface EmojiProps {
   /** For custom emoji images; the active account by default. */
   accountId?: string;
   name: string;
@@ -39,21 +33,30 @@ export function Emoji({
   type?: ReactionType;
   /** Always a picture, whatever the emojiset (the picker, as in the public app). */
   picture?: boolean;
-}) {
+}
+
+/** A custom emoji: the realm's image, or its `:name:` in the text emojiset or when unknown. */
+function CustomEmoji({ accountId, name, code, picture }: EmojiProps) {
   const realm = useRealmEmoji();
   const active = useChatStore((s) => s.activeAccountId);
   const asText = useChatStore(
     (s) => !picture && selectActiveAccount(s)?.settings.user.emojiset === 'text',
   );
-  if (type === 'realm_emoji' && !asText) {
-    const custom = realm?.[code];
-    const account = accountId ?? active;
-    const src = custom && account ? mediaUrl(account, custom.source_url) : null;
-    if (src) return <img className="emoji" src={src} alt={`:${name}:`} aria-hidden="true" />;
-    return <span aria-hidden="true">{`:${name}:`}</span>;
-  }
+  const custom = asText ? undefined : realm?.[code];
+  const account = accountId ?? active;
+  const src = custom && account ? mediaUrl(account, custom.source_url) : null;
+  if (src) return <img className="emoji" src={src} alt={`:${name}:`} aria-hidden="true" />;
+  return <span aria-hidden="true">{`:${name}:`}</span>;
+}
+
+/**
+ * Unicode emoji need nothing from the store (the stylesheet follows the emojiset), so a picker
+ * of two thousand of them subscribes to nothing.
+ */
+export function Emoji(props: EmojiProps) {
+  const { name, code, type = 'unicode_emoji', picture = false } = props;
+  if (type === 'realm_emoji') return <CustomEmoji {...props} />;
   if (type !== 'unicode_emoji') return <span aria-hidden="true">{`:${name}:`}</span>;
-  // Unicode emoji show their `:name:` in the text emojiset by the stylesheet.
   return (
     <span
       className={`emoji emoji-${normalizeEmojiCode(code)}${picture ? ' emoji-picture' : ''}`}
