@@ -22,6 +22,12 @@ const cases = (
   ) as { regular_tests: { name: string; expected_output?: string }[] }
 ).regular_tests;
 const serverHtml = (name: string) => cases.find((c) => c.name === name)!.expected_output!;
+/** A message captured from a public server (feature level 372): emoji, bold, inline math, a mention. */
+const capturedHtml = (
+  JSON.parse(readFileSync('../shared/fixtures/zulip-server/events-fl372.json', 'utf8')) as {
+    events: { type: string; message?: { id: number; content: string } }[];
+  }
+).events.find((e) => e.type === 'message' && e.message?.id === 122)!.message!.content;
 
 // What the code passed to page.evaluate uses of the page (the e2e tests compile without DOM types).
 interface PageElement {
@@ -93,6 +99,7 @@ beforeAll(async () => {
   );
   await sendAsEmma('```\nplain code from the local server\n```');
   await sendAsEmma('<time:2017-06-05T22:30:00Z>', serverHtml('timestamp_backend_markdown_only'));
+  await sendAsEmma('A message with :smile:, **bold**, $$x^2$$ and @**King Hamlet**', capturedHtml);
   app = await startApp(realm, 'owner');
   browser = await launchChromium();
   // The reader is in New York, reading in US English; the copy button may write the clipboard.
@@ -179,7 +186,10 @@ describe('rich message content in Chromium', () => {
   });
 
   it('typesets math with KaTeX fonts, its MathML copy hidden but kept for screen readers', async () => {
-    const message = page.getByTestId('message').filter({ has: page.locator('.katex') });
+    const message = page
+      .getByTestId('message')
+      .filter({ has: page.locator('.katex') })
+      .first();
     const math = message.locator('.katex').first();
     const mathml = math.locator('.katex-mathml');
     expect(await mathml.count()).toBe(1);
@@ -194,6 +204,20 @@ describe('rich message content in Chromium', () => {
     });
     expect(fonts).toBeGreaterThan(0);
     expect(await styleOf(message, '.katex .mathnormal', 'font-family')).toMatch(/KaTeX_Math/);
+    // Inline math in a sentence (the captured message) sits on the text's line, its copy hidden.
+    const inline = messageWithText(page, 'A message with').locator('.katex');
+    expect(
+      await inline
+        .locator('.katex-mathml')
+        .evaluate((el) =>
+          getComputedStyle(el as unknown as PageElement).getPropertyValue('position'),
+        ),
+    ).toBe('absolute');
+    const line = (await messageWithText(page, 'A message with')
+      .locator('.content p')
+      .boundingBox())!;
+    const formula = (await inline.locator('.katex-html').boundingBox())!;
+    expect(formula.height).toBeLessThan(line.height * 1.5);
   });
 
   it('keeps a spoiler closed until its header is clicked, and opens it by keyboard too', async () => {
