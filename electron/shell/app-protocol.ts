@@ -23,6 +23,9 @@ const MIME: Record<string, string> = {
   '.jpg': 'image/jpeg',
   '.webp': 'image/webp',
   '.woff2': 'font/woff2',
+  // KaTeX's older font formats, beside its woff2 (which Chromium loads first).
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
   '.ico': 'image/x-icon',
   '.wasm': 'application/wasm',
 };

@@ -35,7 +35,8 @@ export function hardenWebContents(
   });
 }
 
-const ALLOWED_PERMISSIONS = new Set(['notifications']);
+// Writing to the clipboard (copy buttons on code blocks, "copy link"), never reading it.
+const ALLOWED_PERMISSIONS = new Set(['notifications', 'clipboard-sanitized-write']);
 
 export function installSessionGuards(
   session: Pick<

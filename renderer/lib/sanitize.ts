@@ -5,6 +5,7 @@
 import createDOMPurify, { type DOMPurify } from 'dompurify';
 import { mediaUrl } from '../bridge/media';
 import { uiStore } from '../src/ui-store';
+import { katexClasses, katexStyle } from './sanitize-katex';
 
 const EXTERNAL_SCHEMES = /^(https?:|mailto:)/i;
 /** Links into the realm's own views (`/#narrow/…` as the server renders them, or `#narrow/…`). */
@@ -55,11 +56,21 @@ function getPurifier(): DOMPurify {
   });
   p.addHook('afterSanitizeAttributes', (node) => {
     const el = node as Element;
+    // Math keeps KaTeX's own classes and inline sizes (sanitize-katex.ts); nothing else has style.
+    const inMath = el.closest('.katex') !== null;
     const classes = el.getAttribute('class');
     if (classes !== null) {
-      const kept = messageClasses(classes);
+      let kept = messageClasses(classes);
+      if (inMath)
+        kept = [...new Set([...kept.split(' '), ...katexClasses(classes)])].join(' ').trim();
       if (kept) el.setAttribute('class', kept);
       else el.removeAttribute('class');
+    }
+    const style = el.getAttribute('style');
+    if (style !== null) {
+      const kept = inMath ? katexStyle(style) : '';
+      if (kept) el.setAttribute('style', kept);
+      else el.removeAttribute('style');
     }
     // Nor may it pose as the app's dialogs and menus to assistive technology and to the app's own
     // lookups (`[aria-modal="true"]`, `[role=menuitem]`): only an image role (emoji) stays.
@@ -207,7 +218,12 @@ const OPTIONS = {
     'object',
     'embed',
   ],
-  FORBID_ATTR: ['style', 'srcdoc', 'formaction'],
+  // KaTeX's MathML copy wraps the formula in <semantics> with its TeX source as an <annotation>
+  // (text only; never annotation-xml, an HTML integration point).
+  ADD_TAGS: ['semantics', 'annotation'],
+  ADD_ATTR: ['encoding'],
+  // `style` is filtered by the hook: kept only inside math, and only as KaTeX writes it.
+  FORBID_ATTR: ['srcdoc', 'formaction'],
   ALLOW_DATA_ATTR: true,
   // Message ids and names become `user-content-…`: they can neither clash with the app's elements
   // nor shadow document properties.
@@ -252,7 +268,9 @@ const CLASS_ATTRIBUTE = /<(p|div|span|pre|code) class="([A-Za-z0-9_ -]*)">/g;
 
 /** `html` as DOMPurify and our hook would leave it, if it is of the simple shapes above. */
 function simpleHtml(html: string): string | null {
-  if (html.length > FAST_PATH_MAX_CHARS || !SIMPLE_HTML.test(html)) return null;
+  // Math keeps classes by context (inside `.katex`), which only the DOMPurify hook sees.
+  if (html.length > FAST_PATH_MAX_CHARS || html.includes('katex') || !SIMPLE_HTML.test(html))
+    return null;
   return html
     .replace(
       EXTERNAL_LINK_OPEN,

@@ -1,5 +1,6 @@
 // Theme and text size follow the user's settings: color_scheme (1 automatic, 2 dark, 3 light —
-// api-notes), web_font_size_px and web_line_height_percent. Applied as attributes and CSS variables
+// api-notes), web_font_size_px and web_line_height_percent; emoji pictures follow emojiset (google,
+// twitter, or text for `:name:`; styles/message-content.css). Applied as attributes and CSS variables
 // on <html>, so no inline script or style element is needed (CSP).
 import { useEffect } from 'react';
 
@@ -7,11 +8,19 @@ import { useEffect } from 'react';
 export const FONT_SIZE_PX = { min: 12, max: 24, default: 16 } as const;
 export const LINE_HEIGHT_PERCENT = { min: 122, max: 158, default: 140 } as const;
 
+interface DisplaySettings {
+  color_scheme?: number;
+  web_font_size_px?: number;
+  web_line_height_percent?: number;
+  emojiset?: string;
+}
+
 export function applyDisplaySettings(
   root: HTMLElement,
-  settings: { color_scheme?: number; web_font_size_px?: number; web_line_height_percent?: number },
+  settings: DisplaySettings,
   prefersDark: boolean,
 ): void {
+  root.dataset.emojiset = settings.emojiset ?? 'google';
   const scheme = settings.color_scheme ?? 1;
   const dark = scheme === 2 || (scheme === 1 && prefersDark);
   root.dataset.theme = dark ? 'dark' : 'light';
@@ -23,22 +32,18 @@ export function applyDisplaySettings(
   );
 }
 
-export function useDisplaySettings(settings: {
-  color_scheme?: number;
-  web_font_size_px?: number;
-  web_line_height_percent?: number;
-}): void {
-  const { color_scheme, web_font_size_px, web_line_height_percent } = settings;
+export function useDisplaySettings(settings: DisplaySettings): void {
+  const { color_scheme, web_font_size_px, web_line_height_percent, emojiset } = settings;
   useEffect(() => {
     const query = window.matchMedia?.('(prefers-color-scheme: dark)');
     const apply = () =>
       applyDisplaySettings(
         document.documentElement,
-        { color_scheme, web_font_size_px, web_line_height_percent },
+        { color_scheme, web_font_size_px, web_line_height_percent, emojiset },
         !!query?.matches,
       );
     apply();
     query?.addEventListener?.('change', apply);
     return () => query?.removeEventListener?.('change', apply);
-  }, [color_scheme, web_font_size_px, web_line_height_percent]);
+  }, [color_scheme, web_font_size_px, web_line_height_percent, emojiset]);
 }

@@ -14,6 +14,7 @@ import { AccountSwitcher } from '../features/accounts/AccountSwitcher';
 import { SignIn } from '../features/accounts/SignIn';
 import { Sidebar } from '../features/sidebar/Sidebar';
 import { NarrowView } from '../features/messages/NarrowView';
+import { MentionStyles } from '../features/messages/MentionStyles';
 import { Inbox } from '../features/views/Inbox';
 import { Recent } from '../features/views/Recent';
 import { Drafts } from '../features/views/Drafts';
@@ -60,6 +61,7 @@ function Shell({ store }: { store: ChatStore }) {
   return (
     <div className="app">
       <AccountSwitcher />
+      <MentionStyles />
       <div className="column">
         <header className="topbar">
           <SearchBox ref={searchRef} />

@@ -6,7 +6,10 @@ import { installBrowserBridge } from '../bridge';
 import { App } from './App';
 import { warmSanitizerWhenIdle } from '../lib/sanitize';
 import { warmMessageListWhenIdle } from '../features/messages/warm-up';
+import 'katex-styles/dist/katex.min.css';
+import 'virtual:emoji-sprites.css';
 import '../styles/app.css';
+import '../styles/message-content.css';
 
 installBrowserBridge();
 

@@ -309,6 +309,22 @@ export interface CustomProfileFieldsEvent extends EventBase {
   fields: CustomProfileField[];
 }
 
+/** The realm's custom emoji changed: the whole set again, by id (as register's `realm_emoji`). */
+export interface RealmEmojiEvent extends EventBase {
+  type: 'realm_emoji';
+  op: 'update';
+  realm_emoji: Record<
+    string,
+    {
+      id: string;
+      name: string;
+      source_url: string;
+      deactivated: boolean;
+      author_id?: number | null;
+    }
+  >;
+}
+
 /** Empty strings clear a field. */
 export interface UserStatusEvent extends EventBase {
   type: 'user_status';
@@ -508,6 +524,7 @@ export type ServerEvent =
   | StreamEvent
   | RealmUserEvent
   | CustomProfileFieldsEvent
+  | RealmEmojiEvent
   | UserStatusEvent
   | UserTopicEvent
   | DraftsEvent

@@ -160,7 +160,7 @@ describe('web contents guards', () => {
     expect(opened).toEqual(['https://example.com/', 'mailto:a@example.com']);
   });
 
-  it('denies every permission except notifications, and blocks network requests', () => {
+  it('denies every permission except notifications and clipboard writes, and blocks network requests', () => {
     let request: (c: unknown, p: string, cb: (ok: boolean) => void) => void = () => undefined;
     let check: (c: unknown, p: string) => boolean = () => true;
     let beforeRequest: (d: { url: string }, cb: (r: { cancel: boolean }) => void) => void = () =>
@@ -176,6 +176,8 @@ describe('web contents guards', () => {
       return answer;
     };
     expect(granted('notifications')).toBe(true);
+    expect(granted('clipboard-sanitized-write')).toBe(true);
+    expect(check(null, 'clipboard-sanitized-write')).toBe(true);
     for (const permission of ['media', 'geolocation', 'clipboard-read', 'openExternal', 'midi']) {
       expect(granted(permission)).toBe(false);
       expect(check(null, permission)).toBe(false);

@@ -22,6 +22,9 @@ import {
 import { draftBodyFor, findDraft, type Destination } from './drafts';
 import { UploadList, useUploads } from './uploads';
 import { RecipientPicker } from './RecipientPicker';
+import { useEmojiSuggestions } from './emoji-completion';
+import { Emoji } from '../emoji/Emoji';
+import type { EmojiEntry } from '../emoji/emoji-data';
 
 const DRAFT_SAVE_DELAY_MS = 400;
 
@@ -244,17 +247,20 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
     () => (channelsState ? [...channelsState.channels.values()] : []),
     [channelsState],
   );
-  const suggestions: Array<{ label: string; insert: string }> = token
-    ? token.kind === 'user'
+  const emojiSuggestions = useEmojiSuggestions(token);
+  const suggestions: Array<{ label: string; insert: string; emoji?: EmojiEntry }> = !token
+    ? []
+    : token.kind === 'user'
       ? matchUsers(users, token.query).map((u: User) => ({
           label: u.full_name,
           insert: mentionSyntax(u),
         }))
-      : matchChannels(channels, token.query).map((c: Channel) => ({
-          label: `#${c.name}`,
-          insert: channelSyntax(c),
-        }))
-    : [];
+      : token.kind === 'channel'
+        ? matchChannels(channels, token.query).map((c: Channel) => ({
+            label: `#${c.name}`,
+            insert: channelSyntax(c),
+          }))
+        : emojiSuggestions.map((e) => ({ label: `:${e.name}:`, insert: `:${e.name}:`, emoji: e }));
 
   const complete = (index: number) => {
     const s = suggestions[index];
@@ -447,7 +453,9 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
           <ul
             className="autocomplete"
             role="listbox"
-            aria-label={token.kind === 'user' ? 'People' : 'Channels'}
+            aria-label={
+              token.kind === 'user' ? 'People' : token.kind === 'channel' ? 'Channels' : 'Emoji'
+            }
           >
             {suggestions.map((s, i) => (
               <li
@@ -459,6 +467,15 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
                   complete(i);
                 }}
               >
+                {s.emoji ? (
+                  <Emoji
+                    accountId={accountId}
+                    name={s.emoji.name}
+                    code={s.emoji.code}
+                    type={s.emoji.type}
+                    picture
+                  />
+                ) : null}{' '}
                 {s.label}
               </li>
             ))}

@@ -1,19 +1,27 @@
-// @-mention and #-channel completion: find the token being typed before the cursor, list matches,
-// and splice the chosen one into the text in the server's mention syntax.
+// @-mention, #-channel and :emoji: completion: find the token being typed before the cursor, list
+// matches, and splice the chosen one into the text in the server's syntax.
 import type { Channel, User } from '../../../shared/api/types';
 
 export interface CompletionToken {
-  kind: 'user' | 'channel';
+  kind: 'user' | 'channel' | 'emoji';
   query: string;
   /** Index of the @ or # in the text. */
   start: number;
   end: number;
 }
 
+/** `:` and two characters of a name at the start of a word, as the public app completes emoji. */
+const EMOJI_TOKEN = /(^|\s):([a-zA-Z0-9_+-]{2,})$/;
+
 export function tokenAtCursor(text: string, cursor: number): CompletionToken | null {
   const before = text.slice(0, cursor);
   const match = /(^|\s)([@#])(\*\*)?([^\s@#*]*)$/.exec(before);
-  if (!match) return null;
+  if (!match) {
+    const emoji = EMOJI_TOKEN.exec(before);
+    if (!emoji) return null;
+    const start = emoji.index + emoji[1].length;
+    return { kind: 'emoji', query: emoji[2].toLowerCase(), start, end: cursor };
+  }
   const start = match.index + match[1].length;
   return {
     kind: match[2] === '@' ? 'user' : 'channel',

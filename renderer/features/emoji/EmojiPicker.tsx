@@ -1,18 +1,51 @@
-// Emoji picker with search over emoji names. A popover: Esc closes it wherever the focus is (before
-// any global shortcut sees the key), and focus returns to the control it was opened from.
-import { useEffect, useState } from 'react';
-import { loadEmoji, searchEmoji, type EmojiEntry } from './emoji-data';
-import { emojiGlyph } from '../../../shared/emoji/code';
+// Emoji picker: the public server's emoji by category (Popular first, the realm's custom emoji
+// last), with search over every name. A popover: Esc closes it wherever the focus is (before any
+// global shortcut sees the key), and focus returns to the control it was opened from.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { customEmojiEntries, loadEmoji, searchEmoji, type EmojiEntry } from './emoji-data';
+import { Emoji, useRealmEmoji } from './Emoji';
+
+/** Emoji as buttons in a grid, each picked by click. */
+function EmojiGrid({
+  accountId,
+  list,
+  onPick,
+}: {
+  accountId: string;
+  list: readonly EmojiEntry[];
+  onPick: (emoji: EmojiEntry) => void;
+}) {
+  return (
+    <div className="emoji-grid">
+      {list.map((e) => (
+        <button
+          type="button"
+          key={`${e.type}:${e.code}`}
+          aria-label={e.name}
+          title={`:${e.name}:`}
+          onClick={() => onPick(e)}
+        >
+          <Emoji accountId={accountId} name={e.name} code={e.code} type={e.type} picture />
+        </button>
+      ))}
+    </div>
+  );
+}
 
 export function EmojiPicker({
+  accountId,
   onPick,
   onClose,
 }: {
+  accountId: string;
   onPick: (emoji: EmojiEntry) => void;
   onClose: () => void;
 }) {
-  const [all, setAll] = useState<EmojiEntry[]>([]);
+  const [unicode, setUnicode] = useState<EmojiEntry[]>([]);
+  const realm = useRealmEmoji();
+  const all = useMemo(() => [...unicode, ...customEmojiEntries(realm)], [unicode, realm]);
   const [query, setQuery] = useState('');
+  const grid = useRef<HTMLDivElement>(null);
   // Read while rendering the first time: the search box takes the focus when it mounts.
   const [opener] = useState(() => document.activeElement as HTMLElement | null);
   useEffect(() => {
@@ -28,12 +61,21 @@ export function EmojiPicker({
   }, [onClose, opener]);
   useEffect(() => {
     let live = true;
-    void loadEmoji().then((e) => live && setAll(e));
+    void loadEmoji().then((e) => live && setUnicode(e));
     return () => {
       live = false;
     };
   }, []);
-  const results = searchEmoji(all, query);
+  const results = query.trim() ? searchEmoji(all, query) : null;
+  const categories = useMemo(() => {
+    const byCategory = new Map<string, EmojiEntry[]>();
+    for (const e of all) {
+      const list = byCategory.get(e.category);
+      if (list) list.push(e);
+      else byCategory.set(e.category, [e]);
+    }
+    return [...byCategory];
+  }, [all]);
   return (
     <div className="emoji-picker" role="dialog" aria-label="Emoji picker">
       <input
@@ -44,25 +86,50 @@ export function EmojiPicker({
         value={query}
         onChange={(e) => setQuery(e.target.value)}
         onKeyDown={(e) => {
-          if (e.key === 'Enter' && results[0]) {
+          const first = results?.[0] ?? all[0];
+          if (e.key === 'Enter' && first) {
             e.preventDefault();
-            onPick(results[0]);
+            onPick(first);
           }
         }}
       />
-      <div className="emoji-grid">
-        {results.map((e) => (
-          <button
-            type="button"
-            key={e.code}
-            aria-label={e.name}
-            title={`:${e.name}:`}
-            onClick={() => onPick(e)}
-          >
-            {emojiGlyph(e.code)}
-          </button>
-        ))}
-      </div>
+      {results ? (
+        <EmojiGrid accountId={accountId} list={results} onPick={onPick} />
+      ) : (
+        <>
+          <div className="emoji-tabs" role="toolbar" aria-label="Emoji categories">
+            {categories.map(([category, list]) => (
+              <button
+                type="button"
+                key={category}
+                title={category}
+                aria-label={category}
+                onClick={() =>
+                  grid.current
+                    ?.querySelector(`[data-category="${CSS.escape(category)}"]`)
+                    ?.scrollIntoView({ block: 'start' })
+                }
+              >
+                <Emoji
+                  accountId={accountId}
+                  name={list[0].name}
+                  code={list[0].code}
+                  type={list[0].type}
+                  picture
+                />
+              </button>
+            ))}
+          </div>
+          <div className="emoji-grid-scroller" ref={grid}>
+            {categories.map(([category, list]) => (
+              <section key={category} data-category={category} aria-label={category}>
+                <h3 className="emoji-category">{category}</h3>
+                <EmojiGrid accountId={accountId} list={list} onPick={onPick} />
+              </section>
+            ))}
+          </div>
+        </>
+      )}
     </div>
   );
 }

@@ -10,7 +10,8 @@ import { sanitizeMessageHtml } from '../../lib/sanitize';
 import { formatDateTime } from '../../lib/format';
 import { api, errorText } from '../../src/tributary';
 import { userName } from './narrow-info';
-import { handleContentLinkClick } from './content-links';
+import { handleContentClick, handleContentKeyDown } from './content-controls';
+import { decorateMessageHtml, localizeTimes } from './rich-content';
 import { historyVersions, type MessageVersion } from './history-versions';
 
 const KIND_LABEL: Record<MessageVersion['kind'], string> = {
@@ -48,15 +49,19 @@ export function EditHistory({
     retry: false,
   });
   const currentStreamId = message.type === 'stream' ? message.stream_id : undefined;
+  const twentyFourHour = !!account?.settings.user.twenty_four_hour_time;
   const versions = useMemo(
     () =>
       history.data
         ? historyVersions(history.data.message_history, currentStreamId).map((version) => ({
             ...version,
-            html: sanitizeMessageHtml(version.renderedContent, accountId),
+            html: localizeTimes(
+              decorateMessageHtml(sanitizeMessageHtml(version.renderedContent, accountId)),
+              twentyFourHour,
+            ),
           }))
         : [],
-    [history.data, currentStreamId, accountId],
+    [history.data, currentStreamId, accountId, twentyFourHour],
   );
 
   return (
@@ -99,7 +104,8 @@ export function EditHistory({
                   className="content"
                   data-account-id={accountId}
                   // Links as in the message itself: narrow links in the app, uploads through main.
-                  onClick={handleContentLinkClick}
+                  onClick={handleContentClick}
+                  onKeyDown={handleContentKeyDown}
                   // Sanitized above by DOMPurify (lib/sanitize.ts).
                   dangerouslySetInnerHTML={{ __html: version.html }}
                 />

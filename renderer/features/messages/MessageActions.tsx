@@ -269,13 +269,14 @@ function ActionsPanel({
     <>
       {mode === 'emoji' ? (
         <EmojiPicker
+          accountId={accountId}
           onClose={() => setMode(null)}
           onPick={(e) =>
             run(
               toggleReaction(
                 accountId,
                 message,
-                { name: e.name, code: e.code, type: 'unicode_emoji' },
+                { name: e.name, code: e.code, type: e.type },
                 self,
               ),
             )

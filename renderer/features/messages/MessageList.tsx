@@ -167,6 +167,7 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   const twentyFourHour = useChatStore(
     (s) => !!s.accounts[accountId]?.settings.user.twenty_four_hour_time,
   );
+  const textEmoji = useChatStore((s) => s.accounts[accountId]?.settings.user.emojiset === 'text');
   // Parsed once per narrow, not on every scroll-driven render.
   const isConversation = useMemo(
     () => describeNarrow(narrowFromKey(narrowKey), undefined).conversation,
@@ -517,6 +518,7 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
                     prevId={item.index > 0 ? ids!.at(item.index - 1) : undefined}
                     selected={selected === id}
                     twentyFourHour={twentyFourHour}
+                    textEmoji={textEmoji}
                     index={item.index}
                     measureRef={virtualizer.measureElement}
                   />

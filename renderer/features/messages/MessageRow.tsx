@@ -13,10 +13,19 @@ import { sameConversation } from './narrow-info';
 import { Reactions } from './Reactions';
 import { MessageActions } from './MessageActions';
 import { EditHistory } from './EditHistory';
-import { handleContentLinkClick } from './content-links';
+import { handleContentClick, handleContentKeyDown } from './content-controls';
+import { customEmojiAsText, decorateMessageHtml, localizeTimes } from './rich-content';
 import { openUserPopover } from '../people/UserPopover';
 import { withoutMeCommand } from './me-message';
 import { withWidget } from './widgets/MessageWidget';
+
+/** Flags of a message that mentions the reader: directly, through a group, or by a wildcard. */
+const MENTION_FLAGS = new Set([
+  'mentioned',
+  'wildcard_mentioned',
+  'stream_wildcard_mentioned',
+  'topic_wildcard_mentioned',
+]);
 
 /** Sender lines repeat after this gap even for the same sender. */
 const GROUP_GAP_SECONDS = 5 * 60;
@@ -100,6 +109,8 @@ interface RowProps {
   selected: boolean;
   /** The user's twenty_four_hour_time (read once by the list, not per row). */
   twentyFourHour?: boolean;
+  /** The user's emojiset is text: custom emoji images show as their `:name:` too. */
+  textEmoji?: boolean;
   /** Show a recipient header even when the previous message is in the same conversation. */
   forceHeader?: boolean;
   /** The row's index in a virtualized list (data-index), and the list's measuring ref. */
@@ -113,6 +124,7 @@ export const MessageRow = memo(function MessageRow({
   prevId,
   selected,
   twentyFourHour = false,
+  textEmoji = false,
   forceHeader,
   index,
   measureRef,
@@ -132,10 +144,11 @@ export const MessageRow = memo(function MessageRow({
   const isMe = !!message?.is_me_message;
   const html = useMemo(() => {
     if (content === undefined) return '';
-    const clean = sanitizeMessageHtml(content, accountId);
+    let clean = decorateMessageHtml(sanitizeMessageHtml(content, accountId));
+    if (textEmoji) clean = customEmojiAsText(clean);
     // Shown after the sender's name, as an action.
-    return isMe ? withoutMeCommand(clean) : clean;
-  }, [content, accountId, isMe]);
+    return localizeTimes(isMe ? withoutMeCommand(clean) : clean, twentyFourHour);
+  }, [content, accountId, isMe, twentyFourHour, textEmoji]);
   // Kept as an empty box while the message is missing, so that the list can still measure the row.
   if (!message) return <div ref={measureRef} data-index={index} className="message-row" />;
   const header = forceHeader || !prev || !sameConversation(prev, message);
@@ -146,6 +159,7 @@ export const MessageRow = memo(function MessageRow({
     message.timestamp - prev.timestamp < GROUP_GAP_SECONDS;
   const unread = !message.flags.includes('read');
   const starred = message.flags.includes('starred');
+  const mentioned = message.flags.some((f) => MENTION_FLAGS.has(f));
   const senderName = sender?.full_name ?? message.sender_full_name;
   const openProfile = (e: MouseEvent<HTMLElement>) =>
     openUserPopover(message.sender_id, e.currentTarget);
@@ -156,7 +170,8 @@ export const MessageRow = memo(function MessageRow({
     <div
       className="content"
       data-account-id={accountId}
-      onClick={handleContentLinkClick}
+      onClick={handleContentClick}
+      onKeyDown={handleContentKeyDown}
       // Sanitized above by DOMPurify (lib/sanitize.ts).
       dangerouslySetInnerHTML={{ __html: html }}
     />
@@ -196,7 +211,7 @@ export const MessageRow = memo(function MessageRow({
     <div
       ref={measureRef}
       data-index={index}
-      className={`message-row${selected ? ' selected' : ''}${unread ? ' unread' : ''}`}
+      className={`message-row${selected ? ' selected' : ''}${unread ? ' unread' : ''}${mentioned ? ' mentioned' : ''}`}
       data-message-id={message.id}
       data-testid="message"
       aria-selected={selected}

@@ -6,7 +6,7 @@ import { useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import { api } from '../../src/tributary';
 import { userName } from './narrow-info';
-import { emojiGlyph } from '../../../shared/emoji/code';
+import { Emoji } from '../emoji/Emoji';
 
 interface Group {
   key: string;
@@ -68,10 +68,6 @@ export function Reactions({
       {groupReactions(message.reactions).map((g) => {
         const names = g.userIds.map((id) => (id === self ? 'You' : nameOf.get(id)));
         const mine = g.userIds.includes(self);
-        const glyph =
-          g.sample.reaction_type === 'unicode_emoji'
-            ? emojiGlyph(g.sample.emoji_code)
-            : `:${g.sample.emoji_name}:`;
         return (
           <button
             type="button"
@@ -93,7 +89,13 @@ export function Reactions({
               ).catch(() => undefined)
             }
           >
-            <span aria-hidden="true">{glyph}</span> {g.userIds.length}
+            <Emoji
+              accountId={accountId}
+              name={g.sample.emoji_name}
+              code={g.sample.emoji_code}
+              type={g.sample.reaction_type}
+            />{' '}
+            {g.userIds.length}
           </button>
         );
       })}

@@ -13,8 +13,9 @@ let warmed: Promise<void> | null = null;
 
 /**
  * A message row of each kind of text (sender line, bold, a link, a code block in the monospace
- * font), laid out once out of sight and removed: the first layout of such text looks up and loads
- * its fonts, which no other part of the app's first screen uses.
+ * font, an emoji), laid out once out of sight and removed: the first layout of such text looks up
+ * and loads its fonts, which no other part of the app's first screen uses, and the emoji's style
+ * starts loading the emoji sheet.
  */
 function layOutSampleRow(): void {
   const wrap = document.createElement('div');
@@ -28,7 +29,8 @@ function layOutSampleRow(): void {
     '<div class="message"><span class="gutter avatar initials">AB</span>' +
     '<div class="body"><div class="sender-line"><button type="button" class="sender link">Sender</button>' +
     '<time>10:00 AM</time></div><div class="content"><p>Text ' +
-    '<strong>bold</strong> <em>em</em> <a href="#">link</a> <code>code</code></p>' +
+    '<strong>bold</strong> <em>em</em> <a href="#">link</a> <code>code</code> ' +
+    '<span class="emoji emoji-1f642">:smile:</span></p>' +
     '<div class="codehilite"><pre><span></span><code>const x = 1;</code></pre></div></div>' +
     '</div></div></div></div>';
   document.body.append(wrap);

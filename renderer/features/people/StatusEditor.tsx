@@ -5,26 +5,35 @@ import { selectActiveAccount } from '../../store';
 import { api, errorText } from '../../src/tributary';
 import { uiStore } from '../../src/ui-store';
 import { EmojiPicker } from '../emoji/EmojiPicker';
-import { emojiGlyph } from '../../../shared/emoji/code';
+import { Emoji } from '../emoji/Emoji';
+import type { ReactionType } from '../../../shared/api/types';
+
+type StatusEmoji = { name: string; code: string; type: ReactionType };
 
 export function StatusEditor({ accountId }: { accountId: string }) {
   const self = useChatStore((s) => selectActiveAccount(s)?.selfUserId ?? 0);
   const current = useUserStatus(self);
   const [text, setText] = useState(current?.status_text ?? '');
-  const [emoji, setEmoji] = useState<{ name: string; code: string } | null>(
-    current?.emoji_code ? { name: current.emoji_name ?? '', code: current.emoji_code } : null,
+  const [emoji, setEmoji] = useState<StatusEmoji | null>(
+    current?.emoji_code
+      ? {
+          name: current.emoji_name ?? '',
+          code: current.emoji_code,
+          type: current.reaction_type ?? 'unicode_emoji',
+        }
+      : null,
   );
   const [picking, setPicking] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const close = () => uiStore.setState({ overlay: null });
-  const save = (statusText: string, e: { name: string; code: string } | null) =>
+  const save = (statusText: string, e: StatusEmoji | null) =>
     api()
       .setStatus({
         accountId,
         statusText,
         emojiName: e?.name ?? '',
         emojiCode: e?.code ?? '',
-        reactionType: 'unicode_emoji',
+        reactionType: e?.type ?? 'unicode_emoji',
       })
       .then(close)
       .catch((err: unknown) => setError(errorText(err)));
@@ -39,13 +48,18 @@ export function StatusEditor({ accountId }: { accountId: string }) {
       >
         <h2>Set status</h2>
         <button type="button" aria-label="Choose status emoji" onClick={() => setPicking(!picking)}>
-          {emoji ? emojiGlyph(emoji.code) : '☺'}
+          {emoji ? (
+            <Emoji accountId={accountId} name={emoji.name} code={emoji.code} type={emoji.type} />
+          ) : (
+            '☺'
+          )}
         </button>
         {picking ? (
           <EmojiPicker
+            accountId={accountId}
             onClose={() => setPicking(false)}
             onPick={(e) => {
-              setEmoji({ name: e.name, code: e.code });
+              setEmoji({ name: e.name, code: e.code, type: e.type });
               setPicking(false);
             }}
           />

@@ -8,7 +8,7 @@ import { localTimeIn, roleName } from '../../lib/format';
 import { sanitizeMessageHtml } from '../../lib/sanitize';
 import { api } from '../../src/tributary';
 import { navigate, uiStore } from '../../src/ui-store';
-import { emojiGlyph } from '../../../shared/emoji/code';
+import { Emoji } from '../emoji/Emoji';
 import type { User, UserStatus } from '../../../shared/api/types';
 import { profileFieldRows } from './profile-fields';
 
@@ -23,8 +23,14 @@ export function RoleAndStatus({ user, status }: { user: User; status: UserStatus
       </p>
       {status?.status_text || status?.emoji_code ? (
         <p className="status">
-          {status.emoji_code && status.reaction_type !== 'realm_emoji' ? (
-            <span aria-hidden="true">{emojiGlyph(status.emoji_code)} </span>
+          {status.emoji_code ? (
+            <>
+              <Emoji
+                name={status.emoji_name ?? ''}
+                code={status.emoji_code}
+                type={status.reaction_type}
+              />{' '}
+            </>
           ) : null}
           {status.status_text}
         </p>

@@ -83,6 +83,7 @@ export const settingsEventTypes: readonly ServerEventType[] = [
   'user_settings',
   'realm_user_settings_defaults',
   'custom_profile_fields',
+  'realm_emoji',
   'restart',
 ];
 
@@ -113,6 +114,10 @@ export function handleSettingsEvent(
       return;
     case 'custom_profile_fields':
       d.write.customProfileFields = sortedFields(ev.fields);
+      return;
+    case 'realm_emoji':
+      // Kept under register's own key, where the emoji picker and reactions read it.
+      d.write.realm = { ...d.read.realm, realm_emoji: ev.realm_emoji };
       return;
     case 'restart':
       d.write.featureLevel = ev.zulip_feature_level;

@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { createRealmServer, type RealmServer } from '../../../server/app';
 import { credentialsPath } from '../../../server/seed/credentials';
@@ -150,8 +150,13 @@ export async function startApp(realm: Realm, userKey: string): Promise<App> {
 }
 
 /** Opens the app in a fresh browser context and waits until the message list shows messages. */
-export async function openApp(browser: Browser, app: App): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+/** `options`: the browser context's (time zone, locale, colour scheme, permissions…). */
+export async function openApp(
+  browser: Browser,
+  app: App,
+  options: BrowserContextOptions = {},
+): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, ...options });
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
   await page.goto(app.url);

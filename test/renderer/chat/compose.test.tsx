@@ -1,7 +1,7 @@
 // Compose: Enter and Shift+Enter by the enter_sends setting, the server's length limit shown before
 // sending, local echo on send, and draft restore.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { Compose } from '../../../renderer/features/compose/Compose';
 import { uiStore } from '../../../renderer/src/ui-store';
 import { GENERAL, register, setupStore } from '../store/fixtures';
@@ -121,5 +121,18 @@ describe('Compose', () => {
     const option = screen.getByRole('option', { name: 'Emma Member' });
     fireEvent.mouseDown(option);
     expect(box.value).toMatch(/^hi @\*\*Emma Member\|\d+\*\* $/);
+  });
+
+  it("completes :emoji: by the public server's names, each shown with its picture", async () => {
+    const { box } = renderCompose({ enter_sends: true });
+    fireEvent.change(box, { target: { value: 'lunch :thumbs', selectionStart: 13 } });
+    const list = await screen.findByRole('listbox', { name: 'Emoji' });
+    const option = await within(list).findByRole('option', { name: ':+1:' });
+    expect(option.querySelector('span.emoji')!.className).toBe('emoji emoji-1f44d emoji-picture');
+    fireEvent.mouseDown(option);
+    expect(box.value).toBe('lunch :+1: ');
+    // Times and emoticons are not emoji names being typed.
+    fireEvent.change(box, { target: { value: 'at 12:30', selectionStart: 8 } });
+    expect(screen.queryByRole('listbox', { name: 'Emoji' })).toBeNull();
   });
 });

@@ -5,6 +5,7 @@ import {
   sanitizeMessageHtml,
   warmSanitizerWhenIdle,
 } from '../../../renderer/lib/sanitize';
+import { markdownCases, readRepoFile, serverHtml } from './server-fixtures';
 
 function parse(html: string): HTMLElement {
   const div = document.createElement('div');
@@ -256,5 +257,68 @@ describe('warmSanitizerWhenIdle', () => {
     expect(dom.querySelector('img')!.getAttribute('src')).toBe(
       '/media/acct-3/user_uploads/3/aa/x.png',
     );
+  });
+});
+
+describe('the public server’s rich content', () => {
+  const cases = markdownCases();
+
+  it('keeps every class its Markdown emits (KaTeX 0.16 names as the bundled KaTeX’s)', () => {
+    const lost: string[] = [];
+    for (const c of cases) {
+      const kept = new Set(
+        [
+          ...parse(sanitizeMessageHtml(c.expected_output!, 'acct-1')).querySelectorAll('[class]'),
+        ].flatMap((el) => [...el.classList]),
+      );
+      for (const el of parse(c.expected_output!).querySelectorAll('[class]'))
+        for (const name of el.classList)
+          if (!kept.has(name) && !kept.has(`katex-${name}`)) lost.push(`${c.name}: ${name}`);
+    }
+    expect(lost).toEqual([]);
+  });
+
+  it('keeps KaTeX’s inline sizes inside math only, and only of the shapes KaTeX writes', () => {
+    const math = serverHtml('tex_fenced_math');
+    const styles = [...parse(sanitizeMessageHtml(math, 'acct-1')).querySelectorAll('[style]')];
+    expect(styles.length).toBe((math.match(/style="/g) ?? []).length);
+    const hostile =
+      '<p style="color:red">a</p><span class="katex"><span class="katex-html">' +
+      '<span class="overlay menu base" style="position:fixed;top:0;left:0;width:100em;height:100em">x</span>' +
+      '<span style="background-image:url(https://evil.example/x.png);height:1em">y</span>' +
+      '<span style="top:-99999em;margin-left:expression(alert(1));color:#f00">z</span>' +
+      '<span style="height:1em;position:relative;color:red;behavior:url(x.htc)">w</span>' +
+      '</span></span>';
+    const dom = parse(sanitizeMessageHtml(hostile, 'acct-1'));
+    expect(dom.querySelector('p')!.hasAttribute('style')).toBe(false);
+    const [a, b, c, d] = [...dom.querySelectorAll('.katex-html > span')];
+    // Generic names never reach the DOM: KaTeX's are renamed, the app's dropped.
+    expect(a.className).toBe('katex-overlay katex-base');
+    expect(a.getAttribute('style')).toBe('top:0;left:0;');
+    expect(b.getAttribute('style')).toBe('height:1em;');
+    expect(c.getAttribute('style')).toBe('color:#f00;');
+    expect(d.getAttribute('style')).toBe('height:1em;position:relative;color:red;');
+  });
+
+  it('keeps the MathML copy for screen readers, its TeX source in an annotation', () => {
+    const math = serverHtml('tex_fenced_math');
+    const dom = parse(sanitizeMessageHtml(math, 'acct-1'));
+    expect(dom.querySelector('math semantics annotation')!.getAttribute('encoding')).toBe(
+      'application/x-tex',
+    );
+  });
+});
+
+describe('KaTeX classes', () => {
+  it('include every class the bundled KaTeX stylesheet styles', () => {
+    const css = readRepoFile('node_modules/katex-styles/dist/katex.css');
+    // Selectors only (not the font file names in url(), nor comments).
+    const selectors =
+      css.replace(/url\([^)]*\)|\/\*[^]*?\*\//g, '').match(/\.[a-z][a-z0-9-]*/gi) ??
+      ([] as string[]);
+    const names = [...new Set(selectors.map((s) => s.slice(1)))].filter((n) => !/^\d/.test(n));
+    const html = `<span class="katex"><span class="${names.join(' ')}">x</span></span>`;
+    const kept = parse(sanitizeMessageHtml(html, 'acct-1')).querySelector('.katex > span')!;
+    expect(names.filter((n) => !kept.classList.contains(n))).toEqual([]);
   });
 });

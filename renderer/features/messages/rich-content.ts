@@ -1,0 +1,131 @@
+// The app's own additions to sanitized message HTML, made as the public web app makes them: a copy
+// button and the language on each code block, spoilers made collapsible (a focusable header with
+// aria-expanded, the content hidden), and global times in the reader's zone and format. They are
+// added to the string, once per distinct HTML and only when it has the construct, so that showing
+// a row never walks its DOM; clicks and keys on them are handled by the list (content-controls.ts).
+
+/** Decorated HTML by sanitized HTML (the sanitizer caches by content the same way). */
+const CACHE_ENTRIES = 500;
+const decorated = new Map<string, string>();
+
+/**
+ * `clean` (already sanitized) with code block buttons and spoiler controls. It is parsed into an
+ * inert template: nothing runs or loads, and what is added is the app's, never the server's.
+ */
+export function decorateMessageHtml(clean: string): string {
+  if (!clean.includes('codehilite') && !clean.includes('spoiler-header')) return clean;
+  let out = decorated.get(clean);
+  if (out !== undefined) return out;
+  const template = document.createElement('template');
+  template.innerHTML = clean;
+  const root = template.content;
+  for (const block of root.querySelectorAll('.codehilite')) addCodeButtons(block);
+  for (const header of root.querySelectorAll('.spoiler-header')) makeSpoilerToggle(header);
+  out = template.innerHTML;
+  if (decorated.size >= CACHE_ENTRIES) decorated.delete(decorated.keys().next().value!);
+  decorated.set(clean, out);
+  return out;
+}
+
+function addCodeButtons(block: Element): void {
+  const doc = block.ownerDocument;
+  const bar = doc.createElement('div');
+  bar.className = 'code-buttons';
+  const language = block.getAttribute('data-code-language');
+  if (language) {
+    const label = doc.createElement('span');
+    label.className = 'code-language';
+    label.textContent = language;
+    bar.append(label);
+  }
+  const copy = doc.createElement('button');
+  copy.type = 'button';
+  copy.className = 'copy-code';
+  copy.title = 'Copy code';
+  copy.setAttribute('aria-label', 'Copy code');
+  bar.append(copy);
+  block.prepend(bar);
+}
+
+function makeSpoilerToggle(header: Element): void {
+  // As the public app does: a header left empty reads "Spoiler".
+  if (!header.textContent?.trim() && !header.querySelector('img')) {
+    const p = header.ownerDocument.createElement('p');
+    p.textContent = 'Spoiler';
+    header.append(p);
+  }
+  header.setAttribute('role', 'button');
+  header.setAttribute('tabindex', '0');
+  header.setAttribute('aria-expanded', 'false');
+  const content = header.parentElement?.querySelector(':scope > .spoiler-content');
+  content?.setAttribute('aria-hidden', 'true');
+}
+
+/** A `<time>` as the sanitizer writes the server's (DOMPurify quotes and escapes the attribute). */
+const TIME_ELEMENT = /<time datetime="([^"<>]*)">([^<]*)<\/time>/g;
+
+function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+}
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+function format(kind: 'short' | 'full', twentyFourHour: boolean): Intl.DateTimeFormat {
+  const key = `${kind}${twentyFourHour}`;
+  let f = formats.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(
+      undefined,
+      kind === 'short'
+        ? {
+            weekday: 'short',
+            year: 'numeric',
+            month: 'short',
+            day: 'numeric',
+            hour: 'numeric',
+            minute: '2-digit',
+            hourCycle: twentyFourHour ? 'h23' : 'h12',
+          }
+        : {
+            dateStyle: 'full',
+            timeStyle: 'long',
+            hourCycle: twentyFourHour ? 'h23' : 'h12',
+          },
+    );
+    formats.set(key, f);
+  }
+  return f;
+}
+
+/**
+ * Global times (`<time datetime>`, written by the sender in their own zone) shown in the reader's
+ * zone and 12/24-hour format, the full date and zone on hover with the sender's original text.
+ */
+export function localizeTimes(html: string, twentyFourHour: boolean): string {
+  if (!html.includes('<time ')) return html;
+  return html.replace(TIME_ELEMENT, (whole, datetime: string, original: string) => {
+    const date = new Date(datetime.replace(/&amp;/g, '&'));
+    if (Number.isNaN(date.getTime())) return whole;
+    const shown = format('short', twentyFourHour).format(date);
+    const full = format('full', twentyFourHour).format(date);
+    // `original` is serialized text already: only its quotes need escaping inside the attribute.
+    const title = `${escapeHtml(full)} (in your time zone). Original text: ${original.replace(/"/g, '&quot;')}`;
+    return `<time datetime="${datetime}" title="${title}">${escapeHtml(shown)}</time>`;
+  });
+}
+
+/** A custom emoji image as the sanitizer writes it (its attributes escaped and quoted). */
+const CUSTOM_EMOJI = /<img [^>]*\bclass="emoji"[^>]*>/g;
+const ALT = /\balt="([^"]*)"/;
+
+/**
+ * With the "text" emojiset, custom emoji show as their `:name:` (the image's alt text), as the
+ * public app shows them; unicode emoji already do, by the stylesheet.
+ */
+export function customEmojiAsText(html: string): string {
+  if (!html.includes('<img ')) return html;
+  return html.replace(CUSTOM_EMOJI, (img) => ALT.exec(img)?.[1] ?? '');
+}
