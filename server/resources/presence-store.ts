@@ -38,8 +38,8 @@ const NEVER = 24 * 60 * 60;
 /**
  * Stores one client report as the public server does: a write only when the stored times are
  * older than updateMinFreqSeconds (so many windows pinging cost one write a minute), an
- * announcement only for a first report or a user coming back after missing pings. Users with
- * presence_enabled off are not recorded (they appear offline) and never announced.
+ * announcement only for a first report or a user coming back after missing pings. Reports of
+ * users with presence_enabled off are ignored: they keep the offline entry resetPresence left.
  */
 export function recordPresence(
   db: Db,
@@ -88,6 +88,23 @@ export function recordPresence(
   return { announce: becameOnline, row: becameOnline ? presenceRow(db, userId) : null };
 }
 
+/**
+ * Replaces a user's presence outright, as the public server does when presence_enabled changes:
+ * turned on, active now; turned off, last seen (active and connected) long enough ago to read as
+ * offline (the threshold plus two minutes for clock skew), which stays while reports are ignored.
+ * The public server leaves the active time unset there, which reads as the join date: a user who
+ * joined minutes ago would look active, so both times are set.
+ */
+export function resetPresence(db: Db, userId: number, now: number, enabled: boolean): PresenceRow {
+  const connected = enabled ? now : now - PRESENCE.offlineThresholdSeconds - 120;
+  db.prepare(
+    `INSERT OR REPLACE INTO user_presence
+       (user_id, last_active_time, last_connected_time, last_update_id)
+     VALUES (?, ?, ?, (SELECT COALESCE(MAX(last_update_id), 0) + 1 FROM user_presence))`,
+  ).run(userId, connected, connected);
+  return presenceRow(db, userId)!;
+}
+
 function presenceRow(db: Db, userId: number): PresenceRow | null {
   return (
     db
@@ -110,8 +127,8 @@ export interface PresenceQuery {
 }
 
 /**
- * Presence rows others may see: active human users with presence_enabled on. Without a positive
- * lastUpdateId only users connected within the history limit (14 days by default) are listed.
+ * Presence rows of active human users. Without a positive lastUpdateId only users connected within
+ * the history limit (14 days by default) are listed.
  */
 export function readPresences(db: Db, now: number, query: PresenceQuery): PresenceRow[] {
   if (query.historyLimitDays === 0) return [];
@@ -126,9 +143,7 @@ export function readPresences(db: Db, now: number, query: PresenceQuery): Presen
               p.last_update_id
          FROM user_presence p
          JOIN users u ON u.id = p.user_id
-         LEFT JOIN user_settings s ON s.user_id = p.user_id
         WHERE u.is_active = 1 AND u.is_bot = 0
-          AND COALESCE(json_extract(s.settings, '$.presence_enabled'), 1) != 0
           AND p.last_update_id > @lastUpdateId
           AND (@since IS NULL OR p.last_connected_time >= @since)
           AND (@userId IS NULL OR p.user_id = @userId)

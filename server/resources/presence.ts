@@ -15,6 +15,7 @@ import {
   presencesByUser,
   readPresences,
   recordPresence,
+  resetPresence,
   type PresenceRow,
 } from './presence-store';
 
@@ -25,10 +26,10 @@ const serverTimestamp = () => Date.now() / 1000;
  * A presence event in the legacy shape the public server still sends (one "website" client);
  * queues registered with slim_presence get it without the deprecated email.
  */
-function announcePresence(ctx: RealmContext, row: PresenceRow): void {
+function announcePresence(ctx: RealmContext, row: PresenceRow, force = false): void {
   const recipients = activeUserIds(ctx.db);
   // As on the public server: in big realms the polling alone keeps clients up to date.
-  if (recipients.length > PRESENCE.userLimitForEvents) return;
+  if (recipients.length > PRESENCE.userLimitForEvents && !force) return;
   const slim = {
     type: 'presence',
     user_id: row.user_id,
@@ -37,6 +38,14 @@ function announcePresence(ctx: RealmContext, row: PresenceRow): void {
   };
   const full = { ...slim, email: row.email };
   ctx.events.send(recipients, (queue) => (queue.options.slimPresence ? slim : full));
+}
+
+/**
+ * After presence_enabled changed (settings, or the legacy `away` status): everyone sees the new
+ * state at once, as on the public server, rather than after the next poll.
+ */
+export function presenceEnabledChanged(ctx: RealmContext, userId: number, enabled: boolean): void {
+  announcePresence(ctx, resetPresence(ctx.db, userId, ctx.nowSeconds(), enabled), true);
 }
 
 export const presenceResource: ResourceModule = {

@@ -10,6 +10,7 @@ import { checkEmoji } from '../realm/emoji';
 import { userSettings } from '../realm/accounts';
 import { accessUserRow, activeUserIds, getUserRow } from './users-store';
 import { customEmojiTable } from './realm-emoji';
+import { presenceEnabledChanged } from './presence';
 import type { Db } from '../db';
 
 const statusParams = {
@@ -84,6 +85,7 @@ function validateStatus(db: Db, params: StatusChange): StatusChange {
 }
 
 function applyStatus(ctx: RealmContext, userId: number, change: StatusChange): void {
+  const wasEnabled = userSettings(ctx.db, userId).presence_enabled !== false;
   ctx.db.transaction(() => {
     const current = ctx.db
       .prepare<[number], StatusRow>('SELECT * FROM user_status WHERE user_id = ?')
@@ -127,6 +129,9 @@ function applyStatus(ctx: RealmContext, userId: number, change: StatusChange): v
   })();
   // The event carries only what changed, as the public API does.
   ctx.events.send(activeUserIds(ctx.db), { type: 'user_status', user_id: userId, ...change });
+  if (change.away !== undefined && change.away === wasEnabled) {
+    presenceEnabledChanged(ctx, userId, !change.away);
+  }
   if (change.away !== undefined) {
     ctx.events.send([userId], {
       type: 'user_settings',

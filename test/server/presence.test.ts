@@ -172,29 +172,50 @@ describe('POST /users/me/presence', () => {
 });
 
 describe('presence_enabled off', () => {
-  it('makes a user look offline to others and keeps their reports quiet', async () => {
+  it('shows the user offline at once, then ignores their reports until it is on again', async () => {
     const emma = server.client('emma');
-    const off = await emma.patch('/settings', { presence_enabled: false });
-    expect(off.status, off.text).toBe(200);
     const queue = await registerQueue(server.client('dev'), {
       event_types: ['presence'],
       slim_presence: true,
     });
-    age('emma', 300);
+    const before = Math.floor(Date.now() / 1000);
+    const off = await emma.patch('/settings', { presence_enabled: false });
+    expect(off.status, off.text).toBe(200);
+    // One event, last seen past the offline threshold (200 s) before turning it off.
+    const [gone] = await presenceEvents(queue);
+    expect(gone).toMatchObject({ user_id: server.userIds.emma });
+    expect(gone.presence.website.timestamp).toBeLessThanOrEqual(before - 200);
+
+    const seen = await report('dev', { status: 'active', slim_presence: true });
+    const entry = seen.body.presences[String(server.userIds.emma)];
+    expect(entry.active_timestamp).toBe(gone.presence.website.timestamp);
+    // Reports while it is off change nothing and tell nobody.
     await report('emma', { status: 'active', ping_only: true });
     expect(await presenceEvents(queue)).toEqual([]);
-    const seen = await report('dev', { status: 'active', slim_presence: true });
-    expect(seen.body.presences).not.toHaveProperty(String(server.userIds.emma));
-    const direct = await server.client('dev').get(`/users/${server.userIds.emma}/presence`);
-    expect(direct.body).toMatchObject({
-      code: 'BAD_REQUEST',
-      msg: `No presence data for ${server.userIds.emma}`,
+    const since = await report('dev', {
+      status: 'active',
+      last_update_id: seen.body.presence_last_update_id,
     });
+    expect(since.body.presences).not.toHaveProperty(String(server.userIds.emma));
+    const direct = await server.client('dev').get(`/users/${server.userIds.emma}/presence`);
+    expect(direct.body.presence.aggregated.status).toBe('offline');
 
     await emma.patch('/settings', { presence_enabled: true });
-    await report('emma', { status: 'active', ping_only: true });
     const [back] = await presenceEvents(queue);
     expect(back).toMatchObject({ type: 'presence', user_id: server.userIds.emma });
+    expect(back.presence.website).toMatchObject({ status: 'active' });
+    expect(back.presence.website.timestamp).toBeGreaterThanOrEqual(before);
+  });
+
+  it('follows the legacy away status, its inverse', async () => {
+    const queue = await registerQueue(server.client('dev'), { event_types: ['presence'] });
+    await server.client('farid').post('/users/me/status', { away: true });
+    const [gone] = await presenceEvents(queue);
+    expect(gone).toMatchObject({ user_id: server.userIds.farid, email: server.users.farid.email });
+    await server.client('farid').post('/users/me/status', { away: true });
+    expect(await presenceEvents(queue)).toEqual([]);
+    await server.client('farid').post('/users/me/status', { away: false });
+    expect(await presenceEvents(queue)).toHaveLength(1);
   });
 });
 
