@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
 import { registerQueue } from '../support/events';
-import { sendToChannel } from './messages-support';
+import { sendToChannel, topicNarrow } from './messages-support';
 
 let server: TestServer;
 let channelIds: Record<string, number>;
@@ -110,10 +110,7 @@ describe('GET /messages: use_first_unread_anchor', () => {
       use_first_unread_anchor: true,
       num_before: 0,
       num_after: 10,
-      narrow: [
-        { operator: 'channel', operand: 'general' },
-        { operator: 'topic', operand: 'first unread anchor' },
-      ],
+      narrow: topicNarrow('general', 'first unread anchor'),
     });
     expect(res.status, res.text).toBe(200);
     expect(res.body.anchor).toBe(ids[1]);
