@@ -24,6 +24,19 @@ export const TYPING = {
   maxChannelSubscribersForTyping: 100,
 } as const;
 
+/** The public server's presence timings (its settings of the same names), in seconds. */
+export const PRESENCE = {
+  pingIntervalSeconds: 60,
+  offlineThresholdSeconds: 200,
+  /** A report this soon after the last stored one changes nothing (PRESENCE_UPDATE_MIN_FREQ_SECONDS). */
+  updateMinFreqSeconds: 55,
+  /** Legacy shapes call a user active while last activity is this close to the last connection. */
+  legacyActivityOffsetSeconds: 70,
+  /** Above this many active users no presence events are sent (only polling shows changes). */
+  userLimitForEvents: 100,
+  defaultHistoryLimitDays: 14,
+} as const;
+
 export interface RateLimitOptions {
   /** Requests allowed per user (or per IP when unauthenticated) in one window. */
   requests: number;

@@ -370,4 +370,19 @@ export const migrations: Migration[] = [
         ) WITHOUT ROWID;
       `),
   },
+  {
+    version: 7,
+    description: 'presence: last active and last connected time per user (unix seconds)',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE user_presence (
+          user_id INTEGER PRIMARY KEY REFERENCES users(id),
+          last_active_time INTEGER,
+          last_connected_time INTEGER NOT NULL,
+          -- Realm-wide sequence: each write takes MAX + 1, so clients fetch only what changed.
+          last_update_id INTEGER NOT NULL
+        );
+        CREATE INDEX user_presence_last_update_id ON user_presence (last_update_id);
+      `),
+  },
 ];

@@ -36,6 +36,8 @@ export interface ClientOptions {
   narrow: RegisterNarrow;
   allPublicStreams: boolean;
   clientName: string;
+  /** presence data keyed by user id (modern shape); presence events leave out `email`. */
+  slimPresence?: boolean;
 }
 
 /** What an event builder sees about the queue it is building for. */

@@ -12,6 +12,7 @@ import { channelsResource } from './channels';
 import { subscriptionsResource } from './subscriptions';
 import { draftsResource } from './drafts';
 import { userStatusResource } from './user-status';
+import { presenceResource } from './presence';
 import { typingResource } from './typing';
 import { userTopicsResource } from './user-topics';
 import { settingsStateResource } from './settings-state';
@@ -47,6 +48,7 @@ export const resources: readonly ResourceModule[] = [
   subscriptionsResource,
   draftsResource,
   userStatusResource,
+  presenceResource,
   typingResource,
   userTopicsResource,
   settingsStateResource,

@@ -103,8 +103,9 @@ export function registerFetchRoutes(api: ApiRouter, ctx: RealmContext): void {
         throw badRequest('The anchor can only be excluded at an end of the range');
       }
       let parsed: number | 'first_unread';
-      if (params.anchor !== undefined) parsed = parseAnchor(params.anchor);
-      else if (params.use_first_unread_anchor) parsed = 'first_unread';
+      // use_first_unread_anchor wins over anchor, as on the public server (older clients send both).
+      if (params.use_first_unread_anchor) parsed = 'first_unread';
+      else if (params.anchor !== undefined) parsed = parseAnchor(params.anchor);
       else throw missingParam('anchor');
       const anchor =
         parsed === 'first_unread' ? (query.firstUnreadId() ?? LARGER_THAN_MAX_MESSAGE_ID) : parsed;

@@ -8,6 +8,7 @@
 // functions here return TopicPolicyChange records and the caller passes them to
 // announceTopicPolicyChanges once the data is durable (like message events), so a rolled-back
 // send never leaves a client believing it follows a topic.
+import type { Db } from '../db';
 import { MessageFlag } from '../db/flags';
 import { sharedTableCache } from '../db/table-cache';
 import type { AuthUser, RealmContext } from '../realm/context';
@@ -189,4 +190,44 @@ export function announceTopicPolicyChanges(
       visibility_policy: change.policy,
     }));
   }
+  // The deprecated full list follows every change, as on the public server, except to queues
+  // that asked for user_topic by name (they have the modern event).
+  for (const userId of new Set(changes.map((change) => change.userId))) {
+    const lists = new Map<boolean, [string, string, number][]>();
+    const listFor = (allowEmpty: boolean) => {
+      let list = lists.get(allowEmpty);
+      if (!list) lists.set(allowEmpty, (list = mutedTopics(ctx.db, userId, allowEmpty)));
+      return list;
+    };
+    ctx.events.send([userId], (queue) =>
+      queue.options.eventTypes?.has('user_topic')
+        ? null
+        : {
+            type: 'muted_topics',
+            muted_topics: listFor(queue.hasCapability('empty_topic_name')),
+          },
+    );
+  }
+}
+
+const MUTED = 1;
+
+/** The deprecated muted_topics shape: [[channel name, topic, last_updated], ...]. */
+export function mutedTopics(
+  db: Db,
+  userId: number,
+  allowEmptyTopicName: boolean,
+): [string, string, number][] {
+  return db
+    .prepare<[number, number], { name: string; topic_name: string; last_updated: number }>(
+      `SELECT c.name, t.topic_name, t.last_updated
+         FROM user_topics t JOIN channels c ON c.id = t.channel_id
+        WHERE t.user_id = ? AND t.visibility_policy = ? ORDER BY t.last_updated`,
+    )
+    .all(userId, MUTED)
+    .map((row) => [
+      row.name,
+      topicForClient(db, row.topic_name, allowEmptyTopicName),
+      row.last_updated,
+    ]);
 }

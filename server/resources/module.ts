@@ -7,10 +7,14 @@ import type { AuthUser, RealmContext } from '../realm/context';
 export interface StateRequest {
   /** True when the key's event type is in fetch_event_types (or no filter was given). */
   wants(eventType: string): boolean;
+  /** True when neither fetch_event_types nor event_types was given (every key is wanted). */
+  fetchesEverything: boolean;
   capabilities: Readonly<Record<string, boolean>>;
   applyMarkdown: boolean;
   clientExtavatar: boolean;
   includeSubscribers: boolean;
+  slimPresence: boolean;
+  presenceHistoryLimitDays: number | undefined;
 }
 
 export interface ResourceModule {

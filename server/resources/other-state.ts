@@ -1,14 +1,9 @@
-// Register state for features the local realm does not have (presence, alert words, linkifiers,
+// Register state for features the local realm does not have (alert words, linkifiers,
 // playgrounds, domains, scheduled messages, snippets, muted users...). Returning the empty form
 // keeps clients that expect these keys working; the features' own modules replace entries here.
 import type { ResourceModule } from './module';
 
 const EMPTY_STATE: Record<string, () => Record<string, unknown>> = {
-  presence: () => ({
-    presences: {},
-    presence_last_update_id: -1,
-    server_timestamp: Date.now() / 1000,
-  }),
   alert_words: () => ({ alert_words: [] }),
   muted_users: () => ({ muted_users: [] }),
   realm_linkifiers: () => ({ realm_linkifiers: [] }),

@@ -3,7 +3,7 @@ import type { Db } from '../db';
 import { parseJson } from '../db';
 import { sharedTableCache } from '../db/table-cache';
 import type { ResourceModule } from './module';
-import { LIMITS, TYPING } from '../config';
+import { LIMITS, PRESENCE, TYPING } from '../config';
 import { THUMBNAIL_FORMATS } from '../uploads/thumbnails';
 
 export interface RealmRow {
@@ -59,8 +59,8 @@ export const realmSettingsResource: ResourceModule = {
       max_icon_file_size_mib: 5,
       max_logo_file_size_mib: 5,
       event_queue_longpoll_timeout_seconds: 90,
-      server_presence_ping_interval_seconds: 60,
-      server_presence_offline_threshold_seconds: 200,
+      server_presence_ping_interval_seconds: PRESENCE.pingIntervalSeconds,
+      server_presence_offline_threshold_seconds: PRESENCE.offlineThresholdSeconds,
       server_typing_started_expiry_period_milliseconds: TYPING.startedExpiryMs,
       server_typing_stopped_wait_period_milliseconds: TYPING.stoppedWaitMs,
       server_typing_started_wait_period_milliseconds: TYPING.startedWaitMs,
@@ -74,6 +74,10 @@ export const realmSettingsResource: ResourceModule = {
       realm_push_notifications_enabled: false,
     };
     for (const [key, value] of Object.entries(realm.settings)) state[`realm_${key}`] = value;
+    // Deprecated (FL 358) but still sent by the public server, derived from the policy.
+    state.realm_allow_edit_history = state.realm_message_edit_history_visibility_policy !== 'none';
+    // Presence cannot be turned off for the realm here; clients read this to show the user list.
+    state.realm_presence_disabled = false;
     return state;
   },
 };

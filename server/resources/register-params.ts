@@ -46,6 +46,7 @@ export function clientOptionsFrom(
     clientExtavatar: params.client_extavatar,
     narrow,
     allPublicStreams: params.all_public_streams,
+    slimPresence: params.slim_presence,
     clientName,
   };
 }

@@ -34,10 +34,13 @@ export const registerResource: ResourceModule = {
         const fetchSet = fetchTypes ? new Set(fetchTypes) : null;
         const state: StateRequest = {
           wants: (type) => fetchSet === null || fetchSet.has(type),
+          fetchesEverything: fetchSet === null,
           capabilities: options.capabilities,
           applyMarkdown: options.applyMarkdown,
           clientExtavatar: options.clientExtavatar,
           includeSubscribers: params.include_subscribers,
+          slimPresence: options.slimPresence === true,
+          presenceHistoryLimitDays: params.presence_history_limit_days,
         };
         // Register the queue before computing state so no event between the two is lost; a
         // client may then see an event already reflected in the state, which the API allows.

@@ -11,6 +11,7 @@ import { hashPassword, verifyPassword } from '../http/auth';
 import { LIMITS } from '../config';
 import { isAdmin } from '../realm/roles';
 import { userSettings } from '../realm/accounts';
+import { presenceEnabledChanged } from './presence';
 import { checkFullName } from '../realm/text-rules';
 import { parseJson } from '../db';
 import { deleteAllDrafts } from './drafts';
@@ -204,6 +205,8 @@ export const settingsResource: ResourceModule = {
           if (property === 'default_language') event.language_name = String(value);
           ctx.events.send([user.id], event);
         }
+        const presenceEnabled = changes.find(([name]) => name === 'presence_enabled');
+        if (presenceEnabled) presenceEnabledChanged(ctx, user.id, presenceEnabled[1] === true);
         // Turning synchronization off deletes the server's copies (spec 4.8).
         if (
           changes.some(

@@ -8,8 +8,9 @@ import { LIMITS } from '../config';
 import { isAdmin } from '../realm/roles';
 import { checkEmoji } from '../realm/emoji';
 import { userSettings } from '../realm/accounts';
-import { activeUserIds, getUserRow } from './users-store';
+import { accessUserRow, activeUserIds, getUserRow } from './users-store';
 import { customEmojiTable } from './realm-emoji';
+import { presenceEnabledChanged } from './presence';
 import type { Db } from '../db';
 
 const statusParams = {
@@ -84,6 +85,7 @@ function validateStatus(db: Db, params: StatusChange): StatusChange {
 }
 
 function applyStatus(ctx: RealmContext, userId: number, change: StatusChange): void {
+  const wasEnabled = userSettings(ctx.db, userId).presence_enabled !== false;
   ctx.db.transaction(() => {
     const current = ctx.db
       .prepare<[number], StatusRow>('SELECT * FROM user_status WHERE user_id = ?')
@@ -127,6 +129,9 @@ function applyStatus(ctx: RealmContext, userId: number, change: StatusChange): v
   })();
   // The event carries only what changed, as the public API does.
   ctx.events.send(activeUserIds(ctx.db), { type: 'user_status', user_id: userId, ...change });
+  if (change.away !== undefined && change.away === wasEnabled) {
+    presenceEnabledChanged(ctx, userId, !change.away);
+  }
   if (change.away !== undefined) {
     ctx.events.send([userId], {
       type: 'user_settings',
@@ -147,6 +152,11 @@ export const userStatusResource: ResourceModule = {
         applyStatus(ctx, user.id, validateStatus(ctx.db, params));
       },
     );
+
+    api.get('/users/:user_id/status', { ids: ['user_id'] }, ({ user, ids }) => {
+      const target = accessUserRow(ctx.db, user, getUserRow(ctx.db, ids.user_id));
+      return { status: userStatusOf(ctx.db, target.id) };
+    });
 
     api.post(
       '/users/:user_id/status',
@@ -169,13 +179,7 @@ export const userStatusResource: ResourceModule = {
       )
       .all();
     for (const row of rows) {
-      const entry: Record<string, unknown> = {};
-      if (row.status_text) entry.status_text = row.status_text;
-      if (row.emoji_name) {
-        entry.emoji_name = row.emoji_name;
-        entry.emoji_code = row.emoji_code;
-        entry.reaction_type = row.reaction_type;
-      }
+      const entry = statusEntry(row, false);
       if (Object.keys(entry).length > 0) statuses[String(row.user_id)] = entry;
     }
     const away = ctx.db
@@ -187,6 +191,26 @@ export const userStatusResource: ResourceModule = {
     return { user_status: statuses };
   },
 };
+
+/** One user's status as register's user_status and GET /users/{id}/status show it. */
+function statusEntry(row: StatusRow | undefined, away: boolean): Record<string, unknown> {
+  const entry: Record<string, unknown> = {};
+  if (away) entry.away = true;
+  if (row?.status_text) entry.status_text = row.status_text;
+  if (row?.emoji_name) {
+    entry.emoji_name = row.emoji_name;
+    entry.emoji_code = row.emoji_code;
+    entry.reaction_type = row.reaction_type;
+  }
+  return entry;
+}
+
+export function userStatusOf(db: Db, userId: number): Record<string, unknown> {
+  const row = db
+    .prepare<[number], StatusRow>('SELECT * FROM user_status WHERE user_id = ?')
+    .get(userId);
+  return statusEntry(row, userSettings(db, userId).presence_enabled === false);
+}
 
 function mayChangeOthersStatus(user: AuthUser): boolean {
   // FL 407: administrators; FL 473: bots with an administrator role as well.

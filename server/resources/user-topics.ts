@@ -1,5 +1,6 @@
 // POST /user_topics: per-user topic visibility (0 none, 1 muted, 2 unmuted, 3 followed), the
-// user_topics register state and user_topic events.
+// user_topics register state and user_topic events; the deprecated muted_topics state and events
+// for clients that predate user_topic.
 import type { ResourceModule } from './module';
 import { p } from '../http/params';
 import { badRequest, invalidParam } from '../http/errors';
@@ -7,8 +8,7 @@ import { LIMITS } from '../config';
 import { canReadChannelContent } from '../realm/permissions';
 import { getChannel } from './channels-store';
 import { emptyTopicDisplayName, topicForClient } from './messages-rules';
-import { announceTopicPolicyChanges, storeTopicPolicy } from './messages-visibility';
-
+import { announceTopicPolicyChanges, mutedTopics, storeTopicPolicy } from './messages-visibility';
 export const userTopicsResource: ResourceModule = {
   name: 'user-topics',
   routes(api, ctx) {
@@ -57,9 +57,19 @@ export const userTopicsResource: ResourceModule = {
   },
 
   initialState(ctx, user, request) {
-    if (!request.wants('user_topic')) return {};
     const allowEmptyTopicName = request.capabilities.empty_topic_name === true;
+    const state: Record<string, unknown> = {};
+    // As the public server: a client that asks for both gets only user_topics, so it can ask for
+    // muted_topics from servers that predate user_topic without getting both from newer ones.
+    if (
+      request.wants('muted_topics') &&
+      (request.fetchesEverything || !request.wants('user_topic'))
+    ) {
+      state.muted_topics = mutedTopics(ctx.db, user.id, allowEmptyTopicName);
+    }
+    if (!request.wants('user_topic')) return state;
     return {
+      ...state,
       user_topics: ctx.db
         .prepare<
           [number],

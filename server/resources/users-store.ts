@@ -7,6 +7,8 @@ import { parseJson } from '../db';
 import type { AuthUser } from '../realm/context';
 import { toAuthUser } from '../http/auth';
 import { isAdmin, isGuest, isModerator, Role } from '../realm/roles';
+import { badRequest } from '../http/errors';
+import { canAccessUser } from '../realm/permissions';
 
 export interface UserRow {
   id: number;
@@ -38,6 +40,41 @@ export function getUserRowByEmail(db: Db, email: string): UserRow | undefined {
       `SELECT ${USER_COLUMNS} FROM users WHERE email = ? OR delivery_email = ? LIMIT 1`,
     )
     .get(email, email);
+}
+
+/**
+ * Reading another user as the public server's access_user_by_id does: an unknown or inaccessible
+ * id, or a bot unless allowed, is "No such user"; a deactivated user, unless allowed, is "User is
+ * deactivated" (both 400 BAD_REQUEST).
+ */
+export function accessUserRow(
+  db: Db,
+  viewer: AuthUser,
+  target: UserRow | undefined,
+  allow: { bots?: boolean; deactivated?: boolean } = {},
+): UserRow {
+  if (!target || !canAccessUser(db, viewer, target.id)) throw badRequest('No such user');
+  if (target.is_bot === 1 && !allow.bots) throw badRequest('No such user');
+  if (target.is_active !== 1 && !allow.deactivated) throw badRequest('User is deactivated');
+  return target;
+}
+
+/**
+ * A user named by email, as the public server's access_user_by_email: the API email, or the real
+ * email when the viewer may see it (case-insensitive).
+ */
+export function findUserRowByEmail(db: Db, viewer: AuthUser, email: string): UserRow | undefined {
+  const wanted = email.trim();
+  const rows = db
+    .prepare<[string, string], UserRow>(
+      `SELECT ${USER_COLUMNS} FROM users
+        WHERE email = ? COLLATE NOCASE OR delivery_email = ? COLLATE NOCASE ORDER BY id`,
+    )
+    .all(wanted, wanted);
+  const byApiEmail = rows.find((row) => row.email.toLowerCase() === wanted.toLowerCase());
+  if (byApiEmail) return byApiEmail;
+  const visibility = emailVisibilityByUser(db);
+  return rows.find((row) => canSeeDeliveryEmail(viewer, row, visibility.get(row.id) ?? 1));
 }
 
 export function allUserRows(db: Db): UserRow[] {

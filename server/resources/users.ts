@@ -3,17 +3,25 @@
 import { z } from 'zod';
 import type { ResourceModule } from './module';
 import type { AuthUser, RealmContext } from '../realm/context';
-import { p } from '../http/params';
+import { p, parsePathId } from '../http/params';
 import { badRequest } from '../http/errors';
 import { createUser } from '../realm/accounts';
 import { checkFullName } from '../realm/text-rules';
 import { isAdmin, isGuest, isModerator, Role } from '../realm/roles';
-import { canAccessUser, realmGroupSettingAllows } from '../realm/permissions';
+import {
+  canAccessUser,
+  canSeeChannelMetadata,
+  isSubscribed,
+  realmGroupSettingAllows,
+} from '../realm/permissions';
+import { getChannel } from './channels-store';
 import { LIMITS } from '../config';
 import { subscribeToDefaultChannels } from './subscriptions';
 import { isSystemBot } from './system-bots';
 import {
+  accessUserRow,
   allUserRows,
+  findUserRowByEmail,
   avatarUrl,
   emailVisibilityByUser,
   getUserRow,
@@ -97,11 +105,13 @@ export const usersResource: ResourceModule = {
       },
     );
 
-    api.get('/users/me', { params: viewParams }, ({ user, params }) => {
+    api.get('/users/me', { params: viewParams }, ({ user }) => {
       const row = getUserRow(ctx.db, user.id)!;
       return {
+        // Your own avatar always comes as a URL, whatever client_extavatar says (as on the public
+        // server), so a client never has to compute its own.
         ...userObject(row, user, {
-          clientExtavatar: params.client_extavatar,
+          clientExtavatar: false,
           profileData: profileDataByUser(ctx.db),
           visibility: emailVisibilityByUser(ctx.db),
         }),
@@ -109,21 +119,33 @@ export const usersResource: ResourceModule = {
       };
     });
 
+    // The public server takes an email in place of the id here (GET /users/{email}).
+    api.get('/users/:user_id_or_email', { params: viewParams }, ({ user, params, path }) => {
+      const key = path.user_id_or_email;
+      const row = /^\d+$/.test(key)
+        ? getUserRow(ctx.db, parsePathId('user_id', key))
+        : findUserRowByEmail(ctx.db, user, key);
+      if (!row || !canAccessUser(ctx.db, user, row.id)) throw badRequest('No such user');
+      return {
+        user: userObject(row, user, {
+          clientExtavatar: params.client_extavatar,
+          profileData: params.include_custom_profile_fields ? profileDataByUser(ctx.db) : undefined,
+          visibility: emailVisibilityByUser(ctx.db),
+        }),
+      };
+    });
+
     api.get(
-      '/users/:user_id',
-      { ids: ['user_id'], params: viewParams },
-      ({ user, params, ids }) => {
-        const row = getUserRow(ctx.db, ids.user_id);
-        if (!row || !canAccessUser(ctx.db, user, row.id)) throw badRequest('No such user');
-        return {
-          user: userObject(row, user, {
-            clientExtavatar: params.client_extavatar,
-            profileData: params.include_custom_profile_fields
-              ? profileDataByUser(ctx.db)
-              : undefined,
-            visibility: emailVisibilityByUser(ctx.db),
-          }),
-        };
+      '/users/:user_id/subscriptions/:stream_id',
+      { ids: ['user_id', 'stream_id'] },
+      ({ user, ids }) => {
+        const target = accessUserRow(ctx.db, user, getUserRow(ctx.db, ids.user_id));
+        const channel = getChannel(ctx.db, ids.stream_id);
+        // Administrators may ask about private channels they are not in (allow_realm_admin).
+        if (!channel || !canSeeChannelMetadata(ctx.db, user, channel)) {
+          throw badRequest('Invalid channel ID');
+        }
+        return { is_subscribed: isSubscribed(ctx.db, target.id, channel.id) };
       },
     );
 
@@ -178,7 +200,6 @@ export const usersResource: ResourceModule = {
         .filter((r) => isSystemBot(r))
         .map((r) => ({ ...userObject(r, user, options), is_system_bot: true }));
       const me = getUserRow(ctx.db, user.id)!;
-      const mine = userObject(me, user, options);
       Object.assign(state, {
         user_id: user.id,
         email: me.email,
@@ -192,7 +213,8 @@ export const usersResource: ResourceModule = {
         role: me.role,
         date_joined: me.date_joined,
         avatar_source: me.avatar_source,
-        avatar_url: mine.avatar_url,
+        // Always a URL for yourself (the public server ignores client_extavatar here).
+        avatar_url: avatarUrl(me),
         avatar_url_medium: avatarUrl(me, true),
         avatar_version: me.avatar_version,
         can_create_public_streams: realmGroupSettingAllows(

@@ -25,6 +25,14 @@ export async function sendToChannel(
   return res.body.id as number;
 }
 
+/** The narrow of one topic in one channel, in the object form. */
+export function topicNarrow(channel: string, topic: string) {
+  return [
+    { operator: 'channel', operand: channel },
+    { operator: 'topic', operand: topic },
+  ];
+}
+
 export async function sendDirect(
   client: ApiClient,
   to: Array<number | string>,

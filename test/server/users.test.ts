@@ -108,9 +108,10 @@ describe('reading users', () => {
     const missing = await server.client('dev').get('/users/424242');
     expect(missing.status).toBe(400);
     expect(missing.body.code).toBe('BAD_REQUEST');
+    // Not a number: looked up as an email, as the public server does.
     const bad = await server.client('dev').get('/users/abc');
     expect(bad.status).toBe(400);
-    expect(bad.body).toMatchObject({ code: 'REQUEST_VARIABLE_INVALID', var_name: 'user_id' });
+    expect(bad.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'No such user' });
   });
 });
 
