@@ -67,7 +67,9 @@ export async function buildAll({ force = false } = {}): Promise<void> {
     ['electron/main.ts', 'dist/electron/main.cjs'],
     ['electron/preload.ts', 'dist/electron/preload.cjs'],
   ].filter(([entry]) => existsSync(join(root, entry))) as Array<[string, string]>;
-  const rendererStale = () => force || isStale(rendererOut, ['renderer', 'shared']);
+  const rendererStale = () =>
+    force ||
+    isStale(rendererOut, ['renderer', 'shared', 'vite.config.ts', 'scripts/vite-emoji-sprites.ts']);
   const electronStale = (out: string) => force || isStale(join(root, out), ['electron', 'shared']);
   const startStale = () => force || isStale(join(root, START_BUNDLE), START_BUNDLE_INPUTS);
   const anyStale = () =>

@@ -21,6 +21,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import react from '@vitejs/plugin-react';
+import { emojiSprites } from '../../scripts/vite-emoji-sprites';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../test/support/chromium';
 import { writeBenchFigures } from '../support/output';
@@ -46,6 +47,10 @@ const TYPES: Record<string, string> = {
   '.js': 'text/javascript',
   '.css': 'text/css',
   '.map': 'application/json',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
 };
 
 function percentile(values: number[], p: number): number {
@@ -357,7 +362,7 @@ async function main() {
     root: pageDir,
     base: './',
     logLevel: 'warn',
-    plugins: [react()],
+    plugins: [react(), emojiSprites()],
     // Profiling reads function names, so that bundle is not minified (its runs' figures are then
     // not comparable with ordinary runs).
     build: { outDir, emptyOutDir: true, sourcemap: false, minify: !PROFILE },

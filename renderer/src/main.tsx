@@ -5,11 +5,9 @@ import { createRoot } from 'react-dom/client';
 import { installBrowserBridge } from '../bridge';
 import { App } from './App';
 import { warmSanitizerWhenIdle } from '../lib/sanitize';
-import { warmMessageListWhenIdle } from '../features/messages/warm-up';
-import 'katex-styles/dist/katex.min.css';
-import 'virtual:emoji-sprites.css';
-import '../styles/app.css';
-import '../styles/message-content.css';
+import { warmMessageBodiesWhenIdle, warmMessageListWhenIdle } from '../features/messages/warm-up';
+import { appStore } from '../store/hooks';
+import './styles';
 
 installBrowserBridge();
 
@@ -20,5 +18,7 @@ createRoot(document.getElementById('root')!).render(
 );
 // DOMPurify's first use is slow; pay it while idle after the first render, not on the first message list.
 void warmSanitizerWhenIdle();
-// Likewise the list virtualizer's code (features/messages/warm-up.ts).
+// Likewise the list virtualizer's code (features/messages/warm-up.ts), and the HTML of the rows
+// each message list will show first.
 void warmMessageListWhenIdle();
+warmMessageBodiesWhenIdle(appStore);

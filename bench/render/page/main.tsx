@@ -23,7 +23,10 @@ import { MessageList } from '../../../renderer/features/messages/MessageList';
 import { Sidebar } from '../../../renderer/features/sidebar/Sidebar';
 import { uiStore } from '../../../renderer/src/ui-store';
 import { warmSanitizerWhenIdle } from '../../../renderer/lib/sanitize';
-import { warmMessageListWhenIdle } from '../../../renderer/features/messages/warm-up';
+import {
+  warmMessageBodiesWhenIdle,
+  warmMessageListWhenIdle,
+} from '../../../renderer/features/messages/warm-up';
 import { channelNarrow, narrowKey } from '../../../shared/narrow';
 import type {
   MessageWithFlags,
@@ -31,7 +34,7 @@ import type {
   User,
   Subscription,
 } from '../../../shared/api/types';
-import '../../../renderer/styles/app.css';
+import '../../../renderer/src/styles';
 
 // 10,000 by default; run.ts also loads ?messages=50000 for the renderer-heap bar.
 const params = new URLSearchParams(location.search);
@@ -304,9 +307,11 @@ if (MODE === 'cold') {
       </ChatStoreProvider>
     </QueryClientProvider>,
   );
-  // Settled: painted, the sanitizer warmed at idle, the previous list's follow-up frames done.
+  // Settled: painted, the sanitizer, the list and the lists' newest rows' HTML warmed at idle as
+  // the app's entry does, the previous list's follow-up frames done.
+  const bodies = warmMessageBodiesWhenIdle(store);
   ready = nextPaint()
-    .then(() => Promise.all([warmSanitizerWhenIdle(), warmMessageListWhenIdle()]))
+    .then(() => Promise.all([warmSanitizerWhenIdle(), warmMessageListWhenIdle(), bodies.drained()]))
     .then(nextPaint)
     .then(nextPaint);
 }

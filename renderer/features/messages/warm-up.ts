@@ -1,21 +1,26 @@
 // Idle warm-up of the message list's code paths, as the sanitizer's (lib/sanitize.ts): the app calls
-// it after its first render. The first Virtualizer an app builds compiles the whole of
-// @tanstack/virtual-core (a large class whose methods are closures made in its constructor): about
-// 5 ms of the first list's first paint otherwise, on a page that was idle just before.
+// it after its first render. (Below it, the idle preparation of the HTML that lists will show first.)
+// The first Virtualizer an app builds compiles the whole of @tanstack/virtual-core (a large class
+// whose methods are closures made in its constructor): about 5 ms of the first list's first paint
+// otherwise, on a page that was idle just before.
 import {
   Virtualizer,
   elementScroll,
   observeElementOffset,
   observeElementRect,
 } from '@tanstack/react-virtual';
+import type { ChatState, ChatStore } from '../../store';
+import type { NarrowList, NarrowsState } from '../../store/slices/narrows';
+import { sanitizeMessageHtml } from '../../lib/sanitize';
+import { decorateMessageHtml } from './rich-content';
 
 let warmed: Promise<void> | null = null;
 
 /**
  * A message row of each kind of text (sender line, bold, a link, a code block in the monospace
- * font, an emoji), laid out once out of sight and removed: the first layout of such text looks up
- * and loads its fonts, which no other part of the app's first screen uses, and the emoji's style
- * starts loading the emoji sheet.
+ * font, an emoji, math), laid out once out of sight and removed: the first layout of such text looks
+ * up and loads its fonts (KaTeX's too), which no other part of the app's first screen uses, and the
+ * emoji's style starts loading the emoji sheet.
  */
 function layOutSampleRow(): void {
   const wrap = document.createElement('div');
@@ -30,7 +35,8 @@ function layOutSampleRow(): void {
     '<div class="body"><div class="sender-line"><button type="button" class="sender link">Sender</button>' +
     '<time>10:00 AM</time></div><div class="content"><p>Text ' +
     '<strong>bold</strong> <em>em</em> <a href="#">link</a> <code>code</code> ' +
-    '<span class="emoji emoji-1f642">:smile:</span></p>' +
+    '<span class="emoji emoji-1f642">:smile:</span> <span class="katex"><span class="katex-html">' +
+    '<span class="mord mathnormal">x</span><span class="mord">1</span></span></span></p>' +
     '<div class="codehilite"><pre><span></span><code>const x = 1;</code></pre></div></div>' +
     '</div></div></div></div>';
   document.body.append(wrap);
@@ -64,4 +70,82 @@ export function warmMessageListWhenIdle(): Promise<void> {
     else setTimeout(run, 0);
   });
   return warmed;
+}
+
+/** Newest messages of each message list whose HTML is prepared ahead (a screenful and then some). */
+const WARM_ROWS = 40;
+/** Ids already prepared, per account; cleared when it grows past this (the caches are bounded too). */
+const WARMED_LIMIT = 4000;
+
+/**
+ * Sanitizes and decorates, while the page is idle, the HTML of the newest messages of every message
+ * list as lists fill and grow, so that opening a conversation finds its rows' HTML in the caches of
+ * lib/sanitize.ts and rich-content.ts. DOMPurify takes 1–3 ms for a message with math or
+ * highlighted code: for a screen of such rows that is most of a first paint. The work runs in idle
+ * slices and stops when the page needs the thread. `drained()` resolves once nothing is left to do.
+ */
+export function warmMessageBodiesWhenIdle(store: ChatStore): {
+  stop: () => void;
+  drained: () => Promise<void>;
+} {
+  const seen = new Map<string, { narrows: NarrowsState; lists: Map<string, NarrowList> }>();
+  const warmed = new Map<string, Set<number>>();
+  const queue: Array<{ accountId: string; id: number }> = [];
+  let scheduled = false;
+  let waiters: Array<() => void> = [];
+
+  const work = (deadline?: IdleDeadline) => {
+    scheduled = false;
+    const accounts = store.getState().accounts;
+    // Without idle callbacks (jsdom), a few per timer tick.
+    let budget = deadline === undefined ? 8 : Infinity;
+    while (queue.length > 0 && budget-- > 0 && (deadline?.timeRemaining() ?? 2) > 1) {
+      const { accountId, id } = queue.shift()!;
+      const content = accounts[accountId]?.messages.byId.get(id)?.content;
+      if (content !== undefined) decorateMessageHtml(sanitizeMessageHtml(content, accountId));
+    }
+    if (queue.length > 0) schedule();
+    else {
+      for (const resolve of waiters) resolve();
+      waiters = [];
+    }
+  };
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(work);
+    else setTimeout(() => work(), 0);
+  };
+
+  const enqueue = (accountId: string, list: NarrowList) => {
+    let done = warmed.get(accountId);
+    if (!done || done.size > WARMED_LIMIT) warmed.set(accountId, (done = new Set()));
+    for (let i = list.ids.length - 1; i >= Math.max(0, list.ids.length - WARM_ROWS); i--) {
+      const id = list.ids.at(i)!;
+      if (done.has(id)) continue;
+      done.add(id);
+      queue.push({ accountId, id });
+    }
+  };
+
+  const check = (state: ChatState) => {
+    for (const [accountId, account] of Object.entries(state.accounts)) {
+      const before = seen.get(accountId);
+      if (before?.narrows === account.narrows) continue;
+      // The slice may update its map in place: compare against our own copy of it.
+      const lists = new Map(account.narrows.lists);
+      seen.set(accountId, { narrows: account.narrows, lists });
+      for (const [key, list] of lists)
+        if (before?.lists.get(key) !== list) enqueue(accountId, list);
+    }
+    if (queue.length > 0) schedule();
+  };
+  check(store.getState());
+  return {
+    stop: store.subscribe(check),
+    drained: () =>
+      queue.length === 0 && !scheduled
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => waiters.push(resolve)),
+  };
 }
