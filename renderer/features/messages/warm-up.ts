@@ -36,7 +36,12 @@ function layOutSampleRow(): void {
     '<time>10:00 AM</time></div><div class="content"><p>Text ' +
     '<strong>bold</strong> <em>em</em> <a href="#">link</a> <code>code</code> ' +
     '<span class="emoji emoji-1f642">:smile:</span> <span class="katex"><span class="katex-html">' +
-    '<span class="mord mathnormal">x</span><span class="mord">1</span></span></span></p>' +
+    '<span class="mord mathnormal">x</span><span class="mord">1</span>' +
+    // Large operators and delimiters (∑, ∫, big parentheses) and blackboard bold: each its own font.
+    '<span class="mop op-symbol small-op">∑</span><span class="mop op-symbol large-op">∫</span>' +
+    '<span class="delimsizing size1">(</span><span class="delimsizing size2">(</span>' +
+    '<span class="delimsizing size3">(</span><span class="delimsizing size4">(</span>' +
+    '<span class="mord mathbb">R</span></span></span></p>' +
     '<div class="codehilite"><pre><span></span><code>const x = 1;</code></pre></div></div>' +
     '</div></div></div></div>';
   document.body.append(wrap);
