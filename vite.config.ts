@@ -1,7 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
-import { emojiSprites } from './scripts/vite-emoji-sprites';
+import { emojiSprites } from './scripts/vite-emoji-sprites.ts';
 
 // The renderer is a static bundle: served from app:// in Electron and by the browser-mode host.
 export default defineConfig({

@@ -3,7 +3,7 @@
 // at build time. Used by the renderer's build (vite.config.ts) and the render benchmark's page.
 import type { Plugin } from 'vite';
 import { readFileSync } from 'node:fs';
-import { spriteCss, type SheetEntry } from '../shared/emoji/sprite-css';
+import { spriteCss, type SheetEntry } from '../shared/emoji/sprite-css.ts';
 
 const EMOJI_SPRITES = 'virtual:emoji-sprites.css';
 

@@ -2,7 +2,7 @@
 // sheet so that `<span class="emoji emoji-1f642">` shows that emoji. Generated when the renderer is
 // built (vite.config.ts) from emoji-datasource's table, so no position is written by hand and the
 // start-up bundle carries no emoji table. Positions are percentages, which hold at any element size.
-import { normalizeEmojiCode } from './code';
+import { normalizeEmojiCode } from './code.ts';
 
 /** An emoji-datasource entry: its cell on the sheet, for itself and for the form without FE0F. */
 export interface SheetEntry {
