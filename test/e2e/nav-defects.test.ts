@@ -92,6 +92,7 @@ describe('everyday navigation defects (issue #13)', () => {
 
   it('compose in search results drops the direct-message destination, then follows the selected message', async () => {
     await sendAs('emma', 'tides', 'spring tides are coming');
+    await sendAs('emma', 'moon', 'neap tides follow the moon');
     const owner = session.realm.user('owner');
     const dm = await client('emma').post('/messages', {
       type: 'direct',
@@ -122,9 +123,24 @@ describe('everyday navigation defects (issue #13)', () => {
     // compose does for the selected message.
     await page().getByRole('list', { name: 'Messages' }).focus();
     await page().keyboard.press('End');
-    await expect.poll(() => topic.inputValue()).toBe('tides');
+    await expect.poll(() => topic.inputValue()).toBe('moon');
     const channel = page().getByRole('combobox', { name: 'Channel' });
     expect(await channel.locator('option:checked').textContent()).toBe('#general');
+    await page().keyboard.press('ArrowUp');
+    await expect.poll(() => topic.inputValue()).toBe('tides');
+
+    // A message being typed keeps its destination while the selection moves on.
+    await page().getByRole('textbox', { name: 'Message' }).fill('about the tides');
+    await page().getByRole('list', { name: 'Messages' }).focus();
+    await page().keyboard.press('End');
+    await expect
+      .poll(() => page().locator('[aria-selected="true"]').textContent())
+      .toContain('neap tides');
+    expect(await topic.inputValue()).toBe('tides');
+    expect(await page().getByRole('textbox', { name: 'Message' }).inputValue()).toBe(
+      'about the tides',
+    );
+    await page().getByRole('textbox', { name: 'Message' }).fill('');
   });
 
   it("a refused narrow shows the server's reason", async () => {

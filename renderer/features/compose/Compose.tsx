@@ -88,7 +88,14 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
   const defaultId = JSON.stringify(defaultDestination);
   const [followedDefault, setFollowedDefault] = useState(defaultId);
   const [viewSeq, setViewSeq] = useState(0);
-  if (followedDefault !== defaultId) {
+  const route = useUi((s) => s.route);
+  const [followedRoute, setFollowedRoute] = useState(route);
+  const sameView = followedRoute === route;
+  if (!sameView) setFollowedRoute(route);
+  // Within one view the default moves with the selected message; a message being typed keeps
+  // its destination then.
+  if (followedDefault !== defaultId && sameView && text.trim()) setFollowedDefault(defaultId);
+  else if (followedDefault !== defaultId) {
     setFollowedDefault(defaultId);
     setViewSeq(viewSeq + 1);
     // A view with no destination starts empty: it must not keep the previous view's.
@@ -201,7 +208,6 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
   // Taken for the view this box shows: at once when made for it; made with a navigation (quote and
   // reply in another conversation, a shortcut from the inbox before this box mounted), once this
   // box has rendered that view and restored its draft, so the change of view does not wipe them.
-  const route = useUi((s) => s.route);
   const handleRequest = useCallback(
     (request: ComposeRequest) => {
       if (request.kind === 'dm') {
