@@ -81,6 +81,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   });
   if (existsSync(options.rendererDir)) {
     await app.register(fastifyStatic, { root: options.rendererDir, index: 'index.html' });
+    // Browsers ask for /favicon.ico whatever the page links (bookmarks, history): the app's icon.
+    app.get('/favicon.ico', (_request, reply) =>
+      reply.type('image/svg+xml').sendFile('favicon.svg'),
+    );
   } else {
     app.get('/', async (_request, reply) =>
       reply.type('text/plain').send('The renderer is not built: run npm run build'),

@@ -6,7 +6,8 @@ import { appStore, ChatStoreProvider, useChatStore } from '../store/hooks';
 import { selectActiveAccount, type ChatStore } from '../store';
 import { connectBridge } from './bridge-sync';
 import { api } from './tributary';
-import { navigate, uiStore, useUi } from './ui-store';
+import { leaveScreen, navigate, uiStore, useUi } from './ui-store';
+import { followTopicMoves } from './topic-moves';
 import { useShortcuts } from './shortcuts';
 import { ManifestRoute } from './ManifestRoute';
 import { useDisplaySettings } from '../lib/theme';
@@ -30,6 +31,7 @@ function Shell({ store }: { store: ChatStore }) {
   const route = useUi((s) => s.route);
   const overlay = useUi((s) => s.overlay);
   const accountsLoaded = useUi((s) => s.accountsLoaded);
+  const hasAccount = useUi((s) => s.accounts.length > 0);
   const activeAccountId = useChatStore((s) => s.activeAccountId);
   // Whether the account's state is loaded, and its display settings: not the whole account, whose
   // every event batch would otherwise re-render the shell and every screen under it.
@@ -43,6 +45,11 @@ function Shell({ store }: { store: ChatStore }) {
   if (route.kind === 'manifest')
     return (
       <div className="manifest-route">
+        <div className="screen-bar">
+          <button type="button" onClick={() => leaveScreen(hasAccount)}>
+            <span aria-hidden="true">← </span>Back
+          </button>
+        </div>
         <ManifestRoute path={route.path} />
       </div>
     );
@@ -106,6 +113,12 @@ export function App({
       new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } }),
   );
   useEffect(() => connectBridge(api(), store), [store]);
+  // After connectBridge's listener, so the store has applied the batch first.
+  useEffect(
+    () =>
+      api().on('events', (batch) => followTopicMoves(batch.accountId, batch.events, client, store)),
+    [client, store],
+  );
   return (
     <QueryClientProvider client={client}>
       <ChatStoreProvider store={store}>

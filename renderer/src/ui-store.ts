@@ -84,16 +84,36 @@ export function navigate(route: Route): void {
   });
 }
 
+/**
+ * Shows `route` in place of the current one, which leaves the history: a view that no longer exists
+ * (a topic moved away) or a form that is done (sign-in) is never gone back to.
+ */
+export function replaceRoute(route: Route): void {
+  uiStore.setState({ route });
+}
+
 export function goBack(): void {
   const { previous, composeRequest } = uiStore.getState();
-  const last = previous.at(-1);
+  // The sign-in form is a step, not a place: back never reopens it.
+  const at = previous.findLastIndex((r) => r.kind !== 'signin');
+  const last = previous[at];
   if (!last) return;
   uiStore.setState({
     route: last,
-    previous: previous.slice(0, -1),
+    previous: previous.slice(0, at),
     selectedMessageId: null,
     composeHandled: composeRequest?.seq ?? 0,
   });
+}
+
+/**
+ * Where Back and Cancel lead from a screen outside the chat (sign-in, the manifest viewer): the view
+ * the person came from, else the chat when there is an account, else sign-in.
+ */
+export function leaveScreen(hasAccount: boolean): void {
+  const { previous } = uiStore.getState();
+  if (previous.some((r) => r.kind !== 'signin')) goBack();
+  else replaceRoute(hasAccount ? ALL_MESSAGES_ROUTE : { kind: 'signin' });
 }
 
 /**

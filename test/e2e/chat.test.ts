@@ -227,7 +227,8 @@ describe('chat window end to end', () => {
     await emmaPage.getByRole('button', { name: '✔ e2e edits' }).first().waitFor();
 
     // Move (rename the topic, all messages). The message now lives in the resolved topic. Emma
-    // keeps that topic open: the move reaches her as an event, without navigating.
+    // keeps that topic open: the move reaches her as an event, and her view follows the topic to
+    // its new name, as the web app's does.
     await openTopic(oliviaPage, 'design', '✔ e2e edits');
     await openTopic(emmaPage, 'design', '✔ e2e edits');
     await messageWithText(emmaPage, 'Second version').waitFor();
@@ -237,12 +238,13 @@ describe('chat window end to end', () => {
     await oliviaPage.getByRole('menuitem', { name: 'Move or rename topic' }).click();
     await oliviaPage.getByLabel('New topic').fill('e2e moved');
     await oliviaPage.getByRole('button', { name: 'Move', exact: true }).click();
-    await messageWithText(emmaPage, 'Second version').waitFor({ state: 'detached' });
-    await emmaPage
-      .getByRole('list', { name: 'Topics in #design' })
-      .getByRole('button', { name: /^e2e moved\b/ })
-      .waitFor();
-    await emmaPage.getByRole('heading', { name: '#design > ✔ e2e edits' }).waitFor();
+    await emmaPage.getByRole('heading', { name: '#design > e2e moved', exact: true }).waitFor();
+    await messageWithText(emmaPage, 'Second version').waitFor();
+    const emmaTopics = emmaPage.getByRole('list', { name: 'Topics in #design' });
+    await emmaTopics.getByRole('button', { name: /^e2e moved\b/ }).waitFor();
+    await expect
+      .poll(() => emmaTopics.getByRole('button', { name: /^✔ e2e edits\b/ }).count())
+      .toBe(0);
 
     // Move between channels, every message of the topic (change_all). Olivia does it from All
     // messages; Emma watches #random, where they arrive.

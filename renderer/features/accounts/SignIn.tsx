@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import type { ServerCheck } from '../../../shared/ipc/accounts';
 import { api, errorText } from '../../src/tributary';
-import { navigate } from '../../src/ui-store';
+import { ALL_MESSAGES_ROUTE, leaveScreen, replaceRoute, useUi } from '../../src/ui-store';
 import { useChatStoreApi } from '../../store/hooks';
 
 export function SignIn() {
@@ -16,6 +16,15 @@ export function SignIn() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [weakPrompt, setWeakPrompt] = useState(false);
+  // Cancel leads back to where the person came from, or to the chat of an existing account; with
+  // neither there is nowhere to go.
+  const hasAccount = useUi((s) => s.accounts.length > 0);
+  const canCancel = useUi((s) => hasAccount || s.previous.some((r) => r.kind !== 'signin'));
+  const cancel = canCancel ? (
+    <button type="button" onClick={() => leaveScreen(hasAccount)}>
+      Cancel
+    </button>
+  ) : null;
 
   const checkServer = async () => {
     setBusy(true);
@@ -46,7 +55,8 @@ export function SignIn() {
       });
       await api().switchAccount({ accountId: account.id });
       store.getState().setActiveAccount(account.id);
-      navigate({ kind: 'narrow', narrow: [] });
+      // In place of the form, so Esc (back) in the chat does not reopen it.
+      replaceRoute(ALL_MESSAGES_ROUTE);
     } catch (e) {
       if ((e as { code?: string }).code === 'WEAK_ENCRYPTION_REFUSED') setWeakPrompt(true);
       else setError(errorText(e));
@@ -76,9 +86,12 @@ export function SignIn() {
               onChange={(e) => setSite(e.target.value)}
             />
           </label>
-          <button type="submit" disabled={busy}>
-            Continue
-          </button>
+          <div className="form-actions">
+            <button type="submit" disabled={busy}>
+              Continue
+            </button>
+            {cancel}
+          </div>
         </form>
       ) : (
         <form
@@ -133,9 +146,12 @@ export function SignIn() {
               onChange={(e) => setSecret(e.target.value)}
             />
           </label>
-          <button type="submit" disabled={busy}>
-            Sign in
-          </button>
+          <div className="form-actions">
+            <button type="submit" disabled={busy}>
+              Sign in
+            </button>
+            {cancel}
+          </div>
         </form>
       )}
       {weakPrompt ? (

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useChatActions, useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
-import type { Channel, User } from '../../../shared/api/types';
+import type { Channel, Message, User } from '../../../shared/api/types';
 import type { OutgoingMessage } from '../../../shared/ipc/chat';
 import { api, errorText } from '../../src/tributary';
 import { takeComposeRequest, uiStore, useUi, type ComposeRequest } from '../../src/ui-store';
@@ -88,16 +88,21 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
   const defaultId = JSON.stringify(defaultDestination);
   const [followedDefault, setFollowedDefault] = useState(defaultId);
   const [viewSeq, setViewSeq] = useState(0);
-  if (followedDefault !== defaultId) {
+  const route = useUi((s) => s.route);
+  const [followedRoute, setFollowedRoute] = useState(route);
+  const sameView = followedRoute === route;
+  if (!sameView) setFollowedRoute(route);
+  // Within one view the default moves with the selected message; a message being typed keeps
+  // its destination then.
+  if (followedDefault !== defaultId && sameView && text.trim()) setFollowedDefault(defaultId);
+  else if (followedDefault !== defaultId) {
     setFollowedDefault(defaultId);
     setViewSeq(viewSeq + 1);
-    if (defaultDestination) {
-      setMode(defaultDestination.type);
-      if (defaultDestination.type === 'stream') {
-        setStreamId(defaultDestination.streamId);
-        setTopic(defaultDestination.topic);
-      } else setRecipients(defaultDestination.to);
-    }
+    // A view with no destination starts empty: it must not keep the previous view's.
+    setMode(defaultDestination?.type ?? 'stream');
+    setStreamId(defaultDestination?.type === 'stream' ? defaultDestination.streamId : null);
+    setTopic(defaultDestination?.type === 'stream' ? defaultDestination.topic : '');
+    setRecipients(defaultDestination?.type === 'private' ? defaultDestination.to : []);
   }
 
   // --- Restore the draft of the destination (also after a restart). ---------------------------
@@ -203,7 +208,6 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
   // Taken for the view this box shows: at once when made for it; made with a navigation (quote and
   // reply in another conversation, a shortcut from the inbox before this box mounted), once this
   // box has rendered that view and restored its draft, so the change of view does not wipe them.
-  const route = useUi((s) => s.route);
   const handleRequest = useCallback(
     (request: ComposeRequest) => {
       if (request.kind === 'dm') {
@@ -523,4 +527,16 @@ export function destinationForView(
   if (dmUserIds) return { type: 'private', to: dmUserIds };
   if (streamId !== undefined) return { type: 'stream', streamId, topic: topic ?? '' };
   return null;
+}
+
+/** The conversation of a message, as a compose destination (the others in a DM, or self alone). */
+export function destinationOfMessage(
+  message: Message | undefined,
+  selfUserId: number,
+): Destination | null {
+  if (!message) return null;
+  if (message.type === 'stream')
+    return { type: 'stream', streamId: message.stream_id, topic: message.subject };
+  const others = message.display_recipient.map((r) => r.id).filter((id) => id !== selfUserId);
+  return { type: 'private', to: others.length ? others : [selfUserId] };
 }

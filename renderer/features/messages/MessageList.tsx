@@ -11,11 +11,11 @@ import {
   useOutbox,
 } from '../../store/hooks';
 import type { AccountState, IdList, OutboxEntry } from '../../store';
-import { narrowFromKey } from '../../../shared/narrow';
+import { narrowCanMarkRead, narrowFromKey } from '../../../shared/narrow';
 import { useUi, uiStore } from '../../src/ui-store';
 import { api } from '../../src/tributary';
 import { MessageRow, RecipientHeader } from './MessageRow';
-import { useMessagePages } from './useMessagePages';
+import { refusalReason, useMessagePages } from './useMessagePages';
 import { rememberReadingPosition } from './reading-position';
 import { describeNarrow } from './narrow-info';
 import { expectedListRect, expectedRowPx, rememberListLayout } from './list-layout';
@@ -168,11 +168,15 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
     (s) => !!s.accounts[accountId]?.settings.user.twenty_four_hour_time,
   );
   const textEmoji = useChatStore((s) => s.accounts[accountId]?.settings.user.emojiset === 'text');
-  // Parsed once per narrow, not on every scroll-driven render.
-  const isConversation = useMemo(
-    () => describeNarrow(narrowFromKey(narrowKey), undefined).conversation,
-    [narrowKey],
-  );
+  // Parsed once per narrow, not on every scroll-driven render. Searches and personal views never
+  // mark what they show as read, whatever the policy (the web app's rule, shared/narrow/mark-read.ts).
+  const { isConversation, canMarkRead } = useMemo(() => {
+    const narrow = narrowFromKey(narrowKey);
+    return {
+      isConversation: describeNarrow(narrow, undefined).conversation,
+      canMarkRead: narrowCanMarkRead(narrow),
+    };
+  }, [narrowKey]);
   const ids = list?.ids;
   const idCount = ids?.length ?? 0;
   const count = idCount + outbox.length;
@@ -344,7 +348,7 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   const markReadSuspended = useRef(false);
   useLayoutEffect(() => {
     scheduleMarkCheck.current = () => {
-      const markOnScroll = policy === 1 || (policy === 2 && isConversation);
+      const markOnScroll = canMarkRead && (policy === 1 || (policy === 2 && isConversation));
       if (!markOnScroll || markReadSuspended.current) return;
       if (!positioned.current || markCheck.current !== null) return;
       markCheck.current = requestAnimationFrame(() => {
@@ -480,12 +484,18 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
           <p className="placeholder">Loading messages…</p>
         ) : null}
         {initial.isError && count === 0 ? (
-          <p role="alert" className="placeholder">
-            Could not load messages.{' '}
-            <button type="button" onClick={() => void initial.refetch()}>
-              Try again
-            </button>
-          </p>
+          refusalReason(initial.error) ? (
+            <p role="alert" className="placeholder">
+              Could not load messages: {refusalReason(initial.error)}
+            </p>
+          ) : (
+            <p role="alert" className="placeholder">
+              Could not load messages.{' '}
+              <button type="button" onClick={() => void initial.refetch()}>
+                Try again
+              </button>
+            </p>
+          )
         ) : null}
         {empty ? <p className="placeholder">No messages here yet.</p> : null}
         {/* Rows sit in normal flow inside one block moved to the first row's offset, so they

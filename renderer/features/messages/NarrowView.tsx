@@ -7,7 +7,8 @@ import { selectActiveAccount } from '../../store';
 import { narrowKey, type Narrow } from '../../../shared/narrow';
 import { MessageList } from './MessageList';
 import { describeNarrow, dmIdsOf } from './narrow-info';
-import { Compose, destinationForView } from '../compose/Compose';
+import { Compose, destinationForView, destinationOfMessage } from '../compose/Compose';
+import { useUi } from '../../src/ui-store';
 import { TypingIndicator } from '../people/TypingIndicator';
 import { markNarrowRead } from '../sidebar/Sidebar';
 
@@ -29,6 +30,15 @@ export function NarrowView({
     }),
   );
   const dmUserIds = useMemo(() => (info.dm ? dmIdsOf(narrow) : undefined), [info.dm, narrow]);
+  const viewDestination = destinationForView(info.streamId, info.topic, dmUserIds);
+  // A view of no one conversation (all messages, mentions, a search) points compose at the selected
+  // message's conversation, or at nothing, as the web app does; never at the previous view's.
+  const selectedId = useUi((s) => (viewDestination ? null : s.selectedMessageId));
+  const selected = useChatStore((s) =>
+    selectedId === null ? undefined : selectActiveAccount(s)?.messages.byId.get(selectedId),
+  );
+  const selfUserId = useChatStore((s) => selectActiveAccount(s)?.selfUserId ?? 0);
+  const defaultDestination = viewDestination ?? destinationOfMessage(selected, selfUserId);
   const key = narrowKey(narrow);
   return (
     <section className="narrow-view" aria-label={info.title}>
@@ -53,10 +63,7 @@ export function NarrowView({
         topic={info.topic}
         dmUserIds={dmUserIds}
       />
-      <Compose
-        accountId={accountId}
-        defaultDestination={destinationForView(info.streamId, info.topic, dmUserIds)}
-      />
+      <Compose accountId={accountId} defaultDestination={defaultDestination} />
     </section>
   );
 }

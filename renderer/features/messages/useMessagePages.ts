@@ -14,6 +14,16 @@ import { readingPosition } from './reading-position';
 
 export const PAGE_SIZE = 100;
 
+/**
+ * The server's reason when it refused the narrow itself (a 4xx answer such as BAD_NARROW for an
+ * operand it does not know): shown as is, and not asked again. Null for anything worth a retry.
+ */
+export function refusalReason(error: unknown): string | null {
+  const { status, message } = (error ?? {}) as { status?: unknown; message?: unknown };
+  if (typeof status !== 'number' || status < 400 || status >= 500 || status === 429) return null;
+  return typeof message === 'string' && message ? message : null;
+}
+
 type Anchor = number | 'newest' | 'oldest' | 'first_unread';
 
 async function fetchPage(
@@ -111,7 +121,7 @@ export function useMessagePages(
       ),
     staleTime: Infinity,
     gcTime: 0,
-    retry: 2,
+    retry: (failures, error) => failures < 2 && refusalReason(error) === null,
     enabled: enabled && generation > 0,
   });
 
