@@ -1,8 +1,9 @@
 // Delivery of scheduled messages and reminders at their time: one timer per server, armed for the
 // soonest pending row and re-armed whenever a row changes. On start, whatever fell due while the
 // server was down is delivered at once. A scheduled message goes out as its owner through the
-// send path's own checks; when they refuse it, the row is marked failed (as the public server
-// does) and the Notification Bot tells the owner why.
+// send path's own checks; when they refuse it, or it is over ten minutes late (the server was
+// down), the row is marked failed (as the public server does) and the Notification Bot tells the
+// owner why. A failed reminder or a deactivated owner's message fails quietly.
 import { ApiError } from '../http/errors';
 import type { RealmContext } from '../realm/context';
 import { createMessage, resolveSendTarget } from './messages-send';
@@ -20,6 +21,11 @@ import {
 
 // setTimeout holds at most ~24.8 days; far rows are simply re-checked when this wait ends.
 const MAX_WAIT_MS = 6 * 60 * 60 * 1000;
+/** As the public server: a message more than this late (the server was down) is not sent. */
+const LATE_CUTOFF_SECONDS = 10 * 60;
+
+/** The owner can no longer send: failed quietly, as the public server does for a deactivated user. */
+class OwnerDeactivated extends Error {}
 
 /** Tells the owner's queues about a change to one of their rows. */
 export function announceScheduled(
@@ -86,9 +92,10 @@ function deliverDue(ctx: RealmContext): void {
         .run(messageId, row.id);
       announceScheduled(ctx, 'remove', row);
     } catch (error) {
-      if (!(error instanceof ApiError)) console.error(error);
-      const reason = error instanceof Error ? error.message : String(error);
       ctx.db.prepare('UPDATE scheduled_messages SET failed = 1 WHERE id = ?').run(row.id);
+      if (error instanceof OwnerDeactivated || row.delivery_type === 'reminder') continue;
+      if (!(error instanceof ApiError)) console.error(error);
+      const reason = error instanceof ApiError ? error.message : 'Internal server error';
       announceScheduled(ctx, 'update', getScheduledRow(ctx.db, row.id)!);
       notifyFailure(ctx, row, reason);
     }
@@ -111,6 +118,9 @@ function deliverRow(ctx: RealmContext, row: ScheduledRow): number {
     );
     return created.row.id;
   }
+  if (ctx.nowSeconds() > row.scheduled_delivery_timestamp + LATE_CUTOFF_SECONDS) {
+    throw new ApiError('BAD_REQUEST', 'Message could not be sent at the scheduled time.');
+  }
   const { target, rendered } = resolveSendTarget(ctx, owner, {
     type: row.type,
     to: scheduledTo(row),
@@ -126,11 +136,10 @@ function deliverRow(ctx: RealmContext, row: ScheduledRow): number {
 }
 
 function notifyFailure(ctx: RealmContext, row: ScheduledRow, reason: string): void {
-  if (row.delivery_type === 'reminder') return;
   const when = new Date(row.scheduled_delivery_timestamp * 1000).toISOString();
   const content =
     `The message you scheduled for <time:${when}> was not sent because of the following error:\n\n` +
-    `> ${reason}\n\n[View scheduled messages](#scheduled)`;
+    `> ${reason}\n\n[View scheduled messages](#scheduled)\n\n`;
   try {
     createMessage(
       ctx,

@@ -128,9 +128,12 @@ export const scheduledMessagesResource: ResourceModule = {
         if (type !== undefined && to === undefined) {
           throw badRequest('Recipient required when updating type of scheduled message.');
         }
-        // A failed message is only retried at a time still ahead.
+        // A failed message is only retried with a new time, still ahead.
+        if (row.failed === 1 && timestamp === undefined) {
+          throw badRequest('Scheduled delivery time must be in the future.');
+        }
+        if (timestamp !== undefined) checkFutureTimestamp(ctx, timestamp);
         const newTimestamp = timestamp ?? row.scheduled_delivery_timestamp;
-        if (timestamp !== undefined || row.failed === 1) checkFutureTimestamp(ctx, newTimestamp);
         const newContent = content === undefined ? row.content : validateContent(content);
         const destination = checkedDestination(ctx, user, {
           type: type ?? row.type,

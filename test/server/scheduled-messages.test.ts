@@ -3,6 +3,7 @@
 // due while the server was down, and failures marked `failed` with a Notification Bot notice.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
 import { startTestServer, type TestServer } from '../support/server';
 import { registerQueue } from '../support/events';
 import { createChannel, fetchMessages, sendToChannel } from './messages-support';
@@ -231,6 +232,42 @@ describe('scheduled messages', () => {
     const q = await registerQueue(server.client('emma'), { event_types: ['message'] });
     const arrived = await q.waitFor((e) => e.type === 'message');
     expect(arrived.message.content).toBe('sent after the restart');
+  });
+
+  it('does not send a message over ten minutes late after downtime; a new time retries it', async () => {
+    const farid = server.client('farid');
+    const res = await farid.post('/scheduled_messages', {
+      type: 'stream',
+      to: general,
+      topic: 'stale',
+      content: 'too late now',
+      scheduled_delivery_timestamp: inSeconds(3600),
+    });
+    const id = res.body.scheduled_message_id as number;
+    await server.server.close();
+    // As if the server had been down since eleven minutes after the message's time (set while the
+    // server is stopped, so no timer of its own sees the row first).
+    const db = new Database(`${server.dataDir}/realm.sqlite3`);
+    db.prepare('UPDATE scheduled_messages SET scheduled_delivery_timestamp = ? WHERE id = ?').run(
+      inSeconds(-660),
+      id,
+    );
+    db.close();
+    await server.restart();
+    const [failed] = (await farid.get('/scheduled_messages')).body.scheduled_messages;
+    expect(failed).toMatchObject({ scheduled_message_id: id, failed: true });
+    const notice = await newestMessage('farid');
+    expect(notice.sender_email).toBe('notification-bot@tributary.local');
+    expect(notice.content).toContain('Message could not be sent at the scheduled time.');
+
+    const noTime = await farid.patch(`/scheduled_messages/${id}`, { content: 'try again' });
+    expect(noTime.body.msg).toBe('Scheduled delivery time must be in the future.');
+    const retried = await farid.patch(`/scheduled_messages/${id}`, {
+      scheduled_delivery_timestamp: inSeconds(3600),
+    });
+    expect(retried.status, retried.text).toBe(200);
+    expect((await farid.get('/scheduled_messages')).body.scheduled_messages[0].failed).toBe(false);
+    await farid.delete(`/scheduled_messages/${id}`);
   });
 
   it('marks a message that can no longer be sent as failed and tells its owner', async () => {
