@@ -18,6 +18,7 @@ import { FileIntake } from './uploads/intake';
 import { UploadManager } from './uploads/uploads';
 import { uploadHandlers } from './uploads/upload-handlers';
 import { chatHandlers } from './chat/chat-handlers';
+import { scheduledHandlers } from './chat/scheduled-handlers';
 import { ManifestService, type ManifestDialogs } from './manifest-service';
 import { fetchRealmMedia } from './media/media-proxy';
 import { openUploadExternally } from './media/open-upload';
@@ -222,6 +223,7 @@ export class MainServices {
         session: (accountId) => this.session(accountId),
       }),
       ...chatHandlers(this),
+      ...scheduledHandlers(this),
 
       // drafts
       listDrafts: ({ accountId }) => this.session(accountId).drafts.list(),

@@ -122,6 +122,7 @@ export async function createRealmServer(options: RealmServerOptions): Promise<Re
   ctx.realmUrl = url;
   configureMarkdown(db, { realmUrl: url, camo: config.camo });
   events.start();
+  const stopBackgroundWork = resources.flatMap((resource) => resource.start?.(ctx) ?? []);
 
   let closed = false;
   return {
@@ -136,6 +137,7 @@ export async function createRealmServer(options: RealmServerOptions): Promise<Re
     async close() {
       if (closed) return;
       closed = true;
+      for (const stop of stopBackgroundWork) stop();
       events.stop();
       await app.close();
       await checkpointer.stop();

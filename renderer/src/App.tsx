@@ -19,6 +19,7 @@ import { MentionStyles } from '../features/messages/MentionStyles';
 import { Inbox } from '../features/views/Inbox';
 import { Recent } from '../features/views/Recent';
 import { Drafts } from '../features/views/Drafts';
+import { ScheduledMessages } from '../features/views/ScheduledMessages';
 import { ConversationSwitcher } from '../features/views/ConversationSwitcher';
 import { Settings } from '../features/settings/Settings';
 import { ConnectionBanner } from '../features/connection/ConnectionBanner';
@@ -63,6 +64,7 @@ function Shell({ store }: { store: ChatStore }) {
   else if (route.kind === 'inbox') main = <Inbox />;
   else if (route.kind === 'recent') main = <Recent accountId={activeAccountId} />;
   else if (route.kind === 'drafts') main = <Drafts accountId={activeAccountId} />;
+  else if (route.kind === 'scheduled') main = <ScheduledMessages accountId={activeAccountId} />;
   else if (route.kind === 'settings') main = <Settings accountId={activeAccountId} />;
 
   return (

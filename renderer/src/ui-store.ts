@@ -14,6 +14,7 @@ export type Route =
   | { kind: 'inbox' }
   | { kind: 'recent' }
   | { kind: 'drafts' }
+  | { kind: 'scheduled' }
   | { kind: 'settings' }
   | { kind: 'signin' }
   | { kind: 'manifest'; path?: string };

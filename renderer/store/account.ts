@@ -43,6 +43,12 @@ import {
 } from './slices/userGroups';
 import { draftsFrom, handleDraftsEvent, draftsEventTypes, type DraftsState } from './slices/drafts';
 import {
+  handleScheduledMessagesEvent,
+  scheduledMessagesEventTypes,
+  scheduledMessagesFrom,
+  type ScheduledMessagesState,
+} from './slices/scheduledMessages';
+import {
   handleUserTopicsEvent,
   userTopicsEventTypes,
   userTopicsFrom,
@@ -99,6 +105,7 @@ export interface AccountState {
   readonly users: UsersState;
   readonly userGroups: UserGroupsState;
   readonly drafts: DraftsState;
+  readonly scheduledMessages: ScheduledMessagesState;
   readonly userTopics: UserTopicsState;
   readonly statuses: StatusesState;
   readonly settings: SettingsState;
@@ -135,6 +142,7 @@ const SLICES: readonly [SliceName, Handler, readonly ServerEventType[]][] = [
   ['narrows', handleNarrowsEvent, narrowsEventTypes],
   ['userGroups', handleUserGroupsEvent, userGroupsEventTypes],
   ['drafts', handleDraftsEvent, draftsEventTypes],
+  ['scheduledMessages', handleScheduledMessagesEvent, scheduledMessagesEventTypes],
   ['statuses', handleStatusesEvent, statusesEventTypes],
   ['settings', handleSettingsEvent, settingsEventTypes],
   ['typing', handleTypingEvent, typingEventTypes],
@@ -173,6 +181,7 @@ export function accountFromRegister(
     users: usersFromRegister(reg),
     userGroups: userGroupsFrom(reg.realm_user_groups),
     drafts: draftsFrom(reg.drafts, previous ? new Map(previous.drafts.local) : undefined),
+    scheduledMessages: scheduledMessagesFrom(reg.scheduled_messages),
     userTopics: userTopicsFrom(reg.user_topics),
     statuses: statusesFrom(reg.user_status),
     settings,
@@ -203,6 +212,7 @@ export class AccountBatch {
       users: new SliceDraft(account.users),
       userGroups: new SliceDraft(account.userGroups),
       drafts: new SliceDraft(account.drafts),
+      scheduledMessages: new SliceDraft(account.scheduledMessages),
       userTopics: new SliceDraft(account.userTopics),
       statuses: new SliceDraft(account.statuses),
       settings: new SliceDraft(account.settings),

@@ -9,6 +9,7 @@ import type { ChannelsState } from './slices/channels';
 import type { UsersState } from './slices/users';
 import type { UserGroupsState } from './slices/userGroups';
 import type { DraftsState } from './slices/drafts';
+import type { ScheduledMessagesState } from './slices/scheduledMessages';
 import type { UserTopicsState } from './slices/userTopics';
 import type { StatusesState } from './slices/statuses';
 import type { SettingsState } from './slices/settings';
@@ -23,6 +24,7 @@ export interface SliceDrafts {
   users: SliceDraft<UsersState>;
   userGroups: SliceDraft<UserGroupsState>;
   drafts: SliceDraft<DraftsState>;
+  scheduledMessages: SliceDraft<ScheduledMessagesState>;
   userTopics: SliceDraft<UserTopicsState>;
   statuses: SliceDraft<StatusesState>;
   settings: SliceDraft<SettingsState>;

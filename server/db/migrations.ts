@@ -385,4 +385,32 @@ export const migrations: Migration[] = [
         CREATE INDEX user_presence_last_update_id ON user_presence (last_update_id);
       `),
   },
+  {
+    version: 8,
+    description: 'scheduled messages and message reminders (delivered by the server at the time)',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE scheduled_messages (
+          id INTEGER PRIMARY KEY,
+          user_id INTEGER NOT NULL REFERENCES users(id),
+          -- 'send' is a scheduled message; 'reminder' a Notification Bot DM about another message.
+          delivery_type TEXT NOT NULL CHECK (delivery_type IN ('send', 'reminder')),
+          type TEXT NOT NULL CHECK (type IN ('stream', 'private')),
+          -- Channel id, or the JSON list of direct recipients' ids.
+          to_ids TEXT NOT NULL,
+          topic TEXT NOT NULL,
+          content TEXT NOT NULL,
+          rendered_content TEXT NOT NULL,
+          scheduled_delivery_timestamp INTEGER NOT NULL,
+          read_by_sender INTEGER NOT NULL,
+          reminder_target_message_id INTEGER,
+          failed INTEGER NOT NULL DEFAULT 0,
+          delivered INTEGER NOT NULL DEFAULT 0,
+          delivered_message_id INTEGER
+        );
+        CREATE INDEX scheduled_messages_pending
+          ON scheduled_messages (scheduled_delivery_timestamp) WHERE delivered = 0 AND failed = 0;
+        CREATE INDEX scheduled_messages_user ON scheduled_messages (user_id);
+      `),
+  },
 ];

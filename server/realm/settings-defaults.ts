@@ -84,6 +84,7 @@ export const DEFAULT_REALM_SETTINGS: Record<string, unknown> = {
   emails_restricted_to_domains: false,
   invite_required: true,
   enable_spectator_access: false,
+  enable_read_receipts: true,
   web_public_streams_enabled: false,
   new_stream_announcements_stream_id: -1,
   signup_announcements_stream_id: -1,

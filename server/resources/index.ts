@@ -35,6 +35,9 @@ import { uploadsResource } from './uploads';
 import { channelTopicsResource } from './channel-topics';
 import { messageHistoryResource } from './message-history';
 import { realmEmojiResource } from './realm-emoji';
+import { readReceiptsResource } from './read-receipts';
+import { scheduledMessagesResource } from './scheduled-messages';
+import { remindersResource } from './reminders';
 
 export const resources: readonly ResourceModule[] = [
   serverInfoResource,
@@ -71,6 +74,9 @@ export const resources: readonly ResourceModule[] = [
   submessagesResource,
   uploadsResource,
   realmEmojiResource,
+  readReceiptsResource,
+  scheduledMessagesResource,
+  remindersResource,
 ];
 
 setStateProviders(resources);

@@ -306,7 +306,43 @@ export function storeMessage(
   })();
 }
 
-const toParam = new Param<unknown, true>(z.unknown(), false, true);
+export interface SendRequest {
+  type: 'direct' | 'channel' | 'stream' | 'private';
+  to: unknown;
+  topic: string | undefined;
+  /** Already validated with validateContent. */
+  content: string;
+}
+
+/**
+ * The checks POST /messages makes before storing: the destination, posting rights, topic rules and
+ * wildcard mentions. Scheduled messages run them when scheduled and again when delivered.
+ */
+export function resolveSendTarget(
+  ctx: RealmContext,
+  user: AuthUser,
+  request: SendRequest,
+): { target: MessageTarget; rendered: RenderedMessage } {
+  const to = parseTo(request.to);
+  const lookup = databaseLookup(ctx.db, user);
+  if (request.type === 'channel' || request.type === 'stream') {
+    const channel = resolveChannelTarget(ctx, user, to);
+    const topic = normalizeTopic(ctx.db, request.topic);
+    checkCanPostToChannel(ctx, user, channel);
+    checkTopicAllowed(ctx.db, channel, topic);
+    const rendered = renderMessage(request.content, lookup);
+    checkWildcardMentions(ctx.db, user, channel, topic, {
+      stream: rendered.streamWildcard,
+      topic: rendered.topicWildcard,
+    });
+    return { target: { kind: 'channel', channel, topic }, rendered };
+  }
+  const target: MessageTarget = { kind: 'direct', userIds: resolveDirectTarget(ctx, user, to) };
+  return { target, rendered: renderMessage(request.content, lookup) };
+}
+
+/** `to` of a send: a channel id or name, or a list of user ids or emails (JSON or comma-separated). */
+export const toParam = new Param<unknown, true>(z.unknown(), false, true);
 
 export function registerSendRoute(api: ApiRouter, ctx: RealmContext): void {
   // Compose preview: the HTML a message would get, without sending it.
@@ -334,25 +370,12 @@ export function registerSendRoute(api: ApiRouter, ctx: RealmContext): void {
         throw missingParam(params.queue_id === undefined ? 'queue_id' : 'local_id');
       }
       const content = validateContent(params.content);
-      const to = parseTo(params.to);
-      const lookup = databaseLookup(ctx.db, user);
-      let target: MessageTarget;
-      let rendered: RenderedMessage;
-      if (params.type === 'channel' || params.type === 'stream') {
-        const channel = resolveChannelTarget(ctx, user, to);
-        const topic = normalizeTopic(ctx.db, params.topic);
-        checkCanPostToChannel(ctx, user, channel);
-        checkTopicAllowed(ctx.db, channel, topic);
-        rendered = renderMessage(content, lookup);
-        checkWildcardMentions(ctx.db, user, channel, topic, {
-          stream: rendered.streamWildcard,
-          topic: rendered.topicWildcard,
-        });
-        target = { kind: 'channel', channel, topic };
-      } else {
-        target = { kind: 'direct', userIds: resolveDirectTarget(ctx, user, to) };
-        rendered = renderMessage(content, lookup);
-      }
+      const { target, rendered } = resolveSendTarget(ctx, user, {
+        type: params.type,
+        to: params.to,
+        topic: params.topic,
+        content,
+      });
       const clientName = clientNameFrom(params.client, request.headers['user-agent']);
       const ownQueue =
         params.queue_id !== undefined &&

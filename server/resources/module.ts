@@ -22,4 +22,6 @@ export interface ResourceModule {
   routes(api: ApiRouter, ctx: RealmContext): void;
   /** Keys this module adds to the POST /register response. */
   initialState?(ctx: RealmContext, user: AuthUser, request: StateRequest): Record<string, unknown>;
+  /** Background work (timers) started once the server listens; returns its stop function. */
+  start?(ctx: RealmContext): () => void;
 }

@@ -53,6 +53,10 @@ function endpoint<Params, Response>(
 
 export type JsonObject = { [key: string]: unknown };
 
+export type ScheduledMessageParams =
+  | { type: 'stream'; to: number | string; topic: string; content: string }
+  | { type: 'direct'; to: number[]; content: string };
+
 export type Anchor = number | 'newest' | 'oldest' | 'first_unread';
 export interface NarrowTerm {
   operator: string;
@@ -318,6 +322,27 @@ export const endpoints = {
     { idempotent: true },
   ),
   deleteDraft: endpoint<{ draft_id: number }, SuccessEnvelope>('DELETE', '/drafts/{draft_id}'),
+
+  createScheduledMessage: endpoint<
+    ScheduledMessageParams & { scheduled_delivery_timestamp: number },
+    SuccessEnvelope & { scheduled_message_id: number }
+  >('POST', '/scheduled_messages'),
+  editScheduledMessage: endpoint<
+    Partial<ScheduledMessageParams> & {
+      scheduled_message_id: number;
+      scheduled_delivery_timestamp?: number;
+    },
+    SuccessEnvelope
+  >('PATCH', '/scheduled_messages/{scheduled_message_id}', { idempotent: true }),
+  deleteScheduledMessage: endpoint<{ scheduled_message_id: number }, SuccessEnvelope>(
+    'DELETE',
+    '/scheduled_messages/{scheduled_message_id}',
+  ),
+  /** Who has read a message (never its sender; only users sharing read receipts). */
+  getReadReceipts: endpoint<{ message_id: number }, SuccessEnvelope & { user_ids: number[] }>(
+    'GET',
+    '/messages/{message_id}/read_receipts',
+  ),
 
   /** The user's uploaded files; finds a tus upload whose final answer was lost (electron/uploads). */
   getAttachments: endpoint<

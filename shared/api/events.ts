@@ -11,6 +11,7 @@ import type {
   MessageFlag,
   ProfileDataValue,
   ReactionType,
+  ScheduledMessage,
   SettingValue,
   StoredDraft,
   Subscription,
@@ -370,6 +371,12 @@ export interface DraftsRemoveEvent extends EventBase {
 
 export type DraftsEvent = DraftsAddEvent | DraftsUpdateEvent | DraftsRemoveEvent;
 
+export type ScheduledMessagesEvent = EventBase & { type: 'scheduled_messages' } & (
+    | { op: 'add'; scheduled_messages: ScheduledMessage[] }
+    | { op: 'update'; scheduled_message: ScheduledMessage }
+    | { op: 'remove'; scheduled_message_id: number }
+  );
+
 // ---------------------------------------------------------------------------------------------
 // Realm and settings
 
@@ -528,6 +535,7 @@ export type ServerEvent =
   | UserStatusEvent
   | UserTopicEvent
   | DraftsEvent
+  | ScheduledMessagesEvent
   | TypingEvent
   | RealmEvent
   | RealmUserSettingsDefaultsEvent

@@ -332,6 +332,22 @@ export interface Draft {
 /** A draft that came from the server (it has an id). */
 export type StoredDraft = Draft & { id: number };
 
+/** A message the server sends for the user at scheduled_delivery_timestamp (FL179). */
+export interface ScheduledMessage {
+  scheduled_message_id: number;
+  type: 'stream' | 'private';
+  /** The channel id, or the direct message's recipients. */
+  to: number | number[];
+  /** Channel messages only. */
+  topic?: string;
+  content: string;
+  rendered_content: string;
+  /** UNIX seconds. */
+  scheduled_delivery_timestamp: number;
+  /** The server tried to send it and could not (the Notification Bot said why). */
+  failed: boolean;
+}
+
 export interface UserStatus {
   /** At most 60 code points; "" or absent means no status text. */
   status_text?: string;
@@ -486,6 +502,7 @@ export interface RegisterResponse extends ApiSuccess {
 
   unread_msgs: UnreadMessages;
   drafts: StoredDraft[];
+  scheduled_messages?: ScheduledMessage[];
   user_settings: UserSettings;
   realm_user_settings_defaults?: UserSettings;
   realm_user_groups: UserGroup[];

@@ -10,6 +10,7 @@ import { uploadsMethods, uploadsPushes } from './uploads';
 import { systemMethods, systemPushes } from './system';
 import { manifestMethods, manifestPushes } from './manifest';
 import { mediaMethods } from './media';
+import { scheduledMethods } from './scheduled';
 import { composeDomains, type MethodDef, type PushDef } from './define';
 import type { ChosenFile } from './uploads';
 
@@ -21,6 +22,7 @@ export const methods = composeDomains(
   systemMethods,
   manifestMethods,
   mediaMethods,
+  scheduledMethods,
 );
 
 export const pushes = composeDomains(

@@ -60,6 +60,10 @@ export const METHOD_NAMES = [
   'forgetRecentManifest',
   'fetchExternalMedia',
   'saveUpload',
+  'scheduleMessage',
+  'editScheduledMessage',
+  'deleteScheduledMessage',
+  'getReadReceipts',
 ] as const satisfies readonly MethodName[];
 
 export const PUSH_NAMES = [

@@ -22,6 +22,7 @@ import {
 import { draftBodyFor, findDraft, type Destination } from './drafts';
 import { UploadList, useUploads } from './uploads';
 import { RecipientPicker } from './RecipientPicker';
+import { ScheduleControl, scheduledMessageFor } from './ScheduleControl';
 import { useEmojiSuggestions } from './emoji-completion';
 import { Emoji } from '../emoji/Emoji';
 import type { EmojiEntry } from '../emoji/emoji-data';
@@ -314,6 +315,11 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
           actions.markLocalEchoSent(accountId, localId, result.messageId);
       })
       .catch((e: unknown) => actions.markLocalEchoFailed(accountId, localId, errorText(e)));
+    clearSent();
+  };
+
+  /** After a send (or a schedule): the draft of this destination is gone and the box is empty. */
+  const clearSent = () => {
     stopTyping();
     if (saveTimer.current) clearTimeout(saveTimer.current);
     pendingSave.current = null;
@@ -505,6 +511,11 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
           {text.length > maxLength * 0.9 ? `${text.length} / ${maxLength}` : ''}
           {tooLong ? ` — ${text.length - maxLength} characters too long` : ''}
         </span>
+        <ScheduleControl
+          accountId={accountId}
+          message={scheduledMessageFor(text, destination, tooLong)}
+          onScheduled={clearSent}
+        />
         <button type="submit" disabled={tooLong || !text.trim()}>
           Send
         </button>

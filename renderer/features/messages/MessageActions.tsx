@@ -27,8 +27,9 @@ import { EmojiPicker } from '../emoji/EmojiPicker';
 import { toggleReaction } from './Reactions';
 import { conversationOf } from './narrow-info';
 import { useMarkReadControl } from './mark-read-control';
+import { ReadReceipts } from './ReadReceipts';
 
-type Mode = null | 'menu' | 'emoji' | 'edit' | 'move' | 'confirm-delete';
+type Mode = null | 'menu' | 'emoji' | 'edit' | 'move' | 'confirm-delete' | 'read-receipts';
 type Propagate = 'change_one' | 'change_later' | 'change_all';
 
 /** The message's permanent link on its realm, in its conversation, as the web app writes it. */
@@ -367,12 +368,18 @@ function ActionsPanel({
           >
             Copy link to message
           </button>
+          <button role="menuitem" type="button" onClick={() => setMode('read-receipts')}>
+            Read receipts
+          </button>
           {message.sender_id === self || selfIsAdmin ? (
             <button role="menuitem" type="button" onClick={() => setMode('confirm-delete')}>
               Delete message
             </button>
           ) : null}
         </div>
+      ) : null}
+      {mode === 'read-receipts' ? (
+        <ReadReceipts accountId={accountId} messageId={message.id} onClose={() => setMode(null)} />
       ) : null}
       {mode === 'confirm-delete' ? (
         <div className="menu" role="alertdialog" aria-label="Delete message?">

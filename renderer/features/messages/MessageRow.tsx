@@ -85,10 +85,15 @@ export function RecipientHeader({ message }: { message: MessageWithFlags }) {
 }
 
 /** The sender's picture, or initials, as the row's gutter (a plain function: no component of its own
- * per row). */
-function avatar(accountId: string, user: User | undefined, name: string) {
+ * per row). Other lists of people pass their own class for its size. */
+export function avatar(
+  accountId: string,
+  user: User | undefined,
+  name: string,
+  className = 'gutter avatar',
+) {
   const src = user?.avatar_url ? mediaUrl(accountId, user.avatar_url) : null;
-  if (src) return <img className="gutter avatar" src={src} alt="" />;
+  if (src) return <img className={className} src={src} alt="" />;
   const initials = name
     .split(/\s+/)
     .map((w) => w[0] ?? '')
@@ -96,7 +101,7 @@ function avatar(accountId: string, user: User | undefined, name: string) {
     .slice(0, 2)
     .toUpperCase();
   return (
-    <span className="gutter avatar initials" aria-hidden="true">
+    <span className={`${className} initials`} aria-hidden="true">
       {initials}
     </span>
   );

@@ -99,6 +99,7 @@ function SidebarViews({ accountId, routeKey }: { accountId: string; routeKey: st
   const total = useChatStore((s) => selectUnreadCounts(selectActiveAccount(s)).total);
   const mentions = useChatStore((s) => selectUnreadCounts(selectActiveAccount(s)).mentions);
   const drafts = useUi((s) => s.drafts[accountId]?.length ?? 0);
+  const scheduled = useChatStore((s) => selectActiveAccount(s)?.scheduledMessages.byId.size ?? 0);
   const views: Array<{ label: string; route: Route; key: string; count?: number }> = [
     { label: 'Inbox', route: { kind: 'inbox' }, key: 'inbox', count: total },
     { label: 'Recent conversations', route: { kind: 'recent' }, key: 'recent' },
@@ -115,6 +116,12 @@ function SidebarViews({ accountId, routeKey }: { accountId: string; routeKey: st
       key: narrowKey(STARRED_NARROW),
     },
     { label: 'Drafts', route: { kind: 'drafts' }, key: 'drafts', count: drafts },
+    {
+      label: 'Scheduled messages',
+      route: { kind: 'scheduled' },
+      key: 'scheduled',
+      count: scheduled,
+    },
   ];
   return (
     <ul className="views">

@@ -1,0 +1,184 @@
+// Scheduled messages: the user's messages the server will send later, soonest first, with where
+// and when each goes; edited in place (text and time) or deleted. Kept live by scheduled_messages
+// events, so a delivered one leaves the list on its own.
+import { useMemo, useState } from 'react';
+import type { ScheduledMessage } from '../../../shared/api/types';
+import { dmNarrow, topicNarrow } from '../../../shared/narrow';
+import { useAccountNames, useChatStore } from '../../store/hooks';
+import { selectActiveAccount } from '../../store';
+import { scheduledMessagesInOrder } from '../../store/slices/scheduledMessages';
+import type { AccountNames } from '../../store/account';
+import { api, errorText } from '../../src/tributary';
+import { navigate } from '../../src/ui-store';
+import { formatDateTime } from '../../lib/format';
+import { userName } from '../messages/narrow-info';
+import { fromDatetimeLocal, toDatetimeLocal } from '../compose/schedule-times';
+
+function destinationTitle(account: AccountNames | undefined, m: ScheduledMessage): string {
+  if (m.type === 'stream') {
+    const id = m.to as number;
+    return `#${account?.channels.channels.get(id)?.name ?? id} > ${m.topic ?? ''}`;
+  }
+  return (m.to as number[]).map((id) => userName(account, id)).join(', ');
+}
+
+export function ScheduledMessages({ accountId }: { accountId: string }) {
+  const state = useChatStore((s) => selectActiveAccount(s)?.scheduledMessages);
+  const account = useAccountNames();
+  const messages = useMemo(() => (state ? scheduledMessagesInOrder(state) : []), [state]);
+  return (
+    <section className="view scheduled-messages" aria-label="Scheduled messages">
+      <h1>Scheduled messages</h1>
+      {messages.length === 0 ? <p>No scheduled messages.</p> : null}
+      <ul>
+        {messages.map((m) => (
+          <ScheduledItem
+            key={m.scheduled_message_id}
+            accountId={accountId}
+            message={m}
+            title={destinationTitle(account, m)}
+          />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function ScheduledItem({
+  accountId,
+  message,
+  title,
+}: {
+  accountId: string;
+  message: ScheduledMessage;
+  title: string;
+}) {
+  const [editing, setEditing] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const id = message.scheduled_message_id;
+  const run = (p: Promise<unknown>, after?: () => void) => {
+    setError(null);
+    p.then(after).catch((e: unknown) => setError(errorText(e)));
+  };
+  return (
+    <li data-testid="scheduled-message" className={message.failed ? 'failed' : undefined}>
+      <div className="scheduled-head">
+        <button
+          type="button"
+          className="link"
+          onClick={() =>
+            navigate({
+              kind: 'narrow',
+              narrow:
+                message.type === 'stream'
+                  ? topicNarrow(message.to as number, message.topic ?? '')
+                  : dmNarrow(message.to as number[]),
+            })
+          }
+        >
+          {title}
+        </button>
+        <time dateTime={new Date(message.scheduled_delivery_timestamp * 1000).toISOString()}>
+          {formatDateTime(message.scheduled_delivery_timestamp)}
+        </time>
+        {message.failed ? <span className="badge error">Not sent</span> : null}
+      </div>
+      {editing ? (
+        <EditScheduled
+          message={message}
+          onCancel={() => setEditing(false)}
+          onSave={(content, deliverAt) =>
+            run(
+              api().editScheduledMessage({
+                accountId,
+                scheduledMessageId: id,
+                message:
+                  message.type === 'stream'
+                    ? {
+                        type: 'channel',
+                        to: message.to as number,
+                        topic: message.topic ?? '',
+                        content,
+                      }
+                    : { type: 'direct', to: message.to as number[], content },
+                deliverAt,
+              }),
+              () => setEditing(false),
+            )
+          }
+        />
+      ) : (
+        <>
+          <p className="draft-content">{message.content}</p>
+          <div className="scheduled-actions">
+            <button type="button" onClick={() => setEditing(true)}>
+              Edit
+            </button>
+            <button
+              type="button"
+              aria-label={`Delete scheduled message to ${title}`}
+              onClick={() =>
+                run(api().deleteScheduledMessage({ accountId, scheduledMessageId: id }))
+              }
+            >
+              Delete
+            </button>
+          </div>
+        </>
+      )}
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
+function EditScheduled({
+  message,
+  onSave,
+  onCancel,
+}: {
+  message: ScheduledMessage;
+  onSave: (content: string, deliverAt: number) => void;
+  onCancel: () => void;
+}) {
+  const [content, setContent] = useState(message.content);
+  const [when, setWhen] = useState(toDatetimeLocal(message.scheduled_delivery_timestamp));
+  const deliverAt = fromDatetimeLocal(when);
+  return (
+    <form
+      className="edit-scheduled"
+      aria-label="Edit scheduled message"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (deliverAt !== null && content.trim()) onSave(content, deliverAt);
+      }}
+    >
+      <textarea
+        aria-label="Message"
+        value={content}
+        rows={3}
+        onChange={(e) => setContent(e.target.value)}
+      />
+      <label>
+        <span>Send at</span>
+        <input
+          type="datetime-local"
+          aria-label="Send at"
+          value={when}
+          onChange={(e) => setWhen(e.target.value)}
+        />
+      </label>
+      <div className="scheduled-actions">
+        <button type="submit" disabled={deliverAt === null || !content.trim()}>
+          Save
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

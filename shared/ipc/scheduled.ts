@@ -1,0 +1,28 @@
+// Scheduled messages (sent by the server at their time) and read receipts. The list itself comes
+// with the snapshot and scheduled_messages events; these are the calls that change it.
+import { z } from 'zod';
+import type { SuccessEnvelope } from '../api/endpoints';
+import { outgoingMessage } from './chat';
+import { forAccount, messageId } from './common';
+import { method } from './define';
+
+/** UNIX seconds; the server refuses times already past. */
+const deliveryTimestamp = z.number().int().positive();
+const scheduledMessageId = z.number().int().positive();
+
+export const scheduledMethods = {
+  scheduleMessage: method<{ scheduledMessageId: number }>()(
+    forAccount({ message: outgoingMessage, deliverAt: deliveryTimestamp }),
+  ),
+  /** Replaces the destination and content and/or the time of a scheduled message. */
+  editScheduledMessage: method<SuccessEnvelope>()(
+    forAccount({
+      scheduledMessageId,
+      message: outgoingMessage.optional(),
+      deliverAt: deliveryTimestamp.optional(),
+    }),
+  ),
+  deleteScheduledMessage: method<SuccessEnvelope>()(forAccount({ scheduledMessageId })),
+  /** The ids of the users who read a message (the server refuses when the realm disabled them). */
+  getReadReceipts: method<{ userIds: number[] }>()(forAccount({ messageId })),
+} as const;
