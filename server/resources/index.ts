@@ -35,6 +35,7 @@ import { uploadsResource } from './uploads';
 import { channelTopicsResource } from './channel-topics';
 import { messageHistoryResource } from './message-history';
 import { realmEmojiResource } from './realm-emoji';
+import { realmAdminResource } from './realm-admin';
 
 export const resources: readonly ResourceModule[] = [
   serverInfoResource,
@@ -71,6 +72,7 @@ export const resources: readonly ResourceModule[] = [
   submessagesResource,
   uploadsResource,
   realmEmojiResource,
+  realmAdminResource,
 ];
 
 setStateProviders(resources);
