@@ -15,6 +15,8 @@ export type Route =
   | { kind: 'recent' }
   | { kind: 'drafts' }
   | { kind: 'settings' }
+  /** The channel browser; with streamId, that channel's settings beside it; with create, the form. */
+  | { kind: 'channels'; streamId?: number; create?: boolean }
   | { kind: 'signin' }
   | { kind: 'manifest'; path?: string };
 
