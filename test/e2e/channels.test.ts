@@ -104,7 +104,15 @@ describe('channels for everyone', () => {
     await session.page.screenshot({ path: `${SHOTS}/settings.png` });
   });
 
-  it('adds a person to the channel', async () => {
+  it('adds a person to the channel, from the settings its sidebar menu opens', async () => {
+    // Esc in the empty filter leaves the browser; the sidebar row's menu opens the settings again.
+    await session.page.getByRole('searchbox', { name: 'Filter channels' }).fill('');
+    await session.page.getByRole('searchbox', { name: 'Filter channels' }).press('Escape');
+    await session.page
+      .getByRole('heading', { name: 'Channels', level: 1 })
+      .waitFor({ state: 'detached' });
+    await sidebar().getByRole('button', { name: 'Channel #field-trips options' }).click();
+    await sidebar().getByRole('menuitem', { name: 'Channel settings' }).click();
     const settings = session.page.getByRole('article', { name: 'Settings for #field-trips' });
     await settings.getByRole('tab', { name: 'Subscribers' }).click();
     await settings.getByRole('searchbox', { name: 'Add subscribers' }).fill('farid');

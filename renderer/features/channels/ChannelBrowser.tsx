@@ -8,7 +8,7 @@ import { channelNarrow } from '../../../shared/narrow';
 import { useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import { api, errorText } from '../../src/tributary';
-import { navigate } from '../../src/ui-store';
+import { goBack, navigate, uiStore } from '../../src/ui-store';
 import { ChannelDescription, ErrorLine, Tabs } from './parts';
 import { creatablePrivacies } from './channel-permissions';
 import { PersonIcon, PrivacyIcon } from './PrivacyIcon';
@@ -20,6 +20,12 @@ const LIST_TABS = [
   ['subscribed', 'Subscribed'],
   ['all', 'All channels'],
 ] as const;
+
+/** Back to the view before the browser, past the browser's own pages (channel, create form). */
+function leaveChannels(): void {
+  while (uiStore.getState().route.kind === 'channels' && uiStore.getState().previous.length > 0)
+    goBack();
+}
 
 export function channelsQueryKey(accountId: string, generation: number, archived: boolean) {
   return ['channels', accountId, generation, archived] as const;
@@ -91,6 +97,8 @@ export function ChannelBrowser({
           placeholder="Filter channels"
           value={search}
           onChange={(e) => setSearch(e.target.value)}
+          // Esc in the empty field leaves the browser, as Esc closes the web app's overlay.
+          onKeyDown={(e) => e.key === 'Escape' && search === '' && leaveChannels()}
           autoFocus
         />
         <label className="archived-toggle">
@@ -173,10 +181,13 @@ function BrowserRow({
         <button
           type="button"
           className="link channel-name"
+          // A channel whose messages the person cannot read yet opens its settings page instead.
           onClick={() =>
-            subscribed || !channel.invite_only
-              ? navigate({ kind: 'narrow', narrow: channelNarrow(channel.stream_id) })
-              : undefined
+            navigate(
+              subscribed || !channel.invite_only
+                ? { kind: 'narrow', narrow: channelNarrow(channel.stream_id) }
+                : { kind: 'channels', streamId: channel.stream_id },
+            )
           }
           title={subscribed ? 'Open channel' : 'Preview channel'}
         >

@@ -2,7 +2,7 @@
 // for a subscribed channel, the personal settings (colour, pin, mute, notification overrides) and
 // the subscribers tab with "Add subscribers". Each change is one POST
 // /users/me/subscriptions/properties; what shows comes back from the subscription update event.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Subscription, UserSettings } from '../../../shared/api/types';
 import { channelNarrow } from '../../../shared/narrow';
 import { useChatStore } from '../../store/hooks';
@@ -135,12 +135,7 @@ function PersonalSettings({
           ))}
         </div>
         <label className="custom-color">
-          <input
-            type="color"
-            aria-label="Custom channel color"
-            value={sub.color}
-            onChange={(e) => set('color', e.target.value)}
-          />
+          <CustomColor color={sub.color} onPick={(color) => set('color', color)} />
           Custom color
         </label>
       </fieldset>
@@ -187,6 +182,30 @@ function PersonalSettings({
       </fieldset>
     </div>
   );
+}
+
+/**
+ * The colour input sends once the picker closes (its native change event): React's onChange
+ * follows every move of the picker, which would be one request per step.
+ */
+function CustomColor({ color, onPick }: { color: string; onPick: (color: string) => void }) {
+  const ref = useRef<HTMLInputElement>(null);
+  const pick = useRef(onPick);
+  useEffect(() => {
+    pick.current = onPick;
+  }, [onPick]);
+  useEffect(() => {
+    const input = ref.current;
+    if (input) input.value = color;
+  }, [color]);
+  useEffect(() => {
+    const input = ref.current;
+    if (!input) return;
+    const onChange = () => pick.current(input.value);
+    input.addEventListener('change', onChange);
+    return () => input.removeEventListener('change', onChange);
+  }, []);
+  return <input ref={ref} type="color" aria-label="Custom channel color" defaultValue={color} />;
 }
 
 function setProperty(

@@ -142,6 +142,11 @@ describe('channel browser', () => {
     expect(
       within(settings).getByRole('radio', { name: 'Color #4f8de4' }).getAttribute('aria-checked'),
     ).toBe('true');
+    // The custom colour is sent when the picker closes (its change event).
+    fireEvent.change(within(settings).getByLabelText('Custom channel color'), {
+      target: { value: '#123456' },
+    });
+    await waitFor(() => expect(subscription('jsdom-made')?.color).toBe('#123456'));
     expect(
       (
         within(settings).getByRole('combobox', {
