@@ -54,6 +54,21 @@ describe('channels for everyone', () => {
     await session.page.getByRole('button', { name: 'Unsubscribe from #book-club' }).click();
     await sidebarChannel('book-club').waitFor({ state: 'detached' });
     await session.page.getByRole('button', { name: 'Subscribe to #book-club' }).waitFor();
+
+    // An unsubscribed public channel opens as a preview of its messages.
+    const bookClub = (await client('owner').get('/get_stream_id', { stream: 'book-club' })).body
+      .stream_id as number;
+    await client('owner').post('/messages', {
+      type: 'stream',
+      to: bookClub,
+      topic: 'chapter one',
+      content: 'Who finished it?',
+    });
+    await browserRow('book-club')
+      .getByRole('button', { name: 'Public channel book-club', exact: true })
+      .click();
+    await session.page.getByTestId('message').filter({ hasText: 'Who finished it?' }).waitFor();
+    await openBrowser();
   });
 
   it('creates a channel with another person subscribed from the start', async () => {
@@ -81,7 +96,8 @@ describe('channels for everyone', () => {
   it('changes the colour and pins the channel; another queue of the same user hears it', async () => {
     const settings = session.page.getByRole('article', { name: 'Settings for #field-trips' });
     await settings.getByRole('radio', { name: 'Color #e4523d' }).click();
-    await settings.getByRole('checkbox', { name: 'Pin channel to top of left sidebar' }).check();
+    // A click, not check(): the box shows the server's state, which the update event brings.
+    await settings.getByRole('checkbox', { name: 'Pin channel to top of left sidebar' }).click();
     const pinned = sidebar().getByRole('region', { name: 'Pinned channels' });
     await pinned.getByRole('button', { name: /^#field-trips/ }).waitFor();
     await expect(

@@ -199,7 +199,11 @@ function BrowserRow({
         <ErrorLine error={error} />
       </div>
       {count !== undefined ? (
-        <span className="subscriber-count" aria-label={`${count} subscribers`} title="Subscribers">
+        <span
+          className="subscriber-count"
+          aria-label={`${count} ${count === 1 ? 'subscriber' : 'subscribers'}`}
+          title="Subscribers"
+        >
           <PersonIcon /> {count}
         </span>
       ) : null}

@@ -284,7 +284,9 @@ function Subscribers({
           {status.text}
         </p>
       ) : null}
-      <h3>{subscribers.length} subscribers</h3>
+      <h3>
+        {subscribers.length} {subscribers.length === 1 ? 'subscriber' : 'subscribers'}
+      </h3>
       <ul className="subscriber-list" aria-label="Subscribers">
         {names.map((u) => (
           <li key={u.user_id}>

@@ -66,7 +66,7 @@ describe('channel browser', () => {
     expect(description.textContent).toBe('safe ');
     expect(description.innerHTML).not.toMatch(/onerror|script/);
     expect(within(row).getByRole('img', { name: 'Public channel' })).toBeTruthy();
-    expect(within(row).getByLabelText('1 subscribers')).toBeTruthy();
+    expect(within(row).getByLabelText('1 subscriber')).toBeTruthy();
 
     fireEvent.change(screen.getByRole('searchbox', { name: 'Filter channels' }), {
       target: { value: 'hosti' },
