@@ -116,6 +116,24 @@ export function chatHandlers(sessions: {
         invite_only: p.inviteOnly,
         announce: p.announce,
       }),
+    createChannel: (p) => {
+      const account = session(p);
+      // With principals the server subscribes only those listed, so the creator is added to them.
+      const me = account.register?.user_id;
+      const others = p.principals ?? [];
+      return account.client.call(endpoints.subscribe, {
+        subscriptions: [{ name: p.name, description: p.description ?? '' }],
+        principals: me === undefined ? p.principals : [...new Set([me, ...others])],
+        invite_only: p.privacy === 'private',
+        is_web_public: p.privacy === 'web-public',
+        announce: p.announce,
+      });
+    },
+    addSubscribers: (p) =>
+      session(p).client.call(endpoints.subscribe, {
+        subscriptions: [{ name: p.channelName }],
+        principals: p.principals,
+      }),
     unsubscribe: (p) =>
       session(p).client.call(endpoints.unsubscribe, {
         subscriptions: p.subscriptions,

@@ -22,6 +22,7 @@ import { Drafts } from '../features/views/Drafts';
 import { ScheduledMessages } from '../features/views/ScheduledMessages';
 import { ConversationSwitcher } from '../features/views/ConversationSwitcher';
 import { Settings } from '../features/settings/Settings';
+import { ChannelBrowser } from '../features/channels/ChannelBrowser';
 import { ConnectionBanner } from '../features/connection/ConnectionBanner';
 import { SearchBox } from '../features/search/SearchBox';
 import { UserProfile } from '../features/people/UserProfile';
@@ -66,6 +67,10 @@ function Shell({ store }: { store: ChatStore }) {
   else if (route.kind === 'drafts') main = <Drafts accountId={activeAccountId} />;
   else if (route.kind === 'scheduled') main = <ScheduledMessages accountId={activeAccountId} />;
   else if (route.kind === 'settings') main = <Settings accountId={activeAccountId} />;
+  else if (route.kind === 'channels')
+    main = (
+      <ChannelBrowser accountId={activeAccountId} streamId={route.streamId} create={route.create} />
+    );
 
   return (
     <div className="app">

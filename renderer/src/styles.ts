@@ -4,4 +4,5 @@
 import 'katex-styles/dist/katex.min.css';
 import 'virtual:emoji-sprites.css';
 import '../styles/app.css';
+import '../styles/channels.css';
 import '../styles/message-content.css';

@@ -16,6 +16,8 @@ export type Route =
   | { kind: 'drafts' }
   | { kind: 'scheduled' }
   | { kind: 'settings' }
+  /** The channel browser; with streamId, that channel's settings beside it; with create, the form. */
+  | { kind: 'channels'; streamId?: number; create?: boolean }
   | { kind: 'signin' }
   | { kind: 'manifest'; path?: string };
 

@@ -38,6 +38,7 @@ import { realmEmojiResource } from './realm-emoji';
 import { readReceiptsResource } from './read-receipts';
 import { scheduledMessagesResource } from './scheduled-messages';
 import { remindersResource } from './reminders';
+import { realmAdminResource } from './realm-admin';
 
 export const resources: readonly ResourceModule[] = [
   serverInfoResource,
@@ -77,6 +78,7 @@ export const resources: readonly ResourceModule[] = [
   readReceiptsResource,
   scheduledMessagesResource,
   remindersResource,
+  realmAdminResource,
 ];
 
 setStateProviders(resources);

@@ -173,7 +173,7 @@ function validateChannelName(name: string): string {
   return trimmed;
 }
 
-function validateGroupSetting(
+export function validateGroupSetting(
   ctx: RealmContext,
   name: string,
   value: GroupSettingValue,

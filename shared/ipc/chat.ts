@@ -158,6 +158,28 @@ export const chatMethods = {
       announce: z.boolean().optional(),
     }),
   ),
+  /**
+   * Creates a channel with the caller and `principals` subscribed (POST /users/me/subscriptions
+   * with a new name). Fails with the server's reason when the name is taken by a channel the caller
+   * cannot join, invalid, or the realm does not let the caller create channels of that privacy.
+   */
+  createChannel: method<SuccessEnvelope & JsonObject>()(
+    forAccount({
+      name: z.string().min(1).max(256),
+      description: z.string().max(4096).optional(),
+      privacy: z.enum(['public', 'private', 'web-public']),
+      /** Besides the creator, who is always subscribed. */
+      principals: z.array(userId).max(1000).optional(),
+      announce: z.boolean().optional(),
+    }),
+  ),
+  /** Subscribes other people to an existing channel (POST /users/me/subscriptions, principals). */
+  addSubscribers: method<SuccessEnvelope & JsonObject>()(
+    forAccount({
+      channelName: z.string().min(1).max(256),
+      principals: z.array(userId).min(1).max(1000),
+    }),
+  ),
   unsubscribe: method<SuccessEnvelope & JsonObject>()(
     forAccount({
       subscriptions: z.array(z.string().min(1).max(256)).min(1).max(100),

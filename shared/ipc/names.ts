@@ -29,6 +29,8 @@ export const METHOD_NAMES = [
   'sendTyping',
   'getStreams',
   'subscribe',
+  'createChannel',
+  'addSubscribers',
   'unsubscribe',
   'updateSubscriptionProperties',
   'setUserTopic',

@@ -78,7 +78,18 @@ export function Sidebar({ accountId }: { accountId: string }) {
         </section>
       ) : null}
       <section aria-label="Channels">
-        <h2>Channels</h2>
+        <div className="section-header">
+          <h2>Channels</h2>
+          <button
+            type="button"
+            className="icon"
+            aria-label="Browse channels"
+            title="Browse and subscribe to channels"
+            onClick={() => navigate({ kind: 'channels' })}
+          >
+            +
+          </button>
+        </div>
         <ul>{channelRows(sections.active)}</ul>
       </section>
       {sections.muted.length > 0 ? (
@@ -200,6 +211,13 @@ const ChannelRow = memo(function ChannelRow({
             onClick={() => report(markNarrowRead(accountId, channelNarrow(id)))}
           >
             Mark channel as read
+          </button>
+          <button
+            type="button"
+            role="menuitem"
+            onClick={() => navigate({ kind: 'channels', streamId: id })}
+          >
+            Channel settings
           </button>
         </RowMenu>
       </div>

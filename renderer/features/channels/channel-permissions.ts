@@ -1,0 +1,60 @@
+// What the realm lets the signed-in person do with channels, read from register state the way the
+// public web app reads it (settings_data.user_can_create_*_streams, can_add_subscribers): the
+// realm's group settings, the channel's own group settings, and the person's role.
+import type { Channel } from '../../../shared/api/types';
+import { isInGroupSetting } from '../../../shared/group-setting';
+import type { AccountState } from '../../store';
+
+export type Privacy = 'public' | 'private' | 'web-public';
+
+const GUEST_ROLE = 600;
+const ADMIN_ROLE = 200;
+
+type PermissionInputs = Pick<AccountState, 'selfUserId' | 'users' | 'userGroups' | 'settings'>;
+
+function role(account: PermissionInputs): number {
+  return account.users.users.get(account.selfUserId)?.role ?? GUEST_ROLE;
+}
+
+function realmAllows(account: PermissionInputs, setting: string): boolean {
+  const value = account.settings.realm[`realm_${setting}`] as Parameters<
+    typeof isInGroupSetting
+  >[1];
+  return isInGroupSetting(account.userGroups.groups, value, account.selfUserId);
+}
+
+/** Which privacies the person may create: web-public only where the realm offers it at all. */
+export function creatablePrivacies(account: PermissionInputs): Privacy[] {
+  if (role(account) >= GUEST_ROLE) return [];
+  const privacies: Privacy[] = [];
+  if (realmAllows(account, 'can_create_public_channel_group')) privacies.push('public');
+  if (realmAllows(account, 'can_create_private_channel_group')) privacies.push('private');
+  if (
+    account.settings.realm.realm_enable_spectator_access === true &&
+    realmAllows(account, 'can_create_web_public_channel_group')
+  ) {
+    privacies.push('web-public');
+  }
+  return privacies;
+}
+
+export function isSubscribedTo(account: Pick<AccountState, 'channels'>, streamId: number) {
+  return account.channels.subscriptions.has(streamId);
+}
+
+/** May the person add others to the channel (the server's canSubscribe for another user)? */
+export function canAddSubscribers(
+  account: PermissionInputs & Pick<AccountState, 'channels'>,
+  channel: Channel,
+): boolean {
+  if (channel.is_archived || role(account) >= GUEST_ROLE) return false;
+  if (role(account) <= ADMIN_ROLE) return true;
+  const me = account.selfUserId;
+  const groups = account.userGroups.groups;
+  if (isInGroupSetting(groups, channel.can_administer_channel_group, me)) return true;
+  if (isInGroupSetting(groups, channel.can_add_subscribers_group, me)) return true;
+  return (
+    realmAllows(account, 'can_add_subscribers_group') &&
+    (!channel.invite_only || isSubscribedTo(account, channel.stream_id))
+  );
+}
