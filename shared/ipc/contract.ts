@@ -10,6 +10,7 @@ import { uploadsMethods, uploadsPushes } from './uploads';
 import { systemMethods, systemPushes } from './system';
 import { manifestMethods, manifestPushes } from './manifest';
 import { mediaMethods } from './media';
+import { peopleMethods, peoplePushes } from './people';
 import { composeDomains, type MethodDef, type PushDef } from './define';
 import type { ChosenFile } from './uploads';
 
@@ -21,6 +22,7 @@ export const methods = composeDomains(
   systemMethods,
   manifestMethods,
   mediaMethods,
+  peopleMethods,
 );
 
 export const pushes = composeDomains(
@@ -30,6 +32,7 @@ export const pushes = composeDomains(
   uploadsPushes,
   systemPushes,
   manifestPushes,
+  peoplePushes,
 );
 
 export type Methods = typeof methods;

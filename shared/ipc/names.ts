@@ -60,6 +60,10 @@ export const METHOD_NAMES = [
   'forgetRecentManifest',
   'fetchExternalMedia',
   'saveUpload',
+  'reportActivity',
+  'getPresence',
+  'muteUser',
+  'unmuteUser',
 ] as const satisfies readonly MethodName[];
 
 export const PUSH_NAMES = [
@@ -71,6 +75,7 @@ export const PUSH_NAMES = [
   'drafts',
   'uploadProgress',
   'openManifest',
+  'presence',
 ] as const satisfies readonly PushName[];
 
 // Every contract name is listed (the `satisfies` above checks the other direction).
