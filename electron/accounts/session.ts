@@ -108,6 +108,7 @@ export class AccountSession {
           activity: options.activity,
           intervalMs: options.presenceIntervalMs,
           onUpdate: (update) => push('presence', update),
+          canReport: () => !this.signedOut && this.loop.connection.status !== 'signed_out',
         })
       : null;
   }

@@ -18,6 +18,8 @@ export interface PresenceReporterOptions {
   /** Overrides the server's ping interval (tests). */
   intervalMs?: number;
   now?: () => number;
+  /** False while the account is signed out: a report would only collect another 401. */
+  canReport?: () => boolean;
 }
 
 export class PresenceReporter {
@@ -92,6 +94,7 @@ export class PresenceReporter {
 
   /** One report; failures wait for the next interval (presence is not worth a retry storm). */
   async report(): Promise<void> {
+    if (this.options.canReport && !this.options.canReport()) return;
     const now = (this.options.now ?? Date.now)();
     const { activity } = this.options;
     const asked = this.lastUpdateId;
