@@ -1,11 +1,13 @@
 // Muted users: POST and DELETE /users/me/muted_users/{muted_user_id}, the muted_users register state
-// and muted_users events (each carries the whole list, as on the public server). What muting hides
-// is up to clients; the server only keeps the list.
+// and muted_users events (each carries the whole list, as on the public server). As the public
+// server, muting marks the muted user's messages read for the muter; what muting hides is up to
+// clients.
 import type { Db } from '../db';
 import type { ResourceModule } from './module';
 import type { RealmContext } from '../realm/context';
 import { badRequest } from '../http/errors';
 import { accessUserRow, getUserRow } from './users-store';
+import { unreadTargets, updateFlags } from './flags';
 
 export interface MutedUser {
   id: number;
@@ -51,6 +53,8 @@ export const mutedUsersResource: ResourceModule = {
           .prepare('INSERT INTO muted_users (user_id, muted_user_id, timestamp) VALUES (?, ?, ?)')
           .run(user.id, targetId, ctx.nowSeconds());
         announce(ctx, user.id);
+        const unread = unreadTargets(ctx.db, user.id, 'AND m.sender_id = ?', [targetId]);
+        if (unread.length > 0) updateFlags(ctx, user, unread, 'add', 'read');
       },
     );
 

@@ -62,6 +62,8 @@ describe('people and presence', () => {
       u.email.startsWith('emma@'),
     ).user_id as number;
     expect(state.body.muted_users.map((m: { id: number }) => m.id)).toEqual([emmaId]);
+    // Muted users leave the list (the API asks clients to keep them out of presence lists).
+    await expect.poll(() => people.getByRole('button', { name: /Emma Member/ }).count()).toBe(0);
 
     await card.getByRole('button', { name: 'Send direct message' }).click();
     await card.waitFor({ state: 'detached' });

@@ -69,6 +69,48 @@ describe('muted users', () => {
     expect(notMuted.body.msg).toBe('User is not muted');
   });
 
+  it("marks the muted user's messages read, with an update_message_flags event", async () => {
+    const moderator = server.client('moderator');
+    const sent = await server.client('farid').post('/messages', {
+      type: 'private',
+      to: JSON.stringify([server.userIds.moderator]),
+      content: 'Something to ignore',
+    });
+    expect(sent.status).toBe(200);
+    const queue = await registerQueue(moderator, {
+      event_types: ['muted_users', 'update_message_flags'],
+    });
+    expect((await moderator.post(`/users/me/muted_users/${server.userIds.farid}`)).status).toBe(
+      200,
+    );
+    const flags = await queue.waitFor((e) => e.type === 'update_message_flags');
+    expect(flags).toMatchObject({ op: 'add', flag: 'read' });
+    expect(flags.messages).toContain(sent.body.id);
+    const unread = await moderator.get('/messages', {
+      anchor: 'newest',
+      num_before: 50,
+      num_after: 0,
+      narrow: JSON.stringify([{ operator: 'sender', operand: server.userIds.farid }]),
+    });
+    expect(unread.body.messages.every((m: { flags: string[] }) => m.flags.includes('read'))).toBe(
+      true,
+    );
+  });
+
+  it('delivers messages from a muted user already read, to the muter only', async () => {
+    // The moderator muted Farid in the test before.
+    const sent = await server.client('farid').post('/messages', {
+      type: 'private',
+      to: JSON.stringify([server.userIds.moderator, server.userIds.emma]),
+      content: 'Sent after the mute',
+    });
+    expect(sent.status).toBe(200);
+    const flagsOf = async (who: string) =>
+      (await server.client(who).get(`/messages/${sent.body.id}`)).body.message.flags as string[];
+    expect(await flagsOf('moderator')).toContain('read');
+    expect(await flagsOf('emma')).not.toContain('read');
+  });
+
   it('allows muting a bot, as the public server does', async () => {
     const res = await server
       .client('emma')

@@ -39,10 +39,11 @@ export function UserList() {
         statusOf: (id) => presenceStatus(presence, id),
         selfUserId: names.selfUserId,
         only: subscribers,
+        muted,
         query,
       }),
     );
-  }, [names, presence, subscribers, query]);
+  }, [names, presence, subscribers, muted, query]);
 
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -108,7 +109,6 @@ export function UserList() {
                   <StatusDot status={row.status} />
                   <span className="name">{user?.full_name}</span>
                   {row.userId === names.selfUserId ? <span className="you">(you)</span> : null}
-                  {muted?.has(row.userId) ? <span className="muted-tag">muted</span> : null}
                 </button>
               </li>
             );

@@ -1,6 +1,7 @@
 // The right sidebar's rows: people grouped by presence (active, idle, offline), each group by name.
 // As the public web app's buddy list: only active human users (bots and deactivated users are not
-// listed), the current user first in their group; in a channel, only its subscribers.
+// listed), the current user first in their group; in a channel, only its subscribers. Muted users
+// are left out too, as the API asks of presence lists.
 import type { User } from '../../../shared/api/types';
 import type { PresenceStatus } from '../../store';
 
@@ -43,6 +44,8 @@ export function groupUsers(options: {
   selfUserId: number;
   /** Only these (a channel's subscribers); undefined for everyone. */
   only?: ReadonlySet<number>;
+  /** The users the current user muted (left out). */
+  muted?: { has(userId: number): boolean };
   query?: string;
 }): UserListGroup[] {
   const byStatus: Record<PresenceStatus, { user: User; self: boolean }[]> = {
@@ -53,6 +56,7 @@ export function groupUsers(options: {
   for (const user of options.users) {
     if (!user.is_active || user.is_bot) continue;
     if (options.only && !options.only.has(user.user_id)) continue;
+    if (options.muted?.has(user.user_id)) continue;
     if (options.query && !matchesUserQuery(user, options.query)) continue;
     byStatus[options.statusOf(user.user_id)].push({
       user,
