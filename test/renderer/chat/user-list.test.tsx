@@ -168,6 +168,15 @@ describe('user list', () => {
     // Muted users leave the list, as the API asks of presence lists.
     expect(within(list).queryByText('Farid Member')).toBeNull();
 
+    const written: string[] = [];
+    Object.defineProperty(navigator, 'clipboard', {
+      configurable: true,
+      value: { writeText: async (text: string) => void written.push(text) },
+    });
+    fireEvent.click(within(card).getByRole('button', { name: 'Copy email' }));
+    expect(await within(card).findByText('Email copied')).toBeTruthy();
+    expect(written).toEqual([t.account().users.users.get(FARID)!.email]);
+
     fireEvent.click(within(card).getByRole('button', { name: 'Mention' }));
     expect(uiStore.getState().composeRequest).toMatchObject({ text: '@**Farid Member** ' });
 
