@@ -106,6 +106,8 @@ if (!app.requestSingleInstanceLock()) {
         return result.canceled ? [] : result.filePaths;
       },
       manifestDialogs,
+      // Presence reports idle after five minutes without input anywhere on the machine.
+      systemIdleSeconds: () => powerMonitor.getSystemIdleTime(),
       // The same native save dialog ("Save attachment") as the manifest viewer's.
       chooseSavePath: (defaultName) => manifestDialogs.chooseSaveTarget(defaultName),
     });

@@ -25,6 +25,8 @@ import { openUploadExternally } from './media/open-upload';
 import { fetchExternalMedia } from './media/external-media';
 import { saveUpload } from './media/save-upload';
 import { isAllowedExternalUrl } from './shell/external-urls';
+import { ActivityTracker } from './presence/activity';
+import { peopleHandlers } from './presence/people-handlers';
 
 export interface MainServicesOptions {
   dataDir: string;
@@ -45,6 +47,10 @@ export interface MainServicesOptions {
   restartSpreadMs?: number;
   tusThresholdBytes?: number;
   tusRetryDelaysMs?: number[];
+  /** Seconds since the last input on the machine (Electron's powerMonitor); browser mode has none. */
+  systemIdleSeconds?: () => number;
+  /** Overrides the server's presence ping interval (tests). */
+  presenceIntervalMs?: number;
 }
 
 export class MainServices {
@@ -52,11 +58,13 @@ export class MainServices {
   readonly intake: FileIntake;
   readonly uploads: UploadManager;
   readonly manifests: ManifestService;
+  readonly activity: ActivityTracker;
   private readonly sessions = new Map<string, AccountSession>();
   private readonly launchRequests: OpenManifestRequest[] = [];
 
   constructor(private readonly options: MainServicesOptions) {
     this.accounts = new AccountStore(options.dataDir);
+    this.activity = new ActivityTracker({ systemIdleSeconds: options.systemIdleSeconds });
     // Tributary's own state in the data folder: never readable through a user-supplied path.
     this.intake = new FileIntake(
       [
@@ -224,6 +232,11 @@ export class MainServices {
       }),
       ...chatHandlers(this),
       ...scheduledHandlers(this),
+      ...peopleHandlers({
+        activity: this.activity,
+        signedInSession: (accountId) => session({ accountId }),
+        sessions: () => this.sessions.values(),
+      }),
 
       // drafts
       listDrafts: ({ accountId }) => this.session(accountId).drafts.list(),
@@ -300,6 +313,8 @@ export class MainServices {
       pollTimeoutMs: this.options.pollTimeoutMs,
       restartSpreadMs: this.options.restartSpreadMs,
       onConnection: () => this.pushAccounts(),
+      activity: this.activity,
+      presenceIntervalMs: this.options.presenceIntervalMs,
     });
     this.sessions.set(record.id, session);
     session.start();

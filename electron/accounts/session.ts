@@ -16,6 +16,8 @@ import { EventLoop, restartSpreadFor } from '../events/event-loop';
 import { Outbox } from '../outbox/outbox';
 import { DraftStore } from '../drafts/drafts';
 import type { AccountRecord } from './account-store';
+import type { ActivityTracker } from '../presence/activity';
+import { PresenceReporter } from '../presence/presence-reporter';
 
 /** Beyond this many events since the snapshot, a fresh registration is cheaper than the backlog. */
 const MAX_BACKLOG_EVENTS = 20_000;
@@ -33,6 +35,10 @@ export interface SessionOptions {
   restartSpreadMs?: number;
   /** Told when the account's connection state changes (the account list shows it). */
   onConnection?: (state: ConnectionState) => void;
+  /** Whether the person is at the machine; without it the account reports no presence. */
+  activity?: ActivityTracker;
+  /** Overrides the server's presence ping interval (tests). */
+  presenceIntervalMs?: number;
 }
 
 export class AccountSession {
@@ -41,6 +47,7 @@ export class AccountSession {
   readonly loop: EventLoop;
   readonly outbox: Outbox;
   readonly drafts: DraftStore;
+  readonly presence: PresenceReporter | null;
   private snapshot: SnapshotMessage | null = null;
   private backlog: ServerEvent[] = [];
   private signedOut = false;
@@ -94,6 +101,16 @@ export class AccountSession {
       onEvents: (queueId, events) => this.onEvents(queueId, events),
       onState: (state) => this.onState(state),
     });
+    this.presence = options.activity
+      ? new PresenceReporter({
+          accountId: record.id,
+          client: this.client,
+          activity: options.activity,
+          intervalMs: options.presenceIntervalMs,
+          onUpdate: (update) => push('presence', update),
+          canReport: () => !this.signedOut && this.loop.connection.status !== 'signed_out',
+        })
+      : null;
   }
 
   start(): void {
@@ -102,6 +119,7 @@ export class AccountSession {
   }
 
   async stop(): Promise<void> {
+    this.presence?.stop();
     this.outbox.dispose();
     await this.loop.close();
   }
@@ -196,6 +214,9 @@ export class AccountSession {
 
   private onSnapshot(queueId: string, register: RegisterResponse): void {
     this.snapshot = { accountId: this.id, queueId, register };
+    this.presence?.onSnapshot(register);
+    // Reports start once the account is registered: a signed-out key would only collect 401s.
+    this.presence?.start();
     this.backlog = [];
     this.options.push('snapshot', this.snapshot);
     this.drafts.applySnapshot(

@@ -6,8 +6,9 @@ import { appStore, ChatStoreProvider, useChatStore } from '../store/hooks';
 import { selectActiveAccount, type ChatStore } from '../store';
 import { connectBridge } from './bridge-sync';
 import { api } from './tributary';
-import { leaveScreen, navigate, uiStore, useUi } from './ui-store';
+import { leaveScreen, navigate, toggleUserList, uiStore, useUi } from './ui-store';
 import { followTopicMoves } from './topic-moves';
+import { reportPageActivity } from './activity-report';
 import { useShortcuts } from './shortcuts';
 import { ManifestRoute } from './ManifestRoute';
 import { useDisplaySettings } from '../lib/theme';
@@ -28,12 +29,14 @@ import { SearchBox } from '../features/search/SearchBox';
 import { UserProfile } from '../features/people/UserProfile';
 import { UserPopover } from '../features/people/UserPopover';
 import { StatusEditor } from '../features/people/StatusEditor';
+import { UserList } from '../features/people/UserList';
 
 function Shell({ store }: { store: ChatStore }) {
   const route = useUi((s) => s.route);
   const overlay = useUi((s) => s.overlay);
   const accountsLoaded = useUi((s) => s.accountsLoaded);
   const hasAccount = useUi((s) => s.accounts.length > 0);
+  const userListOpen = useUi((s) => s.userListOpen);
   const activeAccountId = useChatStore((s) => s.activeAccountId);
   // Whether the account's state is loaded, and its display settings: not the whole account, whose
   // every event batch would otherwise re-render the shell and every screen under it.
@@ -88,11 +91,15 @@ function Shell({ store }: { store: ChatStore }) {
           <button type="button" onClick={() => navigate({ kind: 'settings' })}>
             Settings
           </button>
+          <button type="button" aria-pressed={userListOpen} onClick={toggleUserList}>
+            People
+          </button>
         </header>
         <ConnectionBanner accountId={activeAccountId} />
         <div className="workspace">
           {loaded ? <Sidebar accountId={activeAccountId} /> : null}
           <main className="main">{main}</main>
+          {loaded && userListOpen ? <UserList /> : null}
         </div>
       </div>
       {overlay?.kind === 'switcher' ? <ConversationSwitcher /> : null}
@@ -126,6 +133,7 @@ export function App({
       api().on('events', (batch) => followTopicMoves(batch.accountId, batch.events, client, store)),
     [client, store],
   );
+  useEffect(() => reportPageActivity(api()), []);
   return (
     <QueryClientProvider client={client}>
       <ChatStoreProvider store={store}>

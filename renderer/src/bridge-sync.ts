@@ -89,10 +89,13 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
         chat().applyEventBatch(accountId, events);
       }
       setConnection(accountId, connection);
-      const [outbox, drafts] = await Promise.all([
+      const [outbox, drafts, presence] = await Promise.all([
         api.getOutbox({ accountId }),
         api.listDrafts({ accountId }),
+        // Main's reports since the snapshot; null before its first (or while signed out).
+        api.getPresence({ accountId }).catch(() => null),
       ]);
+      if (presence) chat().applyPresenceUpdate(presence);
       syncOutbox(accountId, outbox);
       uiStore.setState((s) => ({ drafts: { ...s.drafts, [accountId]: drafts } }));
     } catch {
@@ -135,6 +138,7 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
       uiStore.setState((s) => ({ drafts: { ...s.drafts, [m.accountId]: m.drafts } })),
     ),
     api.on('outbox', (m) => syncOutbox(m.accountId, m.entries)),
+    api.on('presence', (update) => chat().applyPresenceUpdate(update)),
     api.on('openManifest', (m) => navigate({ kind: 'manifest', path: m.path })),
   ];
 

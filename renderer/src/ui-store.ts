@@ -38,6 +38,8 @@ export interface UiState {
   composeRequest: ComposeRequest | null;
   /** The seq of the last request a compose box took (or a navigation dropped). */
   composeHandled: number;
+  /** The right sidebar's user list is shown (remembered across launches). */
+  userListOpen: boolean;
   /** Overlay: the conversation switcher (Ctrl+K), a user's card or profile, the status editor. */
   overlay:
     | { kind: 'switcher' }
@@ -70,7 +72,28 @@ export const uiStore = createStore<UiState>()(() => ({
   composeRequest: null,
   composeHandled: 0,
   overlay: null,
+  userListOpen: readUserListOpen(),
 }));
+
+const USER_LIST_KEY = 'tributary.userListOpen';
+
+function readUserListOpen(): boolean {
+  try {
+    return globalThis.localStorage?.getItem(USER_LIST_KEY) !== 'false';
+  } catch {
+    return true;
+  }
+}
+
+export function toggleUserList(): void {
+  const open = !uiStore.getState().userListOpen;
+  uiStore.setState({ userListOpen: open });
+  try {
+    globalThis.localStorage?.setItem(USER_LIST_KEY, String(open));
+  } catch {
+    // Not remembered where storage is unavailable; the toggle still works for this session.
+  }
+}
 
 export function useUi<T>(selector: (state: UiState) => T): T {
   return useStore(uiStore, selector);

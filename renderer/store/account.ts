@@ -61,6 +61,18 @@ import {
   type StatusesState,
 } from './slices/statuses';
 import {
+  handlePresenceEvent,
+  presenceEventTypes,
+  presenceFromRegister,
+  type PresenceState,
+} from './slices/presence';
+import {
+  handleMutedUsersEvent,
+  mutedUsersEventTypes,
+  mutedUsersFrom,
+  type MutedUsersState,
+} from './slices/mutedUsers';
+import {
   handleSettingsEvent,
   settingsEventTypes,
   settingsFromRegister,
@@ -111,6 +123,8 @@ export interface AccountState {
   readonly settings: SettingsState;
   readonly typing: TypingState;
   readonly outbox: OutboxState;
+  readonly presence: PresenceState;
+  readonly mutedUsers: MutedUsersState;
   readonly connection: ConnectionState;
   /** Direct-message conversations with their newest message id, from the snapshot (later ones come
    * from messages as they arrive). Lets the sidebar list conversations whose messages are not loaded. */
@@ -147,6 +161,8 @@ const SLICES: readonly [SliceName, Handler, readonly ServerEventType[]][] = [
   ['settings', handleSettingsEvent, settingsEventTypes],
   ['typing', handleTypingEvent, typingEventTypes],
   ['outbox', handleOutboxEvent, outboxEventTypes],
+  ['presence', handlePresenceEvent, presenceEventTypes],
+  ['mutedUsers', handleMutedUsersEvent, mutedUsersEventTypes],
 ];
 const SLICE_ORDER = SLICES.map(([name]) => name);
 
@@ -187,6 +203,8 @@ export function accountFromRegister(
     settings,
     typing: emptyTyping(settings.limits.typingStartedExpiryMs),
     outbox: previous ? outboxAfterSnapshot(previous.outbox) : emptyOutbox(),
+    presence: presenceFromRegister(reg),
+    mutedUsers: mutedUsersFrom(reg.muted_users),
     recentConversations: reg.recent_private_conversations ?? [],
     connection: {
       status: 'connected',
@@ -218,6 +236,8 @@ export class AccountBatch {
       settings: new SliceDraft(account.settings),
       typing: new SliceDraft(account.typing),
       outbox: new SliceDraft(account.outbox),
+      presence: new SliceDraft(account.presence),
+      mutedUsers: new SliceDraft(account.mutedUsers),
     };
     this.ctx = {
       ...drafts,

@@ -15,6 +15,8 @@ import type { StatusesState } from './slices/statuses';
 import type { SettingsState } from './slices/settings';
 import type { TypingState } from './slices/typing';
 import type { OutboxState } from './slices/outbox';
+import type { PresenceState } from './slices/presence';
+import type { MutedUsersState } from './slices/mutedUsers';
 
 export interface SliceDrafts {
   messages: SliceDraft<MessagesState>;
@@ -30,6 +32,8 @@ export interface SliceDrafts {
   settings: SliceDraft<SettingsState>;
   typing: SliceDraft<TypingState>;
   outbox: SliceDraft<OutboxState>;
+  presence: SliceDraft<PresenceState>;
+  mutedUsers: SliceDraft<MutedUsersState>;
 }
 
 export interface EventContext extends SliceDrafts {

@@ -13,6 +13,7 @@ import {
 } from './selectors';
 import type { NarrowList } from './slices/narrows';
 import type { OutboxEntry } from './slices/outbox';
+import { presenceStatus, type PresenceStatus } from './slices/presence';
 
 /** The app's store. Tests and stories may provide their own through ChatStoreProvider. */
 export const appStore: ChatStore = createChatStore();
@@ -79,4 +80,19 @@ export function useUserStatus(userId: number): UserStatus | undefined {
 /** Typing users of one conversation (typingKeyForChannel / typingKeyForDm) with their expiry times. */
 export function useTypers(conversationKey: string): ReadonlyMap<number, number> | undefined {
   return useChatStore((s) => selectActiveAccount(s)?.typing.byConversation.get(conversationKey));
+}
+
+/**
+ * One person's dot. The selector returns a string, so a row re-renders only when that person's
+ * status changes, never for someone else's report.
+ */
+export function usePresenceStatus(userId: number): PresenceStatus {
+  return useChatStore((s) => {
+    const presence = selectActiveAccount(s)?.presence;
+    return presence ? presenceStatus(presence, userId) : 'offline';
+  });
+}
+
+export function useIsUserMuted(userId: number): boolean {
+  return useChatStore((s) => selectActiveAccount(s)?.mutedUsers.byUser.has(userId) ?? false);
 }

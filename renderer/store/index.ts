@@ -12,3 +12,4 @@ export { isTopicMuted, topicVisibility } from './slices/userTopics';
 export type { LocalEchoInput, LocalEchoDestination, OutboxEntry } from './slices/outbox';
 export type { ServerLimits } from './slices/settings';
 export { typingKeyForChannel, typingKeyForDm } from './slices/typing';
+export { presenceStatus, type PresenceStatus, type PresenceState } from './slices/presence';

@@ -20,6 +20,8 @@ import {
   type LocalEchoInput,
 } from './slices/outbox';
 import { pruneTyping } from './slices/typing';
+import { applyPresenceReport } from './slices/presence';
+import type { PresenceUpdate } from '../../shared/ipc/people';
 
 export interface ChatState {
   /** Each account's state, by account id (accounts are independent realms or identities). */
@@ -59,6 +61,9 @@ export interface ChatState {
   setConnectionState(accountId: string, patch: Partial<Omit<ConnectionState, 'since'>>): void;
   /** Drop expired typing indicators (call on a timer while any are shown). */
   pruneTyping(accountId: string): void;
+
+  /** Presence main heard from POST /users/me/presence (a delta, or everyone when complete). */
+  applyPresenceUpdate(update: PresenceUpdate): void;
 
   /** Show this account (also before its snapshot arrives). */
   setActiveAccount(accountId: string | null): void;
@@ -120,6 +125,17 @@ export function createChatStore(options: ChatStoreOptions = {}): ChatStore {
             dropOutboxForFetched(b.ctx.outbox, new Set(messages.map((m) => m.id)));
           }
         });
+      },
+
+      applyPresenceUpdate(update) {
+        withBatch(update.accountId, (b) =>
+          applyPresenceReport(
+            b.ctx.presence,
+            update.presences,
+            update.serverTimestamp,
+            update.complete,
+          ),
+        );
       },
 
       closeNarrow(accountId, narrowKey) {

@@ -162,7 +162,12 @@ function targetsByIds(ctx: RealmContext, user: AuthUser, ids: readonly number[])
   return rows;
 }
 
-function unreadTargets(db: Db, userId: number, extra: string, params: unknown[]): FlagTarget[] {
+export function unreadTargets(
+  db: Db,
+  userId: number,
+  extra: string,
+  params: unknown[],
+): FlagTarget[] {
   return db
     .prepare<unknown[], FlagTarget>(
       `SELECT m.*, um.flags AS um_flags FROM user_messages um JOIN messages m ON m.id = um.message_id

@@ -13,6 +13,7 @@ import { subscriptionsResource } from './subscriptions';
 import { draftsResource } from './drafts';
 import { userStatusResource } from './user-status';
 import { presenceResource } from './presence';
+import { mutedUsersResource } from './muted-users';
 import { typingResource } from './typing';
 import { userTopicsResource } from './user-topics';
 import { settingsStateResource } from './settings-state';
@@ -53,6 +54,7 @@ export const resources: readonly ResourceModule[] = [
   draftsResource,
   userStatusResource,
   presenceResource,
+  mutedUsersResource,
   typingResource,
   userTopicsResource,
   settingsStateResource,

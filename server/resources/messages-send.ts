@@ -4,6 +4,7 @@
 import { storeWidgetSubmessage } from './submessages-store';
 import { z } from 'zod';
 import { MessageFlag } from '../db/flags';
+import type { Db } from '../db';
 import { ApiError, badRequest, missingParam } from '../http/errors';
 import { Param, p } from '../http/params';
 import type { AuthUser, RealmContext } from '../realm/context';
@@ -163,6 +164,19 @@ export interface CreatedMessage {
   linkedAttachmentIds: number[];
 }
 
+/** As the public server: a message from someone a recipient muted arrives read for them. */
+function markReadForMuters(db: Db, senderId: number, flagsByUser: Map<number, number>): void {
+  const muters = db
+    .prepare<[number], { user_id: number }>(
+      'SELECT user_id FROM muted_users WHERE muted_user_id = ?',
+    )
+    .all(senderId);
+  for (const { user_id } of muters) {
+    const flags = flagsByUser.get(user_id);
+    if (flags !== undefined) flagsByUser.set(user_id, flags | MessageFlag.read);
+  }
+}
+
 /** Per-recipient flags from the mentions a rendering found. */
 export function mentionFlags(
   ctx: RealmContext,
@@ -281,6 +295,7 @@ export function storeMessage(
     if (options.readBySender) {
       flagsByUser.set(sender.id, (flagsByUser.get(sender.id) ?? 0) | MessageFlag.read);
     }
+    markReadForMuters(db, sender.id, flagsByUser);
     insertUserMessages(db, id, flagsByUser);
     storeWidgetSubmessage(db, id, sender.id, content);
     const linkedAttachmentIds =

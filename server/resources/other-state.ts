@@ -1,11 +1,10 @@
 // Register state for features the local realm does not have (alert words, linkifiers,
-// playgrounds, domains, scheduled messages, snippets, muted users...). Returning the empty form
+// playgrounds, domains, scheduled messages, snippets...). Returning the empty form
 // keeps clients that expect these keys working; the features' own modules replace entries here.
 import type { ResourceModule } from './module';
 
 const EMPTY_STATE: Record<string, () => Record<string, unknown>> = {
   alert_words: () => ({ alert_words: [] }),
-  muted_users: () => ({ muted_users: [] }),
   realm_linkifiers: () => ({ realm_linkifiers: [] }),
   realm_playgrounds: () => ({ realm_playgrounds: [] }),
   realm_domains: () => ({ realm_domains: [] }),

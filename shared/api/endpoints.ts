@@ -13,6 +13,7 @@ import type {
   Channel,
   Draft,
   MessageWithFlags,
+  ModernPresence,
   RegisterResponse,
   User,
 } from './types';
@@ -353,6 +354,33 @@ export const endpoints = {
   setStatus: endpoint<StatusParams, SuccessEnvelope>('POST', '/users/me/status', {
     idempotent: true,
   }),
+  /**
+   * Reports this client's activity (about once a minute) and answers with everyone's presence:
+   * with last_update_id, only what changed since.
+   */
+  updatePresence: endpoint<
+    {
+      status: 'active' | 'idle';
+      slim_presence?: boolean;
+      last_update_id?: number;
+      new_user_input?: boolean;
+      ping_only?: boolean;
+      history_limit_days?: number;
+    },
+    SuccessEnvelope & {
+      presences?: Record<string, ModernPresence>;
+      server_timestamp?: number;
+      presence_last_update_id?: number;
+    }
+  >('POST', '/users/me/presence', { idempotent: true }),
+  muteUser: endpoint<{ muted_user_id: number }, SuccessEnvelope>(
+    'POST',
+    '/users/me/muted_users/{muted_user_id}',
+  ),
+  unmuteUser: endpoint<{ muted_user_id: number }, SuccessEnvelope>(
+    'DELETE',
+    '/users/me/muted_users/{muted_user_id}',
+  ),
   /** A channel's topics with their newest message id, newest first. */
   getStreamTopics: endpoint<
     { stream_id: number; allow_empty_topic_name?: boolean },

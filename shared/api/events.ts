@@ -21,6 +21,8 @@ import type {
   UserGroup,
   UserRole,
   VisibilityPolicy,
+  ModernPresence,
+  MutedUser,
 } from './types';
 
 interface EventBase {
@@ -338,6 +340,35 @@ export interface UserStatusEvent extends EventBase {
   away?: boolean;
 }
 
+/** A legacy per-client presence record, as presence events carry it. */
+export interface LegacyClientPresence {
+  client: string;
+  status: 'active' | 'idle';
+  timestamp: number;
+  pushable?: boolean;
+}
+
+/**
+ * A user came back online. The legacy shape (`presence` by client name, only "website" since FL178)
+ * is what servers send by default; with the `simplified_presence_events` capability (FL419) the
+ * event carries `presences` in the modern shape instead.
+ */
+export interface PresenceEvent extends EventBase {
+  type: 'presence';
+  user_id?: number;
+  /** Deprecated; left out for slim_presence queues. */
+  email?: string;
+  server_timestamp: number;
+  presence?: Record<string, LegacyClientPresence>;
+  presences?: Record<string, ModernPresence>;
+}
+
+/** The whole list of users the current user has muted, after any change. */
+export interface MutedUsersEvent extends EventBase {
+  type: 'muted_users';
+  muted_users: MutedUser[];
+}
+
 /** visibility_policy 0 means the setting was cleared. */
 export interface UserTopicEvent extends EventBase {
   type: 'user_topic';
@@ -533,6 +564,8 @@ export type ServerEvent =
   | CustomProfileFieldsEvent
   | RealmEmojiEvent
   | UserStatusEvent
+  | PresenceEvent
+  | MutedUsersEvent
   | UserTopicEvent
   | DraftsEvent
   | ScheduledMessagesEvent

@@ -511,7 +511,12 @@ export interface RegisterResponse extends ApiSuccess {
   user_status: Record<string, UserStatus>;
   recent_private_conversations: RecentPrivateConversation[];
   starred_messages: number[];
-  muted_users?: { id: number; timestamp: number }[];
+  muted_users?: MutedUser[];
+  /** With slim_presence: keyed by user id (as a string), modern shape. */
+  presences?: Record<string, ModernPresence>;
+  presence_last_update_id?: number;
+  /** When the presence data was read (seconds, a float). */
+  server_timestamp?: number;
   alert_words?: string[];
   max_message_id?: number;
   custom_profile_fields?: CustomProfileField[];
@@ -537,4 +542,15 @@ export interface RegisterResponse extends ApiSuccess {
   realm_default_streams?: number[];
   /** Every other realm_* org setting (many realm_can_*_group group-setting values). */
   [realmSetting: `realm_${string}`]: unknown;
+}
+
+/** A user's presence in the modern (slim) shape: when they were last active and last connected. */
+export interface ModernPresence {
+  active_timestamp: number;
+  idle_timestamp: number;
+}
+
+export interface MutedUser {
+  id: number;
+  timestamp: number;
 }

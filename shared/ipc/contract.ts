@@ -11,6 +11,7 @@ import { systemMethods, systemPushes } from './system';
 import { manifestMethods, manifestPushes } from './manifest';
 import { mediaMethods } from './media';
 import { scheduledMethods } from './scheduled';
+import { peopleMethods, peoplePushes } from './people';
 import { composeDomains, type MethodDef, type PushDef } from './define';
 import type { ChosenFile } from './uploads';
 
@@ -23,6 +24,7 @@ export const methods = composeDomains(
   manifestMethods,
   mediaMethods,
   scheduledMethods,
+  peopleMethods,
 );
 
 export const pushes = composeDomains(
@@ -32,6 +34,7 @@ export const pushes = composeDomains(
   uploadsPushes,
   systemPushes,
   manifestPushes,
+  peoplePushes,
 );
 
 export type Methods = typeof methods;

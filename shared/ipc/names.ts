@@ -66,6 +66,10 @@ export const METHOD_NAMES = [
   'editScheduledMessage',
   'deleteScheduledMessage',
   'getReadReceipts',
+  'reportActivity',
+  'getPresence',
+  'muteUser',
+  'unmuteUser',
 ] as const satisfies readonly MethodName[];
 
 export const PUSH_NAMES = [
@@ -77,6 +81,7 @@ export const PUSH_NAMES = [
   'drafts',
   'uploadProgress',
   'openManifest',
+  'presence',
 ] as const satisfies readonly PushName[];
 
 // Every contract name is listed (the `satisfies` above checks the other direction).

@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import type { User } from '../../../shared/api/types';
 import { matchUsers } from './autocomplete';
+import { PresenceDot } from '../people/PresenceDot';
 
 export function RecipientPicker({
   users,
@@ -32,7 +33,7 @@ export function RecipientPicker({
     <div className="recipient-picker">
       {selected.map((id) => (
         <span className="chip" key={id}>
-          {byId.get(id)?.full_name ?? id}
+          <PresenceDot userId={id} /> {byId.get(id)?.full_name ?? id}
           <button
             type="button"
             aria-label={`Remove ${byId.get(id)?.full_name ?? id}`}
@@ -73,7 +74,7 @@ export function RecipientPicker({
                 add(u);
               }}
             >
-              {u.full_name}
+              <PresenceDot userId={u.user_id} /> {u.full_name}
             </li>
           ))}
         </ul>

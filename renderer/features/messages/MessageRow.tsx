@@ -18,6 +18,7 @@ import { customEmojiAsText, decorateMessageHtml, localizeTimes } from './rich-co
 import { openUserPopover } from '../people/UserPopover';
 import { withoutMeCommand } from './me-message';
 import { withWidget } from './widgets/MessageWidget';
+import { PresenceDot } from '../people/PresenceDot';
 
 /** Flags of a message that mentions the reader: directly, through a group, or by a wildcard. */
 const MENTION_FLAGS = new Set([
@@ -226,7 +227,14 @@ export const MessageRow = memo(function MessageRow({
     >
       {header ? <RecipientHeader message={message} /> : null}
       <div className={`message${grouped ? ' grouped' : ''}${message.is_me_message ? ' me' : ''}`}>
-        {grouped ? <div className="gutter" /> : avatar(accountId, sender, senderName)}
+        {grouped ? (
+          <div className="gutter" />
+        ) : (
+          <span className="gutter avatar-with-presence">
+            {avatar(accountId, sender, senderName)}
+            <PresenceDot userId={message.sender_id} />
+          </span>
+        )}
         <div className="body">
           {grouped || message.is_me_message ? null : (
             <div className="sender-line">

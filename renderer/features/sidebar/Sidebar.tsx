@@ -11,6 +11,7 @@ import { useChatStore } from '../../store/hooks';
 import { selectActiveAccount, selectUnreadCounts } from '../../store';
 import type { Subscription, VisibilityPolicy } from '../../../shared/api/types';
 import { channelNarrow, dmNarrow, narrowKey, topicNarrow } from '../../../shared/narrow';
+import { PresenceDot } from '../people/PresenceDot';
 import { navigate, useUi, type Route } from '../../src/ui-store';
 import { api, errorText } from '../../src/tributary';
 import { channelIdOf, userName } from '../messages/narrow-info';
@@ -396,6 +397,8 @@ const DmRow = memo(function DmRow({
         className={navClass(active)}
         onClick={() => navigate({ kind: 'narrow', narrow })}
       >
+        {/* As the public app: a one-to-one conversation shows the person's dot, a group none. */}
+        {dmKey.includes(',') ? null : <PresenceDot userId={Number(dmKey)} />}
         <span className="name">{names}</span>
         <Count n={unread} label={`from ${names}`} />
       </button>

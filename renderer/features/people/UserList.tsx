@@ -1,0 +1,120 @@
+// The right sidebar: people grouped by presence with a search box; in a channel, its subscribers.
+// Rows are virtualized (fixed height), so a realm of 10,000 people renders only what is in view; the
+// groups are recomputed when the users, the channel, the query or someone's status change.
+import { useMemo, useRef, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useAccountNames, useChatStore } from '../../store/hooks';
+import { presenceStatus, selectActiveAccount } from '../../store';
+import { useUi } from '../../src/ui-store';
+import { channelIdOf } from '../messages/narrow-info';
+import { StatusDot } from './PresenceDot';
+import { openUserPopover } from './UserPopover';
+import { groupUsers, userListRows, type UserListRow } from './user-list-model';
+
+const ROW_HEIGHT = 30;
+
+export function UserList() {
+  const names = useAccountNames();
+  const presence = useChatStore((s) => selectActiveAccount(s)?.presence);
+  const muted = useChatStore((s) => selectActiveAccount(s)?.mutedUsers.byUser);
+  const route = useUi((s) => s.route);
+  const [query, setQuery] = useState('');
+  const scrollRef = useRef<HTMLDivElement>(null);
+
+  const channelId = route.kind === 'narrow' ? channelIdOf(route.narrow, names) : undefined;
+  const channelName = channelId !== undefined ? names?.channels.channels.get(channelId)?.name : '';
+  const subscribers = useMemo(() => {
+    if (channelId === undefined || !names) return undefined;
+    const list =
+      names.channels.subscriptions.get(channelId)?.subscribers ??
+      names.channels.channels.get(channelId)?.subscribers;
+    return list ? new Set(list) : undefined;
+  }, [channelId, names]);
+
+  const rows = useMemo<UserListRow[]>(() => {
+    if (!names || !presence) return [];
+    return userListRows(
+      groupUsers({
+        users: names.users.users.values(),
+        statusOf: (id) => presenceStatus(presence, id),
+        selfUserId: names.selfUserId,
+        only: subscribers,
+        muted,
+        query,
+      }),
+    );
+  }, [names, presence, subscribers, muted, query]);
+
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+    initialRect: { width: 240, height: 600 },
+  });
+
+  if (!names) return null;
+  return (
+    <aside className="user-list" aria-label="People">
+      <input
+        type="search"
+        className="user-list-search"
+        aria-label="Search people"
+        placeholder="Search people"
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape' && query) {
+            e.stopPropagation();
+            setQuery('');
+          }
+        }}
+      />
+      <p className="user-list-scope">
+        {subscribers && channelName ? `In #${channelName}` : 'Everyone in the organization'}
+      </p>
+      <div className="user-list-scroll" ref={scrollRef}>
+        {rows.length === 0 ? <p className="user-list-empty">No matching people</p> : null}
+        <ul style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const row = rows[item.index];
+            const style = {
+              position: 'absolute' as const,
+              top: 0,
+              left: 0,
+              right: 0,
+              height: ROW_HEIGHT,
+              transform: `translateY(${item.start}px)`,
+            };
+            if (row.kind === 'header') {
+              return (
+                <li
+                  key={`h-${row.status}`}
+                  className="user-list-header"
+                  style={style}
+                  data-group={row.status}
+                >
+                  {row.title} <span className="count">{row.count}</span>
+                </li>
+              );
+            }
+            const user = names.users.users.get(row.userId);
+            return (
+              <li key={row.userId} style={style} data-group={row.status}>
+                <button
+                  type="button"
+                  className="user-list-row"
+                  onClick={(e) => openUserPopover(row.userId, e.currentTarget)}
+                >
+                  <StatusDot status={row.status} />
+                  <span className="name">{user?.full_name}</span>
+                  {row.userId === names.selfUserId ? <span className="you">(you)</span> : null}
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      </div>
+    </aside>
+  );
+}
