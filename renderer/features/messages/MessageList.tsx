@@ -14,11 +14,12 @@ import type { AccountState, IdList, OutboxEntry } from '../../store';
 import { narrowFromKey } from '../../../shared/narrow';
 import { useUi, uiStore } from '../../src/ui-store';
 import { api } from '../../src/tributary';
-import { MessageRow } from './MessageRow';
-import { RecipientHeader } from './RecipientHeader';
+import { DateSeparator, MessageRow } from './MessageRow';
+import { EchoRecipientHeader, RecipientHeader } from './RecipientHeader';
+import { localDay } from '../../lib/format';
 import { useMessagePages } from './useMessagePages';
 import { rememberReadingPosition } from './reading-position';
-import { describeNarrow } from './narrow-info';
+import { describeNarrow, echoContinues } from './narrow-info';
 import { expectedListRect, expectedRowPx, rememberListLayout } from './list-layout';
 import { MarkReadControlContext, READING_KEYS, type MarkReadControl } from './mark-read-control';
 import {
@@ -45,17 +46,27 @@ export interface MessageListProps {
 
 function PendingRow({
   entry,
+  before,
   accountId,
   index,
   measureRef,
 }: {
   entry: OutboxEntry;
+  /** The row above: the list's last message (its id), or the echo before this one. */
+  before: number | OutboxEntry | undefined;
   accountId: string;
   index: number;
   measureRef: (element: Element | null) => void;
 }) {
   const failed = entry.status === 'failed';
   const actions = useChatActions();
+  const self = useChatStore((s) => s.accounts[accountId]?.selfUserId ?? 0);
+  const lastMessage = useMessage(typeof before === 'number' ? before : -1);
+  const previous = typeof before === 'number' ? lastMessage : before?.destination;
+  const header = !previous || !echoContinues(entry.destination, previous, self);
+  const createdAt = Math.floor(entry.createdAt / 1000);
+  const newDay =
+    !header && !!lastMessage && localDay(lastMessage.timestamp) !== localDay(createdAt);
   const discard = () =>
     void api()
       .discardOutboxEntry({ accountId, localId: entry.localId })
@@ -72,6 +83,10 @@ function PendingRow({
       data-local-id={entry.localId}
       role="listitem"
     >
+      {header ? (
+        <EchoRecipientHeader destination={entry.destination} createdAt={entry.createdAt} />
+      ) : null}
+      {newDay ? <DateSeparator timestamp={createdAt} /> : null}
       <div className="message">
         <div className="gutter" />
         <div className="body">
@@ -505,6 +520,11 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
                     <PendingRow
                       key={item.key}
                       entry={outbox[item.index - idCount]!}
+                      before={
+                        item.index > idCount
+                          ? outbox[item.index - idCount - 1]
+                          : ids?.at(idCount - 1)
+                      }
                       accountId={accountId}
                       index={item.index}
                       measureRef={virtualizer.measureElement}
