@@ -19,7 +19,7 @@ import { EchoRecipientHeader, RecipientHeader } from './RecipientHeader';
 import { localDay } from '../../lib/format';
 import { useMessagePages } from './useMessagePages';
 import { rememberReadingPosition } from './reading-position';
-import { describeNarrow, echoContinues } from './narrow-info';
+import { describeNarrow, echoContinues, sameConversation } from './narrow-info';
 import { expectedListRect, expectedRowPx, rememberListLayout } from './list-layout';
 import { MarkReadControlContext, READING_KEYS, type MarkReadControl } from './mark-read-control';
 import {
@@ -146,22 +146,71 @@ function visibleRange(v: ListVirtualizerInstance): [number, number] | null {
   return [first.index, last.index];
 }
 
+/** The top margin of a row's recipient bar (app.css, .recipient-header). */
+const RECIPIENT_BAR_MARGIN_PX = 8;
+
 /**
  * The conversation of the row at the top edge, kept visible above the list while that row's own
- * recipient header is scrolled away. Follows the scroll by itself: the list does not re-render.
+ * recipient header is scrolled away (while it is in view, the row's own bar is the one drawn).
+ * Follows the scroll by itself: the list does not re-render.
  */
-function StickyHeader({ list, ids }: { list: ListVirtualizer; ids: IdList | undefined }) {
+function StickyHeader({
+  list,
+  ids,
+  accountId,
+}: {
+  list: ListVirtualizer;
+  ids: IdList | undefined;
+  accountId: string;
+}) {
+  const store = useChatStoreApi();
+  // The bar's height, measured on itself (one element, not the rows): the row's own bar is that
+  // tall, below its margin.
+  const barHeight = useRef(0);
+  const observer = useRef<ResizeObserver | null>(null);
+  const attach = useCallback((element: HTMLDivElement | null) => {
+    observer.current?.disconnect();
+    observer.current = null;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    observer.current = new ResizeObserver(([entry]) => {
+      const height = entry?.borderBoxSize?.[0]?.blockSize ?? 0;
+      // Empty at the very top of the list: the last bar's height still holds.
+      if (height > 0) barHeight.current = height;
+    });
+    observer.current.observe(element);
+  }, []);
   const topId = useViewportValue(list, (v) => {
-    const top = v.getVirtualItemForOffset(v.scrollOffset ?? 0);
-    return top && top.index > 0 ? ids?.at(top.index) : undefined;
+    const offset = v.scrollOffset ?? 0;
+    const top = v.getVirtualItemForOffset(offset);
+    return top && offset > 0 ? ids?.at(top.index) : undefined;
+  });
+  const ownBarInView = useViewportValue(list, (v) => {
+    const offset = v.scrollOffset ?? 0;
+    const top = v.getVirtualItemForOffset(offset);
+    if (!top || !ids || offset - top.start >= RECIPIENT_BAR_MARGIN_PX + barHeight.current)
+      return false;
+    return startsConversation(store.getState().accounts[accountId], ids, top.index);
   });
   const message = useMessage(topId ?? -1);
-  if (topId === undefined || !message) return null;
   return (
-    <div className="sticky-header" inert>
-      <RecipientHeader message={message} />
+    <div ref={attach} className={`sticky-header${ownBarInView ? ' hidden' : ''}`} inert>
+      {message ? <RecipientHeader message={message} /> : null}
     </div>
   );
+}
+
+/** Whether the row at `index` draws a recipient bar (MessageRow: the first row, or a row whose
+ * conversation differs from the one above). */
+function startsConversation(
+  account: AccountState | undefined,
+  ids: IdList,
+  index: number,
+): boolean {
+  if (index === 0) return true;
+  const byId = account?.messages.byId;
+  const message = byId?.get(ids.at(index)!);
+  const previous = byId?.get(ids.at(index - 1)!);
+  return !message || !previous || !sameConversation(previous, message);
 }
 
 export function MessageList({ accountId, narrowKey, anchor, offline }: MessageListProps) {
@@ -452,19 +501,23 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   const empty = ready && count === 0;
   return (
     <div className="message-list-wrap">
-      <StickyHeader list={listVirtualizer} ids={ids} />
-      {firstUnreadIndex >= 0 && firstUnreadOutOfView ? (
-        <button
-          type="button"
-          className="jump-unread"
-          onClick={() => {
-            markReadControl.resume();
-            virtualizer.scrollToIndex(firstUnreadIndex, { align: 'start' });
-          }}
-        >
-          Jump to first unread
-        </button>
-      ) : null}
+      {/* One column over the list's top edge: the jump button comes below the sticky header,
+          never over it. */}
+      <div className="list-overlay">
+        <StickyHeader list={listVirtualizer} ids={ids} accountId={accountId} />
+        {firstUnreadIndex >= 0 && firstUnreadOutOfView ? (
+          <button
+            type="button"
+            className="jump-unread"
+            onClick={() => {
+              markReadControl.resume();
+              virtualizer.scrollToIndex(firstUnreadIndex, { align: 'start' });
+            }}
+          >
+            Jump to first unread
+          </button>
+        ) : null}
+      </div>
       <div
         ref={attachScroller}
         className="message-list"
