@@ -351,6 +351,22 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
     lastCount.current = count;
   }, [count, list?.foundNewest, virtualizer]);
 
+  // --- Sent while scrolled up: say so, with a way down to it (as the public app does). -----------
+  // Local echoes come at the end of the list, below the view when the reader is not at the bottom.
+  const [sentBelow, setSentBelow] = useState(false);
+  const sentBelowShown = useRef(false);
+  const showSentBelow = useCallback((shown: boolean) => {
+    if (sentBelowShown.current === shown) return;
+    sentBelowShown.current = shown;
+    setSentBelow(shown);
+  }, []);
+  const lastOutboxLength = useRef(outbox.length);
+  useLayoutEffect(() => {
+    if (outbox.length > lastOutboxLength.current && positioned.current && !atBottom.current)
+      showSentBelow(true);
+    lastOutboxLength.current = outbox.length;
+  }, [outbox.length, showSentBelow]);
+
   // --- Keep the view still when an older page is prepended. -----------------------------------
   const keepVisible = useRef<number | null>(null);
   const firstId = ids?.first;
@@ -542,6 +558,7 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
         onScroll={(e) => {
           const el = e.currentTarget;
           atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+          if (atBottom.current) showSentBelow(false);
           scheduleMarkCheck.current();
         }}
       >
@@ -602,6 +619,29 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
           </div>
         </MarkReadControlContext.Provider>
       </div>
+      {sentBelow ? (
+        <div className="sent-below" role="status">
+          Sent!{' '}
+          <button
+            type="button"
+            className="link"
+            onClick={() => {
+              showSentBelow(false);
+              virtualizer.scrollToIndex(count - 1, { align: 'end' });
+            }}
+          >
+            Scroll down to view your message.
+          </button>
+          <button
+            type="button"
+            className="icon"
+            aria-label="Dismiss"
+            onClick={() => showSentBelow(false)}
+          >
+            ×
+          </button>
+        </div>
+      ) : null}
     </div>
   );
 }
