@@ -22,6 +22,10 @@ interface PageElement {
   getBoundingClientRect(): { top: number; bottom: number };
   checkVisibility(options: { visibilityProperty: boolean }): boolean;
 }
+interface PageRow {
+  getAttribute(name: string): string | null;
+  querySelector(selector: string): { textContent: string | null } | null;
+}
 declare const document: { querySelector(selector: string): PageElement | null };
 declare const navigator: { clipboard: { readText(): Promise<string> } };
 
@@ -183,22 +187,28 @@ describe('the message list', () => {
     /** Each rendered row: its date separator when its day differs from the message before it, and
      * the date in its recipient header when it has one. */
     const checkRenderedRows = async () => {
-      const rows = page.getByTestId('message');
-      for (let i = 0, n = await rows.count(); i < n; i++) {
-        const item = rows.nth(i);
-        const id = Number(await item.getAttribute('data-message-id'));
+      // Read in one go: the list may render other rows between two reads.
+      const rows = await page.getByTestId('message').evaluateAll((els) =>
+        els.map((el) => {
+          const row = el as unknown as PageRow;
+          return {
+            id: Number(row.getAttribute('data-message-id')),
+            header: row.querySelector('.recipient-header')?.textContent ?? null,
+            separator: row.querySelector('[role="separator"]')?.textContent ?? null,
+          };
+        }),
+      );
+      for (const { id, header, separator } of rows) {
         const timestamp = timestampOf.get(id)!;
         const label = dayLabel(timestamp, now);
-        const separator = item.getByRole('separator');
-        const header = item.locator('.recipient-header');
         const previous = previousOf.get(id);
-        if ((await header.count()) > 0) {
-          expect(await header.textContent()).toContain(label);
+        if (header !== null) {
+          expect(header).toContain(label);
           labelsSeen.add(label);
         } else if (previous !== undefined && dayOf(previous) !== dayOf(timestamp)) {
-          expect(await separator.textContent()).toContain(label);
+          expect(separator).toContain(label);
           labelsSeen.add(label);
-        } else expect(await separator.count()).toBe(0);
+        } else expect(separator).toBeNull();
       }
     };
     await page.getByTestId('message').first().waitFor();

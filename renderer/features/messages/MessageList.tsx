@@ -184,12 +184,16 @@ function StickyHeader({
     const top = v.getVirtualItemForOffset(offset);
     return top && offset > 0 ? ids?.at(top.index) : undefined;
   });
+  // The row at the top, or the one coming up under the sticky bar, draws its own bar there.
   const ownBarInView = useViewportValue(list, (v) => {
     const offset = v.scrollOffset ?? 0;
     const top = v.getVirtualItemForOffset(offset);
-    if (!top || !ids || offset - top.start >= RECIPIENT_BAR_MARGIN_PX + barHeight.current)
-      return false;
-    return startsConversation(store.getState().accounts[accountId], ids, top.index);
+    if (!top || !ids) return false;
+    const band = RECIPIENT_BAR_MARGIN_PX + barHeight.current;
+    const account = store.getState().accounts[accountId];
+    if (offset - top.start < band && startsConversation(account, ids, top.index)) return true;
+    const next = v.measurementsCache[top.index + 1];
+    return !!next && next.start - offset < band && startsConversation(account, ids, next.index);
   });
   const message = useMessage(topId ?? -1);
   return (
