@@ -26,6 +26,30 @@ export function formatDate(unixSeconds: number): string {
   return dateFormat.format(unixSeconds * 1000);
 }
 
+const weekdayFormat = new Intl.DateTimeFormat(undefined, { weekday: 'long' });
+const monthDayFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+
+/** The calendar day (in the local time zone) of a moment, as a day count: two moments are on the
+ * same day when these are equal, and their difference is a number of calendar days. */
+export function localDay(unixSeconds: number): number {
+  const d = new Date(unixSeconds * 1000);
+  return Date.UTC(d.getFullYear(), d.getMonth(), d.getDate()) / 86_400_000;
+}
+
+/**
+ * A message's day as the public app labels it in the list: "Today", "Yesterday", the weekday within
+ * the last week, else the date (with the year when it is not this year's).
+ */
+export function dayLabel(unixSeconds: number, nowMs: number = Date.now()): string {
+  const age = localDay(nowMs / 1000) - localDay(unixSeconds);
+  if (age === 0) return 'Today';
+  if (age === 1) return 'Yesterday';
+  if (age > 1 && age < 7) return weekdayFormat.format(unixSeconds * 1000);
+  if (new Date(unixSeconds * 1000).getFullYear() === new Date(nowMs).getFullYear())
+    return monthDayFormat.format(unixSeconds * 1000);
+  return formatDate(unixSeconds);
+}
+
 export function formatDateTime(unixSeconds: number): string {
   return `${formatDate(unixSeconds)} ${formatTime(unixSeconds)}`;
 }

@@ -14,10 +14,12 @@ import type { AccountState, IdList, OutboxEntry } from '../../store';
 import { narrowCanMarkRead, narrowFromKey } from '../../../shared/narrow';
 import { useUi, uiStore } from '../../src/ui-store';
 import { api } from '../../src/tributary';
-import { MessageRow, RecipientHeader } from './MessageRow';
+import { DateSeparator, MessageRow } from './MessageRow';
+import { EchoRecipientHeader, RecipientHeader } from './RecipientHeader';
+import { localDay } from '../../lib/format';
 import { refusalReason, useMessagePages } from './useMessagePages';
 import { rememberReadingPosition } from './reading-position';
-import { describeNarrow } from './narrow-info';
+import { describeNarrow, echoContinues, sameConversation } from './narrow-info';
 import { expectedListRect, expectedRowPx, rememberListLayout } from './list-layout';
 import { MarkReadControlContext, READING_KEYS, type MarkReadControl } from './mark-read-control';
 import {
@@ -44,17 +46,27 @@ export interface MessageListProps {
 
 function PendingRow({
   entry,
+  before,
   accountId,
   index,
   measureRef,
 }: {
   entry: OutboxEntry;
+  /** The row above: the list's last message (its id), or the echo before this one. */
+  before: number | OutboxEntry | undefined;
   accountId: string;
   index: number;
   measureRef: (element: Element | null) => void;
 }) {
   const failed = entry.status === 'failed';
   const actions = useChatActions();
+  const self = useChatStore((s) => s.accounts[accountId]?.selfUserId ?? 0);
+  const lastMessage = useMessage(typeof before === 'number' ? before : -1);
+  const previous = typeof before === 'number' ? lastMessage : before?.destination;
+  const header = !previous || !echoContinues(entry.destination, previous, self);
+  const createdAt = Math.floor(entry.createdAt / 1000);
+  const newDay =
+    !header && !!lastMessage && localDay(lastMessage.timestamp) !== localDay(createdAt);
   const discard = () =>
     void api()
       .discardOutboxEntry({ accountId, localId: entry.localId })
@@ -71,6 +83,10 @@ function PendingRow({
       data-local-id={entry.localId}
       role="listitem"
     >
+      {header ? (
+        <EchoRecipientHeader destination={entry.destination} createdAt={entry.createdAt} />
+      ) : null}
+      {newDay ? <DateSeparator timestamp={createdAt} /> : null}
       <div className="message">
         <div className="gutter" />
         <div className="body">
@@ -130,22 +146,75 @@ function visibleRange(v: ListVirtualizerInstance): [number, number] | null {
   return [first.index, last.index];
 }
 
+/** The top margin of a row's recipient bar (app.css, .recipient-header). */
+const RECIPIENT_BAR_MARGIN_PX = 8;
+
 /**
  * The conversation of the row at the top edge, kept visible above the list while that row's own
- * recipient header is scrolled away. Follows the scroll by itself: the list does not re-render.
+ * recipient header is scrolled away (while it is in view, the row's own bar is the one drawn).
+ * Follows the scroll by itself: the list does not re-render.
  */
-function StickyHeader({ list, ids }: { list: ListVirtualizer; ids: IdList | undefined }) {
+function StickyHeader({
+  list,
+  ids,
+  accountId,
+}: {
+  list: ListVirtualizer;
+  ids: IdList | undefined;
+  accountId: string;
+}) {
+  const store = useChatStoreApi();
+  // The bar's height, measured on itself (one element, not the rows): the row's own bar is that
+  // tall, below its margin.
+  const barHeight = useRef(0);
+  const observer = useRef<ResizeObserver | null>(null);
+  const attach = useCallback((element: HTMLDivElement | null) => {
+    observer.current?.disconnect();
+    observer.current = null;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    observer.current = new ResizeObserver(([entry]) => {
+      const height = entry?.borderBoxSize?.[0]?.blockSize ?? 0;
+      // Empty at the very top of the list: the last bar's height still holds.
+      if (height > 0) barHeight.current = height;
+    });
+    observer.current.observe(element);
+  }, []);
   const topId = useViewportValue(list, (v) => {
-    const top = v.getVirtualItemForOffset(v.scrollOffset ?? 0);
-    return top && top.index > 0 ? ids?.at(top.index) : undefined;
+    const offset = v.scrollOffset ?? 0;
+    const top = v.getVirtualItemForOffset(offset);
+    return top && offset > 0 ? ids?.at(top.index) : undefined;
+  });
+  // The row at the top, or the one coming up under the sticky bar, draws its own bar there.
+  const ownBarInView = useViewportValue(list, (v) => {
+    const offset = v.scrollOffset ?? 0;
+    const top = v.getVirtualItemForOffset(offset);
+    if (!top || !ids) return false;
+    const band = RECIPIENT_BAR_MARGIN_PX + barHeight.current;
+    const account = store.getState().accounts[accountId];
+    if (offset - top.start < band && startsConversation(account, ids, top.index)) return true;
+    const next = v.measurementsCache[top.index + 1];
+    return !!next && next.start - offset < band && startsConversation(account, ids, next.index);
   });
   const message = useMessage(topId ?? -1);
-  if (topId === undefined || !message) return null;
   return (
-    <div className="sticky-header" inert>
-      <RecipientHeader message={message} />
+    <div ref={attach} className={`sticky-header${ownBarInView ? ' hidden' : ''}`} inert>
+      {message ? <RecipientHeader message={message} /> : null}
     </div>
   );
+}
+
+/** Whether the row at `index` draws a recipient bar (MessageRow: the first row, or a row whose
+ * conversation differs from the one above). */
+function startsConversation(
+  account: AccountState | undefined,
+  ids: IdList,
+  index: number,
+): boolean {
+  if (index === 0) return true;
+  const byId = account?.messages.byId;
+  const message = byId?.get(ids.at(index)!);
+  const previous = byId?.get(ids.at(index - 1)!);
+  return !message || !previous || !sameConversation(previous, message);
 }
 
 export function MessageList({ accountId, narrowKey, anchor, offline }: MessageListProps) {
@@ -289,6 +358,22 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
       virtualizer.scrollToIndex(count - 1, { align: 'end' });
     lastCount.current = count;
   }, [count, list?.foundNewest, virtualizer]);
+
+  // --- Sent while scrolled up: say so, with a way down to it (as the public app does). -----------
+  // Local echoes come at the end of the list, below the view when the reader is not at the bottom.
+  const [sentBelow, setSentBelow] = useState(false);
+  const sentBelowShown = useRef(false);
+  const showSentBelow = useCallback((shown: boolean) => {
+    if (sentBelowShown.current === shown) return;
+    sentBelowShown.current = shown;
+    setSentBelow(shown);
+  }, []);
+  const lastOutboxLength = useRef(outbox.length);
+  useLayoutEffect(() => {
+    if (outbox.length > lastOutboxLength.current && positioned.current && !atBottom.current)
+      showSentBelow(true);
+    lastOutboxLength.current = outbox.length;
+  }, [outbox.length, showSentBelow]);
 
   // --- Keep the view still when an older page is prepended. -----------------------------------
   const keepVisible = useRef<number | null>(null);
@@ -440,19 +525,23 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   const empty = ready && count === 0;
   return (
     <div className="message-list-wrap">
-      <StickyHeader list={listVirtualizer} ids={ids} />
-      {firstUnreadIndex >= 0 && firstUnreadOutOfView ? (
-        <button
-          type="button"
-          className="jump-unread"
-          onClick={() => {
-            markReadControl.resume();
-            virtualizer.scrollToIndex(firstUnreadIndex, { align: 'start' });
-          }}
-        >
-          Jump to first unread
-        </button>
-      ) : null}
+      {/* One column over the list's top edge: the jump button comes below the sticky header,
+          never over it. */}
+      <div className="list-overlay">
+        <StickyHeader list={listVirtualizer} ids={ids} accountId={accountId} />
+        {firstUnreadIndex >= 0 && firstUnreadOutOfView ? (
+          <button
+            type="button"
+            className="jump-unread"
+            onClick={() => {
+              markReadControl.resume();
+              virtualizer.scrollToIndex(firstUnreadIndex, { align: 'start' });
+            }}
+          >
+            Jump to first unread
+          </button>
+        ) : null}
+      </div>
       <div
         ref={attachScroller}
         className="message-list"
@@ -477,6 +566,7 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
         onScroll={(e) => {
           const el = e.currentTarget;
           atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+          if (atBottom.current) showSentBelow(false);
           scheduleMarkCheck.current();
         }}
       >
@@ -514,6 +604,11 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
                     <PendingRow
                       key={item.key}
                       entry={outbox[item.index - idCount]!}
+                      before={
+                        item.index > idCount
+                          ? outbox[item.index - idCount - 1]
+                          : ids?.at(idCount - 1)
+                      }
                       accountId={accountId}
                       index={item.index}
                       measureRef={virtualizer.measureElement}
@@ -538,6 +633,29 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
           </div>
         </MarkReadControlContext.Provider>
       </div>
+      {sentBelow ? (
+        <div className="sent-below" role="status">
+          Sent!{' '}
+          <button
+            type="button"
+            className="link"
+            onClick={() => {
+              showSentBelow(false);
+              virtualizer.scrollToIndex(count - 1, { align: 'end' });
+            }}
+          >
+            Scroll down to view your message.
+          </button>
+          <button
+            type="button"
+            className="icon"
+            aria-label="Dismiss"
+            onClick={() => showSentBelow(false)}
+          >
+            ×
+          </button>
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -1,15 +1,13 @@
 // One message in the list: recipient header when the conversation changes, sender line when the
 // sender changes, the sanitized body, markers (edited, moved, starred), reactions and actions.
 import { memo, useMemo, useState, type MouseEvent, type Ref } from 'react';
-import { useChatStore, useMessage, useUser } from '../../store/hooks';
-import { selectActiveAccount } from '../../store';
-import type { MessageWithFlags, User } from '../../../shared/api/types';
-import { channelNarrow, dmNarrow, topicNarrow } from '../../../shared/narrow';
+import { useMessage, useUser } from '../../store/hooks';
+import type { User } from '../../../shared/api/types';
 import { sanitizeMessageHtml } from '../../lib/sanitize';
-import { formatDateTime, formatTime } from '../../lib/format';
+import { dayLabel, formatDateTime, formatTime, localDay } from '../../lib/format';
 import { mediaUrl } from '../../bridge/media';
-import { navigate } from '../../src/ui-store';
 import { sameConversation } from './narrow-info';
+import { RecipientHeader } from './RecipientHeader';
 import { Reactions } from './Reactions';
 import { MessageActions } from './MessageActions';
 import { EditHistory } from './EditHistory';
@@ -31,56 +29,13 @@ const MENTION_FLAGS = new Set([
 /** Sender lines repeat after this gap even for the same sender. */
 const GROUP_GAP_SECONDS = 5 * 60;
 
-export function RecipientHeader({ message }: { message: MessageWithFlags }) {
-  const streamId = message.type === 'stream' ? message.stream_id : -1;
-  const color = useChatStore(
-    (s) => selectActiveAccount(s)?.channels.subscriptions.get(streamId)?.color,
-  );
-  const channelName = useChatStore(
-    (s) => selectActiveAccount(s)?.channels.channels.get(streamId)?.name,
-  );
-  const self = useChatStore((s) => selectActiveAccount(s)?.selfUserId ?? 0);
-  if (message.type === 'stream') {
-    const name = channelName ?? message.display_recipient;
-    return (
-      <div className="recipient-header" style={{ borderLeftColor: color ?? '#888' }}>
-        <button
-          type="button"
-          className="link"
-          onClick={() => navigate({ kind: 'narrow', narrow: channelNarrow(message.stream_id) })}
-        >
-          #{name}
-        </button>
-        <span aria-hidden="true"> › </span>
-        <button
-          type="button"
-          className="link"
-          onClick={() =>
-            navigate({ kind: 'narrow', narrow: topicNarrow(message.stream_id, message.subject) })
-          }
-        >
-          {message.subject || '(no topic)'}
-        </button>
-      </div>
-    );
-  }
-  const others = message.display_recipient.map((r) => r.id).filter((id) => id !== self);
+/** The line between two messages of one conversation sent on different days (the first message of
+ * a conversation has the day in its recipient header instead). */
+export function DateSeparator({ timestamp }: { timestamp: number }) {
+  const label = dayLabel(timestamp);
   return (
-    <div className="recipient-header dm">
-      <button
-        type="button"
-        className="link"
-        onClick={() =>
-          navigate({ kind: 'narrow', narrow: dmNarrow(others.length ? others : [self]) })
-        }
-      >
-        {others.length === 0
-          ? 'You (notes to self)'
-          : `You and ${message.display_recipient
-              .filter((r) => r.id !== self)
-              .map((r) => r.full_name)
-              .join(', ')}`}
-      </button>
+    <div className="date-separator" role="separator" aria-label={label}>
+      <span aria-hidden="true">{label}</span>
     </div>
   );
 }
@@ -158,8 +113,10 @@ export const MessageRow = memo(function MessageRow({
   // Kept as an empty box while the message is missing, so that the list can still measure the row.
   if (!message) return <div ref={measureRef} data-index={index} className="message-row" />;
   const header = forceHeader || !prev || !sameConversation(prev, message);
+  const newDay = !header && !!prev && localDay(prev.timestamp) !== localDay(message.timestamp);
   const grouped =
     !header &&
+    !newDay &&
     prev !== undefined &&
     prev.sender_id === message.sender_id &&
     message.timestamp - prev.timestamp < GROUP_GAP_SECONDS;
@@ -226,6 +183,7 @@ export const MessageRow = memo(function MessageRow({
       onFocus={wantActions}
     >
       {header ? <RecipientHeader message={message} /> : null}
+      {newDay ? <DateSeparator timestamp={message.timestamp} /> : null}
       <div className={`message${grouped ? ' grouped' : ''}${message.is_me_message ? ' me' : ''}`}>
         {grouped ? (
           <div className="gutter" />

@@ -1,6 +1,6 @@
 // What a narrow means to the screens: its title, whether it is one conversation (for mark-as-read
 // on scroll and compose defaults), and the conversation a message belongs to.
-import type { AccountNames } from '../../store';
+import type { AccountNames, LocalEchoDestination } from '../../store';
 import type { Message } from '../../../shared/api/types';
 import { dmNarrow, topicNarrow, type Narrow } from '../../../shared/narrow';
 import { searchText } from '../search/search-narrow';
@@ -87,4 +87,24 @@ export function sameConversation(a: Message, b: Message): boolean {
     return ka === kb;
   }
   return false;
+}
+
+/** Where a local echo goes and where a message is, compared: whether a local echo continues the
+ * conversation of the row before it (for its recipient header). */
+export function echoContinues(
+  destination: LocalEchoDestination,
+  before: Message | LocalEchoDestination,
+  selfUserId: number,
+): boolean {
+  const key = (d: LocalEchoDestination) =>
+    d.type === 'stream'
+      ? `s${d.streamId}:${d.topic.toLowerCase()}`
+      : `p${[...new Set(d.to.filter((id) => id !== selfUserId))].sort((x, y) => x - y).join()}`;
+  const beforeDestination: LocalEchoDestination =
+    'id' in before
+      ? before.type === 'stream'
+        ? { type: 'stream', streamId: before.stream_id, topic: before.subject }
+        : { type: 'private', to: before.display_recipient.map((r) => r.id) }
+      : before;
+  return key(destination) === key(beforeDestination);
 }
