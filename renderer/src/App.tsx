@@ -25,6 +25,7 @@ import { SearchBox } from '../features/search/SearchBox';
 import { UserProfile } from '../features/people/UserProfile';
 import { UserPopover } from '../features/people/UserPopover';
 import { StatusEditor } from '../features/people/StatusEditor';
+import { ShortcutHelp } from '../features/help/ShortcutHelp';
 
 function Shell({ store }: { store: ChatStore }) {
   const route = useUi((s) => s.route);
@@ -89,6 +90,7 @@ function Shell({ store }: { store: ChatStore }) {
         <UserProfile accountId={activeAccountId} userId={overlay.userId} />
       ) : null}
       {overlay?.kind === 'status' ? <StatusEditor accountId={activeAccountId} /> : null}
+      {overlay?.kind === 'help' ? <ShortcutHelp /> : null}
     </div>
   );
 }

@@ -1,0 +1,63 @@
+// Compose's preview: the message as the server renders it (POST /messages/render through main),
+// sanitized and decorated exactly as message rows are, so math, spoilers, code, mentions and emoji
+// look as they will once sent.
+import { useMemo } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useChatStore } from '../../store/hooks';
+import { sanitizeMessageHtml } from '../../lib/sanitize';
+import { api, errorText } from '../../src/tributary';
+import { customEmojiAsText, decorateMessageHtml, localizeTimes } from '../messages/rich-content';
+import { handleContentClick, handleContentKeyDown } from '../messages/content-controls';
+
+export function Preview({ accountId, content }: { accountId: string; content: string }) {
+  const twentyFourHour = useChatStore(
+    (s) => !!s.accounts[accountId]?.settings.user.twenty_four_hour_time,
+  );
+  const textEmoji = useChatStore((s) => s.accounts[accountId]?.settings.user.emojiset === 'text');
+  const rendered = useQuery({
+    queryKey: ['compose-preview', accountId, content],
+    queryFn: () => api().renderMessage({ accountId, content }),
+    enabled: content.trim() !== '',
+    retry: false,
+    staleTime: Infinity,
+  });
+  const raw = rendered.data?.rendered;
+  const html = useMemo(() => {
+    if (raw === undefined) return '';
+    let clean = decorateMessageHtml(sanitizeMessageHtml(raw, accountId));
+    if (textEmoji) clean = customEmojiAsText(clean);
+    return localizeTimes(clean, twentyFourHour);
+  }, [raw, accountId, textEmoji, twentyFourHour]);
+
+  if (!content.trim())
+    return (
+      <div className="compose-preview" aria-label="Preview" role="region">
+        <p className="placeholder">Nothing to preview.</p>
+      </div>
+    );
+  return (
+    <div
+      className="compose-preview"
+      aria-label="Preview"
+      role="region"
+      aria-busy={rendered.isPending}
+    >
+      {rendered.isError ? (
+        <p role="alert" className="error">
+          Could not render the preview: {errorText(rendered.error)}
+        </p>
+      ) : rendered.isPending ? (
+        <p className="placeholder">Rendering…</p>
+      ) : (
+        <div
+          className="content"
+          data-account-id={accountId}
+          onClick={handleContentClick}
+          onKeyDown={handleContentKeyDown}
+          // Sanitized above by DOMPurify (lib/sanitize.ts), as message rows are.
+          dangerouslySetInnerHTML={{ __html: html }}
+        />
+      )}
+    </div>
+  );
+}
