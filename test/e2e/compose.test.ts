@@ -62,6 +62,12 @@ describe('compose', () => {
     const box2 = await shown.boundingBox();
     expect(box2!.width).toBeGreaterThan(10);
     await page.screenshot({ path: join(SHOTS, 'compose-preview.png') });
+    // Typing with the preview focused goes back to editing, and the key lands in the message.
+    const area = (await preview.boundingBox())!;
+    await preview.click({ position: { x: area.width - 20, y: area.height - 10 } });
+    await page.keyboard.type('!');
+    await expect.poll(() => preview.count()).toBe(0);
+    expect(await box.inputValue()).toBe(`${text}!`);
 
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await messageWithText(page, 'Hello @Emma Member see #general').waitFor();

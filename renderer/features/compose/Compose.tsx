@@ -405,7 +405,16 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
         )}
       </div>
       <div className={`compose-body${previewing ? ' previewing' : ''}`}>
-        {previewing ? <Preview accountId={accountId} content={text} /> : null}
+        {previewing ? (
+          <Preview
+            accountId={accountId}
+            content={text}
+            onType={() => {
+              setPreviewing(false);
+              textRef.current?.focus();
+            }}
+          />
+        ) : null}
         <textarea
           ref={textRef}
           aria-label="Message"
