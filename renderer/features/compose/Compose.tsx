@@ -3,7 +3,15 @@
 // by the server (Preview.tsx); Enter to send (or Ctrl+Enter, by enter_sends); drafts saved as the user
 // types; uploads by button, drop or paste with progress and cancel; local echo on send; typing
 // notifications; the server's length limit shown before sending.
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+} from 'react';
 import { useChatActions, useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import type { OutgoingMessage } from '../../../shared/ipc/chat';
@@ -233,9 +241,17 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
     replaceText: (next, cursor) => {
       setText(next);
       saveDraft(next, destination);
-      requestAnimationFrame(() => textRef.current?.setSelectionRange(cursor, cursor));
+      completedCursor.current = cursor;
     },
   });
+  // After a completion, the cursor goes after it as the new text is committed, before the next
+  // key is handled (a frame later, keys typed meanwhile would land before it).
+  const completedCursor = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    if (completedCursor.current === null) return;
+    textRef.current?.setSelectionRange(completedCursor.current, completedCursor.current);
+    completedCursor.current = null;
+  }, [text]);
 
   const onTextChange = (value: string, cursor: number) => {
     // Typing goes back to editing, as in the public app.

@@ -96,6 +96,8 @@ describe('mention completion', () => {
     fireEvent.keyDown(box, { key: 'ArrowDown' });
     fireEvent.keyDown(box, { key: 'Tab' });
     expect(box.value).toBe(`hi @**${second.trim()}** `);
+    // The cursor is after the completion as soon as it is in the box (not a frame later).
+    expect(box.selectionStart).toBe(box.value.length);
     expect(screen.queryByRole('listbox')).toBeNull();
 
     type(box, 'and @emm');
