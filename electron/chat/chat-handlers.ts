@@ -48,6 +48,7 @@ export function chatHandlers(sessions: {
         stream_id: p.streamId,
         allow_empty_topic_name: true,
       }),
+    renderMessage: (p) => session(p).client.call(endpoints.renderMessage, { content: p.content }),
     editMessage: (p) =>
       session(p).client.call(endpoints.editMessage, {
         message_id: p.messageId,

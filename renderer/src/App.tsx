@@ -30,6 +30,7 @@ import { UserProfile } from '../features/people/UserProfile';
 import { UserPopover } from '../features/people/UserPopover';
 import { StatusEditor } from '../features/people/StatusEditor';
 import { UserList } from '../features/people/UserList';
+import { ShortcutHelp } from '../features/help/ShortcutHelp';
 
 function Shell({ store }: { store: ChatStore }) {
   const route = useUi((s) => s.route);
@@ -110,6 +111,7 @@ function Shell({ store }: { store: ChatStore }) {
         <UserProfile accountId={activeAccountId} userId={overlay.userId} />
       ) : null}
       {overlay?.kind === 'status' ? <StatusEditor accountId={activeAccountId} /> : null}
+      {overlay?.kind === 'help' ? <ShortcutHelp /> : null}
     </div>
   );
 }

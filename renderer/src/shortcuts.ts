@@ -1,6 +1,7 @@
 // Global keyboard shortcuts: c compose, x new direct message, r reply, n next unread topic,
-// / search, Esc close (menu, then overlay) or back, Ctrl/Cmd+K switch conversation. Letters are
-// ignored while typing in a field.
+// / search, ? shortcut help, Esc close (menu, then overlay) or back, Ctrl/Cmd+K switch
+// conversation. Letters are ignored while typing in a field. Each key's entry carries its help text,
+// so the help overlay (features/help) lists what this handler does.
 import { useEffect, type RefObject } from 'react';
 import type { ChatStore } from '../store';
 import { selectActiveAccount } from '../store';
@@ -45,6 +46,113 @@ function composeFrom(store: ChatStore, kind: 'channel' | 'dm'): void {
   requestCompose(kind);
 }
 
+/** A shortcut as the help overlay lists it, in the public app's groups. */
+export interface ShortcutInfo {
+  keys: string[];
+  description: string;
+  group: ShortcutGroup;
+}
+export type ShortcutGroup =
+  | 'The basics'
+  | 'Search'
+  | 'Navigation'
+  | 'Composing messages'
+  | 'Message actions'
+  | 'Menus'
+  | 'Image viewer';
+
+interface KeyAction extends ShortcutInfo {
+  run(store: ChatStore, searchRef: RefObject<HTMLInputElement | null>, e: KeyboardEvent): void;
+}
+
+/** The single keys handled outside text fields, by `KeyboardEvent.key`. */
+const KEY_ACTIONS: Record<string, KeyAction> = {
+  c: {
+    keys: ['c'],
+    group: 'The basics',
+    description: 'New message in a channel',
+    run: (store, _, e) => {
+      e.preventDefault();
+      composeFrom(store, 'channel');
+    },
+  },
+  x: {
+    keys: ['x'],
+    group: 'The basics',
+    description: 'New direct message',
+    run: (store, _, e) => {
+      e.preventDefault();
+      composeFrom(store, 'dm');
+    },
+  },
+  r: {
+    keys: ['r'],
+    group: 'The basics',
+    description: 'Reply to the selected message',
+    run: (store, _, e) => {
+      // Reply in the conversation of the selected message (arrow keys select one).
+      e.preventDefault();
+      const { selectedMessageId } = uiStore.getState();
+      const account = selectActiveAccount(store.getState());
+      const message =
+        selectedMessageId !== null ? account?.messages.byId.get(selectedMessageId) : undefined;
+      if (message && account) {
+        const narrow = conversationOf(message, account.selfUserId);
+        const route = uiStore.getState().route;
+        if (route.kind !== 'narrow' || narrowKey(route.narrow) !== narrowKey(narrow))
+          navigate({ kind: 'narrow', narrow, anchor: message.id });
+      }
+      requestCompose('reply');
+    },
+  },
+  n: {
+    keys: ['n'],
+    group: 'Navigation',
+    description: 'Next unread topic',
+    run: (store) => {
+      const { route } = uiStore.getState();
+      const next = nextUnreadConversation(
+        selectActiveAccount(store.getState()),
+        route.kind === 'narrow' ? route.narrow : null,
+      );
+      if (next) navigate({ kind: 'narrow', narrow: next });
+    },
+  },
+  '/': {
+    keys: ['/'],
+    group: 'Search',
+    description: 'Search messages',
+    run: (_, searchRef, e) => {
+      e.preventDefault();
+      searchRef.current?.focus();
+    },
+  },
+  '?': {
+    keys: ['?'],
+    group: 'The basics',
+    description: 'Show keyboard shortcuts',
+    run: (_, __, e) => {
+      e.preventDefault();
+      uiStore.setState({ overlay: { kind: 'help' } });
+    },
+  },
+};
+
+/** What the global handler below does, for the help overlay. */
+export const GLOBAL_SHORTCUTS: readonly ShortcutInfo[] = [
+  {
+    keys: ['Esc'],
+    group: 'The basics',
+    description: 'Close the menu or dialog, else go back',
+  },
+  { keys: ['Ctrl+K', '⌘K'], group: 'Navigation', description: 'Switch conversation' },
+  ...Object.values(KEY_ACTIONS).map(({ keys, group, description }) => ({
+    keys,
+    group,
+    description,
+  })),
+];
+
 export function useShortcuts(
   store: ChatStore,
   searchRef: RefObject<HTMLInputElement | null>,
@@ -67,45 +175,7 @@ export function useShortcuts(
         return;
       }
       if (typingInField(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
-      switch (e.key) {
-        case 'c':
-          e.preventDefault();
-          composeFrom(store, 'channel');
-          break;
-        case 'x':
-          e.preventDefault();
-          composeFrom(store, 'dm');
-          break;
-        case 'r': {
-          // Reply in the conversation of the selected message (arrow keys select one).
-          e.preventDefault();
-          const { selectedMessageId } = uiStore.getState();
-          const account = selectActiveAccount(store.getState());
-          const message =
-            selectedMessageId !== null ? account?.messages.byId.get(selectedMessageId) : undefined;
-          if (message && account) {
-            const narrow = conversationOf(message, account.selfUserId);
-            const route = uiStore.getState().route;
-            if (route.kind !== 'narrow' || narrowKey(route.narrow) !== narrowKey(narrow))
-              navigate({ kind: 'narrow', narrow, anchor: message.id });
-          }
-          requestCompose('reply');
-          break;
-        }
-        case 'n': {
-          const { route } = uiStore.getState();
-          const next = nextUnreadConversation(
-            selectActiveAccount(store.getState()),
-            route.kind === 'narrow' ? route.narrow : null,
-          );
-          if (next) navigate({ kind: 'narrow', narrow: next });
-          break;
-        }
-        case '/':
-          e.preventDefault();
-          searchRef.current?.focus();
-          break;
-      }
+      if (Object.hasOwn(KEY_ACTIONS, e.key)) KEY_ACTIONS[e.key].run(store, searchRef, e);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);

@@ -47,6 +47,8 @@ export interface UiState {
     /** The user card anchored to a name (viewport coordinates of the name). */
     | { kind: 'user'; userId: number; anchor: { top: number; bottom: number; left: number } }
     | { kind: 'status' }
+    /** The keyboard shortcuts (`?`). */
+    | { kind: 'help' }
     | null;
 }
 

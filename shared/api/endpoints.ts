@@ -386,6 +386,12 @@ export const endpoints = {
     { stream_id: number; allow_empty_topic_name?: boolean },
     SuccessEnvelope & { topics: Array<{ name: string; max_id: number }> }
   >('GET', '/users/me/{stream_id}/topics'),
+  /** Message Markdown rendered as the server would render it when sent (compose's preview). */
+  renderMessage: endpoint<{ content: string }, SuccessEnvelope & { rendered: string }>(
+    'POST',
+    '/messages/render',
+    { idempotent: true },
+  ),
   getUser: endpoint<
     { user_id: number; client_extavatar?: boolean; include_custom_profile_fields?: boolean },
     SuccessEnvelope & { user: User }

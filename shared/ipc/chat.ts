@@ -86,6 +86,10 @@ export const chatMethods = {
   ),
   /** Every topic of a channel (not only those with loaded messages), newest first. */
   getStreamTopics: method<ResponseOf<Endpoints['getStreamTopics']>>()(forAccount({ streamId })),
+  /** Compose's preview: the HTML the server would make of `content`, sanitized by the renderer. */
+  renderMessage: method<ResponseOf<Endpoints['renderMessage']>>()(
+    forAccount({ content: z.string().min(1).max(1_000_000) }),
+  ),
   editMessage: method<SuccessEnvelope>()(
     forAccount({
       messageId,

@@ -19,6 +19,7 @@ export const METHOD_NAMES = [
   'getMessage',
   'getMessageHistory',
   'getStreamTopics',
+  'renderMessage',
   'editMessage',
   'deleteMessage',
   'updateFlags',

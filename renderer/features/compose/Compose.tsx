@@ -1,31 +1,32 @@
-// The compose box: channel and topic, or direct-message recipients; the message with @-mention and
-// #-channel completion; Enter to send (or Ctrl+Enter, by enter_sends); drafts saved as the user
+// The compose box: channel and topic (completed from the channel's topics), or direct-message
+// recipients; the message with the public app's typeahead (use-completion.tsx) and a preview rendered
+// by the server (Preview.tsx); Enter to send (or Ctrl+Enter, by enter_sends); drafts saved as the user
 // types; uploads by button, drop or paste with progress and cancel; local echo on send; typing
 // notifications; the server's length limit shown before sending.
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+} from 'react';
 import { useChatActions, useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
-import type { Channel, Message, User } from '../../../shared/api/types';
+import type { Message } from '../../../shared/api/types';
 import type { OutgoingMessage } from '../../../shared/ipc/chat';
 import { api, errorText } from '../../src/tributary';
 import { takeComposeRequest, uiStore, useUi, type ComposeRequest } from '../../src/ui-store';
 import { clockNow } from '../../lib/format';
-import {
-  applyCompletion,
-  channelSyntax,
-  matchChannels,
-  matchUsers,
-  mentionSyntax,
-  tokenAtCursor,
-  type CompletionToken,
-} from './autocomplete';
 import { draftBodyFor, findDraft, type Destination } from './drafts';
 import { UploadList, useUploads } from './uploads';
 import { RecipientPicker } from './RecipientPicker';
 import { ScheduleControl, scheduledMessageFor } from './ScheduleControl';
-import { useEmojiSuggestions } from './emoji-completion';
-import { Emoji } from '../emoji/Emoji';
-import type { EmojiEntry } from '../emoji/emoji-data';
+import { useCompletion } from './use-completion';
+import { TopicInput } from './TopicInput';
+import { Preview } from './Preview';
+import './compose.css';
 
 const DRAFT_SAVE_DELAY_MS = 400;
 
@@ -64,8 +65,7 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
   );
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [token, setToken] = useState<CompletionToken | null>(null);
-  const [choice, setChoice] = useState(0);
+  const [previewing, setPreviewing] = useState(false);
   const textRef = useRef<HTMLTextAreaElement>(null);
   const topicRef = useRef<HTMLInputElement>(null);
   /** Main's draft key per destination (JSON of the destination), so a save that lands after the
@@ -238,43 +238,43 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
     });
   }, [route, handleRequest]);
 
+  const completion = useCompletion({
+    accountId,
+    text,
+    textRef,
+    destination,
+    mode,
+    replaceText: (next, cursor) => {
+      setText(next);
+      saveDraft(next, destination);
+      completedCursor.current = cursor;
+    },
+  });
+  // After a completion, the cursor goes after it as the new text is committed, before the next
+  // key is handled (a frame later, keys typed meanwhile would land before it).
+  const completedCursor = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    if (completedCursor.current === null) return;
+    textRef.current?.setSelectionRange(completedCursor.current, completedCursor.current);
+    completedCursor.current = null;
+  }, [text]);
+
   const onTextChange = (value: string, cursor: number) => {
-    setText(value);
+    // Typing goes back to editing, as in the public app.
+    setPreviewing(false);
     setError(null);
-    setToken(tokenAtCursor(value, cursor));
-    setChoice(0);
-    saveDraft(value, destination);
+    const completed = completion.update(value, cursor);
+    setText(completed);
+    saveDraft(completed, destination);
     if (value) noteTyping();
   };
 
   const users = useMemo(() => (usersState ? [...usersState.users.values()] : []), [usersState]);
-  const channels = useMemo(
-    () => (channelsState ? [...channelsState.channels.values()] : []),
-    [channelsState],
-  );
-  const emojiSuggestions = useEmojiSuggestions(token);
-  const suggestions: Array<{ label: string; insert: string; emoji?: EmojiEntry }> = !token
-    ? []
-    : token.kind === 'user'
-      ? matchUsers(users, token.query).map((u: User) => ({
-          label: u.full_name,
-          insert: mentionSyntax(u),
-        }))
-      : token.kind === 'channel'
-        ? matchChannels(channels, token.query).map((c: Channel) => ({
-            label: `#${c.name}`,
-            insert: channelSyntax(c),
-          }))
-        : emojiSuggestions.map((e) => ({ label: `:${e.name}:`, insert: `:${e.name}:`, emoji: e }));
-
-  const complete = (index: number) => {
-    const s = suggestions[index];
-    if (!token || !s) return;
-    const next = applyCompletion(text, token, s.insert);
-    setText(next.text);
-    setToken(null);
-    saveDraft(next.text, destination);
-    requestAnimationFrame(() => textRef.current?.setSelectionRange(next.cursor, next.cursor));
+  const togglePreview = () => {
+    setPreviewing((p) => !p);
+    completion.close();
+    // The box keeps the focus (hidden while previewing), so typing goes on editing.
+    setTimeout(() => textRef.current?.focus(), 0);
   };
 
   const tooLong = text.length > maxLength;
@@ -332,27 +332,22 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
         .catch(() => undefined);
     draftKeys.current.delete(destinationId);
     setText('');
-    setToken(null);
+    setPreviewing(false);
+    completion.close();
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (suggestions.length > 0 && token) {
-      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-        e.preventDefault();
-        const delta = e.key === 'ArrowDown' ? 1 : -1;
-        setChoice((c) => (c + delta + suggestions.length) % suggestions.length);
-        return;
-      }
-      if (e.key === 'Tab' || (e.key === 'Enter' && !e.shiftKey)) {
-        e.preventDefault();
-        complete(choice);
-        return;
-      }
-      if (e.key === 'Escape') {
-        e.stopPropagation();
-        setToken(null);
-        return;
-      }
+    if (completion.onKeyDown(e)) return;
+    // Alt+P toggles the preview, the public app's shortcut.
+    if (e.altKey && e.code === 'KeyP') {
+      e.preventDefault();
+      togglePreview();
+      return;
+    }
+    if (e.key === 'Escape' && previewing) {
+      e.stopPropagation();
+      setPreviewing(false);
+      return;
     }
     if (e.key === 'Escape') {
       textRef.current?.blur();
@@ -417,19 +412,14 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
                 </option>
               ))}
             </select>
-            <input
-              ref={topicRef}
-              aria-label="Topic"
-              placeholder="Topic"
+            <TopicInput
+              accountId={accountId}
+              streamId={effectiveStream}
+              inputRef={topicRef}
               value={topic}
               maxLength={maxTopic}
-              onChange={(e) => setTopic(e.target.value)}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter') {
-                  e.preventDefault();
-                  textRef.current?.focus();
-                }
-              }}
+              onChange={setTopic}
+              onDone={() => textRef.current?.focus()}
             />
           </>
         ) : (
@@ -441,7 +431,17 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
           />
         )}
       </div>
-      <div className="compose-body">
+      <div className={`compose-body${previewing ? ' previewing' : ''}`}>
+        {previewing ? (
+          <Preview
+            accountId={accountId}
+            content={text}
+            onType={() => {
+              setPreviewing(false);
+              textRef.current?.focus();
+            }}
+          />
+        ) : null}
         <textarea
           ref={textRef}
           aria-label="Message"
@@ -457,40 +457,9 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
           onChange={(e) => onTextChange(e.target.value, e.target.selectionStart)}
           onKeyDown={onKeyDown}
           onPaste={uploads.onPaste}
-          onBlur={() => setTimeout(() => setToken(null), 150)}
+          onBlur={() => setTimeout(completion.close, 150)}
         />
-        {token && suggestions.length > 0 ? (
-          <ul
-            className="autocomplete"
-            role="listbox"
-            aria-label={
-              token.kind === 'user' ? 'People' : token.kind === 'channel' ? 'Channels' : 'Emoji'
-            }
-          >
-            {suggestions.map((s, i) => (
-              <li
-                key={s.insert}
-                role="option"
-                aria-selected={i === choice}
-                onMouseDown={(e) => {
-                  e.preventDefault();
-                  complete(i);
-                }}
-              >
-                {s.emoji ? (
-                  <Emoji
-                    accountId={accountId}
-                    name={s.emoji.name}
-                    code={s.emoji.code}
-                    type={s.emoji.type}
-                    picture
-                  />
-                ) : null}{' '}
-                {s.label}
-              </li>
-            ))}
-          </ul>
-        ) : null}
+        {completion.list}
       </div>
       <UploadList {...uploads} />
       <div className="compose-footer">
@@ -507,6 +476,16 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
             }}
           />
         </label>
+        <button
+          type="button"
+          className="preview-toggle"
+          aria-pressed={previewing}
+          aria-keyshortcuts="Alt+P"
+          title="Preview (Alt+P)"
+          onClick={togglePreview}
+        >
+          Preview
+        </button>
         <span id="compose-limit" className={`limit${tooLong ? ' over' : ''}`} aria-live="polite">
           {text.length > maxLength * 0.9 ? `${text.length} / ${maxLength}` : ''}
           {tooLong ? ` — ${text.length - maxLength} characters too long` : ''}

@@ -120,7 +120,7 @@ describe('Compose', () => {
     fireEvent.change(box, { target: { value: 'hi @emm', selectionStart: 7 } });
     const option = screen.getByRole('option', { name: 'Emma Member' });
     fireEvent.mouseDown(option);
-    expect(box.value).toMatch(/^hi @\*\*Emma Member\|\d+\*\* $/);
+    expect(box.value).toBe('hi @**Emma Member** ');
   });
 
   it("completes :emoji: by the public server's names, each shown with its picture", async () => {
