@@ -1,5 +1,6 @@
 // Handlers of the scheduled-messages domain (shared/ipc/scheduled.ts): scheduling, editing and
-// deleting scheduled messages, and reading a message's read receipts.
+// deleting scheduled messages, setting reminders about messages, and reading a message's read
+// receipts.
 import { endpoints, type ScheduledMessageParams } from '../../shared/api/endpoints';
 import type { OutgoingMessage } from '../../shared/ipc/chat';
 import type { MethodHandlers } from '../../shared/ipc/contract';
@@ -40,6 +41,13 @@ export function scheduledHandlers(sessions: {
       client(p).call(endpoints.deleteScheduledMessage, {
         scheduled_message_id: p.scheduledMessageId,
       }),
+    createReminder: async (p) => {
+      const res = await client(p).call(endpoints.createReminder, {
+        message_id: p.messageId,
+        scheduled_delivery_timestamp: p.deliverAt,
+      });
+      return { reminderId: res.reminder_id };
+    },
     getReadReceipts: async (p) => {
       const res = await client(p).call(endpoints.getReadReceipts, { message_id: p.messageId });
       return { userIds: res.user_ids };

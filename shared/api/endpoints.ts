@@ -339,6 +339,11 @@ export const endpoints = {
     'DELETE',
     '/scheduled_messages/{scheduled_message_id}',
   ),
+  /** A reminder about a message: the Notification Bot sends you a DM quoting it at that time (FL381). */
+  createReminder: endpoint<
+    { message_id: number; scheduled_delivery_timestamp: number },
+    SuccessEnvelope & { reminder_id: number }
+  >('POST', '/reminders'),
   /** Who has read a message (never its sender; only users sharing read receipts). */
   getReadReceipts: endpoint<{ message_id: number }, SuccessEnvelope & { user_ids: number[] }>(
     'GET',

@@ -66,6 +66,7 @@ export const METHOD_NAMES = [
   'scheduleMessage',
   'editScheduledMessage',
   'deleteScheduledMessage',
+  'createReminder',
   'getReadReceipts',
   'reportActivity',
   'getPresence',

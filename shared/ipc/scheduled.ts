@@ -1,4 +1,4 @@
-// Scheduled messages (sent by the server at their time) and read receipts. The list itself comes
+// Scheduled messages (sent by the server at their time), reminders about messages and read receipts. The list itself comes
 // with the snapshot and scheduled_messages events; these are the calls that change it.
 import { z } from 'zod';
 import type { SuccessEnvelope } from '../api/endpoints';
@@ -23,6 +23,10 @@ export const scheduledMethods = {
     }),
   ),
   deleteScheduledMessage: method<SuccessEnvelope>()(forAccount({ scheduledMessageId })),
+  /** "Remind me about this": the server's Notification Bot sends a DM quoting the message then. */
+  createReminder: method<{ reminderId: number }>()(
+    forAccount({ messageId, deliverAt: deliveryTimestamp }),
+  ),
   /** The ids of the users who read a message (the server refuses when the realm disabled them). */
   getReadReceipts: method<{ userIds: number[] }>()(forAccount({ messageId })),
 } as const;

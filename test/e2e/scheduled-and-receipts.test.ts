@@ -2,7 +2,8 @@
 // scheduled a few seconds ahead from compose shows in the Scheduled messages view, is delivered by
 // the server at its time into the conversation and leaves the view; another is edited in place and
 // a third deleted; Read receipts in the message menu names a user (an API client) who read the
-// message, and shows the server's refusal once the organization turns read receipts off.
+// message, and shows the server's refusal once the organization turns read receipts off; a reminder
+// set from the message menu comes from the Notification Bot at its time.
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -211,6 +212,49 @@ describe('read receipts', () => {
       .filter({ hasText: 'Read receipts are disabled in this Zulip organization.' })
       .waitFor();
     await page.screenshot({ path: join(SHOTS, 'read-receipts-disabled.png') });
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe('reminders', () => {
+  it('sets a reminder from the message menu; the Notification Bot sends it at the time', async () => {
+    await openTopic(page, 'general', 'reminders');
+    await send(page, 'Remember the release notes');
+    const row = messageWithText(page, 'Remember the release notes');
+    await row.waitFor();
+    await page.mouse.move(1, 1);
+    await row.hover();
+    await row.getByRole('button', { name: 'Message actions' }).click();
+    await page
+      .getByRole('menu', { name: 'Message actions' })
+      .getByRole('menuitem', { name: 'Remind me about this' })
+      .click();
+    const form = page.getByRole('dialog', { name: 'Remind me about this' });
+    await form.waitFor();
+    expect(await form.getByRole('button', { name: /^In 1 hour/ }).count()).toBe(1);
+    await page.screenshot({ path: join(SHOTS, 'reminder-form.png') });
+    await form.getByLabel('Remind at').fill(localInputValue(3));
+    await form.getByRole('button', { name: 'Set reminder' }).click();
+    await form.getByRole('status').filter({ hasText: 'You will be reminded' }).waitFor();
+    const pending = (await client('owner').get('/reminders')).body.reminders as unknown[];
+    expect(pending).toHaveLength(1);
+    await form.getByRole('button', { name: 'Close' }).click();
+
+    // At the time, a direct message from the Notification Bot quoting the message.
+    const reminderDm = async () => {
+      const res = await client('owner').get('/messages', {
+        anchor: 'newest',
+        num_before: 5,
+        num_after: 0,
+        narrow: JSON.stringify([{ operator: 'is', operand: 'dm' }]),
+      });
+      return (res.body.messages as Array<{ sender_full_name: string; content: string }>).find((m) =>
+        m.content.includes('Remember the release notes'),
+      );
+    };
+    await expect.poll(reminderDm, { timeout: 20_000 }).toBeTruthy();
+    expect((await reminderDm())?.sender_full_name).toBe('Notification Bot');
+    expect((await client('owner').get('/reminders')).body.reminders).toEqual([]);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -5,8 +5,8 @@ import { useState } from 'react';
 import type { OutgoingMessage } from '../../../shared/ipc/chat';
 import { api, errorText } from '../../src/tributary';
 import { navigate } from '../../src/ui-store';
-import { clockNow, formatDate, formatDateTime } from '../../lib/format';
-import { fromDatetimeLocal, schedulePresets, toDatetimeLocal } from './schedule-times';
+import { formatDateTime } from '../../lib/format';
+import { TimeChoices } from './TimeChoices';
 import type { Destination } from './drafts';
 
 /** What scheduling would send: compose's text to its destination, or null when Send is off too. */
@@ -33,11 +33,9 @@ export function ScheduleControl({
   onScheduled: () => void;
 }) {
   const [open, setOpen] = useState(false);
-  const [custom, setCustom] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [scheduledAt, setScheduledAt] = useState<number | null>(null);
-  const now = new Date(clockNow());
 
   const schedule = (deliverAt: number | null) => {
     if (!message) return;
@@ -51,7 +49,6 @@ export function ScheduleControl({
       .scheduleMessage({ accountId, message, deliverAt })
       .then(() => {
         setOpen(false);
-        setCustom('');
         setScheduledAt(deliverAt);
         onScheduled();
       })
@@ -75,39 +72,13 @@ export function ScheduleControl({
       </button>
       {open ? (
         <div className="menu schedule-menu" role="dialog" aria-label="Schedule message">
-          {schedulePresets(now).map((preset) => (
-            <button
-              key={preset.label}
-              type="button"
-              disabled={busy}
-              onClick={() => schedule(preset.at)}
-            >
-              {preset.label}
-              <span className="muted"> · {formatDate(preset.at)}</span>
-            </button>
-          ))}
-          <label>
-            <span>Custom time</span>
-            <input
-              type="datetime-local"
-              aria-label="Send at"
-              value={custom}
-              min={toDatetimeLocal(Math.floor(now.getTime() / 1000))}
-              onChange={(e) => setCustom(e.target.value)}
-            />
-          </label>
-          <button
-            type="button"
-            disabled={busy || !custom}
-            onClick={() => schedule(fromDatetimeLocal(custom))}
-          >
-            Schedule at this time
-          </button>
-          {error ? (
-            <p role="alert" className="error">
-              {error}
-            </p>
-          ) : null}
+          <TimeChoices
+            busy={busy}
+            error={error}
+            inputLabel="Send at"
+            submitLabel="Schedule at this time"
+            onChoose={schedule}
+          />
         </div>
       ) : null}
       {scheduledAt !== null && !open ? (

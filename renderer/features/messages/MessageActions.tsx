@@ -28,8 +28,10 @@ import { toggleReaction } from './Reactions';
 import { conversationOf } from './narrow-info';
 import { useMarkReadControl } from './mark-read-control';
 import { ReadReceipts } from './ReadReceipts';
+import { ReminderForm } from './ReminderForm';
 
-type Mode = null | 'menu' | 'emoji' | 'edit' | 'move' | 'confirm-delete' | 'read-receipts';
+type Mode =
+  null | 'menu' | 'emoji' | 'edit' | 'move' | 'confirm-delete' | 'read-receipts' | 'reminder';
 type Propagate = 'change_one' | 'change_later' | 'change_all';
 
 /** The message's permanent link on its realm, in its conversation, as the web app writes it. */
@@ -239,6 +241,10 @@ function ActionsPanel({
     (s) =>
       !!selectActiveAccount(s)?.users.users.get(selectActiveAccount(s)?.selfUserId ?? -1)?.is_admin,
   );
+  // Message reminders came with feature level 381.
+  const canRemind = useChatStore(
+    (s) => (selectActiveAccount(s)?.settings.featureLevel ?? 0) >= 381,
+  );
   const editLimit = realm.realm_message_content_edit_limit_seconds as number | null | undefined;
   const editingAllowed = realm.realm_allow_message_editing !== false;
   const canEdit =
@@ -368,6 +374,11 @@ function ActionsPanel({
           >
             Copy link to message
           </button>
+          {canRemind ? (
+            <button role="menuitem" type="button" onClick={() => setMode('reminder')}>
+              Remind me about this
+            </button>
+          ) : null}
           <button role="menuitem" type="button" onClick={() => setMode('read-receipts')}>
             Read receipts
           </button>
@@ -377,6 +388,9 @@ function ActionsPanel({
             </button>
           ) : null}
         </div>
+      ) : null}
+      {mode === 'reminder' ? (
+        <ReminderForm accountId={accountId} messageId={message.id} onClose={() => setMode(null)} />
       ) : null}
       {mode === 'read-receipts' ? (
         <ReadReceipts accountId={accountId} messageId={message.id} onClose={() => setMode(null)} />
