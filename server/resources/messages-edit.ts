@@ -237,11 +237,14 @@ function applyContentEdit(
   const update = db.prepare(
     'UPDATE user_messages SET flags = ? WHERE user_id = ? AND message_id = ?',
   );
-  // As the public server, an edit re-evaluates alert words for every recipient but the sender.
+  // An edit re-evaluates alert words for every recipient but the sender; as on the public server,
+  // users who only read the message historically are left out.
   const alerted = usersAlertedBy(
     realmAlertWordMatcher(db),
     rendered.alertText,
-    recipients.map((r) => r.user_id).filter((id) => id !== message.sender_id),
+    recipients
+      .filter((r) => r.user_id !== message.sender_id && !(r.flags & MessageFlag.historical))
+      .map((r) => r.user_id),
   );
   for (const r of recipients) {
     const alertBit = alerted.has(r.user_id) ? MessageFlag.has_alert_word : 0;

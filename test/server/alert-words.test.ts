@@ -115,6 +115,19 @@ describe('alert words', () => {
     expect(partialEvent.flags).not.toContain('has_alert_word');
     expect(await flagsOf('dev', partial)).not.toContain('has_alert_word');
 
+    // The public server's boundary characters: brackets and most punctuation end a word; a
+    // hyphen, a slash or a double quote after it do not.
+    for (const [content, alerted] of [
+      ['(deploy)', true],
+      ['ready to [deploy]!', true],
+      ['pre-deploy check', false],
+      ['see /deploy/ docs', false],
+      ['say "deploy" now', false],
+    ] as const) {
+      const id = await sendDirect(server.client('farid'), [dev], content);
+      expect((await flagsOf('dev', id)).includes('has_alert_word'), content).toBe(alerted);
+    }
+
     // Inside a code span the word counts (the public server matches the source text); inside a
     // fenced code block it does not.
     const span = await sendDirect(server.client('farid'), [dev], 'run `deploy` now');
