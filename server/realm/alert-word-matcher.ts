@@ -69,17 +69,18 @@ function occursAsWord(text: string, word: string): boolean {
 }
 
 /**
- * The users among `candidates` whose alert words occur in `text`. Words of other users are not
- * searched for, and nothing is searched when no candidate has alert words.
+ * The users for whom `isCandidate` holds whose alert words occur in `text`. Only the users who have
+ * alert words are asked, words of non-candidates are not searched for, and nothing is searched
+ * when no candidate has alert words.
  */
 export function usersAlertedBy(
   matcher: AlertWordMatcher,
   text: string,
-  candidates: Iterable<number>,
+  isCandidate: (userId: number) => boolean,
 ): Set<number> {
   const alerted = new Set<number>();
   const wanted = new Set<number>();
-  for (const id of candidates) if (matcher.userIds.has(id)) wanted.add(id);
+  for (const id of matcher.userIds) if (isCandidate(id)) wanted.add(id);
   if (wanted.size === 0) return alerted;
   const lower = text.toLowerCase();
   for (const [word, users] of matcher.usersByWord) {

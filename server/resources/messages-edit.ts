@@ -239,12 +239,13 @@ function applyContentEdit(
   );
   // An edit re-evaluates alert words for every recipient but the sender; as on the public server,
   // users who only read the message historically are left out.
-  const alerted = usersAlertedBy(
-    realmAlertWordMatcher(db),
-    rendered.alertText,
+  const candidates = new Set(
     recipients
       .filter((r) => r.user_id !== message.sender_id && !(r.flags & MessageFlag.historical))
       .map((r) => r.user_id),
+  );
+  const alerted = usersAlertedBy(realmAlertWordMatcher(db), rendered.alertText, (id) =>
+    candidates.has(id),
   );
   for (const r of recipients) {
     const alertBit = alerted.has(r.user_id) ? MessageFlag.has_alert_word : 0;

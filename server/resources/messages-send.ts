@@ -185,8 +185,8 @@ function addAlertWordFlags(
   senderId: number,
   flagsByUser: Map<number, number>,
 ): void {
-  const recipients = [...flagsByUser.keys()].filter((id) => id !== senderId);
-  for (const id of usersAlertedBy(realmAlertWordMatcher(db), alertText, recipients)) {
+  const isRecipient = (id: number) => id !== senderId && flagsByUser.has(id);
+  for (const id of usersAlertedBy(realmAlertWordMatcher(db), alertText, isRecipient)) {
     flagsByUser.set(id, flagsByUser.get(id)! | MessageFlag.has_alert_word);
   }
 }
