@@ -41,6 +41,7 @@ const CACHED_TABLES = [
   'user_group_subgroups',
   'realm',
   'linkifiers',
+  'alert_words',
 ];
 
 export async function createRealmServer(options: RealmServerOptions): Promise<RealmServer> {

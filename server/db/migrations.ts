@@ -413,4 +413,19 @@ export const migrations: Migration[] = [
         CREATE INDEX scheduled_messages_user ON scheduled_messages (user_id);
       `),
   },
+  {
+    version: 9,
+    description: 'alert words (per user; matched in messages they receive)',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE alert_words (
+          id INTEGER PRIMARY KEY,
+          user_id INTEGER NOT NULL REFERENCES users(id),
+          -- As entered (trimmed); unique per user case-insensitively, which the server enforces
+          -- (SQLite's NOCASE folds ASCII only).
+          word TEXT NOT NULL
+        );
+        CREATE INDEX alert_words_user ON alert_words (user_id);
+      `),
+  },
 ];

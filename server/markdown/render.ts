@@ -34,6 +34,12 @@ export interface RenderedMessage {
   hasAttachment: boolean;
   /** path_ids of /user_uploads/ files the message links to (for attachment bookkeeping). */
   uploadPathIds: string[];
+  /**
+   * The text alert words are matched in: the source after the line passes, with fenced code and
+   * math blocks stashed, as the public server's alert-word preprocessor sees it (so words inside
+   * code spans and links count, those inside fenced blocks do not).
+   */
+  alertText: string;
 }
 
 const IMAGE_PATH = /\.(png|jpe?g|gif|webp|bmp|svg)$/i;
@@ -87,9 +93,10 @@ export function renderPlainText(content: string): string {
   return `<p>${escapeText(content)}</p>`;
 }
 
-function emptyResult(html: string): RenderedMessage {
+function emptyResult(html: string, alertText: string): RenderedMessage {
   return {
     html,
+    alertText,
     isMeMessage: false,
     mentionedUserIds: [],
     mentionedGroupIds: [],
@@ -104,7 +111,7 @@ function emptyResult(html: string): RenderedMessage {
 
 export function renderMessage(content: string, lookup: MentionLookup): RenderedMessage {
   if (PLAIN_TEXT.test(content) && (lookup.linkifiers?.() ?? []).length === 0) {
-    return emptyResult(renderPlainText(content));
+    return emptyResult(renderPlainText(content), content);
   }
   const env: RenderEnv = {
     lookup,
@@ -118,6 +125,8 @@ export function renderMessage(content: string, lookup: MentionLookup): RenderedM
   const lines = separateHangingLists(content.replace(/\r\n?/g, '\n').split('\n'));
   const normalized = normalizeWhitespace(lines.join('\n'));
   const fenced = resolveFences(normalized.split('\n'), stash);
+  // Without the blank lines normalizeWhitespace appends: they never decide a match.
+  const alertText = fenced.join('\n').replace(/\n+$/, '');
   const source = extendQuotes(reindentLists(fenced)).join('\n');
   const html = stash
     .restore(renderer.render(source, env as unknown as Record<string, unknown>))
@@ -141,6 +150,7 @@ export function renderMessage(content: string, lookup: MentionLookup): RenderedM
     hasImage,
     hasAttachment: uploadPathIds.length > 0,
     uploadPathIds: [...new Set(uploadPathIds)],
+    alertText,
   };
 }
 

@@ -14,6 +14,7 @@ import { draftsResource } from './drafts';
 import { userStatusResource } from './user-status';
 import { presenceResource } from './presence';
 import { mutedUsersResource } from './muted-users';
+import { alertWordsResource } from './alert-words';
 import { typingResource } from './typing';
 import { userTopicsResource } from './user-topics';
 import { settingsStateResource } from './settings-state';
@@ -55,6 +56,7 @@ export const resources: readonly ResourceModule[] = [
   userStatusResource,
   presenceResource,
   mutedUsersResource,
+  alertWordsResource,
   typingResource,
   userTopicsResource,
   settingsStateResource,

@@ -11,6 +11,8 @@ import type { ApiRouter } from '../http/router';
 import type { AuthUser, RealmContext } from '../realm/context';
 import { canSeeChannelMetadata } from '../realm/permissions';
 import { databaseLookup } from '../markdown/lookup';
+import { MessageFlag } from '../db/flags';
+import { realmAlertWordMatcher, usersAlertedBy } from '../realm/alert-word-matcher';
 import { renderMessage, type RenderedMessage } from '../markdown/render';
 import { getChannel } from './channels-store';
 import { realmSetting } from './realm-settings';
@@ -192,7 +194,7 @@ function planMove(
 
 /**
  * Stores new content, brings the message's upload links in line with it (the returned links are
- * announced after the commit) and recomputes the mention flags of every recipient.
+ * announced after the commit) and recomputes the mention and alert-word flags of every recipient.
  */
 function applyContentEdit(
   ctx: RealmContext,
@@ -235,8 +237,22 @@ function applyContentEdit(
   const update = db.prepare(
     'UPDATE user_messages SET flags = ? WHERE user_id = ? AND message_id = ?',
   );
+  // An edit re-evaluates alert words for every recipient but the sender; as on the public server,
+  // users who only read the message historically are left out.
+  const candidates = new Set(
+    recipients
+      .filter((r) => r.user_id !== message.sender_id && !(r.flags & MessageFlag.historical))
+      .map((r) => r.user_id),
+  );
+  const alerted = usersAlertedBy(realmAlertWordMatcher(db), rendered.alertText, (id) =>
+    candidates.has(id),
+  );
   for (const r of recipients) {
-    const next = (r.flags & ~MENTION_FLAG_BITS) | (mentions.get(r.user_id) ?? 0);
+    const alertBit = alerted.has(r.user_id) ? MessageFlag.has_alert_word : 0;
+    const next =
+      (r.flags & ~(MENTION_FLAG_BITS | MessageFlag.has_alert_word)) |
+      (mentions.get(r.user_id) ?? 0) |
+      alertBit;
     if (next !== r.flags) update.run(next, r.user_id, message.id);
   }
   return links;

@@ -4,6 +4,7 @@
 import { storeWidgetSubmessage } from './submessages-store';
 import { z } from 'zod';
 import { MessageFlag } from '../db/flags';
+import { realmAlertWordMatcher, usersAlertedBy } from '../realm/alert-word-matcher';
 import type { Db } from '../db';
 import { ApiError, badRequest, missingParam } from '../http/errors';
 import { Param, p } from '../http/params';
@@ -177,6 +178,19 @@ function markReadForMuters(db: Db, senderId: number, flagsByUser: Map<number, nu
   }
 }
 
+/** Sets has_alert_word for each recipient, the sender excepted, whose alert words occur. */
+function addAlertWordFlags(
+  db: Db,
+  alertText: string,
+  senderId: number,
+  flagsByUser: Map<number, number>,
+): void {
+  const isRecipient = (id: number) => id !== senderId && flagsByUser.has(id);
+  for (const id of usersAlertedBy(realmAlertWordMatcher(db), alertText, isRecipient)) {
+    flagsByUser.set(id, flagsByUser.get(id)! | MessageFlag.has_alert_word);
+  }
+}
+
 /** Per-recipient flags from the mentions a rendering found. */
 export function mentionFlags(
   ctx: RealmContext,
@@ -296,6 +310,7 @@ export function storeMessage(
       flagsByUser.set(sender.id, (flagsByUser.get(sender.id) ?? 0) | MessageFlag.read);
     }
     markReadForMuters(db, sender.id, flagsByUser);
+    addAlertWordFlags(db, rendered.alertText, sender.id, flagsByUser);
     insertUserMessages(db, id, flagsByUser);
     storeWidgetSubmessage(db, id, sender.id, content);
     const linkedAttachmentIds =

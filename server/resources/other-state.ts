@@ -1,10 +1,9 @@
-// Register state for features the local realm does not have (alert words, linkifiers,
+// Register state for features the local realm does not have (linkifiers,
 // playgrounds, domains, scheduled messages, snippets...). Returning the empty form
 // keeps clients that expect these keys working; the features' own modules replace entries here.
 import type { ResourceModule } from './module';
 
 const EMPTY_STATE: Record<string, () => Record<string, unknown>> = {
-  alert_words: () => ({ alert_words: [] }),
   realm_linkifiers: () => ({ realm_linkifiers: [] }),
   realm_playgrounds: () => ({ realm_playgrounds: [] }),
   realm_domains: () => ({ realm_domains: [] }),
