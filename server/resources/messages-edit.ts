@@ -237,12 +237,10 @@ function applyContentEdit(
   const update = db.prepare(
     'UPDATE user_messages SET flags = ? WHERE user_id = ? AND message_id = ?',
   );
-  // An edit re-evaluates alert words for every recipient but the sender; as on the public server,
-  // users who only read the message historically are left out.
+  // An edit re-evaluates alert words for every recipient, the sender included, as the public
+  // server does over the message's user messages; users who only read it historically are left out.
   const candidates = new Set(
-    recipients
-      .filter((r) => r.user_id !== message.sender_id && !(r.flags & MessageFlag.historical))
-      .map((r) => r.user_id),
+    recipients.filter((r) => !(r.flags & MessageFlag.historical)).map((r) => r.user_id),
   );
   const alerted = usersAlertedBy(realmAlertWordMatcher(db), rendered.alertText, (id) =>
     candidates.has(id),

@@ -178,14 +178,12 @@ function markReadForMuters(db: Db, senderId: number, flagsByUser: Map<number, nu
   }
 }
 
-/** Sets has_alert_word for each recipient, the sender excepted, whose alert words occur. */
-function addAlertWordFlags(
-  db: Db,
-  alertText: string,
-  senderId: number,
-  flagsByUser: Map<number, number>,
-): void {
-  const isRecipient = (id: number) => id !== senderId && flagsByUser.has(id);
+/**
+ * Sets has_alert_word for each recipient whose alert words occur: the sender too, as on the public
+ * server (its flag loop over the new user messages has no exception for the sender).
+ */
+function addAlertWordFlags(db: Db, alertText: string, flagsByUser: Map<number, number>): void {
+  const isRecipient = (id: number) => flagsByUser.has(id);
   for (const id of usersAlertedBy(realmAlertWordMatcher(db), alertText, isRecipient)) {
     flagsByUser.set(id, flagsByUser.get(id)! | MessageFlag.has_alert_word);
   }
@@ -310,7 +308,7 @@ export function storeMessage(
       flagsByUser.set(sender.id, (flagsByUser.get(sender.id) ?? 0) | MessageFlag.read);
     }
     markReadForMuters(db, sender.id, flagsByUser);
-    addAlertWordFlags(db, rendered.alertText, sender.id, flagsByUser);
+    addAlertWordFlags(db, rendered.alertText, flagsByUser);
     insertUserMessages(db, id, flagsByUser);
     storeWidgetSubmessage(db, id, sender.id, content);
     const linkedAttachmentIds =

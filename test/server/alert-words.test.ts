@@ -1,7 +1,7 @@
 // Alert words over HTTP: GET/POST/DELETE /users/me/alert_words (trimming, case-insensitive
 // de-duplication, the length limit), alert_words events on a second queue of the same user, the
 // register state, and the has_alert_word flag: on the message event and fetched messages of the
-// recipients whose words occur as the public server matches them, never the sender's, re-evaluated
+// recipients whose words occur as the public server matches them (the sender's included), re-evaluated
 // on edit, and found by the is:alerted narrow.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
@@ -90,11 +90,11 @@ describe('alert words', () => {
     expect(notList.status).toBe(400);
   });
 
-  it('flags recipients whose words occur, not the sender, not partial words', async () => {
+  it('flags recipients whose words occur, the sender too, not partial words', async () => {
     const { dev, emma, farid } = server.userIds;
     await server.client('dev').post('/users/me/alert_words', { alert_words: ['deploy'] });
     await server.client('emma').post('/users/me/alert_words', { alert_words: ['Release Train'] });
-    // The sender's own words never flag their message.
+    // The sender's own words flag their message too, as on the public server.
     await server.client('farid').post('/users/me/alert_words', { alert_words: ['deploy'] });
     const devQueue = await registerQueue(server.client('dev'), { event_types: ['message'] });
 
@@ -108,7 +108,7 @@ describe('alert words', () => {
     expect(event.flags).toContain('has_alert_word');
     expect(await flagsOf('dev', hit)).toContain('has_alert_word');
     expect(await flagsOf('emma', hit)).toContain('has_alert_word');
-    expect(await flagsOf('farid', hit)).not.toContain('has_alert_word');
+    expect(await flagsOf('farid', hit)).toContain('has_alert_word');
 
     const partial = await sendDirect(server.client('farid'), [dev], 'redeploying, deployment');
     const [partialEvent] = await devQueue.next();
