@@ -146,6 +146,20 @@ describe('PATCH /user_groups/{id}', () => {
     expect(group).toMatchObject({ name: 'reviewers', description: 'checked' });
   });
 
+  it('a right given through membership of another group follows that membership at once', async () => {
+    const leads = await createGroup('leads', [ids.dev]);
+    const project = await createGroup('project', [ids.dev]);
+    const dev = server.client('dev');
+    await dev.patch(`/user_groups/${project}`, { can_manage_group: { new: leads } });
+    const rename = (name: string) =>
+      server.client('farid').patch(`/user_groups/${project}`, { name });
+    await expectRefused(rename('farid-project'), 'Insufficient permission');
+    await dev.post(`/user_groups/${leads}/members`, { add: [ids.farid] });
+    expect((await rename('farid-project')).status).toBe(200);
+    await dev.post(`/user_groups/${leads}/members`, { delete: [ids.farid] });
+    await expectRefused(rename('again'), 'Insufficient permission');
+  });
+
   it('a renamed group is mentioned by its new name', async () => {
     const groupId = await createGroup('oncall', [ids.dev]);
     await server.client('dev').patch(`/user_groups/${groupId}`, { name: 'pager' });
