@@ -200,27 +200,25 @@ function checkActiveUsers(ctx: RealmContext, userIds: number[]): void {
   for (const id of userIds) if (!active.get(id)) throw badRequest(`Invalid user ID: ${id}`);
 }
 
-function directMemberIds(ctx: RealmContext, groupId: number): Set<number> {
+/** A group's direct members or direct subgroups, as stored (deactivated users included). */
+function directIds(
+  ctx: RealmContext,
+  groupId: number,
+  kind: 'user_group_members' | 'user_group_subgroups',
+): Set<number> {
+  const column = kind === 'user_group_members' ? 'user_id' : 'subgroup_id';
   return new Set(
     ctx.db
-      .prepare<[number], { user_id: number }>(
-        'SELECT user_id FROM user_group_members WHERE group_id = ?',
-      )
+      .prepare<[number], { id: number }>(`SELECT ${column} AS id FROM ${kind} WHERE group_id = ?`)
       .all(groupId)
-      .map((r) => r.user_id),
+      .map((r) => r.id),
   );
 }
 
-function directSubgroupIds(ctx: RealmContext, groupId: number): Set<number> {
-  return new Set(
-    ctx.db
-      .prepare<[number], { subgroup_id: number }>(
-        'SELECT subgroup_id FROM user_group_subgroups WHERE group_id = ?',
-      )
-      .all(groupId)
-      .map((r) => r.subgroup_id),
-  );
-}
+const directMemberIds = (ctx: RealmContext, groupId: number) =>
+  directIds(ctx, groupId, 'user_group_members');
+const directSubgroupIds = (ctx: RealmContext, groupId: number) =>
+  directIds(ctx, groupId, 'user_group_subgroups');
 
 /** Validated membership and subgroup changes, applied together in one transaction. */
 interface MembershipPlan {

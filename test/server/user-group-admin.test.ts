@@ -3,6 +3,7 @@
 // server's refusals for users without rights.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
+import { systemGroupIds } from './groups-support';
 import { registerQueue, type TestQueue } from '../support/events';
 
 let server: TestServer;
@@ -12,11 +13,7 @@ let ids: Record<string, number>;
 beforeAll(async () => {
   server = await startTestServer();
   ids = server.userIds;
-  const groups = (await server.client('dev').get('/user_groups')).body.user_groups as Array<{
-    id: number;
-    name: string;
-  }>;
-  systemGroups = Object.fromEntries(groups.map((g) => [g.name, g.id]));
+  systemGroups = await systemGroupIds(server);
 });
 afterAll(async () => {
   await server.close();
