@@ -21,6 +21,7 @@ import { settingsStateResource } from './settings-state';
 import { settingsResource } from './settings';
 import { realmConfigResource } from './realm-config';
 import { userGroupsResource } from './user-groups';
+import { userGroupAdminResource } from './user-group-admin';
 import { botsResource } from './bots';
 import { profileFieldsResource } from './profile-fields';
 import { userLifecycleResource } from './user-lifecycle';
@@ -63,6 +64,7 @@ export const resources: readonly ResourceModule[] = [
   settingsResource,
   realmConfigResource,
   userGroupsResource,
+  userGroupAdminResource,
   botsResource,
   profileFieldsResource,
   userLifecycleResource,

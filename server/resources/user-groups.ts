@@ -14,7 +14,7 @@ import {
 } from '../realm/permissions';
 import { activeUserIds } from './users-store';
 
-interface GroupRow {
+export interface GroupRow {
   id: number;
   name: string;
   description: string;
@@ -25,7 +25,7 @@ interface GroupRow {
   settings: string;
 }
 
-const GROUP_SETTINGS = [
+export const GROUP_SETTINGS = [
   'can_add_members_group',
   'can_join_group',
   'can_leave_group',
@@ -72,7 +72,7 @@ export function groupObject(db: Db, row: GroupRow): Record<string, unknown> {
   };
 }
 
-function listGroups(db: Db, includeDeactivated: boolean): Record<string, unknown>[] {
+export function listGroups(db: Db, includeDeactivated: boolean): Record<string, unknown>[] {
   return db
     .prepare<[], GroupRow>('SELECT * FROM user_groups ORDER BY id')
     .all()
@@ -80,7 +80,7 @@ function listGroups(db: Db, includeDeactivated: boolean): Record<string, unknown
     .map((g) => groupObject(db, g));
 }
 
-function checkGroupSetting(
+export function checkGroupSetting(
   ctx: RealmContext,
   name: string,
   value: GroupSettingValue,
@@ -93,7 +93,7 @@ function checkGroupSetting(
     const row = group.get(value);
     if (!row) throw badRequest(`Invalid user group ID: ${value}`);
     if (row.is_system_group === 1 && FORBIDDEN_SYSTEM_VALUES[name]?.includes(row.name)) {
-      throw badRequest(`'${row.name}' is not allowed for ${name}.`);
+      throw badRequest(`'${name}' setting cannot be set to '${row.name}' group.`);
     }
     return value;
   }

@@ -2,6 +2,7 @@
 // bot storage (4.22).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
+import { systemGroupIds } from './groups-support';
 import { registerQueue } from '../support/events';
 
 let server: TestServer;
@@ -9,11 +10,7 @@ let systemGroups: Record<string, number>;
 
 beforeAll(async () => {
   server = await startTestServer();
-  const groups = (await server.client('dev').get('/user_groups')).body.user_groups as Array<{
-    id: number;
-    name: string;
-  }>;
-  systemGroups = Object.fromEntries(groups.map((g) => [g.name, g.id]));
+  systemGroups = await systemGroupIds(server);
 });
 afterAll(async () => {
   await server.close();
