@@ -105,7 +105,7 @@ export async function createRealmServer(options: RealmServerOptions): Promise<Re
   );
   for (const resource of resources) resource.routes(api, ctx);
 
-  await seedRealm(ctx, config.seed);
+  await seedRealm(ctx, config.seed, config.largeScale);
   // Started once nothing before listen can fail, so a failed start leaves no worker behind.
   const checkpointer = startCheckpointer(db);
 

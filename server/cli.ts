@@ -1,4 +1,5 @@
-// npm run server -- [--host 127.0.0.1] [--port N] [--data DIR] [--seed demo|empty] [--rate-limit N|off]
+// npm run server -- [--host 127.0.0.1] [--port N] [--data DIR] [--seed demo|empty|large]
+//   [--large-scale F] [--rate-limit N|off]
 //   [--poll-coalesce-ms N] [--group-commit-ms N]   (throughput/latency trade-offs; see config.ts)
 //   [--camo-url URL --camo-key KEY]   (proxy for external image previews in messages)
 // Prints exactly one line, "listening on http://HOST:PORT", once ready. The npm script runs it with
@@ -8,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import envPaths from 'env-paths';
 import { createRealmServer } from './app';
-import type { RateLimitOptions } from './config';
+import { SEED_KINDS, type RateLimitOptions } from './config';
 
 function defaultDataDir(): string {
   return join(envPaths('tributary').data, 'local-realm');
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
       port: { type: 'string', default: '9991' },
       data: { type: 'string' },
       seed: { type: 'string', default: 'demo' },
+      'large-scale': { type: 'string', default: '1' },
       'rate-limit': { type: 'string', default: '' },
       'poll-coalesce-ms': { type: 'string' },
       'group-commit-ms': { type: 'string' },
@@ -31,7 +33,8 @@ async function main(): Promise<void> {
   });
   if (values.help) {
     console.log(
-      'usage: npm run server -- [--host H] [--port N] [--data DIR] [--seed demo|empty] [--rate-limit N|off]\n' +
+      'usage: npm run server -- [--host H] [--port N] [--data DIR] [--seed demo|empty|large]\n' +
+        '         [--large-scale F] [--rate-limit N|off]\n' +
         '         [--poll-coalesce-ms N] [--group-commit-ms N] [--camo-url URL --camo-key KEY]',
     );
     return;
@@ -40,8 +43,15 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(`--port must be an integer between 0 and 65535, got ${values.port}`);
   }
-  if (values.seed !== 'demo' && values.seed !== 'empty') {
-    throw new Error(`--seed must be demo or empty, got ${values.seed}`);
+  const seed = SEED_KINDS.find((kind) => kind === values.seed);
+  if (seed === undefined) {
+    throw new Error(`--seed must be demo, empty or large, got ${values.seed}`);
+  }
+  const largeScale = Number(values['large-scale']);
+  if (!(largeScale > 0 && largeScale <= 10)) {
+    throw new Error(
+      `--large-scale must be a number above 0 and at most 10, got ${values['large-scale']}`,
+    );
   }
   const rateLimit = parseRateLimit(values['rate-limit']);
   const camoUrl = values['camo-url'];
@@ -54,7 +64,8 @@ async function main(): Promise<void> {
     host: values.host,
     port,
     dataDir: values.data ?? defaultDataDir(),
-    seed: values.seed,
+    seed,
+    largeScale,
     pollCoalesceMs: optionalMs(values['poll-coalesce-ms'], '--poll-coalesce-ms'),
     groupCommitIntervalMs: optionalMs(values['group-commit-ms'], '--group-commit-ms'),
     camo:

@@ -43,6 +43,9 @@ export interface RateLimitOptions {
   windowMs: number;
 }
 
+export const SEED_KINDS = ['demo', 'empty', 'large'] as const;
+export type SeedKind = (typeof SEED_KINDS)[number];
+
 export interface RealmServerOptions {
   /** Folder holding realm.sqlite3 and uploads/. Created if missing. */
   dataDir: string;
@@ -50,7 +53,9 @@ export interface RealmServerOptions {
   /** 0 picks a free port. */
   port?: number;
   /** Seeds an empty data folder on first start; ignored when the database already holds a realm. */
-  seed?: 'demo' | 'empty';
+  seed?: SeedKind;
+  /** Size of the 'large' seed relative to its full size (10,000 users...); default 1. */
+  largeScale?: number;
   /** Idle time after which an event queue with no pending poll is dropped (default 10 min). */
   queueIdleTimeoutMs?: number;
   /** How often expired queues are swept (default 60 s). */
@@ -92,7 +97,8 @@ export interface RealmConfig {
   dataDir: string;
   host: string;
   port: number;
-  seed: 'demo' | 'empty';
+  seed: SeedKind;
+  largeScale: number;
   queueIdleTimeoutMs: number;
   queueGcIntervalMs: number;
   heartbeatMs: number;
@@ -112,6 +118,7 @@ export function resolveConfig(options: RealmServerOptions): RealmConfig {
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
     seed: options.seed ?? 'demo',
+    largeScale: options.largeScale ?? 1,
     queueIdleTimeoutMs: options.queueIdleTimeoutMs ?? 10 * 60 * 1000,
     queueGcIntervalMs: options.queueGcIntervalMs ?? 60 * 1000,
     heartbeatMs: options.heartbeatMs ?? 45 * 1000,

@@ -12,7 +12,7 @@ import { getMessage } from '../resources/messages-store';
 import type { DemoSeedContext, DemoUser } from './demo';
 
 /** mulberry32: small, fast and deterministic. */
-function generator(seed: number): () => number {
+export function generator(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

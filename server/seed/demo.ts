@@ -1,6 +1,7 @@
 // --seed demo: a realm with every role, two bots, public, private and announcement channels with
 // subscriptions, then the message engineer's seedDemoMessages (seed/demo-messages.ts).
 // Writes DIR/demo-credentials.json.
+import type { Db } from '../db';
 import type { RealmContext } from '../realm/context';
 import { createUser } from '../realm/accounts';
 import { Role } from '../realm/roles';
@@ -45,27 +46,7 @@ export async function seedDemoRealm(ctx: RealmContext): Promise<void> {
   createRealmBase(db, 'Tributary demo', now);
 
   const users: Record<string, DemoUser> = {};
-  for (const person of PEOPLE) {
-    const email = `${person.key}@${DOMAIN}`;
-    const password = `${person.key}-password`;
-    const created = createUser(db, {
-      email,
-      fullName: person.name,
-      role: person.role,
-      password,
-      timezone: person.tz,
-      canCreateUsers: person.role === Role.owner || person.role === Role.administrator,
-    });
-    users[person.key] = credential(
-      person.key,
-      created.id,
-      email,
-      person.name,
-      person.role,
-      created.apiKey,
-      password,
-    );
-  }
+  for (const person of PEOPLE) users[person.key] = createDemoPerson(db, person);
   const bots = [
     {
       key: 'helperBot',
@@ -166,6 +147,32 @@ export async function seedDemoRealm(ctx: RealmContext): Promise<void> {
   writeCredentials(
     ctx.dataDir,
     Object.values(users).map(({ key: _key, ...rest }) => rest),
+  );
+}
+
+export /** A person with a password: `<key>@tributary.local` / `<key>-password`. */
+function createDemoPerson(
+  db: Db,
+  person: { key: string; name: string; role: number; tz: string },
+): DemoUser {
+  const email = `${person.key}@${DOMAIN}`;
+  const password = `${person.key}-password`;
+  const created = createUser(db, {
+    email,
+    fullName: person.name,
+    role: person.role,
+    password,
+    timezone: person.tz,
+    canCreateUsers: person.role === Role.owner || person.role === Role.administrator,
+  });
+  return credential(
+    person.key,
+    created.id,
+    email,
+    person.name,
+    person.role,
+    created.apiKey,
+    password,
   );
 }
 

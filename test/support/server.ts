@@ -50,7 +50,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-type TestServerOptions = Partial<RealmServerOptions> & { seed?: 'demo' | 'empty' };
+type TestServerOptions = Partial<RealmServerOptions>;
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tributary-realm-'));
