@@ -279,13 +279,25 @@ describe('the message list', () => {
     expect((await owner.patch('/settings', { web_mark_read_on_scroll_policy: 3 })).status).toBe(
       200,
     );
+    // The app must have applied the setting's event before the topic opens (or it marks the pile
+    // read as it shows it): its Settings screen shows the store's value.
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await expect
+      .poll(() => page.getByLabel('Mark messages as read on scroll').inputValue())
+      .toBe('3');
     try {
       await fillTopic(realmClient(realm, 'emma'), 'unread pile', 40);
       await openTopic(page, 'general', 'unread pile');
       await messageWithText(page, 'unread pile line 0').waitFor();
-      await scrollListBy(1200);
+      // The list positions itself at the first unread once its pages are in, which can come after
+      // the first line shows: scroll until the first unread has left the view.
       const jump = page.getByRole('button', { name: 'Jump to first unread' });
-      await jump.waitFor();
+      await expect
+        .poll(async () => {
+          await scrollListBy(1200);
+          return jump.isVisible();
+        })
+        .toBe(true);
       const sticky = page.locator('.sticky-header .recipient-header');
       await sticky.waitFor();
       const a = (await jump.boundingBox())!;

@@ -3,6 +3,7 @@
 import {
   useCallback,
   useEffect,
+  useLayoutEffect,
   useRef,
   useState,
   type KeyboardEvent as ReactKeyboardEvent,
@@ -121,6 +122,25 @@ export function MessageActions({
     }
     setModeState(next);
   }, []);
+  // The list clips what lies outside it (its paint is contained): a menu, form or picker that does
+  // not fit below the row opens upwards when it fits there; when neither side holds it whole, it
+  // keeps its side and scrolls within the room the list has there.
+  useLayoutEffect(() => {
+    const root = rootRef.current;
+    const popup = root?.querySelector<HTMLElement>('.menu, .emoji-picker');
+    const list = root?.closest('.message-list');
+    if (!mode || !root || !popup || !list) return;
+    const bounds = list.getBoundingClientRect();
+    const box = popup.getBoundingClientRect();
+    if (box.bottom <= bounds.bottom && box.top >= bounds.top) return;
+    if (!opensUp && root.getBoundingClientRect().top - bounds.top >= box.height) {
+      setOpensUp(true);
+      return;
+    }
+    const room = opensUp ? box.bottom - bounds.top : bounds.bottom - box.top;
+    popup.style.maxHeight = `${Math.max(room - 4, 96)}px`;
+    popup.style.overflowY = 'auto';
+  }, [mode, opensUp]);
   const openMenu = useCallback(() => setMode('menu'), [setMode]);
   // Stable, so the selected row's key listener is not replaced on each of its renders.
   useMessageActionsKey(selected, openMenu);
