@@ -7,7 +7,7 @@
 // so it is loaded by URL and typed here by the few members the test uses.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
-import { registerQueue, type TestEvent, type TestQueue } from '../support/events';
+import { feedUntil, registerQueue } from '../support/events';
 import type { ApiClient } from '../support/client';
 import type { Message, MessageWithFlags, RegisterResponse } from '../../shared/api/types';
 import type { ServerEvent } from '../../shared/api/events';
@@ -61,20 +61,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-/** Read events until one matches, feeding every batch to the store as the app does. */
-async function feedUntil(
-  q: TestQueue,
-  apply: (events: ServerEvent[]) => void,
-  match: (e: TestEvent) => boolean,
-): Promise<void> {
-  for (let polls = 0; polls < 30; polls++) {
-    const events = await q.next();
-    apply(events as unknown as ServerEvent[]);
-    if (events.some(match)) return;
-  }
-  throw new Error('expected event did not arrive');
-}
 
 async function history(client: ApiClient, narrow: unknown[]): Promise<Message[]> {
   const res = await client.get('/messages', {

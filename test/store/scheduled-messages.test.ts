@@ -3,7 +3,7 @@
 // the store lists what GET /scheduled_messages reports.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
-import { registerQueue, type TestEvent, type TestQueue } from '../support/events';
+import { feedUntil, registerQueue } from '../support/events';
 import type { RegisterResponse, ScheduledMessage } from '../../shared/api/types';
 import type { ServerEvent } from '../../shared/api/events';
 
@@ -39,19 +39,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-async function feedUntil(
-  q: TestQueue,
-  apply: (events: ServerEvent[]) => void,
-  match: (e: TestEvent) => boolean,
-): Promise<void> {
-  for (let polls = 0; polls < 30; polls++) {
-    const events = await q.next();
-    apply(events as unknown as ServerEvent[]);
-    if (events.some(match)) return;
-  }
-  throw new Error('expected event did not arrive');
-}
 
 describe('scheduledMessages slice', () => {
   it('follows the server through schedule, edit, delete and delivery', async () => {

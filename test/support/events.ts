@@ -71,3 +71,20 @@ export async function registerQueue(client: ApiClient, params: Params = {}): Pro
   }
   return queue;
 }
+
+/**
+ * Reads the queue until an event matches, handing every batch to `apply` first (as the app feeds
+ * its store); throws after 30 polls.
+ */
+export async function feedUntil<Applied = TestEvent>(
+  q: TestQueue,
+  apply: (events: Applied[]) => void,
+  match: (e: TestEvent) => boolean,
+): Promise<void> {
+  for (let polls = 0; polls < 30; polls++) {
+    const events = await q.next();
+    apply(events as unknown as Applied[]);
+    if (events.some(match)) return;
+  }
+  throw new Error('expected event did not arrive');
+}
