@@ -13,8 +13,12 @@ export interface ActivityOptions {
 
 export class ActivityTracker {
   private lastPageInput: number;
-  /** Input since the last report: the server counts it as a person's action, not a window's ping. */
-  private inputSinceReport = false;
+  /**
+   * When the page last reported input (not mere visibility): the server counts input as a person's
+   * action, not a window's ping. A time, not a flag, since each account's reporter asks it since its
+   * own last report.
+   */
+  private lastPageUserInput = -Infinity;
   private readonly now: () => number;
 
   constructor(private readonly options: ActivityOptions = {}) {
@@ -28,7 +32,7 @@ export class ActivityTracker {
     if (!report.userInput && !report.visible) return false;
     const wasIdle = this.status() === 'idle';
     this.lastPageInput = this.now();
-    if (report.userInput) this.inputSinceReport = true;
+    if (report.userInput) this.lastPageUserInput = this.lastPageInput;
     return wasIdle;
   }
 
@@ -43,11 +47,9 @@ export class ActivityTracker {
     return this.now() - this.lastInputAt() < idleAfter ? 'active' : 'idle';
   }
 
-  /** Whether there was input since `sinceMs` (or since the last call); resets the page's flag. */
-  takeNewUserInput(sinceMs: number): boolean {
-    const fromPage = this.inputSinceReport;
-    this.inputSinceReport = false;
-    if (fromPage) return true;
+  /** Whether there was input since `sinceMs` (a reporter's last report). */
+  userInputSince(sinceMs: number): boolean {
+    if (this.lastPageUserInput > sinceMs) return true;
     return this.options.systemIdleSeconds ? this.lastInputAt() > sinceMs : false;
   }
 }

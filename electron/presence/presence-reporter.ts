@@ -73,11 +73,15 @@ export class PresenceReporter {
     };
   }
 
-  /** Reports now (the person just came back) and restarts the interval from here. */
+  /**
+   * Reports now (the person just came back) and restarts the interval from here; while a report is
+   * in flight, right after it (two at once would ask with the same last_update_id).
+   */
   reportNow(): Promise<void> {
     if (!this.running) return Promise.resolve();
+    if (this.inFlight) return this.inFlight.then(() => this.reportNow());
     this.schedule(0);
-    return this.inFlight ?? Promise.resolve();
+    return new Promise((resolve) => setTimeout(resolve, 0)).then(() => this.inFlight ?? undefined);
   }
 
   private schedule(delayMs: number): void {
@@ -105,7 +109,7 @@ export class PresenceReporter {
           status: activity.status(),
           slim_presence: true,
           last_update_id: asked,
-          new_user_input: activity.takeNewUserInput(this.lastReportAt),
+          new_user_input: activity.userInputSince(this.lastReportAt),
         },
         { retry: false, timeoutMs: 30_000 },
       );

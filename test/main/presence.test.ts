@@ -127,11 +127,13 @@ describe('activity in browser mode (the page reports)', () => {
     expect(activity.status()).toBe('active');
     now += IDLE_AFTER_MS + 1;
     expect(activity.status()).toBe('idle');
-    expect(activity.takeNewUserInput(now - 60_000)).toBe(false);
+    expect(activity.userInputSince(now - 60_000)).toBe(false);
     expect(activity.notePageActivity({ visible: true, userInput: true })).toBe(true);
     expect(activity.status()).toBe('active');
-    expect(activity.takeNewUserInput(now - 60_000)).toBe(true);
-    expect(activity.takeNewUserInput(now)).toBe(false);
+    expect(activity.userInputSince(now - 60_000)).toBe(true);
+    expect(activity.userInputSince(now)).toBe(false);
+    // Each account's reporter asks since its own last report: one asking does not hide it from another.
+    expect(activity.userInputSince(now - 60_000)).toBe(true);
     // A hidden page with no input says nothing about the person.
     now += IDLE_AFTER_MS + 1;
     expect(activity.notePageActivity({ visible: false, userInput: false })).toBe(false);
