@@ -428,4 +428,9 @@ export const migrations: Migration[] = [
         CREATE INDEX alert_words_user ON alert_words (user_id);
       `),
   },
+  {
+    version: 10,
+    description: 'who muted a user, by the muted user (each send marks read for them)',
+    up: (db) => db.exec('CREATE INDEX muted_users_by_muted ON muted_users (muted_user_id)'),
+  },
 ];

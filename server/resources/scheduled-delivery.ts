@@ -105,8 +105,7 @@ function deliverDue(ctx: RealmContext): void {
 /** Sends the row's message and returns its id; throws the send path's ApiError on refusal. */
 function deliverRow(ctx: RealmContext, row: ScheduledRow): number {
   const ownerRow = getUserRow(ctx.db, row.user_id);
-  if (!ownerRow || ownerRow.is_active !== 1)
-    throw new ApiError('BAD_REQUEST', 'Account is deactivated');
+  if (!ownerRow || ownerRow.is_active !== 1) throw new OwnerDeactivated();
   const owner = toViewer(ownerRow);
   if (row.delivery_type === 'reminder') {
     const created = createMessage(

@@ -103,11 +103,6 @@ export function uploadImagePreview(db: Db, pathId: string): UploadImagePreview |
   };
 }
 
-/** Bound to one database, in the shape the renderer's lookup takes. */
-export function uploadImageLookup(db: Db): (pathId: string) => UploadImagePreview | undefined {
-  return (pathId) => uploadImagePreview(db, pathId);
-}
-
 export class UploadThumbnails {
   private readonly root: string;
   /** One generation per image at a time (an upload and a first request may race). */
