@@ -194,8 +194,10 @@ describe('read receipts', () => {
       'Emma Member',
     ]);
     await page.screenshot({ path: join(SHOTS, 'read-receipts.png') });
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    // Esc closes the panel only: the conversation stays (the window's Esc would go back a view).
+    await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('heading', { name: '#general > receipts', level: 1 }).waitFor();
 
     // The organization setting has no API endpoint on the local server yet: set it in the realm row.
     const db = realm.server.db;

@@ -4,9 +4,8 @@
 import { useMemo, type KeyboardEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useChatStore } from '../../store/hooks';
-import { sanitizeMessageHtml } from '../../lib/sanitize';
 import { api, errorText } from '../../src/tributary';
-import { customEmojiAsText, decorateMessageHtml, localizeTimes } from '../messages/rich-content';
+import { messageBodyHtml } from '../messages/rich-content';
 import { handleContentClick, handleContentKeyDown } from '../messages/content-controls';
 
 export function Preview({
@@ -33,9 +32,7 @@ export function Preview({
   const raw = rendered.data?.rendered;
   const html = useMemo(() => {
     if (raw === undefined) return '';
-    let clean = decorateMessageHtml(sanitizeMessageHtml(raw, accountId));
-    if (textEmoji) clean = customEmojiAsText(clean);
-    return localizeTimes(clean, twentyFourHour);
+    return messageBodyHtml(raw, accountId, { textEmoji, twentyFourHour });
   }, [raw, accountId, textEmoji, twentyFourHour]);
 
   const region = {

@@ -3,7 +3,6 @@
 import { memo, useMemo, useState, type MouseEvent, type Ref } from 'react';
 import { useMessage, useUser } from '../../store/hooks';
 import type { User } from '../../../shared/api/types';
-import { sanitizeMessageHtml } from '../../lib/sanitize';
 import { dayLabel, formatDateTime, formatTime, localDay } from '../../lib/format';
 import { mediaUrl } from '../../bridge/media';
 import { sameConversation } from './narrow-info';
@@ -12,7 +11,7 @@ import { Reactions } from './Reactions';
 import { MessageActions } from './MessageActions';
 import { EditHistory } from './EditHistory';
 import { handleContentClick, handleContentKeyDown } from './content-controls';
-import { customEmojiAsText, decorateMessageHtml, localizeTimes } from './rich-content';
+import { messageBodyHtml } from './rich-content';
 import { openUserPopover } from '../people/UserPopover';
 import { withoutMeCommand } from './me-message';
 import { withWidget } from './widgets/MessageWidget';
@@ -105,10 +104,9 @@ export const MessageRow = memo(function MessageRow({
   const isMe = !!message?.is_me_message;
   const html = useMemo(() => {
     if (content === undefined) return '';
-    let clean = decorateMessageHtml(sanitizeMessageHtml(content, accountId));
-    if (textEmoji) clean = customEmojiAsText(clean);
+    const html = messageBodyHtml(content, accountId, { textEmoji, twentyFourHour });
     // Shown after the sender's name, as an action.
-    return localizeTimes(isMe ? withoutMeCommand(clean) : clean, twentyFourHour);
+    return isMe ? withoutMeCommand(html) : html;
   }, [content, accountId, isMe, twentyFourHour, textEmoji]);
   // Kept as an empty box while the message is missing, so that the list can still measure the row.
   if (!message) return <div ref={measureRef} data-index={index} className="message-row" />;

@@ -3,6 +3,7 @@
 // says it when the organization has turned read receipts off.
 import { useQuery } from '@tanstack/react-query';
 import { useAccountNames } from '../../store/hooks';
+import { MenuDialog } from './MenuDialog';
 import { api, errorText } from '../../src/tributary';
 import { avatar } from './MessageRow';
 
@@ -26,15 +27,7 @@ export function ReadReceipts({
     .map((id) => ({ id, user: names?.users.users.get(id) }))
     .sort((a, b) => (a.user?.full_name ?? '').localeCompare(b.user?.full_name ?? ''));
   return (
-    <div
-      className="menu read-receipts"
-      role="dialog"
-      aria-label="Read receipts"
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') onClose();
-      }}
-    >
-      <h3>Read receipts</h3>
+    <MenuDialog label="Read receipts" className="read-receipts" onClose={onClose}>
       {receipts.isPending ? <p>Loading…</p> : null}
       {receipts.isError ? (
         <p role="alert" className="error">
@@ -68,6 +61,6 @@ export function ReadReceipts({
       <button type="button" onClick={onClose} autoFocus>
         Close
       </button>
-    </div>
+    </MenuDialog>
   );
 }

@@ -2,6 +2,7 @@
 // message quoting this one at the chosen time (POST /reminders). Offered as the web app offers it:
 // in an hour, tomorrow or Monday at 9 am, or a time of your own.
 import { useState } from 'react';
+import { MenuDialog } from './MenuDialog';
 import { api, errorText } from '../../src/tributary';
 import { clockNow, formatDateTime } from '../../lib/format';
 import { TimeChoices } from '../compose/TimeChoices';
@@ -35,15 +36,7 @@ export function ReminderForm({
   };
 
   return (
-    <div
-      className="menu reminder-form"
-      role="dialog"
-      aria-label="Remind me about this"
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') onClose();
-      }}
-    >
-      <h3>Remind me about this</h3>
+    <MenuDialog label="Remind me about this" className="reminder-form" onClose={onClose}>
       {setFor === null ? (
         <TimeChoices
           busy={busy}
@@ -59,6 +52,6 @@ export function ReminderForm({
       <button type="button" onClick={onClose} autoFocus={setFor !== null}>
         {setFor === null ? 'Cancel' : 'Close'}
       </button>
-    </div>
+    </MenuDialog>
   );
 }

@@ -4,6 +4,8 @@
 // added to the string, once per distinct HTML and only when it has the construct, so that showing
 // a row never walks its DOM; clicks and keys on them are handled by the list (content-controls.ts).
 
+import { sanitizeMessageHtml } from '../../lib/sanitize';
+
 /** Decorated HTML by sanitized HTML (the sanitizer caches by content the same way). */
 const CACHE_ENTRIES = 500;
 const decorated = new Map<string, string>();
@@ -128,4 +130,19 @@ const ALT = /\balt="([^"]*)"/;
 export function customEmojiAsText(html: string): string {
   if (!html.includes('<img ')) return html;
   return html.replace(CUSTOM_EMOJI, (img) => ALT.exec(img)?.[1] ?? '');
+}
+
+/**
+ * A message body as every view shows it (rows, compose's preview, scheduled messages, the idle
+ * warm-up): the server's HTML sanitized and decorated (both cached by content), custom emoji as text
+ * with the "text" emojiset, and global times in the reader's format.
+ */
+export function messageBodyHtml(
+  serverHtml: string,
+  accountId: string,
+  display: { textEmoji?: boolean; twentyFourHour?: boolean } = {},
+): string {
+  let html = decorateMessageHtml(sanitizeMessageHtml(serverHtml, accountId));
+  if (display.textEmoji) html = customEmojiAsText(html);
+  return localizeTimes(html, display.twentyFourHour ?? false);
 }

@@ -11,8 +11,7 @@ import {
 } from '@tanstack/react-virtual';
 import type { ChatState, ChatStore } from '../../store';
 import type { NarrowList, NarrowsState } from '../../store/slices/narrows';
-import { sanitizeMessageHtml } from '../../lib/sanitize';
-import { decorateMessageHtml } from './rich-content';
+import { messageBodyHtml } from './rich-content';
 
 let warmed: Promise<void> | null = null;
 
@@ -93,7 +92,10 @@ export function warmMessageBodiesWhenIdle(store: ChatStore): {
   stop: () => void;
   drained: () => Promise<void>;
 } {
-  const seen = new Map<string, { narrows: NarrowsState; lists: Map<string, NarrowList> }>();
+  /** The narrows state last looked at per account, and every list object already queued (a list
+   * that changes is a new object). */
+  const seen = new Map<string, NarrowsState>();
+  const queued = new WeakSet<NarrowList>();
   const warmed = new Map<string, Set<number>>();
   const queue: Array<{ accountId: string; id: number }> = [];
   let scheduled = false;
@@ -107,7 +109,7 @@ export function warmMessageBodiesWhenIdle(store: ChatStore): {
     while (queue.length > 0 && budget-- > 0 && (deadline?.timeRemaining() ?? 2) > 1) {
       const { accountId, id } = queue.shift()!;
       const content = accounts[accountId]?.messages.byId.get(id)?.content;
-      if (content !== undefined) decorateMessageHtml(sanitizeMessageHtml(content, accountId));
+      if (content !== undefined) messageBodyHtml(content, accountId);
     }
     if (queue.length > 0) schedule();
     else {
@@ -135,13 +137,13 @@ export function warmMessageBodiesWhenIdle(store: ChatStore): {
 
   const check = (state: ChatState) => {
     for (const [accountId, account] of Object.entries(state.accounts)) {
-      const before = seen.get(accountId);
-      if (before?.narrows === account.narrows) continue;
-      // The slice may update its map in place: compare against our own copy of it.
-      const lists = new Map(account.narrows.lists);
-      seen.set(accountId, { narrows: account.narrows, lists });
-      for (const [key, list] of lists)
-        if (before?.lists.get(key) !== list) enqueue(accountId, list);
+      if (seen.get(accountId) === account.narrows) continue;
+      seen.set(accountId, account.narrows);
+      for (const list of account.narrows.lists.values()) {
+        if (queued.has(list)) continue;
+        queued.add(list);
+        enqueue(accountId, list);
+      }
     }
     if (queue.length > 0) schedule();
   };

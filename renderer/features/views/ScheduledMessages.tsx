@@ -12,6 +12,8 @@ import { api, errorText } from '../../src/tributary';
 import { navigate } from '../../src/ui-store';
 import { formatDateTime } from '../../lib/format';
 import { userName } from '../messages/narrow-info';
+import { messageBodyHtml } from '../messages/rich-content';
+import { handleContentClick, handleContentKeyDown } from '../messages/content-controls';
 import { fromDatetimeLocal, toDatetimeLocal } from '../compose/schedule-times';
 
 function destinationTitle(account: AccountNames | undefined, m: ScheduledMessage): string {
@@ -109,7 +111,13 @@ function ScheduledItem({
         />
       ) : (
         <>
-          <p className="draft-content">{message.content}</p>
+          <div
+            className="content draft-content"
+            onClick={handleContentClick}
+            onKeyDown={handleContentKeyDown}
+            // The server's rendering, sanitized by DOMPurify (lib/sanitize.ts) as message rows are.
+            dangerouslySetInnerHTML={{ __html: messageBodyHtml(message.rendered_content, accountId) }}
+          />
           <div className="scheduled-actions">
             <button type="button" onClick={() => setEditing(true)}>
               Edit
