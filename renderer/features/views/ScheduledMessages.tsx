@@ -116,7 +116,9 @@ function ScheduledItem({
             onClick={handleContentClick}
             onKeyDown={handleContentKeyDown}
             // The server's rendering, sanitized by DOMPurify (lib/sanitize.ts) as message rows are.
-            dangerouslySetInnerHTML={{ __html: messageBodyHtml(message.rendered_content, accountId) }}
+            dangerouslySetInnerHTML={{
+              __html: messageBodyHtml(message.rendered_content, accountId),
+            }}
           />
           <div className="scheduled-actions">
             <button type="button" onClick={() => setEditing(true)}>
