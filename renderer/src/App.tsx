@@ -22,7 +22,7 @@ import { Recent } from '../features/views/Recent';
 import { Drafts } from '../features/views/Drafts';
 import { ScheduledMessages } from '../features/views/ScheduledMessages';
 import { ConversationSwitcher } from '../features/views/ConversationSwitcher';
-import { Settings } from '../features/settings/Settings';
+import { SettingsView } from '../features/settings/SettingsView';
 import { ChannelBrowser } from '../features/channels/ChannelBrowser';
 import { ConnectionBanner } from '../features/connection/ConnectionBanner';
 import { SearchBox } from '../features/search/SearchBox';
@@ -70,7 +70,8 @@ function Shell({ store }: { store: ChatStore }) {
   else if (route.kind === 'recent') main = <Recent accountId={activeAccountId} />;
   else if (route.kind === 'drafts') main = <Drafts accountId={activeAccountId} />;
   else if (route.kind === 'scheduled') main = <ScheduledMessages accountId={activeAccountId} />;
-  else if (route.kind === 'settings') main = <Settings accountId={activeAccountId} />;
+  else if (route.kind === 'settings')
+    main = <SettingsView accountId={activeAccountId} section={route.section} />;
   else if (route.kind === 'channels')
     main = (
       <ChannelBrowser accountId={activeAccountId} streamId={route.streamId} create={route.create} />

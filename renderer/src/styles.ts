@@ -6,3 +6,4 @@ import 'virtual:emoji-sprites.css';
 import '../styles/app.css';
 import '../styles/channels.css';
 import '../styles/message-content.css';
+import '../styles/settings.css';

@@ -15,7 +15,7 @@ export type Route =
   | { kind: 'recent' }
   | { kind: 'drafts' }
   | { kind: 'scheduled' }
-  | { kind: 'settings' }
+  | { kind: 'settings'; section?: string }
   /** The channel browser; with streamId, that channel's settings beside it; with create, the form. */
   | { kind: 'channels'; streamId?: number; create?: boolean }
   | { kind: 'signin' }

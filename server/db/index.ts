@@ -27,7 +27,7 @@ export function openDatabase(dataDir: string): Db {
   // cache most of those inserts had to read their page back from the OS (the largest cost of a
   // send to a big channel in profiles).
   db.pragma('cache_size = -65536');
-  // Each send of a group commit runs in its own savepoint (resources/messages-write-batch.ts), and
+  // Each send of a group commit runs in its own savepoint (resources/messages/messages-write-batch.ts), and
   // SQLite keeps the original of every page a savepoint changes in a statement journal: a temp
   // file by default, which made a write() per changed page the largest system-time cost of a
   // send in profiles (perf: subjournalPageIfRequired). In memory it is a copy. Temp tables and

@@ -6,11 +6,11 @@ import { sharedTableCache } from '../db/table-cache';
 import type { AuthUser } from '../realm/context';
 import { canSeeChannelMetadata } from '../realm/permissions';
 import { userSettings } from '../realm/accounts';
-import type { ChannelRow } from '../resources/channels-store';
+import type { ChannelRow } from '../resources/channels/channels-store';
 import type { CamoConfig, MentionLookup, MentionUser } from './mentions';
 import type { Linkifier } from './linkifiers';
-import { compilePattern, expandTemplate } from '../resources/realm-config';
-import { emojiSourceUrl } from '../resources/realm-emoji';
+import { compilePattern, expandTemplate } from '../resources/realm/realm-config';
+import { emojiSourceUrl } from '../resources/realm/realm-emoji';
 import { uploadImagePreview } from '../uploads/thumbnails';
 
 /** Server settings of rendering, per database (one realm per database). */

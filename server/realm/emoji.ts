@@ -1,7 +1,7 @@
 // Unicode emoji names and codes are the public server's own table (shared/emoji/names.ts): every
 // name it accepts, aliases included ("+1", "thumbs_up" and "like" are all 1f44d), and its codes in
 // the API's form (no FE0F). Reactions and statuses validate against it, and against the realm's
-// custom emoji (resources/realm-emoji.ts supplies the table).
+// custom emoji (resources/realm/realm-emoji.ts supplies the table).
 import { emojiCodeForName, emojiNameForCode } from '../../shared/emoji/names';
 
 /** The extra emoji the server provides besides unicode and realm emoji (reaction_type svc_extra_emoji). */

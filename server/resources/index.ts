@@ -1,47 +1,47 @@
-// Every resource module, in mount order. To add a domain, write server/resources/<domain>.ts
+// Every resource module, in mount order. To add one, write server/resources/<domain>/<resource>.ts
 // exporting a ResourceModule and append it here (see server/README.md "How to add a resource").
 // initialState contributions are merged into POST /register in this order.
 import type { ResourceModule } from './module';
-import { eventsResource } from './events';
-import { registerResource, setStateProviders } from './register';
-import { serverInfoResource } from './server-info';
-import { realmSettingsResource } from './realm-settings';
-import { otherStateResource } from './other-state';
-import { usersResource } from './users';
-import { channelsResource } from './channels';
-import { subscriptionsResource } from './subscriptions';
-import { draftsResource } from './drafts';
-import { userStatusResource } from './user-status';
-import { presenceResource } from './presence';
-import { mutedUsersResource } from './muted-users';
-import { alertWordsResource } from './alert-words';
-import { typingResource } from './typing';
-import { userTopicsResource } from './user-topics';
-import { settingsStateResource } from './settings-state';
-import { settingsResource } from './settings';
-import { realmConfigResource } from './realm-config';
-import { userGroupsResource } from './user-groups';
-import { userGroupAdminResource } from './user-group-admin';
-import { botsResource } from './bots';
-import { profileFieldsResource } from './profile-fields';
-import { userLifecycleResource } from './user-lifecycle';
-import { navigationViewsResource } from './navigation-views';
-import { pushDevicesResource } from './push-devices';
-import { videoCallsResource } from './video-calls';
-import { channelAdminResource } from './channel-admin';
-import { unreadsResource } from './unreads';
-import { messagesResource } from './messages';
-import { flagsResource } from './flags';
-import { reactionsResource } from './reactions';
-import { submessagesResource } from './submessages';
-import { uploadsResource } from './uploads';
-import { channelTopicsResource } from './channel-topics';
-import { messageHistoryResource } from './message-history';
-import { realmEmojiResource } from './realm-emoji';
-import { readReceiptsResource } from './read-receipts';
-import { scheduledMessagesResource } from './scheduled-messages';
-import { remindersResource } from './reminders';
-import { realmAdminResource } from './realm-admin';
+import { eventsResource } from './events/events';
+import { registerResource, setStateProviders } from './events/register';
+import { serverInfoResource } from './events/server-info';
+import { realmSettingsResource } from './realm/realm-settings';
+import { otherStateResource } from './events/other-state';
+import { usersResource } from './users/users';
+import { channelsResource } from './channels/channels';
+import { subscriptionsResource } from './channels/subscriptions';
+import { draftsResource } from './unsent/drafts';
+import { userStatusResource } from './users/user-status';
+import { presenceResource } from './users/presence';
+import { mutedUsersResource } from './users/muted-users';
+import { alertWordsResource } from './users/alert-words';
+import { typingResource } from './messages/typing';
+import { userTopicsResource } from './channels/user-topics';
+import { settingsStateResource } from './users/settings-state';
+import { settingsResource } from './users/settings';
+import { realmConfigResource } from './realm/realm-config';
+import { userGroupsResource } from './groups/user-groups';
+import { userGroupAdminResource } from './groups/user-group-admin';
+import { botsResource } from './users/bots';
+import { profileFieldsResource } from './realm/profile-fields';
+import { userLifecycleResource } from './users/user-lifecycle';
+import { navigationViewsResource } from './users/navigation-views';
+import { pushDevicesResource } from './users/push-devices';
+import { videoCallsResource } from './realm/video-calls';
+import { channelAdminResource } from './channels/channel-admin';
+import { unreadsResource } from './messages/unreads';
+import { messagesResource } from './messages/messages';
+import { flagsResource } from './messages/flags';
+import { reactionsResource } from './messages/reactions';
+import { submessagesResource } from './messages/submessages';
+import { uploadsResource } from './uploads/uploads';
+import { channelTopicsResource } from './channels/channel-topics';
+import { messageHistoryResource } from './messages/message-history';
+import { realmEmojiResource } from './realm/realm-emoji';
+import { readReceiptsResource } from './messages/read-receipts';
+import { scheduledMessagesResource } from './unsent/scheduled-messages';
+import { remindersResource } from './unsent/reminders';
+import { realmAdminResource } from './realm/realm-admin';
 
 export const resources: readonly ResourceModule[] = [
   serverInfoResource,

@@ -2,7 +2,7 @@
 // added the way POST /realm/emoji adds them, plus one reaction using each so clients show
 // realm_emoji reactions from the start.
 import type { RealmContext } from '../realm/context';
-import { addRealmEmoji } from '../resources/realm-emoji';
+import { addRealmEmoji } from '../resources/realm/realm-emoji';
 import { encodePng, type Rgba } from './png';
 import type { DemoUser } from './demo';
 

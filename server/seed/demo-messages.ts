@@ -5,10 +5,10 @@
 import type { AuthUser } from '../realm/context';
 import { checkEmoji } from '../realm/emoji';
 import { MessageFlag } from '../db/flags';
-import { getChannel } from '../resources/channels-store';
-import { createMessage, type MessageTarget } from '../resources/messages-send';
-import { editMessage } from '../resources/messages-edit';
-import { getMessage } from '../resources/messages-store';
+import { getChannel } from '../resources/channels/channels-store';
+import { createMessage, type MessageTarget } from '../resources/messages/messages-send';
+import { editMessage } from '../resources/messages/messages-edit';
+import { getMessage } from '../resources/messages/messages-store';
 import type { DemoSeedContext, DemoUser } from './demo';
 
 /** mulberry32: small, fast and deterministic. */

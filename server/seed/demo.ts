@@ -6,7 +6,7 @@ import type { RealmContext } from '../realm/context';
 import { createUser } from '../realm/accounts';
 import { Role } from '../realm/roles';
 import { systemGroupId } from '../realm/permissions';
-import { insertChannel, insertSubscriptions } from '../resources/channels-store';
+import { insertChannel, insertSubscriptions } from '../resources/channels/channels-store';
 import { createRealmBase } from './base';
 import { writeCredentials, type SeededCredential } from './credentials';
 import { seedDemoMessages } from './demo-messages';

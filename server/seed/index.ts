@@ -2,7 +2,7 @@
 // that system bots added since it was seeded are created (no migration needed: they are rows).
 import type { SeedKind } from '../config';
 import type { RealmContext } from '../realm/context';
-import { ensureSystemBots } from '../resources/system-bots';
+import { ensureSystemBots } from '../resources/users/system-bots';
 import { realmExists } from './base';
 import { seedDemoRealm } from './demo';
 import { seedEmptyRealm } from './empty';

@@ -1,7 +1,7 @@
 // Image uploads as the public server treats them: on upload, read the image's dimensions (as shown,
 // after EXIF rotation) and frame count, and write its thumbnails to DIR/uploads/thumbnail/<path_id>/
 // <format name>; serve them at /user_uploads/thumbnail/<path_id>/<format> (routes in
-// resources/uploads.ts, with the upload's own access rules); announce the formats in register's
+// resources/uploads/uploads.ts, with the upload's own access rules); announce the formats in register's
 // `server_thumbnail_formats`. Thumbnails are made before the upload request answers, so a message
 // sent with the link always finds them (the public server makes them in a worker and re-renders the
 // message; we never need its loading placeholder, though an image whose thumbnailing failed simply

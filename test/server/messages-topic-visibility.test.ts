@@ -4,10 +4,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
 import { registerQueue } from '../support/events';
-import { getChannelByName } from '../../server/resources/channels-store';
-import { storeMessage } from '../../server/resources/messages-send';
-import { applyMove } from '../../server/resources/messages-move';
-import { getMessage } from '../../server/resources/messages-store';
+import { getChannelByName } from '../../server/resources/channels/channels-store';
+import { storeMessage } from '../../server/resources/messages/messages-send';
+import { applyMove } from '../../server/resources/messages/messages-move';
+import { getMessage } from '../../server/resources/messages/messages-store';
 import type { AuthUser } from '../../server/realm/context';
 
 let server: TestServer;

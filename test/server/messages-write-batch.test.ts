@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type Db } from '../../server/db';
-import { WriteBatcher } from '../../server/resources/messages-write-batch';
+import { WriteBatcher } from '../../server/resources/messages/messages-write-batch';
 import { startTestServer, type TestServer } from '../support/server';
 import { registerQueue } from '../support/events';
 

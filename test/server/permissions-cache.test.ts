@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db';
 import { groupMemberIds, isSubscribed, isUserInGroup } from '../../server/realm/permissions';
-import { getChannelByName, subscriberIds } from '../../server/resources/channels-store';
+import { getChannelByName, subscriberIds } from '../../server/resources/channels/channels-store';
 import { startTestServer, type TestServer } from '../support/server';
 
 /** Membership straight from the tables: direct members of the group or of any nested subgroup. */

@@ -3,7 +3,7 @@
 // color_scheme, web_font_size_px and web_line_height_percent into the page's theme.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { Settings } from '../../../renderer/features/settings/Settings';
+import { Preferences as Settings } from '../../../renderer/features/settings/personal/Preferences';
 import { applyDisplaySettings } from '../../../renderer/lib/theme';
 import type { UserSettings } from '../../../shared/api/types';
 import { register, setupStore } from '../store/fixtures';

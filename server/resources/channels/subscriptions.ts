@@ -1,0 +1,694 @@
+// Subscriptions: GET/POST/DELETE /users/me/subscriptions (4.3), POST
+// /users/me/subscriptions/properties (4.4), the subscriptions / unsubscribed / never_subscribed
+// register state and subscription add/remove/update/peer_add/peer_remove events.
+import { z } from 'zod';
+import type { ResourceModule } from '../module';
+import type { AuthUser, RealmContext } from '../../realm/context';
+import { p, schemas } from '../../http/params';
+import { ApiError, badRequest } from '../../http/errors';
+import { LIMITS } from '../../config';
+import { isAdmin, isGuest, isOwner } from '../../realm/roles';
+import {
+  canAdministerChannel,
+  canSeeChannelMetadata,
+  channelGroupSettingAllows,
+  isSubscribed,
+  realmGroupSettingAllows,
+  type GroupSettingValue,
+} from '../../realm/permissions';
+import { userSettings } from '../../realm/accounts';
+import {
+  allChannels,
+  deactivateSubscription,
+  getChannel,
+  getChannelByName,
+  getSubscription,
+  insertChannel,
+  insertSubscriptions,
+  subscriberIds,
+  type ChannelRow,
+  type SubscriptionRow,
+} from './channels-store';
+import {
+  announceDefaultChannels,
+  channelMetadataAudience,
+  channelObject,
+  sendChannelCreate,
+} from './channels';
+import { getUserRow, getUserRowByEmail, toViewer, type UserRow } from '../users/users-store';
+
+const NOTIFICATION_PROPERTIES = [
+  'desktop_notifications',
+  'audible_notifications',
+  'push_notifications',
+  'email_notifications',
+  'wildcard_mentions_notify',
+] as const;
+
+/** User setting each per-channel notification property inherits from when null. */
+const NOTIFICATION_DEFAULTS: Record<string, string> = {
+  desktop_notifications: 'enable_stream_desktop_notifications',
+  audible_notifications: 'enable_stream_audible_notifications',
+  push_notifications: 'enable_stream_push_notifications',
+  email_notifications: 'enable_stream_email_notifications',
+  wildcard_mentions_notify: 'wildcard_mentions_notify',
+};
+
+const GROUP_SETTING_PARAMS = [
+  'can_add_subscribers_group',
+  'can_remove_subscribers_group',
+  'can_administer_channel_group',
+  'can_send_message_group',
+  'can_subscribe_group',
+  'can_delete_any_message_group',
+  'can_delete_own_message_group',
+  'can_move_messages_out_of_channel_group',
+  'can_move_messages_within_channel_group',
+  'can_resolve_topics_group',
+] as const;
+
+const groupSettingParam = () => p.json(schemas.groupSettingValue).optional();
+type GroupSettingParam = ReturnType<typeof groupSettingParam>;
+
+const TOPICS_POLICIES = [
+  'inherit',
+  'allow_empty_topic',
+  'disable_empty_topic',
+  'empty_topic_only',
+] as const;
+
+interface SubscriptionView {
+  notificationSettingsNull: boolean;
+  includeSubscribers: boolean;
+}
+
+/** Subscription object: the channel plus the user's personal settings. */
+export function subscriptionObject(
+  ctx: RealmContext,
+  channel: ChannelRow,
+  sub: SubscriptionRow,
+  view: SubscriptionView,
+  settings: Record<string, unknown>,
+): Record<string, unknown> {
+  const object: Record<string, unknown> = {
+    ...channelObject(ctx, channel),
+    color: sub.color,
+    is_muted: sub.is_muted === 1,
+    in_home_view: sub.is_muted !== 1,
+    pin_to_top: sub.pin_to_top === 1,
+  };
+  for (const property of NOTIFICATION_PROPERTIES) {
+    const value = sub[property];
+    object[property] =
+      value === null
+        ? view.notificationSettingsNull
+          ? null
+          : settings[NOTIFICATION_DEFAULTS[property]] === true
+        : value === 1;
+  }
+  if (view.includeSubscribers) object.subscribers = subscriberIds(ctx.db, channel.id);
+  return object;
+}
+
+/** Everyone who may see the channel's subscriber list, except `exclude`. */
+function peerAudience(ctx: RealmContext, channel: ChannelRow, exclude: Iterable<number>): number[] {
+  const skip = new Set(exclude);
+  return channelMetadataAudience(ctx, channel).filter((id) => !skip.has(id));
+}
+
+function sendSubscriptionAdd(ctx: RealmContext, userId: number, channels: ChannelRow[]): void {
+  if (channels.length === 0 || !ctx.events.hasQueues(userId)) return;
+  const settings = userSettings(ctx.db, userId);
+  ctx.events.send([userId], (queue) => ({
+    type: 'subscription',
+    op: 'add',
+    subscriptions: channels.map((channel) =>
+      subscriptionObject(
+        ctx,
+        channel,
+        getSubscription(ctx.db, userId, channel.id)!,
+        {
+          notificationSettingsNull: queue.hasCapability('notification_settings_null'),
+          // Subscription add events always carry subscribers, as the public API does.
+          includeSubscribers: true,
+        },
+        settings,
+      ),
+    ),
+  }));
+}
+
+function resolvePrincipals(
+  ctx: RealmContext,
+  user: AuthUser,
+  principals: Array<string | number> | undefined,
+): UserRow[] {
+  if (principals === undefined) return [getUserRow(ctx.db, user.id)!];
+  const rows: UserRow[] = [];
+  for (const principal of principals) {
+    const row =
+      typeof principal === 'number'
+        ? getUserRow(ctx.db, principal)
+        : getUserRowByEmail(ctx.db, principal);
+    if (!row || row.is_active !== 1) throw badRequest(`No such user: ${principal}`);
+    if (!rows.some((r) => r.id === row.id)) rows.push(row);
+  }
+  return rows;
+}
+
+function isControlCharacter(char: string): boolean {
+  const code = char.codePointAt(0)!;
+  return code < 0x20 || code === 0x7f;
+}
+
+function validateChannelName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed === '') throw badRequest('Channel name cannot be blank');
+  const chars = [...trimmed];
+  if (chars.length > LIMITS.maxStreamNameLength) {
+    throw badRequest(`Channel name too long (limit: ${LIMITS.maxStreamNameLength} characters).`);
+  }
+  const bad = chars.findIndex(isControlCharacter);
+  if (bad >= 0) throw badRequest(`Invalid character in channel name, at position ${bad + 1}.`);
+  return trimmed;
+}
+
+export function validateGroupSetting(
+  ctx: RealmContext,
+  name: string,
+  value: GroupSettingValue,
+): GroupSettingValue {
+  const groupExists = ctx.db.prepare('SELECT 1 FROM user_groups WHERE id = ? AND deactivated = 0');
+  const activeUser = ctx.db.prepare('SELECT 1 FROM users WHERE id = ? AND is_active = 1');
+  if (typeof value === 'number') {
+    if (!groupExists.get(value))
+      throw badRequest(`Invalid user group ID: ${value}`, { var_name: name });
+    return value;
+  }
+  for (const id of value.direct_subgroups) {
+    if (!groupExists.get(id)) throw badRequest(`Invalid user group ID: ${id}`, { var_name: name });
+  }
+  for (const id of value.direct_members) {
+    if (!activeUser.get(id)) throw badRequest(`Invalid user ID: ${id}`, { var_name: name });
+  }
+  return {
+    direct_members: [...new Set(value.direct_members)],
+    direct_subgroups: [...new Set(value.direct_subgroups)],
+  };
+}
+
+function parseRetention(value: string | number | undefined): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'realm_default') return null;
+  if (value === 'unlimited') return -1;
+  const days = typeof value === 'number' ? value : Number(value);
+  if (!Number.isInteger(days) || days < 1) {
+    throw new ApiError('REQUEST_VARIABLE_INVALID', "Bad value for 'message_retention_days'", 400, {
+      var_name: 'message_retention_days',
+    });
+  }
+  return days;
+}
+
+/** May the requester subscribe `target` (themselves or another user) to an existing channel? */
+function canSubscribe(
+  ctx: RealmContext,
+  requester: AuthUser,
+  channel: ChannelRow,
+  target: UserRow,
+): boolean {
+  if (channel.is_archived === 1) return false;
+  const self = target.id === requester.id;
+  if (!self) {
+    if (isGuest(requester.role)) return false;
+    const mayAdd =
+      canAdministerChannel(ctx.db, requester, channel) ||
+      channelGroupSettingAllows(ctx.db, requester, channel, 'can_add_subscribers_group') ||
+      (realmGroupSettingAllows(ctx.db, requester, 'can_add_subscribers_group') &&
+        (channel.invite_only === 0 || isSubscribed(ctx.db, requester.id, channel.id)));
+    if (!mayAdd) return false;
+    // A guest can only be added to a channel by someone allowed to add subscribers; that is it.
+    return true;
+  }
+  if (channel.invite_only === 0) return !isGuest(requester.role);
+  return (
+    canAdministerChannel(ctx.db, requester, channel) ||
+    channelGroupSettingAllows(ctx.db, requester, channel, 'can_subscribe_group') ||
+    channelGroupSettingAllows(ctx.db, requester, channel, 'can_add_subscribers_group')
+  );
+}
+
+export const subscriptionsResource: ResourceModule = {
+  name: 'subscriptions',
+  routes(api, ctx) {
+    api.get(
+      '/users/me/subscriptions',
+      { params: { include_subscribers: p.bool().default(false) } },
+      ({ user, params }) => {
+        const settings = userSettings(ctx.db, user.id);
+        const rows = ctx.db
+          .prepare<[number], SubscriptionRow>(
+            'SELECT * FROM subscriptions WHERE user_id = ? AND active = 1 ORDER BY channel_id',
+          )
+          .all(user.id);
+        return {
+          subscriptions: rows.map((sub) =>
+            subscriptionObject(
+              ctx,
+              getChannel(ctx.db, sub.channel_id)!,
+              sub,
+              {
+                notificationSettingsNull: false,
+                includeSubscribers: params.include_subscribers,
+              },
+              settings,
+            ),
+          ),
+        };
+      },
+    );
+
+    const groupParams = Object.fromEntries(
+      GROUP_SETTING_PARAMS.map((name) => [name, groupSettingParam()]),
+    ) as Record<(typeof GROUP_SETTING_PARAMS)[number], GroupSettingParam>;
+
+    api.post(
+      '/users/me/subscriptions',
+      {
+        params: {
+          subscriptions: p.json(
+            z.array(z.object({ name: z.string(), description: z.string().optional() })).min(1),
+          ),
+          principals: p.json(z.union([z.array(z.number().int()), z.array(z.string())])).optional(),
+          authorization_errors_fatal: p.bool().default(true),
+          announce: p.bool().default(false),
+          invite_only: p.bool().default(false),
+          is_web_public: p.bool().default(false),
+          is_default_stream: p.bool().default(false),
+          history_public_to_subscribers: p.bool().optional(),
+          message_retention_days: p.json(z.union([z.string(), z.number().int()])).optional(),
+          topics_policy: p.enumOf(TOPICS_POLICIES).optional(),
+          folder_id: p.int().optional(),
+          send_new_subscription_messages: p.bool().default(true),
+          ...groupParams,
+        },
+      },
+      ({ user, params }) => {
+        const principals = resolvePrincipals(
+          ctx,
+          user,
+          params.principals as Array<string | number> | undefined,
+        );
+        const requested = new Map<string, { name: string; description: string }>();
+        for (const item of params.subscriptions) {
+          const name = validateChannelName(item.name);
+          const description = item.description ?? '';
+          if ([...description].length > LIMITS.maxStreamDescriptionLength) {
+            throw badRequest(
+              `Channel description too long (limit: ${LIMITS.maxStreamDescriptionLength} characters).`,
+            );
+          }
+          if (!requested.has(name.toLowerCase()))
+            requested.set(name.toLowerCase(), { name, description });
+        }
+        const retention = parseRetention(params.message_retention_days);
+        if (retention !== undefined && retention !== null && !isOwner(user.role)) {
+          throw badRequest('Must be an organization owner');
+        }
+        if (params.is_default_stream && !isAdmin(user.role)) {
+          throw badRequest('Must be an organization administrator');
+        }
+        if (params.is_web_public) throw badRequest('Web-public channels are not enabled.');
+        if (params.is_default_stream && params.invite_only) {
+          throw badRequest('A default channel cannot be private.');
+        }
+        const groupSettings: Record<string, GroupSettingValue> = {};
+        for (const name of GROUP_SETTING_PARAMS) {
+          const value = params[name] as GroupSettingValue | undefined;
+          if (value !== undefined) groupSettings[name] = validateGroupSetting(ctx, name, value);
+        }
+
+        // Decide everything before writing, so an authorization error stores nothing.
+        const toCreate: Array<{ name: string; description: string }> = [];
+        const existing: ChannelRow[] = [];
+        const unauthorized: string[] = [];
+        for (const { name, description } of requested.values()) {
+          const channel = getChannelByName(ctx.db, name);
+          if (!channel) {
+            const setting = params.invite_only
+              ? 'can_create_private_channel_group'
+              : 'can_create_public_channel_group';
+            if (isGuest(user.role) || !realmGroupSettingAllows(ctx.db, user, setting)) {
+              unauthorized.push(name);
+            } else {
+              toCreate.push({ name, description });
+            }
+            continue;
+          }
+          const visible = canSeeChannelMetadata(ctx.db, user, channel);
+          const allowed =
+            visible &&
+            principals.every(
+              (target) =>
+                isSubscribed(ctx.db, target.id, channel.id) ||
+                canSubscribe(ctx, user, channel, target),
+            );
+          if (allowed) existing.push(channel);
+          else unauthorized.push(channel.name && visible ? channel.name : name);
+        }
+        if (unauthorized.length > 0 && params.authorization_errors_fatal) {
+          throw badRequest(`Unable to access channel (${unauthorized[0]}).`);
+        }
+
+        // Who could not see an existing channel before: subscribing them reveals it (a member
+        // added to a private channel, a guest to a public one), announced as stream create.
+        const hiddenBefore = new Map<number, Set<number>>();
+        for (const channel of existing) {
+          const hidden = principals.filter(
+            (target) => !canSeeChannelMetadata(ctx.db, toViewer(target), channel),
+          );
+          hiddenBefore.set(channel.id, new Set(hidden.map((target) => target.id)));
+        }
+
+        const now = ctx.nowSeconds();
+        const created: ChannelRow[] = [];
+        const subscribed: Record<string, string[]> = {};
+        const alreadySubscribed: Record<string, string[]> = {};
+        const newlySubscribed = new Map<number, ChannelRow[]>();
+        ctx.db.transaction(() => {
+          for (const { name, description } of toCreate) {
+            const id = insertChannel(ctx.db, {
+              name,
+              description,
+              creatorId: user.id,
+              inviteOnly: params.invite_only,
+              historyPublicToSubscribers:
+                params.history_public_to_subscribers ?? !params.invite_only,
+              messageRetentionDays: retention ?? null,
+              topicsPolicy: params.topics_policy ?? 'inherit',
+              isDefaultStream: params.is_default_stream,
+              groupSettings,
+              dateCreated: now,
+            });
+            created.push(getChannel(ctx.db, id)!);
+          }
+          for (const channel of [...created, ...existing]) {
+            const added = new Set(
+              insertSubscriptions(
+                ctx.db,
+                channel.id,
+                principals.map((u) => u.id),
+              ),
+            );
+            for (const target of principals) {
+              const bucket = added.has(target.id) ? subscribed : alreadySubscribed;
+              (bucket[String(target.id)] ??= []).push(channel.name);
+              if (added.has(target.id)) {
+                const list = newlySubscribed.get(target.id) ?? [];
+                list.push(channel);
+                newlySubscribed.set(target.id, list);
+              }
+            }
+          }
+        })();
+
+        // Events: channel creation first, then the subscribers' own add events, then peers.
+        for (const channel of created) {
+          const fresh = getChannel(ctx.db, channel.id)!;
+          sendChannelCreate(ctx, fresh, channelMetadataAudience(ctx, fresh));
+        }
+        if (created.some((channel) => channel.is_default_stream === 1)) {
+          announceDefaultChannels(ctx);
+        }
+        for (const [userId, channels] of newlySubscribed) {
+          const revealed = channels.filter((c) => hiddenBefore.get(c.id)?.has(userId));
+          for (const channel of revealed) {
+            sendChannelCreate(ctx, getChannel(ctx.db, channel.id)!, [userId]);
+          }
+          sendSubscriptionAdd(
+            ctx,
+            userId,
+            channels.map((c) => getChannel(ctx.db, c.id)!),
+          );
+        }
+        for (const channel of [...created, ...existing]) {
+          const addedIds = principals
+            .filter((u) => newlySubscribed.get(u.id)?.some((c) => c.id === channel.id))
+            .map((u) => u.id);
+          if (addedIds.length === 0) continue;
+          const audience = peerAudience(ctx, getChannel(ctx.db, channel.id)!, addedIds);
+          ctx.events.send(audience, {
+            type: 'subscription',
+            op: 'peer_add',
+            stream_ids: [channel.id],
+            user_ids: addedIds,
+          });
+        }
+
+        const body: Record<string, unknown> = { subscribed, already_subscribed: alreadySubscribed };
+        if (unauthorized.length > 0) body.unauthorized = unauthorized;
+        return body;
+      },
+    );
+
+    api.delete(
+      '/users/me/subscriptions',
+      {
+        params: {
+          subscriptions: p.json(z.array(z.string()).min(1)),
+          principals: p.json(z.union([z.array(z.number().int()), z.array(z.string())])).optional(),
+        },
+      },
+      ({ user, params }) => {
+        const principals = resolvePrincipals(
+          ctx,
+          user,
+          params.principals as Array<string | number> | undefined,
+        );
+        const channels: ChannelRow[] = [];
+        for (const name of params.subscriptions) {
+          const channel = getChannelByName(ctx.db, name.trim());
+          if (!channel || !canSeeChannelMetadata(ctx.db, user, channel)) {
+            throw new ApiError('STREAM_DOES_NOT_EXIST', `Channel '${name}' does not exist`, 400, {
+              stream: name,
+            });
+          }
+          if (!channels.some((c) => c.id === channel.id)) channels.push(channel);
+        }
+        const others = principals.some((u) => u.id !== user.id);
+        if (others) {
+          for (const channel of channels) {
+            const allowed =
+              !isGuest(user.role) &&
+              (canAdministerChannel(ctx.db, user, channel) ||
+                channelGroupSettingAllows(ctx.db, user, channel, 'can_remove_subscribers_group'));
+            if (!allowed) throw badRequest('Insufficient permission');
+          }
+        }
+        const removed: string[] = [];
+        const notRemoved: string[] = [];
+        const removedPairs: Array<{ userId: number; channel: ChannelRow }> = [];
+        ctx.db.transaction(() => {
+          for (const channel of channels) {
+            for (const target of principals) {
+              if (deactivateSubscription(ctx.db, channel.id, target.id)) {
+                removed.push(channel.name);
+                removedPairs.push({ userId: target.id, channel });
+              } else {
+                notRemoved.push(channel.name);
+              }
+            }
+          }
+        })();
+        for (const { userId, channel } of removedPairs) {
+          ctx.events.send([userId], {
+            type: 'subscription',
+            op: 'remove',
+            subscriptions: [{ stream_id: channel.id, name: channel.name }],
+          });
+          // A private channel (for a guest, any channel) disappears for whoever may no longer see
+          // it; administrators and channel administrators keep seeing private channels.
+          const target = getUserRow(ctx.db, userId)!;
+          if (!canSeeChannelMetadata(ctx.db, toViewer(target), channel)) {
+            ctx.events.send([userId], {
+              type: 'stream',
+              op: 'delete',
+              stream_ids: [channel.id],
+              streams: [{ stream_id: channel.id }],
+            });
+          }
+        }
+        for (const channel of channels) {
+          const gone = removedPairs.filter((r) => r.channel.id === channel.id).map((r) => r.userId);
+          if (gone.length === 0) continue;
+          ctx.events.send(peerAudience(ctx, channel, gone), {
+            type: 'subscription',
+            op: 'peer_remove',
+            stream_ids: [channel.id],
+            user_ids: gone,
+          });
+        }
+        return { removed, not_removed: notRemoved };
+      },
+    );
+
+    api.post(
+      '/users/me/subscriptions/properties',
+      {
+        params: {
+          subscription_data: p.json(
+            z
+              .array(
+                z.object({
+                  stream_id: z.number().int(),
+                  property: z.string(),
+                  value: z.union([z.boolean(), z.string(), z.number()]),
+                }),
+              )
+              .min(1),
+          ),
+        },
+      },
+      ({ user, params }) => {
+        const changes: Array<{
+          channelId: number;
+          column: string;
+          stored: number | string;
+          events: Array<[string, unknown]>;
+        }> = [];
+        for (const { stream_id, property, value } of params.subscription_data) {
+          const sub = getSubscription(ctx.db, user.id, stream_id);
+          if (!sub || sub.active !== 1)
+            throw badRequest(`Not subscribed to channel ID ${stream_id}`);
+          const bool = () => {
+            if (typeof value !== 'boolean') throw badRequest(`${property} is not a boolean`);
+            return value;
+          };
+          switch (property) {
+            case 'color':
+              if (typeof value !== 'string' || !/^#[0-9a-fA-F]{6}$/.test(value)) {
+                throw badRequest('color is not a valid hex color code');
+              }
+              changes.push({
+                channelId: stream_id,
+                column: 'color',
+                stored: value.toLowerCase(),
+                events: [['color', value.toLowerCase()]],
+              });
+              break;
+            case 'is_muted':
+            case 'in_home_view': {
+              const muted = property === 'is_muted' ? bool() : !bool();
+              changes.push({
+                channelId: stream_id,
+                column: 'is_muted',
+                stored: muted ? 1 : 0,
+                events: [
+                  ['in_home_view', !muted],
+                  ['is_muted', muted],
+                ],
+              });
+              break;
+            }
+            case 'pin_to_top':
+              changes.push({
+                channelId: stream_id,
+                column: 'pin_to_top',
+                stored: bool() ? 1 : 0,
+                events: [[property, value]],
+              });
+              break;
+            default:
+              if ((NOTIFICATION_PROPERTIES as readonly string[]).includes(property)) {
+                changes.push({
+                  channelId: stream_id,
+                  column: property,
+                  stored: bool() ? 1 : 0,
+                  events: [[property, value]],
+                });
+                break;
+              }
+              throw badRequest(`Unknown subscription property: ${property}`);
+          }
+        }
+        ctx.db.transaction(() => {
+          for (const change of changes) {
+            ctx.db
+              .prepare(
+                `UPDATE subscriptions SET ${change.column} = ? WHERE user_id = ? AND channel_id = ?`,
+              )
+              .run(change.stored, user.id, change.channelId);
+          }
+        })();
+        for (const change of changes) {
+          for (const [property, value] of change.events) {
+            ctx.events.send([user.id], {
+              type: 'subscription',
+              op: 'update',
+              stream_id: change.channelId,
+              property,
+              value,
+            });
+          }
+        }
+      },
+    );
+  },
+
+  initialState(ctx, user, request) {
+    if (!request.wants('subscription')) return {};
+    const settings = userSettings(ctx.db, user.id);
+    const view = {
+      notificationSettingsNull: request.capabilities.notification_settings_null === true,
+      includeSubscribers: request.includeSubscribers,
+    };
+    const archived = request.capabilities.archived_channels === true;
+    const subs = new Map(
+      ctx.db
+        .prepare<[number], SubscriptionRow>('SELECT * FROM subscriptions WHERE user_id = ?')
+        .all(user.id)
+        .map((s) => [s.channel_id, s]),
+    );
+    const subscriptions: unknown[] = [];
+    const unsubscribed: unknown[] = [];
+    const neverSubscribed: unknown[] = [];
+    for (const channel of allChannels(ctx.db)) {
+      if (!archived && channel.is_archived === 1) continue;
+      const sub = subs.get(channel.id);
+      if (sub?.active === 1) {
+        subscriptions.push(subscriptionObject(ctx, channel, sub, view, settings));
+      } else if (canSeeChannelMetadata(ctx.db, user, channel)) {
+        if (sub) unsubscribed.push(subscriptionObject(ctx, channel, sub, view, settings));
+        else {
+          const object = channelObject(ctx, channel);
+          if (request.includeSubscribers) object.subscribers = subscriberIds(ctx.db, channel.id);
+          neverSubscribed.push(object);
+        }
+      }
+    }
+    return { subscriptions, unsubscribed, never_subscribed: neverSubscribed };
+  },
+};
+
+/**
+ * Subscribes a new user to the realm's default channels (as account creation does), with the
+ * subscription add and peer_add events.
+ */
+export function subscribeToDefaultChannels(ctx: RealmContext, userId: number): void {
+  const defaults = allChannels(ctx.db).filter(
+    (c) => c.is_default_stream === 1 && c.is_archived === 0,
+  );
+  const added = ctx.db.transaction(() =>
+    defaults.filter((channel) => insertSubscriptions(ctx.db, channel.id, [userId]).length > 0),
+  )();
+  if (added.length === 0) return;
+  sendSubscriptionAdd(ctx, userId, added);
+  for (const channel of added) {
+    ctx.events.send(peerAudience(ctx, channel, [userId]), {
+      type: 'subscription',
+      op: 'peer_add',
+      stream_ids: [channel.id],
+      user_ids: [userId],
+    });
+  }
+}

@@ -1,0 +1,330 @@
+// Realm configuration edited from the settings screens: linkifiers (4.18), code playgrounds
+// (4.20) and allowed email domains (4.21), with their register state and events.
+import { z } from 'zod';
+import type { Db } from '../../db';
+import { parseJson } from '../../db';
+import type { ResourceModule } from '../module';
+import { p } from '../../http/params';
+import { badRequest } from '../../http/errors';
+import { isAdmin, isOwner } from '../../realm/roles';
+import type { AuthUser, RealmContext } from '../../realm/context';
+import { activeUserIds } from '../users/users-store';
+
+interface LinkifierRow {
+  id: number;
+  pattern: string;
+  url_template: string;
+  reverse_template: string | null;
+  alternative_url_templates: string;
+  example_input: string | null;
+}
+
+interface PlaygroundRow {
+  id: number;
+  name: string;
+  lexer_language: string;
+  url_template: string;
+}
+
+interface DomainRow {
+  id: number;
+  domain: string;
+  allow_subdomains: number;
+}
+
+function requireAdmin(user: AuthUser): void {
+  if (!isAdmin(user.role)) throw badRequest('Must be an organization administrator');
+}
+
+// RFC 6570 expressions: {var}, {+var}, {#var}, {/var}, {?a,b} ... (level 1-3 without modifiers).
+const EXPRESSION = /\{([+#./;?&]?)([A-Za-z0-9_]+(?:,[A-Za-z0-9_]+)*)\}/g;
+
+/** The variable names of a URI template, or null when it is not a valid template. */
+export function templateVariables(template: string): string[] | null {
+  if (template.trim() === '') return null;
+  const withoutExpressions = template.replace(EXPRESSION, '');
+  if (/[{}]/.test(withoutExpressions)) return null;
+  const names: string[] = [];
+  for (const match of template.matchAll(EXPRESSION)) names.push(...match[2].split(','));
+  return names;
+}
+
+export function expandTemplate(template: string, values: Record<string, string>): string {
+  return template.replace(EXPRESSION, (_all, operator: string, list: string) => {
+    const parts = list.split(',').map((name) => {
+      const value = values[name] ?? '';
+      return operator === '+' || operator === '#' ? encodeURI(value) : encodeURIComponent(value);
+    });
+    const prefix = operator === '+' ? '' : operator;
+    return prefix + parts.join(',');
+  });
+}
+
+/** Linkifier patterns use Python's (?P<name>...) groups; JavaScript spells them (?<name>...). */
+export function compilePattern(pattern: string): RegExp {
+  try {
+    return new RegExp(pattern.replace(/\(\?P</g, '(?<'), 'u');
+  } catch (error) {
+    throw badRequest(`Invalid linkifier pattern: ${(error as Error).message}`);
+  }
+}
+
+function namedGroups(regex: RegExp): string[] {
+  const names = [...regex.source.matchAll(/\(\?<([A-Za-z_][A-Za-z0-9_]*)>/g)].map((m) => m[1]);
+  return [...new Set(names)];
+}
+
+function linkifierObject(row: LinkifierRow): Record<string, unknown> {
+  return {
+    id: row.id,
+    pattern: row.pattern,
+    url_template: row.url_template,
+    reverse_template: row.reverse_template,
+    alternative_url_templates: parseJson<string[]>(row.alternative_url_templates, []),
+    example_input: row.example_input,
+  };
+}
+
+function listLinkifiers(db: Db): Record<string, unknown>[] {
+  return db
+    .prepare<[], LinkifierRow>('SELECT * FROM linkifiers ORDER BY id')
+    .all()
+    .map(linkifierObject);
+}
+
+function listPlaygrounds(db: Db): PlaygroundRow[] {
+  return db.prepare<[], PlaygroundRow>('SELECT * FROM code_playgrounds ORDER BY id').all();
+}
+
+function listDomains(db: Db): Array<{ domain: string; allow_subdomains: boolean }> {
+  return db
+    .prepare<[], DomainRow>('SELECT * FROM realm_domains ORDER BY domain')
+    .all()
+    .map((row) => ({ domain: row.domain, allow_subdomains: row.allow_subdomains === 1 }));
+}
+
+function sendLinkifiers(ctx: RealmContext): void {
+  const linkifiers = listLinkifiers(ctx.db);
+  // Clients without linkifier_url_template get no linkifier events (api-notes §1.2).
+  ctx.events.send(activeUserIds(ctx.db), (queue) =>
+    queue.hasCapability('linkifier_url_template')
+      ? { type: 'realm_linkifiers', realm_linkifiers: linkifiers }
+      : null,
+  );
+}
+
+function validateLinkifier(params: {
+  pattern: string;
+  url_template: string;
+  reverse_template?: string;
+  alternative_url_templates?: string[];
+  example_input?: string;
+}): { reverseTemplate: string | null } {
+  if (params.pattern.trim() === '') throw badRequest('Linkifier pattern cannot be blank');
+  const regex = compilePattern(params.pattern);
+  const groups = namedGroups(regex);
+  const variables = templateVariables(params.url_template);
+  if (variables === null) throw badRequest('Invalid URL template.');
+  for (const name of variables) {
+    if (!groups.includes(name)) {
+      throw badRequest(`Group "${name}" in URL template is not present in linkifier pattern.`);
+    }
+  }
+  for (const name of groups) {
+    if (!variables.includes(name)) {
+      throw badRequest(`Group "${name}" in linkifier pattern is not present in URL template.`);
+    }
+  }
+  for (const template of params.alternative_url_templates ?? []) {
+    if (templateVariables(template) === null) throw badRequest('Invalid alternative URL template.');
+  }
+  const reverseTemplate =
+    params.reverse_template === undefined || params.reverse_template === ''
+      ? null
+      : params.reverse_template;
+  if (reverseTemplate !== null) {
+    if (templateVariables(reverseTemplate) === null) throw badRequest('Invalid reverse template.');
+    if (params.example_input === undefined) {
+      throw badRequest('example_input is required when reverse_template is set');
+    }
+    const match = new RegExp(`^(?:${regex.source})$`, 'u').exec(params.example_input);
+    if (!match) throw badRequest('example_input does not match the linkifier pattern');
+    const regenerated = expandTemplate(reverseTemplate, match.groups ?? {});
+    if (regenerated !== params.example_input) {
+      throw badRequest(
+        `Reverse template output '${regenerated}' does not match example_input '${params.example_input}'`,
+      );
+    }
+  }
+  return { reverseTemplate };
+}
+
+export const realmConfigResource: ResourceModule = {
+  name: 'realm-config',
+  routes(api, ctx) {
+    api.get('/realm/linkifiers', {}, () => ({ linkifiers: listLinkifiers(ctx.db) }));
+
+    api.post(
+      '/realm/filters',
+      {
+        params: {
+          pattern: p.string(),
+          url_template: p.string(),
+          reverse_template: p.string().optional(),
+          alternative_url_templates: p.json(z.array(z.string())).optional(),
+          example_input: p.string().optional(),
+        },
+      },
+      ({ user, params }) => {
+        requireAdmin(user);
+        const { reverseTemplate } = validateLinkifier(params);
+        const exists = ctx.db
+          .prepare('SELECT 1 FROM linkifiers WHERE pattern = ? AND url_template = ?')
+          .get(params.pattern, params.url_template);
+        if (exists)
+          throw badRequest('Linkifier with this pattern and URL template already exists.');
+        const id = Number(
+          ctx.db
+            .prepare(
+              `INSERT INTO linkifiers (pattern, url_template, reverse_template, alternative_url_templates,
+                 example_input) VALUES (?, ?, ?, ?, ?)`,
+            )
+            .run(
+              params.pattern,
+              params.url_template,
+              reverseTemplate,
+              JSON.stringify(params.alternative_url_templates ?? []),
+              params.example_input ?? null,
+            ).lastInsertRowid,
+        );
+        sendLinkifiers(ctx);
+        return { id };
+      },
+    );
+
+    api.delete('/realm/filters/:filter_id', { ids: ['filter_id'] }, ({ user, ids }) => {
+      requireAdmin(user);
+      const removed = ctx.db.prepare('DELETE FROM linkifiers WHERE id = ?').run(ids.filter_id);
+      if (removed.changes === 0) throw badRequest('Linkifier not found.');
+      sendLinkifiers(ctx);
+    });
+
+    api.post(
+      '/realm/playgrounds',
+      { params: { name: p.string(), lexer_language: p.string(), url_template: p.string() } },
+      ({ user, params }) => {
+        requireAdmin(user);
+        const name = params.name.trim();
+        const language = params.lexer_language.trim();
+        if (name === '') throw badRequest('Name cannot be blank');
+        if (language === '') throw badRequest('Language cannot be blank');
+        const variables = templateVariables(params.url_template);
+        if (variables === null) throw badRequest('Invalid URL template.');
+        if (variables.length !== 1 || variables[0] !== 'code') {
+          throw badRequest(
+            'Code playground URL template must contain exactly one variable named "code".',
+          );
+        }
+        const exists = ctx.db
+          .prepare('SELECT 1 FROM code_playgrounds WHERE lexer_language = ? AND name = ?')
+          .get(language, name);
+        if (exists)
+          throw badRequest('A code playground with this language and name already exists.');
+        const id = Number(
+          ctx.db
+            .prepare(
+              'INSERT INTO code_playgrounds (name, lexer_language, url_template) VALUES (?, ?, ?)',
+            )
+            .run(name, language, params.url_template).lastInsertRowid,
+        );
+        ctx.events.send(activeUserIds(ctx.db), {
+          type: 'realm_playgrounds',
+          realm_playgrounds: listPlaygrounds(ctx.db),
+        });
+        return { id };
+      },
+    );
+
+    api.delete('/realm/playgrounds/:playground_id', { ids: ['playground_id'] }, ({ user, ids }) => {
+      requireAdmin(user);
+      const removed = ctx.db
+        .prepare('DELETE FROM code_playgrounds WHERE id = ?')
+        .run(ids.playground_id);
+      if (removed.changes === 0) throw badRequest('Invalid playground');
+      ctx.events.send(activeUserIds(ctx.db), {
+        type: 'realm_playgrounds',
+        realm_playgrounds: listPlaygrounds(ctx.db),
+      });
+    });
+
+    api.get('/realm/domains', {}, () => ({ domains: listDomains(ctx.db) }));
+
+    api.post(
+      '/realm/domains',
+      { params: { domain: p.string(), allow_subdomains: p.bool() } },
+      ({ user, params }) => {
+        if (!isOwner(user.role)) throw badRequest('Must be an organization owner');
+        const domain = params.domain.trim().toLowerCase();
+        if (
+          !/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/.test(
+            domain,
+          )
+        ) {
+          throw badRequest(`Invalid domain: ${params.domain}`);
+        }
+        if (ctx.db.prepare('SELECT 1 FROM realm_domains WHERE domain = ?').get(domain)) {
+          throw badRequest(`The domain ${domain} is already a part of your organization.`);
+        }
+        const id = Number(
+          ctx.db
+            .prepare('INSERT INTO realm_domains (domain, allow_subdomains) VALUES (?, ?)')
+            .run(domain, params.allow_subdomains ? 1 : 0).lastInsertRowid,
+        );
+        ctx.events.send(activeUserIds(ctx.db), {
+          type: 'realm_domains',
+          op: 'add',
+          realm_domain: { domain, allow_subdomains: params.allow_subdomains },
+        });
+        return { new_domain: [id, domain] };
+      },
+    );
+
+    api.patch(
+      '/realm/domains/:domain',
+      { params: { allow_subdomains: p.bool() } },
+      ({ user, params, path }) => {
+        if (!isOwner(user.role)) throw badRequest('Must be an organization owner');
+        const domain = decodeURIComponent(path.domain ?? '').toLowerCase();
+        const changed = ctx.db
+          .prepare('UPDATE realm_domains SET allow_subdomains = ? WHERE domain = ?')
+          .run(params.allow_subdomains ? 1 : 0, domain);
+        if (changed.changes === 0) throw badRequest(`No entry found for domain ${domain}.`);
+        ctx.events.send(activeUserIds(ctx.db), {
+          type: 'realm_domains',
+          op: 'change',
+          realm_domain: { domain, allow_subdomains: params.allow_subdomains },
+        });
+      },
+    );
+
+    api.delete('/realm/domains/:domain', {}, ({ user, path }) => {
+      if (!isOwner(user.role)) throw badRequest('Must be an organization owner');
+      const domain = decodeURIComponent(path.domain ?? '').toLowerCase();
+      const removed = ctx.db.prepare('DELETE FROM realm_domains WHERE domain = ?').run(domain);
+      if (removed.changes === 0) throw badRequest(`No entry found for domain ${domain}.`);
+      ctx.events.send(activeUserIds(ctx.db), { type: 'realm_domains', op: 'remove', domain });
+    });
+  },
+
+  initialState(ctx, _user, request) {
+    const state: Record<string, unknown> = {};
+    if (request.wants('realm_linkifiers')) {
+      state.realm_linkifiers = request.capabilities.linkifier_url_template
+        ? listLinkifiers(ctx.db)
+        : [];
+    }
+    if (request.wants('realm_playgrounds')) state.realm_playgrounds = listPlaygrounds(ctx.db);
+    if (request.wants('realm_domains')) state.realm_domains = listDomains(ctx.db);
+    return state;
+  },
+};

@@ -1,0 +1,194 @@
+// User rows and the user object of spec 2.3 as a given viewer sees it. Email visibility is kept
+// simple (see README "Conformance"): the API email is stored at creation; delivery_email is shown
+// according to the user's email_address_visibility setting; bots always expose theirs.
+import { createHash } from 'node:crypto';
+import type { Db } from '../../db';
+import { parseJson } from '../../db';
+import type { AuthUser } from '../../realm/context';
+import { toAuthUser } from '../../http/auth';
+import { isAdmin, isGuest, isModerator, Role } from '../../realm/roles';
+import { badRequest } from '../../http/errors';
+import { canAccessUser } from '../../realm/permissions';
+
+export interface UserRow {
+  id: number;
+  email: string;
+  delivery_email: string;
+  full_name: string;
+  role: number;
+  is_active: number;
+  is_bot: number;
+  bot_type: number | null;
+  bot_owner_id: number | null;
+  timezone: string;
+  avatar_source: string;
+  avatar_version: number;
+  date_joined: string;
+  is_imported_stub: number;
+}
+
+const USER_COLUMNS = `id, email, delivery_email, full_name, role, is_active, is_bot, bot_type,
+  bot_owner_id, timezone, avatar_source, avatar_version, date_joined, is_imported_stub`;
+
+export function getUserRow(db: Db, id: number): UserRow | undefined {
+  return db.prepare<[number], UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`).get(id);
+}
+
+export function getUserRowByEmail(db: Db, email: string): UserRow | undefined {
+  return db
+    .prepare<[string, string], UserRow>(
+      `SELECT ${USER_COLUMNS} FROM users WHERE email = ? OR delivery_email = ? LIMIT 1`,
+    )
+    .get(email, email);
+}
+
+/**
+ * Reading another user as the public server's access_user_by_id does: an unknown or inaccessible
+ * id, or a bot unless allowed, is "No such user"; a deactivated user, unless allowed, is "User is
+ * deactivated" (both 400 BAD_REQUEST).
+ */
+export function accessUserRow(
+  db: Db,
+  viewer: AuthUser,
+  target: UserRow | undefined,
+  allow: { bots?: boolean; deactivated?: boolean } = {},
+): UserRow {
+  if (!target || !canAccessUser(db, viewer, target.id)) throw badRequest('No such user');
+  if (target.is_bot === 1 && !allow.bots) throw badRequest('No such user');
+  if (target.is_active !== 1 && !allow.deactivated) throw badRequest('User is deactivated');
+  return target;
+}
+
+/**
+ * A user named by email, as the public server's access_user_by_email: the API email, or the real
+ * email when the viewer may see it (case-insensitive).
+ */
+export function findUserRowByEmail(db: Db, viewer: AuthUser, email: string): UserRow | undefined {
+  const wanted = email.trim();
+  const rows = db
+    .prepare<[string, string], UserRow>(
+      `SELECT ${USER_COLUMNS} FROM users
+        WHERE email = ? COLLATE NOCASE OR delivery_email = ? COLLATE NOCASE ORDER BY id`,
+    )
+    .all(wanted, wanted);
+  const byApiEmail = rows.find((row) => row.email.toLowerCase() === wanted.toLowerCase());
+  if (byApiEmail) return byApiEmail;
+  const visibility = emailVisibilityByUser(db);
+  return rows.find((row) => canSeeDeliveryEmail(viewer, row, visibility.get(row.id) ?? 1));
+}
+
+export function allUserRows(db: Db): UserRow[] {
+  return db.prepare<[], UserRow>(`SELECT ${USER_COLUMNS} FROM users ORDER BY id`).all();
+}
+
+export function activeUserIds(db: Db): number[] {
+  return db
+    .prepare<[], { id: number }>('SELECT id FROM users WHERE is_active = 1 ORDER BY id')
+    .all()
+    .map((r) => r.id);
+}
+
+/** email_address_visibility per user (1 everyone, 2 members, 3 admins, 4 nobody, 5 moderators). */
+export function emailVisibilityByUser(db: Db): Map<number, number> {
+  const map = new Map<number, number>();
+  for (const row of db
+    .prepare<[], { user_id: number; settings: string }>(
+      'SELECT user_id, settings FROM user_settings',
+    )
+    .all()) {
+    const value = parseJson<Record<string, unknown>>(row.settings, {}).email_address_visibility;
+    map.set(row.user_id, typeof value === 'number' ? value : 1);
+  }
+  return map;
+}
+
+export function canSeeDeliveryEmail(
+  viewer: AuthUser,
+  target: UserRow,
+  visibility: number,
+): boolean {
+  if (viewer.id === target.id || target.is_bot === 1) return true;
+  switch (visibility) {
+    case 1:
+      return true;
+    case 2:
+      return !isGuest(viewer.role);
+    case 3:
+      return isAdmin(viewer.role);
+    case 5:
+      return isModerator(viewer.role);
+    default:
+      return false;
+  }
+}
+
+export function avatarUrl(row: UserRow, medium = false): string {
+  const hash = createHash('md5').update(row.delivery_email.toLowerCase()).digest('hex');
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon${medium ? '&s=500' : ''}&version=${row.avatar_version}`;
+}
+
+export interface UserViewOptions {
+  clientExtavatar: boolean;
+  /** profile_data for non-bots: field id -> {value, rendered_value}. Omitted when undefined. */
+  profileData?: Map<number, Record<string, { value: string; rendered_value?: string }>>;
+  visibility?: Map<number, number>;
+}
+
+export function userObject(
+  row: UserRow,
+  viewer: AuthUser,
+  options: UserViewOptions,
+): Record<string, unknown> {
+  const visibility = options.visibility?.get(row.id) ?? 1;
+  const seesEmail = canSeeDeliveryEmail(viewer, row, visibility);
+  const user: Record<string, unknown> = {
+    user_id: row.id,
+    delivery_email: seesEmail ? row.delivery_email : null,
+    email: row.email,
+    full_name: row.full_name,
+    date_joined: row.date_joined,
+    is_active: row.is_active === 1,
+    is_owner: row.role === Role.owner,
+    is_admin: isAdmin(row.role),
+    is_guest: isGuest(row.role),
+    is_bot: row.is_bot === 1,
+    bot_type: row.bot_type,
+    bot_owner_id: row.bot_owner_id,
+    role: row.role,
+    timezone: row.timezone,
+    // Null means "compute the external avatar yourself" and needs the real email (spec 2.3).
+    avatar_url:
+      options.clientExtavatar && seesEmail && row.avatar_source === 'G' ? null : avatarUrl(row),
+    avatar_version: row.avatar_version,
+    is_imported_stub: row.is_imported_stub === 1,
+  };
+  if (row.is_bot !== 1 && options.profileData) {
+    user.profile_data = options.profileData.get(row.id) ?? {};
+  }
+  return user;
+}
+
+export function profileDataByUser(
+  db: Db,
+): Map<number, Record<string, { value: string; rendered_value?: string }>> {
+  const map = new Map<number, Record<string, { value: string; rendered_value?: string }>>();
+  for (const row of db
+    .prepare<
+      [],
+      { user_id: number; field_id: number; value: string; rendered_value: string | null }
+    >('SELECT user_id, field_id, value, rendered_value FROM custom_profile_field_values')
+    .all()) {
+    let entry = map.get(row.user_id);
+    if (!entry) map.set(row.user_id, (entry = {}));
+    entry[String(row.field_id)] =
+      row.rendered_value === null
+        ? { value: row.value }
+        : { value: row.value, rendered_value: row.rendered_value };
+  }
+  return map;
+}
+
+/** The AuthUser view of a user row, for permission checks on someone else's behalf. */
+export function toViewer(row: UserRow): AuthUser {
+  return toAuthUser({ ...row, can_create_users: 0 });
+}
