@@ -1,7 +1,9 @@
 // createRealmServer: the local realm server used by the CLI, the tests, the benches and npm start.
 // It opens (and migrates) DIR/realm.sqlite3, seeds a fresh folder, mounts every resource module
 // under /api/v1 and listens on host:port.
-import Fastify, { type FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { resolveConfig, type RealmConfig, type RealmServerOptions } from './config';
@@ -44,6 +46,25 @@ const CACHED_TABLES = [
   'alert_words',
 ];
 
+/** A request Node could not parse (over the header limit, malformed): the envelope, then close. */
+function writeClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, msg] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request URL or headers too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request timed out']
+        : [400, 'Malformed request'];
+  const body = JSON.stringify(new ApiError('BAD_REQUEST', msg, status).body());
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Content-Type: application/json\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
 export async function createRealmServer(options: RealmServerOptions): Promise<RealmServer> {
   const config = resolveConfig(options);
   const db = openDatabase(config.dataDir);
@@ -69,6 +90,15 @@ export async function createRealmServer(options: RealmServerOptions): Promise<Re
     // Clients behind the Electron main process may keep connections open for a long time.
     keepAliveTimeout: 120_000,
     requestTimeout: 0,
+    // Fastify's and Node's own answers (a bad percent-encoding, a URL over the header limit) keep
+    // the API's error envelope, so a client reads every refusal the same way.
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+      const apiError = new ApiError('BAD_REQUEST', 'Malformed request URL', status);
+      // Typed for generic route schemas; this reply is a plain JSON one.
+      void (reply as unknown as FastifyReply).code(status).send(apiError.body());
+    },
+    clientErrorHandler: writeClientError,
   });
   await app.register(formbody, { bodyLimit: config.bodyLimitBytes });
   const onFile = spoolMultipartFile(ctx);
@@ -88,7 +118,7 @@ export async function createRealmServer(options: RealmServerOptions): Promise<Re
   });
 
   app.setErrorHandler((error, request, reply) => {
-    const apiError = toApiError(error);
+    const apiError = toApiError(error, request);
     if (apiError.status >= 500) request.log.error(error);
     if (apiError.status >= 500 && !config.logRequests) console.error(error);
     void reply.code(apiError.status).headers(apiError.headers).send(apiError.body());

@@ -15,6 +15,17 @@ export const LIMITS = {
   maxUnreadMessages: 50000,
   passwordMinLength: 6,
   passwordMaxLength: 100,
+  // Caps this server sets where the public API names none, so no single request can hold the event
+  // loop for long or fan out unboundedly (server/README.md "Bounded work per request").
+  maxChannelsPerSubscriptionRequest: 1000,
+  maxPrincipalsPerRequest: 10000,
+  /** Channels × principals in one subscribe or unsubscribe: the rows one request may write. */
+  maxSubscriptionChangesPerRequest: 100000,
+  maxNarrowTerms: 100,
+  /** Ids in one narrow operand (a group DM's users, an id list). */
+  maxNarrowOperandIds: 1000,
+  /** Message ids in one flag change, as many as one fetch may return. */
+  maxMessageIdsPerRequest: 5000,
 } as const;
 
 export const TYPING = {

@@ -1,7 +1,6 @@
 // The browser-mode end of the WebSocket bridge: accepts a socket only with the per-launch secret and
 // from our own origin, runs contract calls through the same dispatcher Electron uses, broadcasts pushes,
 // and turns streamed file bytes into temporary files the upload service reads.
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { createWriteStream, mkdirSync, rmSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
@@ -13,6 +12,8 @@ import { IpcCodes } from '../../shared/ipc/errors';
 import type { Dispatch } from '../ipc/dispatch';
 import type { PushHub } from '../push-hub';
 import type { FileIntake } from '../uploads/intake';
+import type { MediaCredential } from './media-credential';
+import { secretMatches } from './secret';
 
 /** Largest file a socket may stream to the host (the server's own limit is checked later). */
 const MAX_STREAMED_FILE_BYTES = 4 * 1024 * 1024 * 1024;
@@ -21,17 +22,14 @@ export interface BridgeServerOptions {
   secret: string;
   /** Origins allowed to open the socket (our own page). */
   allowedOrigins: () => string[];
+  /** Host headers the socket may be opened under (a DNS-rebinding page has another). */
+  allowedHosts: () => string[];
+  /** Issues the page's /media token at each handshake (media-credential.ts). */
+  media: MediaCredential;
   dispatch: Dispatch;
   hub: PushHub;
   intake: FileIntake;
   tempDir: string;
-}
-
-/** Constant-time comparison, also in the length: both sides are hashed to 32 bytes first. */
-export function secretMatches(given: string | null, secret: string): boolean {
-  if (!given) return false;
-  const digest = (value: string) => createHash('sha256').update(value).digest();
-  return timingSafeEqual(digest(given), digest(secret));
 }
 
 interface IncomingFile {
@@ -54,12 +52,14 @@ export class BridgeServer {
         if (socket.readyState === socket.OPEN) socket.send(frame);
     });
     this.wss.on('connection', (socket) => this.serve(socket));
-    // The page proves itself to /media (realm images, meeting audio) with the secret in a cookie.
-    // Set here, on the handshake that has just shown the secret, so page scripts never hold it:
-    // HttpOnly, and SameSite=Strict so no other site's <img> can send it.
+    // The page proves itself to /media (realm images, meeting audio) with a media token in a
+    // cookie, never the bridge secret (media-credential.ts). Set here, on the handshake that has
+    // just shown the secret, so page scripts never hold it: HttpOnly, scoped to /media, and
+    // SameSite=Strict so no other site's <img> can send it.
     this.wss.on('headers', (headers) => {
+      const token = options.media.rotate();
       headers.push(
-        `Set-Cookie: ${MEDIA_COOKIE}=${encodeURIComponent(options.secret)}; Path=/media; HttpOnly; SameSite=Strict`,
+        `Set-Cookie: ${MEDIA_COOKIE}=${encodeURIComponent(token)}; Path=/media; HttpOnly; SameSite=Strict`,
       );
     });
   }
@@ -71,6 +71,9 @@ export class BridgeServer {
     const refuse = (status: number, text: string) => {
       socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     };
+    if (!this.options.allowedHosts().includes(request.headers.host ?? '')) {
+      return refuse(421, 'Misdirected Request');
+    }
     if (url.pathname !== BRIDGE_PATH) return refuse(404, 'Not Found');
     if (!this.options.allowedOrigins().includes(origin)) return refuse(403, 'Forbidden');
     if (!secretMatches(url.searchParams.get('secret'), this.options.secret)) {

@@ -5,12 +5,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { createDispatcher } from '../ipc/dispatch';
 import { PushHub } from '../push-hub';
 import { MainServices, type MainServicesOptions } from '../services';
-import { BridgeServer, secretMatches } from './bridge-server';
+import { BridgeServer } from './bridge-server';
+import { MediaCredential } from './media-credential';
 import { MEDIA_COOKIE } from '../../shared/ipc/wire';
 import { contentSecurityPolicy, SECURITY_HEADERS } from './csp';
 import { registerMeetingAudioRoute } from '../manifest-service';
@@ -52,9 +53,13 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   });
   let port = 0;
   const origins = () => [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
+  const hosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
+  const media = new MediaCredential();
   const bridge = new BridgeServer({
     secret,
     allowedOrigins: origins,
+    allowedHosts: hosts,
+    media,
     dispatch: createDispatcher(services.handlers),
     hub,
     intake: services.intake,
@@ -64,8 +69,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const app: FastifyInstance = Fastify({ logger: false });
   // Only our own host names: a DNS-rebinding page under another name gets nothing.
   app.addHook('onRequest', async (request, reply) => {
-    const host = request.headers.host ?? '';
-    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) {
+    if (!hosts().includes(request.headers.host ?? '')) {
       return reply.code(421).send('Misdirected request');
     }
   });
@@ -91,14 +95,18 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     );
   }
   // Realm images and files, fetched by main with the account's credentials. The page proves it is
-  // ours with a SameSite=Strict cookie holding the secret (set by renderer/bridge/install.ts), which
-  // other sites' <img> tags cannot send.
+  // ours with the media cookie the bridge handshake set (media-credential.ts), and the browser
+  // says the request comes from our own origin: a page on another loopback port is same-site, so
+  // SameSite alone would let its <img> tags send the cookie.
+  const mediaAllowed = (request: FastifyRequest) => {
+    const site = request.headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin') return false;
+    return media.accepts(readCookie(request.headers.cookie, MEDIA_COOKIE));
+  };
   app.get<{ Params: { accountId: string; '*': string } }>(
     '/media/:accountId/*',
     async (request, reply) => {
-      if (!secretMatches(readCookie(request.headers.cookie, MEDIA_COOKIE), secret)) {
-        return reply.code(401).send('Unauthorized');
-      }
+      if (!mediaAllowed(request)) return reply.code(401).send('Unauthorized');
       const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
       const upstream = await services.fetchMedia(
         request.params.accountId,
@@ -111,9 +119,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       return reply.send(upstream.body ? Buffer.from(await upstream.arrayBuffer()) : null);
     },
   );
-  registerMeetingAudioRoute(app, services.manifests.media, (request) =>
-    secretMatches(readCookie(request.headers.cookie, MEDIA_COOKIE), secret),
-  );
+  registerMeetingAudioRoute(app, services.manifests.media, mediaAllowed);
   app.server.on('upgrade', (request, socket, head) => bridge.handleUpgrade(request, socket, head));
   await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
   const address = app.server.address();

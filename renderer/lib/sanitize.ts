@@ -104,17 +104,20 @@ function getPurifier(): DOMPurify {
     } else if (el.tagName === 'IMG') {
       const src = el.getAttribute('src') ?? '';
       const local = realmMediaSource(src);
+      // A srcset may name any host, whatever src says.
+      el.removeAttribute('srcset');
       if (local) el.setAttribute('src', local);
       else if (!src.startsWith('data:image/')) {
         // Remote images would leak reads to third parties and are blocked by the CSP anyway.
         el.removeAttribute('src');
-        el.removeAttribute('srcset');
         markRemoteMedia(el, src, 'image');
       }
       el.setAttribute('loading', 'lazy');
       reserveImageBox(el);
     } else if (el.tagName === 'VIDEO') {
       sanitizeVideo(el);
+    } else if (['AUDIO', 'SOURCE', 'TRACK'].includes(el.tagName) || el.localName === 'image') {
+      sanitizeLoadingElement(el);
     }
   });
   // Set once: options passed to each sanitize() call are parsed again on every call.
@@ -187,6 +190,30 @@ function realmMediaSource(src: string): string | null {
   }
 }
 
+/**
+ * Every other element that can load a URL by itself: `<audio>`, `<source>` (in a video, audio or
+ * picture) and `<track>` keep only a realm source, through the media route; an SVG `<image>`
+ * keeps none. `srcset` could name any host, so it never stays.
+ */
+function sanitizeLoadingElement(el: Element): void {
+  el.removeAttribute('srcset');
+  if (el.tagName === 'AUDIO') {
+    el.removeAttribute('autoplay');
+    el.setAttribute('preload', 'metadata');
+    el.setAttribute('controls', '');
+  }
+  if (el.tagName === 'IMAGE' || el.localName === 'image') {
+    el.removeAttribute('href');
+    el.removeAttribute('xlink:href');
+    return;
+  }
+  const src = el.getAttribute('src');
+  if (src === null) return;
+  const local = realmMediaSource(src);
+  if (local) el.setAttribute('src', local);
+  else el.removeAttribute('src');
+}
+
 function sanitizeVideo(el: Element): void {
   const src = el.getAttribute('src') ?? '';
   const local = realmMediaSource(src);
@@ -217,6 +244,9 @@ const OPTIONS = {
     'iframe',
     'object',
     'embed',
+    // Inert until a script clones it, but its content escapes every hook above (DOMPurify walks
+    // it as a fragment): nothing of the server's needs one.
+    'template',
   ],
   // KaTeX's MathML copy wraps the formula in <semantics> with its TeX source as an <annotation>
   // (text only; never annotation-xml, an HTML integration point).

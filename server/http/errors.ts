@@ -79,3 +79,14 @@ export const authenticationFailed = () =>
 
 export const badEventQueueId = (queueId: string) =>
   new ApiError('BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queueId}`, 400, { queue_id: queueId });
+
+/** Refuses a list parameter longer than the server's cap (config.ts LIMITS), before any work. */
+export function checkListCap(
+  list: readonly unknown[] | undefined,
+  cap: number,
+  what: string,
+): void {
+  if (list !== undefined && list.length > cap) {
+    throw badRequest(`Too many ${what} (maximum ${cap}).`);
+  }
+}

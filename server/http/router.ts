@@ -168,6 +168,7 @@ export class ApiRouter {
         },
       }),
       handler: async (request, reply) => {
+        handlersStarted.add(request);
         // Public routes ignore any Authorization header: a stale key must not keep a client from
         // /fetch_api_key or /server_settings.
         const user = requireAuth ? this.authenticate(request) : null;
@@ -203,9 +204,23 @@ export class ApiRouter {
   }
 }
 
+/**
+ * Requests whose route handler has begun. An error thrown before that came from reading the body
+ * (busboy's "Unexpected end of multipart data" and the like), so it is the client's, not a bug.
+ */
+const handlersStarted = new WeakSet<FastifyRequest>();
+
 /** Error envelope for anything thrown in a route, including fastify's own body errors. */
-export function toApiError(error: unknown): ApiError {
+export function toApiError(error: unknown, request?: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
+  const contentType = request?.headers['content-type'] ?? '';
+  if (request && !handlersStarted.has(request) && /^multipart\//i.test(contentType)) {
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status === undefined || status < 500) {
+      if (status === 413) return new ApiError('BAD_REQUEST', 'Request body too large', 413);
+      return new ApiError('BAD_REQUEST', 'Malformed multipart body', 400);
+    }
+  }
   const err = error as { code?: string; statusCode?: number; message?: string };
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -43,7 +43,9 @@ export interface RenderedMessage {
 }
 
 const IMAGE_PATH = /\.(png|jpe?g|gif|webp|bmp|svg)$/i;
-const UPLOAD_PREFIX = /^(?:https?:\/\/[^/]+)?\/?user_uploads\/(.+)$/;
+// Links to this realm's uploads are relative by now (links.ts relativeToRealm); an absolute URL
+// with the same path on another host is someone else's file, never one of ours to claim.
+const UPLOAD_PREFIX = /^\/?user_uploads\/(.+)$/;
 
 interface RenderEnv extends PreviewEnv {
   links: string[];

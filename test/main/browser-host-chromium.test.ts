@@ -72,7 +72,9 @@ describe.skipIf(!existsSync(CHROMIUM))('browser-mode host in Chromium', () => {
     expect(result.cookie).not.toContain(MEDIA_COOKIE);
     const cookie = (await context.cookies()).find((c) => c.name === MEDIA_COOKIE)!;
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/media' });
-    expect(decodeURIComponent(cookie.value)).toBe(host.secret);
+    // Its own token, never the bridge secret: with it a page elsewhere cannot open the bridge.
+    expect(decodeURIComponent(cookie.value)).not.toBe(host.secret);
+    expect(decodeURIComponent(cookie.value)).not.toContain(host.secret);
     await context.close();
   });
 });

@@ -231,6 +231,55 @@ describe('browser-mode bridge', () => {
     expect(rebindingStatus).toBe(421);
   });
 
+  it('refuses a bridge upgrade under a foreign Host header', async () => {
+    const status = await new Promise<number>((resolve) => {
+      const socket = new WebSocket(
+        `ws://127.0.0.1:${host.port}/bridge?secret=${encodeURIComponent(host.secret)}`,
+        { origin: `http://127.0.0.1:${host.port}`, headers: { host: `evil.example:${host.port}` } },
+      );
+      socket.on('open', () => {
+        socket.close();
+        resolve(101);
+      });
+      socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      socket.on('error', () => resolve(0));
+    });
+    expect(status).toBe(421);
+  });
+
+  it('issues a media cookie that is not the secret and cannot open the bridge', async () => {
+    const cookie = await new Promise<string>((resolve, reject) => {
+      const socket = new WebSocket(
+        `ws://127.0.0.1:${host.port}/bridge?secret=${encodeURIComponent(host.secret)}`,
+        { origin: `http://127.0.0.1:${host.port}` },
+      );
+      socket.on('upgrade', (res) => {
+        const header = [res.headers['set-cookie'] ?? []].flat().join(';');
+        socket.close();
+        resolve(decodeURIComponent(/tributary_media=([^;]+)/.exec(header)?.[1] ?? ''));
+      });
+      socket.on('error', reject);
+    });
+    expect(cookie).not.toBe('');
+    expect(cookie).not.toBe(host.secret);
+    expect(await tryConnect(cookie, `http://127.0.0.1:${host.port}`)).toBe(401);
+    // With the cookie, from our own origin: accepted (404: no such account). From elsewhere: not.
+    const own = await fetch(`http://127.0.0.1:${host.port}/media/abc/user_uploads/1/x.png`, {
+      headers: {
+        cookie: `tributary_media=${encodeURIComponent(cookie)}`,
+        'sec-fetch-site': 'same-origin',
+      },
+    });
+    expect(own.status).not.toBe(401);
+    const foreign = await fetch(`http://127.0.0.1:${host.port}/media/abc/user_uploads/1/x.png`, {
+      headers: {
+        cookie: `tributary_media=${encodeURIComponent(cookie)}`,
+        'sec-fetch-site': 'same-site',
+      },
+    });
+    expect(foreign.status).toBe(401);
+  });
+
   it('refuses /media without the secret cookie', async () => {
     const res = await fetch(`http://127.0.0.1:${host.port}/media/abc/user_uploads/1/x.png`);
     expect(res.status).toBe(401);

@@ -125,3 +125,24 @@ describe('attachments linked by messages', () => {
     expect((await dev.raw('GET', secret)).status).not.toBe(200);
   });
 });
+
+describe('uploads on other hosts', () => {
+  it('never claims a foreign URL with an upload-shaped path as this realm upload', async () => {
+    const dev = server.client('dev');
+    const url = await upload(dev, 'foreign-shaped.png');
+    await send(dev, 'design', `own: [file](${url})`, 'foreign hosts');
+    const before = await attachmentNamed(dev, 'foreign-shaped.png');
+    expect(before?.messages).toHaveLength(1);
+    // The same path on someone else's server is their file: no link to ours, no image flag.
+    const id = await send(
+      dev,
+      'design',
+      `look: [pic](https://elsewhere.example${url})`,
+      'foreign hosts',
+    );
+    const after = await attachmentNamed(dev, 'foreign-shaped.png');
+    expect(after?.messages).toHaveLength(1);
+    const fetched = await dev.get(`/messages/${id}`);
+    expect(fetched.body.message.content).not.toContain('src="/user_uploads');
+  });
+});

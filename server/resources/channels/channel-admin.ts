@@ -9,6 +9,7 @@ import type { AuthUser, RealmContext } from '../../realm/context';
 import { p, schemas } from '../../http/params';
 import { badRequest } from '../../http/errors';
 import { LIMITS } from '../../config';
+import { checkChannelName } from '../../realm/text-rules';
 import { isAdmin, isOwner } from '../../realm/roles';
 import {
   canAdministerChannel,
@@ -111,9 +112,7 @@ export const channelAdminResource: ResourceModule = {
           eventValue: unknown;
         }> = [];
         if (params.new_name !== undefined) {
-          const name = params.new_name.trim();
-          if (name === '' || [...name].length > LIMITS.maxStreamNameLength)
-            throw badRequest('Invalid channel name');
+          const name = checkChannelName(params.new_name);
           const other = getChannelByName(ctx.db, name);
           if (other && other.id !== before.id) throw badRequest(`Channel '${name}' already exists`);
           updates.push({ column: 'name', value: name, property: 'name', eventValue: name });

@@ -89,8 +89,18 @@ export function channelObject(ctx: RealmContext, row: ChannelRow): Record<string
 
 /** Users who may see the channel's metadata (receive its create/update events). */
 export function channelMetadataAudience(ctx: RealmContext, row: ChannelRow): number[] {
+  // canSeeChannelMetadata's rule, with the subscriber check read once for the channel: asking it
+  // per user rebuilds every user's subscription cache after a subscription change, which made
+  // one request's events cost a query per user of the realm.
+  const subscribers = new Set(subscriberIds(ctx.db, row.id));
   return allUserRows(ctx.db)
-    .filter((u) => u.is_active === 1 && canSeeChannelMetadata(ctx.db, toViewer(u), row))
+    .filter((u) => {
+      if (u.is_active !== 1) return false;
+      if (subscribers.has(u.id)) return true;
+      if (isGuest(u.role)) return row.is_web_public === 1;
+      if (row.invite_only === 0) return true;
+      return canSeeChannelMetadata(ctx.db, toViewer(u), row);
+    })
     .map((u) => u.id);
 }
 
@@ -112,9 +122,14 @@ export function announceDefaultChannels(ctx: RealmContext): void {
   });
 }
 
-export function sendChannelCreate(ctx: RealmContext, row: ChannelRow, userIds: number[]): void {
+export function sendChannelCreate(
+  ctx: RealmContext,
+  rows: ChannelRow | readonly ChannelRow[],
+  userIds: number[],
+): void {
   if (userIds.length === 0) return;
-  ctx.events.send(userIds, { type: 'stream', op: 'create', streams: [channelObject(ctx, row)] });
+  const streams = (Array.isArray(rows) ? rows : [rows]).map((row) => channelObject(ctx, row));
+  ctx.events.send(userIds, { type: 'stream', op: 'create', streams });
 }
 
 /** Channels the user may see the metadata of; archived ones only when asked for. */

@@ -5,8 +5,9 @@ import { z } from 'zod';
 import type { ResourceModule } from '../module';
 import type { AuthUser, RealmContext } from '../../realm/context';
 import { p, schemas } from '../../http/params';
-import { ApiError, badRequest } from '../../http/errors';
+import { ApiError, badRequest, checkListCap } from '../../http/errors';
 import { LIMITS } from '../../config';
+import { checkChannelName } from '../../realm/text-rules';
 import { isAdmin, isGuest, isOwner } from '../../realm/roles';
 import {
   canAdministerChannel,
@@ -156,21 +157,19 @@ function resolvePrincipals(
   return rows;
 }
 
-function isControlCharacter(char: string): boolean {
-  const code = char.codePointAt(0)!;
-  return code < 0x20 || code === 0x7f;
-}
-
-function validateChannelName(name: string): string {
-  const trimmed = name.trim();
-  if (trimmed === '') throw badRequest('Channel name cannot be blank');
-  const chars = [...trimmed];
-  if (chars.length > LIMITS.maxStreamNameLength) {
-    throw badRequest(`Channel name too long (limit: ${LIMITS.maxStreamNameLength} characters).`);
+/** Caps on one subscribe or unsubscribe request, checked before any name or user is looked up. */
+function checkSubscriptionCaps(
+  channels: readonly unknown[],
+  principals: readonly unknown[] | undefined,
+) {
+  checkListCap(channels, LIMITS.maxChannelsPerSubscriptionRequest, 'channels in one request');
+  checkListCap(principals, LIMITS.maxPrincipalsPerRequest, 'users in one request');
+  const changes = channels.length * (principals?.length ?? 1);
+  if (changes > LIMITS.maxSubscriptionChangesPerRequest) {
+    throw badRequest(
+      `Too many subscription changes in one request (maximum ${LIMITS.maxSubscriptionChangesPerRequest}).`,
+    );
   }
-  const bad = chars.findIndex(isControlCharacter);
-  if (bad >= 0) throw badRequest(`Invalid character in channel name, at position ${bad + 1}.`);
-  return trimmed;
 }
 
 export function validateGroupSetting(
@@ -294,6 +293,7 @@ export const subscriptionsResource: ResourceModule = {
         },
       },
       ({ user, params }) => {
+        checkSubscriptionCaps(params.subscriptions, params.principals);
         const principals = resolvePrincipals(
           ctx,
           user,
@@ -301,7 +301,7 @@ export const subscriptionsResource: ResourceModule = {
         );
         const requested = new Map<string, { name: string; description: string }>();
         for (const item of params.subscriptions) {
-          const name = validateChannelName(item.name);
+          const name = checkChannelName(item.name);
           const description = item.description ?? '';
           if ([...description].length > LIMITS.maxStreamDescriptionLength) {
             throw badRequest(
@@ -375,6 +375,7 @@ export const subscriptionsResource: ResourceModule = {
         const subscribed: Record<string, string[]> = {};
         const alreadySubscribed: Record<string, string[]> = {};
         const newlySubscribed = new Map<number, ChannelRow[]>();
+        const addedByChannel = new Map<number, number[]>();
         ctx.db.transaction(() => {
           for (const { name, description } of toCreate) {
             const id = insertChannel(ctx.db, {
@@ -400,6 +401,10 @@ export const subscriptionsResource: ResourceModule = {
                 principals.map((u) => u.id),
               ),
             );
+            addedByChannel.set(
+              channel.id,
+              principals.filter((u) => added.has(u.id)).map((u) => u.id),
+            );
             for (const target of principals) {
               const bucket = added.has(target.id) ? subscribed : alreadySubscribed;
               (bucket[String(target.id)] ??= []).push(channel.name);
@@ -413,9 +418,12 @@ export const subscriptionsResource: ResourceModule = {
         })();
 
         // Events: channel creation first, then the subscribers' own add events, then peers.
-        for (const channel of created) {
-          const fresh = getChannel(ctx.db, channel.id)!;
-          sendChannelCreate(ctx, fresh, channelMetadataAudience(ctx, fresh));
+        // Channels made by one request share privacy, settings and subscribers, so they share
+        // an audience: one create event carries them all (as the public server sends it), and
+        // the audience is computed once rather than per channel.
+        if (created.length > 0) {
+          const fresh = created.map((channel) => getChannel(ctx.db, channel.id)!);
+          sendChannelCreate(ctx, fresh, channelMetadataAudience(ctx, fresh[0]!));
         }
         if (created.some((channel) => channel.is_default_stream === 1)) {
           announceDefaultChannels(ctx);
@@ -431,17 +439,27 @@ export const subscriptionsResource: ResourceModule = {
             channels.map((c) => getChannel(ctx.db, c.id)!),
           );
         }
+        // peer_add: one event per channel's audience and new subscribers, channels sharing both
+        // (all the ones this request created, typically) in one event.
+        const peerEvents = new Map<
+          string,
+          { audience: number[]; streamIds: number[]; userIds: number[] }
+        >();
         for (const channel of [...created, ...existing]) {
-          const addedIds = principals
-            .filter((u) => newlySubscribed.get(u.id)?.some((c) => c.id === channel.id))
-            .map((u) => u.id);
+          const addedIds = addedByChannel.get(channel.id) ?? [];
           if (addedIds.length === 0) continue;
           const audience = peerAudience(ctx, getChannel(ctx.db, channel.id)!, addedIds);
+          const key = `${audience.join(',')}|${addedIds.join(',')}`;
+          const entry = peerEvents.get(key);
+          if (entry) entry.streamIds.push(channel.id);
+          else peerEvents.set(key, { audience, streamIds: [channel.id], userIds: addedIds });
+        }
+        for (const { audience, streamIds, userIds } of peerEvents.values()) {
           ctx.events.send(audience, {
             type: 'subscription',
             op: 'peer_add',
-            stream_ids: [channel.id],
-            user_ids: addedIds,
+            stream_ids: streamIds,
+            user_ids: userIds,
           });
         }
 
@@ -460,6 +478,7 @@ export const subscriptionsResource: ResourceModule = {
         },
       },
       ({ user, params }) => {
+        checkSubscriptionCaps(params.subscriptions, params.principals);
         const principals = resolvePrincipals(
           ctx,
           user,

@@ -20,16 +20,20 @@ import { parseJson } from '../../db';
 import { DEFAULT_REALM_GROUP_SETTINGS } from '../../realm/settings-defaults';
 import { realmRow } from '../realm/realm-settings';
 import { channelGroupSettings, type ChannelRow } from '../channels/channels-store';
-import { GROUP_SETTINGS, checkGroupSetting, groupObject, type GroupRow } from './user-groups';
+import {
+  GROUP_SETTINGS,
+  checkGroupName,
+  checkGroupSetting,
+  groupObject,
+  type GroupRow,
+} from './user-groups';
 import { activeUserIds } from '../users/users-store';
 import { createMessage } from '../messages/messages-send';
 import { notificationBot } from '../users/system-bots';
 
 type GroupSetting = (typeof GROUP_SETTINGS)[number];
 
-const MAX_NAME_LENGTH = 100;
 const MAX_DESCRIPTION_LENGTH = 1024;
-const INVALID_NAME_PREFIXES = ['@', 'role:', 'user:', 'stream:', 'channel:'];
 
 const settingChange = z.object({
   new: schemas.groupSettingValue,
@@ -95,17 +99,6 @@ function accessForMembership(
     }
   }
   return accessGroupForUpdate(ctx, user, groupId, othersSetting, true);
-}
-
-function checkGroupName(ctx: RealmContext, name: string, groupId: number): string {
-  if (name.trim() === '') throw badRequest("User group name can't be empty!");
-  if ([...name].length > MAX_NAME_LENGTH)
-    throw badRequest(`User group name cannot exceed ${MAX_NAME_LENGTH} characters.`);
-  const prefix = INVALID_NAME_PREFIXES.find((candidate) => name.startsWith(candidate));
-  if (prefix) throw badRequest(`User group name cannot start with '${prefix}'.`);
-  if (ctx.db.prepare('SELECT 1 FROM user_groups WHERE name = ? AND id != ?').get(name, groupId))
-    throw badRequest(`User group '${name}' already exists.`);
-  return name;
 }
 
 /** Group-setting values compared as the API shows them (member and subgroup order aside). */

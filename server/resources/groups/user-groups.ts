@@ -7,6 +7,7 @@ import type { ResourceModule } from '../module';
 import type { RealmContext } from '../../realm/context';
 import { p, schemas } from '../../http/params';
 import { badRequest } from '../../http/errors';
+import { checkDisplayName } from '../../realm/text-rules';
 import {
   realmGroupSettingAllows,
   systemGroupId,
@@ -104,6 +105,27 @@ export function checkGroupSetting(
   return value;
 }
 
+const GROUP_NAME_RULE = {
+  label: 'User group name',
+  maxLength: 100,
+  emptyMessage: "User group name can't be empty!",
+  tooLongMessage: 'User group name cannot exceed 100 characters.',
+};
+// Prefixes the public server reserves for system groups and mention syntax.
+const INVALID_NAME_PREFIXES = ['@', 'role:', 'user:', 'stream:', 'channel:'];
+
+/** The group-name rule for creating and renaming alike; `groupId` is the group renamed, if any. */
+export function checkGroupName(ctx: RealmContext, raw: string, groupId: number | null): string {
+  const name = checkDisplayName(raw, GROUP_NAME_RULE);
+  const prefix = INVALID_NAME_PREFIXES.find((candidate) => name.startsWith(candidate));
+  if (prefix) throw badRequest(`User group name cannot start with '${prefix}'.`);
+  if (
+    ctx.db.prepare('SELECT 1 FROM user_groups WHERE name = ? AND id != ?').get(name, groupId ?? -1)
+  )
+    throw badRequest(`User group '${name}' already exists.`);
+  return name;
+}
+
 export const userGroupsResource: ResourceModule = {
   name: 'user-groups',
   routes(api, ctx) {
@@ -133,15 +155,9 @@ export const userGroupsResource: ResourceModule = {
         if (user.is_bot) throw badRequest('Bots cannot create user groups');
         if (!realmGroupSettingAllows(ctx.db, user, 'can_create_groups'))
           throw badRequest('Insufficient permission');
-        const name = params.name.trim();
-        if (name === '' || [...name].length > 100) throw badRequest('Invalid user group name');
-        if (name.startsWith('role:'))
-          throw badRequest("User group name cannot start with 'role:'.");
+        const name = checkGroupName(ctx, params.name, null);
         if ([...params.description].length > 1024)
           throw badRequest('User group description is too long');
-        if (ctx.db.prepare('SELECT 1 FROM user_groups WHERE name = ?').get(name)) {
-          throw badRequest(`User group '${name}' already exists.`);
-        }
         const activeUser = ctx.db.prepare('SELECT 1 FROM users WHERE id = ? AND is_active = 1');
         for (const id of params.members)
           if (!activeUser.get(id)) throw badRequest(`Invalid user ID: ${id}`);

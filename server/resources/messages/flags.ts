@@ -11,7 +11,8 @@ import {
   USER_EDITABLE_FLAGS,
   type MessageFlagName,
 } from '../../db/flags';
-import { badRequest } from '../../http/errors';
+import { badRequest, checkListCap } from '../../http/errors';
+import { LIMITS } from '../../config';
 import { p } from '../../http/params';
 import type { AuthUser, RealmContext } from '../../realm/context';
 import { canReadChannelContent } from '../../realm/permissions';
@@ -189,6 +190,7 @@ export const flagsResource: ResourceModule = {
         },
       },
       ({ user, params }) => {
+        checkListCap(params.messages, LIMITS.maxMessageIdsPerRequest, 'messages in one request');
         const flag = checkFlag(params.flag);
         const targets = targetsByIds(ctx, user, params.messages);
         const result = updateFlags(ctx, user, targets, params.op, flag);

@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import type { Db } from '../../db';
 import { MessageFlag } from '../../db/flags';
-import { ApiError } from '../../http/errors';
+import { ApiError, checkListCap } from '../../http/errors';
+import { LIMITS } from '../../config';
 import type { AuthUser } from '../../realm/context';
 import { canSeeChannelMetadata } from '../../realm/permissions';
 import { getChannel, getChannelByName, type ChannelRow } from '../channels/channels-store';
@@ -32,6 +33,14 @@ export const narrowSchema = z.array(
 );
 
 export function normalizeNarrow(raw: z.infer<typeof narrowSchema>): NarrowTerm[] {
+  // Each term becomes SQL conditions: an unbounded narrow would reach SQLite's expression-depth
+  // limit (a 500) and cost time on the way, so the term count and id lists are capped first.
+  checkListCap(raw, LIMITS.maxNarrowTerms, 'narrow terms');
+  for (const term of raw) {
+    const operand = Array.isArray(term) ? term[1] : term.operand;
+    if (Array.isArray(operand))
+      checkListCap(operand, LIMITS.maxNarrowOperandIds, 'ids in a narrow term');
+  }
   return raw.map((term) =>
     Array.isArray(term)
       ? { operator: term[0], operand: term[1], negated: false }

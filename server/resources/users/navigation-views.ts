@@ -4,6 +4,7 @@
 import type { Db } from '../../db';
 import type { ResourceModule } from '../module';
 import { p } from '../../http/params';
+import { checkDisplayName, checkStoredText } from '../../realm/text-rules';
 import { badRequest, notFound } from '../../http/errors';
 
 interface ViewRow {
@@ -29,9 +30,16 @@ function listViews(db: Db, userId: number) {
 
 function checkName(name: string | undefined): string | null {
   if (name === undefined || name === 'null') return null;
-  const trimmed = name.trim();
-  if (trimmed === '' || [...trimmed].length > 100) throw badRequest('Invalid navigation view name');
-  return trimmed;
+  return checkDisplayName(name, { label: 'Navigation view name', maxLength: 100 });
+}
+
+/** A view's fragment is a URL hash the client built; bounded like a URL and free of controls. */
+const MAX_FRAGMENT_LENGTH = 2048;
+
+function checkFragment(raw: string): string {
+  const fragment = checkStoredText(raw.trim(), 'Fragment', MAX_FRAGMENT_LENGTH);
+  if (fragment === '') throw badRequest('fragment cannot be blank');
+  return fragment;
 }
 
 export const navigationViewsResource: ResourceModule = {
@@ -45,8 +53,7 @@ export const navigationViewsResource: ResourceModule = {
       '/navigation_views',
       { params: { fragment: p.string(), is_pinned: p.bool(), name: p.string().optional() } },
       ({ user, params }) => {
-        const fragment = params.fragment.trim();
-        if (fragment === '') throw badRequest('fragment cannot be blank');
+        const fragment = checkFragment(params.fragment);
         const name = checkName(params.name);
         const exists = ctx.db
           .prepare('SELECT 1 FROM navigation_views WHERE user_id = ? AND fragment = ?')

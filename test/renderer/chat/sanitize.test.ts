@@ -322,3 +322,33 @@ describe('KaTeX classes', () => {
     expect(names.filter((n) => !kept.classList.contains(n))).toEqual([]);
   });
 });
+
+describe('elements that load URLs by themselves', () => {
+  const remote = 'https://tracker.example/pixel';
+  it('drops remote sources from audio, source and track, and any srcset', () => {
+    const out = parse(
+      sanitizeMessageHtml(
+        `<audio src="${remote}.mp3" autoplay></audio>` +
+          `<video><source src="${remote}.webm"><track src="${remote}.vtt"></video>` +
+          `<picture><source srcset="${remote}.png 2x"><img src="/user_uploads/1/ab/c/d.png" srcset="${remote}.png 2x"></picture>`,
+        'acct-1',
+      ),
+    );
+    expect(out.innerHTML).not.toContain('tracker.example');
+    const audio = out.querySelector('audio');
+    expect(audio?.hasAttribute('autoplay')).toBe(false);
+  });
+
+  it('keeps no href on an SVG image and no template element', () => {
+    const out = parse(
+      sanitizeMessageHtml(
+        `<svg><image href="${remote}.svg"></image><image xlink:href="${remote}.svg"></image></svg>` +
+          `<template><img src="${remote}.png"></template><p>after</p>`,
+        'acct-1',
+      ),
+    );
+    expect(out.innerHTML).not.toContain('tracker.example');
+    expect(out.querySelector('template')).toBeNull();
+    expect(out.textContent).toContain('after');
+  });
+});
