@@ -67,6 +67,7 @@ export class Outbox {
   private persistTimer: ReturnType<typeof setTimeout> | null = null;
   /** Message ids already matched to entries, so two identical messages are not both "found". */
   private readonly claimed = new Set<number>();
+  private readonly inFlight = new Map<string, Promise<number | null>>();
 
   constructor(
     private readonly file: string,
@@ -132,7 +133,10 @@ export class Outbox {
       void this.flush(); // behind entries already waiting, or when the connection returns
       return { entry: publicEntry(entry), messageId: null };
     }
-    return { entry: publicEntry(entry), messageId: await this.transmit(entry) };
+    return {
+      entry: publicEntry(entry),
+      messageId: await this.once(entry, () => this.transmit(entry)),
+    };
   }
 
   /** Tries one entry now. Resolves to the message id, or null if it stays queued. */
@@ -140,7 +144,7 @@ export class Outbox {
     await this.flushing;
     const entry = this.entries.find((candidate) => candidate.localId === localId);
     if (!entry) return null;
-    return this.attempt(entry);
+    return this.once(entry, () => this.attempt(entry));
   }
 
   /** Sends every pending entry in order (on reconnect, at start-up, on the user's retry). */
@@ -175,7 +179,7 @@ export class Outbox {
       tried.add(entry);
       let sent: number | null;
       try {
-        sent = await this.attempt(entry);
+        sent = await this.once(entry, () => this.attempt(entry));
       } catch {
         continue; // refused for good: marked failed, the next one may still go
       }
@@ -183,6 +187,19 @@ export class Outbox {
       if (sent === null && this.entries.includes(entry)) break;
     }
     this.scheduleRetryIfNeeded();
+  }
+
+  /**
+   * One attempt per entry at a time: a page handing a message over again while its first send is
+   * still waiting for the server joins that send instead of racing it (a lookup made meanwhile
+   * cannot see a message still in flight, so a second request would store it twice).
+   */
+  private once(entry: StoredEntry, run: () => Promise<number | null>): Promise<number | null> {
+    const running = this.inFlight.get(entry.localId);
+    if (running) return running;
+    const attempt = run().finally(() => this.inFlight.delete(entry.localId));
+    this.inFlight.set(entry.localId, attempt);
+    return attempt;
   }
 
   private async attempt(entry: StoredEntry): Promise<number | null> {
