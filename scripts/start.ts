@@ -187,6 +187,8 @@ async function main(): Promise<void> {
     vault: new FileVault(options.dataDir),
     rendererDir: join(root, 'dist/renderer'),
     port: options.port,
+    // Pages left open by a crashed or restarted launch reconnect (electron/host/launch-record.ts).
+    resumeLastLaunch: true,
     version: (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string })
       .version,
     openExternal: (url) => openInBrowser(url),

@@ -13,7 +13,8 @@ import type { PushSink } from '../../shared/ipc/contract';
 import { ApiClient, type ApiClientOptions } from '../api/client';
 import { ApiError } from '../api/errors';
 import { EventLoop, restartSpreadFor } from '../events/event-loop';
-import { Outbox } from '../outbox/outbox';
+import { Outbox, type DeliveryQuery } from '../outbox/outbox';
+import { sameMessage } from '../outbox/delivery-match';
 import { DraftStore } from '../drafts/drafts';
 import type { AccountRecord } from './account-store';
 import type { ActivityTracker } from '../presence/activity';
@@ -21,8 +22,8 @@ import { PresenceReporter } from '../presence/presence-reporter';
 
 /** Beyond this many events since the snapshot, a fresh registration is cheaper than the backlog. */
 const MAX_BACKLOG_EVENTS = 20_000;
-/** How far back the outbox looks for a message that may have been delivered. */
-const DELIVERY_LOOKBACK_MESSAGES = 100;
+/** Messages of ours in one conversation read per page when the outbox looks for a delivery. */
+const DELIVERY_PAGE_MESSAGES = 200;
 
 export interface SessionOptions {
   record: AccountRecord;
@@ -51,6 +52,8 @@ export class AccountSession {
   private snapshot: SnapshotMessage | null = null;
   private backlog: ServerEvent[] = [];
   private signedOut = false;
+  /** The newest message id seen (snapshot, message events, our sends): the outbox's watermark. */
+  private newestMessageId: number | null = null;
 
   constructor(private readonly options: SessionOptions) {
     const { record, push } = options;
@@ -74,7 +77,8 @@ export class AccountSession {
       {
         isOnline: () => this.isOnline(),
         send: (entry) => this.postMessage(entry),
-        findDelivered: (entry, exclude) => this.findDelivered(entry, exclude),
+        findDelivered: (query) => this.findDelivered(query),
+        newestMessageId: () => this.newestMessageId,
       },
       (entries) => push('outbox', { accountId: record.id, entries }),
     );
@@ -173,47 +177,58 @@ export class AccountSession {
       },
       { retry: false },
     );
+    this.noteMessageId(response.id);
     return response.id;
   }
 
-  /** Was this entry delivered by an attempt whose answer we lost? Looks at sender:me, newest. */
-  private async findDelivered(
-    entry: OutboxEntry,
-    exclude: ReadonlySet<number>,
-  ): Promise<number | null> {
+  private noteMessageId(id: number | undefined): void {
+    if (typeof id === 'number' && id > (this.newestMessageId ?? -1)) this.newestMessageId = id;
+  }
+
+  /**
+   * Was this entry delivered by an attempt whose answer we lost? Reads our messages in that
+   * conversation after the entry's watermark and takes the first one with the same text that no
+   * other entry has claimed (see outbox.ts). Without a watermark (entries from before it existed),
+   * messages since five minutes before the entry was made.
+   */
+  private async findDelivered({ entry, afterId, exclude }: DeliveryQuery): Promise<number | null> {
     const me = this.snapshot?.register.user_id;
-    const response = await this.client.call(endpoints.getMessages, {
-      anchor: 'newest',
-      num_before: DELIVERY_LOOKBACK_MESSAGES,
-      num_after: 0,
-      narrow: [{ operator: 'sender', operand: me ?? this.options.record.email }],
-      apply_markdown: false,
-    });
-    const since = Math.floor(entry.createdAt / 1000) - 300; // tolerate clock skew
     const { message } = entry;
-    for (const candidate of [...response.messages].reverse()) {
-      if (exclude.has(candidate.id) || candidate.timestamp < since) continue;
-      if (candidate.content !== message.content) continue;
-      if (message.type === 'channel') {
-        const sameChannel =
-          typeof message.to === 'number'
-            ? candidate.type === 'stream' && candidate.stream_id === message.to
-            : candidate.display_recipient === message.to;
-        if (sameChannel && candidate.subject === message.topic) return candidate.id;
-      } else if (candidate.type === 'private' && Array.isArray(candidate.display_recipient)) {
-        // Every recipient, plus at most one more (the sender, who may or may not be listed: a DM to
-        // oneself lists only oneself).
-        const ids = new Set(candidate.display_recipient.map((user) => user.id));
-        if (message.to.every((id) => ids.has(id)) && ids.size <= message.to.length + 1) {
-          return candidate.id;
-        }
+    const conversation =
+      message.type === 'channel'
+        ? { operator: 'channel', operand: message.to }
+        : { operator: 'dm', operand: message.to };
+    const since = Math.floor(entry.createdAt / 1000) - 300; // tolerate clock skew
+    let anchor: number | 'newest' = afterId ?? 'newest';
+    for (;;) {
+      const response = await this.client.call(endpoints.getMessages, {
+        anchor,
+        include_anchor: false,
+        num_before: afterId === null ? DELIVERY_PAGE_MESSAGES : 0,
+        num_after: afterId === null ? 0 : DELIVERY_PAGE_MESSAGES,
+        narrow: [conversation, { operator: 'sender', operand: me ?? this.options.record.email }],
+        apply_markdown: false,
+        allow_empty_topic_name: true,
+      });
+      const page = [...response.messages].sort((a, b) => a.id - b.id);
+      for (const candidate of page) {
+        if (exclude.has(candidate.id)) continue;
+        if (afterId !== null ? candidate.id <= afterId : candidate.timestamp < since) continue;
+        if (sameMessage(candidate, message, this.emptyTopicName(), me)) return candidate.id;
       }
+      if (afterId === null || response.found_newest || page.length === 0) return null;
+      anchor = page[page.length - 1]!.id;
     }
-    return null;
+  }
+
+  /** The realm's name for the empty topic, which older servers store in its place. */
+  private emptyTopicName(): string {
+    return this.snapshot?.register.realm_empty_topic_display_name ?? 'general chat';
   }
 
   private onSnapshot(queueId: string, register: RegisterResponse): void {
     this.snapshot = { accountId: this.id, queueId, register };
+    this.noteMessageId(register.max_message_id);
     this.presence?.onSnapshot(register);
     // Reports start once the account is registered: a signed-out key would only collect 401s.
     this.presence?.start();
@@ -230,7 +245,11 @@ export class AccountSession {
       this.loop.resync();
       return;
     }
-    for (const event of events) this.backlog.push(event); // no spread: a batch may be huge
+    for (const event of events) {
+      this.backlog.push(event); // no spread: a batch may be huge
+      if (event.type === 'message')
+        this.noteMessageId((event as { message: { id: number } }).message.id);
+    }
     this.options.push('events', { accountId: this.id, queueId, events });
     for (const event of events) {
       if (event.type === 'drafts') this.drafts.applyEvent(event as DraftsEvent);

@@ -19,7 +19,8 @@ import { secretMatches } from './secret';
 const MAX_STREAMED_FILE_BYTES = 4 * 1024 * 1024 * 1024;
 
 export interface BridgeServerOptions {
-  secret: string;
+  /** The bridge secret, read per handshake (the host settles it when it has its port). */
+  secret: () => string;
   /** Origins allowed to open the socket (our own page). */
   allowedOrigins: () => string[];
   /** Host headers the socket may be opened under (a DNS-rebinding page has another). */
@@ -76,7 +77,7 @@ export class BridgeServer {
     }
     if (url.pathname !== BRIDGE_PATH) return refuse(404, 'Not Found');
     if (!this.options.allowedOrigins().includes(origin)) return refuse(403, 'Forbidden');
-    if (!secretMatches(url.searchParams.get('secret'), this.options.secret)) {
+    if (!secretMatches(url.searchParams.get('secret'), this.options.secret())) {
       return refuse(401, 'Unauthorized');
     }
     this.wss.handleUpgrade(request, socket, head, (ws) => this.wss.emit('connection', ws, request));

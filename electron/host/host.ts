@@ -1,7 +1,6 @@
 // Browser mode: a Node process runs the same main-process services, serves the built renderer
 // (dist/renderer) with the app's CSP, and the WebSocket bridge, on 127.0.0.1 only. A secret generated
 // per launch travels in the URL fragment (never sent in HTTP requests) and the bridge requires it.
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -12,6 +11,7 @@ import { PushHub } from '../push-hub';
 import { MainServices, type MainServicesOptions } from '../services';
 import { BridgeServer } from './bridge-server';
 import { MediaCredential } from './media-credential';
+import { newSecret, readLaunchRecord, writeLaunchRecord } from './launch-record';
 import { MEDIA_COOKIE } from '../../shared/ipc/wire';
 import { contentSecurityPolicy, SECURITY_HEADERS } from './csp';
 import { registerMeetingAudioRoute } from '../manifest-service';
@@ -22,6 +22,11 @@ export interface BrowserHostOptions extends Omit<
 > {
   rendererDir: string;
   port?: number;
+  /**
+   * Reuse the last launch's port and bridge secret (launch-record.ts) so pages left open reconnect;
+   * `npm start` sets it. Falls back to a fresh port and secret when that port is taken.
+   */
+  resumeLastLaunch?: boolean;
   /** Opens links (xdg-open); default: do nothing. */
   openExternal?: (url: string) => Promise<void> | void;
   version?: string;
@@ -39,7 +44,9 @@ export interface BrowserHost {
 }
 
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
-  const secret = randomBytes(32).toString('base64url');
+  const last =
+    options.resumeLastLaunch && options.dataDir ? readLaunchRecord(options.dataDir) : null;
+  let secret = last?.secret ?? newSecret();
   const hub = new PushHub();
   const services = new MainServices({
     ...options,
@@ -56,7 +63,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const hosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
   const media = new MediaCredential();
   const bridge = new BridgeServer({
-    secret,
+    secret: () => secret,
     allowedOrigins: origins,
     allowedHosts: hosts,
     media,
@@ -121,9 +128,20 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   );
   registerMeetingAudioRoute(app, services.manifests.media, mediaAllowed);
   app.server.on('upgrade', (request, socket, head) => bridge.handleUpgrade(request, socket, head));
-  await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
+  const wanted = options.port || last?.port || 0;
+  try {
+    await app.listen({ host: '127.0.0.1', port: wanted });
+  } catch (error) {
+    // The last launch's port is taken by something else: a fresh one, and a fresh secret with it.
+    if (!last || options.port || (error as { code?: string }).code !== 'EADDRINUSE') throw error;
+    secret = newSecret();
+    await app.listen({ host: '127.0.0.1', port: 0 });
+  }
   const address = app.server.address();
   port = typeof address === 'object' && address ? address.port : 0;
+  if (options.resumeLastLaunch && options.dataDir) {
+    writeLaunchRecord(options.dataDir, { port, secret });
+  }
   services.start();
 
   return {

@@ -1,8 +1,15 @@
-// The outbox: every message the user sends goes through here. It is written to disk before the first
-// attempt, so a message typed while offline, or whose send failed, survives a restart and is retried
-// when the connection returns. It never appears twice: an attempt is marked "maybe delivered" on disk
-// before the request leaves, and such an entry is looked up on the server (sender:me, newest) before
-// it is sent again.
+// The outbox: every message the user sends goes through here, exactly once.
+//
+// - Durable before acknowledged: an entry is written to disk before anything else happens, and
+//   only then is it announced (the `outbox` push), which is when the page may forget its own copy.
+// - Delivered once: before each attempt the entry records the newest message id main knows
+//   (`afterId`); the message, if the server stores it, gets a larger id. An attempt whose answer was
+//   lost (a dropped connection, a crash of this process) is resolved by looking, in that
+//   conversation only, for a message of ours with the same text after `afterId` that no other entry
+//   has claimed. Two identical "ok"s are two entries with their own watermarks: each claims at most
+//   one message, so neither is taken for the other and neither is sent twice.
+// - Handed over once: a page hands its unsent messages over again after a reconnect or a restart;
+//   localIds already delivered are remembered (`completed`), so a second handover sends nothing.
 import { randomUUID } from 'node:crypto';
 import type { OutboxEntry, OutgoingMessage } from '../../shared/ipc/chat';
 import { ApiError } from '../api/errors';
@@ -12,25 +19,55 @@ import { readJsonFile, writeJsonFile } from '../storage/json-file';
 interface StoredEntry extends OutboxEntry {
   /** An attempt may have reached the server without us learning the outcome. */
   maybeDelivered: boolean;
+  /**
+   * The newest message id known before the first attempt: a delivered copy has a larger one.
+   * Absent in entries written before it existed (then the lookup falls back to a time window).
+   */
+  afterId?: number | null;
+}
+
+interface CompletedEntry {
+  localId: string;
+  messageId: number;
+}
+
+interface OutboxFile {
+  entries: StoredEntry[];
+  completed: CompletedEntry[];
+}
+
+/** How many delivered localIds are remembered for handovers that come again. */
+const COMPLETED_KEPT = 1000;
+
+export interface DeliveryQuery {
+  entry: OutboxEntry;
+  /** Only messages with a larger id can be this entry's (null: unknown, use a time window). */
+  afterId: number | null;
+  /** Message ids other entries have claimed. */
+  exclude: ReadonlySet<number>;
 }
 
 export interface OutboxTransport {
   /** POST /messages with queue_id/local_id for local echo; resolves to the new message id. */
   send(entry: OutboxEntry): Promise<number>;
-  /** Looks for this entry among the user's newest messages; the id if it was delivered after all. */
-  findDelivered(entry: OutboxEntry, excludeIds: ReadonlySet<number>): Promise<number | null>;
+  /** Looks for this entry on the server (see DeliveryQuery); the id if it was delivered after all. */
+  findDelivered(query: DeliveryQuery): Promise<number | null>;
+  /** The newest message id this account has seen (snapshot, events, sends), if any. */
+  newestMessageId(): number | null;
   /** Whether sending makes sense now (connection live, account signed in). */
   isOnline(): boolean;
 }
 
 export class Outbox {
   private entries: StoredEntry[];
+  private completed: CompletedEntry[];
   private flushing: Promise<void> | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private retryAttempt = 0;
   private persistTimer: ReturnType<typeof setTimeout> | null = null;
   /** Message ids already matched to entries, so two identical messages are not both "found". */
   private readonly claimed = new Set<number>();
+  private readonly inFlight = new Map<string, Promise<number | null>>();
 
   constructor(
     private readonly file: string,
@@ -38,7 +75,13 @@ export class Outbox {
     private readonly transport: OutboxTransport,
     private readonly onChange: (entries: OutboxEntry[]) => void = () => undefined,
   ) {
-    this.entries = readJsonFile<StoredEntry[]>(file, []).map((entry) =>
+    const stored = readJsonFile<OutboxFile | StoredEntry[]>(file, { entries: [], completed: [] });
+    // The first format was the bare list of entries.
+    const { entries, completed } = Array.isArray(stored)
+      ? { entries: stored, completed: [] }
+      : stored;
+    this.completed = completed;
+    this.entries = entries.map((entry) =>
       // A process that died mid-send left "sending": that attempt may have been delivered.
       entry.state === 'sending' ? { ...entry, state: 'pending', maybeDelivered: true } : entry,
     );
@@ -58,6 +101,20 @@ export class Outbox {
   ): Promise<{ entry: OutboxEntry; messageId: number | null }> {
     const existing = this.entries.find((entry) => entry.localId === localId);
     if (existing) return { entry: publicEntry(existing), messageId: await this.sendNow(localId) };
+    // Handed over again (a page that did not hear the first answer): already delivered.
+    const done = this.completed.find((entry) => entry.localId === localId);
+    if (done) {
+      const entry: OutboxEntry = {
+        localId,
+        accountId: this.accountId,
+        message,
+        state: 'sending',
+        attempts: 0,
+        createdAt: Date.now(),
+        lastError: null,
+      };
+      return { entry, messageId: done.messageId };
+    }
     const online = this.transport.isOnline() && !this.flushing;
     const entry: StoredEntry = {
       localId,
@@ -68,6 +125,7 @@ export class Outbox {
       createdAt: Date.now(),
       lastError: null,
       maybeDelivered: online,
+      afterId: online ? this.transport.newestMessageId() : null,
     };
     this.entries.push(entry);
     this.persist();
@@ -75,7 +133,10 @@ export class Outbox {
       void this.flush(); // behind entries already waiting, or when the connection returns
       return { entry: publicEntry(entry), messageId: null };
     }
-    return { entry: publicEntry(entry), messageId: await this.transmit(entry) };
+    return {
+      entry: publicEntry(entry),
+      messageId: await this.once(entry, () => this.transmit(entry)),
+    };
   }
 
   /** Tries one entry now. Resolves to the message id, or null if it stays queued. */
@@ -83,7 +144,7 @@ export class Outbox {
     await this.flushing;
     const entry = this.entries.find((candidate) => candidate.localId === localId);
     if (!entry) return null;
-    return this.attempt(entry);
+    return this.once(entry, () => this.attempt(entry));
   }
 
   /** Sends every pending entry in order (on reconnect, at start-up, on the user's retry). */
@@ -118,7 +179,7 @@ export class Outbox {
       tried.add(entry);
       let sent: number | null;
       try {
-        sent = await this.attempt(entry);
+        sent = await this.once(entry, () => this.attempt(entry));
       } catch {
         continue; // refused for good: marked failed, the next one may still go
       }
@@ -128,14 +189,30 @@ export class Outbox {
     this.scheduleRetryIfNeeded();
   }
 
+  /**
+   * One attempt per entry at a time: a page handing a message over again while its first send is
+   * still waiting for the server joins that send instead of racing it (a lookup made meanwhile
+   * cannot see a message still in flight, so a second request would store it twice).
+   */
+  private once(entry: StoredEntry, run: () => Promise<number | null>): Promise<number | null> {
+    const running = this.inFlight.get(entry.localId);
+    if (running) return running;
+    const attempt = run().finally(() => this.inFlight.delete(entry.localId));
+    this.inFlight.set(entry.localId, attempt);
+    return attempt;
+  }
+
   private async attempt(entry: StoredEntry): Promise<number | null> {
     if (!this.transport.isOnline()) return null;
     try {
       if (entry.maybeDelivered) {
-        const found = await this.transport.findDelivered(publicEntry(entry), this.claimed);
+        const found = await this.transport.findDelivered({
+          entry: publicEntry(entry),
+          afterId: entry.afterId ?? null,
+          exclude: this.claimed,
+        });
         if (found !== null) {
-          this.claimed.add(found);
-          this.remove(entry);
+          this.complete(entry, found);
           return found;
         }
       }
@@ -144,6 +221,8 @@ export class Outbox {
     }
     entry.state = 'sending';
     entry.attempts += 1;
+    // Kept from the first attempt: a copy delivered by any attempt has a larger id than this.
+    entry.afterId ??= this.transport.newestMessageId();
     entry.maybeDelivered = true; // on disk before the request leaves
     this.persist();
     return this.transmit(entry);
@@ -153,8 +232,7 @@ export class Outbox {
   private async transmit(entry: StoredEntry): Promise<number | null> {
     try {
       const id = await this.transport.send(publicEntry(entry));
-      this.claimed.add(id);
-      this.remove(entry);
+      this.complete(entry, id);
       this.retryAttempt = 0;
       return id;
     } catch (error) {
@@ -183,18 +261,25 @@ export class Outbox {
   }
 
   /**
-   * Removal is written lazily (coalesced): should the process die first, the entry comes back as
+   * Completion is written lazily (coalesced): should the process die first, the entry comes back as
    * "maybe delivered" and is found on the server rather than sent again.
    */
-  private remove(entry: StoredEntry): void {
+  private complete(entry: StoredEntry, messageId: number): void {
+    this.claimed.add(messageId);
     this.entries = this.entries.filter((candidate) => candidate !== entry);
+    this.completed.push({ localId: entry.localId, messageId });
+    if (this.completed.length > COMPLETED_KEPT)
+      this.completed.splice(0, this.completed.length - COMPLETED_KEPT);
     this.persistSoon();
   }
 
   private persist(): void {
     if (this.persistTimer) clearTimeout(this.persistTimer);
     this.persistTimer = null;
-    writeJsonFile(this.file, this.entries);
+    writeJsonFile(this.file, {
+      entries: this.entries,
+      completed: this.completed,
+    } satisfies OutboxFile);
     this.onChange(this.list());
   }
 

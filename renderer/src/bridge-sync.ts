@@ -7,6 +7,7 @@ import type { OutboxEntry as MainOutboxEntry } from '../../shared/ipc/chat';
 import type { AccountsChanged } from '../../shared/ipc/accounts';
 import type { Api } from './tributary';
 import { navigate, uiStore } from './ui-store';
+import { forgetUnsent, handOverUnsent } from './unsent';
 
 function storeStatus(state: IpcConnection) {
   switch (state.status) {
@@ -45,6 +46,8 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     const account = chat().accounts[accountId];
     if (!account) return;
     const listed = new Set(entries.map((entry) => entry.localId));
+    // Written down by main: the page's own copy is no longer needed.
+    forgetUnsent(listed);
     for (const localId of listedByMain.get(accountId) ?? []) {
       if (listed.has(localId)) continue;
       if (account.outbox.byLocalId.get(localId)?.status === 'failed')
@@ -121,6 +124,7 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
         changed.accounts.length === 0 && s.route.kind !== 'manifest' ? { kind: 'signin' } : s.route,
     }));
     for (const a of changed.accounts) void loadAccount(a.id);
+    void handOverUnsent(api, known);
   };
 
   const unsubscribers = [
@@ -140,6 +144,12 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     api.on('outbox', (m) => syncOutbox(m.accountId, m.entries)),
     api.on('presence', (update) => chat().applyPresenceUpdate(update)),
     api.on('openManifest', (m) => navigate({ kind: 'manifest', path: m.path })),
+    api.on('host', ({ status }) => {
+      uiStore.setState({ host: status });
+      if (status === 'connected') {
+        void handOverUnsent(api, new Set(uiStore.getState().accounts.map((a) => a.id)));
+      }
+    }),
   ];
 
   void api

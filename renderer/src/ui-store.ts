@@ -26,6 +26,8 @@ export interface UiState {
   /** Filled once listAccounts has answered (before that we do not know whether to show sign-in). */
   accountsLoaded: boolean;
   connections: Record<string, ConnectionState>;
+  /** Whether the page reaches the app's own process (browser mode; always so in Electron). */
+  host: 'connected' | 'lost';
   uploads: Record<string, UploadProgress>;
   /** Main's drafts (persisted locally, synced with the server), per account. */
   drafts: Record<string, LocalDraft[]>;
@@ -66,6 +68,7 @@ export const uiStore = createStore<UiState>()(() => ({
   accounts: [],
   accountsLoaded: false,
   connections: {},
+  host: 'connected',
   uploads: {},
   drafts: {},
   route: ALL_MESSAGES_ROUTE,

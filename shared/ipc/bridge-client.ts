@@ -69,6 +69,8 @@ export function createWebSocketBridge(options: BridgeOptions): TributaryApi<File
   let opened: Promise<void>;
 
   let connections = 0;
+  /** Said once per outage, not at every failed reconnect. */
+  let lost = false;
   const emit = (channel: string, payload: unknown) => {
     for (const listener of listeners.get(channel) ?? []) listener(payload);
   };
@@ -113,7 +115,13 @@ export function createWebSocketBridge(options: BridgeOptions): TributaryApi<File
       socket.onopen = () => {
         connections += 1;
         resolve();
-        if (connections > 1) void replayState().catch(() => undefined);
+        lost = false;
+        if (connections > 1) {
+          // State first, so what the page hands over on `connected` meets a current store.
+          void replayState()
+            .catch(() => undefined)
+            .then(() => emit('host', { status: 'connected' }));
+        }
       };
       socket.onerror = () =>
         reject(new TributaryError({ code: 'BRIDGE_CLOSED', msg: 'Bridge connection failed' }));
@@ -140,7 +148,11 @@ export function createWebSocketBridge(options: BridgeOptions): TributaryApi<File
         );
       }
       pending.clear();
-      if (!closed) setTimeout(connect, 1000);
+      if (!closed) {
+        if (!lost) emit('host', { status: 'lost' });
+        lost = true;
+        setTimeout(connect, 1000);
+      }
     };
   };
   connect();

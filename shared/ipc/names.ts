@@ -84,6 +84,7 @@ export const PUSH_NAMES = [
   'uploadProgress',
   'openManifest',
   'presence',
+  'host',
 ] as const satisfies readonly PushName[];
 
 // Every contract name is listed (the `satisfies` above checks the other direction).

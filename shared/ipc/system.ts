@@ -28,6 +28,16 @@ export const systemMethods = {
   takeLaunchRequests: method<{ openManifest: OpenManifestRequest[] }>()(payload({})),
 } as const;
 
+/**
+ * Whether the page reaches the app's own process. Said by the transport itself, not by main: the
+ * browser-mode bridge when its socket drops and comes back; Electron's never (page and main live
+ * and die together).
+ */
+export interface HostConnection {
+  status: 'connected' | 'lost';
+}
+
 export const systemPushes = {
   openManifest: push<OpenManifestRequest>(),
+  host: push<HostConnection>(),
 } as const;

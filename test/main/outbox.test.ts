@@ -197,7 +197,7 @@ describe('outbox', () => {
     expect(
       JSON.parse(
         readFileSync(join(main.dataDir, 'accounts', main.accountId, 'outbox.json'), 'utf8'),
-      ),
+      ).entries,
     ).toHaveLength(1);
     await main.services.handlers.discardOutboxEntry({
       accountId: main.accountId,

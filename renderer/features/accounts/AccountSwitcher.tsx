@@ -34,11 +34,15 @@ export function AccountSwitcher() {
   const store = useChatStoreApi();
   const active = useChatStore((s) => s.activeAccountId);
   const connections = useUi((s) => s.connections);
+  // With the app's own process gone, no account is connected, whatever it last said.
+  const hostLost = useUi((s) => s.host === 'lost');
   return (
     <nav className="account-switcher" aria-label="Accounts">
       <ul>
         {accounts.map((a) => {
-          const state = connections[a.id] ?? a.connection;
+          const state: ConnectionState = hostLost
+            ? { status: 'stopped' }
+            : (connections[a.id] ?? a.connection);
           return (
             <li key={a.id}>
               <button

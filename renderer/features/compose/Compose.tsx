@@ -17,6 +17,7 @@ import { selectActiveAccount } from '../../store';
 import type { Message } from '../../../shared/api/types';
 import type { OutgoingMessage } from '../../../shared/ipc/chat';
 import { api, errorText } from '../../src/tributary';
+import { forgetUnsent, isHostUnreachable, keepUnsent } from '../../src/unsent';
 import { takeComposeRequest, uiStore, useUi, type ComposeRequest } from '../../src/ui-store';
 import { clockNow } from '../../lib/format';
 import { draftBodyFor, findDraft, type Destination } from './drafts';
@@ -308,13 +309,21 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
           ? { type: 'stream', streamId: destination.streamId, topic: destination.topic }
           : { type: 'private', to: destination.to },
     });
+    // Kept by the page until main has it (src/unsent.ts): the box is cleared, the text is not lost.
+    keepUnsent({ accountId, localId, message, createdAt: Date.now() });
     api()
       .sendMessage({ accountId, message, localId })
       .then((result) => {
+        forgetUnsent([localId]);
         if (result.messageId !== null)
           actions.markLocalEchoSent(accountId, localId, result.messageId);
       })
-      .catch((e: unknown) => actions.markLocalEchoFailed(accountId, localId, errorText(e)));
+      .catch((e: unknown) => {
+        // Main unreachable: the echo waits (it says so) and the page hands it over later.
+        if (isHostUnreachable(e)) return;
+        forgetUnsent([localId]);
+        actions.markLocalEchoFailed(accountId, localId, errorText(e));
+      });
     clearSent();
   };
 

@@ -57,6 +57,7 @@ function Reauthenticate({ accountId, onDone }: { accountId: string; onDone: () =
 
 export function ConnectionBanner({ accountId }: { accountId: string }) {
   const state = useUi((s) => s.connections[accountId]);
+  const hostLost = useUi((s) => s.host === 'lost');
   const [, tick] = useState(0);
   const [reauth, setReauth] = useState(false);
   useEffect(() => {
@@ -64,6 +65,13 @@ export function ConnectionBanner({ accountId }: { accountId: string }) {
     const timer = setInterval(() => tick((n) => n + 1), 1000);
     return () => clearInterval(timer);
   }, [state?.status]);
+  if (hostLost)
+    return (
+      <div className="banner error" role="alert" data-testid="connection-banner">
+        Tributary is not running. What you send is kept in this window and handed over as soon as it
+        is back.
+      </div>
+    );
   if (!state || state.status === 'live') return null;
   if (state.status === 'backoff') {
     const s = secondsUntil(state.retryAt);

@@ -59,6 +59,7 @@ function PendingRow({
   measureRef: (element: Element | null) => void;
 }) {
   const failed = entry.status === 'failed';
+  const hostLost = useUi((s) => s.host === 'lost');
   const actions = useChatActions();
   const self = useChatStore((s) => s.accounts[accountId]?.selfUserId ?? 0);
   const lastMessage = useMessage(typeof before === 'number' ? before : -1);
@@ -92,7 +93,11 @@ function PendingRow({
         <div className="body">
           <div className="content pending-content">{entry.content}</div>
           <div className="outbox-status" role="status">
-            {failed ? `Not sent: ${entry.error ?? 'error'}` : 'Sending…'}
+            {failed
+              ? `Not sent: ${entry.error ?? 'error'}`
+              : hostLost
+                ? 'Waiting for Tributary to come back… (kept in this window)'
+                : 'Sending…'}
             {failed ? (
               <>
                 <button type="button" onClick={() => void api().retryOutbox({ accountId })}>

@@ -102,7 +102,16 @@ export interface App {
   readonly url: string;
   readonly accountId: string;
   restart(): Promise<void>;
+  /** The host process gone (as after a crash): pages lose their bridge. */
+  stopHost(): Promise<void>;
+  /** A new host on the same data folder (a new launch). */
+  startHost(): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface StartAppOptions {
+  /** Launch as `npm start` does: a new launch reuses the last one's port and bridge secret. */
+  resumeLastLaunch?: boolean;
 }
 
 let built: Promise<void> | null = null;
@@ -112,7 +121,11 @@ export function ensureBuilt(): Promise<void> {
   return built;
 }
 
-export async function startApp(realm: Realm, userKey: string): Promise<App> {
+export async function startApp(
+  realm: Realm,
+  userKey: string,
+  options: StartAppOptions = {},
+): Promise<App> {
   await ensureBuilt();
   const dataDir = mkdtempSync(join(tmpdir(), 'tributary-e2e-app-'));
   const hostOptions = () => ({
@@ -120,6 +133,7 @@ export async function startApp(realm: Realm, userKey: string): Promise<App> {
     vault: new FileVault(dataDir),
     rendererDir: join(root, 'dist/renderer'),
     port: 0,
+    resumeLastLaunch: options.resumeLastLaunch ?? false,
   });
   let host = await startBrowserHost(hostOptions());
   const user = realm.user(userKey);
@@ -140,6 +154,12 @@ export async function startApp(realm: Realm, userKey: string): Promise<App> {
     accountId: account.id,
     async restart() {
       await host.close();
+      host = await startBrowserHost(hostOptions());
+    },
+    async stopHost() {
+      await host.close();
+    },
+    async startHost() {
       host = await startBrowserHost(hostOptions());
     },
     async close() {

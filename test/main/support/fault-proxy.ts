@@ -37,6 +37,8 @@ export interface FaultProxy {
   readonly url: string;
   readonly port: number;
   inject(rule: FaultRule): void;
+  /** Retires every rule still armed. */
+  clearRules(): void;
   /** Requests seen, as "METHOD /path" (query left out). */
   readonly log: string[];
   /** The same requests with their query strings. */
@@ -154,6 +156,9 @@ export async function startFaultProxy(target: () => string): Promise<FaultProxy>
     fullLog,
     inject(rule) {
       rules.push({ ...rule, remaining: rule.times ?? 1 });
+    },
+    clearRules() {
+      rules.length = 0;
     },
     refuseConnections: stop,
     acceptConnections: listen,

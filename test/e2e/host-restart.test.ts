@@ -1,0 +1,89 @@
+// The app's own process dies while the page stays open (browser mode): what the person sends
+// meanwhile is kept by the page, the screen says so (banner, no green account dot, "Waiting for
+// Tributary"), and when the next launch comes up on the same port and secret the page reconnects
+// and hands everything over: each message stored exactly once, shown as sent.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import {
+  CHROMIUM,
+  launchChromium,
+  openApp,
+  realmClient,
+  startApp,
+  startRealm,
+  type App,
+  type Realm,
+} from './support/app';
+import { messageWithText, openTopic, send } from './support/ui';
+import { existsSync } from 'node:fs';
+
+let realm: Realm;
+let app: App;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  realm = await startRealm();
+  app = await startApp(realm, 'owner', { resumeLastLaunch: true });
+  browser = await launchChromium();
+  page = await openApp(browser, app);
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await realm?.close();
+});
+
+const copies = async (topic: string, content: string) => {
+  const res = await realmClient(realm, 'owner').get('/messages', {
+    anchor: 'newest',
+    num_before: 100,
+    num_after: 0,
+    narrow: [{ operator: 'topic', operand: topic }],
+    apply_markdown: false,
+  });
+  return (res.body.messages as Array<{ content: string }>).filter((m) => m.content === content)
+    .length;
+};
+
+describe.skipIf(!existsSync(CHROMIUM))('the host dies with the page open', () => {
+  it('keeps what is sent meanwhile and hands it over, once, to the next launch', async () => {
+    const topic = 'host restart';
+    await openTopic(page, 'general', topic);
+    await send(page, 'before the crash');
+    await messageWithText(page, 'before the crash').waitFor();
+
+    await app.stopHost();
+    await expect
+      .poll(() => page.getByTestId('connection-banner').textContent())
+      .toContain('Tributary is not running');
+    for (const text of ['typed while it was down', 'ok', 'ok']) await send(page, text);
+    // Accepted and kept, and said so: nothing claims to have failed.
+    await expect.poll(() => page.getByText('Waiting for Tributary to come back').count()).toBe(3);
+    expect(await page.getByText(/Not sent/).count()).toBe(0);
+    await expect(page.getByRole('textbox', { name: 'Message' }).inputValue()).resolves.toBe('');
+    const kept = (await page.evaluate(() =>
+      JSON.parse(localStorage.getItem('tributary.unsent.v1') ?? '[]'),
+    )) as unknown[];
+    expect(kept).toHaveLength(3);
+
+    await app.startHost();
+    await expect
+      .poll(
+        async () => (await copies(topic, 'typed while it was down')) + (await copies(topic, 'ok')),
+        {
+          timeout: 30_000,
+        },
+      )
+      .toBe(3);
+    await expect.poll(() => page.getByTestId('connection-banner').count()).toBe(0);
+    await expect.poll(() => page.getByText('Waiting for Tributary').count()).toBe(0);
+    await expect.poll(() => messageWithText(page, 'typed while it was down').count()).toBe(1);
+    expect(await copies(topic, 'typed while it was down')).toBe(1);
+    expect(await copies(topic, 'ok')).toBe(2);
+    expect(await copies(topic, 'before the crash')).toBe(1);
+    const left = (await page.evaluate(() => localStorage.getItem('tributary.unsent.v1'))) as
+      string | null;
+    expect(left).toBeNull();
+  });
+});
