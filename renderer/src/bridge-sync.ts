@@ -7,6 +7,7 @@ import type { OutboxEntry as MainOutboxEntry } from '../../shared/ipc/chat';
 import type { AccountsChanged } from '../../shared/ipc/accounts';
 import type { Api } from './tributary';
 import { navigate, uiStore } from './ui-store';
+import { openDeepLink } from './deep-links';
 
 function storeStatus(state: IpcConnection) {
   switch (state.status) {
@@ -140,6 +141,11 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     api.on('outbox', (m) => syncOutbox(m.accountId, m.entries)),
     api.on('presence', (update) => chat().applyPresenceUpdate(update)),
     api.on('openManifest', (m) => navigate({ kind: 'manifest', path: m.path })),
+    api.on('openLink', (link) => void openDeepLink(api, store, link).catch(() => undefined)),
+    api.on('shellCommand', ({ command }) => {
+      if (command === 'showShortcuts') uiStore.setState({ overlay: { kind: 'help' } });
+      else navigate({ kind: 'settings', section: 'desktop' });
+    }),
   ];
 
   void api
@@ -151,6 +157,9 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     .then((r) => {
       const first = r.openManifest[0];
       if (first) navigate({ kind: 'manifest', path: first.path });
+      // The last link wins: each would replace the view the one before it opened.
+      const link = r.openLink.at(-1);
+      if (link) void openDeepLink(api, store, link).catch(() => undefined);
     })
     .catch(() => undefined);
 

@@ -72,6 +72,8 @@ export const METHOD_NAMES = [
   'getPresence',
   'muteUser',
   'unmuteUser',
+  'getDesktopPreferences',
+  'setDesktopPreferences',
 ] as const satisfies readonly MethodName[];
 
 export const PUSH_NAMES = [
@@ -84,6 +86,9 @@ export const PUSH_NAMES = [
   'uploadProgress',
   'openManifest',
   'presence',
+  'openLink',
+  'desktopPreferences',
+  'shellCommand',
 ] as const satisfies readonly PushName[];
 
 // Every contract name is listed (the `satisfies` above checks the other direction).
