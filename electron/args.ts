@@ -1,6 +1,7 @@
 // Command-line arguments the Electron main process accepts (scripts/start.ts passes them). Deep links
 // come as a bare `tributary://…` / `zulip://…` argument (how the OS and a second launch give them)
-// or after `--open`.
+// or after `--open`. Linux desktop entries (%U) may hand a manifest over as a file:// URL.
+import { fileURLToPath } from 'node:url';
 import { isDeepLinkUrl } from '../shared/narrow/deep-link';
 
 export interface MainArgs {
@@ -9,6 +10,15 @@ export interface MainArgs {
   localRealmCredentials?: string;
   manifests: string[];
   links: string[];
+}
+
+/** The path of a file:// URL on this machine; null for another host's or a malformed one. */
+function localPath(url: string): string | null {
+  try {
+    return fileURLToPath(url);
+  } catch {
+    return null;
+  }
 }
 
 export function parseMainArgs(argv: string[]): MainArgs {
@@ -25,6 +35,10 @@ export function parseMainArgs(argv: string[]): MainArgs {
     } else if (isDeepLinkUrl(arg)) result.links.push(arg);
     else if (arg.startsWith('--'))
       continue; // Chromium and Electron switches
+    else if (/^file:\/\/.*\.json$/i.test(arg)) {
+      const path = localPath(arg);
+      if (path) result.manifests.push(path);
+    }
     else if (/\.json$/i.test(arg)) result.manifests.push(arg);
   }
   return result;

@@ -75,6 +75,14 @@ if (!app.requestSingleInstanceLock()) {
     mainWindow?.focus();
   });
 
+  // macOS opens a manifest chosen in the Finder ("Open With", the dmg's file association) this way.
+  const earlyManifests: string[] = [];
+  app.on('open-file', (event, path) => {
+    event.preventDefault();
+    if (services) services.requestOpenManifest(path);
+    else earlyManifests.push(path);
+  });
+
   app.on('second-instance', (_event, argv) => {
     const again = parseMainArgs(argv.slice(1));
     for (const path of again.manifests) services?.requestOpenManifest(path);
@@ -169,6 +177,7 @@ if (!app.requestSingleInstanceLock()) {
       );
     }
     for (const path of args.manifests) running.requestOpenManifest(path);
+    for (const path of earlyManifests.splice(0)) running.requestOpenManifest(path);
     for (const url of earlyLinks.splice(0)) running.shell.requestOpenLink(url);
     running.shell.applyStored();
 
