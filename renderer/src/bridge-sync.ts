@@ -141,7 +141,12 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     api.on('outbox', (m) => syncOutbox(m.accountId, m.entries)),
     api.on('presence', (update) => chat().applyPresenceUpdate(update)),
     api.on('openManifest', (m) => navigate({ kind: 'manifest', path: m.path })),
-    api.on('openLink', (link) => void openDeepLink(api, store, link).catch(() => undefined)),
+    api.on('openLink', (link) => {
+      void openDeepLink(api, store, link).catch(() => undefined);
+      // Main also queued it for a page that had not loaded: this one has it, so a reload must not
+      // open it again (nor a manifest pushed earlier, which this page showed the same way).
+      void api.takeLaunchRequests({}).catch(() => undefined);
+    }),
     api.on('shellCommand', ({ command }) => {
       if (command === 'showShortcuts') uiStore.setState({ overlay: { kind: 'help' } });
       else navigate({ kind: 'settings', section: 'desktop' });
