@@ -179,7 +179,6 @@ if (!app.requestSingleInstanceLock()) {
     for (const path of args.manifests) running.requestOpenManifest(path);
     for (const path of earlyManifests.splice(0)) running.requestOpenManifest(path);
     for (const url of earlyLinks.splice(0)) running.shell.requestOpenLink(url);
-    running.shell.applyStored();
 
     mainWindow = createMainWindow({ dataDir, preloadPath: join(__dirname, 'preload.cjs') });
     mainWindow.on('closed', () => {

@@ -1,7 +1,9 @@
 // The desktop shell's part of the main-process services, shared by Electron and browser mode: the
 // desktop preferences (stored, applied, pushed), and deep links waiting for the page. What only
 // Electron can apply (the login item, the window's zoom) is injected; browser mode leaves it out and
-// the settings screen says those options belong to the desktop app.
+// the settings screen says those options belong to the desktop app. The login item is changed only
+// when the preference changes: a development copy starting on a fresh data folder must not remove
+// the login item an installed copy set. Each page gets the zoom as it loads (electron-shell.ts).
 import type { MethodHandlers, PushSink } from '../../shared/ipc/contract';
 import type { DesktopPreferences, DesktopShellState, ShellCommand } from '../../shared/ipc/shell';
 import { parseDeepLink, type DeepLink } from '../../shared/narrow/deep-link';
@@ -29,13 +31,6 @@ export class DesktopShell {
   constructor(private readonly options: DesktopShellOptions) {
     this.store = new DesktopPreferencesStore(options.dataDir);
     applyProxy(this.store.get().proxy);
-  }
-
-  /** Applies the stored login item and zoom once the runtime (app, window) is ready for them. */
-  applyStored(): void {
-    const preferences = this.store.get();
-    this.options.integration?.setStartAtLogin(preferences.startAtLogin);
-    this.options.integration?.setZoomFactor(preferences.zoomFactor);
   }
 
   state(): DesktopShellState {

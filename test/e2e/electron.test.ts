@@ -19,6 +19,18 @@ declare const window: PageWindow;
 const ELECTRON = join(process.cwd(), 'node_modules/electron/dist/electron');
 const hasElectron = existsSync(ELECTRON);
 
+/** The built main process on its own data folder, signed in to the local realm at first start. */
+const mainArgs = (realm: Realm, dataDir: string) => [
+  join(process.cwd(), 'dist/electron/main.cjs'),
+  '--no-sandbox',
+  '--data',
+  dataDir,
+  '--local-realm',
+  realm.url,
+  '--local-realm-credentials',
+  credentialsPath(realm.dir),
+];
+
 describe.skipIf(!hasElectron)('desktop app (Electron) end to end', () => {
   let realm: Realm;
   let app: ElectronApplication;
@@ -31,16 +43,7 @@ describe.skipIf(!hasElectron)('desktop app (Electron) end to end', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'tributary-e2e-electron-'));
     app = await _electron.launch({
       executablePath: ELECTRON,
-      args: [
-        join(process.cwd(), 'dist/electron/main.cjs'),
-        '--no-sandbox',
-        '--data',
-        dataDir,
-        '--local-realm',
-        realm.url,
-        '--local-realm-credentials',
-        credentialsPath(realm.dir),
-      ],
+      args: mainArgs(realm, dataDir),
     });
     page = await app.firstWindow();
     await page.getByRole('navigation', { name: 'Conversations' }).waitFor();
@@ -89,16 +92,6 @@ describe.skipIf(!hasElectron)('desktop shell (Electron) end to end', () => {
   let app: ElectronApplication;
   let page: Page;
   let dataDir: string;
-  const mainArgs = () => [
-    join(process.cwd(), 'dist/electron/main.cjs'),
-    '--no-sandbox',
-    '--data',
-    dataDir,
-    '--local-realm',
-    realm.url,
-    '--local-realm-credentials',
-    credentialsPath(realm.dir),
-  ];
   const firstOf = (channel: string) => {
     const row = realm.server.db
       .prepare(
@@ -119,7 +112,7 @@ describe.skipIf(!hasElectron)('desktop shell (Electron) end to end', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'tributary-e2e-electron-shell-'));
     app = await _electron.launch({
       executablePath: ELECTRON,
-      args: [...mainArgs(), '--open', firstOf('random').link],
+      args: [...mainArgs(realm, dataDir), '--open', firstOf('random').link],
     });
     page = await app.firstWindow();
   });
@@ -136,9 +129,13 @@ describe.skipIf(!hasElectron)('desktop shell (Electron) end to end', () => {
 
   it('a second launch hands its link to the running app and quits', async () => {
     const target = firstOf('general');
-    const second = spawn(ELECTRON, [...mainArgs(), target.link.replace('tributary:', 'zulip:')], {
-      stdio: 'ignore',
-    });
+    const second = spawn(
+      ELECTRON,
+      [...mainArgs(realm, dataDir), target.link.replace('tributary:', 'zulip:')],
+      {
+        stdio: 'ignore',
+      },
+    );
     const code = await new Promise<number | null>((resolve) => second.once('exit', resolve));
     expect(code).toBe(0);
     await page.getByRole('heading', { name: target.heading }).waitFor();
