@@ -73,6 +73,7 @@ export function shellMenuActions(
   return {
     zoom: (steps) => services.shell.zoomBy(steps),
     showShortcuts: () => services.shell.sendCommand('showShortcuts'),
+    openSettings: () => services.shell.sendCommand('openDesktopSettings'),
     openApiDocs: () => openExternal(API_DOCS_URL),
     reportIssue: () => void showAbout(getWindow(), true),
     showAbout: () => void showAbout(getWindow(), false),

@@ -17,6 +17,8 @@ export interface MenuActions {
   reportIssue?: () => void;
   /** About Tributary (Help menu; the app menu on macOS). */
   showAbout?: () => void;
+  /** Settings… (Ctrl+,): the page's Settings > Desktop (File menu; the app menu on macOS). */
+  openSettings?: () => void;
 }
 
 function zoomItems(zoom: MenuActions['zoom']): MenuItemConstructorOptions[] {
@@ -61,6 +63,9 @@ export function applicationMenuTemplate(
   actions: MenuActions = {},
 ): MenuItemConstructorOptions[] {
   const isMac = platform === 'darwin';
+  const settingsItem: MenuItemConstructorOptions[] = actions.openSettings
+    ? [{ label: 'Settings…', accelerator: 'CmdOrCtrl+,', click: () => actions.openSettings?.() }]
+    : [];
   const fileMenu: MenuItemConstructorOptions = actions.openManifest
     ? {
         label: 'File',
@@ -70,6 +75,7 @@ export function applicationMenuTemplate(
             accelerator: 'CmdOrCtrl+O',
             click: () => actions.openManifest?.(),
           },
+          ...(isMac ? [] : settingsItem),
           { type: 'separator' },
           isMac ? { role: 'close' } : { role: 'quit' },
         ],
@@ -85,6 +91,8 @@ export function applicationMenuTemplate(
                 ? { label: `About ${appName}`, click: () => actions.showAbout?.() }
                 : { role: 'about' },
               { type: 'separator' },
+              ...settingsItem,
+              ...(settingsItem.length ? [{ type: 'separator' } as const] : []),
               { role: 'services' },
               { type: 'separator' },
               { role: 'hide' },

@@ -2,7 +2,7 @@
 // browser-mode host, Chromium): a deep link given at launch or to the running app opens its
 // conversation at its message, switching to the account on the linked server; a link to a server
 // with no account opens sign-in with it; Settings > Desktop keeps the proxy in main's preferences
-// file and marks what only the desktop app applies.
+// file and marks what only the desktop app applies; the menu's commands reach the page.
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -150,5 +150,19 @@ describe('Settings > Desktop (browser mode)', () => {
     await expect
       .poll(() => screen.getByRole('radio', { name: /system proxy variables/ }).isChecked())
       .toBe(true);
+  });
+});
+
+describe('menu commands (browser mode runs them as the desktop menu sends them)', () => {
+  it('Help > Keyboard Shortcuts shows the page’s overlay; Settings… opens Settings > Desktop', async () => {
+    page = await openApp(browser, app);
+    app.host.services.shell.sendCommand('showShortcuts');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    await page.keyboard.press('Escape');
+    app.host.services.shell.sendCommand('openDesktopSettings');
+    await page
+      .getByRole('region', { name: 'Desktop' })
+      .getByRole('heading', { name: 'Desktop', exact: true })
+      .waitFor();
   });
 });

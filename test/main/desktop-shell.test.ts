@@ -226,6 +226,17 @@ describe('application menu', () => {
     );
     actions.showShortcuts!();
     expect(pushes).toContainEqual(['shellCommand', { command: 'showShortcuts' }]);
+    actions.openSettings!();
+    expect(pushes).toContainEqual(['shellCommand', { command: 'openDesktopSettings' }]);
+    // Settings… sits in File (the app menu on macOS) when there is a File menu of our own.
+    const file = applicationMenuTemplate('linux', undefined, {
+      ...actions,
+      openManifest: () => undefined,
+    }).find((m) => m.label === 'File')!.submenu as MenuItemConstructorOptions[];
+    expect(find(file, 'Settings…').accelerator).toBe('CmdOrCtrl+,');
+    const macApp = applicationMenuTemplate('darwin', undefined, actions)[0]!
+      .submenu as MenuItemConstructorOptions[];
+    expect(labels(macApp)).toContain('Settings…');
     actions.openApiDocs!();
     expect(opened).toEqual([API_DOCS_URL]);
     actions.showAbout!();
