@@ -38,8 +38,7 @@ export function parseMainArgs(argv: string[]): MainArgs {
     else if (/^file:\/\/.*\.json$/i.test(arg)) {
       const path = localPath(arg);
       if (path) result.manifests.push(path);
-    }
-    else if (/\.json$/i.test(arg)) result.manifests.push(arg);
+    } else if (/\.json$/i.test(arg)) result.manifests.push(arg);
   }
   return result;
 }

@@ -2,7 +2,7 @@
 // Node's fetch (the page never opens a connection), so the proxy is set on Node's global dispatcher,
 // not on Chromium's session; it applies in browser mode too. Uploads larger than the tus threshold
 // use Node's http module and do not go through it (README, "Desktop shell and installers").
-import { Agent, EnvHttpProxyAgent, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
+import { EnvHttpProxyAgent, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import type { ProxyPreference } from '../../shared/ipc/shell';
 
 type Dispatcher = ReturnType<typeof getGlobalDispatcher>;
