@@ -30,6 +30,13 @@ import { createMainWindow } from './shell/window';
 import { parseMainArgs } from './args';
 import { serveMeetingAudioRequest } from './manifest-service';
 import { electronManifestDialogs } from './manifest-service/electron-dialogs';
+import {
+  electronDesktopIntegration,
+  installPageShell,
+  installSessionShell,
+  registerProtocolClients,
+  shellMenuActions,
+} from './shell/electron-shell';
 
 const args = parseMainArgs(process.argv.slice(app.isPackaged ? 1 : 2));
 
@@ -56,16 +63,40 @@ if (!app.requestSingleInstanceLock()) {
     if (isAllowedExternalUrl(url)) void shell.openExternal(url);
   };
 
+  // Deep links that arrive before the services exist (macOS sends open-url during launch).
+  const earlyLinks = [...args.links];
+  const openLink = (url: string) => {
+    if (services) services.shell.requestOpenLink(url);
+    else earlyLinks.push(url);
+  };
+  app.on('open-url', (event, url) => {
+    event.preventDefault();
+    openLink(url);
+    mainWindow?.focus();
+  });
+
+  // macOS opens a manifest chosen in the Finder ("Open With", the dmg's file association) this way.
+  const earlyManifests: string[] = [];
+  app.on('open-file', (event, path) => {
+    event.preventDefault();
+    if (services) services.requestOpenManifest(path);
+    else earlyManifests.push(path);
+  });
+
   app.on('second-instance', (_event, argv) => {
     const again = parseMainArgs(argv.slice(1));
     for (const path of again.manifests) services?.requestOpenManifest(path);
+    for (const url of again.links) openLink(url);
     if (mainWindow) {
       if (mainWindow.isMinimized()) mainWindow.restore();
       mainWindow.focus();
     }
   });
 
-  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, openExternal));
+  app.on('web-contents-created', (_event, contents) => {
+    hardenWebContents(contents, openExternal);
+    installPageShell(contents, () => services);
+  });
 
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
@@ -110,6 +141,7 @@ if (!app.requestSingleInstanceLock()) {
       systemIdleSeconds: () => powerMonitor.getSystemIdleTime(),
       // The same native save dialog ("Save attachment") as the manifest viewer's.
       chooseSavePath: (defaultName) => manifestDialogs.chooseSaveTarget(defaultName),
+      desktop: electronDesktopIntegration(),
     });
     const running = services;
     registerAppProtocol(protocol, join(distDir, 'renderer'));
@@ -119,6 +151,8 @@ if (!app.requestSingleInstanceLock()) {
       (request) => serveMeetingAudioRequest(running.manifests.media, request),
     );
     installSessionGuards(session.defaultSession);
+    installSessionShell(session.defaultSession);
+    registerProtocolClients();
     registerIpcHandlers(ipcMain, createDispatcher(running.handlers), running.intake);
     Menu.setApplicationMenu(
       Menu.buildFromTemplate(
@@ -129,6 +163,7 @@ if (!app.requestSingleInstanceLock()) {
             void manifestDialogs.chooseManifest().then((path) => {
               if (path) running.requestOpenManifest(path);
             }),
+          ...shellMenuActions(running, () => mainWindow, openExternal),
         }),
       ),
     );
@@ -142,6 +177,8 @@ if (!app.requestSingleInstanceLock()) {
       );
     }
     for (const path of args.manifests) running.requestOpenManifest(path);
+    for (const path of earlyManifests.splice(0)) running.requestOpenManifest(path);
+    for (const url of earlyLinks.splice(0)) running.shell.requestOpenLink(url);
 
     mainWindow = createMainWindow({ dataDir, preloadPath: join(__dirname, 'preload.cjs') });
     mainWindow.on('closed', () => {

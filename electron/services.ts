@@ -27,6 +27,8 @@ import { saveUpload } from './media/save-upload';
 import { isAllowedExternalUrl } from './shell/external-urls';
 import { ActivityTracker } from './presence/activity';
 import { peopleHandlers } from './presence/people-handlers';
+import { DesktopShell, type DesktopIntegration } from './shell/desktop-shell';
+import { DESKTOP_PREFERENCES_FILE } from './shell/desktop-preferences';
 
 export interface MainServicesOptions {
   dataDir: string;
@@ -51,6 +53,8 @@ export interface MainServicesOptions {
   systemIdleSeconds?: () => number;
   /** Overrides the server's presence ping interval (tests). */
   presenceIntervalMs?: number;
+  /** The login item and window zoom (Electron only; browser mode lists them as desktop-only). */
+  desktop?: DesktopIntegration;
 }
 
 export class MainServices {
@@ -59,6 +63,7 @@ export class MainServices {
   readonly uploads: UploadManager;
   readonly manifests: ManifestService;
   readonly activity: ActivityTracker;
+  readonly shell: DesktopShell;
   private readonly sessions = new Map<string, AccountSession>();
   private readonly launchRequests: OpenManifestRequest[] = [];
 
@@ -74,6 +79,7 @@ export class MainServices {
         'accounts',
         'window-state.json',
         'local-realm',
+        DESKTOP_PREFERENCES_FILE,
       ].map((name) => join(options.dataDir, name)),
     );
     this.uploads = new UploadManager({
@@ -88,6 +94,11 @@ export class MainServices {
       resolveToken: (token) => this.intake.get(token),
       releaseToken: (token) => this.intake.release(token),
       allowTypedPaths: options.appInfo.runtime === 'browser',
+    });
+    this.shell = new DesktopShell({
+      dataDir: options.dataDir,
+      push: options.push,
+      integration: options.desktop,
     });
   }
 
@@ -271,7 +282,10 @@ export class MainServices {
         await openUploadExternally(session({ accountId }).client, path, this.options.openExternal);
         return null;
       },
-      takeLaunchRequests: () => ({ openManifest: this.launchRequests.splice(0) }),
+      takeLaunchRequests: () => ({
+        openManifest: this.launchRequests.splice(0),
+        openLink: this.shell.takeLinks(),
+      }),
 
       // media in messages
       fetchExternalMedia: ({ url }) => fetchExternalMedia(url),
@@ -290,6 +304,9 @@ export class MainServices {
 
       // manifest viewer
       ...this.manifests.handlers,
+
+      // desktop shell preferences
+      ...this.shell.handlers,
     };
   }
 

@@ -1,4 +1,4 @@
-// npm start [-- [--browser] [--no-open] [--port N] [--data DIR] [path/to/manifest.json]]
+// npm start [-- [--browser] [--no-open] [--port N] [--data DIR] [--open LINK] [path/to/manifest.json]]
 //
 // Builds what is stale, then runs Tributary: the Electron app where its runtime is present (after one
 // quick attempt to fetch it), otherwise browser mode (a local host process serving the renderer and
@@ -16,6 +16,7 @@ import { startBrowserHost, type BrowserHost } from '../electron/host/host';
 import { FileVault } from '../electron/accounts/vault';
 import { signInToLocalRealm } from '../electron/bootstrap';
 import { AccountStore } from '../electron/accounts/account-store';
+import { isDeepLinkUrl } from '../shared/narrow/deep-link';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ELECTRON_FETCH_TIMEOUT_MS = 15_000;
@@ -26,6 +27,8 @@ interface StartOptions {
   port: number;
   dataDir: string;
   manifests: string[];
+  /** tributary:// or zulip:// links to open (`--open LINK`, or given bare). */
+  links: string[];
 }
 
 function parseOptions(argv: string[]): StartOptions {
@@ -38,11 +41,12 @@ function parseOptions(argv: string[]): StartOptions {
       port: { type: 'string', default: '0' },
       data: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      open: { type: 'string', multiple: true },
     },
   });
   if (values.help) {
     console.log(
-      'usage: npm start -- [--browser] [--no-open] [--port N] [--data DIR] [manifest.json]',
+      'usage: npm start -- [--browser] [--no-open] [--port N] [--data DIR] [--open tributary://…] [manifest.json]',
     );
     process.exit(0);
   }
@@ -55,7 +59,8 @@ function parseOptions(argv: string[]): StartOptions {
     open: !values['no-open'],
     port,
     dataDir: resolve(values.data ?? envPaths('tributary', { suffix: '' }).data),
-    manifests: positionals.map((path) => resolve(path)),
+    manifests: positionals.filter((arg) => !isDeepLinkUrl(arg)).map((path) => resolve(path)),
+    links: [...(values.open ?? []), ...positionals.filter(isDeepLinkUrl)],
   };
 }
 
@@ -175,6 +180,7 @@ async function main(): Promise<void> {
     const args = [join(root, 'dist/electron/main.cjs'), '--data', options.dataDir];
     if (realm) args.push('--local-realm', realm.url, '--local-realm-credentials', credentials);
     args.push(...options.manifests);
+    for (const link of options.links) args.push('--open', link);
     console.log('Tributary is running (Electron desktop app)');
     const child = spawn(electron.path, args, { stdio: 'inherit' });
     child.on('exit', (code) => void shutdown(code ?? 0));
@@ -195,6 +201,9 @@ async function main(): Promise<void> {
   });
   if (realm) await signInToLocalRealm(host.services, realm.url, credentials);
   for (const path of options.manifests) host.services.requestOpenManifest(path);
+  for (const link of options.links) {
+    if (!host.services.shell.requestOpenLink(link)) console.warn(`Not a Tributary link: ${link}`);
+  }
   console.log(`Tributary is running at ${host.url}`);
   if (options.open) openInBrowser(host.url);
 }

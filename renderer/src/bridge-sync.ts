@@ -8,6 +8,7 @@ import type { AccountsChanged } from '../../shared/ipc/accounts';
 import type { Api } from './tributary';
 import { navigate, uiStore } from './ui-store';
 import { forgetUnsent, handOverUnsent } from './unsent';
+import { openDeepLink } from './deep-links';
 
 function storeStatus(state: IpcConnection) {
   switch (state.status) {
@@ -150,6 +151,16 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
         void handOverUnsent(api, new Set(uiStore.getState().accounts.map((a) => a.id)));
       }
     }),
+    api.on('openLink', (link) => {
+      void openDeepLink(api, store, link).catch(() => undefined);
+      // Main also queued it for a page that had not loaded: this one has it, so a reload must not
+      // open it again (nor a manifest pushed earlier, which this page showed the same way).
+      void api.takeLaunchRequests({}).catch(() => undefined);
+    }),
+    api.on('shellCommand', ({ command }) => {
+      if (command === 'showShortcuts') uiStore.setState({ overlay: { kind: 'help' } });
+      else navigate({ kind: 'settings', section: 'desktop' });
+    }),
   ];
 
   void api
@@ -161,6 +172,9 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     .then((r) => {
       const first = r.openManifest[0];
       if (first) navigate({ kind: 'manifest', path: first.path });
+      // The last link wins: each would replace the view the one before it opened.
+      const link = r.openLink.at(-1);
+      if (link) void openDeepLink(api, store, link).catch(() => undefined);
     })
     .catch(() => undefined);
 

@@ -18,7 +18,8 @@ export type Route =
   | { kind: 'settings'; section?: string }
   /** The channel browser; with streamId, that channel's settings beside it; with create, the form. */
   | { kind: 'channels'; streamId?: number; create?: boolean }
-  | { kind: 'signin' }
+  /** With site, the server a deep link named, filled in. */
+  | { kind: 'signin'; site?: string }
   | { kind: 'manifest'; path?: string };
 
 export interface UiState {

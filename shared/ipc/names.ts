@@ -72,6 +72,8 @@ export const METHOD_NAMES = [
   'getPresence',
   'muteUser',
   'unmuteUser',
+  'getDesktopPreferences',
+  'setDesktopPreferences',
 ] as const satisfies readonly MethodName[];
 
 export const PUSH_NAMES = [
@@ -85,6 +87,9 @@ export const PUSH_NAMES = [
   'openManifest',
   'presence',
   'host',
+  'openLink',
+  'desktopPreferences',
+  'shellCommand',
 ] as const satisfies readonly PushName[];
 
 // Every contract name is listed (the `satisfies` above checks the other direction).

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { forAccount, payload } from './common';
 import { method, push } from './define';
+import type { DeepLink } from '../narrow/deep-link';
 
 export interface AppInfo {
   runtime: 'electron' | 'browser';
@@ -24,8 +25,13 @@ export const systemMethods = {
    * stays in main, and only that URL on the account's own server is opened.
    */
   openUpload: method<null>()(forAccount({ path: z.string().min(1).max(4096) })),
-  /** Launch requests not yet taken (e.g. `npm start -- path/to/manifest.json`), then cleared. */
-  takeLaunchRequests: method<{ openManifest: OpenManifestRequest[] }>()(payload({})),
+  /**
+   * Launch requests not yet taken (e.g. `npm start -- path/to/manifest.json`, a deep link the app was
+   * started with), then cleared.
+   */
+  takeLaunchRequests: method<{ openManifest: OpenManifestRequest[]; openLink: DeepLink[] }>()(
+    payload({}),
+  ),
 } as const;
 
 /**

@@ -34,6 +34,9 @@ describe('npm start (browser mode)', () => {
         '--data',
         dataDir,
         'x/manifest.json',
+        '--open',
+        'tributary://chat.example.com/#narrow/channel/5-x',
+        'zulip://chat.example.com:8443',
       ],
       { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
     );
@@ -114,7 +117,7 @@ describe('npm start (browser mode)', () => {
     expect(api.status).toBe(404);
   });
 
-  it('is signed in to the demo realm as its owner, and passes the manifest on', async () => {
+  it('is signed in to the demo realm as its owner, and passes the manifest and deep links on', async () => {
     const secret = appUrl.hash.replace('#secret=', '');
     const origin = `http://127.0.0.1:${appUrl.port}`;
     const bridge = createWebSocketBridge({
@@ -128,6 +131,11 @@ describe('npm start (browser mode)', () => {
       expect(accounts[0].email).toMatch(/^owner@/);
       const launch = await bridge.takeLaunchRequests({});
       expect(launch.openManifest.map((r) => r.path)).toEqual([join(root, 'x/manifest.json')]);
+      // Deep links by --open and bare: parsed by main, waiting for the page.
+      expect(launch.openLink).toEqual([
+        { server: 'chat.example.com', narrow: [{ operator: 'channel', operand: 5 }] },
+        { server: 'chat.example.com:8443' },
+      ]);
     } finally {
       bridge.close();
     }

@@ -8,7 +8,8 @@ import { useChatStoreApi } from '../../store/hooks';
 
 export function SignIn() {
   const store = useChatStoreApi();
-  const [site, setSite] = useState('');
+  const linkedSite = useUi((s) => (s.route.kind === 'signin' ? s.route.site : undefined));
+  const [site, setSite] = useState(linkedSite ?? '');
   const [server, setServer] = useState<ServerCheck | null>(null);
   const [method, setMethod] = useState<'password' | 'apiKey'>('password');
   const [email, setEmail] = useState('');

@@ -32,7 +32,7 @@ export function installFakeApi(
 export const QUIET_MAIN_ANSWERS: Record<string, (input: unknown) => unknown> = {
   getOutbox: () => [],
   listDrafts: () => [],
-  takeLaunchRequests: () => ({ openManifest: [] }),
+  takeLaunchRequests: () => ({ openManifest: [], openLink: [] }),
   getMessages: () => ({
     result: 'success',
     msg: '',
