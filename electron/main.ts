@@ -27,6 +27,7 @@ import { APP_SCHEME, registerAppProtocol, registerMediaProtocol } from './shell/
 import { applicationMenuTemplate } from './shell/menu';
 import { hardenWebContents, installSessionGuards } from './shell/security';
 import { createMainWindow } from './shell/window';
+import { installDesktopShell } from './shell/desktop-shell';
 import { parseMainArgs } from './args';
 import { serveMeetingAudioRequest } from './manifest-service';
 import { electronManifestDialogs } from './manifest-service/electron-dialogs';
@@ -112,6 +113,8 @@ if (!app.requestSingleInstanceLock()) {
       chooseSavePath: (defaultName) => manifestDialogs.chooseSaveTarget(defaultName),
     });
     const running = services;
+    const desktopShell = installDesktopShell(running);
+    hub.subscribe((channel) => desktopShell.onPush(channel));
     registerAppProtocol(protocol, join(distDir, 'renderer'));
     registerMediaProtocol(
       protocol,
@@ -144,6 +147,7 @@ if (!app.requestSingleInstanceLock()) {
     for (const path of args.manifests) running.requestOpenManifest(path);
 
     mainWindow = createMainWindow({ dataDir, preloadPath: join(__dirname, 'preload.cjs') });
+    desktopShell.attachWindow(mainWindow);
     mainWindow.on('closed', () => {
       mainWindow = null;
     });

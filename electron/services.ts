@@ -27,6 +27,7 @@ import { saveUpload } from './media/save-upload';
 import { isAllowedExternalUrl } from './shell/external-urls';
 import { ActivityTracker } from './presence/activity';
 import { peopleHandlers } from './presence/people-handlers';
+import { DesktopBridge, DESKTOP_PREFERENCES_FILE } from './notifications/desktop-bridge';
 
 export interface MainServicesOptions {
   dataDir: string;
@@ -59,6 +60,8 @@ export class MainServices {
   readonly uploads: UploadManager;
   readonly manifests: ManifestService;
   readonly activity: ActivityTracker;
+  /** Notifications, the unread badge and tray preferences; Electron attaches its runtime to it. */
+  readonly desktop: DesktopBridge;
   private readonly sessions = new Map<string, AccountSession>();
   private readonly launchRequests: OpenManifestRequest[] = [];
 
@@ -73,6 +76,7 @@ export class MainServices {
         'accounts.json',
         'accounts',
         'window-state.json',
+        DESKTOP_PREFERENCES_FILE,
         'local-realm',
       ].map((name) => join(options.dataDir, name)),
     );
@@ -82,6 +86,7 @@ export class MainServices {
       tusThresholdBytes: options.tusThresholdBytes,
       tusRetryDelaysMs: options.tusRetryDelaysMs,
     });
+    this.desktop = new DesktopBridge({ dataDir: options.dataDir, push: options.push });
     this.manifests = new ManifestService({
       dataDir: options.dataDir,
       dialogs: options.manifestDialogs,
@@ -101,6 +106,7 @@ export class MainServices {
     this.sessions.clear();
     this.intake.releaseAll();
     this.manifests.closeAll();
+    this.desktop.closeAll();
   }
 
   /** After sleep or a network change: every account polls again at once. */
@@ -290,6 +296,8 @@ export class MainServices {
 
       // manifest viewer
       ...this.manifests.handlers,
+
+      ...this.desktop.handlers,
     };
   }
 

@@ -72,6 +72,10 @@ export const METHOD_NAMES = [
   'getPresence',
   'muteUser',
   'unmuteUser',
+  'showNotification',
+  'setUnreadBadge',
+  'getDesktopPreferences',
+  'setDesktopPreferences',
 ] as const satisfies readonly MethodName[];
 
 export const PUSH_NAMES = [
@@ -84,6 +88,7 @@ export const PUSH_NAMES = [
   'uploadProgress',
   'openManifest',
   'presence',
+  'notificationClicked',
 ] as const satisfies readonly PushName[];
 
 // Every contract name is listed (the `satisfies` above checks the other direction).

@@ -5,6 +5,7 @@
 import type { ComponentType } from 'react';
 import type { AccountState } from '../../store';
 import { Preferences } from './personal/Preferences';
+import { Notifications } from './personal/Notifications';
 
 export interface SettingsSection {
   /** Stable id, used in the route: `{ kind: 'settings', section: id }`. */
@@ -17,4 +18,5 @@ export interface SettingsSection {
 
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { id: 'preferences', label: 'Preferences', group: 'personal', Component: Preferences },
+  { id: 'notifications', label: 'Notifications', group: 'personal', Component: Notifications },
 ];
