@@ -173,7 +173,7 @@ export function Notifications({ accountId }: { accountId: string }) {
         </button>
       </label>
       <label>
-        Unread count badge (window title, dock, taskbar and tray)
+        Unread count badge
         <select
           value={Number(user.desktop_icon_count_display ?? 1)}
           onChange={(e) => save('desktop_icon_count_display', Number(e.target.value))}
@@ -185,6 +185,10 @@ export function Notifications({ accountId }: { accountId: string }) {
           ))}
         </select>
       </label>
+      <p className="settings-hint">
+        The count in the window title, on the dock or taskbar icon, and in the tray, added up over
+        every account by each account’s own choice.
+      </p>
       {desktop?.trayAvailable ? (
         <label>
           <input
