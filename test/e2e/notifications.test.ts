@@ -75,6 +75,16 @@ async function sendDm(from: string, content: string): Promise<number> {
   return res.body.id as number;
 }
 
+async function sendToGeneral(from: string, content: string): Promise<void> {
+  const res = await realmClient(realm, from).post('/messages', {
+    type: 'stream',
+    to: 'general',
+    topic: 'notify e2e',
+    content,
+  });
+  expect(res.status).toBe(200);
+}
+
 const nav = () => page.getByRole('navigation', { name: 'Conversations' });
 
 async function ownerSettings(): Promise<Record<string, unknown>> {
@@ -135,13 +145,7 @@ describe('desktop notifications in browser mode', () => {
   });
 
   it('a mention in a channel notifies with the channel and topic', async () => {
-    const res = await realmClient(realm, 'dev').post('/messages', {
-      type: 'stream',
-      to: 'general',
-      topic: 'notify e2e',
-      content: '@**Olivia Owner** can you look?',
-    });
-    expect(res.status).toBe(200);
+    await sendToGeneral('dev', '@**Olivia Owner** can you look?');
     const shown = await waitForNotification((n) => n.body === '@Olivia Owner can you look?');
     expect(shown.title).toBe('Dev Member (#general > notify e2e)');
   });
@@ -226,13 +230,7 @@ describe('Settings > Notifications', () => {
     // With DM notifications off, a direct message no longer notifies, while channel messages do
     // (Channels: desktop is on): the channel message, sent after the DM, is the witness.
     await sendDm('emma', 'Quiet please');
-    const res = await realmClient(realm, 'dev').post('/messages', {
-      type: 'stream',
-      to: 'general',
-      topic: 'notify e2e',
-      content: 'Channel chatter',
-    });
-    expect(res.status).toBe(200);
+    await sendToGeneral('dev', 'Channel chatter');
     await waitForNotification((n) => n.body === 'Channel chatter');
     expect(
       (await recorded()).some((n) => n.title.startsWith('Emma Member') && n.body.includes('Quiet')),
