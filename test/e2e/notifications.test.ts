@@ -12,7 +12,7 @@ import {
   type App,
   type Realm,
 } from './support/app';
-import { messageWithText } from './support/ui';
+import { messageWithText, type PageWindow } from './support/ui';
 
 interface Recorded {
   title: string;
@@ -21,6 +21,7 @@ interface Recorded {
 }
 
 declare const window: {
+  tributary: PageWindow['tributary'];
   Notification: typeof Notification;
   __notifications: Recorded[];
   __notificationObjects: Array<{ onclick: ((this: unknown, ev: unknown) => unknown) | null }>;
@@ -62,6 +63,15 @@ const recorded = () => page.evaluate(() => window.__notifications);
 async function waitForNotification(match: (n: Recorded) => boolean): Promise<Recorded> {
   await expect.poll(async () => (await recorded()).some(match), { timeout: 15_000 }).toBe(true);
   return (await recorded()).find(match)!;
+}
+
+/** Clicks a recorded notification as the system would (its onclick handler). */
+async function clickNotification(shown: Recorded): Promise<void> {
+  const index = (await recorded()).findIndex((n) => n.tag === shown.tag);
+  await page.evaluate((i) => {
+    const clicked = window.__notificationObjects[i];
+    clicked.onclick?.call(clicked, {});
+  }, index);
 }
 
 async function sendDm(from: string, content: string): Promise<number> {
@@ -122,11 +132,7 @@ describe('desktop notifications in browser mode', () => {
     expect(shown.title).toBe('Emma Member (to you)');
     expect(shown.body).toBe('Lunch at noon? 🎉');
 
-    const index = (await recorded()).findIndex((n) => n.tag === shown.tag);
-    await page.evaluate((i) => {
-      const clicked = window.__notificationObjects[i];
-      clicked.onclick?.call(clicked, {});
-    }, index);
+    await clickNotification(shown);
     await page.getByRole('heading', { name: 'Emma Member', exact: true }).waitFor();
     await messageWithText(page, 'Lunch at noon?').waitFor();
   });
@@ -238,5 +244,50 @@ describe('Settings > Notifications', () => {
     expect((await recorded()).some((n) => n.body === 'New direct message from Emma Member')).toBe(
       false,
     );
+  });
+});
+
+describe('several accounts', () => {
+  it('counts every account in the title, names the account, and a click on another account’s notification switches to it', async () => {
+    const emma = realm.user('emma');
+    const second = await app.host.services.addAccount({
+      site: realm.url,
+      email: emma.email,
+      apiKey: emma.api_key,
+      allowWeakEncryption: true,
+    });
+    const accounts = page.getByRole('navigation', { name: 'Accounts' });
+    await accounts.getByRole('button', { name: new RegExp(emma.email) }).waitFor();
+    expect(await page.evaluate(() => window.tributary.listAccounts({}))).toMatchObject({
+      activeAccountId: app.accountId,
+    });
+    // The title adds up every account, each by its own setting: Olivia's is None by now, Emma's
+    // the default (all unread messages, as the server counts them).
+    const emmaUnread = (
+      await realmClient(realm, 'emma').post('/register', {
+        fetch_event_types: ['message', 'update_message_flags'],
+      })
+    ).body.unread_msgs.count as number;
+    expect(emmaUnread).toBeGreaterThan(0);
+    await expect.poll(() => page.evaluate(() => document.title)).toBe(`(${emmaUnread}) Tributary`);
+
+    const res = await realmClient(realm, 'farid').post('/messages', {
+      type: 'direct',
+      to: [emma.user_id],
+      content: 'Emma, a word',
+    });
+    expect(res.status).toBe(200);
+    const shown = await waitForNotification((n) => n.body === 'Emma, a word');
+    // Both accounts are on one realm: the account is named by its email too.
+    expect(shown.title).toBe(`Farid Member (to you) · ${second.realmName} (${emma.email})`);
+
+    await clickNotification(shown);
+    await expect
+      .poll(
+        async () => (await page.evaluate(() => window.tributary.listAccounts({}))).activeAccountId,
+      )
+      .toBe(second.id);
+    await page.getByRole('heading', { name: 'Farid Member', exact: true }).waitFor();
+    await messageWithText(page, 'Emma, a word').waitFor();
   });
 });
