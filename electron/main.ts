@@ -62,6 +62,8 @@ if (!app.requestSingleInstanceLock()) {
     for (const path of again.manifests) services?.requestOpenManifest(path);
     if (mainWindow) {
       if (mainWindow.isMinimized()) mainWindow.restore();
+      // Hidden to the tray (minimise to tray): bring it back.
+      mainWindow.show();
       mainWindow.focus();
     }
   });
