@@ -25,7 +25,13 @@ declare const window: {
   Notification: typeof Notification;
   __notifications: Recorded[];
   __notificationObjects: Array<{ onclick: ((this: unknown, ev: unknown) => unknown) | null }>;
+  __tones: number[];
+  AudioContext: { prototype: { createOscillator(): Oscillator } };
 };
+interface Oscillator {
+  frequency: { value: number };
+  start(when?: number): void;
+}
 declare const document: { title: string; hasFocus(): boolean };
 declare class Notification {
   constructor(title: string, options?: { body?: string; tag?: string });
@@ -33,7 +39,7 @@ declare class Notification {
   onclick: ((this: unknown, ev: unknown) => unknown) | null;
 }
 
-/** Records each notification the page constructs, then constructs the real one. */
+/** Records each notification and sound the page makes, then makes the real one. */
 function recordNotifications() {
   const Real = window.Notification;
   window.__notifications = [];
@@ -50,6 +56,18 @@ function recordNotifications() {
     }
   }
   window.Notification = Recording;
+  // Sounds: every tone the page starts, by frequency (the real oscillator still plays it).
+  window.__tones = [];
+  const createOscillator = window.AudioContext.prototype.createOscillator;
+  window.AudioContext.prototype.createOscillator = function (this: unknown) {
+    const oscillator = createOscillator.call(this);
+    const start = oscillator.start.bind(oscillator);
+    oscillator.start = (when?: number) => {
+      window.__tones.push(oscillator.frequency.value);
+      start(when);
+    };
+    return oscillator;
+  };
 }
 
 let realm: Realm;
@@ -59,6 +77,7 @@ let context: BrowserContext;
 let page: Page;
 
 const recorded = () => page.evaluate(() => window.__notifications);
+const tones = () => page.evaluate(() => window.__tones.length);
 
 async function waitForNotification(match: (n: Recorded) => boolean): Promise<Recorded> {
   await expect.poll(async () => (await recorded()).some(match), { timeout: 15_000 }).toBe(true);
@@ -107,7 +126,8 @@ async function ownerSettings(): Promise<Record<string, unknown>> {
 beforeAll(async () => {
   realm = await startRealm();
   app = await startApp(realm, 'owner');
-  browser = await launchChromium();
+  // Sounds may start without a click first, as in the desktop app.
+  browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
   context = await browser.newContext({
     viewport: { width: 1280, height: 860 },
     permissions: ['notifications'],
@@ -131,6 +151,8 @@ describe('desktop notifications in browser mode', () => {
     const shown = await waitForNotification((n) => n.body.startsWith('Lunch at noon?'));
     expect(shown.title).toBe('Emma Member (to you)');
     expect(shown.body).toBe('Lunch at noon? 🎉');
+    // With the default sound, "zulip": its two tones.
+    expect(await tones()).toBe(2);
 
     await clickNotification(shown);
     await page.getByRole('heading', { name: 'Emma Member', exact: true }).waitFor();
@@ -233,8 +255,10 @@ describe('Settings > Notifications', () => {
     // DM content is hidden now, as for a direct message.
     expect(test.body).toBe('New direct message from Notification Bot');
 
-    // With DM notifications off, a direct message no longer notifies, while channel messages do
-    // (Channels: desktop is on): the channel message, sent after the DM, is the witness.
+    // With DM notifications off, a direct message no longer pops up (but still plays the sound:
+    // enable_sounds is on), while channel messages do (Channels: desktop is on, audible off): the
+    // channel message, sent after the DM, is the witness.
+    const tonesBefore = await tones();
     await sendDm('emma', 'Quiet please');
     await sendToGeneral('dev', 'Channel chatter');
     await waitForNotification((n) => n.body === 'Channel chatter');
@@ -244,6 +268,16 @@ describe('Settings > Notifications', () => {
     expect((await recorded()).some((n) => n.body === 'New direct message from Emma Member')).toBe(
       false,
     );
+    const tonesAfterDing = await tones();
+    expect(tonesAfterDing).toBeGreaterThan(tonesBefore);
+
+    // The sound "none" silences everything.
+    await section.getByRole('combobox', { name: /Notification sound/ }).selectOption('none');
+    await expect.poll(async () => (await ownerSettings()).notification_sound).toBe('none');
+    await sendDm('farid', 'Silent please');
+    await sendToGeneral('dev', 'More channel chatter');
+    await waitForNotification((n) => n.body === 'More channel chatter');
+    expect(await tones()).toBe(tonesAfterDing);
   });
 });
 

@@ -78,7 +78,7 @@ export async function presentNotification(
   accountId: string,
   decision: NotificationDecision,
 ): Promise<void> {
-  if (decision.sound) void playNotificationSound(decision.sound);
+  if (decision.sound) playNotificationSound(decision.sound);
   if (!decision.desktop) return;
   const { title, body, tag, target } = decision;
   const { shownBy } = await api.showNotification({ accountId, title, body, tag, target });

@@ -72,12 +72,14 @@ export function soundPattern(name: string): Tone[] {
 
 let context: AudioContext | null = null;
 
-/** Plays the named sound; resolves false when it could not (no audio, or "none"). */
-export async function playNotificationSound(name: string): Promise<boolean> {
+/** Plays the named sound; false when it cannot (no audio, or "none"). */
+export function playNotificationSound(name: string): boolean {
   if (name === 'none' || typeof AudioContext === 'undefined') return false;
   try {
     context ??= new AudioContext();
-    if (context.state === 'suspended') await context.resume();
+    // Not awaited: before any user gesture a browser may keep the context suspended for good, and
+    // a sound that cannot play must not hold anything up.
+    if (context.state === 'suspended') void context.resume().catch(() => undefined);
     const start = context.currentTime + 0.01;
     for (const tone of soundPattern(name)) {
       const oscillator = context.createOscillator();

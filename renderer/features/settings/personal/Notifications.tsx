@@ -154,7 +154,7 @@ export function Notifications({ accountId }: { accountId: string }) {
           disabled={!soundsOn}
           onChange={(e) => {
             save('notification_sound', e.target.value);
-            void playNotificationSound(e.target.value);
+            playNotificationSound(e.target.value);
           }}
         >
           <option value="none">None</option>
@@ -167,7 +167,7 @@ export function Notifications({ accountId }: { accountId: string }) {
         <button
           type="button"
           disabled={!soundsOn || sound === 'none'}
-          onClick={() => void playNotificationSound(sound)}
+          onClick={() => playNotificationSound(sound)}
         >
           Play
         </button>
