@@ -104,11 +104,16 @@ async function sendDm(from: string, content: string): Promise<number> {
   return res.body.id as number;
 }
 
-async function sendToGeneral(from: string, content: string): Promise<void> {
+async function sendToChannel(
+  from: string,
+  channel: string,
+  topic: string,
+  content: string,
+): Promise<void> {
   const res = await realmClient(realm, from).post('/messages', {
     type: 'stream',
-    to: 'general',
-    topic: 'notify e2e',
+    to: channel,
+    topic,
     content,
   });
   expect(res.status).toBe(200);
@@ -173,9 +178,37 @@ describe('desktop notifications in browser mode', () => {
   });
 
   it('a mention in a channel notifies with the channel and topic', async () => {
-    await sendToGeneral('dev', '@**Olivia Owner** can you look?');
+    await sendToChannel('dev', 'general', 'notify e2e', '@**Olivia Owner** can you look?');
     const shown = await waitForNotification((n) => n.body === '@Olivia Owner can you look?');
     expect(shown.title).toBe('Dev Member (#general > notify e2e)');
+  });
+});
+
+describe('a channel’s own override', () => {
+  it('desktop notifications turned on for one channel: its messages notify, other channels’ not', async () => {
+    await nav().getByRole('button', { name: 'Channel #design options' }).click();
+    await page.getByRole('menuitem', { name: 'Channel settings' }).click();
+    const settings = page.getByRole('article', { name: 'Settings for #design' });
+    await settings
+      .getByRole('combobox', { name: 'Visual desktop notifications' })
+      .selectOption('on');
+    await expect
+      .poll(async () => {
+        const res = await realmClient(realm, 'owner').get('/users/me/subscriptions');
+        const subs = res.body.subscriptions as Array<{
+          name: string;
+          desktop_notifications: boolean | null;
+        }>;
+        return subs.find((sub) => sub.name === 'design')?.desktop_notifications;
+      })
+      .toBe(true);
+
+    // Not in "notify e2e", which Olivia follows since she was mentioned there.
+    await sendToChannel('dev', 'general', 'quiet corner', 'Nothing special in general');
+    await sendToChannel('dev', 'design', 'colours', 'Teal or blue?');
+    const shown = await waitForNotification((n) => n.body === 'Teal or blue?');
+    expect(shown.title).toBe('Dev Member (#design > colours)');
+    expect((await recorded()).some((n) => n.body === 'Nothing special in general')).toBe(false);
   });
 });
 
@@ -257,10 +290,10 @@ describe('Settings > Notifications', () => {
 
     // With DM notifications off, a direct message no longer pops up (but still plays the sound:
     // enable_sounds is on), while channel messages do (Channels: desktop is on, audible off): the
-    // channel message, sent after the DM, is the witness.
+    // channel message, sent after the DM to a topic nobody follows, is the witness.
     const tonesBefore = await tones();
     await sendDm('emma', 'Quiet please');
-    await sendToGeneral('dev', 'Channel chatter');
+    await sendToChannel('dev', 'general', 'chatter', 'Channel chatter');
     await waitForNotification((n) => n.body === 'Channel chatter');
     expect(
       (await recorded()).some((n) => n.title.startsWith('Emma Member') && n.body.includes('Quiet')),
@@ -275,7 +308,7 @@ describe('Settings > Notifications', () => {
     await section.getByRole('combobox', { name: /Notification sound/ }).selectOption('none');
     await expect.poll(async () => (await ownerSettings()).notification_sound).toBe('none');
     await sendDm('farid', 'Silent please');
-    await sendToGeneral('dev', 'More channel chatter');
+    await sendToChannel('dev', 'general', 'chatter', 'More channel chatter');
     await waitForNotification((n) => n.body === 'More channel chatter');
     expect(await tones()).toBe(tonesAfterDing);
   });
