@@ -27,6 +27,7 @@ import { APP_SCHEME, registerAppProtocol, registerMediaProtocol } from './shell/
 import { applicationMenuTemplate } from './shell/menu';
 import { hardenWebContents, installSessionGuards } from './shell/security';
 import { createMainWindow } from './shell/window';
+import { installTrayAndBadge } from './shell/tray-and-badge';
 import { parseMainArgs } from './args';
 import { serveMeetingAudioRequest } from './manifest-service';
 import { electronManifestDialogs } from './manifest-service/electron-dialogs';
@@ -89,6 +90,8 @@ if (!app.requestSingleInstanceLock()) {
     for (const url of again.links) openLink(url);
     if (mainWindow) {
       if (mainWindow.isMinimized()) mainWindow.restore();
+      // Hidden to the tray (minimise to tray): bring it back.
+      mainWindow.show();
       mainWindow.focus();
     }
   });
@@ -144,6 +147,13 @@ if (!app.requestSingleInstanceLock()) {
       desktop: electronDesktopIntegration(),
     });
     const running = services;
+    const desktopShell = installTrayAndBadge({
+      desktop: running.desktop,
+      listAccounts: () => running.listAccounts(),
+      switchAccount: (id) => running.switchAccount(id),
+      minimizeToTray: () => running.shell.state().preferences.minimizeToTray,
+    });
+    hub.subscribe((channel) => desktopShell.onPush(channel));
     registerAppProtocol(protocol, join(distDir, 'renderer'));
     registerMediaProtocol(
       protocol,
@@ -181,6 +191,7 @@ if (!app.requestSingleInstanceLock()) {
     for (const url of earlyLinks.splice(0)) running.shell.requestOpenLink(url);
 
     mainWindow = createMainWindow({ dataDir, preloadPath: join(__dirname, 'preload.cjs') });
+    desktopShell.attachWindow(mainWindow);
     mainWindow.on('closed', () => {
       mainWindow = null;
     });

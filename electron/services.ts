@@ -29,6 +29,7 @@ import { ActivityTracker } from './presence/activity';
 import { peopleHandlers } from './presence/people-handlers';
 import { DesktopShell, type DesktopIntegration } from './shell/desktop-shell';
 import { DESKTOP_PREFERENCES_FILE } from './shell/desktop-preferences';
+import { DesktopBridge } from './notifications/desktop-bridge';
 
 export interface MainServicesOptions {
   dataDir: string;
@@ -64,6 +65,8 @@ export class MainServices {
   readonly manifests: ManifestService;
   readonly activity: ActivityTracker;
   readonly shell: DesktopShell;
+  /** Notifications, the unread badge and tray preferences; Electron attaches its runtime to it. */
+  readonly desktop: DesktopBridge;
   private readonly sessions = new Map<string, AccountSession>();
   private readonly launchRequests: OpenManifestRequest[] = [];
 
@@ -88,6 +91,7 @@ export class MainServices {
       tusThresholdBytes: options.tusThresholdBytes,
       tusRetryDelaysMs: options.tusRetryDelaysMs,
     });
+    this.desktop = new DesktopBridge({ push: options.push });
     this.manifests = new ManifestService({
       dataDir: options.dataDir,
       dialogs: options.manifestDialogs,
@@ -112,6 +116,7 @@ export class MainServices {
     this.sessions.clear();
     this.intake.releaseAll();
     this.manifests.closeAll();
+    this.desktop.closeAll();
   }
 
   /** After sleep or a network change: every account polls again at once. */
@@ -307,6 +312,7 @@ export class MainServices {
 
       // desktop shell preferences
       ...this.shell.handlers,
+      ...this.desktop.handlers,
     };
   }
 

@@ -12,6 +12,7 @@ export const DEFAULT_DESKTOP_PREFERENCES: DesktopPreferences = {
   startAtLogin: false,
   zoomFactor: 1,
   proxy: { mode: 'system', url: '', bypass: '' },
+  minimizeToTray: false,
 };
 
 const PROXY_MODES: readonly ProxyMode[] = ['system', 'direct', 'manual'];
@@ -32,6 +33,7 @@ function sanitize(raw: unknown): DesktopPreferences {
   const defaults = DEFAULT_DESKTOP_PREFERENCES;
   return {
     startAtLogin: typeof value.startAtLogin === 'boolean' ? value.startAtLogin : false,
+    minimizeToTray: value.minimizeToTray === true,
     zoomFactor: typeof value.zoomFactor === 'number' ? clampZoom(value.zoomFactor) : 1,
     proxy: {
       mode: PROXY_MODES.includes(proxy.mode as ProxyMode)

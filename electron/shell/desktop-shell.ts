@@ -37,7 +37,7 @@ export class DesktopShell {
     const electron = this.options.integration !== undefined;
     return {
       preferences: this.store.get(),
-      supports: { startAtLogin: electron, zoom: electron, proxy: true },
+      supports: { startAtLogin: electron, zoom: electron, proxy: true, tray: electron },
     };
   }
 

@@ -9,6 +9,8 @@ import { api } from './tributary';
 import { leaveScreen, navigate, toggleUserList, uiStore, useUi } from './ui-store';
 import { followTopicMoves } from './topic-moves';
 import { reportPageActivity } from './activity-report';
+import { startNotifier } from '../features/notifications/notifier';
+import { syncUnreadBadge } from '../features/notifications/badge-sync';
 import { useShortcuts } from './shortcuts';
 import { ManifestRoute } from './ManifestRoute';
 import { useDisplaySettings } from '../lib/theme';
@@ -137,6 +139,9 @@ export function App({
     [client, store],
   );
   useEffect(() => reportPageActivity(api()), []);
+  // After connectBridge's listener too: decisions read the store with the batch applied.
+  useEffect(() => startNotifier(api(), store), [store]);
+  useEffect(() => syncUnreadBadge(api(), store), [store]);
   return (
     <QueryClientProvider client={client}>
       <ChatStoreProvider store={store}>

@@ -13,6 +13,7 @@ import { mediaMethods } from './media';
 import { scheduledMethods } from './scheduled';
 import { peopleMethods, peoplePushes } from './people';
 import { shellMethods, shellPushes } from './shell';
+import { notificationsMethods, notificationsPushes } from './notifications';
 import { composeDomains, type MethodDef, type PushDef } from './define';
 import type { ChosenFile } from './uploads';
 
@@ -27,6 +28,7 @@ export const methods = composeDomains(
   scheduledMethods,
   peopleMethods,
   shellMethods,
+  notificationsMethods,
 );
 
 export const pushes = composeDomains(
@@ -38,6 +40,7 @@ export const pushes = composeDomains(
   manifestPushes,
   peoplePushes,
   shellPushes,
+  notificationsPushes,
 );
 
 export type Methods = typeof methods;

@@ -72,6 +72,8 @@ export const METHOD_NAMES = [
   'getPresence',
   'muteUser',
   'unmuteUser',
+  'showNotification',
+  'setUnreadBadge',
   'getDesktopPreferences',
   'setDesktopPreferences',
 ] as const satisfies readonly MethodName[];
@@ -90,6 +92,7 @@ export const PUSH_NAMES = [
   'openLink',
   'desktopPreferences',
   'shellCommand',
+  'notificationClicked',
 ] as const satisfies readonly PushName[];
 
 // Every contract name is listed (the `satisfies` above checks the other direction).

@@ -22,12 +22,14 @@ export interface DesktopPreferences {
   /** The window's zoom factor (1 = 100 %). */
   zoomFactor: number;
   proxy: ProxyPreference;
+  /** Minimising the window hides it to the tray (desktop app only). */
+  minimizeToTray: boolean;
 }
 
 export interface DesktopShellState {
   preferences: DesktopPreferences;
   /** What this runtime applies: browser mode has no login item and zooms with the browser. */
-  supports: { startAtLogin: boolean; zoom: boolean; proxy: boolean };
+  supports: { startAtLogin: boolean; zoom: boolean; proxy: boolean; tray: boolean };
 }
 
 /** Something the application menu asks the page to do. */
@@ -50,6 +52,7 @@ export const shellMethods = {
   setDesktopPreferences: method<DesktopShellState>()(
     payload({
       startAtLogin: z.boolean().optional(),
+      minimizeToTray: z.boolean().optional(),
       zoomFactor: z.number().min(ZOOM_RANGE.min).max(ZOOM_RANGE.max).optional(),
       proxy: z
         .strictObject({

@@ -360,8 +360,9 @@ describe('desktop preferences', () => {
         startAtLogin: false,
         zoomFactor: 1,
         proxy: { mode: 'system', url: '', bypass: '' },
+        minimizeToTray: false,
       },
-      supports: { startAtLogin: true, zoom: true, proxy: true },
+      supports: { startAtLogin: true, zoom: true, proxy: true, tray: true },
     });
     shell.handlers.setDesktopPreferences({ startAtLogin: true });
     expect(integration.setStartAtLogin).toHaveBeenCalledWith(true);
@@ -390,8 +391,9 @@ describe('desktop preferences', () => {
         startAtLogin: false,
         zoomFactor: 3,
         proxy: { mode: 'system', url: '', bypass: '' },
+        minimizeToTray: false,
       },
-      supports: { startAtLogin: false, zoom: false, proxy: true },
+      supports: { startAtLogin: false, zoom: false, proxy: true, tray: false },
     });
   });
 

@@ -172,3 +172,39 @@ describe('PATCH /realm/user_settings_defaults', () => {
     expect(defaults.web_font_size_px).toBe(18);
   });
 });
+
+// The settings the desktop client's Notifications screen saves.
+describe('notification settings', () => {
+  it('takes desktop_icon_count_display 1 to 4 (FL 227 numbering) and refuses others', async () => {
+    for (const value of [4, 3, 2, 1]) {
+      const res = await server
+        .client('emma')
+        .patch('/settings', { desktop_icon_count_display: value });
+      expect(res.status).toBe(200);
+      expect((await settingsOf('emma')).desktop_icon_count_display).toBe(value);
+    }
+    for (const value of [0, 5]) {
+      const res = await server
+        .client('emma')
+        .patch('/settings', { desktop_icon_count_display: value });
+      expect(res.status).toBe(400);
+    }
+  });
+
+  it('saves every trigger, the sound (none included) and DM content in one round trip', async () => {
+    const changes = {
+      enable_desktop_notifications: false,
+      enable_sounds: false,
+      enable_stream_desktop_notifications: true,
+      enable_stream_audible_notifications: true,
+      enable_followed_topic_desktop_notifications: false,
+      enable_followed_topic_audible_notifications: false,
+      enable_followed_topic_wildcard_mentions_notify: false,
+      wildcard_mentions_notify: false,
+      pm_content_in_desktop_notifications: false,
+      notification_sound: 'none',
+    };
+    expect((await server.client('dev').patch('/settings', changes)).status).toBe(200);
+    expect(await settingsOf('dev')).toMatchObject(changes);
+  });
+});

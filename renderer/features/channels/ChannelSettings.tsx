@@ -23,13 +23,19 @@ export const CHANNEL_COLORS = [
 ] as const; // prettier-ignore
 
 type NotificationProperty =
-  'desktop_notifications' | 'audible_notifications' | 'push_notifications' | 'email_notifications';
+  | 'desktop_notifications'
+  | 'audible_notifications'
+  | 'push_notifications'
+  | 'email_notifications'
+  | 'wildcard_mentions_notify';
 
 const NOTIFICATIONS: Array<[NotificationProperty, string, keyof UserSettings]> = [
   ['desktop_notifications', 'Visual desktop notifications', 'enable_stream_desktop_notifications'],
   ['audible_notifications', 'Audible desktop notifications', 'enable_stream_audible_notifications'],
   ['push_notifications', 'Mobile notifications', 'enable_stream_push_notifications'],
   ['email_notifications', 'Email notifications', 'enable_stream_email_notifications'],
+  // Desktop notifications decide @all-style mentions by this override too (shared/notifications).
+  ['wildcard_mentions_notify', 'Notify for @all mentions', 'wildcard_mentions_notify'],
 ];
 
 type Tab = 'personal' | 'subscribers';

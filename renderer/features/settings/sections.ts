@@ -6,6 +6,7 @@ import type { ComponentType } from 'react';
 import type { AccountState } from '../../store';
 import { Preferences } from './personal/Preferences';
 import { Desktop } from './personal/Desktop';
+import { Notifications } from './personal/Notifications';
 
 export interface SettingsSection {
   /** Stable id, used in the route: `{ kind: 'settings', section: id }`. */
@@ -19,4 +20,5 @@ export interface SettingsSection {
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { id: 'preferences', label: 'Preferences', group: 'personal', Component: Preferences },
   { id: 'desktop', label: 'Desktop', group: 'personal', Component: Desktop },
+  { id: 'notifications', label: 'Notifications', group: 'personal', Component: Notifications },
 ];

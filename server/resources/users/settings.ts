@@ -81,7 +81,8 @@ const SETTING_PARAMS: Record<string, Param<unknown, false>> = {
   demote_inactive_streams: intIn(1, 2, 3).optional(),
   user_list_style: intIn(1, 2, 3).optional(),
   web_stream_unreads_count_display_policy: intIn(1, 2, 3).optional(),
-  desktop_icon_count_display: intIn(1, 2, 3).optional(),
+  // Four values since FL 227: all unread, DMs + mentions + followed topics, DMs + mentions, none.
+  desktop_icon_count_display: intIn(1, 2, 3, 4).optional(),
   realm_name_in_email_notifications_policy: intIn(1, 2, 3).optional(),
   automatically_follow_topics_policy: intIn(1, 2, 3, 4).optional(),
   automatically_unmute_topics_in_muted_streams_policy: intIn(1, 2, 3, 4).optional(),
