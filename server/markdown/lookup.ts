@@ -106,7 +106,7 @@ export function realmLinkifiers(db: Db): readonly Linkifier[] {
 function readRealmLinkifiers(db: Db): Linkifier[] {
   const rows = db
     .prepare<[], { pattern: string; url_template: string }>(
-      'SELECT pattern, url_template FROM linkifiers ORDER BY id',
+      'SELECT pattern, url_template FROM linkifiers ORDER BY sort_order, id',
     )
     .all();
   const out: Linkifier[] = [];

@@ -1,5 +1,6 @@
-// Realm configuration edited from the settings screens: linkifiers (4.18), code playgrounds
-// (4.20) and allowed email domains (4.21), with their register state and events.
+// Realm configuration edited from the settings screens: linkifiers (4.18; add, edit, delete,
+// reorder), code playgrounds (4.20) and allowed email domains (4.21), with their register state and
+// events.
 import { z } from 'zod';
 import type { Db } from '../../db';
 import { parseJson } from '../../db';
@@ -9,6 +10,7 @@ import { badRequest } from '../../http/errors';
 import { isAdmin, isOwner } from '../../realm/roles';
 import type { AuthUser, RealmContext } from '../../realm/context';
 import { activeUserIds } from '../users/users-store';
+import { enumeratesAllIds, storeOrder } from '../../realm/ordering';
 
 interface LinkifierRow {
   id: number;
@@ -87,7 +89,7 @@ function linkifierObject(row: LinkifierRow): Record<string, unknown> {
 
 function listLinkifiers(db: Db): Record<string, unknown>[] {
   return db
-    .prepare<[], LinkifierRow>('SELECT * FROM linkifiers ORDER BY id')
+    .prepare<[], LinkifierRow>('SELECT * FROM linkifiers ORDER BY sort_order, id')
     .all()
     .map(linkifierObject);
 }
@@ -142,13 +144,17 @@ function validateLinkifier(params: {
     params.reverse_template === undefined || params.reverse_template === ''
       ? null
       : params.reverse_template;
+  const example = params.example_input === '' ? undefined : params.example_input;
+  const match =
+    example === undefined ? null : new RegExp(`^(?:${regex.source})$`, 'u').exec(example);
+  if (example !== undefined && !match) {
+    throw badRequest('example_input does not match the linkifier pattern');
+  }
   if (reverseTemplate !== null) {
     if (templateVariables(reverseTemplate) === null) throw badRequest('Invalid reverse template.');
-    if (params.example_input === undefined) {
+    if (example === undefined || !match) {
       throw badRequest('example_input is required when reverse_template is set');
     }
-    const match = new RegExp(`^(?:${regex.source})$`, 'u').exec(params.example_input);
-    if (!match) throw badRequest('example_input does not match the linkifier pattern');
     const regenerated = expandTemplate(reverseTemplate, match.groups ?? {});
     if (regenerated !== params.example_input) {
       throw badRequest(
@@ -159,46 +165,107 @@ function validateLinkifier(params: {
   return { reverseTemplate };
 }
 
+const LINKIFIER_PARAMS = {
+  pattern: p.string(),
+  url_template: p.string(),
+  reverse_template: p.string().optional(),
+  alternative_url_templates: p.json(z.array(z.string())).optional(),
+  example_input: p.string().optional(),
+};
+
+/** pattern, url_template, reverse_template, alternative_url_templates, example_input. */
+function linkifierColumns(
+  params: {
+    pattern: string;
+    url_template: string;
+    alternative_url_templates?: string[];
+    example_input?: string;
+  },
+  reverseTemplate: string | null,
+): Array<string | null> {
+  return [
+    params.pattern,
+    params.url_template,
+    reverseTemplate,
+    JSON.stringify(params.alternative_url_templates ?? []),
+    params.example_input || null,
+  ];
+}
+
+function assertNoDuplicateLinkifier(
+  db: Db,
+  linkifier: { pattern: string; url_template: string },
+  exceptId: number | null,
+): void {
+  const other = db
+    .prepare<[string, string, number], { id: number }>(
+      'SELECT id FROM linkifiers WHERE pattern = ? AND url_template = ? AND id != ?',
+    )
+    .get(linkifier.pattern, linkifier.url_template, exceptId ?? -1);
+  if (other) throw badRequest('Linkifier with this pattern and URL template already exists.');
+}
+
 export const realmConfigResource: ResourceModule = {
   name: 'realm-config',
   routes(api, ctx) {
     api.get('/realm/linkifiers', {}, () => ({ linkifiers: listLinkifiers(ctx.db) }));
 
-    api.post(
-      '/realm/filters',
-      {
-        params: {
-          pattern: p.string(),
-          url_template: p.string(),
-          reverse_template: p.string().optional(),
-          alternative_url_templates: p.json(z.array(z.string())).optional(),
-          example_input: p.string().optional(),
-        },
+    // The deprecated list: [pattern, url_template, id] triples (zulip-js still calls it).
+    api.get('/realm/filters', {}, () => ({
+      filters: listLinkifiers(ctx.db).map((l) => [l.pattern, l.url_template, l.id]),
+    }));
+
+    api.post('/realm/filters', { params: LINKIFIER_PARAMS }, ({ user, params }) => {
+      requireAdmin(user);
+      const { reverseTemplate } = validateLinkifier(params);
+      assertNoDuplicateLinkifier(ctx.db, params, null);
+      const id = Number(
+        ctx.db
+          .prepare(
+            `INSERT INTO linkifiers (pattern, url_template, reverse_template, alternative_url_templates,
+               example_input, sort_order)
+             VALUES (?, ?, ?, ?, ?, (SELECT COALESCE(MAX(sort_order), 0) + 1 FROM linkifiers))`,
+          )
+          .run(...linkifierColumns(params, reverseTemplate)).lastInsertRowid,
+      );
+      sendLinkifiers(ctx);
+      return { id };
+    });
+
+    api.patch(
+      '/realm/filters/:filter_id',
+      { ids: ['filter_id'], params: LINKIFIER_PARAMS },
+      ({ user, ids, params }) => {
+        requireAdmin(user);
+        if (!ctx.db.prepare('SELECT 1 FROM linkifiers WHERE id = ?').get(ids.filter_id)) {
+          throw badRequest('Linkifier not found.');
+        }
+        const { reverseTemplate } = validateLinkifier(params);
+        assertNoDuplicateLinkifier(ctx.db, params, ids.filter_id);
+        ctx.db
+          .prepare(
+            `UPDATE linkifiers SET pattern = ?, url_template = ?, reverse_template = ?,
+               alternative_url_templates = ?, example_input = ? WHERE id = ?`,
+          )
+          .run(...linkifierColumns(params, reverseTemplate), ids.filter_id);
+        sendLinkifiers(ctx);
       },
+    );
+
+    api.patch(
+      '/realm/linkifiers',
+      { params: { ordered_linkifier_ids: p.json(z.array(z.number().int())) } },
       ({ user, params }) => {
         requireAdmin(user);
-        const { reverseTemplate } = validateLinkifier(params);
-        const exists = ctx.db
-          .prepare('SELECT 1 FROM linkifiers WHERE pattern = ? AND url_template = ?')
-          .get(params.pattern, params.url_template);
-        if (exists)
-          throw badRequest('Linkifier with this pattern and URL template already exists.');
-        const id = Number(
-          ctx.db
-            .prepare(
-              `INSERT INTO linkifiers (pattern, url_template, reverse_template, alternative_url_templates,
-                 example_input) VALUES (?, ?, ?, ?, ?)`,
-            )
-            .run(
-              params.pattern,
-              params.url_template,
-              reverseTemplate,
-              JSON.stringify(params.alternative_url_templates ?? []),
-              params.example_input ?? null,
-            ).lastInsertRowid,
-        );
+        const wanted = params.ordered_linkifier_ids;
+        if (new Set(wanted).size < wanted.length) {
+          throw badRequest('The ordered list must not contain duplicated linkifiers');
+        }
+        if (!enumeratesAllIds(ctx.db, 'linkifiers', wanted)) {
+          throw badRequest('The ordered list must enumerate all existing linkifiers exactly once');
+        }
+        storeOrder(ctx.db, 'linkifiers', wanted);
         sendLinkifiers(ctx);
-        return { id };
       },
     );
 
