@@ -9,7 +9,8 @@ import { userSettings } from '../realm/accounts';
 import type { ChannelRow } from '../resources/channels/channels-store';
 import type { CamoConfig, MentionLookup, MentionUser } from './mentions';
 import type { Linkifier } from './linkifiers';
-import { compilePattern, expandTemplate } from '../resources/realm/realm-config';
+import { compilePattern } from '../resources/realm/realm-config';
+import { expandTemplate } from '../../shared/linkifier-rules';
 import { emojiSourceUrl } from '../resources/realm/realm-emoji';
 import { uploadImagePreview } from '../uploads/thumbnails';
 

@@ -72,6 +72,21 @@ export const METHOD_NAMES = [
   'getPresence',
   'muteUser',
   'unmuteUser',
+  'addCustomEmoji',
+  'deleteCustomEmoji',
+  'addLinkifier',
+  'updateLinkifier',
+  'deleteLinkifier',
+  'reorderLinkifiers',
+  'addPlayground',
+  'deletePlayground',
+  'addRealmDomain',
+  'updateRealmDomain',
+  'deleteRealmDomain',
+  'createProfileField',
+  'updateProfileField',
+  'deleteProfileField',
+  'reorderProfileFields',
 ] as const satisfies readonly MethodName[];
 
 export const PUSH_NAMES = [

@@ -11,6 +11,14 @@ import { isAdmin, isOwner } from '../../realm/roles';
 import type { AuthUser, RealmContext } from '../../realm/context';
 import { activeUserIds } from '../users/users-store';
 import { enumeratesAllIds, storeOrder } from '../../realm/ordering';
+import {
+  checkLinkifier,
+  compileLinkifierPattern,
+  expandTemplate,
+  templateVariables,
+  type LinkifierDraft,
+} from '../../../shared/linkifier-rules';
+
 
 interface LinkifierRow {
   id: number;
@@ -38,42 +46,13 @@ function requireAdmin(user: AuthUser): void {
   if (!isAdmin(user.role)) throw badRequest('Must be an organization administrator');
 }
 
-// RFC 6570 expressions: {var}, {+var}, {#var}, {/var}, {?a,b} ... (level 1-3 without modifiers).
-const EXPRESSION = /\{([+#./;?&]?)([A-Za-z0-9_]+(?:,[A-Za-z0-9_]+)*)\}/g;
-
-/** The variable names of a URI template, or null when it is not a valid template. */
-export function templateVariables(template: string): string[] | null {
-  if (template.trim() === '') return null;
-  const withoutExpressions = template.replace(EXPRESSION, '');
-  if (/[{}]/.test(withoutExpressions)) return null;
-  const names: string[] = [];
-  for (const match of template.matchAll(EXPRESSION)) names.push(...match[2].split(','));
-  return names;
-}
-
-export function expandTemplate(template: string, values: Record<string, string>): string {
-  return template.replace(EXPRESSION, (_all, operator: string, list: string) => {
-    const parts = list.split(',').map((name) => {
-      const value = values[name] ?? '';
-      return operator === '+' || operator === '#' ? encodeURI(value) : encodeURIComponent(value);
-    });
-    const prefix = operator === '+' ? '' : operator;
-    return prefix + parts.join(',');
-  });
-}
-
-/** Linkifier patterns use Python's (?P<name>...) groups; JavaScript spells them (?<name>...). */
+/** A linkifier pattern as a JavaScript RegExp; an invalid one is the caller's BAD_REQUEST. */
 export function compilePattern(pattern: string): RegExp {
   try {
-    return new RegExp(pattern.replace(/\(\?P</g, '(?<'), 'u');
+    return compileLinkifierPattern(pattern);
   } catch (error) {
     throw badRequest(`Invalid linkifier pattern: ${(error as Error).message}`);
   }
-}
-
-function namedGroups(regex: RegExp): string[] {
-  const names = [...regex.source.matchAll(/\(\?<([A-Za-z_][A-Za-z0-9_]*)>/g)].map((m) => m[1]);
-  return [...new Set(names)];
 }
 
 function linkifierObject(row: LinkifierRow): Record<string, unknown> {
@@ -115,54 +94,10 @@ function sendLinkifiers(ctx: RealmContext): void {
   );
 }
 
-function validateLinkifier(params: {
-  pattern: string;
-  url_template: string;
-  reverse_template?: string;
-  alternative_url_templates?: string[];
-  example_input?: string;
-}): { reverseTemplate: string | null } {
-  if (params.pattern.trim() === '') throw badRequest('Linkifier pattern cannot be blank');
-  const regex = compilePattern(params.pattern);
-  const groups = namedGroups(regex);
-  const variables = templateVariables(params.url_template);
-  if (variables === null) throw badRequest('Invalid URL template.');
-  for (const name of variables) {
-    if (!groups.includes(name)) {
-      throw badRequest(`Group "${name}" in URL template is not present in linkifier pattern.`);
-    }
-  }
-  for (const name of groups) {
-    if (!variables.includes(name)) {
-      throw badRequest(`Group "${name}" in linkifier pattern is not present in URL template.`);
-    }
-  }
-  for (const template of params.alternative_url_templates ?? []) {
-    if (templateVariables(template) === null) throw badRequest('Invalid alternative URL template.');
-  }
-  const reverseTemplate =
-    params.reverse_template === undefined || params.reverse_template === ''
-      ? null
-      : params.reverse_template;
-  const example = params.example_input === '' ? undefined : params.example_input;
-  const match =
-    example === undefined ? null : new RegExp(`^(?:${regex.source})$`, 'u').exec(example);
-  if (example !== undefined && !match) {
-    throw badRequest('example_input does not match the linkifier pattern');
-  }
-  if (reverseTemplate !== null) {
-    if (templateVariables(reverseTemplate) === null) throw badRequest('Invalid reverse template.');
-    if (example === undefined || !match) {
-      throw badRequest('example_input is required when reverse_template is set');
-    }
-    const regenerated = expandTemplate(reverseTemplate, match.groups ?? {});
-    if (regenerated !== params.example_input) {
-      throw badRequest(
-        `Reverse template output '${regenerated}' does not match example_input '${params.example_input}'`,
-      );
-    }
-  }
-  return { reverseTemplate };
+function validateLinkifier(params: LinkifierDraft): { reverseTemplate: string | null } {
+  const checked = checkLinkifier(params);
+  if (!checked.ok) throw badRequest(checked.error);
+  return { reverseTemplate: checked.reverseTemplate };
 }
 
 const LINKIFIER_PARAMS = {
