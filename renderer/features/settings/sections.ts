@@ -5,6 +5,12 @@
 import type { ComponentType } from 'react';
 import type { AccountState } from '../../store';
 import { Preferences } from './personal/Preferences';
+import { CustomEmoji } from './organization/CustomEmoji';
+import { Linkifiers } from './organization/Linkifiers';
+import { Playgrounds } from './organization/Playgrounds';
+import { AllowedDomains } from './organization/AllowedDomains';
+import { ProfileFields } from './organization/ProfileFields';
+import { standing } from './organization/extras-kit';
 
 export interface SettingsSection {
   /** Stable id, used in the route: `{ kind: 'settings', section: id }`. */
@@ -17,4 +23,21 @@ export interface SettingsSection {
 
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { id: 'preferences', label: 'Preferences', group: 'personal', Component: Preferences },
+  { id: 'emoji', label: 'Custom emoji', group: 'organization', Component: CustomEmoji },
+  { id: 'linkifiers', label: 'Linkifiers', group: 'organization', Component: Linkifiers },
+  { id: 'playgrounds', label: 'Code playgrounds', group: 'organization', Component: Playgrounds },
+  {
+    id: 'profile-fields',
+    label: 'Custom profile fields',
+    group: 'organization',
+    visible: (account) => standing(account).isAdmin,
+    Component: ProfileFields,
+  },
+  {
+    id: 'allowed-domains',
+    label: 'Allowed domains',
+    group: 'organization',
+    visible: (account) => standing(account).isAdmin,
+    Component: AllowedDomains,
+  },
 ];
