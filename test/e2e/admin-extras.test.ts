@@ -310,7 +310,7 @@ describe('allowed domains', () => {
         name: 'Allow subdomains of tributary.example',
       });
     await expect.poll(() => box(ownerTwin).isChecked()).toBe(true);
-    await box(owner).click();
+    await box(owner).uncheck();
     const changed = await adminQueue.waitFor((e) => e.type === 'realm_domains');
     expect(changed).toMatchObject({ op: 'change', realm_domain: { allow_subdomains: false } });
     await expect.poll(() => box(ownerTwin).isChecked()).toBe(false);

@@ -71,6 +71,40 @@ function DomainForm({ accountId, taken }: { accountId: string; taken: ReadonlySe
   );
 }
 
+/**
+ * Shows the asked-for value until the server's realm_domains event (or its refusal) settles it, so
+ * the box answers the click at once.
+ */
+function SubdomainsBox({
+  domain,
+  editable,
+  onChange,
+}: {
+  domain: RealmDomain;
+  editable: boolean;
+  onChange: (allowSubdomains: boolean) => Promise<boolean>;
+}) {
+  // What was asked, with the value it was asked over: once the stored value changes, it is settled.
+  const [asked, setAsked] = useState<{ value: boolean; over: boolean } | null>(null);
+  const shown =
+    asked && asked.over === domain.allow_subdomains ? asked.value : domain.allow_subdomains;
+  return (
+    <input
+      type="checkbox"
+      aria-label={`Allow subdomains of ${domain.domain}`}
+      checked={shown}
+      disabled={!editable}
+      onChange={(e) => {
+        const value = e.target.checked;
+        setAsked({ value, over: domain.allow_subdomains });
+        void onChange(value).then((accepted) => {
+          if (!accepted) setAsked(null);
+        });
+      }}
+    />
+  );
+}
+
 export function AllowedDomains({ accountId }: { accountId: string }) {
   const account = useChatStore(selectActiveAccount);
   const { error, run } = useChange();
@@ -95,25 +129,19 @@ export function AllowedDomains({ accountId }: { accountId: string }) {
       <ListTable
         label="Allowed domain list"
         columns={['Domain', 'Allow subdomains']}
-        actions={me.isOwner}
+        actions={me.isOwner && 'delete'}
         emptyText={domains.length === 0 ? 'No allowed domains.' : null}
       >
         {domains.map((d) => (
           <tr key={d.domain} aria-label={d.domain}>
             <td>{d.domain}</td>
             <td>
-              <input
-                type="checkbox"
-                aria-label={`Allow subdomains of ${d.domain}`}
-                checked={d.allow_subdomains}
-                disabled={!me.isOwner}
-                onChange={(e) =>
-                  void run(() =>
-                    api().updateRealmDomain({
-                      accountId,
-                      domain: d.domain,
-                      allowSubdomains: e.target.checked,
-                    }),
+              <SubdomainsBox
+                domain={d}
+                editable={me.isOwner}
+                onChange={(allowSubdomains) =>
+                  run(() =>
+                    api().updateRealmDomain({ accountId, domain: d.domain, allowSubdomains }),
                   )
                 }
               />

@@ -150,7 +150,7 @@ export function CustomEmoji({ accountId }: { accountId: string }) {
         heading="Emoji"
         filter={{ label: 'Filter emoji', value: filter, onChange: setFilter }}
         columns={['Name', ['Image', 'narrow'], 'Author']}
-        actions
+        actions="delete"
         emptyText={
           shown.length > 0
             ? null

@@ -118,8 +118,8 @@ export function Playgrounds({ accountId }: { accountId: string }) {
         label="Code playground list"
         heading="Code playgrounds"
         filter={{ label: 'Filter code playgrounds', value: filter, onChange: setFilter }}
-        columns={['Language', 'Name', 'URL template']}
-        actions={me.isAdmin}
+        columns={[['Language', 'narrow'], 'Name', 'URL template']}
+        actions={me.isAdmin && 'delete'}
         emptyText={playgrounds.length === 0 ? 'No code playgrounds configured.' : null}
       >
         {playgrounds.map((p) => (

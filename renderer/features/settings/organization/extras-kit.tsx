@@ -188,7 +188,8 @@ export function ListTable({
   heading?: string;
   filter?: { label: string; value: string; onChange: (value: string) => void };
   columns: readonly Column[];
-  actions: boolean;
+  /** 'delete' when the only action is Delete (a narrower column). */
+  actions: boolean | 'delete';
   /** Shown as the only row when there are no rows. */
   emptyText: string | null;
   children: ReactNode;
@@ -222,7 +223,7 @@ export function ListTable({
               ),
             )}
             {actions ? (
-              <th className="admin-actions">
+              <th className={actions === 'delete' ? 'admin-actions admin-slim' : 'admin-actions'}>
                 <span className="visually-hidden">Actions</span>
               </th>
             ) : null}
