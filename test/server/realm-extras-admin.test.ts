@@ -287,6 +287,21 @@ describe('custom profile fields', () => {
     const q = await registerQueue(server.client('emma'), {
       event_types: ['custom_profile_fields'],
     });
+    const chosen = async (who: 'dev' | 'emma') =>
+      (
+        await server
+          .client(who)
+          .get(`/users/${server.users[who].user_id}`, { include_custom_profile_fields: true })
+      ).body.user.profile_data?.[String(office.id)]?.value;
+    for (const [who, value] of [
+      ['dev', 'a'],
+      ['emma', 'b'],
+    ] as const) {
+      const set = await server
+        .client(who)
+        .patch('/users/me/profile_data', { data: [{ id: office.id, value }] });
+      expect(set.status, set.text).toBe(200);
+    }
     const options = { a: { text: 'Berlin', order: '1' }, c: { text: 'Lima', order: '2' } };
     const res = await admin.patch(`/realm/profile_fields/${office.id}`, {
       name: 'Home office',
@@ -303,6 +318,9 @@ describe('custom profile fields', () => {
       required: true,
       type: 3,
     });
+    // Cairo ('b') is gone: Emma's choice goes with it, Dev's Berlin stays.
+    expect(await chosen('dev')).toBe('a');
+    expect(await chosen('emma')).toBeUndefined();
     const github = fields.find((f) => f.name === 'GitHub username' && f.order > office.order)!;
     const renamed = await admin.patch(`/realm/profile_fields/${github.id}`, { name: 'Code' });
     expect(renamed.body.msg).toBe('Default custom field cannot be updated.');

@@ -188,6 +188,18 @@ function assertLabelFree(db: Db, name: string, exceptId: number): void {
   }
 }
 
+/**
+ * Users' values naming an option that is gone are deleted, as the public server does (quietly: no
+ * realm_user events; clients drop values that name no option).
+ */
+function removeDroppedChoices(db: Db, fieldId: number, options: FieldData): void {
+  const kept = Object.keys(options);
+  db.prepare(
+    `DELETE FROM custom_profile_field_values
+      WHERE field_id = ? AND value NOT IN (SELECT value FROM json_each(?))`,
+  ).run(fieldId, JSON.stringify(kept));
+}
+
 function fieldOrFail(db: Db, id: number): FieldRow {
   const row = db
     .prepare<[number], FieldRow>('SELECT * FROM custom_profile_fields WHERE id = ?')
@@ -338,20 +350,23 @@ export const profileFieldsResource: ResourceModule = {
         }
         checkField(draft);
         assertLabelFree(ctx.db, draft.name, row.id);
-        ctx.db
-          .prepare(
-            `UPDATE custom_profile_fields SET name = ?, hint = ?, field_data = ?,
-               display_in_profile_summary = ?, required = ?, editable_by_user = ? WHERE id = ?`,
-          )
-          .run(
-            draft.name,
-            draft.hint,
-            storedFieldData(row.field_type, draft.data),
-            draft.displayInSummary ? 1 : 0,
-            (params.required ?? row.required === 1) ? 1 : 0,
-            (params.editable_by_user ?? row.editable_by_user === 1) ? 1 : 0,
-            row.id,
-          );
+        ctx.db.transaction(() => {
+          ctx.db
+            .prepare(
+              `UPDATE custom_profile_fields SET name = ?, hint = ?, field_data = ?,
+                 display_in_profile_summary = ?, required = ?, editable_by_user = ? WHERE id = ?`,
+            )
+            .run(
+              draft.name,
+              draft.hint,
+              storedFieldData(row.field_type, draft.data),
+              draft.displayInSummary ? 1 : 0,
+              (params.required ?? row.required === 1) ? 1 : 0,
+              (params.editable_by_user ?? row.editable_by_user === 1) ? 1 : 0,
+              row.id,
+            );
+          if (row.field_type === FieldType.select) removeDroppedChoices(ctx.db, row.id, draft.data);
+        })();
         announceFields(ctx);
       },
     );
