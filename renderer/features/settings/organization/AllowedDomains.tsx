@@ -118,7 +118,7 @@ export function AllowedDomains({ accountId }: { accountId: string }) {
       <p className="admin-lead">
         {restricted
           ? 'New users must have an e-mail address in one of these domains.'
-          : 'These domains apply when the organization restricts new users to allowed domains (not the case now).'}
+          : 'New users may join with any e-mail address now; these domains apply once the organization restricts new users to allowed domains.'}
       </p>
       {me.isOwner ? (
         <DomainForm accountId={accountId} taken={new Set(domains.map((d) => d.domain))} />
