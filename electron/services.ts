@@ -30,6 +30,7 @@ import { peopleHandlers } from './presence/people-handlers';
 import { DesktopShell, type DesktopIntegration } from './shell/desktop-shell';
 import { DESKTOP_PREFERENCES_FILE } from './shell/desktop-preferences';
 import { DesktopBridge } from './notifications/desktop-bridge';
+import { adminExtrasHandlers } from './admin/extras-handlers';
 
 export interface MainServicesOptions {
   dataDir: string;
@@ -313,6 +314,10 @@ export class MainServices {
       // desktop shell preferences
       ...this.shell.handlers,
       ...this.desktop.handlers,
+      ...adminExtrasHandlers({
+        signedInSession: (accountId) => session({ accountId }),
+        intake: this.intake,
+      }),
     };
   }
 

@@ -25,6 +25,8 @@ export const CLIENT_CAPABILITIES = {
   archived_channels: true,
   include_deactivated_groups: true,
   user_list_incomplete: true,
+  // Settings > Organization lists and edits linkifiers; without it the server sends none.
+  linkifier_url_template: true,
 } as const;
 
 export const DEFAULT_REGISTER_PARAMS: RegisterParams = {

@@ -7,3 +7,4 @@ import '../styles/app.css';
 import '../styles/channels.css';
 import '../styles/message-content.css';
 import '../styles/settings.css';
+import '../styles/settings-admin-extras.css';

@@ -433,4 +433,13 @@ export const migrations: Migration[] = [
     description: 'who muted a user, by the muted user (each send marks read for them)',
     up: (db) => db.exec('CREATE INDEX muted_users_by_muted ON muted_users (muted_user_id)'),
   },
+  {
+    version: 11,
+    description: 'linkifier order (PATCH /realm/linkifiers): rendering tries them in this order',
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE linkifiers ADD COLUMN sort_order INTEGER NOT NULL DEFAULT 0;
+        UPDATE linkifiers SET sort_order = id;
+      `),
+  },
 ];

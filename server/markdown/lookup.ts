@@ -9,7 +9,8 @@ import { userSettings } from '../realm/accounts';
 import type { ChannelRow } from '../resources/channels/channels-store';
 import type { CamoConfig, MentionLookup, MentionUser } from './mentions';
 import type { Linkifier } from './linkifiers';
-import { compilePattern, expandTemplate } from '../resources/realm/realm-config';
+import { compilePattern } from '../resources/realm/realm-config';
+import { expandTemplate } from '../../shared/linkifier-rules';
 import { emojiSourceUrl } from '../resources/realm/realm-emoji';
 import { uploadImagePreview } from '../uploads/thumbnails';
 
@@ -106,7 +107,7 @@ export function realmLinkifiers(db: Db): readonly Linkifier[] {
 function readRealmLinkifiers(db: Db): Linkifier[] {
   const rows = db
     .prepare<[], { pattern: string; url_template: string }>(
-      'SELECT pattern, url_template FROM linkifiers ORDER BY id',
+      'SELECT pattern, url_template FROM linkifiers ORDER BY sort_order, id',
     )
     .all();
   const out: Linkifier[] = [];

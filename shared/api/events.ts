@@ -1,6 +1,7 @@
 // Events read from the queue with GET /events (chat-api §6, api-notes §2, §4, §5), as a discriminated
 // union on `type` (and `op` where the type has several operations). This is the set the local realm
 // server emits and the renderer's store applies. Every event has an increasing (not consecutive) id.
+import type { RealmDomain, RealmLinkifier, RealmPlayground } from './realm-config';
 import type {
   Attachment,
   Channel,
@@ -328,6 +329,23 @@ export interface RealmEmojiEvent extends EventBase {
   >;
 }
 
+/** The realm's linkifiers changed: the full list in order (only with linkifier_url_template). */
+export interface RealmLinkifiersEvent extends EventBase {
+  type: 'realm_linkifiers';
+  realm_linkifiers: RealmLinkifier[];
+}
+
+export interface RealmPlaygroundsEvent extends EventBase {
+  type: 'realm_playgrounds';
+  realm_playgrounds: RealmPlayground[];
+}
+
+/** Allowed e-mail domains: one added, changed (allow_subdomains) or removed. */
+export type RealmDomainsEvent = EventBase & { type: 'realm_domains' } & (
+    | { op: 'add' | 'change'; realm_domain: RealmDomain }
+    | { op: 'remove'; domain: string }
+  );
+
 /** Empty strings clear a field. */
 export interface UserStatusEvent extends EventBase {
   type: 'user_status';
@@ -563,6 +581,9 @@ export type ServerEvent =
   | RealmUserEvent
   | CustomProfileFieldsEvent
   | RealmEmojiEvent
+  | RealmLinkifiersEvent
+  | RealmPlaygroundsEvent
+  | RealmDomainsEvent
   | UserStatusEvent
   | PresenceEvent
   | MutedUsersEvent

@@ -14,6 +14,7 @@ import { scheduledMethods } from './scheduled';
 import { peopleMethods, peoplePushes } from './people';
 import { shellMethods, shellPushes } from './shell';
 import { notificationsMethods, notificationsPushes } from './notifications';
+import { adminExtrasMethods } from './admin-extras';
 import { composeDomains, type MethodDef, type PushDef } from './define';
 import type { ChosenFile } from './uploads';
 
@@ -29,6 +30,7 @@ export const methods = composeDomains(
   peopleMethods,
   shellMethods,
   notificationsMethods,
+  adminExtrasMethods,
 );
 
 export const pushes = composeDomains(

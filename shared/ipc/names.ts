@@ -76,6 +76,21 @@ export const METHOD_NAMES = [
   'setUnreadBadge',
   'getDesktopPreferences',
   'setDesktopPreferences',
+  'addCustomEmoji',
+  'deleteCustomEmoji',
+  'addLinkifier',
+  'updateLinkifier',
+  'deleteLinkifier',
+  'reorderLinkifiers',
+  'addPlayground',
+  'deletePlayground',
+  'addRealmDomain',
+  'updateRealmDomain',
+  'deleteRealmDomain',
+  'createProfileField',
+  'updateProfileField',
+  'deleteProfileField',
+  'reorderProfileFields',
 ] as const satisfies readonly MethodName[];
 
 export const PUSH_NAMES = [

@@ -7,6 +7,12 @@ import type { AccountState } from '../../store';
 import { Preferences } from './personal/Preferences';
 import { Desktop } from './personal/Desktop';
 import { Notifications } from './personal/Notifications';
+import { CustomEmoji } from './organization/CustomEmoji';
+import { Linkifiers } from './organization/Linkifiers';
+import { Playgrounds } from './organization/Playgrounds';
+import { AllowedDomains } from './organization/AllowedDomains';
+import { ProfileFields } from './organization/ProfileFields';
+import { standing } from './organization/extras-kit';
 
 export interface SettingsSection {
   /** Stable id, used in the route: `{ kind: 'settings', section: id }`. */
@@ -21,4 +27,21 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { id: 'preferences', label: 'Preferences', group: 'personal', Component: Preferences },
   { id: 'desktop', label: 'Desktop', group: 'personal', Component: Desktop },
   { id: 'notifications', label: 'Notifications', group: 'personal', Component: Notifications },
+  { id: 'emoji', label: 'Custom emoji', group: 'organization', Component: CustomEmoji },
+  { id: 'linkifiers', label: 'Linkifiers', group: 'organization', Component: Linkifiers },
+  { id: 'playgrounds', label: 'Code playgrounds', group: 'organization', Component: Playgrounds },
+  {
+    id: 'profile-fields',
+    label: 'Custom profile fields',
+    group: 'organization',
+    visible: (account) => standing(account).isAdmin,
+    Component: ProfileFields,
+  },
+  {
+    id: 'allowed-domains',
+    label: 'Allowed domains',
+    group: 'organization',
+    visible: (account) => standing(account).isAdmin,
+    Component: AllowedDomains,
+  },
 ];

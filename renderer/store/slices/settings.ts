@@ -2,7 +2,12 @@
 // the user's settings, the realm's defaults for new users, and the server limits. Small plain
 // objects, replaced on change.
 import type { CustomProfileField, RegisterResponse, UserSettings } from '../../../shared/api/types';
-import type { ServerEvent, ServerEventType } from '../../../shared/api/events';
+import type {
+  RealmDomainsEvent,
+  ServerEvent,
+  ServerEventType,
+} from '../../../shared/api/events';
+import type { RealmDomain } from '../../../shared/api/realm-config';
 import type { EventContext } from '../context';
 import type { SliceDraft } from '../sliceDraft';
 
@@ -77,6 +82,13 @@ function sortedFields(
   return fields?.length ? [...fields].sort((a, b) => a.order - b.order) : NO_FIELDS;
 }
 
+function nextDomains(realm: SettingsState['realm'], ev: RealmDomainsEvent): RealmDomain[] {
+  const domains = (realm.realm_domains as RealmDomain[] | undefined) ?? [];
+  if (ev.op === 'remove') return domains.filter((d) => d.domain !== ev.domain);
+  const rest = domains.filter((d) => d.domain !== ev.realm_domain.domain);
+  return [...rest, ev.realm_domain].sort((a, b) => a.domain.localeCompare(b.domain));
+}
+
 /** The event types handleSettingsEvent reacts to (the dispatcher calls it for these only). */
 export const settingsEventTypes: readonly ServerEventType[] = [
   'realm',
@@ -84,6 +96,9 @@ export const settingsEventTypes: readonly ServerEventType[] = [
   'realm_user_settings_defaults',
   'custom_profile_fields',
   'realm_emoji',
+  'realm_linkifiers',
+  'realm_playgrounds',
+  'realm_domains',
   'restart',
 ];
 
@@ -118,6 +133,15 @@ export function handleSettingsEvent(
     case 'realm_emoji':
       // Kept under register's own key, where the emoji picker and reactions read it.
       d.write.realm = { ...d.read.realm, realm_emoji: ev.realm_emoji };
+      return;
+    case 'realm_linkifiers':
+      d.write.realm = { ...d.read.realm, realm_linkifiers: ev.realm_linkifiers };
+      return;
+    case 'realm_playgrounds':
+      d.write.realm = { ...d.read.realm, realm_playgrounds: ev.realm_playgrounds };
+      return;
+    case 'realm_domains':
+      d.write.realm = { ...d.read.realm, realm_domains: nextDomains(d.read.realm, ev) };
       return;
     case 'restart':
       d.write.featureLevel = ev.zulip_feature_level;

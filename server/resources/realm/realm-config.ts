@@ -1,5 +1,6 @@
-// Realm configuration edited from the settings screens: linkifiers (4.18), code playgrounds
-// (4.20) and allowed email domains (4.21), with their register state and events.
+// Realm configuration edited from the settings screens: linkifiers (4.18; add, edit, delete,
+// reorder), code playgrounds (4.20) and allowed email domains (4.21), with their register state and
+// events.
 import { z } from 'zod';
 import type { Db } from '../../db';
 import { parseJson } from '../../db';
@@ -9,6 +10,15 @@ import { badRequest } from '../../http/errors';
 import { isAdmin, isOwner } from '../../realm/roles';
 import type { AuthUser, RealmContext } from '../../realm/context';
 import { activeUserIds } from '../users/users-store';
+import { enumeratesAllIds, storeOrder } from '../../realm/ordering';
+import {
+  checkLinkifier,
+  compileLinkifierPattern,
+  expandTemplate,
+  templateVariables,
+  type LinkifierDraft,
+} from '../../../shared/linkifier-rules';
+
 
 interface LinkifierRow {
   id: number;
@@ -36,42 +46,13 @@ function requireAdmin(user: AuthUser): void {
   if (!isAdmin(user.role)) throw badRequest('Must be an organization administrator');
 }
 
-// RFC 6570 expressions: {var}, {+var}, {#var}, {/var}, {?a,b} ... (level 1-3 without modifiers).
-const EXPRESSION = /\{([+#./;?&]?)([A-Za-z0-9_]+(?:,[A-Za-z0-9_]+)*)\}/g;
-
-/** The variable names of a URI template, or null when it is not a valid template. */
-export function templateVariables(template: string): string[] | null {
-  if (template.trim() === '') return null;
-  const withoutExpressions = template.replace(EXPRESSION, '');
-  if (/[{}]/.test(withoutExpressions)) return null;
-  const names: string[] = [];
-  for (const match of template.matchAll(EXPRESSION)) names.push(...match[2].split(','));
-  return names;
-}
-
-export function expandTemplate(template: string, values: Record<string, string>): string {
-  return template.replace(EXPRESSION, (_all, operator: string, list: string) => {
-    const parts = list.split(',').map((name) => {
-      const value = values[name] ?? '';
-      return operator === '+' || operator === '#' ? encodeURI(value) : encodeURIComponent(value);
-    });
-    const prefix = operator === '+' ? '' : operator;
-    return prefix + parts.join(',');
-  });
-}
-
-/** Linkifier patterns use Python's (?P<name>...) groups; JavaScript spells them (?<name>...). */
+/** A linkifier pattern as a JavaScript RegExp; an invalid one is the caller's BAD_REQUEST. */
 export function compilePattern(pattern: string): RegExp {
   try {
-    return new RegExp(pattern.replace(/\(\?P</g, '(?<'), 'u');
+    return compileLinkifierPattern(pattern);
   } catch (error) {
     throw badRequest(`Invalid linkifier pattern: ${(error as Error).message}`);
   }
-}
-
-function namedGroups(regex: RegExp): string[] {
-  const names = [...regex.source.matchAll(/\(\?<([A-Za-z_][A-Za-z0-9_]*)>/g)].map((m) => m[1]);
-  return [...new Set(names)];
 }
 
 function linkifierObject(row: LinkifierRow): Record<string, unknown> {
@@ -87,7 +68,7 @@ function linkifierObject(row: LinkifierRow): Record<string, unknown> {
 
 function listLinkifiers(db: Db): Record<string, unknown>[] {
   return db
-    .prepare<[], LinkifierRow>('SELECT * FROM linkifiers ORDER BY id')
+    .prepare<[], LinkifierRow>('SELECT * FROM linkifiers ORDER BY sort_order, id')
     .all()
     .map(linkifierObject);
 }
@@ -113,50 +94,50 @@ function sendLinkifiers(ctx: RealmContext): void {
   );
 }
 
-function validateLinkifier(params: {
-  pattern: string;
-  url_template: string;
-  reverse_template?: string;
-  alternative_url_templates?: string[];
-  example_input?: string;
-}): { reverseTemplate: string | null } {
-  if (params.pattern.trim() === '') throw badRequest('Linkifier pattern cannot be blank');
-  const regex = compilePattern(params.pattern);
-  const groups = namedGroups(regex);
-  const variables = templateVariables(params.url_template);
-  if (variables === null) throw badRequest('Invalid URL template.');
-  for (const name of variables) {
-    if (!groups.includes(name)) {
-      throw badRequest(`Group "${name}" in URL template is not present in linkifier pattern.`);
-    }
-  }
-  for (const name of groups) {
-    if (!variables.includes(name)) {
-      throw badRequest(`Group "${name}" in linkifier pattern is not present in URL template.`);
-    }
-  }
-  for (const template of params.alternative_url_templates ?? []) {
-    if (templateVariables(template) === null) throw badRequest('Invalid alternative URL template.');
-  }
-  const reverseTemplate =
-    params.reverse_template === undefined || params.reverse_template === ''
-      ? null
-      : params.reverse_template;
-  if (reverseTemplate !== null) {
-    if (templateVariables(reverseTemplate) === null) throw badRequest('Invalid reverse template.');
-    if (params.example_input === undefined) {
-      throw badRequest('example_input is required when reverse_template is set');
-    }
-    const match = new RegExp(`^(?:${regex.source})$`, 'u').exec(params.example_input);
-    if (!match) throw badRequest('example_input does not match the linkifier pattern');
-    const regenerated = expandTemplate(reverseTemplate, match.groups ?? {});
-    if (regenerated !== params.example_input) {
-      throw badRequest(
-        `Reverse template output '${regenerated}' does not match example_input '${params.example_input}'`,
-      );
-    }
-  }
-  return { reverseTemplate };
+function validateLinkifier(params: LinkifierDraft): { reverseTemplate: string | null } {
+  const checked = checkLinkifier(params);
+  if (!checked.ok) throw badRequest(checked.error);
+  return { reverseTemplate: checked.reverseTemplate };
+}
+
+const LINKIFIER_PARAMS = {
+  pattern: p.string(),
+  url_template: p.string(),
+  reverse_template: p.string().optional(),
+  alternative_url_templates: p.json(z.array(z.string())).optional(),
+  example_input: p.string().optional(),
+};
+
+/** pattern, url_template, reverse_template, alternative_url_templates, example_input. */
+function linkifierColumns(
+  params: {
+    pattern: string;
+    url_template: string;
+    alternative_url_templates?: string[];
+    example_input?: string;
+  },
+  reverseTemplate: string | null,
+): Array<string | null> {
+  return [
+    params.pattern,
+    params.url_template,
+    reverseTemplate,
+    JSON.stringify(params.alternative_url_templates ?? []),
+    params.example_input || null,
+  ];
+}
+
+function assertNoDuplicateLinkifier(
+  db: Db,
+  linkifier: { pattern: string; url_template: string },
+  exceptId: number | null,
+): void {
+  const other = db
+    .prepare<[string, string, number], { id: number }>(
+      'SELECT id FROM linkifiers WHERE pattern = ? AND url_template = ? AND id != ?',
+    )
+    .get(linkifier.pattern, linkifier.url_template, exceptId ?? -1);
+  if (other) throw badRequest('Linkifier with this pattern and URL template already exists.');
 }
 
 export const realmConfigResource: ResourceModule = {
@@ -164,41 +145,62 @@ export const realmConfigResource: ResourceModule = {
   routes(api, ctx) {
     api.get('/realm/linkifiers', {}, () => ({ linkifiers: listLinkifiers(ctx.db) }));
 
-    api.post(
-      '/realm/filters',
-      {
-        params: {
-          pattern: p.string(),
-          url_template: p.string(),
-          reverse_template: p.string().optional(),
-          alternative_url_templates: p.json(z.array(z.string())).optional(),
-          example_input: p.string().optional(),
-        },
+    // The deprecated list: [pattern, url_template, id] triples (zulip-js still calls it).
+    api.get('/realm/filters', {}, () => ({
+      filters: listLinkifiers(ctx.db).map((l) => [l.pattern, l.url_template, l.id]),
+    }));
+
+    api.post('/realm/filters', { params: LINKIFIER_PARAMS }, ({ user, params }) => {
+      requireAdmin(user);
+      const { reverseTemplate } = validateLinkifier(params);
+      assertNoDuplicateLinkifier(ctx.db, params, null);
+      const id = Number(
+        ctx.db
+          .prepare(
+            `INSERT INTO linkifiers (pattern, url_template, reverse_template, alternative_url_templates,
+               example_input, sort_order)
+             VALUES (?, ?, ?, ?, ?, (SELECT COALESCE(MAX(sort_order), 0) + 1 FROM linkifiers))`,
+          )
+          .run(...linkifierColumns(params, reverseTemplate)).lastInsertRowid,
+      );
+      sendLinkifiers(ctx);
+      return { id };
+    });
+
+    api.patch(
+      '/realm/filters/:filter_id',
+      { ids: ['filter_id'], params: LINKIFIER_PARAMS },
+      ({ user, ids, params }) => {
+        requireAdmin(user);
+        if (!ctx.db.prepare('SELECT 1 FROM linkifiers WHERE id = ?').get(ids.filter_id)) {
+          throw badRequest('Linkifier not found.');
+        }
+        const { reverseTemplate } = validateLinkifier(params);
+        assertNoDuplicateLinkifier(ctx.db, params, ids.filter_id);
+        ctx.db
+          .prepare(
+            `UPDATE linkifiers SET pattern = ?, url_template = ?, reverse_template = ?,
+               alternative_url_templates = ?, example_input = ? WHERE id = ?`,
+          )
+          .run(...linkifierColumns(params, reverseTemplate), ids.filter_id);
+        sendLinkifiers(ctx);
       },
+    );
+
+    api.patch(
+      '/realm/linkifiers',
+      { params: { ordered_linkifier_ids: p.json(z.array(z.number().int())) } },
       ({ user, params }) => {
         requireAdmin(user);
-        const { reverseTemplate } = validateLinkifier(params);
-        const exists = ctx.db
-          .prepare('SELECT 1 FROM linkifiers WHERE pattern = ? AND url_template = ?')
-          .get(params.pattern, params.url_template);
-        if (exists)
-          throw badRequest('Linkifier with this pattern and URL template already exists.');
-        const id = Number(
-          ctx.db
-            .prepare(
-              `INSERT INTO linkifiers (pattern, url_template, reverse_template, alternative_url_templates,
-                 example_input) VALUES (?, ?, ?, ?, ?)`,
-            )
-            .run(
-              params.pattern,
-              params.url_template,
-              reverseTemplate,
-              JSON.stringify(params.alternative_url_templates ?? []),
-              params.example_input ?? null,
-            ).lastInsertRowid,
-        );
+        const wanted = params.ordered_linkifier_ids;
+        if (new Set(wanted).size < wanted.length) {
+          throw badRequest('The ordered list must not contain duplicated linkifiers');
+        }
+        if (!enumeratesAllIds(ctx.db, 'linkifiers', wanted)) {
+          throw badRequest('The ordered list must enumerate all existing linkifiers exactly once');
+        }
+        storeOrder(ctx.db, 'linkifiers', wanted);
         sendLinkifiers(ctx);
-        return { id };
       },
     );
 

@@ -20,10 +20,10 @@ import { REALM_ID } from '../../uploads/storage';
 import { SERVED_FILE_CSP } from '../../uploads/mime';
 import type { ResourceModule } from '../module';
 import { activeUserIds } from '../users/users-store';
+import { emojiNameProblem, normalizeEmojiName } from '../../../shared/emoji/custom-emoji-name';
 
 /** The public server's MAX_EMOJI_FILE_SIZE_MIB. */
 export const MAX_EMOJI_FILE_SIZE_MIB = 5;
-const MAX_EMOJI_NAME_LENGTH = 60;
 const IMAGE_PATH = `/user_avatars/${REALM_ID}/emoji/images`;
 const FILE_NAME = /^[0-9a-f]{32}\.(png|gif|jpg|webp)$/;
 
@@ -96,17 +96,10 @@ function announce(ctx: RealmContext): void {
   });
 }
 
-/** The public server's emoji name rule: lowercase letters, digits, dashes and underscores. */
+/** The public server's emoji name rule (shared/emoji/custom-emoji-name.ts). */
 export function checkEmojiName(name: string): void {
-  if (name === '') throw badRequest('Emoji name is missing');
-  if ([...name].length > MAX_EMOJI_NAME_LENGTH) throw badRequest('Emoji name is too long');
-  if (/^[0-9a-z_-]+$/.test(name)) {
-    if (/[_-]$/.test(name)) throw badRequest('Emoji names must end with either a letter or digit.');
-    return;
-  }
-  throw badRequest(
-    'Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.',
-  );
+  const problem = emojiNameProblem(name);
+  if (problem !== null) throw badRequest(problem);
 }
 
 /** The image type from the file's first bytes; the declared type and file name are not trusted. */
@@ -189,7 +182,7 @@ export const realmEmojiResource: ResourceModule = {
           throw badRequest('Insufficient permission');
         }
         // As the public server does: surrounding spaces dropped, inner spaces become underscores.
-        const name = path.emoji_name.trim().replace(/ /g, '_');
+        const name = normalizeEmojiName(path.emoji_name);
         checkEmojiName(name);
         if (unicodeEmojiCodeForName(name) !== undefined && !isAdmin(user.role)) {
           throw badRequest('Only administrators can override default emoji.');

@@ -18,6 +18,7 @@ import { getChannel } from '../channels/channels-store';
 import { LIMITS } from '../../config';
 import { subscribeToDefaultChannels } from '../channels/subscriptions';
 import { isSystemBot } from './system-bots';
+import { listProfileFields } from '../realm/profile-fields';
 import {
   accessUserRow,
   allUserRows,
@@ -262,19 +263,7 @@ export const usersResource: ResourceModule = {
         }));
     }
     if (request.wants('custom_profile_fields')) {
-      state.custom_profile_fields = ctx.db
-        .prepare<[], Record<string, unknown>>(
-          `SELECT id, name, hint, field_type AS type, field_data, sort_order AS "order",
-                  display_in_profile_summary, required, editable_by_user
-             FROM custom_profile_fields ORDER BY sort_order`,
-        )
-        .all()
-        .map((f) => ({
-          ...f,
-          display_in_profile_summary: f.display_in_profile_summary === 1,
-          required: f.required === 1,
-          editable_by_user: f.editable_by_user === 1,
-        }));
+      state.custom_profile_fields = listProfileFields(ctx.db);
       state.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;
     }
     return state;
