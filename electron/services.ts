@@ -27,6 +27,7 @@ import { saveUpload } from './media/save-upload';
 import { isAllowedExternalUrl } from './shell/external-urls';
 import { ActivityTracker } from './presence/activity';
 import { peopleHandlers } from './presence/people-handlers';
+import { adminPeopleHandlers } from './admin/people-handlers';
 
 export interface MainServicesOptions {
   dataDir: string;
@@ -290,6 +291,12 @@ export class MainServices {
 
       // manifest viewer
       ...this.manifests.handlers,
+
+      ...adminPeopleHandlers({
+        signedInSession: (accountId) => session({ accountId }),
+        intake: this.intake,
+        chooseSavePath: this.options.chooseSavePath,
+      }),
     };
   }
 

@@ -38,7 +38,7 @@ export interface Endpoint<Params, Response> {
 
 export type ResponseOf<E> = E extends Endpoint<unknown, infer R> ? R : never;
 
-function endpoint<Params, Response>(
+export function endpoint<Params, Response>(
   method: HttpMethod,
   path: string,
   options: { auth?: boolean; idempotent?: boolean } = {},

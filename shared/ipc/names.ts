@@ -72,6 +72,23 @@ export const METHOD_NAMES = [
   'getPresence',
   'muteUser',
   'unmuteUser',
+  'adminCreateChannel',
+  'updateChannel',
+  'archiveChannel',
+  'unarchiveChannel',
+  'setDefaultChannel',
+  'createUserGroup',
+  'updateUserGroup',
+  'updateUserGroupMembers',
+  'updateUserGroupSubgroups',
+  'deactivateUserGroup',
+  'createBot',
+  'updateBot',
+  'deactivateBot',
+  'reactivateBot',
+  'showBotKey',
+  'regenerateBotKey',
+  'saveBotZuliprc',
 ] as const satisfies readonly MethodName[];
 
 export const PUSH_NAMES = [

@@ -9,7 +9,8 @@ import { useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import { api, errorText } from '../../src/tributary';
 import { navigate } from '../../src/ui-store';
-import { canAddSubscribers } from './channel-permissions';
+import { canAddSubscribers, canRemoveSubscribers } from './channel-permissions';
+import { ChannelGeneral } from './ChannelGeneral';
 import { PrivacyIcon } from './PrivacyIcon';
 import { PeoplePicker } from './PeoplePicker';
 import { ChannelDescription, ErrorLine, Tabs } from './parts';
@@ -32,8 +33,9 @@ const NOTIFICATIONS: Array<[NotificationProperty, string, keyof UserSettings]> =
   ['email_notifications', 'Email notifications', 'enable_stream_email_notifications'],
 ];
 
-type Tab = 'personal' | 'subscribers';
+type Tab = 'general' | 'personal' | 'subscribers';
 const SECTIONS = [
+  ['general', 'General'],
   ['personal', 'Personal'],
   ['subscribers', 'Subscribers'],
 ] as const;
@@ -44,6 +46,10 @@ export function ChannelSettings({ accountId, streamId }: { accountId: string; st
   const mayAdd = useChatStore((s) => {
     const account = selectActiveAccount(s);
     return account && channel ? canAddSubscribers(account, channel) : false;
+  });
+  const mayRemove = useChatStore((s) => {
+    const account = selectActiveAccount(s);
+    return account && channel ? canRemoveSubscribers(account, channel) : false;
   });
   const [tab, setTab] = useState<Tab>('personal');
   const [error, setError] = useState<string | null>(null);
@@ -86,7 +92,9 @@ export function ChannelSettings({ accountId, streamId }: { accountId: string; st
       <ChannelDescription html={channel.rendered_description} accountId={accountId} />
       <ErrorLine error={error} />
       <Tabs label="Channel settings sections" tabs={SECTIONS} value={tab} onChange={setTab} />
-      {tab === 'personal' ? (
+      {tab === 'general' ? (
+        <ChannelGeneral accountId={accountId} channel={channel} />
+      ) : tab === 'personal' ? (
         sub ? (
           <PersonalSettings accountId={accountId} sub={sub} run={run} />
         ) : (
@@ -98,6 +106,7 @@ export function ChannelSettings({ accountId, streamId }: { accountId: string; st
           channelName={channel.name}
           subscribers={channel.subscribers ?? sub?.subscribers ?? []}
           mayAdd={mayAdd}
+          mayRemove={mayRemove}
         />
       )}
     </article>
@@ -225,11 +234,14 @@ function Subscribers({
   channelName,
   subscribers,
   mayAdd,
+  mayRemove,
 }: {
   accountId: string;
   channelName: string;
   subscribers: readonly number[];
   mayAdd: boolean;
+  /** May unsubscribe others (administrators, can_remove_subscribers_group). */
+  mayRemove: boolean;
 }) {
   const users = useChatStore((s) => selectActiveAccount(s)?.users.users);
   const [chosen, setChosen] = useState<number[]>([]);
@@ -249,6 +261,15 @@ function Subscribers({
       setStatus({ ok: false, text: errorText(e) });
     } finally {
       setBusy(false);
+    }
+  };
+  const remove = async (userId: number, name: string) => {
+    setStatus(null);
+    try {
+      await api().unsubscribe({ accountId, subscriptions: [channelName], principals: [userId] });
+      setStatus({ ok: true, text: `Unsubscribed ${name}.` });
+    } catch (e) {
+      setStatus({ ok: false, text: errorText(e) });
     }
   };
   const names = subscribers
@@ -291,6 +312,16 @@ function Subscribers({
         {names.map((u) => (
           <li key={u.user_id}>
             {u.full_name} <span className="muted">{u.email}</span>
+            {mayRemove ? (
+              <button
+                type="button"
+                className="small"
+                aria-label={`Unsubscribe ${u.full_name}`}
+                onClick={() => void remove(u.user_id, u.full_name)}
+              >
+                Unsubscribe
+              </button>
+            ) : null}
           </li>
         ))}
       </ul>

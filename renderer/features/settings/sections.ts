@@ -5,6 +5,9 @@
 import type { ComponentType } from 'react';
 import type { AccountState } from '../../store';
 import { Preferences } from './personal/Preferences';
+import { Channels } from './organization/Channels';
+import { UserGroups } from './organization/UserGroups';
+import { BotList, YourBots } from './organization/Bots';
 
 export interface SettingsSection {
   /** Stable id, used in the route: `{ kind: 'settings', section: id }`. */
@@ -17,4 +20,25 @@ export interface SettingsSection {
 
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { id: 'preferences', label: 'Preferences', group: 'personal', Component: Preferences },
+  // Guests can neither own bots nor see the realm's groups and bots, as in the public web app.
+  {
+    id: 'your-bots',
+    label: 'Your bots',
+    group: 'personal',
+    visible: notGuest,
+    Component: YourBots,
+  },
+  { id: 'channels', label: 'Channels', group: 'organization', Component: Channels },
+  {
+    id: 'user-groups',
+    label: 'User groups',
+    group: 'organization',
+    visible: notGuest,
+    Component: UserGroups,
+  },
+  { id: 'bots', label: 'Bots', group: 'organization', visible: notGuest, Component: BotList },
 ];
+
+function notGuest(account: AccountState): boolean {
+  return account.users.users.get(account.selfUserId)?.is_guest !== true;
+}

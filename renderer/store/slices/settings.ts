@@ -1,7 +1,13 @@
 // Realm settings (the realm_* keys of the register response), the realm's custom profile fields,
 // the user's settings, the realm's defaults for new users, and the server limits. Small plain
 // objects, replaced on change.
-import type { CustomProfileField, RegisterResponse, UserSettings } from '../../../shared/api/types';
+import type {
+  CustomProfileField,
+  RealmBot,
+  RegisterResponse,
+  UserSettings,
+} from '../../../shared/api/types';
+import { applyRealmBotEvent } from './realmBots';
 import type { ServerEvent, ServerEventType } from '../../../shared/api/events';
 import type { EventContext } from '../context';
 import type { SliceDraft } from '../sliceDraft';
@@ -85,6 +91,8 @@ export const settingsEventTypes: readonly ServerEventType[] = [
   'custom_profile_fields',
   'realm_emoji',
   'restart',
+  'realm_bot',
+  'default_streams',
 ];
 
 export function handleSettingsEvent(
@@ -118,6 +126,15 @@ export function handleSettingsEvent(
     case 'realm_emoji':
       // Kept under register's own key, where the emoji picker and reactions read it.
       d.write.realm = { ...d.read.realm, realm_emoji: ev.realm_emoji };
+      return;
+    case 'realm_bot':
+      d.write.realm = {
+        ...d.read.realm,
+        realm_bots: applyRealmBotEvent(d.read.realm.realm_bots as RealmBot[] | undefined, ev),
+      };
+      return;
+    case 'default_streams':
+      d.write.realm = { ...d.read.realm, realm_default_streams: ev.default_streams };
       return;
     case 'restart':
       d.write.featureLevel = ev.zulip_feature_level;
