@@ -201,13 +201,13 @@ describe('Organization › User groups', () => {
     await detail.getByRole('button', { name: 'Save changes' }).click();
     await groupRow(watcher, 'releasers').waitFor();
     const article = page.getByRole('article', { name: 'Group releasers' });
-    await article.getByLabel('Add members').fill('Farid');
+    await article.getByLabel('Add members', { exact: true }).fill('Farid');
     await page.getByRole('option', { name: /Farid/ }).first().click();
     await article.getByRole('button', { name: 'Add', exact: true }).first().click();
     await watcher.getByRole('list', { name: 'Members' }).getByText(/Farid/).waitFor();
-    expect((await emma.waitFor((e) => e.op === 'add_members')).user_ids).toEqual([
-      session.realm.user('farid').user_id,
-    ]);
+    expect(
+      (await emma.waitFor((e) => e.type === 'user_group' && e.op === 'add_members')).user_ids,
+    ).toEqual([session.realm.user('farid').user_id]);
     await article.getByLabel('Add a subgroup').selectOption({ label: 'Moderators' });
     await article.getByRole('button', { name: 'Add', exact: true }).nth(1).click();
     await watcher.getByRole('list', { name: 'Subgroups' }).getByText('Moderators').waitFor();
@@ -215,12 +215,17 @@ describe('Organization › User groups', () => {
       .getByLabel('Who can mention this group')
       .selectOption({ label: 'Everyone except guests' });
     await article.getByRole('status').filter({ hasText: 'Permission saved' }).waitFor();
-    await emma.waitFor((e) => e.op === 'update' && 'can_mention_group' in e.data);
+    await emma.waitFor(
+      (e) =>
+        e.type === 'user_group' && e.op === 'update' && e.data?.can_mention_group !== undefined,
+    );
     await page.screenshot({ path: `${SHOTS}/user-groups.png` });
 
     await article.getByRole('button', { name: 'Deactivate group' }).click();
     await groupRow(watcher, 'releasers').waitFor({ state: 'detached' });
-    await emma.waitFor((e) => e.op === 'update' && e.data.deactivated === true);
+    await emma.waitFor(
+      (e) => e.type === 'user_group' && e.op === 'update' && e.data?.deactivated === true,
+    );
     await page.getByLabel('Show deactivated groups').check();
     await groupRow(page, 'releasers').getByText('Deactivated').waitFor();
   });
