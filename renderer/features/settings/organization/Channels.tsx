@@ -125,6 +125,11 @@ export function Channels({ accountId }: { accountId: string }) {
                         type="checkbox"
                         aria-label={`Default channel: ${c.name}`}
                         checked={isDefault}
+                        // As in the public web app: only public channels can be defaults.
+                        disabled={c.invite_only && !isDefault}
+                        title={
+                          c.invite_only ? 'Private channels cannot be default channels.' : undefined
+                        }
                         onChange={(e) => toggleDefault(c, e.target.checked)}
                       />
                     ) : isDefault ? (
