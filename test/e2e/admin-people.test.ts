@@ -325,9 +325,15 @@ describe('Your bots and Organization › Bots', () => {
   it('renames and deactivates; the organization list follows', async () => {
     const page = session.page;
     const card = page.getByRole('listitem', { name: 'Deploy Bot' });
-    await card.getByRole('button', { name: 'Rename' }).click();
-    await card.getByLabel('New name').fill('Deployer');
-    await card.getByRole('button', { name: 'Save' }).click();
+    await card.getByRole('button', { name: 'Edit' }).click();
+    const edit = card.getByRole('form', { name: 'Edit Deploy Bot' });
+    await edit.getByLabel('Name').fill('Deployer');
+    await edit.getByLabel('Endpoint URL').fill('https://ci.example.com/v2');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await page
+      .getByRole('listitem', { name: 'Deployer' })
+      .getByText(/ci\.example\.com\/v2/)
+      .waitFor();
     await watcher.getByRole('table', { name: 'All bots' }).getByText('Deployer').waitFor();
     await page
       .getByRole('listitem', { name: 'Deployer' })

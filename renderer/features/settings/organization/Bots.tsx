@@ -204,7 +204,7 @@ function CreateBot({ accountId }: { accountId: string }) {
 function BotCard({ accountId, bot, admin }: { accountId: string; bot: RealmBot; admin: boolean }) {
   const user = useChatStore((s) => selectActiveAccount(s)?.users.users.get(bot.user_id));
   const [key, setKey] = useState<string | null>(null);
-  const [renaming, setRenaming] = useState<string | null>(null);
+  const [editing, setEditing] = useState(false);
   const action = useAdminAction();
   const reveal = (request: Promise<{ apiKey: string }>, done: string) =>
     action.run(
@@ -262,8 +262,8 @@ function BotCard({ accountId, bot, admin }: { accountId: string; bot: RealmBot; 
           >
             Download zuliprc
           </button>
-          <button type="button" onClick={() => setRenaming(bot.full_name)}>
-            Rename
+          <button type="button" onClick={() => setEditing(true)}>
+            Edit
           </button>
           <button
             type="button"
@@ -287,13 +287,12 @@ function BotCard({ accountId, bot, admin }: { accountId: string; bot: RealmBot; 
           </button>
         </div>
       ) : null}
-      {renaming !== null ? (
-        <RenameBot
+      {editing ? (
+        <EditBot
           accountId={accountId}
           bot={bot}
-          initial={renaming}
           action={action}
-          onClose={() => setRenaming(null)}
+          onClose={() => setEditing(false)}
         />
       ) : null}
       {key !== null ? (
@@ -312,45 +311,70 @@ function BotCard({ accountId, bot, admin }: { accountId: string; bot: RealmBot; 
   );
 }
 
-function RenameBot({
+/** Edit a bot: its name, an outgoing webhook's endpoint, a new avatar. Only changes are sent. */
+function EditBot({
   accountId,
   bot,
-  initial,
   action,
   onClose,
 }: {
   accountId: string;
   bot: RealmBot;
-  initial: string;
   action: AdminAction;
   onClose: () => void;
 }) {
-  const [name, setName] = useState(initial);
+  const [name, setName] = useState(bot.full_name);
+  const currentUrl = bot.services[0]?.base_url ?? '';
+  const [url, setUrl] = useState(currentUrl);
+  const [file, setFile] = useState<File | null>(null);
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    if (name.trim() === '') return action.fail('Give the bot a name.');
+    if (bot.bot_type === 3 && !validUrl(url.trim()))
+      return action.fail('Enter the endpoint URL (http or https).');
+    const problem = avatarProblem(file);
+    if (problem) return action.fail(problem);
+    const request = (async () => {
+      const avatarToken = file ? (await window.tributary.intakeFile(file)).token : undefined;
+      await api().updateBot({
+        accountId,
+        botId: bot.user_id,
+        ...(name.trim() !== bot.full_name ? { fullName: name.trim() } : {}),
+        ...(bot.bot_type === 3 && url.trim() !== currentUrl ? { payloadUrl: url.trim() } : {}),
+        ...(avatarToken ? { avatarToken } : {}),
+      });
+      onClose();
+    })();
+    action.run(request, 'Saved.');
+  };
   return (
-    <form
-      className="inline-form"
-      aria-label={`Rename ${bot.full_name}`}
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (name.trim() === '') return action.fail('Give the bot a name.');
-        action.run(
-          api().updateBot({ accountId, botId: bot.user_id, fullName: name.trim() }).then(onClose),
-          'Renamed.',
-        );
-      }}
-    >
-      <input
-        aria-label="New name"
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        autoFocus
-      />
-      <button type="submit" className="primary">
-        Save
-      </button>
-      <button type="button" onClick={onClose}>
-        Cancel
-      </button>
+    <form className="admin-form edit-bot" aria-label={`Edit ${bot.full_name}`} onSubmit={submit}>
+      <label>
+        <span className="field-label">Name</span>
+        <input value={name} onChange={(e) => setName(e.target.value)} autoFocus />
+      </label>
+      {bot.bot_type === 3 ? (
+        <label>
+          <span className="field-label">Endpoint URL</span>
+          <input value={url} onChange={(e) => setUrl(e.target.value)} />
+        </label>
+      ) : null}
+      <label>
+        <span className="field-label">New avatar</span>
+        <input
+          type="file"
+          accept="image/png,image/jpeg,image/gif,image/webp"
+          onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+        />
+      </label>
+      <div className="form-actions">
+        <button type="button" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="submit" className="primary" disabled={action.busy}>
+          Save changes
+        </button>
+      </div>
     </form>
   );
 }
