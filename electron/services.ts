@@ -31,6 +31,7 @@ import { DesktopShell, type DesktopIntegration } from './shell/desktop-shell';
 import { DESKTOP_PREFERENCES_FILE } from './shell/desktop-preferences';
 import { DesktopBridge } from './notifications/desktop-bridge';
 import { adminExtrasHandlers } from './admin/extras-handlers';
+import { adminPeopleHandlers } from './admin/people-handlers';
 
 export interface MainServicesOptions {
   dataDir: string;
@@ -317,6 +318,11 @@ export class MainServices {
       ...adminExtrasHandlers({
         signedInSession: (accountId) => session({ accountId }),
         intake: this.intake,
+      }),
+      ...adminPeopleHandlers({
+        signedInSession: (accountId) => session({ accountId }),
+        intake: this.intake,
+        chooseSavePath: this.options.chooseSavePath,
       }),
     };
   }

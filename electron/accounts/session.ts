@@ -19,6 +19,7 @@ import { DraftStore } from '../drafts/drafts';
 import type { AccountRecord } from './account-store';
 import type { ActivityTracker } from '../presence/activity';
 import { PresenceReporter } from '../presence/presence-reporter';
+import { eventsWithoutBotKeys, registerWithoutBotKeys } from '../admin/bot-keys';
 
 /** Beyond this many events since the snapshot, a fresh registration is cheaper than the backlog. */
 const MAX_BACKLOG_EVENTS = 20_000;
@@ -226,7 +227,8 @@ export class AccountSession {
     return this.snapshot?.register.realm_empty_topic_display_name ?? 'general chat';
   }
 
-  private onSnapshot(queueId: string, register: RegisterResponse): void {
+  private onSnapshot(queueId: string, fullRegister: RegisterResponse): void {
+    const register = registerWithoutBotKeys(fullRegister);
     this.snapshot = { accountId: this.id, queueId, register };
     this.noteMessageId(register.max_message_id);
     this.presence?.onSnapshot(register);
@@ -240,7 +242,8 @@ export class AccountSession {
     );
   }
 
-  private onEvents(queueId: string, events: ServerEvent[]): void {
+  private onEvents(queueId: string, fullEvents: ServerEvent[]): void {
+    const events = eventsWithoutBotKeys(fullEvents);
     if (this.backlog.length + events.length > MAX_BACKLOG_EVENTS) {
       this.loop.resync();
       return;

@@ -42,6 +42,9 @@ import { readReceiptsResource } from './messages/read-receipts';
 import { scheduledMessagesResource } from './unsent/scheduled-messages';
 import { remindersResource } from './unsent/reminders';
 import { realmAdminResource } from './realm/realm-admin';
+import { botAdminResource } from './users/bot-admin';
+import { avatarFilesResource } from './users/avatar-files';
+import { defaultChannelsResource } from './channels/default-channels';
 
 export const resources: readonly ResourceModule[] = [
   serverInfoResource,
@@ -85,6 +88,9 @@ export const resources: readonly ResourceModule[] = [
   scheduledMessagesResource,
   remindersResource,
   realmAdminResource,
+  botAdminResource,
+  avatarFilesResource,
+  defaultChannelsResource,
 ];
 
 setStateProviders(resources);

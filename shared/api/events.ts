@@ -24,6 +24,7 @@ import type {
   VisibilityPolicy,
   ModernPresence,
   MutedUser,
+  RealmBot,
 } from './types';
 
 interface EventBase {
@@ -528,6 +529,37 @@ export type UserGroupEvent =
   | UserGroupRemoveEvent;
 
 // ---------------------------------------------------------------------------------------------
+// Bots and default channels (administration)
+
+export interface RealmBotAddEvent extends EventBase {
+  type: 'realm_bot';
+  op: 'add';
+  bot: RealmBot;
+}
+
+/** One or more fields of one bot changed (is_active on deactivation and reactivation). */
+export interface RealmBotUpdateEvent extends EventBase {
+  type: 'realm_bot';
+  op: 'update';
+  bot: Partial<RealmBot> & { user_id: number };
+}
+
+/** The bot left the recipient's list (`remove` is the deprecated form). */
+export interface RealmBotDeleteEvent extends EventBase {
+  type: 'realm_bot';
+  op: 'delete' | 'remove';
+  bot: { user_id: number };
+}
+
+export type RealmBotEvent = RealmBotAddEvent | RealmBotUpdateEvent | RealmBotDeleteEvent;
+
+/** The realm's default channels, as ids (FL 330). */
+export interface DefaultStreamsEvent extends EventBase {
+  type: 'default_streams';
+  default_streams: number[];
+}
+
+// ---------------------------------------------------------------------------------------------
 // Uploads and other personal state
 
 /** The user's uploads changed; remove carries only the id. */
@@ -595,6 +627,8 @@ export type ServerEvent =
   | RealmUserSettingsDefaultsEvent
   | UserSettingsUpdateEvent
   | UserGroupEvent
+  | RealmBotEvent
+  | DefaultStreamsEvent
   | AttachmentEvent
   | AlertWordsEvent
   | HasVideoproviderTokenEvent

@@ -540,6 +540,8 @@ export interface RegisterResponse extends ApiSuccess {
   realm_new_stream_announcements_stream_id?: number;
   realm_signup_announcements_stream_id?: number;
   realm_default_streams?: number[];
+  /** The user's own bots (all of the realm's for administrators). */
+  realm_bots?: RealmBot[];
   /** Every other realm_* org setting (many realm_can_*_group group-setting values). */
   [realmSetting: `realm_${string}`]: unknown;
 }
@@ -553,4 +555,23 @@ export interface ModernPresence {
 export interface MutedUser {
   id: number;
   timestamp: number;
+}
+
+/** A bot as realm_bots and realm_bot events carry it (api-notes §5.8). */
+export interface RealmBot {
+  user_id: number;
+  full_name: string;
+  email: string;
+  /** 1 generic, 2 incoming webhook, 3 outgoing webhook, 4 embedded. */
+  bot_type: 1 | 2 | 3 | 4;
+  is_active: boolean;
+  owner_id: number | null;
+  avatar_url: string | null;
+  /** The public server sends it; Tributary's main process removes it before the renderer. */
+  api_key?: string;
+  default_sending_stream: string | null;
+  default_events_register_stream: string | null;
+  default_all_public_streams: boolean;
+  /** Outgoing webhooks: where messages are posted, in which payload format (1 own, 2 Slack). */
+  services: Array<{ base_url?: string; interface?: number; token?: string }>;
 }

@@ -15,6 +15,7 @@ import { peopleMethods, peoplePushes } from './people';
 import { shellMethods, shellPushes } from './shell';
 import { notificationsMethods, notificationsPushes } from './notifications';
 import { adminExtrasMethods } from './admin-extras';
+import { adminPeopleMethods } from './admin-people';
 import { composeDomains, type MethodDef, type PushDef } from './define';
 import type { ChosenFile } from './uploads';
 
@@ -31,6 +32,7 @@ export const methods = composeDomains(
   shellMethods,
   notificationsMethods,
   adminExtrasMethods,
+  adminPeopleMethods,
 );
 
 export const pushes = composeDomains(

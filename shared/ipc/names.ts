@@ -91,6 +91,23 @@ export const METHOD_NAMES = [
   'updateProfileField',
   'deleteProfileField',
   'reorderProfileFields',
+  'adminCreateChannel',
+  'updateChannel',
+  'archiveChannel',
+  'unarchiveChannel',
+  'setDefaultChannel',
+  'createUserGroup',
+  'updateUserGroup',
+  'updateUserGroupMembers',
+  'updateUserGroupSubgroups',
+  'deactivateUserGroup',
+  'createBot',
+  'updateBot',
+  'deactivateBot',
+  'reactivateBot',
+  'showBotKey',
+  'regenerateBotKey',
+  'saveBotZuliprc',
 ] as const satisfies readonly MethodName[];
 
 export const PUSH_NAMES = [

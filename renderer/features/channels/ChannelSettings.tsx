@@ -9,7 +9,8 @@ import { useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import { api, errorText } from '../../src/tributary';
 import { navigate } from '../../src/ui-store';
-import { canAddSubscribers } from './channel-permissions';
+import { canAddSubscribers, canRemoveSubscribers } from './channel-permissions';
+import { ChannelGeneral } from './ChannelGeneral';
 import { PrivacyIcon } from './PrivacyIcon';
 import { PeoplePicker } from './PeoplePicker';
 import { ChannelDescription, ErrorLine, Tabs } from './parts';
@@ -38,8 +39,9 @@ const NOTIFICATIONS: Array<[NotificationProperty, string, keyof UserSettings]> =
   ['wildcard_mentions_notify', 'Notify for @all mentions', 'wildcard_mentions_notify'],
 ];
 
-type Tab = 'personal' | 'subscribers';
+type Tab = 'general' | 'personal' | 'subscribers';
 const SECTIONS = [
+  ['general', 'General'],
   ['personal', 'Personal'],
   ['subscribers', 'Subscribers'],
 ] as const;
@@ -50,6 +52,10 @@ export function ChannelSettings({ accountId, streamId }: { accountId: string; st
   const mayAdd = useChatStore((s) => {
     const account = selectActiveAccount(s);
     return account && channel ? canAddSubscribers(account, channel) : false;
+  });
+  const mayRemove = useChatStore((s) => {
+    const account = selectActiveAccount(s);
+    return account && channel ? canRemoveSubscribers(account, channel) : false;
   });
   const [tab, setTab] = useState<Tab>('personal');
   const [error, setError] = useState<string | null>(null);
@@ -92,7 +98,9 @@ export function ChannelSettings({ accountId, streamId }: { accountId: string; st
       <ChannelDescription html={channel.rendered_description} accountId={accountId} />
       <ErrorLine error={error} />
       <Tabs label="Channel settings sections" tabs={SECTIONS} value={tab} onChange={setTab} />
-      {tab === 'personal' ? (
+      {tab === 'general' ? (
+        <ChannelGeneral accountId={accountId} channel={channel} />
+      ) : tab === 'personal' ? (
         sub ? (
           <PersonalSettings accountId={accountId} sub={sub} run={run} />
         ) : (
@@ -104,6 +112,7 @@ export function ChannelSettings({ accountId, streamId }: { accountId: string; st
           channelName={channel.name}
           subscribers={channel.subscribers ?? sub?.subscribers ?? []}
           mayAdd={mayAdd}
+          mayRemove={mayRemove}
         />
       )}
     </article>
@@ -231,11 +240,14 @@ function Subscribers({
   channelName,
   subscribers,
   mayAdd,
+  mayRemove,
 }: {
   accountId: string;
   channelName: string;
   subscribers: readonly number[];
   mayAdd: boolean;
+  /** May unsubscribe others (administrators, can_remove_subscribers_group). */
+  mayRemove: boolean;
 }) {
   const users = useChatStore((s) => selectActiveAccount(s)?.users.users);
   const [chosen, setChosen] = useState<number[]>([]);
@@ -255,6 +267,15 @@ function Subscribers({
       setStatus({ ok: false, text: errorText(e) });
     } finally {
       setBusy(false);
+    }
+  };
+  const remove = async (userId: number, name: string) => {
+    setStatus(null);
+    try {
+      await api().unsubscribe({ accountId, subscriptions: [channelName], principals: [userId] });
+      setStatus({ ok: true, text: `Unsubscribed ${name}.` });
+    } catch (e) {
+      setStatus({ ok: false, text: errorText(e) });
     }
   };
   const names = subscribers
@@ -297,6 +318,16 @@ function Subscribers({
         {names.map((u) => (
           <li key={u.user_id}>
             {u.full_name} <span className="muted">{u.email}</span>
+            {mayRemove ? (
+              <button
+                type="button"
+                className="small"
+                aria-label={`Unsubscribe ${u.full_name}`}
+                onClick={() => void remove(u.user_id, u.full_name)}
+              >
+                Unsubscribe
+              </button>
+            ) : null}
           </li>
         ))}
       </ul>

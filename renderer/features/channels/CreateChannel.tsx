@@ -12,6 +12,9 @@ import { creatablePrivacies, type Privacy } from './channel-permissions';
 import { PeoplePicker } from './PeoplePicker';
 import { whenSubscribed } from './when-subscribed';
 import { ErrorLine } from './parts';
+import type { ChannelGroupSettings } from '../../../shared/ipc/admin-people';
+import { GroupSettingField } from '../settings/organization/group-settings';
+import { CHANNEL_PERMISSIONS } from './ChannelGeneral';
 
 const PRIVACY_TEXT: Record<Privacy, { label: string; help: string }> = {
   public: { label: 'Public', help: 'Members can join and view the complete message history.' },
@@ -22,7 +25,20 @@ const PRIVACY_TEXT: Record<Privacy, { label: string; help: string }> = {
   },
 };
 
-export function CreateChannel({ accountId }: { accountId: string }) {
+/**
+ * `admin` (Settings > Organization > Channels, for administrators): the creator may leave
+ * themselves out, make the channel a default one and set its permission groups; `onDone` replaces
+ * opening the channel in the browser.
+ */
+export function CreateChannel({
+  accountId,
+  admin = false,
+  onDone,
+}: {
+  accountId: string;
+  admin?: boolean;
+  onDone?: (streamId: number | undefined) => void;
+}) {
   const privacies = useChatStore((s) => {
     const account = selectActiveAccount(s);
     return account ? creatablePrivacies(account).join(',') : '';
@@ -38,6 +54,9 @@ export function CreateChannel({ accountId }: { accountId: string }) {
   const [privacy, setPrivacy] = useState<Privacy | undefined>(undefined);
   const [principals, setPrincipals] = useState<number[]>([]);
   const [announce, setAnnounce] = useState(true);
+  const [subscribeSelf, setSubscribeSelf] = useState(true);
+  const [isDefault, setIsDefault] = useState(false);
+  const [groupSettings, setGroupSettings] = useState<ChannelGroupSettings>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -59,17 +78,35 @@ export function CreateChannel({ accountId }: { accountId: string }) {
     }
     setBusy(true);
     try {
-      await api().createChannel({
-        accountId,
-        name: name.trim(),
-        description,
-        privacy: chosenPrivacy,
-        principals,
-        announce: chosenPrivacy !== 'private' && announce,
-      });
+      if (admin) {
+        if (chosenPrivacy === 'web-public')
+          throw new Error('Web-public channels are not offered here.');
+        if (!subscribeSelf && principals.length === 0)
+          throw new Error('Choose at least one subscriber, or subscribe yourself.');
+        await api().adminCreateChannel({
+          accountId,
+          name: name.trim(),
+          description,
+          privacy: chosenPrivacy,
+          principals,
+          subscribeSelf,
+          isDefault: chosenPrivacy === 'public' && isDefault,
+          groupSettings,
+        });
+      } else {
+        await api().createChannel({
+          accountId,
+          name: name.trim(),
+          description,
+          privacy: chosenPrivacy,
+          principals,
+          announce: chosenPrivacy !== 'private' && announce,
+        });
+      }
       await queryClient.invalidateQueries({ queryKey: ['channels', accountId] });
-      const id = await whenSubscribed(store, name.trim());
-      navigate(id === undefined ? { kind: 'channels' } : { kind: 'channels', streamId: id });
+      const id = await whenSubscribed(store, name.trim(), !admin || subscribeSelf);
+      if (onDone) onDone(id);
+      else navigate(id === undefined ? { kind: 'channels' } : { kind: 'channels', streamId: id });
     } catch (err) {
       setError(errorText(err));
     } finally {
@@ -123,9 +160,44 @@ export function CreateChannel({ accountId }: { accountId: string }) {
           onChange={setPrincipals}
           exclude={[selfUserId]}
         />
-        <small>You are subscribed automatically.</small>
+        {admin ? (
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={subscribeSelf}
+              onChange={(e) => setSubscribeSelf(e.target.checked)}
+            />
+            Subscribe me too
+          </label>
+        ) : (
+          <small>You are subscribed automatically.</small>
+        )}
       </div>
-      {chosenPrivacy !== 'private' ? (
+      {admin && chosenPrivacy === 'public' ? (
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={isDefault}
+            onChange={(e) => setIsDefault(e.target.checked)}
+          />
+          Default channel for new users
+        </label>
+      ) : null}
+      {admin ? (
+        <fieldset>
+          <legend>Permissions</legend>
+          {CHANNEL_PERMISSIONS.map(([setting, label]) => (
+            <GroupSettingField
+              key={setting}
+              label={label}
+              value={groupSettings[setting]}
+              editable
+              onChange={(value) => setGroupSettings({ ...groupSettings, [setting]: value })}
+            />
+          ))}
+        </fieldset>
+      ) : null}
+      {!admin && chosenPrivacy !== 'private' ? (
         <label className="checkbox">
           <input
             type="checkbox"
@@ -137,7 +209,10 @@ export function CreateChannel({ accountId }: { accountId: string }) {
       ) : null}
       <ErrorLine error={error} />
       <div className="form-actions">
-        <button type="button" onClick={() => navigate({ kind: 'channels' })}>
+        <button
+          type="button"
+          onClick={() => (onDone ? onDone(undefined) : navigate({ kind: 'channels' }))}
+        >
           Cancel
         </button>
         <button type="submit" className="primary" disabled={busy || name.trim() === ''}>

@@ -16,7 +16,8 @@ function role(account: PermissionInputs): number {
   return account.users.users.get(account.selfUserId)?.role ?? GUEST_ROLE;
 }
 
-function realmAllows(account: PermissionInputs, setting: string): boolean {
+/** Whether a realm group setting (named without the realm_ prefix) includes the person. */
+export function realmAllows(account: PermissionInputs, setting: string): boolean {
   const value = account.settings.realm[`realm_${setting}`] as Parameters<
     typeof isInGroupSetting
   >[1];
@@ -56,5 +57,37 @@ export function canAddSubscribers(
   return (
     realmAllows(account, 'can_add_subscribers_group') &&
     (!channel.invite_only || isSubscribedTo(account, channel.stream_id))
+  );
+}
+
+/** Realm administrators and owners (role 200 and 100). */
+export function isRealmAdmin(account: PermissionInputs): boolean {
+  return role(account) <= ADMIN_ROLE;
+}
+
+/**
+ * May the person change the channel's name, description, privacy, permissions and archive it
+ * (the server's canAdministerChannel): administrators and the channel's
+ * can_administer_channel_group.
+ */
+export function canAdministerChannel(account: PermissionInputs, channel: Channel): boolean {
+  if (role(account) >= GUEST_ROLE) return false;
+  if (role(account) <= ADMIN_ROLE) return true;
+  return isInGroupSetting(
+    account.userGroups.groups,
+    channel.can_administer_channel_group,
+    account.selfUserId,
+  );
+}
+
+/** May the person unsubscribe others: administrators, channel administrators, or the channel's
+ * can_remove_subscribers_group. */
+export function canRemoveSubscribers(account: PermissionInputs, channel: Channel): boolean {
+  if (channel.is_archived) return false;
+  if (canAdministerChannel(account, channel)) return true;
+  return isInGroupSetting(
+    account.userGroups.groups,
+    channel.can_remove_subscribers_group,
+    account.selfUserId,
   );
 }

@@ -5,11 +5,18 @@ import { selectActiveAccount, type ChatStore } from '../../store';
 
 const GIVE_UP_MS = 10_000;
 
-export function whenSubscribed(store: ChatStore, name: string): Promise<number | undefined> {
+/** With `subscribed` false, once the channel itself is known (created for others). */
+export function whenSubscribed(
+  store: ChatStore,
+  name: string,
+  subscribed = true,
+): Promise<number | undefined> {
   const find = () => {
     const account = selectActiveAccount(store.getState());
     const id = account?.channels.idByName.get(name.toLowerCase());
-    return id !== undefined && account?.channels.subscriptions.has(id) ? id : undefined;
+    return id !== undefined && (!subscribed || account?.channels.subscriptions.has(id))
+      ? id
+      : undefined;
   };
   return new Promise((resolve) => {
     const found = find();

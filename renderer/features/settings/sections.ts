@@ -13,6 +13,9 @@ import { Playgrounds } from './organization/Playgrounds';
 import { AllowedDomains } from './organization/AllowedDomains';
 import { ProfileFields } from './organization/ProfileFields';
 import { standing } from './organization/extras-kit';
+import { Channels } from './organization/Channels';
+import { UserGroups } from './organization/UserGroups';
+import { BotList, YourBots } from './organization/Bots';
 
 export interface SettingsSection {
   /** Stable id, used in the route: `{ kind: 'settings', section: id }`. */
@@ -44,4 +47,25 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
     visible: (account) => standing(account).isAdmin,
     Component: AllowedDomains,
   },
+  // Guests can neither own bots nor see the realm's groups and bots, as in the public web app.
+  {
+    id: 'your-bots',
+    label: 'Your bots',
+    group: 'personal',
+    visible: notGuest,
+    Component: YourBots,
+  },
+  { id: 'channels', label: 'Channels', group: 'organization', Component: Channels },
+  {
+    id: 'user-groups',
+    label: 'User groups',
+    group: 'organization',
+    visible: notGuest,
+    Component: UserGroups,
+  },
+  { id: 'bots', label: 'Bots', group: 'organization', visible: notGuest, Component: BotList },
 ];
+
+function notGuest(account: AccountState): boolean {
+  return account.users.users.get(account.selfUserId)?.is_guest !== true;
+}

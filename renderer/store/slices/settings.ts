@@ -1,13 +1,15 @@
 // Realm settings (the realm_* keys of the register response), the realm's custom profile fields,
 // the user's settings, the realm's defaults for new users, and the server limits. Small plain
 // objects, replaced on change.
-import type { CustomProfileField, RegisterResponse, UserSettings } from '../../../shared/api/types';
 import type {
-  RealmDomainsEvent,
-  ServerEvent,
-  ServerEventType,
-} from '../../../shared/api/events';
+  CustomProfileField,
+  RealmBot,
+  RegisterResponse,
+  UserSettings,
+} from '../../../shared/api/types';
+import type { RealmDomainsEvent, ServerEvent, ServerEventType } from '../../../shared/api/events';
 import type { RealmDomain } from '../../../shared/api/realm-config';
+import { applyRealmBotEvent } from './realmBots';
 import type { EventContext } from '../context';
 import type { SliceDraft } from '../sliceDraft';
 
@@ -100,6 +102,8 @@ export const settingsEventTypes: readonly ServerEventType[] = [
   'realm_playgrounds',
   'realm_domains',
   'restart',
+  'realm_bot',
+  'default_streams',
 ];
 
 export function handleSettingsEvent(
@@ -142,6 +146,15 @@ export function handleSettingsEvent(
       return;
     case 'realm_domains':
       d.write.realm = { ...d.read.realm, realm_domains: nextDomains(d.read.realm, ev) };
+      return;
+    case 'realm_bot':
+      d.write.realm = {
+        ...d.read.realm,
+        realm_bots: applyRealmBotEvent(d.read.realm.realm_bots as RealmBot[] | undefined, ev),
+      };
+      return;
+    case 'default_streams':
+      d.write.realm = { ...d.read.realm, realm_default_streams: ev.default_streams };
       return;
     case 'restart':
       d.write.featureLevel = ev.zulip_feature_level;

@@ -79,6 +79,26 @@ function hasNamedTopic(ctx: RealmContext, channelId: number): boolean {
   );
 }
 
+/** PATCH is_archived=false (the public server's unarchiving); archiving is DELETE. */
+function unarchive(ctx: RealmContext, channel: ChannelRow, archived: boolean): void {
+  if (archived) throw badRequest('Use DELETE /streams/{stream_id} to archive a channel.');
+  if (channel.is_archived !== 1) throw badRequest('Channel is not archived');
+  ctx.db.prepare('UPDATE channels SET is_archived = 0 WHERE id = ?').run(channel.id);
+  const after = getChannel(ctx.db, channel.id)!;
+  ctx.events.send(channelMetadataAudience(ctx, after), (queue) =>
+    queue.hasCapability('archived_channels')
+      ? {
+          type: 'stream',
+          op: 'update',
+          stream_id: channel.id,
+          name: channel.name,
+          property: 'is_archived',
+          value: false,
+        }
+      : { type: 'stream', op: 'create', streams: [channelObject(ctx, after)] },
+  );
+}
+
 export const channelAdminResource: ResourceModule = {
   name: 'channel-admin',
   routes(api, ctx) {
@@ -97,6 +117,7 @@ export const channelAdminResource: ResourceModule = {
             .enumOf(['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'])
             .optional(),
           is_default_stream: p.bool().optional(),
+          is_archived: p.bool().optional(),
           ...Object.fromEntries(
             GROUP_SETTINGS.map((name) => [name, p.json(groupSettingChange).optional()]),
           ),
@@ -104,6 +125,10 @@ export const channelAdminResource: ResourceModule = {
       },
       ({ user, params, ids }) => {
         const before = requireChannel(ctx, user, ids.stream_id);
+        if (params.is_archived !== undefined) {
+          unarchive(ctx, before, params.is_archived);
+          if (Object.values(params).filter((v) => v !== undefined).length === 1) return;
+        }
         const all = params as Record<string, unknown>;
         const updates: Array<{
           column: string;

@@ -8,6 +8,7 @@ import { ApiError, badRequest } from '../../http/errors';
 import { Role, isAdmin } from '../../realm/roles';
 import { getChannel } from '../channels/channels-store';
 import { channelMetadataAudience } from '../channels/channels';
+import { sendBotUpdate } from './bot-events';
 import { activeUserIds, getUserRow, type UserRow } from './users-store';
 
 function activeOwnerCount(ctx: RealmContext): number {
@@ -53,6 +54,7 @@ function setActive(ctx: RealmContext, target: UserRow, active: boolean): void {
     op: 'update',
     person: { user_id: target.id, is_active: active },
   });
+  if (target.is_bot === 1) sendBotUpdate(ctx, target, { is_active: active });
   if (active) {
     for (const channelId of channels) {
       const channel = getChannel(ctx.db, channelId)!;
@@ -67,7 +69,7 @@ function setActive(ctx: RealmContext, target: UserRow, active: boolean): void {
   }
 }
 
-function deactivate(ctx: RealmContext, actor: AuthUser, target: UserRow): void {
+export function deactivateUser(ctx: RealmContext, actor: AuthUser, target: UserRow): void {
   if (target.is_active !== 1) throw badRequest('User is already deactivated');
   if (target.role === Role.owner && target.is_bot !== 1) {
     if (actor.role !== Role.owner) throw badRequest('Must be an organization owner');
@@ -96,14 +98,14 @@ export const userLifecycleResource: ResourceModule = {
   name: 'user-lifecycle',
   routes(api, ctx) {
     api.delete('/users/me', {}, ({ user }) => {
-      deactivate(ctx, user, getUserRow(ctx.db, user.id)!);
+      deactivateUser(ctx, user, getUserRow(ctx.db, user.id)!);
     });
 
     api.delete('/users/:user_id', { ids: ['user_id'] }, ({ user, ids }) => {
       if (!isAdmin(user.role)) throw badRequest('Must be an organization administrator');
       const target = getUserRow(ctx.db, ids.user_id);
       if (!target || target.is_bot === 1) throw badRequest('No such user');
-      deactivate(ctx, user, target);
+      deactivateUser(ctx, user, target);
     });
 
     api.post('/users/:user_id/reactivate', { ids: ['user_id'] }, ({ user, ids }) => {

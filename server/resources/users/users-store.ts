@@ -9,6 +9,7 @@ import { toAuthUser } from '../../http/auth';
 import { isAdmin, isGuest, isModerator, Role } from '../../realm/roles';
 import { badRequest } from '../../http/errors';
 import { canAccessUser } from '../../realm/permissions';
+import { uploadedAvatarUrl } from './avatar-files';
 
 export interface UserRow {
   id: number;
@@ -123,6 +124,7 @@ export function canSeeDeliveryEmail(
 }
 
 export function avatarUrl(row: UserRow, medium = false): string {
+  if (row.avatar_source === 'U') return uploadedAvatarUrl(row.id, row.avatar_version);
   const hash = createHash('md5').update(row.delivery_email.toLowerCase()).digest('hex');
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon${medium ? '&s=500' : ''}&version=${row.avatar_version}`;
 }

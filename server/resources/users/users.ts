@@ -6,6 +6,7 @@ import type { AuthUser, RealmContext } from '../../realm/context';
 import { p, parsePathId } from '../../http/params';
 import { badRequest } from '../../http/errors';
 import { createUser } from '../../realm/accounts';
+import { botObject } from './bot-events';
 import { checkFullName } from '../../realm/text-rules';
 import { isAdmin, isGuest, isModerator, Role } from '../../realm/roles';
 import {
@@ -248,19 +249,7 @@ export const usersResource: ResourceModule = {
           (r) =>
             r.is_bot === 1 && !isSystemBot(r) && (isAdmin(user.role) || r.bot_owner_id === user.id),
         )
-        .map((r) => ({
-          user_id: r.id,
-          full_name: r.full_name,
-          email: r.email,
-          bot_type: r.bot_type,
-          is_active: r.is_active === 1,
-          owner_id: r.bot_owner_id,
-          avatar_url: avatarUrl(r),
-          default_sending_stream: null,
-          default_events_register_stream: null,
-          default_all_public_streams: false,
-          services: [],
-        }));
+        .map((r) => botObject(ctx.db, r));
     }
     if (request.wants('custom_profile_fields')) {
       state.custom_profile_fields = listProfileFields(ctx.db);

@@ -1,0 +1,40 @@
+// Bot creation and edits as multipart requests (an avatar travels as a file part), sent with the
+// account's credentials through the API client's fetch and error handling. The avatar is read from
+// a file the user chose (an intake token), never from a path the page names.
+import { readFile } from 'node:fs/promises';
+import type { ApiClient } from '../api/client';
+import { ApiError } from '../api/errors';
+
+/** The public server's avatar limit; bigger files are refused before upload. */
+const MAX_AVATAR_BYTES = 5 * 1024 * 1024;
+
+export async function sendBotForm(
+  client: ApiClient,
+  method: 'POST' | 'PATCH',
+  path: string,
+  fields: Record<string, string | number | undefined>,
+  avatarPath: string | undefined,
+): Promise<Record<string, unknown>> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields))
+    if (value !== undefined) form.set(name, String(value));
+  if (avatarPath) {
+    const bytes = await readFile(avatarPath);
+    if (bytes.length > MAX_AVATAR_BYTES)
+      throw new ApiError('server', 'BAD_REQUEST', 'The avatar may be at most 5 MiB', 400);
+    form.set('file', new Blob([bytes]), 'avatar');
+  }
+  const authorization = client.authorizationHeader();
+  if (!authorization) throw new ApiError('auth', 'UNAUTHORIZED', 'No credentials for account');
+  const response = await client.fetchWithTimeout(`${client.apiBase}${path}`, {
+    method,
+    headers: { authorization, accept: 'application/json' },
+    body: form,
+  });
+  return (await client.readResponse(response)) as Record<string, unknown>;
+}
+
+/** The zuliprc the public web app offers for a bot. */
+export function zuliprcText(email: string, apiKey: string, site: string): string {
+  return `[api]\nemail=${email}\nkey=${apiKey}\nsite=${site}\n`;
+}

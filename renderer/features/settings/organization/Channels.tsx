@@ -1,0 +1,160 @@
+// Settings > Organization > Channels: every channel the person may see, private and archived ones
+// included (the store has them all: register lists them with the archived_channels capability,
+// and stream events keep them current), with each one's default-channel state. Choosing one opens
+// the same channel settings as the channel browser (General, Personal, Subscribers), whose General
+// tab carries the administration: rename, description, privacy, permission groups, archive and
+// unarchive. Administrators also get "Create channel" for others and the default-channel switch.
+import { useMemo, useState } from 'react';
+import type { Channel } from '../../../../shared/api/types';
+import { useChatStore } from '../../../store/hooks';
+import { selectActiveAccount } from '../../../store';
+import { api, errorText } from '../../../src/tributary';
+import { creatablePrivacies, isRealmAdmin } from '../../channels/channel-permissions';
+import { PrivacyIcon } from '../../channels/PrivacyIcon';
+import { ChannelSettings } from '../../channels/ChannelSettings';
+import { CreateChannel } from '../../channels/CreateChannel';
+import { ErrorLine } from '../../channels/parts';
+import './admin-people.css';
+
+const EMPTY: readonly number[] = [];
+
+export function Channels({ accountId }: { accountId: string }) {
+  // The slice, not its map: the maps are updated in place and the slice object is what changes.
+  const live = useChatStore((s) => selectActiveAccount(s)?.channels);
+  const defaults = useChatStore(
+    (s) => (selectActiveAccount(s)?.settings.realm.realm_default_streams as number[]) ?? EMPTY,
+  );
+  const admin = useChatStore((s) => {
+    const account = selectActiveAccount(s);
+    return account ? isRealmAdmin(account) : false;
+  });
+  const mayCreate = useChatStore((s) => {
+    const account = selectActiveAccount(s);
+    return account ? isRealmAdmin(account) && creatablePrivacies(account).length > 0 : false;
+  });
+  const [search, setSearch] = useState('');
+  const [showArchived, setShowArchived] = useState(false);
+  const [selected, setSelected] = useState<number | 'create' | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const rows = useMemo(() => {
+    const needle = search.trim().toLowerCase();
+    return [...(live?.channels.values() ?? [])]
+      .filter((c) => showArchived || !c.is_archived)
+      .filter((c) => !needle || c.name.toLowerCase().includes(needle))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }, [live, search, showArchived]);
+
+  const toggleDefault = (channel: Channel, isDefault: boolean) => {
+    setError(null);
+    if (isDefault && channel.invite_only) {
+      setError('Private channels cannot be default channels.');
+      return;
+    }
+    api()
+      .setDefaultChannel({ accountId, channelId: channel.stream_id, isDefault })
+      .catch((e: unknown) => setError(errorText(e)));
+  };
+
+  return (
+    <section className="admin-screen" aria-label="Channels">
+      <header className="admin-header">
+        <h2>Channels</h2>
+        {mayCreate ? (
+          <button type="button" className="primary" onClick={() => setSelected('create')}>
+            Create channel
+          </button>
+        ) : null}
+      </header>
+      <p className="muted">
+        {admin
+          ? 'All channels in the organization that you can see, including private and archived ones. New users are subscribed to default channels.'
+          : 'Channels you can see. Only administrators can change default channels.'}
+      </p>
+      <div className="admin-filters">
+        <input
+          type="search"
+          aria-label="Filter channels"
+          placeholder="Filter channels"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={showArchived}
+            onChange={(e) => setShowArchived(e.target.checked)}
+          />
+          Show archived channels
+        </label>
+      </div>
+      <ErrorLine error={error} />
+      <div className="admin-split">
+        <table className="admin-table" aria-label="All channels">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Subscribers</th>
+              <th>Default for new users</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((c) => {
+              const isDefault = defaults.includes(c.stream_id);
+              return (
+                <tr
+                  key={c.stream_id}
+                  data-testid={`admin-channel-${c.name}`}
+                  aria-selected={selected === c.stream_id}
+                >
+                  <td>
+                    <button
+                      type="button"
+                      className="link row-name"
+                      onClick={() => setSelected(c.stream_id)}
+                    >
+                      <PrivacyIcon channel={c} />
+                      {c.name}
+                    </button>
+                    {c.is_archived ? <span className="badge">Archived</span> : null}
+                  </td>
+                  <td>{c.subscribers?.length ?? c.subscriber_count ?? ''}</td>
+                  <td>
+                    {admin && !c.is_archived ? (
+                      <input
+                        type="checkbox"
+                        aria-label={`Default channel: ${c.name}`}
+                        checked={isDefault}
+                        // As in the public web app: only public channels can be defaults.
+                        disabled={c.invite_only && !isDefault}
+                        title={
+                          c.invite_only ? 'Private channels cannot be default channels.' : undefined
+                        }
+                        onChange={(e) => toggleDefault(c, e.target.checked)}
+                      />
+                    ) : isDefault ? (
+                      'Yes'
+                    ) : (
+                      ''
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+        <div className="admin-detail">
+          {selected === 'create' ? (
+            <>
+              <CreateChannel accountId={accountId} admin onDone={(id) => setSelected(id ?? null)} />
+            </>
+          ) : selected !== null ? (
+            <ChannelSettings key={selected} accountId={accountId} streamId={selected} />
+          ) : (
+            <p className="placeholder">Choose a channel to see and change its settings.</p>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}
