@@ -42,6 +42,8 @@ import { readReceiptsResource } from './messages/read-receipts';
 import { scheduledMessagesResource } from './unsent/scheduled-messages';
 import { remindersResource } from './unsent/reminders';
 import { realmAdminResource } from './realm/realm-admin';
+import { userAdminResource } from './users/user-admin';
+import { invitesResource } from './users/invites';
 
 export const resources: readonly ResourceModule[] = [
   serverInfoResource,
@@ -85,6 +87,8 @@ export const resources: readonly ResourceModule[] = [
   scheduledMessagesResource,
   remindersResource,
   realmAdminResource,
+  userAdminResource,
+  invitesResource,
 ];
 
 setStateProviders(resources);
