@@ -27,6 +27,7 @@ import { saveUpload } from './media/save-upload';
 import { isAllowedExternalUrl } from './shell/external-urls';
 import { ActivityTracker } from './presence/activity';
 import { peopleHandlers } from './presence/people-handlers';
+import { adminRealmHandlers } from './admin/realm-handlers';
 
 export interface MainServicesOptions {
   dataDir: string;
@@ -237,6 +238,7 @@ export class MainServices {
         signedInSession: (accountId) => session({ accountId }),
         sessions: () => this.sessions.values(),
       }),
+      ...adminRealmHandlers({ signedInSession: (accountId) => session({ accountId }) }),
 
       // drafts
       listDrafts: ({ accountId }) => this.session(accountId).drafts.list(),

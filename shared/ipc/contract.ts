@@ -13,6 +13,7 @@ import { mediaMethods } from './media';
 import { scheduledMethods } from './scheduled';
 import { peopleMethods, peoplePushes } from './people';
 import { composeDomains, type MethodDef, type PushDef } from './define';
+import { adminRealmMethods } from './admin-realm';
 import type { ChosenFile } from './uploads';
 
 export const methods = composeDomains(
@@ -25,6 +26,7 @@ export const methods = composeDomains(
   mediaMethods,
   scheduledMethods,
   peopleMethods,
+  adminRealmMethods,
 );
 
 export const pushes = composeDomains(

@@ -72,6 +72,15 @@ export const METHOD_NAMES = [
   'getPresence',
   'muteUser',
   'unmuteUser',
+  'updateRealm',
+  'updateUserSettingsDefaults',
+  'createUser',
+  'updateUser',
+  'deactivateUser',
+  'reactivateUser',
+  'createInviteLink',
+  'listInviteLinks',
+  'revokeInviteLink',
 ] as const satisfies readonly MethodName[];
 
 export const PUSH_NAMES = [

@@ -7,25 +7,16 @@ import type { ResourceModule } from '../module';
 import type { AuthUser, RealmContext } from '../../realm/context';
 import { p } from '../../http/params';
 import { badRequest } from '../../http/errors';
-import { Role, SYSTEM_GROUPS, isAdmin, isOwner } from '../../realm/roles';
+import { Role, SYSTEM_GROUPS, isAdmin, isOwner, type SystemGroupName } from '../../realm/roles';
 import { syncRoleGroups } from '../../realm/accounts';
 import { systemGroupId } from '../../realm/permissions';
 import { checkFullName } from '../../realm/text-rules';
 import { itemSchema, updateProfileData } from '../realm/profile-fields';
 import { isSystemBot } from './system-bots';
 import { activeUserIds, getUserRow, type UserRow } from './users-store';
+import { activeOwnerCount } from './user-lifecycle';
 
 const ROLES: readonly number[] = Object.values(Role);
-
-function activeOwnerCount(ctx: RealmContext): number {
-  return (
-    ctx.db
-      .prepare<[], { n: number }>(
-        'SELECT COUNT(*) AS n FROM users WHERE role = 100 AND is_active = 1 AND is_bot = 0',
-      )
-      .get()?.n ?? 0
-  );
-}
 
 function checkRoleChange(ctx: RealmContext, actor: AuthUser, target: UserRow, role: number): void {
   if (!ROLES.includes(role)) throw badRequest('Invalid role');
@@ -56,19 +47,16 @@ function changeRole(ctx: RealmContext, target: UserRow, role: number): void {
     op: 'update',
     person: { user_id: target.id, role },
   });
-  if (oldGroup) {
+  const membership: Array<[string | undefined, 'remove_members' | 'add_members']> = [
+    [oldGroup, 'remove_members'],
+    [newGroup, 'add_members'],
+  ];
+  for (const [group, op] of membership) {
+    if (!group) continue;
     ctx.events.send(everyone, {
       type: 'user_group',
-      op: 'remove_members',
-      group_id: systemGroupId(ctx.db, oldGroup),
-      user_ids: [target.id],
-    });
-  }
-  if (newGroup) {
-    ctx.events.send(everyone, {
-      type: 'user_group',
-      op: 'add_members',
-      group_id: systemGroupId(ctx.db, newGroup),
+      op,
+      group_id: systemGroupId(ctx.db, group as SystemGroupName),
       user_ids: [target.id],
     });
   }

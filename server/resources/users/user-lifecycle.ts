@@ -10,7 +10,7 @@ import { getChannel } from '../channels/channels-store';
 import { channelMetadataAudience } from '../channels/channels';
 import { activeUserIds, getUserRow, type UserRow } from './users-store';
 
-function activeOwnerCount(ctx: RealmContext): number {
+export function activeOwnerCount(ctx: RealmContext): number {
   return (
     ctx.db
       .prepare<[], { n: number }>(
