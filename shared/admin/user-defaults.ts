@@ -149,7 +149,7 @@ export const USER_DEFAULT_SETTINGS: readonly DefaultSetting[] = [
     'Display names of reacting users when few users have reacted',
     'display',
   ),
-  bool('translate_emoticons', 'Convert emoticons before sending (:) becomes 🙂)', 'display'),
+  bool('translate_emoticons', 'Convert emoticons before sending (:) becomes :smile:)', 'display'),
   bool('left_side_userlist', 'Show user list on left sidebar in narrow windows', 'display'),
   bool('twenty_four_hour_time', 'Use 24-hour time', 'display'),
   bool('hide_ai_features', 'Hide AI features', 'display'),
@@ -417,3 +417,43 @@ export function defaultValueProblem(setting: DefaultSetting, value: unknown): st
   }
   return `${setting.label}: not an allowed value`;
 }
+
+/**
+ * The public app's notification table: for each kind of message (rows), whether it notifies on
+ * the desktop, with a sound, on mobile and by email (columns). Cells are settings of the table.
+ */
+export const NOTIFICATION_MATRIX: {
+  columns: readonly string[];
+  rows: ReadonlyArray<[string, readonly string[]]>;
+} = {
+  columns: ['Desktop', 'Audible', 'Mobile', 'Email'],
+  rows: [
+    [
+      'Channels',
+      [
+        'enable_stream_desktop_notifications',
+        'enable_stream_audible_notifications',
+        'enable_stream_push_notifications',
+        'enable_stream_email_notifications',
+      ],
+    ],
+    [
+      'DMs, mentions, and alerts',
+      [
+        'enable_desktop_notifications',
+        'enable_sounds',
+        'enable_offline_push_notifications',
+        'enable_offline_email_notifications',
+      ],
+    ],
+    [
+      'Followed topics',
+      [
+        'enable_followed_topic_desktop_notifications',
+        'enable_followed_topic_audible_notifications',
+        'enable_followed_topic_push_notifications',
+        'enable_followed_topic_email_notifications',
+      ],
+    ],
+  ],
+};

@@ -5,7 +5,7 @@ import { api, errorText } from '../../../src/tributary';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
-export function CreateUserForm({ accountId }: { accountId: string }) {
+export function CreateUserForm({ accountId, onClose }: { accountId: string; onClose: () => void }) {
   const [email, setEmail] = useState('');
   const [fullName, setFullName] = useState('');
   const [password, setPassword] = useState('');
@@ -28,6 +28,7 @@ export function CreateUserForm({ accountId }: { accountId: string }) {
         setTried(true);
         if (problem) return;
         setRefusal(null);
+        setCreated(null);
         api()
           .createUser({ accountId, email: email.trim(), fullName: fullName.trim(), password })
           .then(() => {
@@ -64,6 +65,9 @@ export function CreateUserForm({ accountId }: { accountId: string }) {
         </label>
         <button type="submit" className="primary">
           Create user
+        </button>
+        <button type="button" onClick={onClose}>
+          Close
         </button>
       </div>
       {tried && problem ? <p className="org-problem">{problem}</p> : null}

@@ -7,6 +7,7 @@ import { selectActiveAccount } from '../../../store';
 import { api } from '../../../src/tributary';
 import {
   DEFAULTS_GROUP_TITLES,
+  NOTIFICATION_MATRIX,
   USER_DEFAULT_SETTINGS,
   defaultValueProblem,
   type DefaultSetting,
@@ -91,6 +92,43 @@ function SettingControl({
   }
 }
 
+const IN_MATRIX = new Set(NOTIFICATION_MATRIX.rows.flatMap(([, names]) => names));
+
+/** The notification settings laid out as the public app's table of checkboxes. */
+function NotificationMatrix({ form, disabled }: { form: SettingsForm<Values>; disabled: boolean }) {
+  const labelOf = (name: string) => USER_DEFAULT_SETTINGS.find((s) => s.name === name)?.label;
+  return (
+    <table className="org-table org-matrix" aria-label="Notification triggers">
+      <thead>
+        <tr>
+          <th />
+          {NOTIFICATION_MATRIX.columns.map((c) => (
+            <th key={c}>{c}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {NOTIFICATION_MATRIX.rows.map(([row, names]) => (
+          <tr key={row}>
+            <th scope="row">{row}</th>
+            {names.map((name) => (
+              <td key={name}>
+                <input
+                  type="checkbox"
+                  aria-label={labelOf(name)}
+                  checked={form.values[name] === true}
+                  disabled={disabled}
+                  onChange={(e) => form.set(name, e.target.checked)}
+                />
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 function DefaultsGroupForm({
   accountId,
   group,
@@ -123,9 +161,12 @@ function DefaultsGroupForm({
   return (
     <fieldset className="org-subsection" aria-label={title}>
       <legend>{title}</legend>
-      {settings.map((setting) => (
-        <SettingControl key={setting.name} setting={setting} form={form} disabled={!canEdit} />
-      ))}
+      {group === 'notifications' ? <NotificationMatrix form={form} disabled={!canEdit} /> : null}
+      {settings
+        .filter((setting) => !IN_MATRIX.has(setting.name))
+        .map((setting) => (
+          <SettingControl key={setting.name} setting={setting} form={form} disabled={!canEdit} />
+        ))}
       {canEdit ? <SaveBar form={form} label={title} /> : null}
     </fieldset>
   );

@@ -82,7 +82,7 @@ const SECTIONS: ReadonlyArray<{ title: string; settings: ReadonlyArray<[string, 
     settings: [
       ['can_add_custom_emoji_group', 'Who can add custom emoji'],
       ['can_create_bots_group', 'Who can create any bot'],
-      ['can_create_write_only_bots_group', 'Who can create bots that send messages into Zulip'],
+      ['can_create_write_only_bots_group', 'Who can create bots that only send messages'],
     ],
   },
 ];

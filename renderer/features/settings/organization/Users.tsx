@@ -35,6 +35,7 @@ export function Users({ accountId }: { accountId: string }) {
   const [tab, setTab] = useState<Tab>('active');
   const [query, setQuery] = useState('');
   const [pending, setPending] = useState<Pending>(null);
+  const [creating, setCreating] = useState(false);
   if (!account) return null;
   const canEdit = isAdminAccount(account);
   const isOwner = isOwnerAccount(account);
@@ -75,7 +76,15 @@ export function Users({ accountId }: { accountId: string }) {
         <Invitations accountId={accountId} isOwner={isOwner} />
       ) : (
         <>
-          {canEdit && tab === 'active' ? <CreateUserForm accountId={accountId} /> : null}
+          {canEdit && tab === 'active' ? (
+            creating ? (
+              <CreateUserForm accountId={accountId} onClose={() => setCreating(false)} />
+            ) : (
+              <button type="button" className="primary" onClick={() => setCreating(true)}>
+                Add a new user
+              </button>
+            )
+          ) : null}
           <input
             type="search"
             className="org-search"
@@ -84,71 +93,76 @@ export function Users({ accountId }: { accountId: string }) {
             value={query}
             onChange={(e) => setQuery(e.target.value)}
           />
-          <table
-            className="org-table"
-            aria-label={tab === 'active' ? 'Users' : 'Deactivated users'}
-          >
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Email</th>
-                <th>Role</th>
-                <th>Last active</th>
-                {canEdit ? <th>Actions</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {people.map((user) => (
-                <tr key={user.user_id} data-testid={`user-row-${user.user_id}`}>
-                  <td>{user.full_name}</td>
-                  <td>{user.delivery_email ?? user.email}</td>
-                  <td>{roleName(user.role ?? 400)}</td>
-                  <td>
-                    {lastActiveText(
-                      presence.byUser.get(user.user_id)?.active,
-                      presence.serverTimestamp,
-                    )}
-                  </td>
-                  {canEdit ? (
-                    <td className="org-actions">
-                      <button
-                        type="button"
-                        aria-label={`Edit ${user.full_name}`}
-                        onClick={() => setPending({ kind: 'edit', user })}
-                      >
-                        Edit
-                      </button>
-                      {user.user_id === account.selfUserId ? null : user.is_active ? (
-                        <button
-                          type="button"
-                          className="danger"
-                          aria-label={`Deactivate ${user.full_name}`}
-                          onClick={() => setPending({ kind: 'deactivate', user })}
-                        >
-                          Deactivate
-                        </button>
-                      ) : (
-                        <button
-                          type="button"
-                          aria-label={`Reactivate ${user.full_name}`}
-                          onClick={() => setPending({ kind: 'reactivate', user })}
-                        >
-                          Reactivate
-                        </button>
+          <div className="org-table-scroll">
+            <table
+              className="org-table"
+              aria-label={tab === 'active' ? 'Users' : 'Deactivated users'}
+            >
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Role</th>
+                  <th>Last active</th>
+                  {canEdit ? <th>Actions</th> : null}
+                </tr>
+              </thead>
+              <tbody>
+                {people.map((user) => (
+                  <tr key={user.user_id} data-testid={`user-row-${user.user_id}`}>
+                    <td>
+                      <div>{user.full_name}</div>
+                      <div className="org-hint">{user.delivery_email ?? user.email}</div>
+                    </td>
+                    <td>{roleName(user.role ?? 400)}</td>
+                    <td>
+                      {lastActiveText(
+                        presence.byUser.get(user.user_id)?.active,
+                        presence.serverTimestamp,
                       )}
                     </td>
-                  ) : null}
-                </tr>
-              ))}
-              {people.length === 0 ? (
-                <tr>
-                  <td colSpan={canEdit ? 5 : 4} className="org-hint">
-                    No users match.
-                  </td>
-                </tr>
-              ) : null}
-            </tbody>
-          </table>
+                    {canEdit ? (
+                      <td>
+                        <div className="org-actions">
+                          <button
+                            type="button"
+                            aria-label={`Edit ${user.full_name}`}
+                            onClick={() => setPending({ kind: 'edit', user })}
+                          >
+                            Edit
+                          </button>
+                          {user.user_id === account.selfUserId ? null : user.is_active ? (
+                            <button
+                              type="button"
+                              className="danger"
+                              aria-label={`Deactivate ${user.full_name}`}
+                              onClick={() => setPending({ kind: 'deactivate', user })}
+                            >
+                              Deactivate
+                            </button>
+                          ) : (
+                            <button
+                              type="button"
+                              aria-label={`Reactivate ${user.full_name}`}
+                              onClick={() => setPending({ kind: 'reactivate', user })}
+                            >
+                              Reactivate
+                            </button>
+                          )}
+                        </div>
+                      </td>
+                    ) : null}
+                  </tr>
+                ))}
+                {people.length === 0 ? (
+                  <tr>
+                    <td colSpan={canEdit ? 4 : 3} className="org-hint">
+                      No users match.
+                    </td>
+                  </tr>
+                ) : null}
+              </tbody>
+            </table>
+          </div>
         </>
       )}
       {pending?.kind === 'edit' ? (

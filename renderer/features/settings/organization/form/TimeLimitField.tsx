@@ -26,8 +26,8 @@ export function TimeLimitField({
   const [custom, setCustom] = useState(!preset);
   const [minutes, setMinutes] = useState(value === null ? '' : String(Math.round(value / 60)));
   return (
-    <div className="org-field">
-      <label>
+    <div>
+      <label className="org-field">
         <span>{label}</span>
         <select
           value={custom ? 'custom' : String(value)}
@@ -50,7 +50,7 @@ export function TimeLimitField({
         </select>
       </label>
       {custom ? (
-        <label>
+        <label className="org-field">
           <span>Custom time limit (minutes)</span>
           <input
             inputMode="numeric"
