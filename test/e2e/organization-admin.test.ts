@@ -285,8 +285,15 @@ describe('organization administration as the owner, followed live by a member', 
     const list = users.getByRole('table', { name: 'Invitation links' });
     await list.getByRole('cell', { name: 'Olivia Owner' }).waitFor();
     await owner().screenshot({ path: `${SHOTS}/invitations.png` });
+    // Another administrator's link shows up live (invites_changed).
+    const byAdmin = await client('admin').post('/invites/multiuse', { invite_as: 400 });
+    expect(byAdmin.body.result).toBe('success');
+    await list.getByRole('cell', { name: 'Adam Admin' }).waitFor();
+    await list.getByRole('button', { name: 'Revoke' }).first().click();
+    await expect.poll(() => list.getByRole('button', { name: 'Revoke' }).count()).toBe(1);
     await list.getByRole('button', { name: 'Revoke' }).click();
     await list.getByText('No invitation links.').waitFor();
+    expect((await client('owner').get('/invites')).body.invites).toEqual([]);
   });
 
   it("refuses the member's direct API calls", async () => {

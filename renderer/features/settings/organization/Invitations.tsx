@@ -1,6 +1,6 @@
 // Invitations: reusable invitation links (create, list, revoke). This server cannot send e-mail,
 // so e-mail invitations are not offered: the link is shown to copy and share.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, errorText } from '../../../src/tributary';
 import { useChatStore } from '../../../store/hooks';
@@ -25,6 +25,17 @@ export function Invitations({ accountId, isOwner }: { accountId: string; isOwner
   const [created, setCreated] = useState<string | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['invite-links', accountId] });
+  // invites_changed carries nothing but the news: the list is fetched again, as the public app does.
+  useEffect(
+    () =>
+      api().on('events', ({ accountId: from, events }) => {
+        if (from !== accountId) return;
+        if (events.some((e) => (e as { type: string }).type === 'invites_changed')) {
+          void queryClient.invalidateQueries({ queryKey: ['invite-links', accountId] });
+        }
+      }),
+    [accountId, queryClient],
+  );
 
   return (
     <div className="org-invitations">
