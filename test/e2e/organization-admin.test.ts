@@ -21,6 +21,11 @@ beforeAll(async () => {
   queue = await registerQueue(client('emma'), {
     event_types: JSON.stringify(['realm', 'realm_user', 'realm_user_settings_defaults']),
   });
+  const status = await client('emma').post('/users/me/status', {
+    status_text: 'On the water',
+    emoji_name: 'sailboat',
+  });
+  expect(status.body.result).toBe('success');
   memberApp = await startApp(session.realm, 'dev');
   member = await openApp(session.browser, memberApp);
 }, 120_000);
@@ -192,6 +197,9 @@ describe('organization administration as the owner, followed live by a member', 
     await users.getByRole('searchbox', { name: 'Filter users' }).fill('emma');
     const table = users.getByRole('table', { name: 'Users' });
     await table.getByRole('row').filter({ hasText: 'Emma Member' }).waitFor();
+    await expect(
+      table.getByRole('row').filter({ hasText: 'Emma Member' }).textContent(),
+    ).resolves.toContain('On the water');
     // The filter leaves the others out (Farid's row is there without it: deactivated below).
     await expect(table.getByRole('row').filter({ hasText: 'Farid Member' }).count()).resolves.toBe(
       0,

@@ -14,7 +14,7 @@ function setup(send: (changes: Partial<Values>) => Promise<unknown>) {
         validate: (v) => ({ name: v.name.trim() === '' ? 'Name needed' : undefined }),
         send,
       }),
-    { initialProps: { saved: { name: 'Crew', limit: 600 } } },
+    { initialProps: { saved: { name: 'Crew', limit: 600 } as Values } },
   );
 }
 

@@ -12,6 +12,9 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { UserEditor } from './UserEditor';
 import { CreateUserForm } from './CreateUserForm';
 import { Invitations } from './Invitations';
+import { PresenceDot } from '../../people/PresenceDot';
+import { Emoji } from '../../emoji/Emoji';
+import type { UserStatus } from '../../../../shared/api/types';
 
 type Tab = 'active' | 'deactivated' | 'invitations';
 
@@ -26,6 +29,19 @@ function lastActiveText(activeSeconds: number | undefined, now: number): string 
   const hours = Math.floor(minutes / 60);
   if (hours < 24) return `${hours} hours ago`;
   return new Date(activeSeconds * 1000).toLocaleDateString();
+}
+
+/** The person's status message, as the public app shows it beside names. */
+function UserStatusText({ status }: { status: UserStatus | undefined }) {
+  if (!status?.status_text && !status?.emoji_name) return null;
+  return (
+    <span className="org-user-status">
+      {status.emoji_name && status.emoji_code ? (
+        <Emoji name={status.emoji_name} code={status.emoji_code} type={status.reaction_type} />
+      ) : null}{' '}
+      {status.status_text}
+    </span>
+  );
 }
 
 type Pending = { kind: 'deactivate' | 'reactivate' | 'edit'; user: User } | null;
@@ -101,6 +117,7 @@ export function Users({ accountId }: { accountId: string }) {
               <thead>
                 <tr>
                   <th>Name</th>
+                  <th>Status</th>
                   <th>Role</th>
                   <th>Last active</th>
                   {canEdit ? <th>Actions</th> : null}
@@ -110,8 +127,13 @@ export function Users({ accountId }: { accountId: string }) {
                 {people.map((user) => (
                   <tr key={user.user_id} data-testid={`user-row-${user.user_id}`}>
                     <td>
-                      <div>{user.full_name}</div>
+                      <div>
+                        <PresenceDot userId={user.user_id} /> {user.full_name}
+                      </div>
                       <div className="org-hint">{user.delivery_email ?? user.email}</div>
+                    </td>
+                    <td>
+                      <UserStatusText status={account.statuses.byUser.get(user.user_id)} />
                     </td>
                     <td>{roleName(user.role ?? 400)}</td>
                     <td>
@@ -155,7 +177,7 @@ export function Users({ accountId }: { accountId: string }) {
                 ))}
                 {people.length === 0 ? (
                   <tr>
-                    <td colSpan={canEdit ? 4 : 3} className="org-hint">
+                    <td colSpan={canEdit ? 5 : 4} className="org-hint">
                       No users match.
                     </td>
                   </tr>
