@@ -4,7 +4,8 @@ import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, errorText } from '../../../src/tributary';
 import { useChatStore } from '../../../store/hooks';
-import { ROLE_NAMES, roleName } from './form/permissions';
+import { ROLE_NAMES } from './form/permissions';
+import { roleName } from '../../../lib/format';
 
 const EXPIRY: ReadonlyArray<[number | null, string]> = [
   [60 * 24, '1 day'],
