@@ -15,6 +15,7 @@ import {
 } from '../../../../shared/admin/user-defaults';
 import { useSettingsForm, type SettingsForm } from './form/use-settings-form';
 import { SaveBar } from './form/SaveBar';
+import { CheckboxField } from './form/fields';
 import { isAdminAccount } from './form/permissions';
 
 type Values = Record<string, unknown>;
@@ -32,15 +33,12 @@ function SettingControl({
   switch (setting.kind) {
     case 'bool':
       return (
-        <label>
-          <input
-            type="checkbox"
-            checked={value === true}
-            disabled={disabled}
-            onChange={(e) => form.set(setting.name, e.target.checked)}
-          />
-          {setting.label}
-        </label>
+        <CheckboxField
+          label={setting.label}
+          checked={value === true}
+          disabled={disabled}
+          onChange={(v) => form.set(setting.name, v)}
+        />
       );
     case 'range':
       return (

@@ -5,6 +5,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, errorText } from '../../../src/tributary';
 import { useChatStore } from '../../../store/hooks';
 import { ROLE_NAMES } from './form/permissions';
+import { EmptyRow } from './form/fields';
 import { roleName } from '../../../lib/format';
 
 const EXPIRY: ReadonlyArray<[number | null, string]> = [
@@ -142,13 +143,7 @@ export function Invitations({ accountId, isOwner }: { accountId: string; isOwner
               </td>
             </tr>
           ))}
-          {links.data?.length === 0 ? (
-            <tr>
-              <td colSpan={5} className="org-hint">
-                No invitation links.
-              </td>
-            </tr>
-          ) : null}
+          {links.data?.length === 0 ? <EmptyRow columns={5} text="No invitation links." /> : null}
         </tbody>
       </table>
     </div>

@@ -11,6 +11,7 @@ import {
 } from '../../../../shared/admin/realm-settings';
 import type { RealmChanges } from '../../../../shared/ipc/admin-realm';
 import { useSettingsForm } from './form/use-settings-form';
+import { CheckboxField } from './form/fields';
 import { SaveBar } from './form/SaveBar';
 import { TimeLimitField, timeLimitProblem } from './form/TimeLimitField';
 import { isAdminAccount, isOwnerAccount } from './form/permissions';
@@ -120,15 +121,12 @@ export function OrganizationSettings({ accountId }: { accountId: string }) {
 
       <fieldset className="org-subsection" aria-label="Message editing">
         <legend>Message editing</legend>
-        <label>
-          <input
-            type="checkbox"
-            checked={editing.values.allow_message_editing === true}
-            disabled={!canEdit}
-            onChange={(e) => editing.set('allow_message_editing', e.target.checked)}
-          />
-          Allow message editing
-        </label>
+        <CheckboxField
+          label="Allow message editing"
+          checked={editing.values.allow_message_editing === true}
+          disabled={!canEdit}
+          onChange={(v) => editing.set('allow_message_editing', v)}
+        />
         {TIME_LIMITS.map(([name, label]) => (
           <TimeLimitField
             key={name}
@@ -164,15 +162,12 @@ export function OrganizationSettings({ accountId }: { accountId: string }) {
         {canEdit && !isOwner ? (
           <p className="org-note">Only organization owners can change the retention period.</p>
         ) : null}
-        <label>
-          <input
-            type="checkbox"
-            checked={retention.values.forever}
-            disabled={!isOwner}
-            onChange={(e) => retention.set('forever', e.target.checked)}
-          />
-          Retain forever
-        </label>
+        <CheckboxField
+          label="Retain forever"
+          checked={retention.values.forever}
+          disabled={!isOwner}
+          onChange={(v) => retention.set('forever', v)}
+        />
         {retention.values.forever ? null : (
           <label className="org-field">
             <span>Delete messages after (days)</span>
@@ -212,15 +207,12 @@ export function OrganizationSettings({ accountId }: { accountId: string }) {
             ))}
           </select>
         </label>
-        <label>
-          <input
-            type="checkbox"
-            checked={other.values.enable_read_receipts}
-            disabled={!canEdit}
-            onChange={(e) => other.set('enable_read_receipts', e.target.checked)}
-          />
-          Enable read receipts
-        </label>
+        <CheckboxField
+          label="Enable read receipts"
+          checked={other.values.enable_read_receipts}
+          disabled={!canEdit}
+          onChange={(v) => other.set('enable_read_receipts', v)}
+        />
         {canEdit ? <SaveBar form={other} label="other settings" /> : null}
       </fieldset>
     </section>

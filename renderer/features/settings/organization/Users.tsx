@@ -10,6 +10,7 @@ import { api } from '../../../src/tributary';
 import { isAdminAccount, isOwnerAccount } from './form/permissions';
 import { roleName } from '../../../lib/format';
 import { ConfirmDialog } from './ConfirmDialog';
+import { EmptyRow } from './form/fields';
 import { UserEditor } from './UserEditor';
 import { CreateUserForm } from './CreateUserForm';
 import { Invitations } from './Invitations';
@@ -177,11 +178,7 @@ export function Users({ accountId }: { accountId: string }) {
                   </tr>
                 ))}
                 {people.length === 0 ? (
-                  <tr>
-                    <td colSpan={canEdit ? 5 : 4} className="org-hint">
-                      No users match.
-                    </td>
-                  </tr>
+                  <EmptyRow columns={canEdit ? 5 : 4} text="No users match." />
                 ) : null}
               </tbody>
             </table>
