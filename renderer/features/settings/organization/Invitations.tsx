@@ -15,6 +15,9 @@ const EXPIRY: ReadonlyArray<[number | null, string]> = [
   [null, 'Never expires'],
 ];
 
+const when = (seconds: number) =>
+  new Date(seconds * 1000).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
 export function Invitations({ accountId, isOwner }: { accountId: string; isOwner: boolean }) {
   const queryClient = useQueryClient();
   const users = useChatStore((s) => s.accounts[accountId]?.users.users);
@@ -62,7 +65,8 @@ export function Invitations({ accountId, isOwner }: { accountId: string; isOwner
       >
         <h3>Invite users to organization</h3>
         <p className="org-note">
-          This server cannot send invitation emails. Create an invitation link and share it.
+          This server cannot send invitation emails. Create an invitation link and share it (the
+          local realm server has no sign-up page yet, so its links cannot be used to join it).
         </p>
         <div className="org-inline-fields">
           <label className="org-field">
@@ -123,10 +127,8 @@ export function Invitations({ accountId, isOwner }: { accountId: string; isOwner
           {(links.data ?? []).map((link) => (
             <tr key={link.id}>
               <td>{users?.get(link.invitedByUserId)?.full_name ?? 'Unknown'}</td>
-              <td>{new Date(link.invited * 1000).toLocaleString()}</td>
-              <td>
-                {link.expiry === null ? 'Never' : new Date(link.expiry * 1000).toLocaleString()}
-              </td>
+              <td>{when(link.invited)}</td>
+              <td>{link.expiry === null ? 'Never' : when(link.expiry)}</td>
               <td>{roleName(link.invitedAs)}</td>
               <td>
                 <button
