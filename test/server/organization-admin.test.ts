@@ -194,6 +194,18 @@ describe('PATCH /realm/user_settings_defaults', () => {
     expect(created.body.result).toBe('success');
   });
 
+  it('leaves out what the public server does not take as a default (login emails)', async () => {
+    const res = await client('admin').patch('/realm/user_settings_defaults', {
+      enable_login_emails: false,
+    });
+    expect(res.body.result).toBe('success');
+    expect(res.body.ignored_parameters_unsupported).toEqual(['enable_login_emails']);
+    const state = await client('admin').post('/register', {
+      fetch_event_types: '["realm_user_settings_defaults"]',
+    });
+    expect(state.body.realm_user_settings_defaults.enable_login_emails).toBe(true);
+  });
+
   it('refuses values out of range and members', async () => {
     const big = await client('admin').patch('/realm/user_settings_defaults', {
       web_font_size_px: 40,
