@@ -12,7 +12,8 @@ import { ApiError, badRequest } from '../../http/errors';
 import { isAdmin, isOwner } from '../../realm/roles';
 import { DEFAULT_REALM_GROUP_SETTINGS } from '../../realm/settings-defaults';
 import type { GroupSettingValue } from '../../realm/permissions';
-import { renderShortMarkdown } from '../../realm/render-text';
+import { databaseLookup } from '../../markdown/lookup';
+import { renderMessage } from '../../markdown/render';
 import { hasUnprintable } from '../../realm/text-rules';
 import { realmRow } from './realm-settings';
 import { validateGroupSetting } from '../channels/subscriptions';
@@ -172,7 +173,7 @@ function requestedChanges(
   return changes;
 }
 
-function announce(ctx: RealmContext, changes: RealmChanges): void {
+function announce(ctx: RealmContext, user: AuthUser, changes: RealmChanges): void {
   const everyone = activeUserIds(ctx.db);
   const update = (property: string, value: unknown) =>
     ctx.events.send(everyone, { type: 'realm', op: 'update', property, value });
@@ -182,7 +183,8 @@ function announce(ctx: RealmContext, changes: RealmChanges): void {
   if (changes.description !== undefined) {
     updateDict({
       description: changes.description,
-      rendered_description: renderShortMarkdown(changes.description),
+      // Rendered as messages are, so it matches the settings screen's preview.
+      rendered_description: renderMessage(changes.description, databaseLookup(ctx.db, user)).html,
     });
   }
   for (const [name, value] of Object.entries(changes.settings)) {
@@ -212,7 +214,7 @@ export const realmAdminResource: ResourceModule = {
           ctx.db.prepare('UPDATE realm SET description = ? WHERE id = 1').run(changes.description);
         }
       })();
-      announce(ctx, changes);
+      announce(ctx, user, changes);
       // The public server answers with what changed, strings as "updated".
       const changed: Record<string, unknown> = { ...changes.settings, ...changes.groups };
       if (changes.name !== undefined) changed.name = 'updated';
