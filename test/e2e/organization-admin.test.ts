@@ -85,6 +85,11 @@ describe('organization administration as the owner, followed live by a member', 
       .getByRole('textbox', { name: 'Organization name' });
     await expect.poll(() => memberName.inputValue()).toBe('Tributary Rowing Club');
     await expect(memberName.isDisabled()).resolves.toBe(true);
+    // The member reads the description rendered, as the public app shows it.
+    await member
+      .getByRole('region', { name: 'Description preview' })
+      .locator('strong', { hasText: 'row' })
+      .waitFor();
     await expect(member.getByRole('button', { name: /^Save / }).count()).resolves.toBe(0);
     await member.screenshot({ path: `${SHOTS}/profile-member.png` });
   });

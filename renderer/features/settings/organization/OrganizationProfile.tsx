@@ -61,15 +61,18 @@ export function OrganizationProfile({ accountId }: { accountId: string }) {
       </label>
       <div className="org-field">
         <span id="org-description-label">Organization description</span>
-        <div className="org-tabs" role="group" aria-label="Description view">
-          <button type="button" aria-pressed={!preview} onClick={() => setPreview(false)}>
-            Write
-          </button>
-          <button type="button" aria-pressed={preview} onClick={() => setPreview(true)}>
-            Preview
-          </button>
-        </div>
-        {preview ? (
+        {canEdit ? (
+          <div className="org-tabs" role="group" aria-label="Description view">
+            <button type="button" aria-pressed={!preview} onClick={() => setPreview(false)}>
+              Write
+            </button>
+            <button type="button" aria-pressed={preview} onClick={() => setPreview(true)}>
+              Preview
+            </button>
+          </div>
+        ) : null}
+        {/* Those who cannot edit read the description as it renders. */}
+        {preview || !canEdit ? (
           <MarkdownPreview accountId={accountId} source={form.values.description} />
         ) : (
           <textarea
@@ -81,9 +84,11 @@ export function OrganizationProfile({ accountId }: { accountId: string }) {
             onChange={(e) => form.set('description', e.target.value)}
           />
         )}
-        <span className="org-hint">
-          Markdown. {[...form.values.description].length}/{REALM_DESCRIPTION_MAX_LENGTH}
-        </span>
+        {canEdit ? (
+          <span className="org-hint">
+            Markdown. {[...form.values.description].length}/{REALM_DESCRIPTION_MAX_LENGTH}
+          </span>
+        ) : null}
       </div>
       <label className="org-field">
         <span>Language for automated messages and invitation emails</span>
