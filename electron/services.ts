@@ -32,6 +32,7 @@ import { DESKTOP_PREFERENCES_FILE } from './shell/desktop-preferences';
 import { DesktopBridge } from './notifications/desktop-bridge';
 import { adminExtrasHandlers } from './admin/extras-handlers';
 import { adminPeopleHandlers } from './admin/people-handlers';
+import { adminRealmHandlers } from './admin/realm-handlers';
 
 export interface MainServicesOptions {
   dataDir: string;
@@ -255,6 +256,7 @@ export class MainServices {
         signedInSession: (accountId) => session({ accountId }),
         sessions: () => this.sessions.values(),
       }),
+      ...adminRealmHandlers({ signedInSession: (accountId) => session({ accountId }) }),
 
       // drafts
       listDrafts: ({ accountId }) => this.session(accountId).drafts.list(),

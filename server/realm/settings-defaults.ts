@@ -96,6 +96,19 @@ export const DEFAULT_REALM_SETTINGS: Record<string, unknown> = {
   authentication_methods: {
     Email: { enabled: true, available: true },
   },
+  default_code_block_language: '',
+  video_chat_provider: 1,
+  digest_weekday: 1,
+  inline_image_preview: true,
+  inline_url_embed_preview: false,
+  message_content_allowed_in_email_notifications: true,
+  name_changes_disabled: false,
+  email_changes_disabled: false,
+  avatar_changes_disabled: false,
+  require_unique_names: false,
+  enable_guest_user_indicator: true,
+  enable_guest_user_dm_warning: true,
+  disallow_disposable_email_addresses: true,
 };
 
 /**

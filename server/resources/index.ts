@@ -45,6 +45,8 @@ import { realmAdminResource } from './realm/realm-admin';
 import { botAdminResource } from './users/bot-admin';
 import { avatarFilesResource } from './users/avatar-files';
 import { defaultChannelsResource } from './channels/default-channels';
+import { userAdminResource } from './users/user-admin';
+import { invitesResource } from './users/invites';
 
 export const resources: readonly ResourceModule[] = [
   serverInfoResource,
@@ -91,6 +93,8 @@ export const resources: readonly ResourceModule[] = [
   botAdminResource,
   avatarFilesResource,
   defaultChannelsResource,
+  userAdminResource,
+  invitesResource,
 ];
 
 setStateProviders(resources);

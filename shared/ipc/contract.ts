@@ -17,6 +17,7 @@ import { notificationsMethods, notificationsPushes } from './notifications';
 import { adminExtrasMethods } from './admin-extras';
 import { adminPeopleMethods } from './admin-people';
 import { composeDomains, type MethodDef, type PushDef } from './define';
+import { adminRealmMethods } from './admin-realm';
 import type { ChosenFile } from './uploads';
 
 export const methods = composeDomains(
@@ -33,6 +34,7 @@ export const methods = composeDomains(
   notificationsMethods,
   adminExtrasMethods,
   adminPeopleMethods,
+  adminRealmMethods,
 );
 
 export const pushes = composeDomains(

@@ -108,6 +108,15 @@ export const METHOD_NAMES = [
   'showBotKey',
   'regenerateBotKey',
   'saveBotZuliprc',
+  'updateRealm',
+  'updateUserSettingsDefaults',
+  'createUser',
+  'updateUser',
+  'deactivateUser',
+  'reactivateUser',
+  'createInviteLink',
+  'listInviteLinks',
+  'revokeInviteLink',
 ] as const satisfies readonly MethodName[];
 
 export const PUSH_NAMES = [

@@ -16,6 +16,11 @@ import { standing } from './organization/extras-kit';
 import { Channels } from './organization/Channels';
 import { UserGroups } from './organization/UserGroups';
 import { BotList, YourBots } from './organization/Bots';
+import { OrganizationProfile } from './organization/OrganizationProfile';
+import { OrganizationSettings } from './organization/OrganizationSettings';
+import { OrganizationPermissions } from './organization/OrganizationPermissions';
+import { DefaultUserSettings } from './organization/DefaultUserSettings';
+import { Users } from './organization/Users';
 
 export interface SettingsSection {
   /** Stable id, used in the route: `{ kind: 'settings', section: id }`. */
@@ -26,27 +31,13 @@ export interface SettingsSection {
   Component: ComponentType<{ accountId: string }>;
 }
 
+// The public web app's order: personal screens, then the organization's, profile and settings
+// first, then people, then realm configuration.
+const isAdmin = (account: AccountState) => standing(account).isAdmin;
+
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { id: 'preferences', label: 'Preferences', group: 'personal', Component: Preferences },
-  { id: 'desktop', label: 'Desktop', group: 'personal', Component: Desktop },
   { id: 'notifications', label: 'Notifications', group: 'personal', Component: Notifications },
-  { id: 'emoji', label: 'Custom emoji', group: 'organization', Component: CustomEmoji },
-  { id: 'linkifiers', label: 'Linkifiers', group: 'organization', Component: Linkifiers },
-  { id: 'playgrounds', label: 'Code playgrounds', group: 'organization', Component: Playgrounds },
-  {
-    id: 'profile-fields',
-    label: 'Custom profile fields',
-    group: 'organization',
-    visible: (account) => standing(account).isAdmin,
-    Component: ProfileFields,
-  },
-  {
-    id: 'allowed-domains',
-    label: 'Allowed domains',
-    group: 'organization',
-    visible: (account) => standing(account).isAdmin,
-    Component: AllowedDomains,
-  },
   // Guests can neither own bots nor see the realm's groups and bots, as in the public web app.
   {
     id: 'your-bots',
@@ -55,6 +46,42 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
     visible: notGuest,
     Component: YourBots,
   },
+  { id: 'desktop', label: 'Desktop', group: 'personal', Component: Desktop },
+  // Everyone may see these, as in the public web app; each screen offers changes only to those
+  // the realm allows (administrators, owners for some settings).
+  {
+    id: 'organization-profile',
+    label: 'Organization profile',
+    group: 'organization',
+    Component: OrganizationProfile,
+  },
+  {
+    id: 'organization-settings',
+    label: 'Organization settings',
+    group: 'organization',
+    Component: OrganizationSettings,
+  },
+  {
+    id: 'organization-permissions',
+    label: 'Organization permissions',
+    group: 'organization',
+    Component: OrganizationPermissions,
+  },
+  {
+    id: 'default-user-settings',
+    label: 'Default user settings',
+    group: 'organization',
+    Component: DefaultUserSettings,
+  },
+  // Guests do not see the user list in the public app's organization settings.
+  {
+    id: 'users',
+    label: 'Users',
+    group: 'organization',
+    visible: (account) => (account.users.users.get(account.selfUserId)?.role ?? 400) !== 600,
+    Component: Users,
+  },
+  { id: 'bots', label: 'Bots', group: 'organization', visible: notGuest, Component: BotList },
   { id: 'channels', label: 'Channels', group: 'organization', Component: Channels },
   {
     id: 'user-groups',
@@ -63,7 +90,23 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
     visible: notGuest,
     Component: UserGroups,
   },
-  { id: 'bots', label: 'Bots', group: 'organization', visible: notGuest, Component: BotList },
+  { id: 'emoji', label: 'Custom emoji', group: 'organization', Component: CustomEmoji },
+  { id: 'linkifiers', label: 'Linkifiers', group: 'organization', Component: Linkifiers },
+  { id: 'playgrounds', label: 'Code playgrounds', group: 'organization', Component: Playgrounds },
+  {
+    id: 'profile-fields',
+    label: 'Custom profile fields',
+    group: 'organization',
+    visible: isAdmin,
+    Component: ProfileFields,
+  },
+  {
+    id: 'allowed-domains',
+    label: 'Allowed domains',
+    group: 'organization',
+    visible: isAdmin,
+    Component: AllowedDomains,
+  },
 ];
 
 function notGuest(account: AccountState): boolean {

@@ -208,7 +208,7 @@ function fieldOrFail(db: Db, id: number): FieldRow {
   return row;
 }
 
-const itemSchema = z.object({
+export const itemSchema = z.object({
   id: z.number().int(),
   value: z.union([z.string(), z.array(z.number().int()), z.null()]),
 });
@@ -397,60 +397,69 @@ export const profileFieldsResource: ResourceModule = {
     api.patch(
       '/users/me/profile_data',
       { params: { data: p.json(z.array(itemSchema).min(1)) } },
-      ({ user, params }) => {
-        const fieldById = ctx.db.prepare<[number], FieldRow>(
-          'SELECT * FROM custom_profile_fields WHERE id = ?',
-        );
-        const userExists = (id: number) =>
-          ctx.db.prepare('SELECT 1 FROM users WHERE id = ? AND is_active = 1').get(id) !==
-          undefined;
-        const changes = params.data.map(({ id, value }) => {
-          const field = fieldById.get(id);
-          if (!field) throw badRequest(`Field id ${id} not found.`);
-          if (field.editable_by_user !== 1 && !isAdmin(user.role)) {
-            throw badRequest(
-              'You are not allowed to change this field. Contact an administrator to update it.',
-            );
-          }
-          if (value === null || value === '') return { field, value: null, rendered: null };
-          const stored = storedValue(field, value, userExists);
-          const rendered =
-            field.field_type === FieldType.shortText || field.field_type === FieldType.longText
-              ? renderShortMarkdown(stored)
-              : null;
-          return { field, value: stored, rendered };
-        });
-        ctx.db.transaction(() => {
-          for (const { field, value, rendered } of changes) {
-            if (value === null) {
-              ctx.db
-                .prepare(
-                  'DELETE FROM custom_profile_field_values WHERE user_id = ? AND field_id = ?',
-                )
-                .run(user.id, field.id);
-            } else {
-              ctx.db
-                .prepare(
-                  `INSERT INTO custom_profile_field_values (user_id, field_id, value, rendered_value)
-                   VALUES (?, ?, ?, ?)
-                   ON CONFLICT(user_id, field_id) DO UPDATE SET value = excluded.value,
-                     rendered_value = excluded.rendered_value`,
-                )
-                .run(user.id, field.id, value, rendered);
-            }
-          }
-        })();
-        const everyone = activeUserIds(ctx.db);
-        for (const { field, value, rendered } of changes) {
-          const customField: Record<string, unknown> = { id: field.id, value };
-          if (rendered !== null) customField.rendered_value = rendered;
-          ctx.events.send(everyone, {
-            type: 'realm_user',
-            op: 'update',
-            person: { user_id: user.id, custom_profile_field: customField },
-          });
-        }
-      },
+      ({ user, params }) => updateProfileData(ctx, user, user.id, params.data),
     );
   },
 };
+
+/**
+ * Sets custom profile field values of targetId (the caller's own, or anyone's for an
+ * administrator: PATCH /users/{user_id}); a null or empty value removes it. Everyone hears each
+ * change as a realm_user update.
+ */
+export function updateProfileData(
+  ctx: RealmContext,
+  actor: AuthUser,
+  targetId: number,
+  data: Array<z.infer<typeof itemSchema>>,
+): void {
+  const fieldById = ctx.db.prepare<[number], FieldRow>(
+    'SELECT * FROM custom_profile_fields WHERE id = ?',
+  );
+  const userExists = (id: number) =>
+    ctx.db.prepare('SELECT 1 FROM users WHERE id = ? AND is_active = 1').get(id) !== undefined;
+  const changes = data.map(({ id, value }) => {
+    const field = fieldById.get(id);
+    if (!field) throw badRequest(`Field id ${id} not found.`);
+    if (field.editable_by_user !== 1 && !isAdmin(actor.role)) {
+      throw badRequest(
+        'You are not allowed to change this field. Contact an administrator to update it.',
+      );
+    }
+    if (value === null || value === '') return { field, value: null, rendered: null };
+    const stored = storedValue(field, value, userExists);
+    const rendered =
+      field.field_type === FieldType.shortText || field.field_type === FieldType.longText
+        ? renderShortMarkdown(stored)
+        : null;
+    return { field, value: stored, rendered };
+  });
+  ctx.db.transaction(() => {
+    for (const { field, value, rendered } of changes) {
+      if (value === null) {
+        ctx.db
+          .prepare('DELETE FROM custom_profile_field_values WHERE user_id = ? AND field_id = ?')
+          .run(targetId, field.id);
+      } else {
+        ctx.db
+          .prepare(
+            `INSERT INTO custom_profile_field_values (user_id, field_id, value, rendered_value)
+             VALUES (?, ?, ?, ?)
+             ON CONFLICT(user_id, field_id) DO UPDATE SET value = excluded.value,
+               rendered_value = excluded.rendered_value`,
+          )
+          .run(targetId, field.id, value, rendered);
+      }
+    }
+  })();
+  const everyone = activeUserIds(ctx.db);
+  for (const { field, value, rendered } of changes) {
+    const customField: Record<string, unknown> = { id: field.id, value };
+    if (rendered !== null) customField.rendered_value = rendered;
+    ctx.events.send(everyone, {
+      type: 'realm_user',
+      op: 'update',
+      person: { user_id: targetId, custom_profile_field: customField },
+    });
+  }
+}

@@ -5,6 +5,8 @@ import { sharedTableCache } from '../../db/table-cache';
 import type { ResourceModule } from '../module';
 import { LIMITS, PRESENCE, TYPING } from '../../config';
 import { THUMBNAIL_FORMATS } from '../../uploads/thumbnails';
+import { DEFAULT_REALM_SETTINGS } from '../../realm/settings-defaults';
+import { VIDEO_CHAT_PROVIDERS } from '../../../shared/admin/realm-settings';
 
 export interface RealmRow {
   name: string;
@@ -73,7 +75,11 @@ export const realmSettingsResource: ResourceModule = {
       server_jitsi_server_url: null,
       realm_push_notifications_enabled: false,
     };
+    // Defaults first: a realm seeded before a setting existed still reports it.
+    for (const [key, value] of Object.entries(DEFAULT_REALM_SETTINGS))
+      state[`realm_${key}`] = value;
     for (const [key, value] of Object.entries(realm.settings)) state[`realm_${key}`] = value;
+    state.realm_available_video_chat_providers = VIDEO_CHAT_PROVIDERS;
     // Deprecated (FL 358) but still sent by the public server, derived from the policy.
     state.realm_allow_edit_history = state.realm_message_edit_history_visibility_policy !== 'none';
     // Presence cannot be turned off for the realm here; clients read this to show the user list.

@@ -98,6 +98,21 @@ const SETTING_PARAMS: Record<string, Param<unknown, false>> = {
   default_language: p.string().optional(),
 } as Record<string, Param<unknown, false>>;
 
+/**
+ * What PATCH /realm/user_settings_defaults takes: the public server leaves out the security and
+ * marketing emails, data export and language (new users pick or inherit those); they come back in
+ * ignored_parameters_unsupported.
+ */
+const NOT_REALM_DEFAULTS = new Set([
+  'enable_login_emails',
+  'enable_marketing_emails',
+  'allow_private_data_export',
+  'default_language',
+]);
+const DEFAULTS_PARAMS = Object.fromEntries(
+  Object.entries(SETTING_PARAMS).filter(([name]) => !NOT_REALM_DEFAULTS.has(name)),
+);
+
 function changedSettings(
   params: Record<string, unknown>,
   current: Record<string, unknown>,
@@ -234,7 +249,7 @@ export const settingsResource: ResourceModule = {
       },
     );
 
-    api.patch('/realm/user_settings_defaults', { params: SETTING_PARAMS }, ({ user, params }) => {
+    api.patch('/realm/user_settings_defaults', { params: DEFAULTS_PARAMS }, ({ user, params }) => {
       if (!isAdmin(user.role)) throw badRequest('Must be an organization administrator');
       const row = ctx.db
         .prepare<[], { settings: string }>(

@@ -11,7 +11,7 @@ import { channelMetadataAudience } from '../channels/channels';
 import { sendBotUpdate } from './bot-events';
 import { activeUserIds, getUserRow, type UserRow } from './users-store';
 
-function activeOwnerCount(ctx: RealmContext): number {
+export function activeOwnerCount(ctx: RealmContext): number {
   return (
     ctx.db
       .prepare<[], { n: number }>(

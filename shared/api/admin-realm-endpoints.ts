@@ -1,0 +1,54 @@
+// The chat-API calls of organization administration (electron/admin/realm-handlers.ts), beside
+// the main endpoint table so that file stays as other domains left it.
+import type { Endpoint, JsonObject, SuccessEnvelope } from './endpoints';
+
+const call = <Params, Response>(
+  method: Endpoint<Params, Response>['method'],
+  path: string,
+  idempotent = method !== 'POST',
+): Endpoint<Params, Response> => ({ method, path, auth: true, idempotent });
+
+export interface InviteObject {
+  id: number;
+  invited_by_user_id: number;
+  invited: number;
+  expiry_date: number | null;
+  invited_as: number;
+  is_multiuse: boolean;
+  link_url?: string;
+}
+
+export const adminRealmEndpoints = {
+  updateRealm: call<Record<string, unknown>, SuccessEnvelope & JsonObject>('PATCH', '/realm'),
+  updateUserSettingsDefaults: call<Record<string, unknown>, SuccessEnvelope>(
+    'PATCH',
+    '/realm/user_settings_defaults',
+  ),
+  createUser: call<
+    { email: string; password: string; full_name: string },
+    SuccessEnvelope & { user_id: number }
+  >('POST', '/users'),
+  updateUser: call<
+    {
+      user_id: number;
+      role?: number;
+      full_name?: string;
+      profile_data?: Array<{ id: number; value: string | number[] | null }>;
+    },
+    SuccessEnvelope
+  >('PATCH', '/users/{user_id}'),
+  deactivateUser: call<{ user_id: number }, SuccessEnvelope>('DELETE', '/users/{user_id}', false),
+  reactivateUser: call<{ user_id: number }, SuccessEnvelope>('POST', '/users/{user_id}/reactivate'),
+  createInviteLink: call<
+    { invite_as: number; invite_expires_in_minutes: number | null },
+    SuccessEnvelope & { invite_link: string }
+  >('POST', '/invites/multiuse'),
+  listInvites: call<Record<string, never>, SuccessEnvelope & { invites: InviteObject[] }>(
+    'GET',
+    '/invites',
+  ),
+  revokeInviteLink: call<{ invite_id: number }, SuccessEnvelope>(
+    'DELETE',
+    '/invites/multiuse/{invite_id}',
+  ),
+} as const;
