@@ -27,6 +27,7 @@ import { saveUpload } from './media/save-upload';
 import { isAllowedExternalUrl } from './shell/external-urls';
 import { ActivityTracker } from './presence/activity';
 import { peopleHandlers } from './presence/people-handlers';
+import { cacheHandlers, deleteAccountCache, openAccountCache } from './cache/cache-service';
 
 export interface MainServicesOptions {
   dataDir: string;
@@ -51,6 +52,8 @@ export interface MainServicesOptions {
   systemIdleSeconds?: () => number;
   /** Overrides the server's presence ping interval (tests). */
   presenceIntervalMs?: number;
+  /** Keep no local cache (each launch waits for the server). */
+  noCache?: boolean;
 }
 
 export class MainServices {
@@ -196,6 +199,7 @@ export class MainServices {
 
   async removeAccount(accountId: string): Promise<AccountsChanged> {
     await this.stopSession(accountId);
+    deleteAccountCache(this.options.dataDir, this.options.vault, accountId);
     this.options.vault.delete(accountId);
     this.accounts.remove(accountId);
     return this.pushAccounts();
@@ -237,6 +241,7 @@ export class MainServices {
         signedInSession: (accountId) => session({ accountId }),
         sessions: () => this.sessions.values(),
       }),
+      ...cacheHandlers({ session: (accountId) => this.session(accountId) }),
 
       // drafts
       listDrafts: ({ accountId }) => this.session(accountId).drafts.list(),
@@ -315,6 +320,9 @@ export class MainServices {
       onConnection: () => this.pushAccounts(),
       activity: this.activity,
       presenceIntervalMs: this.options.presenceIntervalMs,
+      cache: this.options.noCache
+        ? null
+        : openAccountCache(this.options.dataDir, this.options.vault, record),
     });
     this.sessions.set(record.id, session);
     session.start();

@@ -1,6 +1,7 @@
 // Everything main runs for one signed-in account: its API client, event loop, outbox and drafts.
 // It also keeps the latest snapshot and the events delivered since, so a renderer that (re)loads can
-// catch up with getSnapshot without a gap.
+// catch up with getSnapshot without a gap; with a local cache (electron/cache) both survive a restart,
+// and until the server answers the renderer starts from the cached ones.
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { endpoints } from '../../shared/api/endpoints';
@@ -8,7 +9,10 @@ import type { RegisterResponse } from '../../shared/api/types';
 import type { ServerEvent, DraftsEvent } from '../../shared/api/events';
 import type { ConnectionState } from '../../shared/ipc/common';
 import type { SnapshotMessage } from '../../shared/ipc/accounts';
-import type { OutboxEntry, OutgoingMessage } from '../../shared/ipc/chat';
+import type { MessagesPage, OutboxEntry, OutgoingMessage } from '../../shared/ipc/chat';
+import type { NarrowMatchContext, NarrowTerm } from '../../shared/narrow';
+import { MAX_EVENT_BYTES, type AccountCache } from '../cache/account-cache';
+import type { PageRequest } from '../cache/cached-pages';
 import type { PushSink } from '../../shared/ipc/contract';
 import { ApiClient, type ApiClientOptions } from '../api/client';
 import { ApiError } from '../api/errors';
@@ -39,6 +43,8 @@ export interface SessionOptions {
   activity?: ActivityTracker;
   /** Overrides the server's presence ping interval (tests). */
   presenceIntervalMs?: number;
+  /** The account's local cache; without it nothing outlives the process. */
+  cache?: AccountCache | null;
 }
 
 export class AccountSession {
@@ -51,12 +57,25 @@ export class AccountSession {
   private snapshot: SnapshotMessage | null = null;
   private backlog: ServerEvent[] = [];
   private signedOut = false;
+  /** The snapshot is the cache's, from an earlier run: no registration has answered yet. */
+  private fromCache = false;
+  private lastNarrow: NarrowTerm[] | null = null;
+  private cache: AccountCache | null;
+  private matchContextCache: { register: RegisterResponse; ctx: NarrowMatchContext } | null = null;
 
   constructor(private readonly options: SessionOptions) {
     const { record, push } = options;
     this.id = record.id;
     const folder = join(options.dataDir, 'accounts', record.id);
     mkdirSync(folder, { recursive: true, mode: 0o700 });
+    this.cache = options.cache ?? null;
+    const cached = this.cache?.load();
+    if (cached?.snapshot) {
+      this.snapshot = cached.snapshot;
+      this.backlog = cached.events;
+      this.fromCache = true;
+    }
+    this.lastNarrow = cached?.lastNarrow ?? null;
     this.client = new ApiClient({
       site: record.site,
       credentials: { email: record.email, apiKey: options.apiKey },
@@ -122,6 +141,7 @@ export class AccountSession {
     this.presence?.stop();
     this.outbox.dispose();
     await this.loop.close();
+    this.cache?.close();
   }
 
   get connection(): ConnectionState {
@@ -136,8 +156,76 @@ export class AccountSession {
     snapshot: SnapshotMessage | null;
     events: ServerEvent[];
     connection: ConnectionState;
+    fromCache: boolean;
+    lastNarrow: NarrowTerm[] | null;
   } {
-    return { snapshot: this.snapshot, events: [...this.backlog], connection: this.connection };
+    return {
+      snapshot: this.snapshot,
+      events: [...this.backlog],
+      connection: this.connection,
+      fromCache: this.fromCache,
+      lastNarrow: this.lastNarrow,
+    };
+  }
+
+  rememberOpenNarrow(narrow: NarrowTerm[]): void {
+    this.lastNarrow = narrow;
+    this.cache?.setLastNarrow(narrow);
+  }
+
+  /**
+   * A page of messages: from the server, kept in the cache; from the cache while the account is not
+   * live (starting, or the server unreachable) or when the server cannot be reached.
+   */
+  async getMessages(narrow: NarrowTerm[], request: PageRequest): Promise<MessagesPage> {
+    const fromCache = () => {
+      const page = this.cache?.cachedPage(narrow, request, this.matchContext());
+      return page ? { ...page, from_cache: true } : null;
+    };
+    if (!this.isOnline()) {
+      const cached = fromCache();
+      if (cached) return cached;
+    }
+    try {
+      const page = await this.client.call(endpoints.getMessages, {
+        anchor: request.anchor,
+        num_before: request.numBefore,
+        num_after: request.numAfter,
+        narrow,
+        include_anchor: request.includeAnchor,
+        apply_markdown: true,
+        client_extavatar: false,
+        allow_empty_topic_name: true,
+      });
+      this.cache?.recordPage(narrow, request, page);
+      return page;
+    } catch (error) {
+      const unreachable =
+        error instanceof ApiError && (error.kind === 'network' || error.kind === 'timeout');
+      const cached = unreachable ? fromCache() : null;
+      if (cached) return cached;
+      throw error;
+    }
+  }
+
+  /** Realm lookups for matching cached messages against a narrow (offline search). */
+  private matchContext(): NarrowMatchContext {
+    const register = this.snapshot?.register;
+    if (!register) return { selfUserId: 0 };
+    if (this.matchContextCache?.register === register) return this.matchContextCache.ctx;
+    const channels = new Map<string, number>();
+    for (const sub of register.subscriptions ?? [])
+      channels.set(sub.name.toLowerCase(), sub.stream_id);
+    const users = new Map<string, number>();
+    for (const user of register.realm_users ?? [])
+      users.set(user.email.toLowerCase(), user.user_id);
+    const ctx: NarrowMatchContext = {
+      selfUserId: register.user_id,
+      channelIdByName: (name) => channels.get(name.toLowerCase()),
+      userIdByEmail: (email) => users.get(email.toLowerCase()),
+    };
+    this.matchContextCache = { register, ctx };
+    return ctx;
   }
 
   isOnline(): boolean {
@@ -214,6 +302,8 @@ export class AccountSession {
 
   private onSnapshot(queueId: string, register: RegisterResponse): void {
     this.snapshot = { accountId: this.id, queueId, register };
+    this.fromCache = false;
+    this.cache?.saveSnapshot(this.snapshot);
     this.presence?.onSnapshot(register);
     // Reports start once the account is registered: a signed-out key would only collect 401s.
     this.presence?.start();
@@ -226,11 +316,15 @@ export class AccountSession {
   }
 
   private onEvents(queueId: string, events: ServerEvent[]): void {
-    if (this.backlog.length + events.length > MAX_BACKLOG_EVENTS) {
+    if (
+      this.backlog.length + events.length > MAX_BACKLOG_EVENTS ||
+      (this.cache?.storedEventBytes ?? 0) > MAX_EVENT_BYTES
+    ) {
       this.loop.resync();
       return;
     }
     for (const event of events) this.backlog.push(event); // no spread: a batch may be huge
+    this.cache?.appendEvents(events);
     this.options.push('events', { accountId: this.id, queueId, events });
     for (const event of events) {
       if (event.type === 'drafts') this.drafts.applyEvent(event as DraftsEvent);
@@ -245,7 +339,12 @@ export class AccountSession {
   }
 
   private onState(state: ConnectionState): void {
-    if (state.status === 'signed_out') this.signedOut = true;
+    if (state.status === 'signed_out') {
+      this.signedOut = true;
+      // Signed out (the key was revoked or the user deactivated): nothing of the realm stays on disk.
+      this.cache?.destroy();
+      this.cache = null;
+    }
     this.options.push('connection', { accountId: this.id, state });
     this.options.onConnection?.(state);
     if (state.status === 'live') {

@@ -29,6 +29,8 @@ export interface UiState {
   uploads: Record<string, UploadProgress>;
   /** Main's drafts (persisted locally, synced with the server), per account. */
   drafts: Record<string, LocalDraft[]>;
+  /** Accounts shown from the local cache: the server has not answered since launch. */
+  fromCache: Record<string, boolean>;
   route: Route;
   /** Route history for Esc / back. */
   previous: Route[];
@@ -68,6 +70,7 @@ export const uiStore = createStore<UiState>()(() => ({
   connections: {},
   uploads: {},
   drafts: {},
+  fromCache: {},
   route: ALL_MESSAGES_ROUTE,
   previous: [],
   selectedMessageId: null,

@@ -72,6 +72,7 @@ export const METHOD_NAMES = [
   'getPresence',
   'muteUser',
   'unmuteUser',
+  'rememberOpenNarrow',
 ] as const satisfies readonly MethodName[];
 
 export const PUSH_NAMES = [
