@@ -1,0 +1,208 @@
+// Returning launch from the local cache (npm run bench:startup-cache): `npm start -- --browser
+// --no-open --port 0 --data DIR` to the last open conversation's messages on screen in Chromium, with
+// the account's server answering slowly (every request delayed 5 s) or down (connection refused), so
+// the figure is what the cache alone gives. For comparison, the same launch with the cache deleted and
+// the server answering at once (the app then opens All messages and waits for the server).
+// The server is a real local realm server process behind a small proxy that delays or refuses.
+// Prints the figures and writes bench/.out/startup-cache.json.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { buildAll } from '../../scripts/build';
+import { launchChromium } from '../../test/support/chromium';
+import { startFaultProxy } from '../../test/main/support/fault-proxy';
+import { MainServices } from '../../electron/services';
+import { FileVault } from '../../electron/accounts/vault';
+import { PushHub } from '../../electron/push-hub';
+import { cachePath } from '../../electron/cache/cache-service';
+import { deleteCacheFiles } from '../../electron/cache/account-cache';
+import type { NarrowTerm } from '../../shared/narrow';
+import { writeBenchFigures } from '../support/output';
+import { startServerProcess } from '../support/server-process';
+import { median, stop, waitForUrl, TIMEOUT_MS } from './launch-process';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const RUNS = 3;
+const SLOW_SERVER_MS = 5_000;
+const TOPIC = 'bench cache start';
+const LAST_TEXT = 'the last message of the bench topic';
+
+interface Launch {
+  toUrlMs: number;
+  /** URL printed -> the last conversation's newest message visible. */
+  toMessagesMs: number;
+  totalMs: number;
+  /** The page said it showed saved messages when they appeared (the server had not answered). */
+  fromCache: boolean;
+}
+
+/** Signs in through the proxy, fills a topic, opens it as the renderer does, and closes the app. */
+async function prepareDataDir(dataDir: string, site: string, realmDir: string): Promise<void> {
+  const credentials = JSON.parse(readFileSync(join(realmDir, 'demo-credentials.json'), 'utf8')) as {
+    users: { email: string; api_key: string }[];
+  };
+  const owner = credentials.users.find((u) => u.email.startsWith('owner@'))!;
+  const services = new MainServices({
+    dataDir,
+    vault: new FileVault(dataDir),
+    push: new PushHub().push,
+    appInfo: { runtime: 'browser', version: 'bench', platform: process.platform },
+    openExternal: () => undefined,
+  });
+  const { id: accountId } = await services.addAccount({
+    site,
+    email: owner.email,
+    apiKey: owner.api_key,
+  });
+  const session = services.session(accountId);
+  for (let i = 0; i < 200 && !session.isOnline(); i++) await new Promise((r) => setTimeout(r, 50));
+  const general = session.register!.subscriptions.find((s) => s.name === 'general')!;
+  for (let i = 0; i < 40; i++) {
+    await services.handlers.sendMessage({
+      accountId,
+      message: {
+        type: 'channel',
+        to: general.stream_id,
+        topic: TOPIC,
+        content: i === 39 ? LAST_TEXT : `message ${i} of the bench topic, with **some** text`,
+      },
+    });
+  }
+  const narrow: NarrowTerm[] = [
+    { operator: 'channel', operand: general.stream_id },
+    { operator: 'topic', operand: TOPIC },
+  ];
+  // The renderer's first page of a conversation.
+  await services.handlers.getMessages({
+    accountId,
+    narrow,
+    anchor: 'first_unread',
+    numBefore: 50,
+    numAfter: 50,
+    includeAnchor: true,
+  });
+  await services.handlers.rememberOpenNarrow({ accountId, narrow });
+  await services.stop();
+}
+
+async function launch(browser: Browser, dataDir: string, waitFor: string): Promise<Launch> {
+  const t0 = performance.now();
+  const child = spawn(
+    process.execPath,
+    [join(root, 'scripts/launch.mjs'), '--browser', '--no-open', '--port', '0', '--data', dataDir],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  try {
+    const url = await waitForUrl(child);
+    const t1 = performance.now();
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(url);
+    await page
+      .getByTestId('message')
+      .filter({ hasText: waitFor })
+      .first()
+      .waitFor({ timeout: TIMEOUT_MS });
+    const t2 = performance.now();
+    const banner = (await page.getByTestId('connection-banner').allTextContents()).join(' ');
+    await context.close();
+    return {
+      toUrlMs: t1 - t0,
+      toMessagesMs: t2 - t1,
+      totalMs: t2 - t0,
+      fromCache: /saved on this computer/.test(banner),
+    };
+  } finally {
+    await stop(child);
+  }
+}
+
+const round = (n: number) => Math.round(n);
+const summary = (runs: Launch[]) => ({
+  median: {
+    totalMs: round(median(runs.map((r) => r.totalMs))),
+    toUrlMs: round(median(runs.map((r) => r.toUrlMs))),
+    toMessagesMs: round(median(runs.map((r) => r.toMessagesMs))),
+  },
+  runs: runs.map((r) => ({
+    totalMs: round(r.totalMs),
+    toUrlMs: round(r.toUrlMs),
+    toMessagesMs: round(r.toMessagesMs),
+    fromCache: r.fromCache,
+  })),
+});
+
+function accountIdOf(dataDir: string): string {
+  const file = JSON.parse(readFileSync(join(dataDir, 'accounts.json'), 'utf8')) as {
+    accounts: { id: string }[];
+  };
+  return file.accounts[0].id;
+}
+
+async function main() {
+  await buildAll(); // warm install: building is not part of the timing
+  const work = mkdtempSync(join(os.tmpdir(), 'tributary-startup-cache-'));
+  const realmDir = join(work, 'realm');
+  const dataDir = join(work, 'app');
+  const realm = await startServerProcess(realmDir);
+  const proxy = await startFaultProxy(() => realm.url);
+  const browser = await launchChromium();
+  const slow: Launch[] = [];
+  const down: Launch[] = [];
+  const noCache: Launch[] = [];
+  try {
+    await prepareDataDir(dataDir, proxy.url, realmDir);
+    for (let i = 0; i < RUNS; i++) {
+      proxy.inject({ path: '*', action: { delayMs: SLOW_SERVER_MS }, times: 1_000_000 });
+      slow.push(await launch(browser, dataDir, LAST_TEXT));
+      proxy.clearRules();
+      await proxy.refuseConnections();
+      down.push(await launch(browser, dataDir, LAST_TEXT));
+      await proxy.acceptConnections();
+      // Without a cache the app opens All messages once the server has answered.
+      deleteCacheFiles(cachePath(dataDir, accountIdOf(dataDir)));
+      noCache.push(await launch(browser, dataDir, ''));
+      // The next round starts again with the conversation open and cached.
+      rmSync(dataDir, { recursive: true, force: true });
+      await prepareDataDir(dataDir, proxy.url, realmDir);
+    }
+  } finally {
+    await browser.close();
+    await proxy.close();
+    await stop(realm.child);
+    rmSync(work, { recursive: true, force: true });
+  }
+  const result = {
+    benchmark: 'startup-cache',
+    date: new Date().toISOString(),
+    machine: {
+      nproc: os.cpus().length,
+      cpu: os.cpus()[0]?.model ?? 'unknown',
+      loadavg: os.loadavg(),
+    },
+    bar: { toMessagesMs: 400 },
+    serverSlow: summary(slow),
+    serverDown: summary(down),
+    noCacheServerUp: summary(noCache),
+  };
+  console.log(
+    `start-up from the cache — ${result.machine.nproc} cores, ${result.machine.cpu}, load ${result.machine.loadavg.map((l) => l.toFixed(1)).join(' ')}, ${result.date}`,
+  );
+  for (const [name, data] of [
+    [`server slow (${SLOW_SERVER_MS} ms per request), from the cache`, result.serverSlow],
+    ['server down, from the cache', result.serverDown],
+    ['no cache, server answering', result.noCacheServerUp],
+  ] as const) {
+    const m = data.median;
+    console.log(
+      `${name}: page to messages median ${m.toMessagesMs} ms (process to URL ${m.toUrlMs} ms, total ${m.totalMs} ms); runs ${data.runs.map((r) => `${r.toMessagesMs}${r.fromCache ? ' (cached)' : ''}`).join(', ')} ms`,
+    );
+  }
+  writeBenchFigures('startup-cache', result);
+}
+
+await main();
