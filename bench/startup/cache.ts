@@ -5,12 +5,9 @@
 // the server answering at once (the app then opens All messages and waits for the server).
 // The server is a real local realm server process behind a small proxy that delays or refuses.
 // Prints the figures and writes bench/.out/startup-cache.json.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { buildAll } from '../../scripts/build';
 import { launchChromium } from '../../test/support/chromium';
@@ -23,9 +20,8 @@ import { deleteCacheFiles } from '../../electron/cache/account-cache';
 import type { NarrowTerm } from '../../shared/narrow';
 import { writeBenchFigures } from '../support/output';
 import { startServerProcess } from '../support/server-process';
-import { median, stop, waitForUrl, TIMEOUT_MS } from './launch-process';
+import { median, stop, timeLaunch, TIMEOUT_MS } from './launch-process';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const RUNS = 3;
 const SLOW_SERVER_MS = 5_000;
 const TOPIC = 'bench cache start';
@@ -90,35 +86,20 @@ async function prepareDataDir(dataDir: string, site: string, realmDir: string): 
 }
 
 async function launch(browser: Browser, dataDir: string, waitFor: string): Promise<Launch> {
-  const t0 = performance.now();
-  const child = spawn(
-    process.execPath,
-    [join(root, 'scripts/launch.mjs'), '--browser', '--no-open', '--port', '0', '--data', dataDir],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  try {
-    const url = await waitForUrl(child);
-    const t1 = performance.now();
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(url);
+  const timed = await timeLaunch(browser, dataDir, async (page) => {
     await page
       .getByTestId('message')
       .filter({ hasText: waitFor })
       .first()
       .waitFor({ timeout: TIMEOUT_MS });
-    const t2 = performance.now();
-    const banner = (await page.getByTestId('connection-banner').allTextContents()).join(' ');
-    await context.close();
-    return {
-      toUrlMs: t1 - t0,
-      toMessagesMs: t2 - t1,
-      totalMs: t2 - t0,
-      fromCache: /saved on this computer/.test(banner),
-    };
-  } finally {
-    await stop(child);
-  }
+    return (await page.getByTestId('connection-banner').allTextContents()).join(' ');
+  });
+  return {
+    toUrlMs: timed.toUrlMs,
+    toMessagesMs: timed.toReadyMs,
+    totalMs: timed.totalMs,
+    fromCache: /saved on this computer/.test(timed.seen),
+  };
 }
 
 const round = (n: number) => Math.round(n);

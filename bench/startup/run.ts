@@ -3,19 +3,15 @@
 // Chromium, on a warm install (the build is made once before timing). Bar: under 2 s.
 // Two cases: a fresh data folder (first launch: the local realm is created and seeded) and the same
 // folder again (a returning user). Prints the figures and writes bench/.out/startup.json.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { buildAll } from '../../scripts/build';
 import { launchChromium } from '../../test/support/chromium';
 import { writeBenchFigures } from '../support/output';
-import { median, stop, waitForUrl, TIMEOUT_MS } from './launch-process';
+import { median, timeLaunch, TIMEOUT_MS } from './launch-process';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const RUNS = 3;
 
 interface Launch {
@@ -27,25 +23,10 @@ interface Launch {
 }
 
 async function launch(browser: Browser, dataDir: string): Promise<Launch> {
-  const t0 = performance.now();
-  const child = spawn(
-    process.execPath,
-    [join(root, 'scripts/launch.mjs'), '--browser', '--no-open', '--port', '0', '--data', dataDir],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+  const timed = await timeLaunch(browser, dataDir, (page) =>
+    page.locator('[data-testid=message]').first().waitFor({ timeout: TIMEOUT_MS }),
   );
-  try {
-    const url = await waitForUrl(child);
-    const t1 = performance.now();
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(url);
-    await page.locator('[data-testid=message]').first().waitFor({ timeout: TIMEOUT_MS });
-    const t2 = performance.now();
-    await context.close();
-    return { toUrlMs: t1 - t0, toFirstMessageMs: t2 - t1, totalMs: t2 - t0 };
-  } finally {
-    await stop(child);
-  }
+  return { toUrlMs: timed.toUrlMs, toFirstMessageMs: timed.toReadyMs, totalMs: timed.totalMs };
 }
 
 const round = (n: number) => Math.round(n);
