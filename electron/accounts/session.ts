@@ -25,6 +25,13 @@ import { PresenceReporter } from '../presence/presence-reporter';
 
 /** Beyond this many events since the snapshot, a fresh registration is cheaper than the backlog. */
 const MAX_BACKLOG_EVENTS = 20_000;
+/** The page the renderer opens a conversation with (renderer/features/messages/useMessagePages). */
+const FIRST_PAGE = {
+  anchor: 'first_unread',
+  numBefore: 50,
+  numAfter: 50,
+  includeAnchor: true,
+} as const;
 /** How far back the outbox looks for a message that may have been delivered. */
 const DELIVERY_LOOKBACK_MESSAGES = 100;
 
@@ -158,13 +165,19 @@ export class AccountSession {
     connection: ConnectionState;
     fromCache: boolean;
     lastNarrow: NarrowTerm[] | null;
+    lastPage: MessagesPage | null;
   } {
+    const lastPage =
+      this.fromCache && this.lastNarrow
+        ? this.cache?.cachedPage(this.lastNarrow, FIRST_PAGE, this.matchContext())
+        : null;
     return {
       snapshot: this.snapshot,
       events: [...this.backlog],
       connection: this.connection,
       fromCache: this.fromCache,
       lastNarrow: this.lastNarrow,
+      lastPage: lastPage ? { ...lastPage, from_cache: true } : null,
     };
   }
 

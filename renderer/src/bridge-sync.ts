@@ -7,7 +7,7 @@ import type { OutboxEntry as MainOutboxEntry } from '../../shared/ipc/chat';
 import type { AccountsChanged } from '../../shared/ipc/accounts';
 import type { Api } from './tributary';
 import { ALL_MESSAGES_ROUTE, navigate, replaceRoute, uiStore } from './ui-store';
-import type { NarrowTerm } from '../../shared/narrow';
+import { narrowKey, type NarrowTerm } from '../../shared/narrow';
 
 function storeStatus(state: IpcConnection) {
   switch (state.status) {
@@ -103,12 +103,19 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     if (loaded.has(accountId)) return;
     loaded.add(accountId);
     try {
-      const { snapshot, events, connection, fromCache, lastNarrow } = await api.getSnapshot({
-        accountId,
-      });
+      const { snapshot, events, connection, fromCache, lastNarrow, lastPage } =
+        await api.getSnapshot({ accountId });
       if (snapshot) {
         chat().replaceSnapshot(accountId, snapshot.register);
         chat().applyEventBatch(accountId, events);
+      }
+      // The last conversation's cached messages go in with the snapshot: its first render shows them.
+      if (snapshot && lastNarrow && lastPage) {
+        chat().mergeFetchedMessages(accountId, narrowKey(lastNarrow), lastPage.messages, {
+          foundOldest: !!lastPage.found_oldest,
+          foundNewest: !!lastPage.found_newest,
+          anchor: lastPage.anchor ?? 'first_unread',
+        });
       }
       setFromCache(accountId, !!fromCache);
       openLastNarrow(accountId, lastNarrow);

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { RegisterResponse } from '../api/types';
 import type { ServerEvent } from '../api/events';
 import type { NarrowTerm } from '../narrow';
+import type { MessagesPage } from './chat';
 import { accountId, forAccount, payload, type ConnectionState } from './common';
 import { method, push } from './define';
 
@@ -97,6 +98,8 @@ export const accountsMethods = {
     fromCache?: boolean;
     /** The conversation open when the app last ran (local cache). */
     lastNarrow?: NarrowTerm[] | null;
+    /** With fromCache: that conversation's first page from the cache, so it shows without a call. */
+    lastPage?: MessagesPage | null;
   }>()(forAccount({})),
   /** Drops the queue and registers again (the renderer receives a fresh snapshot). */
   resync: method<null>()(forAccount({})),
