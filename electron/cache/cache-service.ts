@@ -40,8 +40,14 @@ export function openAccountCache(
     }
     deleteCacheFiles(cachePath(dataDir, record.id)); // sealed with a key that is gone
   }
-  mkdirSync(join(dataDir, 'accounts', record.id), { recursive: true, mode: 0o700 });
-  return AccountCache.open(cachePath(dataDir, record.id), key);
+  try {
+    mkdirSync(join(dataDir, 'accounts', record.id), { recursive: true, mode: 0o700 });
+    return AccountCache.open(cachePath(dataDir, record.id), key);
+  } catch (error) {
+    // Without a cache the account still works; it only waits for the server at start.
+    console.warn(`Tributary: no local cache for ${record.id} (${(error as Error).message})`);
+    return null;
+  }
 }
 
 /** Removing an account removes its cache and the cache's key. */
