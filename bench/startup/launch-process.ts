@@ -60,6 +60,8 @@ export async function timeLaunch<T>(
   browser: Browser,
   dataDir: string,
   ready: (page: Page) => Promise<T>,
+  /** Runs on the new page before it loads the app (e.g. page.addInitScript). */
+  beforeLoad?: (page: Page) => Promise<void>,
 ): Promise<TimedLaunch<T>> {
   const t0 = performance.now();
   const child = spawn(
@@ -72,6 +74,7 @@ export async function timeLaunch<T>(
     const t1 = performance.now();
     const context = await browser.newContext();
     const page = await context.newPage();
+    await beforeLoad?.(page);
     await page.goto(url);
     const seen = await ready(page);
     const t2 = performance.now();
