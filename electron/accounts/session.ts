@@ -316,7 +316,6 @@ export class AccountSession {
   private onSnapshot(queueId: string, register: RegisterResponse): void {
     this.snapshot = { accountId: this.id, queueId, register };
     this.fromCache = false;
-    this.cache?.saveSnapshot(this.snapshot);
     this.presence?.onSnapshot(register);
     // Reports start once the account is registered: a signed-out key would only collect 401s.
     this.presence?.start();
@@ -326,6 +325,8 @@ export class AccountSession {
       register.user_settings?.enable_drafts_synchronization ?? false,
       register.drafts ?? [],
     );
+    // After the push: writing a large snapshot must not delay the renderer.
+    this.cache?.saveSnapshot(this.snapshot);
   }
 
   private onEvents(queueId: string, events: ServerEvent[]): void {
@@ -337,8 +338,8 @@ export class AccountSession {
       return;
     }
     for (const event of events) this.backlog.push(event); // no spread: a batch may be huge
-    this.cache?.appendEvents(events);
     this.options.push('events', { accountId: this.id, queueId, events });
+    this.cache?.appendEvents(events);
     for (const event of events) {
       if (event.type === 'drafts') this.drafts.applyEvent(event as DraftsEvent);
       if (
