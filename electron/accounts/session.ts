@@ -195,9 +195,13 @@ export class AccountSession {
       const page = this.cache?.cachedPage(narrow, request, this.matchContext());
       return page ? { ...page, from_cache: true } : null;
     };
+    // An empty answer from a run that does not reach that far (scrolling past what is kept) is
+    // worth asking the server for; the cache still answers if the server cannot be reached.
+    const decisive = (page: MessagesPage) =>
+      page.messages.length > 0 || (!!page.found_oldest && !!page.found_newest);
     if (!this.isOnline()) {
       const cached = fromCache();
-      if (cached) return cached;
+      if (cached && decisive(cached)) return cached;
     }
     try {
       const page = await this.client.call(endpoints.getMessages, {
