@@ -68,6 +68,9 @@ describe('start from the local cache', () => {
     await search.press('Enter');
     await messageWithText(page, 'quince to be deleted').waitFor();
     expect(await messageWithText(page, 'kept message').count()).toBe(0);
+    await search.fill('persimmon');
+    await search.press('Enter');
+    await page.getByText('None of the messages saved on this computer are here.').waitFor();
 
     // Back in the conversation, text typed while offline.
     await openTopic(page, 'general', topic);
