@@ -1,6 +1,7 @@
 // Starting from main's local cache: the shell shows the cached account at once with the last open
 // conversation and its cached messages (they come with the snapshot), says the messages are
-// saved ones while connecting, drops that note when the server's snapshot arrives, and tells main
+// saved ones while connecting, drops that note when the server's snapshot arrives (fetching the list
+// again around the reader's place, not at the first unread), and tells main
 // which conversation is open for the next launch. Main is a fake here; test/main/cache.test.ts and
 // test/e2e/cache-start.test.ts run the real one.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -8,7 +9,8 @@ import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { App } from '../../../renderer/src/App';
 import { createChatStore } from '../../../renderer/store';
 import { navigate, uiStore, ALL_MESSAGES_ROUTE } from '../../../renderer/src/ui-store';
-import { channelNarrow, topicNarrow } from '../../../shared/narrow';
+import { channelNarrow, narrowKey, topicNarrow } from '../../../shared/narrow';
+import { readingPosition } from '../../../renderer/features/messages/reading-position';
 import { channelMessage, GENERAL, register } from '../store/fixtures';
 import { fakeLayout, installFakeApi, LIVE_ACCOUNT, QUIET_MAIN_ANSWERS, resetUi } from './harness';
 
@@ -85,11 +87,18 @@ describe('start from the cache', () => {
       /Showing messages saved on this computer — connecting/,
     );
 
-    // The server answers: its snapshot replaces the cached one and the note goes.
+    // The server answers: its snapshot replaces the cached one and the note goes. The list is
+    // fetched again around where the reader is, not at the first unread.
+    const place = readingPosition('a', narrowKey(lastNarrow));
+    expect(place).toBeDefined();
     push('snapshot', { accountId: 'a', queueId: 'new', register: register() });
     push('connection', { accountId: 'a', state: { status: 'live', queueId: 'new' } });
     await waitFor(() => expect(screen.queryByTestId('connection-banner')).toBeNull());
     expect(uiStore.getState().fromCache).toEqual({ a: false });
+    await waitFor(() =>
+      expect(fake.getMessages.mock.calls.at(-1)![0]).toMatchObject({ anchor: place }),
+    );
+    expect(await screen.findByText('cached 102')).toBeTruthy();
 
     // Opening another conversation tells main, for the next launch.
     act(() => navigate({ kind: 'narrow', narrow: channelNarrow(GENERAL) }));
