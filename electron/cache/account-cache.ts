@@ -56,12 +56,14 @@ export class AccountCache {
   private dirtyRuns = new Set<string>();
   private eventBytes = 0;
   private closed = false;
+  private preloaded: CacheContents | null = null;
 
   /** Opens (or creates) the cache; a file that cannot be read with this key is started afresh. */
   static open(path: string, keyBase64: string, options: AccountCacheOptions = {}): AccountCache {
     try {
       const cache = new AccountCache(path, keyBase64, options);
-      cache.load(); // proves the key opens it
+      // Proves the key opens it; kept for the first load() so start-up reads the file once.
+      cache.preloaded = cache.load();
       return cache;
     } catch (error) {
       console.warn(
@@ -108,6 +110,11 @@ export class AccountCache {
 
   /** What the last run left: the snapshot, every event committed after it, the last conversation. */
   load(): CacheContents {
+    if (this.preloaded) {
+      const contents = this.preloaded;
+      this.preloaded = null;
+      return contents;
+    }
     const snapshotRow = this.db.prepare("SELECT value FROM meta WHERE name = 'snapshot'").get() as
       { value: Buffer } | undefined;
     const snapshot = snapshotRow
@@ -137,6 +144,7 @@ export class AccountCache {
   /** A fresh registration: replaces the snapshot and drops the events before it, atomically. */
   saveSnapshot(snapshot: SnapshotMessage): void {
     if (this.closed) return;
+    this.preloaded = null;
     this.pending = [];
     this.cancelTimer();
     const sealed = this.cipher.seal(JSON.stringify(snapshot), 'meta:snapshot');
@@ -155,6 +163,7 @@ export class AccountCache {
    */
   appendEvents(events: readonly ServerEvent[]): void {
     if (this.closed || events.length === 0) return;
+    this.preloaded = null;
     if (this.pending.length === 0) this.pendingSince = this.now();
     for (const event of events) this.pending.push(event);
     if (this.now() - this.pendingSince >= this.flushMs) this.flush();
@@ -239,6 +248,7 @@ export class AccountCache {
   /** The conversation the person had open, to show first on the next launch. */
   setLastNarrow(narrow: NarrowTerm[]): void {
     if (this.closed) return;
+    this.preloaded = null;
     this.db
       .prepare("INSERT OR REPLACE INTO meta (name, value) VALUES ('lastNarrow', ?)")
       .run(this.cipher.seal(JSON.stringify(narrow), 'meta:lastNarrow'));
