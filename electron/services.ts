@@ -33,6 +33,7 @@ import { DesktopBridge } from './notifications/desktop-bridge';
 import { adminExtrasHandlers } from './admin/extras-handlers';
 import { adminPeopleHandlers } from './admin/people-handlers';
 import { adminRealmHandlers } from './admin/realm-handlers';
+import { cacheHandlers, deleteAccountCache, openAccountCache } from './cache/cache-service';
 
 export interface MainServicesOptions {
   dataDir: string;
@@ -59,6 +60,8 @@ export interface MainServicesOptions {
   presenceIntervalMs?: number;
   /** The login item and window zoom (Electron only; browser mode lists them as desktop-only). */
   desktop?: DesktopIntegration;
+  /** Keep no local cache (each launch waits for the server). */
+  noCache?: boolean;
 }
 
 export class MainServices {
@@ -215,6 +218,7 @@ export class MainServices {
 
   async removeAccount(accountId: string): Promise<AccountsChanged> {
     await this.stopSession(accountId);
+    deleteAccountCache(this.options.dataDir, this.options.vault, accountId);
     this.options.vault.delete(accountId);
     this.accounts.remove(accountId);
     return this.pushAccounts();
@@ -257,6 +261,7 @@ export class MainServices {
         sessions: () => this.sessions.values(),
       }),
       ...adminRealmHandlers({ signedInSession: (accountId) => session({ accountId }) }),
+      ...cacheHandlers({ session: (accountId) => this.session(accountId) }),
 
       // drafts
       listDrafts: ({ accountId }) => this.session(accountId).drafts.list(),
@@ -351,6 +356,9 @@ export class MainServices {
       onConnection: () => this.pushAccounts(),
       activity: this.activity,
       presenceIntervalMs: this.options.presenceIntervalMs,
+      cache: this.options.noCache
+        ? null
+        : openAccountCache(this.options.dataDir, this.options.vault, record),
     });
     this.sessions.set(record.id, session);
     session.start();

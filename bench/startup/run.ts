@@ -3,20 +3,16 @@
 // Chromium, on a warm install (the build is made once before timing). Bar: under 2 s.
 // Two cases: a fresh data folder (first launch: the local realm is created and seeded) and the same
 // folder again (a returning user). Prints the figures and writes bench/.out/startup.json.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { buildAll } from '../../scripts/build';
 import { launchChromium } from '../../test/support/chromium';
 import { writeBenchFigures } from '../support/output';
+import { median, timeLaunch, TIMEOUT_MS } from './launch-process';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const RUNS = 3;
-const TIMEOUT_MS = 60_000;
 
 interface Launch {
   /** Process spawned -> "Tributary is running at URL" printed. */
@@ -26,62 +22,13 @@ interface Launch {
   totalMs: number;
 }
 
-function waitForUrl(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(
-      () => reject(new Error(`no URL after ${TIMEOUT_MS} ms:\n${output}`)),
-      TIMEOUT_MS,
-    );
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Tributary is running at (\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`npm start exited with ${code}:\n${output}`));
-    });
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-  if (child.exitCode === null) child.kill('SIGKILL');
-}
-
 async function launch(browser: Browser, dataDir: string): Promise<Launch> {
-  const t0 = performance.now();
-  const child = spawn(
-    process.execPath,
-    [join(root, 'scripts/launch.mjs'), '--browser', '--no-open', '--port', '0', '--data', dataDir],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+  const timed = await timeLaunch(browser, dataDir, (page) =>
+    page.locator('[data-testid=message]').first().waitFor({ timeout: TIMEOUT_MS }),
   );
-  try {
-    const url = await waitForUrl(child);
-    const t1 = performance.now();
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(url);
-    await page.locator('[data-testid=message]').first().waitFor({ timeout: TIMEOUT_MS });
-    const t2 = performance.now();
-    await context.close();
-    return { toUrlMs: t1 - t0, toFirstMessageMs: t2 - t1, totalMs: t2 - t0 };
-  } finally {
-    await stop(child);
-  }
+  return { toUrlMs: timed.toUrlMs, toFirstMessageMs: timed.toReadyMs, totalMs: timed.totalMs };
 }
 
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const round = (n: number) => Math.round(n);
 
 async function main() {

@@ -1,6 +1,7 @@
 // Everything main runs for one signed-in account: its API client, event loop, outbox and drafts.
 // It also keeps the latest snapshot and the events delivered since, so a renderer that (re)loads can
-// catch up with getSnapshot without a gap.
+// catch up with getSnapshot without a gap; with a local cache (electron/cache) both survive a restart,
+// and until the server answers the renderer starts from the cached ones.
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { endpoints } from '../../shared/api/endpoints';
@@ -8,7 +9,10 @@ import type { RegisterResponse } from '../../shared/api/types';
 import type { ServerEvent, DraftsEvent } from '../../shared/api/events';
 import type { ConnectionState } from '../../shared/ipc/common';
 import type { SnapshotMessage } from '../../shared/ipc/accounts';
-import type { OutboxEntry, OutgoingMessage } from '../../shared/ipc/chat';
+import type { MessagesPage, OutboxEntry, OutgoingMessage } from '../../shared/ipc/chat';
+import type { NarrowMatchContext, NarrowTerm } from '../../shared/narrow';
+import { MAX_EVENT_BYTES, type AccountCache } from '../cache/account-cache';
+import type { PageRequest } from '../cache/cached-pages';
 import type { PushSink } from '../../shared/ipc/contract';
 import { ApiClient, type ApiClientOptions } from '../api/client';
 import { ApiError } from '../api/errors';
@@ -25,6 +29,13 @@ import { eventsWithoutBotKeys, registerWithoutBotKeys } from '../admin/bot-keys'
 const MAX_BACKLOG_EVENTS = 20_000;
 /** Messages of ours in one conversation read per page when the outbox looks for a delivery. */
 const DELIVERY_PAGE_MESSAGES = 200;
+/** The page the renderer opens a conversation with (renderer/features/messages/useMessagePages). */
+const FIRST_PAGE = {
+  anchor: 'first_unread',
+  numBefore: 50,
+  numAfter: 50,
+  includeAnchor: true,
+} as const;
 
 export interface SessionOptions {
   record: AccountRecord;
@@ -41,6 +52,8 @@ export interface SessionOptions {
   activity?: ActivityTracker;
   /** Overrides the server's presence ping interval (tests). */
   presenceIntervalMs?: number;
+  /** The account's local cache; without it nothing outlives the process. */
+  cache?: AccountCache | null;
 }
 
 export class AccountSession {
@@ -55,12 +68,25 @@ export class AccountSession {
   private signedOut = false;
   /** The newest message id seen (snapshot, message events, our sends): the outbox's watermark. */
   private newestMessageId: number | null = null;
+  /** The snapshot is the cache's, from an earlier run: no registration has answered yet. */
+  private fromCache = false;
+  private lastNarrow: NarrowTerm[] | null = null;
+  private cache: AccountCache | null;
+  private matchContextCache: { register: RegisterResponse; ctx: NarrowMatchContext } | null = null;
 
   constructor(private readonly options: SessionOptions) {
     const { record, push } = options;
     this.id = record.id;
     const folder = join(options.dataDir, 'accounts', record.id);
     mkdirSync(folder, { recursive: true, mode: 0o700 });
+    this.cache = options.cache ?? null;
+    const cached = this.cache?.load();
+    if (cached?.snapshot) {
+      this.snapshot = cached.snapshot;
+      this.backlog = cached.events;
+      this.fromCache = true;
+    }
+    this.lastNarrow = cached?.lastNarrow ?? null;
     this.client = new ApiClient({
       site: record.site,
       credentials: { email: record.email, apiKey: options.apiKey },
@@ -127,6 +153,7 @@ export class AccountSession {
     this.presence?.stop();
     this.outbox.dispose();
     await this.loop.close();
+    this.cache?.close();
   }
 
   get connection(): ConnectionState {
@@ -141,8 +168,86 @@ export class AccountSession {
     snapshot: SnapshotMessage | null;
     events: ServerEvent[];
     connection: ConnectionState;
+    fromCache: boolean;
+    lastNarrow: NarrowTerm[] | null;
+    lastPage: MessagesPage | null;
   } {
-    return { snapshot: this.snapshot, events: [...this.backlog], connection: this.connection };
+    const lastPage =
+      this.fromCache && this.lastNarrow
+        ? this.cache?.cachedPage(this.lastNarrow, FIRST_PAGE, this.matchContext())
+        : null;
+    return {
+      snapshot: this.snapshot,
+      events: [...this.backlog],
+      connection: this.connection,
+      fromCache: this.fromCache,
+      lastNarrow: this.lastNarrow,
+      lastPage: lastPage ? { ...lastPage, from_cache: true } : null,
+    };
+  }
+
+  rememberOpenNarrow(narrow: NarrowTerm[]): void {
+    this.lastNarrow = narrow;
+    this.cache?.setLastNarrow(narrow);
+  }
+
+  /**
+   * A page of messages: from the server, kept in the cache; from the cache while the account is not
+   * live (starting, or the server unreachable) or when the server cannot be reached.
+   */
+  async getMessages(narrow: NarrowTerm[], request: PageRequest): Promise<MessagesPage> {
+    const fromCache = () => {
+      const page = this.cache?.cachedPage(narrow, request, this.matchContext());
+      return page ? { ...page, from_cache: true } : null;
+    };
+    // An empty answer from a run that does not reach that far (scrolling past what is kept) is
+    // worth asking the server for; the cache still answers if the server cannot be reached.
+    const decisive = (page: MessagesPage) =>
+      page.messages.length > 0 || (!!page.found_oldest && !!page.found_newest);
+    if (!this.isOnline()) {
+      const cached = fromCache();
+      if (cached && decisive(cached)) return cached;
+    }
+    try {
+      const page = await this.client.call(endpoints.getMessages, {
+        anchor: request.anchor,
+        num_before: request.numBefore,
+        num_after: request.numAfter,
+        narrow,
+        include_anchor: request.includeAnchor,
+        apply_markdown: true,
+        client_extavatar: false,
+        allow_empty_topic_name: true,
+      });
+      this.cache?.recordPage(narrow, request, page);
+      return page;
+    } catch (error) {
+      const unreachable =
+        error instanceof ApiError && (error.kind === 'network' || error.kind === 'timeout');
+      const cached = unreachable ? fromCache() : null;
+      if (cached) return cached;
+      throw error;
+    }
+  }
+
+  /** Realm lookups for matching cached messages against a narrow (offline search). */
+  private matchContext(): NarrowMatchContext {
+    const register = this.snapshot?.register;
+    if (!register) return { selfUserId: 0 };
+    if (this.matchContextCache?.register === register) return this.matchContextCache.ctx;
+    const channels = new Map<string, number>();
+    for (const sub of register.subscriptions ?? [])
+      channels.set(sub.name.toLowerCase(), sub.stream_id);
+    const users = new Map<string, number>();
+    for (const user of register.realm_users ?? [])
+      users.set(user.email.toLowerCase(), user.user_id);
+    const ctx: NarrowMatchContext = {
+      selfUserId: register.user_id,
+      channelIdByName: (name) => channels.get(name.toLowerCase()),
+      userIdByEmail: (email) => users.get(email.toLowerCase()),
+    };
+    this.matchContextCache = { register, ctx };
+    return ctx;
   }
 
   isOnline(): boolean {
@@ -231,6 +336,7 @@ export class AccountSession {
     const register = registerWithoutBotKeys(fullRegister);
     this.snapshot = { accountId: this.id, queueId, register };
     this.noteMessageId(register.max_message_id);
+    this.fromCache = false;
     this.presence?.onSnapshot(register);
     // Reports start once the account is registered: a signed-out key would only collect 401s.
     this.presence?.start();
@@ -240,11 +346,16 @@ export class AccountSession {
       register.user_settings?.enable_drafts_synchronization ?? false,
       register.drafts ?? [],
     );
+    // After the push: writing a large snapshot must not delay the renderer.
+    this.cache?.saveSnapshot(this.snapshot);
   }
 
   private onEvents(queueId: string, fullEvents: ServerEvent[]): void {
     const events = eventsWithoutBotKeys(fullEvents);
-    if (this.backlog.length + events.length > MAX_BACKLOG_EVENTS) {
+    if (
+      this.backlog.length + events.length > MAX_BACKLOG_EVENTS ||
+      (this.cache?.storedEventBytes ?? 0) > MAX_EVENT_BYTES
+    ) {
       this.loop.resync();
       return;
     }
@@ -254,6 +365,7 @@ export class AccountSession {
         this.noteMessageId((event as { message: { id: number } }).message.id);
     }
     this.options.push('events', { accountId: this.id, queueId, events });
+    this.cache?.appendEvents(events);
     for (const event of events) {
       if (event.type === 'drafts') this.drafts.applyEvent(event as DraftsEvent);
       if (
@@ -267,7 +379,12 @@ export class AccountSession {
   }
 
   private onState(state: ConnectionState): void {
-    if (state.status === 'signed_out') this.signedOut = true;
+    if (state.status === 'signed_out') {
+      this.signedOut = true;
+      // Signed out (the key was revoked or the user deactivated): nothing of the realm stays on disk.
+      this.cache?.destroy();
+      this.cache = null;
+    }
     this.options.push('connection', { accountId: this.id, state });
     this.options.onConnection?.(state);
     if (state.status === 'live') {

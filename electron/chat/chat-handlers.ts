@@ -21,17 +21,7 @@ export function chatHandlers(sessions: {
     // reauthenticate, which starts a new session on the same data folder).
     sendMessage: (payload) =>
       sessions.session(payload.accountId).send(payload.message, payload.localId),
-    getMessages: (p) =>
-      session(p).client.call(endpoints.getMessages, {
-        anchor: p.anchor,
-        num_before: p.numBefore,
-        num_after: p.numAfter,
-        narrow: p.narrow,
-        include_anchor: p.includeAnchor,
-        apply_markdown: true,
-        client_extavatar: false,
-        allow_empty_topic_name: true,
-      }),
+    getMessages: (p) => session(p).getMessages(p.narrow, p),
     getMessage: (p) =>
       session(p).client.call(endpoints.getMessage, {
         message_id: p.messageId,

@@ -6,7 +6,8 @@ import type { ConnectionState as IpcConnection } from '../../shared/ipc/common';
 import type { OutboxEntry as MainOutboxEntry } from '../../shared/ipc/chat';
 import type { AccountsChanged } from '../../shared/ipc/accounts';
 import type { Api } from './tributary';
-import { navigate, uiStore } from './ui-store';
+import { ALL_MESSAGES_ROUTE, navigate, replaceRoute, uiStore } from './ui-store';
+import { narrowKey, type NarrowTerm } from '../../shared/narrow';
 import { forgetUnsent, handOverUnsent } from './unsent';
 import { openDeepLink } from './deep-links';
 
@@ -28,6 +29,25 @@ function storeStatus(state: IpcConnection) {
 export function connectBridge(api: Api, store: ChatStore): () => void {
   const chat = () => store.getState();
   const loaded = new Set<string>();
+
+  const setFromCache = (accountId: string, fromCache: boolean) => {
+    if (!!uiStore.getState().fromCache[accountId] === fromCache) return;
+    uiStore.setState((s) => ({ fromCache: { ...s.fromCache, [accountId]: fromCache } }));
+  };
+
+  /**
+   * The conversation open when the app last ran, shown at launch instead of all messages: only while
+   * the person has not gone anywhere yet.
+   */
+  let launchRouteDecided = false;
+  const openLastNarrow = (accountId: string, narrow: NarrowTerm[] | null | undefined) => {
+    if (launchRouteDecided || chat().activeAccountId !== accountId) return;
+    launchRouteDecided = true;
+    const { route, previous } = uiStore.getState();
+    if (narrow && route === ALL_MESSAGES_ROUTE && previous.length === 0) {
+      replaceRoute({ kind: 'narrow', narrow });
+    }
+  };
 
   const setConnection = (accountId: string, state: IpcConnection) => {
     uiStore.setState((s) => ({ connections: { ...s.connections, [accountId]: state } }));
@@ -87,11 +107,22 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     if (loaded.has(accountId)) return;
     loaded.add(accountId);
     try {
-      const { snapshot, events, connection } = await api.getSnapshot({ accountId });
+      const { snapshot, events, connection, fromCache, lastNarrow, lastPage } =
+        await api.getSnapshot({ accountId });
       if (snapshot) {
         chat().replaceSnapshot(accountId, snapshot.register);
         chat().applyEventBatch(accountId, events);
       }
+      // The last conversation's cached messages go in with the snapshot: its first render shows them.
+      if (snapshot && lastNarrow && lastPage) {
+        chat().mergeFetchedMessages(accountId, narrowKey(lastNarrow), lastPage.messages, {
+          foundOldest: !!lastPage.found_oldest,
+          foundNewest: !!lastPage.found_newest,
+          anchor: lastPage.anchor ?? 'first_unread',
+        });
+      }
+      setFromCache(accountId, !!fromCache);
+      openLastNarrow(accountId, lastNarrow);
       setConnection(accountId, connection);
       const [outbox, drafts, presence] = await Promise.all([
         api.getOutbox({ accountId }),
@@ -133,6 +164,7 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     api.on('snapshot', (m) => {
       loaded.add(m.accountId);
       chat().replaceSnapshot(m.accountId, m.register);
+      setFromCache(m.accountId, false);
     }),
     api.on('events', (batch) => chat().applyEventBatch(batch.accountId, batch.events)),
     api.on('connection', (m) => setConnection(m.accountId, m.state)),
@@ -177,6 +209,16 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
       if (link) void openDeepLink(api, store, link).catch(() => undefined);
     })
     .catch(() => undefined);
+
+  // Main keeps the open conversation per account, for the next launch.
+  unsubscribers.push(
+    uiStore.subscribe((state, previous) => {
+      if (state.route === previous.route || state.route.kind !== 'narrow') return;
+      const accountId = chat().activeAccountId;
+      if (!accountId) return;
+      void api.rememberOpenNarrow({ accountId, narrow: state.route.narrow }).catch(() => undefined);
+    }),
+  );
 
   return () => {
     for (const off of unsubscribers) off();

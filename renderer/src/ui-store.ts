@@ -32,6 +32,8 @@ export interface UiState {
   uploads: Record<string, UploadProgress>;
   /** Main's drafts (persisted locally, synced with the server), per account. */
   drafts: Record<string, LocalDraft[]>;
+  /** Accounts shown from the local cache: the server has not answered since launch. */
+  fromCache: Record<string, boolean>;
   route: Route;
   /** Route history for Esc / back. */
   previous: Route[];
@@ -72,6 +74,7 @@ export const uiStore = createStore<UiState>()(() => ({
   host: 'connected',
   uploads: {},
   drafts: {},
+  fromCache: {},
   route: ALL_MESSAGES_ROUTE,
   previous: [],
   selectedMessageId: null,

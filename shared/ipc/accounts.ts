@@ -3,6 +3,8 @@
 import { z } from 'zod';
 import type { RegisterResponse } from '../api/types';
 import type { ServerEvent } from '../api/events';
+import type { NarrowTerm } from '../narrow';
+import type { MessagesPage } from './chat';
 import { accountId, forAccount, payload, type ConnectionState } from './common';
 import { method, push } from './define';
 
@@ -92,6 +94,12 @@ export const accountsMethods = {
     snapshot: SnapshotMessage | null;
     events: ServerEvent[];
     connection: ConnectionState;
+    /** The snapshot is the local cache's, from before this launch (the server has not answered). */
+    fromCache?: boolean;
+    /** The conversation open when the app last ran (local cache). */
+    lastNarrow?: NarrowTerm[] | null;
+    /** With fromCache: that conversation's first page from the cache, so it shows without a call. */
+    lastPage?: MessagesPage | null;
   }>()(forAccount({})),
   /** Drops the queue and registers again (the renderer receives a fresh snapshot). */
   resync: method<null>()(forAccount({})),

@@ -25,10 +25,7 @@ export const linkifierInput = z.strictObject({
 export type LinkifierInput = z.infer<typeof linkifierInput>;
 
 /** A select field's options: key -> {text, order} as the server stores them. */
-const selectOptions = z.record(
-  z.string(),
-  z.strictObject({ text: z.string(), order: z.string() }),
-);
+const selectOptions = z.record(z.string(), z.strictObject({ text: z.string(), order: z.string() }));
 const externalAccount = z.strictObject({
   subtype: z.string().min(1),
   url_pattern: z.string().optional(),
@@ -75,9 +72,7 @@ export const adminExtrasMethods = {
   ),
   deletePlayground: method<SuccessEnvelope>()(forAccount({ playgroundId: positiveId })),
 
-  addRealmDomain: method<SuccessEnvelope>()(
-    forAccount({ domain, allowSubdomains: z.boolean() }),
-  ),
+  addRealmDomain: method<SuccessEnvelope>()(forAccount({ domain, allowSubdomains: z.boolean() })),
   updateRealmDomain: method<SuccessEnvelope>()(
     forAccount({ domain, allowSubdomains: z.boolean() }),
   ),

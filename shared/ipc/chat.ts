@@ -12,7 +12,7 @@ import type { Channel, User } from '../api/types';
 import { forAccount, messageId, streamId, userId } from './common';
 import { method, push } from './define';
 
-const narrowTerm = z.strictObject({
+export const narrowTerm = z.strictObject({
   operator: z.string().min(1).max(64),
   operand: z.union([z.string().max(1024), z.number().int(), z.array(z.number().int())]),
   negated: z.boolean().optional(),
@@ -24,6 +24,9 @@ const anchor = z.union([
 const flag = z.string().min(1).max(64);
 const reactionType = z.enum(['unicode_emoji', 'realm_emoji', 'svc_extra_emoji']);
 const topic = z.string().max(1024);
+
+/** A page of messages; `from_cache` when main answered from the local cache (server not reachable). */
+export type MessagesPage = GetMessagesResponse & { from_cache?: boolean };
 
 export const outgoingMessage = z.discriminatedUnion('type', [
   z.strictObject({
@@ -69,7 +72,7 @@ export const chatMethods = {
   sendMessage: method<SendResult>()(
     forAccount({ message: outgoingMessage, localId: z.string().min(1).max(64).optional() }),
   ),
-  getMessages: method<GetMessagesResponse>()(
+  getMessages: method<MessagesPage>()(
     forAccount({
       anchor,
       numBefore: z.number().int().min(0).max(5000),

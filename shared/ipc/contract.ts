@@ -16,6 +16,7 @@ import { shellMethods, shellPushes } from './shell';
 import { notificationsMethods, notificationsPushes } from './notifications';
 import { adminExtrasMethods } from './admin-extras';
 import { adminPeopleMethods } from './admin-people';
+import { cacheMethods } from './cache';
 import { composeDomains, type MethodDef, type PushDef } from './define';
 import { adminRealmMethods } from './admin-realm';
 import type { ChosenFile } from './uploads';
@@ -35,6 +36,7 @@ export const methods = composeDomains(
   adminExtrasMethods,
   adminPeopleMethods,
   adminRealmMethods,
+  cacheMethods,
 );
 
 export const pushes = composeDomains(

@@ -117,6 +117,7 @@ export const METHOD_NAMES = [
   'createInviteLink',
   'listInviteLinks',
   'revokeInviteLink',
+  'rememberOpenNarrow',
 ] as const satisfies readonly MethodName[];
 
 export const PUSH_NAMES = [

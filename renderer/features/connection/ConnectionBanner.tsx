@@ -55,9 +55,13 @@ function Reauthenticate({ accountId, onDone }: { accountId: string; onDone: () =
   );
 }
 
+/** Said while the account shows what the local cache kept from the last run. */
+const CACHED_NOTE = 'Showing messages saved on this computer';
+
 export function ConnectionBanner({ accountId }: { accountId: string }) {
   const state = useUi((s) => s.connections[accountId]);
   const hostLost = useUi((s) => s.host === 'lost');
+  const fromCache = useUi((s) => !!s.fromCache[accountId]);
   const [, tick] = useState(0);
   const [reauth, setReauth] = useState(false);
   useEffect(() => {
@@ -77,6 +81,7 @@ export function ConnectionBanner({ accountId }: { accountId: string }) {
     const s = secondsUntil(state.retryAt);
     return (
       <div className="banner warning" role="status" data-testid="connection-banner">
+        {fromCache ? `Offline: ${CACHED_NOTE.toLowerCase()}. ` : ''}
         Not connected ({state.reason}). Retrying {s > 0 ? `in ${s} s` : 'now'} — at{' '}
         {new Date(state.retryAt).toLocaleTimeString()}.{' '}
         <button
@@ -108,7 +113,7 @@ export function ConnectionBanner({ accountId }: { accountId: string }) {
   if (state.status === 'connecting')
     return (
       <div className="banner" role="status" data-testid="connection-banner">
-        Connecting…
+        {fromCache ? `${CACHED_NOTE} — connecting…` : 'Connecting…'}
       </div>
     );
   return null;

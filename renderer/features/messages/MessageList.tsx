@@ -592,7 +592,14 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
             </p>
           )
         ) : null}
-        {empty ? <p className="placeholder">No messages here yet.</p> : null}
+        {empty ? (
+          <p className="placeholder">
+            {/* Main answered from its cache: the server may well have some. */}
+            {initial.data?.from_cache
+              ? 'None of the messages saved on this computer are here.'
+              : 'No messages here yet.'}
+          </p>
+        ) : null}
         {/* Rows sit in normal flow inside one block moved to the first row's offset, so they
             never overlap while a new row's real height is not yet measured. */}
         <MarkReadControlContext.Provider value={markReadControl}>

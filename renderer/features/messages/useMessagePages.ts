@@ -7,7 +7,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ChatStore } from '../../store';
 import { useChatStoreApi, useChatStore } from '../../store/hooks';
 import { narrowFromKey } from '../../../shared/narrow';
-import type { GetMessagesResponse } from '../../../shared/api/endpoints';
+import type { MessagesPage } from '../../../shared/ipc/chat';
 import { api } from '../../src/tributary';
 import { uiStore } from '../../src/ui-store';
 import { readingPosition } from './reading-position';
@@ -34,7 +34,7 @@ async function fetchPage(
   numBefore: number,
   numAfter: number,
   includeAnchor: boolean,
-): Promise<GetMessagesResponse> {
+): Promise<MessagesPage> {
   const res = await api().getMessages({
     accountId,
     anchor,

@@ -7,6 +7,7 @@
  *   proxy.inject({ path: '/api/v1/messages', method: 'POST', action: 'drop-response' }); // forwards, then cuts the answer
  *   await proxy.refuseConnections();  // closes the listening socket: connection refused
  *   await proxy.acceptConnections();  // listens again on the same port
+ *   proxy.clearRules();                // every rule retired
  *
  * The target is read per request, so a restarted server (new port) stays reachable through the proxy.
  */
@@ -37,7 +38,7 @@ export interface FaultProxy {
   readonly url: string;
   readonly port: number;
   inject(rule: FaultRule): void;
-  /** Retires every rule still armed. */
+  /** Retires every rule: requests pass through unchanged again. */
   clearRules(): void;
   /** Requests seen, as "METHOD /path" (query left out). */
   readonly log: string[];

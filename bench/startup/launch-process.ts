@@ -1,0 +1,86 @@
+// The `npm start` process as the start-up benchmarks drive it: waiting for the URL it prints, and
+// stopping it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export const TIMEOUT_MS = 60_000;
+
+export function waitForUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(
+      () => reject(new Error(`no URL after ${TIMEOUT_MS} ms:\n${output}`)),
+      TIMEOUT_MS,
+    );
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Tributary is running at (\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`npm start exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+export const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+export interface TimedLaunch<T> {
+  /** Process spawned -> "Tributary is running at URL" printed. */
+  toUrlMs: number;
+  /** URL printed -> `ready` resolved in the page. */
+  toReadyMs: number;
+  totalMs: number;
+  /** What `ready` returned. */
+  seen: T;
+}
+
+/** `npm start -- --browser --no-open --port 0 --data DIR` (as `node scripts/launch.mjs`), timed. */
+export async function timeLaunch<T>(
+  browser: Browser,
+  dataDir: string,
+  ready: (page: Page) => Promise<T>,
+  /** Runs on the new page before it loads the app (e.g. page.addInitScript). */
+  beforeLoad?: (page: Page) => Promise<void>,
+): Promise<TimedLaunch<T>> {
+  const t0 = performance.now();
+  const child = spawn(
+    process.execPath,
+    [join(root, 'scripts/launch.mjs'), '--browser', '--no-open', '--port', '0', '--data', dataDir],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  try {
+    const url = await waitForUrl(child);
+    const t1 = performance.now();
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await beforeLoad?.(page);
+    await page.goto(url);
+    const seen = await ready(page);
+    const t2 = performance.now();
+    await context.close();
+    return { toUrlMs: t1 - t0, toReadyMs: t2 - t1, totalMs: t2 - t0, seen };
+  } finally {
+    await stop(child);
+  }
+}

@@ -1,0 +1,68 @@
+// Where each account's cache lives and how its key is kept: `accounts/<id>/cache.sqlite`, sealed with
+// a random key stored in the vault as `cache:<id>`, i.e. protected exactly as the account's API key.
+import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import type { MethodHandlers } from '../../shared/ipc/contract';
+import type { cacheMethods } from '../../shared/ipc/cache';
+import type { Vault } from '../accounts/vault';
+import type { AccountRecord } from '../accounts/account-store';
+import type { AccountSession } from '../accounts/session';
+import { AccountCache, deleteCacheFiles } from './account-cache';
+import { CacheCipher } from './cache-cipher';
+
+const cacheKeyId = (accountId: string) => `cache:${accountId}`;
+
+export function cachePath(dataDir: string, accountId: string): string {
+  return join(dataDir, 'accounts', accountId, 'cache.sqlite');
+}
+
+/** The account's cache, or null when no key can be stored (e.g. a weak keyring the user refused). */
+export function openAccountCache(
+  dataDir: string,
+  vault: Vault,
+  record: AccountRecord,
+): AccountCache | null {
+  let key: string | null;
+  try {
+    key = vault.get(cacheKeyId(record.id));
+  } catch {
+    key = null; // a key the keychain can no longer decrypt: the old cache is unreadable anyway
+  }
+  if (!key) {
+    key = CacheCipher.newKey();
+    try {
+      // The user's consent to a weak backend for the API key covers the cache key.
+      vault.put(cacheKeyId(record.id), key, {
+        allowWeak: record.secretBackend === 'safe-storage-basic-text',
+      });
+    } catch {
+      return null;
+    }
+    deleteCacheFiles(cachePath(dataDir, record.id)); // sealed with a key that is gone
+  }
+  try {
+    mkdirSync(join(dataDir, 'accounts', record.id), { recursive: true, mode: 0o700 });
+    return AccountCache.open(cachePath(dataDir, record.id), key);
+  } catch (error) {
+    // Without a cache the account still works; it only waits for the server at start.
+    console.warn(`Tributary: no local cache for ${record.id} (${(error as Error).message})`);
+    return null;
+  }
+}
+
+/** Removing an account removes its cache and the cache's key. */
+export function deleteAccountCache(dataDir: string, vault: Vault, accountId: string): void {
+  deleteCacheFiles(cachePath(dataDir, accountId));
+  vault.delete(cacheKeyId(accountId));
+}
+
+export function cacheHandlers(sessions: {
+  session(accountId: string): AccountSession;
+}): Pick<MethodHandlers, keyof typeof cacheMethods> {
+  return {
+    rememberOpenNarrow: ({ accountId, narrow }) => {
+      sessions.session(accountId).rememberOpenNarrow(narrow);
+      return null;
+    },
+  };
+}

@@ -1,0 +1,89 @@
+// Starting from the local cache, end to end: a relaunch shows the last open conversation from the
+// cache before the server answers, marked as such; with the server down the app stays readable
+// (the conversation, search over cached messages); when the server returns, its snapshot replaces
+// the cached one, a message deleted while the app was closed goes, and typed text stays.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import {
+  launchChromium,
+  openApp,
+  realmClient,
+  startApp,
+  startRealm,
+  type App,
+  type Realm,
+} from './support/app';
+import { messageWithText, openTopic } from './support/ui';
+
+let realm: Realm;
+let app: App;
+let browser: Browser;
+
+beforeAll(async () => {
+  realm = await startRealm();
+  app = await startApp(realm, 'owner');
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await realm?.close();
+});
+
+const banner = (page: Page) => page.getByTestId('connection-banner');
+
+describe('start from the local cache', () => {
+  it('shows the cached conversation offline, then the server’s state without losing typed text', async () => {
+    const owner = realmClient(realm, 'owner');
+    const topic = 'cache start';
+    const ids: number[] = [];
+    for (const content of ['kept message', 'quince to be deleted', 'last words of the topic']) {
+      const res = await owner.post('/messages', { type: 'stream', to: 'general', topic, content });
+      ids.push(res.body.id as number);
+    }
+    let page = await openApp(browser, app);
+    await openTopic(page, 'general', topic);
+    await messageWithText(page, 'last words of the topic').waitFor();
+    await page.context().close();
+
+    // Closed, the message is deleted on the server; then the server goes down too.
+    await app.host.services.stop(); // the app is closed (its host is replaced below)
+    expect((await owner.delete(`/messages/${ids[1]}`)).status).toBe(200);
+    await realm.stop();
+    await app.restart();
+
+    page = await openApp(browser, app);
+    // The last conversation, from the cache, without the server.
+    await page.getByRole('heading', { name: `#general > ${topic}` }).waitFor();
+    await messageWithText(page, 'last words of the topic').waitFor();
+    await messageWithText(page, 'quince to be deleted').waitFor();
+    await expect
+      .poll(() => banner(page).textContent())
+      .toMatch(/showing messages saved on this computer/i);
+
+    // Search answers from the cached messages.
+    const search = page.getByRole('searchbox', { name: 'Search messages' });
+    await search.fill('quince');
+    await search.press('Enter');
+    await messageWithText(page, 'quince to be deleted').waitFor();
+    expect(await messageWithText(page, 'kept message').count()).toBe(0);
+    await search.fill('persimmon');
+    await search.press('Enter');
+    await page.getByText('None of the messages saved on this computer are here.').waitFor();
+
+    // Back in the conversation, text typed while offline.
+    await openTopic(page, 'general', topic);
+    const compose = page.getByRole('textbox', { name: 'Message' });
+    await compose.fill('written while offline');
+
+    // The server returns: its snapshot replaces the cached one.
+    await realm.restart();
+    await page.getByRole('button', { name: 'Retry now' }).click();
+    await expect.poll(() => banner(page).count(), { timeout: 20_000 }).toBe(0);
+    await expect.poll(() => messageWithText(page, 'quince to be deleted').count()).toBe(0);
+    await messageWithText(page, 'last words of the topic').waitFor();
+    expect(await compose.inputValue()).toBe('written while offline');
+    await page.context().close();
+  });
+});

@@ -1,0 +1,120 @@
+// Starting from main's local cache: the shell shows the cached account at once with the last open
+// conversation and its cached messages (they come with the snapshot), says the messages are
+// saved ones while connecting, drops that note when the server's snapshot arrives (fetching the list
+// again around the reader's place, not at the first unread), and tells main
+// which conversation is open for the next launch. Main is a fake here; test/main/cache.test.ts and
+// test/e2e/cache-start.test.ts run the real one.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { App } from '../../../renderer/src/App';
+import { createChatStore } from '../../../renderer/store';
+import { navigate, uiStore, ALL_MESSAGES_ROUTE } from '../../../renderer/src/ui-store';
+import { channelNarrow, narrowKey, topicNarrow } from '../../../shared/narrow';
+import { readingPosition } from '../../../renderer/features/messages/reading-position';
+import { channelMessage, GENERAL, register } from '../store/fixtures';
+import { fakeLayout, installFakeApi, LIVE_ACCOUNT, QUIET_MAIN_ANSWERS, resetUi } from './harness';
+
+type Listener = (payload: unknown) => void;
+let listeners: Map<string, Listener[]>;
+let restoreLayout: () => void;
+
+beforeEach(() => {
+  resetUi('a');
+  uiStore.setState({ accountsLoaded: false, route: ALL_MESSAGES_ROUTE, fromCache: {} });
+  listeners = new Map();
+  restoreLayout = fakeLayout();
+});
+afterEach(() => {
+  cleanup();
+  restoreLayout();
+});
+
+const lastNarrow = topicNarrow(GENERAL, 'lunch');
+const cachedMessages = [101, 102].map((id) => ({
+  ...channelMessage(id, GENERAL, 'lunch', { content: `cached ${id}` }),
+  flags: ['read'],
+}));
+
+const cachedPage = {
+  result: 'success',
+  msg: '',
+  messages: cachedMessages,
+  anchor: 102,
+  found_oldest: true,
+  found_newest: true,
+  from_cache: true,
+};
+
+function cachedMain() {
+  const fake = installFakeApi({
+    ...QUIET_MAIN_ANSWERS,
+    // Main answers from the cache too until the account is live.
+    getMessages: () => cachedPage,
+    listAccounts: () => ({
+      accounts: [{ ...LIVE_ACCOUNT, connection: { status: 'connecting' } }],
+      activeAccountId: 'a',
+    }),
+    getSnapshot: () => ({
+      snapshot: { accountId: 'a', queueId: 'old', register: register() },
+      events: [],
+      connection: { status: 'connecting' },
+      fromCache: true,
+      lastNarrow,
+      lastPage: cachedPage,
+    }),
+  });
+  fake.on = vi.fn((channel: string, listener: Listener) => {
+    listeners.set(channel, [...(listeners.get(channel) ?? []), listener]);
+    return () => undefined;
+  });
+  return fake;
+}
+
+const push = (channel: string, payload: unknown) =>
+  act(() => {
+    for (const listener of listeners.get(channel) ?? []) listener(payload);
+  });
+
+describe('start from the cache', () => {
+  it('opens the last conversation with its cached messages, marked as saved ones', async () => {
+    const fake = cachedMain();
+    render(<App store={createChatStore()} />);
+    expect(await screen.findByText('cached 102')).toBeTruthy();
+    await waitFor(() => expect(fake.getMessages).toHaveBeenCalled());
+    expect(screen.getByText('cached 101')).toBeTruthy();
+    expect(uiStore.getState().route).toEqual({ kind: 'narrow', narrow: lastNarrow });
+    expect(screen.getByTestId('connection-banner').textContent).toMatch(
+      /Showing messages saved on this computer — connecting/,
+    );
+
+    // The server answers: its snapshot replaces the cached one and the note goes. The list is
+    // fetched again around where the reader is, not at the first unread.
+    const place = readingPosition('a', narrowKey(lastNarrow));
+    expect(place).toBeDefined();
+    push('snapshot', { accountId: 'a', queueId: 'new', register: register() });
+    push('connection', { accountId: 'a', state: { status: 'live', queueId: 'new' } });
+    await waitFor(() => expect(screen.queryByTestId('connection-banner')).toBeNull());
+    expect(uiStore.getState().fromCache).toEqual({ a: false });
+    await waitFor(() =>
+      expect(fake.getMessages.mock.calls.at(-1)![0]).toMatchObject({ anchor: place }),
+    );
+    expect(await screen.findByText('cached 102')).toBeTruthy();
+
+    // Opening another conversation tells main, for the next launch.
+    act(() => navigate({ kind: 'narrow', narrow: channelNarrow(GENERAL) }));
+    await waitFor(() =>
+      expect(fake.rememberOpenNarrow).toHaveBeenCalledWith({
+        accountId: 'a',
+        narrow: channelNarrow(GENERAL),
+      }),
+    );
+  });
+
+  it('leaves the route alone when the person has already gone somewhere', async () => {
+    cachedMain();
+    act(() => navigate({ kind: 'inbox' }));
+    render(<App store={createChatStore()} />);
+    await waitFor(() => expect(uiStore.getState().fromCache).toEqual({ a: true }));
+    expect(uiStore.getState().route).toEqual({ kind: 'inbox' });
+  });
+});
