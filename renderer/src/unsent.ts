@@ -34,9 +34,12 @@ export function listUnsent(): UnsentMessage[] {
   return read();
 }
 
-/** Before the send leaves the page. */
-export function keepUnsent(unsent: UnsentMessage): void {
-  write([...read().filter((u) => u.localId !== unsent.localId), unsent]);
+/** Before the send leaves the page (stamped now unless it says when it was typed). */
+export function keepUnsent(
+  unsent: Omit<UnsentMessage, 'createdAt'> & { createdAt?: number },
+): void {
+  const kept: UnsentMessage = { ...unsent, createdAt: unsent.createdAt ?? Date.now() };
+  write([...read().filter((u) => u.localId !== unsent.localId), kept]);
 }
 
 /** Main holds it now (listed in its outbox, sent, or refused and kept there as failed). */

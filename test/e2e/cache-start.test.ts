@@ -13,7 +13,7 @@ import {
   type App,
   type Realm,
 } from './support/app';
-import { messageWithText, openTopic } from './support/ui';
+import { messageWithText, openTopic, send } from './support/ui';
 
 let realm: Realm;
 let app: App;
@@ -84,6 +84,57 @@ describe('start from the local cache', () => {
     await expect.poll(() => messageWithText(page, 'quince to be deleted').count()).toBe(0);
     await messageWithText(page, 'last words of the topic').waitFor();
     expect(await compose.inputValue()).toBe('written while offline');
+    await page.context().close();
+  });
+
+  it('starts with the server down showing the account, compose and the queued outbox', async () => {
+    const topic = 'queued while down';
+    let page = await openApp(browser, app);
+    await openTopic(page, 'general', topic);
+    await realm.stop();
+    await expect.poll(() => banner(page).count(), { timeout: 20_000 }).toBe(1);
+    await send(page, 'queued before closing');
+    await page.getByText('Queued: sent when the connection returns').waitFor();
+    await page.context().close();
+
+    // Closed and started again with the server still down.
+    await app.restart();
+    page = await openApp(browser, app);
+    await page.getByRole('heading', { name: `#general > ${topic}` }).waitFor();
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+    await page.getByText('queued before closing').waitFor();
+    await page.getByText('Queued: sent when the connection returns').waitFor();
+    await send(page, 'queued after the restart');
+    await expect
+      .poll(() => page.getByText('Queued: sent when the connection returns').count())
+      .toBe(2);
+
+    // The server returns: each goes out once, and shows as sent.
+    await realm.restart();
+    await page.getByRole('button', { name: 'Retry now' }).click();
+    const owner = realmClient(realm, 'owner');
+    const copies = async (content: string) => {
+      const res = await owner.get('/messages', {
+        anchor: 'newest',
+        num_before: 50,
+        num_after: 0,
+        narrow: [{ operator: 'topic', operand: topic }],
+        apply_markdown: false,
+      });
+      return (res.body.messages as Array<{ content: string }>).filter((m) => m.content === content)
+        .length;
+    };
+    await expect
+      .poll(
+        async () =>
+          (await copies('queued before closing')) + (await copies('queued after the restart')),
+        {
+          timeout: 30_000,
+        },
+      )
+      .toBe(2);
+    await expect.poll(() => page.getByText(/Queued: sent when/).count()).toBe(0);
+    await messageWithText(page, 'queued after the restart').waitFor();
     await page.context().close();
   });
 });

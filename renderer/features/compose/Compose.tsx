@@ -310,7 +310,7 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
           : { type: 'private', to: destination.to },
     });
     // Kept by the page until main has it (src/unsent.ts): the box is cleared, the text is not lost.
-    keepUnsent({ accountId, localId, message, createdAt: Date.now() });
+    keepUnsent({ accountId, localId, message });
     api()
       .sendMessage({ accountId, message, localId })
       .then((result) => {

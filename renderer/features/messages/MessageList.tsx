@@ -60,6 +60,7 @@ function PendingRow({
 }) {
   const failed = entry.status === 'failed';
   const hostLost = useUi((s) => s.host === 'lost');
+  const offline = useUi((s) => s.connections[accountId]?.status !== 'live');
   const actions = useChatActions();
   const self = useChatStore((s) => s.accounts[accountId]?.selfUserId ?? 0);
   const lastMessage = useMessage(typeof before === 'number' ? before : -1);
@@ -97,7 +98,9 @@ function PendingRow({
               ? `Not sent: ${entry.error ?? 'error'}`
               : hostLost
                 ? 'Waiting for Tributary to come back… (kept in this window)'
-                : 'Sending…'}
+                : offline
+                  ? 'Queued: sent when the connection returns'
+                  : 'Sending…'}
             {failed ? (
               <>
                 <button type="button" onClick={() => void api().retryOutbox({ accountId })}>

@@ -14,11 +14,9 @@ import { enumeratesAllIds, storeOrder } from '../../realm/ordering';
 import {
   checkLinkifier,
   compileLinkifierPattern,
-  expandTemplate,
   templateVariables,
   type LinkifierDraft,
 } from '../../../shared/linkifier-rules';
-
 
 interface LinkifierRow {
   id: number;
