@@ -60,8 +60,7 @@ export function adminExtrasHandlers(deps: {
   signedInSession(accountId: string): AccountSession;
   intake: FileIntake;
 }): AdminExtrasHandlers {
-  const client = (payload: { accountId: string }) =>
-    deps.signedInSession(payload.accountId).client;
+  const client = (payload: { accountId: string }) => deps.signedInSession(payload.accountId).client;
   return {
     addCustomEmoji: async (p) => {
       const file = deps.intake.get(p.token);
@@ -128,7 +127,6 @@ export function adminExtrasHandlers(deps: {
         ...profileFieldParams(p.changes),
       }),
     deleteProfileField: (p) => client(p).call(api.deleteProfileField, { field_id: p.fieldId }),
-    reorderProfileFields: (p) =>
-      client(p).call(api.reorderProfileFields, { order: p.orderedIds }),
+    reorderProfileFields: (p) => client(p).call(api.reorderProfileFields, { order: p.orderedIds }),
   };
 }

@@ -27,10 +27,10 @@ export const adminExtrasEndpoints = {
     'DELETE',
     '/realm/emoji/{emoji_name}',
   ),
-  getLinkifiers: endpoint<Record<string, never>, SuccessEnvelope & { linkifiers: RealmLinkifier[] }>(
-    'GET',
-    '/realm/linkifiers',
-  ),
+  getLinkifiers: endpoint<
+    Record<string, never>,
+    SuccessEnvelope & { linkifiers: RealmLinkifier[] }
+  >('GET', '/realm/linkifiers'),
   addLinkifier: endpoint<LinkifierParams, SuccessEnvelope & { id: number }>(
     'POST',
     '/realm/filters',

@@ -343,8 +343,7 @@ export interface RealmPlaygroundsEvent extends EventBase {
 
 /** Allowed e-mail domains: one added, changed (allow_subdomains) or removed. */
 export type RealmDomainsEvent = EventBase & { type: 'realm_domains' } & (
-    | { op: 'add' | 'change'; realm_domain: RealmDomain }
-    | { op: 'remove'; domain: string }
+    { op: 'add' | 'change'; realm_domain: RealmDomain } | { op: 'remove'; domain: string }
   );
 
 /** Empty strings clear a field. */
