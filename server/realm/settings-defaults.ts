@@ -96,6 +96,8 @@ export const DEFAULT_REALM_SETTINGS: Record<string, unknown> = {
   authentication_methods: {
     Email: { enabled: true, available: true },
   },
+  name_changes_disabled: false,
+  avatar_changes_disabled: false,
 };
 
 /**

@@ -42,6 +42,7 @@ import { readReceiptsResource } from './messages/read-receipts';
 import { scheduledMessagesResource } from './unsent/scheduled-messages';
 import { remindersResource } from './unsent/reminders';
 import { realmAdminResource } from './realm/realm-admin';
+import { avatarResource } from './users/avatar';
 
 export const resources: readonly ResourceModule[] = [
   serverInfoResource,
@@ -85,6 +86,7 @@ export const resources: readonly ResourceModule[] = [
   scheduledMessagesResource,
   remindersResource,
   realmAdminResource,
+  avatarResource,
 ];
 
 setStateProviders(resources);
