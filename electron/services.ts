@@ -27,6 +27,7 @@ import { saveUpload } from './media/save-upload';
 import { isAllowedExternalUrl } from './shell/external-urls';
 import { ActivityTracker } from './presence/activity';
 import { peopleHandlers } from './presence/people-handlers';
+import { personalHandlers } from './settings/personal-handlers';
 
 export interface MainServicesOptions {
   dataDir: string;
@@ -290,6 +291,12 @@ export class MainServices {
 
       // manifest viewer
       ...this.manifests.handlers,
+
+      ...personalHandlers({
+        signedInSession: (accountId) => session({ accountId }),
+        record: (accountId) => this.accounts.get(accountId),
+        intake: this.intake,
+      }),
     };
   }
 

@@ -12,6 +12,7 @@ import { manifestMethods, manifestPushes } from './manifest';
 import { mediaMethods } from './media';
 import { scheduledMethods } from './scheduled';
 import { peopleMethods, peoplePushes } from './people';
+import { personalMethods } from './personal';
 import { composeDomains, type MethodDef, type PushDef } from './define';
 import type { ChosenFile } from './uploads';
 
@@ -25,6 +26,7 @@ export const methods = composeDomains(
   mediaMethods,
   scheduledMethods,
   peopleMethods,
+  personalMethods,
 );
 
 export const pushes = composeDomains(

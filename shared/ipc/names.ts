@@ -72,6 +72,12 @@ export const METHOD_NAMES = [
   'getPresence',
   'muteUser',
   'unmuteUser',
+  'addAlertWords',
+  'removeAlertWords',
+  'updateProfileData',
+  'uploadAvatar',
+  'deleteAvatar',
+  'revealApiKey',
 ] as const satisfies readonly MethodName[];
 
 export const PUSH_NAMES = [
