@@ -10,6 +10,7 @@ import { leaveScreen, navigate, toggleUserList, uiStore, useUi } from './ui-stor
 import { followTopicMoves } from './topic-moves';
 import { reportPageActivity } from './activity-report';
 import { useShortcuts } from './shortcuts';
+import { useHomeViewAtStart } from './home-view';
 import { ManifestRoute } from './ManifestRoute';
 import { useDisplaySettings } from '../lib/theme';
 import { AccountSwitcher } from '../features/accounts/AccountSwitcher';
@@ -46,6 +47,7 @@ function Shell({ store }: { store: ChatStore }) {
   const searchRef = useRef<HTMLInputElement>(null);
   useShortcuts(store, searchRef);
   useDisplaySettings(userSettings ?? {});
+  useHomeViewAtStart(activeAccountId, loaded, userSettings?.web_home_view);
 
   if (route.kind === 'signin') return <SignIn />;
   if (route.kind === 'manifest')

@@ -1,7 +1,7 @@
 // One message in the list: recipient header when the conversation changes, sender line when the
 // sender changes, the sanitized body, markers (edited, moved, starred), reactions and actions.
 import { memo, useMemo, useState, type MouseEvent, type Ref } from 'react';
-import { useMessage, useUser } from '../../store/hooks';
+import { useIsUserMuted, useMessage, useUser } from '../../store/hooks';
 import type { User } from '../../../shared/api/types';
 import { dayLabel, formatDateTime, formatTime, localDay } from '../../lib/format';
 import { mediaUrl } from '../../bridge/media';
@@ -62,6 +62,20 @@ export function avatar(
   );
 }
 
+/** What a muted sender's message shows until it is revealed (the public web app's words). */
+function MutedMessageNotice({ onReveal }: { onReveal: () => void }) {
+  return (
+    <div className="content muted-message">
+      <p>
+        This message was hidden because you have muted the sender.{' '}
+        <button type="button" className="link" onClick={onReveal}>
+          Click here to reveal.
+        </button>
+      </p>
+    </div>
+  );
+}
+
 interface RowProps {
   accountId: string;
   id: number;
@@ -71,6 +85,8 @@ interface RowProps {
   twentyFourHour?: boolean;
   /** The user's emojiset is text: custom emoji images show as their `:name:` too. */
   textEmoji?: boolean;
+  /** Animated previews show still (web_animate_image_previews is not "always"). */
+  stillImages?: boolean;
   /** Show a recipient header even when the previous message is in the same conversation. */
   forceHeader?: boolean;
   /** The row's index in a virtualized list (data-index), and the list's measuring ref. */
@@ -85,6 +101,7 @@ export const MessageRow = memo(function MessageRow({
   selected,
   twentyFourHour = false,
   textEmoji = false,
+  stillImages = false,
   forceHeader,
   index,
   measureRef,
@@ -93,6 +110,9 @@ export const MessageRow = memo(function MessageRow({
   const prev = useMessage(prevId ?? -1);
   const sender = useUser(message?.sender_id ?? -1);
   const [showHistory, setShowHistory] = useState(false);
+  // A muted sender's message is collapsed, as in the public web app, until revealed here.
+  const senderMuted = useIsUserMuted(message?.sender_id ?? -1);
+  const [revealed, setRevealed] = useState(false);
   // The action buttons mount once the row is pointed at, focused or selected, not with every row
   // of the first paint; once mounted they stay (an open menu survives the pointer leaving).
   const [actionsWanted, setActionsWanted] = useState(false);
@@ -104,10 +124,10 @@ export const MessageRow = memo(function MessageRow({
   const isMe = !!message?.is_me_message;
   const html = useMemo(() => {
     if (content === undefined) return '';
-    const html = messageBodyHtml(content, accountId, { textEmoji, twentyFourHour });
+    const html = messageBodyHtml(content, accountId, { textEmoji, twentyFourHour, stillImages });
     // Shown after the sender's name, as an action.
     return isMe ? withoutMeCommand(html) : html;
-  }, [content, accountId, isMe, twentyFourHour, textEmoji]);
+  }, [content, accountId, isMe, twentyFourHour, textEmoji, stillImages]);
   // Kept as an empty box while the message is missing, so that the list can still measure the row.
   if (!message) return <div ref={measureRef} data-index={index} className="message-row" />;
   const header = forceHeader || !prev || !sameConversation(prev, message);
@@ -121,7 +141,8 @@ export const MessageRow = memo(function MessageRow({
   const unread = !message.flags.includes('read');
   const starred = message.flags.includes('starred');
   const mentioned = message.flags.some((f) => MENTION_FLAGS.has(f));
-  const senderName = sender?.full_name ?? message.sender_full_name;
+  const hidden = senderMuted && !revealed;
+  const senderName = hidden ? 'Muted user' : (sender?.full_name ?? message.sender_full_name);
   const openProfile = (e: MouseEvent<HTMLElement>) =>
     openUserPopover(message.sender_id, e.currentTarget);
   const hasMarkers = !!(message.last_edit_timestamp || message.last_moved_timestamp || starred);
@@ -138,7 +159,11 @@ export const MessageRow = memo(function MessageRow({
     />
   );
   // A /poll or /todo message shows its widget in place of the text.
-  const contentOrWidget = withWidget(accountId, message, contentBox);
+  const contentOrWidget = hidden ? (
+    <MutedMessageNotice onReveal={() => setRevealed(true)} />
+  ) : (
+    withWidget(accountId, message, contentBox)
+  );
   const markers = (
     <>
       {message.last_edit_timestamp ? (
@@ -187,7 +212,11 @@ export const MessageRow = memo(function MessageRow({
           <div className="gutter" />
         ) : (
           <span className="gutter avatar-with-presence">
-            {avatar(accountId, sender, senderName)}
+            {hidden ? (
+              <span className="gutter avatar initials muted-avatar" aria-hidden="true" />
+            ) : (
+              avatar(accountId, sender, senderName)
+            )}
             <PresenceDot userId={message.sender_id} />
           </span>
         )}
@@ -218,7 +247,7 @@ export const MessageRow = memo(function MessageRow({
           )}
           {showHistory ? <EditHistory message={message} accountId={accountId} /> : null}
           {/* Most rows have none: no component (and no store subscription) for those. */}
-          {message.reactions.length > 0 ? (
+          {message.reactions.length > 0 && !hidden ? (
             <Reactions accountId={accountId} message={message} />
           ) : null}
         </div>

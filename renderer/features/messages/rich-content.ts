@@ -132,17 +132,38 @@ export function customEmojiAsText(html: string): string {
   return html.replace(CUSTOM_EMOJI, (img) => ALT.exec(img)?.[1] ?? '');
 }
 
+/** An animated preview as the sanitizer writes it, and the animated thumbnail's name in its src. */
+const ANIMATED_IMAGE = /<img [^>]*\bdata-animated="true"[^>]*>/g;
+const ANIMATED_SRC = /\bsrc="([^"]*)-anim\.webp"/;
+
+/**
+ * Animated previews as their still thumbnail (the server makes one of every format), keeping the
+ * animated one in data-animated-src for hover (media/animated-previews.ts), as the public web app
+ * does when web_animate_image_previews is not "always".
+ */
+export function stillAnimatedImages(html: string): string {
+  if (!html.includes('data-animated="true"')) return html;
+  return html.replace(ANIMATED_IMAGE, (img) =>
+    img.replace(
+      ANIMATED_SRC,
+      (_whole, base: string) => `src="${base}.webp" data-animated-src="${base}-anim.webp"`,
+    ),
+  );
+}
+
 /**
  * A message body as every view shows it (rows, compose's preview, scheduled messages, the idle
  * warm-up): the server's HTML sanitized and decorated (both cached by content), custom emoji as text
- * with the "text" emojiset, and global times in the reader's format.
+ * with the "text" emojiset, animated previews still unless they always play, and global times in
+ * the reader's format.
  */
 export function messageBodyHtml(
   serverHtml: string,
   accountId: string,
-  display: { textEmoji?: boolean; twentyFourHour?: boolean } = {},
+  display: { textEmoji?: boolean; twentyFourHour?: boolean; stillImages?: boolean } = {},
 ): string {
   let html = decorateMessageHtml(sanitizeMessageHtml(serverHtml, accountId));
   if (display.textEmoji) html = customEmojiAsText(html);
+  if (display.stillImages) html = stillAnimatedImages(html);
   return localizeTimes(html, display.twentyFourHour ?? false);
 }

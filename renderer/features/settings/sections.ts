@@ -5,6 +5,10 @@
 import type { ComponentType } from 'react';
 import type { AccountState } from '../../store';
 import { Preferences } from './personal/Preferences';
+import { Profile } from './personal/Profile';
+import { AccountPrivacy } from './personal/AccountPrivacy';
+import { AlertWords } from './personal/AlertWords';
+import { MutedUsers } from './personal/MutedUsers';
 
 export interface SettingsSection {
   /** Stable id, used in the route: `{ kind: 'settings', section: id }`. */
@@ -16,5 +20,9 @@ export interface SettingsSection {
 }
 
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
+  { id: 'profile', label: 'Profile', group: 'personal', Component: Profile },
+  { id: 'account', label: 'Account & privacy', group: 'personal', Component: AccountPrivacy },
   { id: 'preferences', label: 'Preferences', group: 'personal', Component: Preferences },
+  { id: 'alert-words', label: 'Alert words', group: 'personal', Component: AlertWords },
+  { id: 'muted-users', label: 'Muted users', group: 'personal', Component: MutedUsers },
 ];

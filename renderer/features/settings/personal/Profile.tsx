@@ -1,0 +1,295 @@
+// Your profile: name (PATCH /settings full_name; read-only when the realm disables name changes for
+// members), avatar (upload through main, or delete), and the realm's custom profile fields you may
+// edit (PATCH /users/me/profile_data). Everyone sees the change through realm_user events.
+import { useRef, useState, type ChangeEvent } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CustomProfileField } from '../../../../shared/api/types';
+import { useChatStore, useUser } from '../../../store/hooks';
+import { selectActiveAccount } from '../../../store';
+import { api, errorText } from '../../../src/tributary';
+import { avatar } from '../../messages/MessageRow';
+import { FIELD_TYPES, profileValueProblem, selectOptions } from './profile-field-input';
+import { useSaveSetting } from './use-save-setting';
+
+const MAX_FULL_NAME_LENGTH = 100;
+/** The public server's default max_avatar_file_size_mib; main checks the server's own figure. */
+const MAX_AVATAR_MIB = 5;
+
+export function Profile({ accountId }: { accountId: string }) {
+  const selfId = useChatStore((s) => selectActiveAccount(s)?.selfUserId ?? -1);
+  const me = useUser(selfId);
+  const realm = useChatStore((s) => selectActiveAccount(s)?.settings.realm);
+  const fields = useChatStore((s) => selectActiveAccount(s)?.settings.customProfileFields);
+  if (!me || !realm) return null;
+  const admin = me.is_admin || me.is_owner;
+  return (
+    <section className="settings-section" aria-label="Profile">
+      <h2>Profile</h2>
+      <div className="profile-settings">
+        <div className="profile-settings-fields">
+          <FullName
+            accountId={accountId}
+            name={me.full_name}
+            locked={realm.realm_name_changes_disabled === true && !admin}
+          />
+          <CustomFields accountId={accountId} userId={selfId} fields={fields ?? []} admin={admin} />
+        </div>
+        <AvatarSetting
+          accountId={accountId}
+          name={me.full_name}
+          locked={realm.realm_avatar_changes_disabled === true && !admin}
+        />
+      </div>
+    </section>
+  );
+}
+
+/** The screen's parts for your name and avatar; `locked`: the realm stops you changing it. */
+interface OwnProps {
+  accountId: string;
+  name: string;
+  locked: boolean;
+}
+
+function FullName({ accountId, name, locked }: OwnProps) {
+  const [text, setText] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const { save, error } = useSaveSetting(accountId);
+  const submit = () => {
+    if (text === null) return;
+    const trimmed = text.trim();
+    if (trimmed === '' || [...trimmed].length > MAX_FULL_NAME_LENGTH) {
+      setProblem(`Your name must have 1 to ${MAX_FULL_NAME_LENGTH} characters.`);
+      return;
+    }
+    setProblem(null);
+    if (trimmed === name) return setText(null);
+    void save('full_name', trimmed).then((ok) => {
+      if (ok) setText(null);
+    });
+  };
+  return (
+    <form
+      className="profile-name"
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <label>
+        <span className="setting-label">Name</span>
+        <input
+          type="text"
+          value={text ?? name}
+          disabled={locked}
+          maxLength={MAX_FULL_NAME_LENGTH * 2}
+          onChange={(e) => setText(e.target.value)}
+          aria-invalid={problem !== null}
+        />
+      </label>
+      {locked ? (
+        <p className="setting-hint">Name changes are disabled in this organization.</p>
+      ) : (
+        <button type="submit" disabled={text === null || text === name}>
+          Save name
+        </button>
+      )}
+      {problem || error ? <p role="alert">{problem ?? error}</p> : null}
+    </form>
+  );
+}
+
+function AvatarSetting({ accountId, name, locked }: OwnProps) {
+  const selfId = useChatStore((s) => selectActiveAccount(s)?.selfUserId ?? -1);
+  const me = useUser(selfId);
+  const input = useRef<HTMLInputElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const uploaded = !!me?.avatar_url && !/gravatar\.com/.test(me.avatar_url);
+  const run = (work: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(null);
+    work()
+      .catch((e: unknown) => setError(errorText(e)))
+      .finally(() => setBusy(false));
+  };
+  const onFile = (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0];
+    e.target.value = '';
+    if (!file) return;
+    if (!file.type.startsWith('image/')) return setError(`${file.name} is not an image.`);
+    if (file.size > MAX_AVATAR_MIB * 1024 * 1024) {
+      return setError(`${file.name} is larger than the ${MAX_AVATAR_MIB} MiB an avatar may be.`);
+    }
+    run(async () => {
+      const { token } = await api().intakeFile(file);
+      await api().uploadAvatar({ accountId, token });
+    });
+  };
+  return (
+    <div className="profile-avatar">
+      {avatar(accountId, me, name, 'profile-avatar-image')}
+      {locked ? (
+        <p className="setting-hint">Avatar changes are disabled in this organization.</p>
+      ) : (
+        <div className="profile-avatar-actions">
+          <input
+            ref={input}
+            type="file"
+            accept="image/png,image/jpeg,image/gif,image/webp"
+            hidden
+            aria-label="Avatar image"
+            onChange={onFile}
+          />
+          <button type="button" disabled={busy} onClick={() => input.current?.click()}>
+            {busy ? 'Saving…' : 'Upload new avatar'}
+          </button>
+          {uploaded ? (
+            <button
+              type="button"
+              className="link"
+              disabled={busy}
+              onClick={() => run(() => api().deleteAvatar({ accountId }))}
+            >
+              Delete avatar
+            </button>
+          ) : null}
+        </div>
+      )}
+      {error ? <p role="alert">{error}</p> : null}
+    </div>
+  );
+}
+
+function CustomFields({
+  accountId,
+  userId,
+  fields,
+  admin,
+}: {
+  accountId: string;
+  userId: number;
+  fields: readonly CustomProfileField[];
+  admin: boolean;
+}) {
+  const queryClient = useQueryClient();
+  const key = ['own-profile-data', accountId, userId];
+  const values = useQuery({
+    queryKey: key,
+    queryFn: () => api().getUser({ accountId, userId, includeCustomProfileFields: true }),
+    enabled: fields.length > 0,
+  });
+  if (fields.length === 0) return null;
+  const data = values.data?.user.profile_data ?? {};
+  return (
+    <div className="profile-fields">
+      {fields.map((field) => (
+        <ProfileFieldInput
+          key={field.id}
+          accountId={accountId}
+          field={field}
+          value={data[String(field.id)]?.value ?? ''}
+          loaded={values.isSuccess}
+          editable={field.editable_by_user !== false || admin}
+          onSaved={() => void queryClient.invalidateQueries({ queryKey: key })}
+        />
+      ))}
+    </div>
+  );
+}
+
+/** A users field's value (a JSON list of ids) as names. */
+function usePeopleNames(): (value: string) => string {
+  const users = useChatStore((s) => selectActiveAccount(s)?.users.users);
+  return (value) => {
+    try {
+      const ids = JSON.parse(value || '[]') as number[];
+      return ids.map((id) => users?.get(id)?.full_name ?? `User ${id}`).join(', ');
+    } catch {
+      return value;
+    }
+  };
+}
+
+function ProfileFieldInput({
+  accountId,
+  field,
+  value,
+  loaded,
+  editable,
+  onSaved,
+}: {
+  accountId: string;
+  field: CustomProfileField;
+  value: string;
+  loaded: boolean;
+  editable: boolean;
+  onSaved: () => void;
+}) {
+  const [text, setText] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const peopleNames = usePeopleNames();
+  const commit = (next: string) => {
+    const found = profileValueProblem(field, next);
+    setProblem(found);
+    if (found || next.trim() === value) return;
+    api()
+      .updateProfileData({ accountId, data: [{ id: field.id, value: next.trim() }] })
+      .then(() => {
+        setText(null);
+        onSaved();
+      })
+      .catch((e: unknown) => setProblem(errorText(e)));
+  };
+  const shown = text ?? value;
+  const common = {
+    value: shown,
+    disabled: !editable || !loaded,
+    'aria-invalid': problem !== null,
+    onBlur: () => commit(shown),
+  };
+  let control: React.ReactNode;
+  if (field.type === FIELD_TYPES.select) {
+    control = (
+      <select {...common} onChange={(e) => commit(e.target.value)}>
+        <option value="">—</option>
+        {selectOptions(field).map(([key, label]) => (
+          <option key={key} value={key}>
+            {label}
+          </option>
+        ))}
+      </select>
+    );
+  } else if (field.type === FIELD_TYPES.longText) {
+    control = <textarea rows={3} {...common} onChange={(e) => setText(e.target.value)} />;
+  } else if (field.type === FIELD_TYPES.users) {
+    // Choosing people needs a person picker; the value is shown, and changed in the web app.
+    control = <input type="text" value={peopleNames(value)} disabled readOnly />;
+  } else {
+    const type =
+      field.type === FIELD_TYPES.date ? 'date' : field.type === FIELD_TYPES.url ? 'url' : 'text';
+    control = (
+      <input
+        type={type}
+        {...common}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') commit(shown);
+        }}
+      />
+    );
+  }
+  return (
+    <div className="profile-field">
+      <label>
+        <span className="setting-label">{field.name}</span>
+        {control}
+      </label>
+      {field.hint ? <span className="setting-hint">{field.hint}</span> : null}
+      {!editable ? (
+        <span className="setting-hint">Only administrators can change this field.</span>
+      ) : null}
+      {problem ? <p role="alert">{problem}</p> : null}
+    </div>
+  );
+}
