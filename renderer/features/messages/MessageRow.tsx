@@ -215,9 +215,11 @@ export const MessageRow = memo(function MessageRow({
             {hidden ? (
               <span className="gutter avatar initials muted-avatar" aria-hidden="true" />
             ) : (
-              avatar(accountId, sender, senderName)
+              <>
+                {avatar(accountId, sender, senderName)}
+                <PresenceDot userId={message.sender_id} />
+              </>
             )}
-            <PresenceDot userId={message.sender_id} />
           </span>
         )}
         <div className="body">

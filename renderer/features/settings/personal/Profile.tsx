@@ -26,6 +26,11 @@ export function Profile({ accountId }: { accountId: string }) {
     <section className="settings-section" aria-label="Profile">
       <h2>Profile</h2>
       <div className="profile-settings">
+        <AvatarSetting
+          accountId={accountId}
+          name={me.full_name}
+          locked={realm.realm_avatar_changes_disabled === true && !admin}
+        />
         <div className="profile-settings-fields">
           <FullName
             accountId={accountId}
@@ -34,11 +39,6 @@ export function Profile({ accountId }: { accountId: string }) {
           />
           <CustomFields accountId={accountId} userId={selfId} fields={fields ?? []} admin={admin} />
         </div>
-        <AvatarSetting
-          accountId={accountId}
-          name={me.full_name}
-          locked={realm.realm_avatar_changes_disabled === true && !admin}
-        />
       </div>
     </section>
   );
