@@ -47,7 +47,7 @@ function Shell({ store }: { store: ChatStore }) {
   const searchRef = useRef<HTMLInputElement>(null);
   useShortcuts(store, searchRef);
   useDisplaySettings(userSettings ?? {});
-  useHomeViewAtStart(activeAccountId, loaded, userSettings?.web_home_view);
+  useHomeViewAtStart(loaded, userSettings?.web_home_view);
 
   if (route.kind === 'signin') return <SignIn />;
   if (route.kind === 'manifest')

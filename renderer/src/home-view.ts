@@ -1,6 +1,7 @@
 // The view the app opens on, by the user's web_home_view (inbox, recent conversations or all
-// messages), as the public web app starts. Applied once per account and launch, and only while the
-// person has not gone anywhere yet, so a slow snapshot never pulls them away from what they opened.
+// messages), as the public web app starts. Applied once per launch, when the first account's state
+// arrives, and only if nothing has changed the route before: a person who already went somewhere,
+// signing in (which opens the new account's messages) or switching accounts keeps their way.
 import { useEffect } from 'react';
 import type { UserSettings } from '../../shared/api/types';
 import { ALL_MESSAGES_ROUTE, replaceRoute, uiStore, type Route } from './ui-store';
@@ -11,17 +12,18 @@ export function homeRoute(view: UserSettings['web_home_view']): Route {
   return { kind: 'inbox' };
 }
 
-const applied = new Set<string>();
+let routeChanged = false;
+const stopWatching = uiStore.subscribe((state, previous) => {
+  if (state.route === previous.route) return;
+  routeChanged = true;
+  stopWatching();
+});
 
-export function useHomeViewAtStart(
-  accountId: string | null,
-  loaded: boolean,
-  view: UserSettings['web_home_view'],
-): void {
+export function useHomeViewAtStart(loaded: boolean, view: UserSettings['web_home_view']): void {
   useEffect(() => {
-    if (!accountId || !loaded || applied.has(accountId)) return;
-    applied.add(accountId);
-    const { route, previous } = uiStore.getState();
-    if (route === ALL_MESSAGES_ROUTE && previous.length === 0) replaceRoute(homeRoute(view));
-  }, [accountId, loaded, view]);
+    if (!loaded || routeChanged) return;
+    // Once: a later change of the setting does not move the person.
+    routeChanged = true;
+    replaceRoute(homeRoute(view));
+  }, [loaded, view]);
 }
