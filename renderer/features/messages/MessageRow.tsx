@@ -47,19 +47,28 @@ export function avatar(
   name: string,
   className = 'gutter avatar',
 ) {
-  const src = user?.avatar_url ? mediaUrl(accountId, user.avatar_url) : null;
+  const src = avatarSource(accountId, user);
   if (src) return <img className={className} src={src} alt="" />;
-  const initials = name
+  return (
+    <span className={`${className} initials`} aria-hidden="true">
+      {initialsOf(name)}
+    </span>
+  );
+}
+
+/** The media route's URL of a user's avatar, or null when it is not on the realm's server. */
+export function avatarSource(accountId: string, user: User | undefined): string | null {
+  return user?.avatar_url ? mediaUrl(accountId, user.avatar_url) : null;
+}
+
+/** What stands in for a missing avatar: the first letters of the first two words. */
+export function initialsOf(name: string): string {
+  return name
     .split(/\s+/)
     .map((w) => w[0] ?? '')
     .join('')
     .slice(0, 2)
     .toUpperCase();
-  return (
-    <span className={`${className} initials`} aria-hidden="true">
-      {initials}
-    </span>
-  );
 }
 
 /** What a muted sender's message shows until it is revealed (the public web app's words). */

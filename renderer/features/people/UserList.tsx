@@ -8,8 +8,9 @@ import { presenceStatus, selectActiveAccount } from '../../store';
 import { useUi } from '../../src/ui-store';
 import { channelIdOf } from '../messages/narrow-info';
 import { StatusDot } from './PresenceDot';
-import { avatar } from '../messages/MessageRow';
+import { avatarSource, initialsOf } from '../messages/MessageRow';
 import { Emoji } from '../emoji/Emoji';
+import type { User } from '../../../shared/api/types';
 import { openUserPopover } from './UserPopover';
 import { groupUsers, userListRows, type UserListRow } from './user-list-model';
 
@@ -119,7 +120,7 @@ export function UserList() {
                 >
                   {listStyle === 3 ? (
                     <span className="user-list-avatar">
-                      {avatar(accountId, user, user?.full_name ?? '', 'user-list-avatar-image')}
+                      <ListAvatar accountId={accountId} user={user} />
                       <StatusDot status={row.status} />
                     </span>
                   ) : (
@@ -148,5 +149,21 @@ export function UserList() {
         </ul>
       </div>
     </aside>
+  );
+}
+
+/**
+ * A row's picture, or initials drawn by the stylesheet (from data-initials), so the row's text stays
+ * the person's name alone.
+ */
+function ListAvatar({ accountId, user }: { accountId: string; user: User | undefined }) {
+  const src = avatarSource(accountId, user);
+  if (src) return <img className="user-list-avatar-image" src={src} alt="" />;
+  return (
+    <span
+      className="user-list-avatar-image initials"
+      data-initials={initialsOf(user?.full_name ?? '')}
+      aria-hidden="true"
+    />
   );
 }
