@@ -284,7 +284,7 @@ describe('personal settings', () => {
     expect(stored).not.toContain(owner.api_key);
 
     // A privacy setting round-trips too.
-    await screen.getByLabel('Let others see when I’ve read messages').uncheck();
+    await screen.getByLabel('Let others see when I’ve read messages').click();
     await expect.poll(async () => (await ownerSettings()).send_read_receipts).toBe(false);
     await patchOwner({ send_read_receipts: true });
     await expect
