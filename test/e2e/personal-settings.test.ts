@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import sharp from 'sharp';
 import { encodePng } from '../../server/seed/png';
 import { appSession, realmClient } from './support/app';
 import { messageWithText, openTopic } from './support/ui';
@@ -39,6 +40,19 @@ async function sendAs(who: string, topic: string, content: string): Promise<numb
   });
   expect(res.status, res.text).toBe(200);
   return res.body.id as number;
+}
+
+/** A three-frame animated GIF. */
+async function animatedGif(): Promise<Buffer> {
+  const [w, h, frames] = [40, 30, 3];
+  const raw = Buffer.alloc(w * h * frames * 4);
+  for (let i = 0; i < w * h * frames; i++) {
+    const frame = Math.floor(i / (w * h));
+    raw.set([frame * 120, 80, 200 - frame * 60, 255], i * 4);
+  }
+  return sharp(raw, { raw: { width: w, height: h * frames, channels: 4, pageHeight: h } })
+    .gif()
+    .toBuffer();
 }
 
 async function openSettings(section: string): Promise<void> {
@@ -82,6 +96,41 @@ describe('personal settings', () => {
         'Muted users',
       ]),
     );
+  });
+
+  it('shows animated previews still unless they always play, and plays them on hover', async () => {
+    const form = new FormData();
+    form.append(
+      'file',
+      new Blob([new Uint8Array(await animatedGif())], { type: 'image/gif' }),
+      'spinner.gif',
+    );
+    const upload = await client('emma').multipart('/user_uploads', form);
+    expect(upload.status, upload.text).toBe(200);
+    await sendAs('emma', 'animated', `[spinner.gif](${upload.body.url as string})`);
+    await openTopic(page(), 'general', 'animated');
+    const img = page().getByTestId('message').last().locator('img[data-animated="true"]');
+    await img.waitFor();
+    const src = () => img.getAttribute('src');
+    // The default, "on hover": the still thumbnail, playing while pointed at.
+    await expect.poll(src).toMatch(/\/840x560\.webp$/);
+    expect(await img.getAttribute('data-animated-src')).toMatch(/\/840x560-anim\.webp$/);
+    await page().screenshot({ path: join(SHOTS, 'personal-animated-still-light.png') });
+    await img.hover();
+    await expect.poll(src).toMatch(/-anim\.webp$/);
+    await page().mouse.move(1, 1);
+    await expect.poll(src).toMatch(/\/840x560\.webp$/);
+
+    await patchOwner({ web_animate_image_previews: 'always' });
+    await expect.poll(src).toMatch(/-anim\.webp$/);
+    await patchOwner({ web_animate_image_previews: 'never' });
+    await expect.poll(src).toMatch(/\/840x560\.webp$/);
+    await img.hover();
+    // Never in the list: the hover handler (run as the pointer arrived) left the still in place.
+    expect(await img.getAttribute('data-still-src')).toBeNull();
+    expect(await src()).toMatch(/\/840x560\.webp$/);
+    await page().mouse.move(1, 1);
+    await patchOwner({ web_animate_image_previews: 'on_hover' });
   });
 
   it('switches to 24-hour times, both ways, and the message list follows', async () => {
