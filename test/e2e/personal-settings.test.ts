@@ -246,6 +246,13 @@ describe('personal settings', () => {
     const muted = await client('owner').post(`/users/me/muted_users/${emmaId}`);
     expect(muted.status, muted.text).toBe(200);
 
+    // Their direct-message conversation leaves the sidebar too.
+    const dmRow = page()
+      .getByRole('navigation', { name: 'Conversations' })
+      .getByRole('region', { name: 'Direct messages' })
+      .getByRole('button', { name: /^Emma Member\b/ });
+    await dmRow.waitFor({ state: 'detached' });
+
     await openTopic(page(), 'general', 'muted talk');
     const row = page().getByTestId('message').filter({ hasText: 'This message was hidden' });
     await row.waitFor();
@@ -260,6 +267,7 @@ describe('personal settings', () => {
     await shoot('muted-users');
     await pane('Muted users').getByRole('button', { name: 'Unmute Emma Member' }).click();
     await pane('Muted users').getByText('You have not muted any users.').waitFor();
+    await dmRow.waitFor();
     const state = await client('owner').post('/register', { fetch_event_types: ['muted_users'] });
     expect(state.body.muted_users).toEqual([]);
   });

@@ -370,7 +370,13 @@ const TopicRow = memo(function TopicRow({
 
 /** The 30 most recent direct-message conversations. */
 function DmList({ routeKey }: { routeKey: string }) {
-  const dms = useChatStore((s) => selectDmConversations(selectActiveAccount(s)));
+  const all = useChatStore((s) => selectDmConversations(selectActiveAccount(s)));
+  const muted = useChatStore((s) => selectActiveAccount(s)?.mutedUsers.byUser);
+  // As in the public web app, conversations only with muted users are left out.
+  const dms = useMemo(
+    () => (muted?.size ? all.filter((dm) => !dm.userIds.every((id) => muted.has(id))) : all),
+    [all, muted],
+  );
   return (
     <section aria-label="Direct messages">
       <h2>Direct messages</h2>
