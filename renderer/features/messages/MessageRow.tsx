@@ -179,7 +179,7 @@ export const MessageRow = memo(function MessageRow({
         <button
           type="button"
           className="marker"
-          title={`Edited ${formatDateTime(message.last_edit_timestamp)}`}
+          title={`Edited ${formatDateTime(message.last_edit_timestamp, twentyFourHour)}`}
           onClick={() => setShowHistory((v) => !v)}
         >
           (edited)
@@ -189,7 +189,7 @@ export const MessageRow = memo(function MessageRow({
         <button
           type="button"
           className="marker"
-          title={`Moved ${formatDateTime(message.last_moved_timestamp)}`}
+          title={`Moved ${formatDateTime(message.last_moved_timestamp, twentyFourHour)}`}
           onClick={() => setShowHistory((v) => !v)}
         >
           (moved)

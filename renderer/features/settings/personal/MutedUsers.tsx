@@ -1,7 +1,7 @@
 // Muted users: who you muted and when, with Unmute (DELETE /users/me/muted_users/{id}). The store's
 // list follows muted_users events; muting is done from a user's card.
 import { useMemo, useState } from 'react';
-import { useChatStore } from '../../../store/hooks';
+import { useChatStore, useTwentyFourHour } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
 import { api, errorText } from '../../../src/tributary';
 import { ActionsHeader } from './ActionsHeader';
@@ -10,6 +10,7 @@ import { formatDateTime } from '../../../lib/format';
 export function MutedUsers({ accountId }: { accountId: string }) {
   const muted = useChatStore((s) => selectActiveAccount(s)?.mutedUsers.byUser);
   const users = useChatStore((s) => selectActiveAccount(s)?.users.users);
+  const twentyFourHour = useTwentyFourHour();
   const [query, setQuery] = useState('');
   const [error, setError] = useState<string | null>(null);
   const rows = useMemo(() => {
@@ -48,7 +49,7 @@ export function MutedUsers({ accountId }: { accountId: string }) {
               {rows.map((row) => (
                 <tr key={row.id}>
                   <td>{row.name}</td>
-                  <td>{formatDateTime(row.since)}</td>
+                  <td>{formatDateTime(row.since, twentyFourHour)}</td>
                   <td>
                     <button
                       type="button"
