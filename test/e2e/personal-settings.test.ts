@@ -310,7 +310,17 @@ describe('personal settings', () => {
     await expect
       .poll(async () => (await me()).profile_data[String(pronouns.id)]?.value)
       .toBe('they/them');
+
+    // A people field: add someone by email, then remove them.
+    const mentor = fields.find((f) => f.name === 'Mentor')!;
+    const mentorValue = async () => (await me()).profile_data[String(mentor.id)]?.value;
+    const emma = session.realm.user('emma');
+    await screen.getByLabel('Add a person to Mentor').fill(emma.email);
+    await expect.poll(mentorValue).toBe(JSON.stringify([emma.user_id]));
+    await screen.getByRole('button', { name: 'Remove Emma Member from Mentor' }).waitFor();
     await shoot('profile');
+    await screen.getByRole('button', { name: 'Remove Emma Member from Mentor' }).click();
+    await expect.poll(mentorValue).toBeUndefined();
 
     await screen.getByRole('button', { name: 'Delete avatar' }).click();
     await expect.poll(async () => (await me()).avatar_url).toMatch(/gravatar/);

@@ -8,7 +8,7 @@ import { useChatStore, useUser } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
 import { api, errorText } from '../../../src/tributary';
 import { avatar } from '../../messages/MessageRow';
-import { FIELD_TYPES, profileValueProblem, selectOptions } from './profile-field-input';
+import { ProfileFieldInput } from './ProfileFieldInput';
 import { useSaveSetting } from './use-save-setting';
 
 const MAX_FULL_NAME_LENGTH = 100;
@@ -194,102 +194,6 @@ function CustomFields({
           onSaved={() => void queryClient.invalidateQueries({ queryKey: key })}
         />
       ))}
-    </div>
-  );
-}
-
-/** A users field's value (a JSON list of ids) as names. */
-function usePeopleNames(): (value: string) => string {
-  const users = useChatStore((s) => selectActiveAccount(s)?.users.users);
-  return (value) => {
-    try {
-      const ids = JSON.parse(value || '[]') as number[];
-      return ids.map((id) => users?.get(id)?.full_name ?? `User ${id}`).join(', ');
-    } catch {
-      return value;
-    }
-  };
-}
-
-function ProfileFieldInput({
-  accountId,
-  field,
-  value,
-  loaded,
-  editable,
-  onSaved,
-}: {
-  accountId: string;
-  field: CustomProfileField;
-  value: string;
-  loaded: boolean;
-  editable: boolean;
-  onSaved: () => void;
-}) {
-  const [text, setText] = useState<string | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const peopleNames = usePeopleNames();
-  const commit = (next: string) => {
-    const found = profileValueProblem(field, next);
-    setProblem(found);
-    if (found || next.trim() === value) return;
-    api()
-      .updateProfileData({ accountId, data: [{ id: field.id, value: next.trim() }] })
-      .then(() => {
-        setText(null);
-        onSaved();
-      })
-      .catch((e: unknown) => setProblem(errorText(e)));
-  };
-  const shown = text ?? value;
-  const common = {
-    value: shown,
-    disabled: !editable || !loaded,
-    'aria-invalid': problem !== null,
-    onBlur: () => commit(shown),
-  };
-  let control: React.ReactNode;
-  if (field.type === FIELD_TYPES.select) {
-    control = (
-      <select {...common} onChange={(e) => commit(e.target.value)}>
-        <option value="">—</option>
-        {selectOptions(field).map(([key, label]) => (
-          <option key={key} value={key}>
-            {label}
-          </option>
-        ))}
-      </select>
-    );
-  } else if (field.type === FIELD_TYPES.longText) {
-    control = <textarea rows={3} {...common} onChange={(e) => setText(e.target.value)} />;
-  } else if (field.type === FIELD_TYPES.users) {
-    // Choosing people needs a person picker; the value is shown, and changed in the web app.
-    control = <input type="text" value={peopleNames(value)} disabled readOnly />;
-  } else {
-    const type =
-      field.type === FIELD_TYPES.date ? 'date' : field.type === FIELD_TYPES.url ? 'url' : 'text';
-    control = (
-      <input
-        type={type}
-        {...common}
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') commit(shown);
-        }}
-      />
-    );
-  }
-  return (
-    <div className="profile-field">
-      <label>
-        <span className="setting-label">{field.name}</span>
-        {control}
-      </label>
-      {field.hint ? <span className="setting-hint">{field.hint}</span> : null}
-      {!editable ? (
-        <span className="setting-hint">Only administrators can change this field.</span>
-      ) : null}
-      {problem ? <p role="alert">{problem}</p> : null}
     </div>
   );
 }
