@@ -31,6 +31,26 @@ describe('alert words in the store', () => {
   });
 });
 
+describe('personal settings in the store', () => {
+  it('follows user_settings events for every setting the screens change', () => {
+    const t = setupStore();
+    const changes: Array<[string, boolean | number | string]> = [
+      ['twenty_four_hour_time', true],
+      ['web_home_view', 'recent'],
+      ['web_channel_default_view', 2],
+      ['user_list_style', 1],
+      ['web_animate_image_previews', 'never'],
+      ['emojiset', 'text'],
+      ['send_read_receipts', false],
+      ['email_address_visibility', 4],
+    ];
+    for (const [property, value] of changes) {
+      t.apply({ id: eventId(), type: 'user_settings', op: 'update', property, value });
+      expect(t.account().settings.user[property]).toBe(value);
+    }
+  });
+});
+
 describe('channel click by web_channel_default_view', () => {
   // Newest first, as the sidebar lists them.
   const topics = [topic('muted news', 3, true), topic('lunch', 0), topic('deploy', 2)];
