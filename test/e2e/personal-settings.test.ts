@@ -227,6 +227,12 @@ describe('personal settings', () => {
     const id = await sendAs('emma', 'coast', 'the Lighthouse is lit');
     const flags = (await client('owner').get(`/messages/${id}`)).body.message.flags as string[];
     expect(flags).toContain('has_alert_word');
+    // The word is marked in the message, as in the public web app.
+    await openTopic(page(), 'general', 'coast');
+    const marked = messageWithText(page(), 'is lit').locator('.content .alert-word');
+    await expect.poll(() => marked.textContent()).toBe('Lighthouse');
+    await page().screenshot({ path: join(SHOTS, 'personal-alert-word-message-light.png') });
+    await openSettings('Alert words');
 
     // Added by another client: the list follows the event.
     await client('owner').post('/users/me/alert_words', { alert_words: ['harbour'] });

@@ -1,7 +1,7 @@
 // One message in the list: recipient header when the conversation changes, sender line when the
 // sender changes, the sanitized body, markers (edited, moved, starred), reactions and actions.
 import { memo, useMemo, useState, type MouseEvent, type Ref } from 'react';
-import { useIsUserMuted, useMessage, useUser } from '../../store/hooks';
+import { useChatStore, useIsUserMuted, useMessage, useUser } from '../../store/hooks';
 import type { User } from '../../../shared/api/types';
 import { dayLabel, formatDateTime, formatTime, localDay } from '../../lib/format';
 import { mediaUrl } from '../../bridge/media';
@@ -11,7 +11,7 @@ import { Reactions } from './Reactions';
 import { MessageActions } from './MessageActions';
 import { EditHistory } from './EditHistory';
 import { handleContentClick, handleContentKeyDown } from './content-controls';
-import { messageBodyHtml } from './rich-content';
+import { highlightAlertWords, messageBodyHtml } from './rich-content';
 import { openUserPopover } from '../people/UserPopover';
 import { withoutMeCommand } from './me-message';
 import { withWidget } from './widgets/MessageWidget';
@@ -131,12 +131,18 @@ export const MessageRow = memo(function MessageRow({
   // By content, not by record: a record replaced for a flag or a reaction keeps its HTML.
   const content = message?.content;
   const isMe = !!message?.is_me_message;
+  // Only a message the server flagged reads the alert words (most rows subscribe to nothing).
+  const alerted = !!message?.flags.includes('has_alert_word');
+  const alertWords = useChatStore((s) =>
+    alerted ? s.accounts[accountId]?.settings.alertWords : undefined,
+  );
   const html = useMemo(() => {
     if (content === undefined) return '';
-    const html = messageBodyHtml(content, accountId, { textEmoji, twentyFourHour, stillImages });
+    let html = messageBodyHtml(content, accountId, { textEmoji, twentyFourHour, stillImages });
+    if (alertWords?.length) html = highlightAlertWords(html, alertWords);
     // Shown after the sender's name, as an action.
     return isMe ? withoutMeCommand(html) : html;
-  }, [content, accountId, isMe, twentyFourHour, textEmoji, stillImages]);
+  }, [content, accountId, isMe, twentyFourHour, textEmoji, stillImages, alertWords]);
   // Kept as an empty box while the message is missing, so that the list can still measure the row.
   if (!message) return <div ref={measureRef} data-index={index} className="message-row" />;
   const header = forceHeader || !prev || !sameConversation(prev, message);
