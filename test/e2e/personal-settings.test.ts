@@ -317,6 +317,14 @@ describe('personal settings', () => {
       .poll(async () => (await me()).profile_data[String(pronouns.id)]?.value)
       .toBe('they/them');
 
+    // Changed by another client: the screen follows the realm_user event.
+    const about = fields.find((f) => f.name === 'About me')!;
+    const elsewhere = await client('owner').patch('/users/me/profile_data', {
+      data: [{ id: about.id, value: 'Written elsewhere' }],
+    });
+    expect(elsewhere.status, elsewhere.text).toBe(200);
+    await expect.poll(() => screen.getByLabel('About me').inputValue()).toBe('Written elsewhere');
+
     // A people field: add someone by email, then remove them.
     const mentor = fields.find((f) => f.name === 'Mentor')!;
     const mentorValue = async () => (await me()).profile_data[String(mentor.id)]?.value;

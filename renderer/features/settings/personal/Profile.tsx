@@ -2,7 +2,7 @@
 // members), avatar (upload through main, or delete), and the realm's custom profile fields you may
 // edit (PATCH /users/me/profile_data). Everyone sees the change through realm_user events.
 import { useRef, useState, type ChangeEvent } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CustomProfileField } from '../../../../shared/api/types';
 import { useChatStore, useUser } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
@@ -173,11 +173,14 @@ function CustomFields({
   admin: boolean;
 }) {
   const queryClient = useQueryClient();
-  const key = ['own-profile-data', accountId, userId];
+  // The values come from the server (register leaves them out); the stored user's changes, which
+  // follow realm_user events (a save here or in another client), say when to ask again.
+  const changed = useUser(userId)?.profile_data;
   const values = useQuery({
-    queryKey: key,
+    queryKey: ['own-profile-data', accountId, userId, changed],
     queryFn: () => api().getUser({ accountId, userId, includeCustomProfileFields: true }),
     enabled: fields.length > 0,
+    placeholderData: keepPreviousData,
   });
   if (fields.length === 0) return null;
   const data = values.data?.user.profile_data ?? {};
@@ -191,7 +194,11 @@ function CustomFields({
           value={data[String(field.id)]?.value ?? ''}
           loaded={values.isSuccess}
           editable={field.editable_by_user !== false || admin}
-          onSaved={() => void queryClient.invalidateQueries({ queryKey: key })}
+          onSaved={() =>
+            void queryClient.invalidateQueries({
+              queryKey: ['own-profile-data', accountId, userId],
+            })
+          }
         />
       ))}
     </div>
