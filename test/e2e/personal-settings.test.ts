@@ -146,6 +146,15 @@ describe('personal settings', () => {
     await expect.poll(async () => (await ownerSettings()).twenty_four_hour_time).toBe(true);
     await shoot('preferences');
 
+    // The time zone is the user's record: saved, and answered by a realm_user event.
+    await pane('Preferences').getByLabel('Time zone').selectOption('Europe/Paris');
+    await expect
+      .poll(async () => (await client('owner').get('/users/me')).body.timezone)
+      .toBe('Europe/Paris');
+    await expect
+      .poll(() => pane('Preferences').getByLabel('Time zone').inputValue())
+      .toBe('Europe/Paris');
+
     await openTopic(page(), 'general', 'clock');
     await expect.poll(() => time.textContent()).toMatch(/^\d{2}:\d{2}$/);
     expect(id).toBeGreaterThan(0);

@@ -17,6 +17,7 @@ import {
   MARK_READ_ON_SCROLL,
   TIME_FORMATS,
   USER_LIST_STYLES,
+  timeZoneChoices,
 } from './preference-options';
 
 /** Shown beside each emoji theme, drawn from that theme's sheet whatever the current one is. */
@@ -29,6 +30,11 @@ const SAMPLE_EMOJI: Array<[string, string]> = [
 
 export function Preferences({ accountId }: { accountId: string }) {
   const user = useChatStore((s) => selectActiveAccount(s)?.settings.user);
+  // The time zone is the user's own record (realm_user events), not a user_settings value.
+  const timeZone = useChatStore((s) => {
+    const account = selectActiveAccount(s);
+    return account?.users.users.get(account.selfUserId)?.timezone ?? '';
+  });
   const { save, error } = useSaveSetting(accountId);
   if (!user) return null;
   return (
@@ -41,6 +47,12 @@ export function Preferences({ accountId }: { accountId: string }) {
         choices={COLOR_SCHEMES}
         value={user.color_scheme ?? 1}
         onSave={(v) => void save('color_scheme', v)}
+      />
+      <ChoiceSetting
+        label="Time zone"
+        choices={timeZoneChoices(timeZone)}
+        value={timeZone}
+        onSave={(v) => void save('timezone', v)}
       />
       <ChoiceSetting
         label="Time format"

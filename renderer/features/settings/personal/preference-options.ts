@@ -53,3 +53,19 @@ export const EMOJI_SETS: Choice<string>[] = [
   { value: 'twitter', label: 'Twitter' },
   { value: 'text', label: 'Plain text' },
 ];
+
+let timeZones: Choice<string>[] | undefined;
+
+/** Every time zone the runtime knows (the server checks the same IANA names), "Not set" first. */
+export function timeZoneChoices(current: string): Choice<string>[] {
+  timeZones ??= Intl.supportedValuesOf('timeZone').map((zone) => ({
+    value: zone,
+    label: zone.replace(/_/g, ' '),
+  }));
+  const listed = current === '' || timeZones.some((zone) => zone.value === current);
+  return [
+    { value: '', label: 'Not set' },
+    ...(listed ? [] : [{ value: current, label: current }]),
+    ...timeZones,
+  ];
+}
