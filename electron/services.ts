@@ -34,6 +34,7 @@ import { adminExtrasHandlers } from './admin/extras-handlers';
 import { adminPeopleHandlers } from './admin/people-handlers';
 import { adminRealmHandlers } from './admin/realm-handlers';
 import { cacheHandlers, deleteAccountCache, openAccountCache } from './cache/cache-service';
+import { personalHandlers } from './settings/personal-handlers';
 
 export interface MainServicesOptions {
   dataDir: string;
@@ -330,6 +331,11 @@ export class MainServices {
         signedInSession: (accountId) => session({ accountId }),
         intake: this.intake,
         chooseSavePath: this.options.chooseSavePath,
+      }),
+      ...personalHandlers({
+        signedInSession: (accountId) => session({ accountId }),
+        record: (accountId) => this.accounts.get(accountId),
+        intake: this.intake,
       }),
     };
   }

@@ -50,8 +50,8 @@ export function dayLabel(unixSeconds: number, nowMs: number = Date.now()): strin
   return formatDate(unixSeconds);
 }
 
-export function formatDateTime(unixSeconds: number): string {
-  return `${formatDate(unixSeconds)} ${formatTime(unixSeconds)}`;
+export function formatDateTime(unixSeconds: number, twentyFourHour = false): string {
+  return `${formatDate(unixSeconds)} ${formatTime(unixSeconds, twentyFourHour)}`;
 }
 
 /** One formatter per time zone asked for; null for a zone Intl does not know. */

@@ -13,6 +13,7 @@ interface DisplaySettings {
   web_font_size_px?: number;
   web_line_height_percent?: number;
   emojiset?: string;
+  web_animate_image_previews?: string;
 }
 
 export function applyDisplaySettings(
@@ -21,6 +22,8 @@ export function applyDisplaySettings(
   prefersDark: boolean,
 ): void {
   root.dataset.emojiset = settings.emojiset ?? 'google';
+  // Read when an animated preview is pointed at (features/messages/media/animated-previews.ts).
+  root.dataset.animateImages = settings.web_animate_image_previews ?? 'on_hover';
   const scheme = settings.color_scheme ?? 1;
   const dark = scheme === 2 || (scheme === 1 && prefersDark);
   root.dataset.theme = dark ? 'dark' : 'light';
@@ -33,17 +36,35 @@ export function applyDisplaySettings(
 }
 
 export function useDisplaySettings(settings: DisplaySettings): void {
-  const { color_scheme, web_font_size_px, web_line_height_percent, emojiset } = settings;
+  const {
+    color_scheme,
+    web_font_size_px,
+    web_line_height_percent,
+    emojiset,
+    web_animate_image_previews,
+  } = settings;
   useEffect(() => {
     const query = window.matchMedia?.('(prefers-color-scheme: dark)');
     const apply = () =>
       applyDisplaySettings(
         document.documentElement,
-        { color_scheme, web_font_size_px, web_line_height_percent, emojiset },
+        {
+          color_scheme,
+          web_font_size_px,
+          web_line_height_percent,
+          emojiset,
+          web_animate_image_previews,
+        },
         !!query?.matches,
       );
     apply();
     query?.addEventListener?.('change', apply);
     return () => query?.removeEventListener?.('change', apply);
-  }, [color_scheme, web_font_size_px, web_line_height_percent, emojiset]);
+  }, [
+    color_scheme,
+    web_font_size_px,
+    web_line_height_percent,
+    emojiset,
+    web_animate_image_previews,
+  ]);
 }

@@ -12,6 +12,7 @@ import { reportPageActivity } from './activity-report';
 import { startNotifier } from '../features/notifications/notifier';
 import { syncUnreadBadge } from '../features/notifications/badge-sync';
 import { useShortcuts } from './shortcuts';
+import { useHomeViewAtStart } from './home-view';
 import { ManifestRoute } from './ManifestRoute';
 import { useDisplaySettings } from '../lib/theme';
 import { AccountSwitcher } from '../features/accounts/AccountSwitcher';
@@ -48,6 +49,7 @@ function Shell({ store }: { store: ChatStore }) {
   const searchRef = useRef<HTMLInputElement>(null);
   useShortcuts(store, searchRef);
   useDisplaySettings(userSettings ?? {});
+  useHomeViewAtStart(loaded, userSettings?.web_home_view);
 
   if (route.kind === 'signin') return <SignIn />;
   if (route.kind === 'manifest')

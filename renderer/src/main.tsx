@@ -8,8 +8,10 @@ import { warmSanitizerWhenIdle } from '../lib/sanitize';
 import { warmMessageBodiesWhenIdle, warmMessageListWhenIdle } from '../features/messages/warm-up';
 import { appStore } from '../store/hooks';
 import './styles';
+import { installAnimatedPreviewHover } from '../features/messages/media/animated-previews';
 
 installBrowserBridge();
+installAnimatedPreviewHover();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

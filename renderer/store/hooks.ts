@@ -96,3 +96,8 @@ export function usePresenceStatus(userId: number): PresenceStatus {
 export function useIsUserMuted(userId: number): boolean {
   return useChatStore((s) => selectActiveAccount(s)?.mutedUsers.byUser.has(userId) ?? false);
 }
+
+/** The active account's 12/24-hour setting, for every time the app shows. */
+export function useTwentyFourHour(): boolean {
+  return useChatStore((s) => !!selectActiveAccount(s)?.settings.user.twenty_four_hour_time);
+}

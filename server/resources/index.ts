@@ -43,10 +43,10 @@ import { scheduledMessagesResource } from './unsent/scheduled-messages';
 import { remindersResource } from './unsent/reminders';
 import { realmAdminResource } from './realm/realm-admin';
 import { botAdminResource } from './users/bot-admin';
-import { avatarFilesResource } from './users/avatar-files';
 import { defaultChannelsResource } from './channels/default-channels';
 import { userAdminResource } from './users/user-admin';
 import { invitesResource } from './users/invites';
+import { avatarResource } from './users/avatar';
 
 export const resources: readonly ResourceModule[] = [
   serverInfoResource,
@@ -91,10 +91,10 @@ export const resources: readonly ResourceModule[] = [
   remindersResource,
   realmAdminResource,
   botAdminResource,
-  avatarFilesResource,
   defaultChannelsResource,
   userAdminResource,
   invitesResource,
+  avatarResource,
 ];
 
 setStateProviders(resources);

@@ -420,6 +420,28 @@ export const endpoints = {
     'GET',
     '/user_uploads/{+path_id}',
   ),
+  addAlertWords: endpoint<{ alert_words: string[] }, SuccessEnvelope & { alert_words: string[] }>(
+    'POST',
+    '/users/me/alert_words',
+    { idempotent: true },
+  ),
+  removeAlertWords: endpoint<
+    { alert_words: string[] },
+    SuccessEnvelope & { alert_words: string[] }
+  >('DELETE', '/users/me/alert_words'),
+  updateProfileData: endpoint<
+    { data: Array<{ id: number; value: string | number[] | null }> },
+    SuccessEnvelope
+  >('PATCH', '/users/me/profile_data', { idempotent: true }),
+  /** Multipart: main sends the image itself (electron/settings/avatar-upload.ts). */
+  uploadAvatar: endpoint<Record<string, never>, SuccessEnvelope & { avatar_url: string }>(
+    'POST',
+    '/users/me/avatar',
+  ),
+  deleteAvatar: endpoint<Record<string, never>, SuccessEnvelope & { avatar_url: string }>(
+    'DELETE',
+    '/users/me/avatar',
+  ),
 } as const;
 
 export type Endpoints = typeof endpoints;

@@ -17,6 +17,7 @@ import { notificationsMethods, notificationsPushes } from './notifications';
 import { adminExtrasMethods } from './admin-extras';
 import { adminPeopleMethods } from './admin-people';
 import { cacheMethods } from './cache';
+import { personalMethods } from './personal';
 import { composeDomains, type MethodDef, type PushDef } from './define';
 import { adminRealmMethods } from './admin-realm';
 import type { ChosenFile } from './uploads';
@@ -37,6 +38,7 @@ export const methods = composeDomains(
   adminPeopleMethods,
   adminRealmMethods,
   cacheMethods,
+  personalMethods,
 );
 
 export const pushes = composeDomains(

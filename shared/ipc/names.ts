@@ -118,6 +118,12 @@ export const METHOD_NAMES = [
   'listInviteLinks',
   'revokeInviteLink',
   'rememberOpenNarrow',
+  'addAlertWords',
+  'removeAlertWords',
+  'updateProfileData',
+  'uploadAvatar',
+  'deleteAvatar',
+  'revealApiKey',
 ] as const satisfies readonly MethodName[];
 
 export const PUSH_NAMES = [

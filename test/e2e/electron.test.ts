@@ -56,6 +56,11 @@ describe.skipIf(!hasElectron)('desktop app (Electron) end to end', () => {
   });
 
   it('shows history and sends a message', async () => {
+    // The app opens on the user's home view (Inbox by default): history is under All messages.
+    await page
+      .getByRole('navigation', { name: 'Conversations' })
+      .getByRole('button', { name: /^All messages/ })
+      .click();
     await page.getByTestId('message').first().waitFor();
     await openTopic(page, 'general', 'electron e2e');
     await send(page, 'Sent from the desktop app');

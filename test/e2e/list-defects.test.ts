@@ -282,8 +282,12 @@ describe('the message list', () => {
     // The app must have applied the setting's event before the topic opens (or it marks the pile
     // read as it shows it): its Settings screen shows the store's value.
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page
+      .getByRole('navigation', { name: 'Settings sections' })
+      .getByRole('button', { name: 'Preferences', exact: true })
+      .click();
     await expect
-      .poll(() => page.getByLabel('Mark messages as read on scroll').inputValue())
+      .poll(() => page.getByLabel('Automatically mark messages as read').inputValue())
       .toBe('3');
     try {
       await fillTopic(realmClient(realm, 'emma'), 'unread pile', 40);

@@ -6,6 +6,7 @@ import type { OutgoingMessage } from '../../../shared/ipc/chat';
 import { api, errorText } from '../../src/tributary';
 import { navigate } from '../../src/ui-store';
 import { formatDateTime } from '../../lib/format';
+import { useTwentyFourHour } from '../../store/hooks';
 import { TimeChoices } from './TimeChoices';
 import type { Destination } from './drafts';
 
@@ -36,6 +37,7 @@ export function ScheduleControl({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [scheduledAt, setScheduledAt] = useState<number | null>(null);
+  const twentyFourHour = useTwentyFourHour();
 
   const schedule = (deliverAt: number | null) => {
     if (!message) return;
@@ -83,7 +85,7 @@ export function ScheduleControl({
       ) : null}
       {scheduledAt !== null && !open ? (
         <p role="status" className="schedule-notice">
-          Your message has been scheduled for {formatDateTime(scheduledAt)}.{' '}
+          Your message has been scheduled for {formatDateTime(scheduledAt, twentyFourHour)}.{' '}
           <button
             type="button"
             className="link"

@@ -79,11 +79,11 @@ export function EditHistory({
             return (
               <li
                 key={i}
-                aria-label={`${KIND_LABEL[version.kind]} ${formatDateTime(version.timestamp)}`}
+                aria-label={`${KIND_LABEL[version.kind]} ${formatDateTime(version.timestamp, twentyFourHour)}`}
               >
                 <div className="version-meta">
-                  <strong>{KIND_LABEL[version.kind]}</strong> {formatDateTime(version.timestamp)} by{' '}
-                  {who}
+                  <strong>{KIND_LABEL[version.kind]}</strong>{' '}
+                  {formatDateTime(version.timestamp, twentyFourHour)} by {who}
                 </div>
                 {version.streamId !== undefined ? (
                   <div className="version-place">

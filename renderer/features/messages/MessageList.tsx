@@ -245,6 +245,9 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
     (s) => !!s.accounts[accountId]?.settings.user.twenty_four_hour_time,
   );
   const textEmoji = useChatStore((s) => s.accounts[accountId]?.settings.user.emojiset === 'text');
+  const stillImages = useChatStore(
+    (s) => s.accounts[accountId]?.settings.user.web_animate_image_previews !== 'always',
+  );
   // Parsed once per narrow, not on every scroll-driven render. Searches and personal views never
   // mark what they show as read, whatever the policy (the web app's rule, shared/narrow/mark-read.ts).
   const { isConversation, canMarkRead } = useMemo(() => {
@@ -639,6 +642,7 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
                     selected={selected === id}
                     twentyFourHour={twentyFourHour}
                     textEmoji={textEmoji}
+                    stillImages={stillImages}
                     index={item.index}
                     measureRef={virtualizer.measureElement}
                   />

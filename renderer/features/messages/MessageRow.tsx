@@ -1,7 +1,7 @@
 // One message in the list: recipient header when the conversation changes, sender line when the
 // sender changes, the sanitized body, markers (edited, moved, starred), reactions and actions.
 import { memo, useMemo, useState, type MouseEvent, type Ref } from 'react';
-import { useMessage, useUser } from '../../store/hooks';
+import { useChatStore, useIsUserMuted, useMessage, useUser } from '../../store/hooks';
 import type { User } from '../../../shared/api/types';
 import { dayLabel, formatDateTime, formatTime, localDay } from '../../lib/format';
 import { mediaUrl } from '../../bridge/media';
@@ -11,7 +11,7 @@ import { Reactions } from './Reactions';
 import { MessageActions } from './MessageActions';
 import { EditHistory } from './EditHistory';
 import { handleContentClick, handleContentKeyDown } from './content-controls';
-import { messageBodyHtml } from './rich-content';
+import { highlightAlertWords, messageBodyHtml } from './rich-content';
 import { openUserPopover } from '../people/UserPopover';
 import { withoutMeCommand } from './me-message';
 import { withWidget } from './widgets/MessageWidget';
@@ -47,18 +47,41 @@ export function avatar(
   name: string,
   className = 'gutter avatar',
 ) {
-  const src = user?.avatar_url ? mediaUrl(accountId, user.avatar_url) : null;
+  const src = avatarSource(accountId, user);
   if (src) return <img className={className} src={src} alt="" />;
-  const initials = name
+  return (
+    <span className={`${className} initials`} aria-hidden="true">
+      {initialsOf(name)}
+    </span>
+  );
+}
+
+/** The media route's URL of a user's avatar, or null when it is not on the realm's server. */
+export function avatarSource(accountId: string, user: User | undefined): string | null {
+  return user?.avatar_url ? mediaUrl(accountId, user.avatar_url) : null;
+}
+
+/** What stands in for a missing avatar: the first letters of the first two words. */
+export function initialsOf(name: string): string {
+  return name
     .split(/\s+/)
     .map((w) => w[0] ?? '')
     .join('')
     .slice(0, 2)
     .toUpperCase();
+}
+
+/** What a muted sender's message shows until it is revealed (the public web app's words). */
+function MutedMessageNotice({ onReveal }: { onReveal: () => void }) {
   return (
-    <span className={`${className} initials`} aria-hidden="true">
-      {initials}
-    </span>
+    <div className="content muted-message">
+      <p>
+        This message was hidden because you have muted the sender.{' '}
+        <button type="button" className="link" onClick={onReveal}>
+          Click here to reveal.
+        </button>
+      </p>
+    </div>
   );
 }
 
@@ -71,6 +94,8 @@ interface RowProps {
   twentyFourHour?: boolean;
   /** The user's emojiset is text: custom emoji images show as their `:name:` too. */
   textEmoji?: boolean;
+  /** Animated previews show still (web_animate_image_previews is not "always"). */
+  stillImages?: boolean;
   /** Show a recipient header even when the previous message is in the same conversation. */
   forceHeader?: boolean;
   /** The row's index in a virtualized list (data-index), and the list's measuring ref. */
@@ -85,6 +110,7 @@ export const MessageRow = memo(function MessageRow({
   selected,
   twentyFourHour = false,
   textEmoji = false,
+  stillImages = false,
   forceHeader,
   index,
   measureRef,
@@ -93,6 +119,9 @@ export const MessageRow = memo(function MessageRow({
   const prev = useMessage(prevId ?? -1);
   const sender = useUser(message?.sender_id ?? -1);
   const [showHistory, setShowHistory] = useState(false);
+  // A muted sender's message is collapsed, as in the public web app, until revealed here.
+  const senderMuted = useIsUserMuted(message?.sender_id ?? -1);
+  const [revealed, setRevealed] = useState(false);
   // The action buttons mount once the row is pointed at, focused or selected, not with every row
   // of the first paint; once mounted they stay (an open menu survives the pointer leaving).
   const [actionsWanted, setActionsWanted] = useState(false);
@@ -102,12 +131,18 @@ export const MessageRow = memo(function MessageRow({
   // By content, not by record: a record replaced for a flag or a reaction keeps its HTML.
   const content = message?.content;
   const isMe = !!message?.is_me_message;
+  // Only a message the server flagged reads the alert words (most rows subscribe to nothing).
+  const alerted = !!message?.flags.includes('has_alert_word');
+  const alertWords = useChatStore((s) =>
+    alerted ? s.accounts[accountId]?.settings.alertWords : undefined,
+  );
   const html = useMemo(() => {
     if (content === undefined) return '';
-    const html = messageBodyHtml(content, accountId, { textEmoji, twentyFourHour });
+    let html = messageBodyHtml(content, accountId, { textEmoji, twentyFourHour, stillImages });
+    if (alertWords?.length) html = highlightAlertWords(html, alertWords);
     // Shown after the sender's name, as an action.
     return isMe ? withoutMeCommand(html) : html;
-  }, [content, accountId, isMe, twentyFourHour, textEmoji]);
+  }, [content, accountId, isMe, twentyFourHour, textEmoji, stillImages, alertWords]);
   // Kept as an empty box while the message is missing, so that the list can still measure the row.
   if (!message) return <div ref={measureRef} data-index={index} className="message-row" />;
   const header = forceHeader || !prev || !sameConversation(prev, message);
@@ -121,7 +156,8 @@ export const MessageRow = memo(function MessageRow({
   const unread = !message.flags.includes('read');
   const starred = message.flags.includes('starred');
   const mentioned = message.flags.some((f) => MENTION_FLAGS.has(f));
-  const senderName = sender?.full_name ?? message.sender_full_name;
+  const hidden = senderMuted && !revealed;
+  const senderName = hidden ? 'Muted user' : (sender?.full_name ?? message.sender_full_name);
   const openProfile = (e: MouseEvent<HTMLElement>) =>
     openUserPopover(message.sender_id, e.currentTarget);
   const hasMarkers = !!(message.last_edit_timestamp || message.last_moved_timestamp || starred);
@@ -138,14 +174,18 @@ export const MessageRow = memo(function MessageRow({
     />
   );
   // A /poll or /todo message shows its widget in place of the text.
-  const contentOrWidget = withWidget(accountId, message, contentBox);
+  const contentOrWidget = hidden ? (
+    <MutedMessageNotice onReveal={() => setRevealed(true)} />
+  ) : (
+    withWidget(accountId, message, contentBox)
+  );
   const markers = (
     <>
       {message.last_edit_timestamp ? (
         <button
           type="button"
           className="marker"
-          title={`Edited ${formatDateTime(message.last_edit_timestamp)}`}
+          title={`Edited ${formatDateTime(message.last_edit_timestamp, twentyFourHour)}`}
           onClick={() => setShowHistory((v) => !v)}
         >
           (edited)
@@ -155,7 +195,7 @@ export const MessageRow = memo(function MessageRow({
         <button
           type="button"
           className="marker"
-          title={`Moved ${formatDateTime(message.last_moved_timestamp)}`}
+          title={`Moved ${formatDateTime(message.last_moved_timestamp, twentyFourHour)}`}
           onClick={() => setShowHistory((v) => !v)}
         >
           (moved)
@@ -187,8 +227,14 @@ export const MessageRow = memo(function MessageRow({
           <div className="gutter" />
         ) : (
           <span className="gutter avatar-with-presence">
-            {avatar(accountId, sender, senderName)}
-            <PresenceDot userId={message.sender_id} />
+            {hidden ? (
+              <span className="gutter avatar initials muted-avatar" aria-hidden="true" />
+            ) : (
+              <>
+                {avatar(accountId, sender, senderName)}
+                <PresenceDot userId={message.sender_id} />
+              </>
+            )}
           </span>
         )}
         <div className="body">
@@ -218,7 +264,7 @@ export const MessageRow = memo(function MessageRow({
           )}
           {showHistory ? <EditHistory message={message} accountId={accountId} /> : null}
           {/* Most rows have none: no component (and no store subscription) for those. */}
-          {message.reactions.length > 0 ? (
+          {message.reactions.length > 0 && !hidden ? (
             <Reactions accountId={accountId} message={message} />
           ) : null}
         </div>

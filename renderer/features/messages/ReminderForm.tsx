@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { MenuDialog } from './MenuDialog';
 import { api, errorText } from '../../src/tributary';
 import { clockNow, formatDateTime } from '../../lib/format';
+import { useTwentyFourHour } from '../../store/hooks';
 import { TimeChoices } from '../compose/TimeChoices';
 
 export function ReminderForm({
@@ -19,6 +20,7 @@ export function ReminderForm({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [setFor, setSetFor] = useState<number | null>(null);
+  const twentyFourHour = useTwentyFourHour();
   const inAnHour = { label: 'In 1 hour', at: Math.floor(clockNow() / 1000) + 3600 };
 
   const remind = (deliverAt: number | null) => {
@@ -47,7 +49,9 @@ export function ReminderForm({
           onChoose={remind}
         />
       ) : (
-        <p role="status">You will be reminded about this message on {formatDateTime(setFor)}.</p>
+        <p role="status">
+          You will be reminded about this message on {formatDateTime(setFor, twentyFourHour)}.
+        </p>
       )}
       <button type="button" onClick={onClose} autoFocus={setFor !== null}>
         {setFor === null ? 'Cancel' : 'Close'}

@@ -132,17 +132,83 @@ export function customEmojiAsText(html: string): string {
   return html.replace(CUSTOM_EMOJI, (img) => ALT.exec(img)?.[1] ?? '');
 }
 
+/** An animated preview as the sanitizer writes it, and the animated thumbnail's name in its src. */
+const ANIMATED_IMAGE = /<img [^>]*\bdata-animated="true"[^>]*>/g;
+const ANIMATED_SRC = /\bsrc="([^"]*)-anim\.webp"/;
+
+/**
+ * Animated previews as their still thumbnail (the server makes one of every format), keeping the
+ * animated one in data-animated-src for hover (media/animated-previews.ts), as the public web app
+ * does when web_animate_image_previews is not "always".
+ */
+export function stillAnimatedImages(html: string): string {
+  if (!html.includes('data-animated="true"')) return html;
+  return html.replace(ANIMATED_IMAGE, (img) =>
+    img.replace(
+      ANIMATED_SRC,
+      (_whole, base: string) => `src="${base}.webp" data-animated-src="${base}-anim.webp"`,
+    ),
+  );
+}
+
+/** Text inside these is never highlighted: code, and text that is itself a link or a mention. */
+const NO_ALERT_HIGHLIGHT = 'code, pre, a, .user-mention, .user-group-mention, .alert-word';
+
+/**
+ * The reader's alert words marked in a message that has them (`<span class="alert-word">`), as the
+ * public web app shows them: whole words or phrases, any case, between the start or end of the text,
+ * spaces and punctuation. Works on the parsed, already sanitized HTML, so only text is ever wrapped.
+ */
+export function highlightAlertWords(html: string, words: readonly string[]): string {
+  const escaped = words
+    .filter((w) => w.trim() !== '')
+    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  if (escaped.length === 0) return html;
+  const pattern = new RegExp(`(^|[\\s\\p{P}])(${escaped.join('|')})(?=$|[\\s\\p{P}])`, 'giu');
+  const template = document.createElement('template');
+  template.innerHTML = html;
+  const walker = document.createTreeWalker(template.content, NodeFilter.SHOW_TEXT);
+  const texts: Text[] = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.parentElement?.closest(NO_ALERT_HIGHLIGHT)) texts.push(node as Text);
+  }
+  let changed = false;
+  for (const text of texts) {
+    const value = text.data;
+    pattern.lastIndex = 0;
+    if (!pattern.test(value)) continue;
+    pattern.lastIndex = 0;
+    const parts = document.createDocumentFragment();
+    let at = 0;
+    for (const match of value.matchAll(pattern)) {
+      const start = match.index + match[1].length;
+      parts.append(value.slice(at, start));
+      const span = document.createElement('span');
+      span.className = 'alert-word';
+      span.textContent = match[2];
+      parts.append(span);
+      at = start + match[2].length;
+    }
+    parts.append(value.slice(at));
+    text.replaceWith(parts);
+    changed = true;
+  }
+  return changed ? template.innerHTML : html;
+}
+
 /**
  * A message body as every view shows it (rows, compose's preview, scheduled messages, the idle
  * warm-up): the server's HTML sanitized and decorated (both cached by content), custom emoji as text
- * with the "text" emojiset, and global times in the reader's format.
+ * with the "text" emojiset, animated previews still unless they always play, and global times in
+ * the reader's format.
  */
 export function messageBodyHtml(
   serverHtml: string,
   accountId: string,
-  display: { textEmoji?: boolean; twentyFourHour?: boolean } = {},
+  display: { textEmoji?: boolean; twentyFourHour?: boolean; stillImages?: boolean } = {},
 ): string {
   let html = decorateMessageHtml(sanitizeMessageHtml(serverHtml, accountId));
   if (display.textEmoji) html = customEmojiAsText(html);
+  if (display.stillImages) html = stillAnimatedImages(html);
   return localizeTimes(html, display.twentyFourHour ?? false);
 }

@@ -21,6 +21,10 @@ import { OrganizationSettings } from './organization/OrganizationSettings';
 import { OrganizationPermissions } from './organization/OrganizationPermissions';
 import { DefaultUserSettings } from './organization/DefaultUserSettings';
 import { Users } from './organization/Users';
+import { Profile } from './personal/Profile';
+import { AccountPrivacy } from './personal/AccountPrivacy';
+import { AlertWords } from './personal/AlertWords';
+import { MutedUsers } from './personal/MutedUsers';
 
 export interface SettingsSection {
   /** Stable id, used in the route: `{ kind: 'settings', section: id }`. */
@@ -36,6 +40,8 @@ export interface SettingsSection {
 const isAdmin = (account: AccountState) => standing(account).isAdmin;
 
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
+  { id: 'profile', label: 'Profile', group: 'personal', Component: Profile },
+  { id: 'account', label: 'Account & privacy', group: 'personal', Component: AccountPrivacy },
   { id: 'preferences', label: 'Preferences', group: 'personal', Component: Preferences },
   { id: 'notifications', label: 'Notifications', group: 'personal', Component: Notifications },
   // Guests can neither own bots nor see the realm's groups and bots, as in the public web app.
@@ -46,6 +52,8 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
     visible: notGuest,
     Component: YourBots,
   },
+  { id: 'alert-words', label: 'Alert words', group: 'personal', Component: AlertWords },
+  { id: 'muted-users', label: 'Muted users', group: 'personal', Component: MutedUsers },
   { id: 'desktop', label: 'Desktop', group: 'personal', Component: Desktop },
   // Everyone may see these, as in the public web app; each screen offers changes only to those
   // the realm allows (administrators, owners for some settings).

@@ -6,8 +6,8 @@
 // topics, the conversation list), so an event re-renders only the rows whose values changed: a
 // typing notification or a message elsewhere leaves the rest of the sidebar alone.
 import { memo, useCallback, useMemo, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { useChatStore } from '../../store/hooks';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useChatStore, useChatStoreApi } from '../../store/hooks';
 import { selectActiveAccount, selectUnreadCounts } from '../../store';
 import type { Subscription, VisibilityPolicy } from '../../../shared/api/types';
 import { channelNarrow, dmNarrow, narrowKey, topicNarrow } from '../../../shared/narrow';
@@ -16,6 +16,7 @@ import { navigate, useUi, type Route } from '../../src/ui-store';
 import { api, errorText } from '../../src/tributary';
 import { channelIdOf, userName } from '../messages/narrow-info';
 import { selectChannelSections, selectChannelTopics, selectDmConversations } from './sidebar-model';
+import { channelClickNarrow, needsTopics } from './channel-default-view';
 
 /** Shows a failed request's error above the channels. */
 type Report = (request: Promise<unknown>) => void;
@@ -176,6 +177,25 @@ const ChannelRow = memo(function ChannelRow({
     (s) => selectUnreadCounts(selectActiveAccount(s)).channels.get(id)?.count ?? 0,
   );
   const muted = sub.is_muted;
+  const store = useChatStoreApi();
+  const queryClient = useQueryClient();
+  const openChannel = async () => {
+    const account = selectActiveAccount(store.getState());
+    const view = account?.settings.user.web_channel_default_view ?? 1;
+    if (!account || !needsTopics(view)) {
+      return navigate({ kind: 'narrow', narrow: channelNarrow(id) });
+    }
+    // The same query the sidebar's topic list makes, so a second click asks nothing.
+    const server = await queryClient
+      .fetchQuery({
+        queryKey: ['channel-topics', accountId, account.generation, id],
+        queryFn: () => api().getStreamTopics({ accountId, streamId: id }),
+        staleTime: 60_000,
+      })
+      .catch(() => undefined);
+    const topics = selectChannelTopics(selectActiveAccount(store.getState()), id, server?.topics);
+    navigate({ kind: 'narrow', narrow: channelClickNarrow(id, view, topics) });
+  };
   const setSubscription = (property: 'is_muted' | 'pin_to_top', value: boolean) =>
     report(
       api().updateSubscriptionProperties({
@@ -186,11 +206,7 @@ const ChannelRow = memo(function ChannelRow({
   return (
     <li className={`channel${muted ? ' muted' : ''}`} data-testid={`channel-${sub.name}`}>
       <div className="row">
-        <button
-          type="button"
-          className={navClass(active)}
-          onClick={() => navigate({ kind: 'narrow', narrow: channelNarrow(id) })}
-        >
+        <button type="button" className={navClass(active)} onClick={() => void openChannel()}>
           <span className="swatch" style={{ background: sub.color }} aria-hidden="true" />
           <span className="name">#{sub.name}</span>
           <Count n={unread} label={`in #${sub.name}`} />
@@ -354,7 +370,13 @@ const TopicRow = memo(function TopicRow({
 
 /** The 30 most recent direct-message conversations. */
 function DmList({ routeKey }: { routeKey: string }) {
-  const dms = useChatStore((s) => selectDmConversations(selectActiveAccount(s)));
+  const all = useChatStore((s) => selectDmConversations(selectActiveAccount(s)));
+  const muted = useChatStore((s) => selectActiveAccount(s)?.mutedUsers.byUser);
+  // As in the public web app, conversations only with muted users are left out.
+  const dms = useMemo(
+    () => (muted?.size ? all.filter((dm) => !dm.userIds.every((id) => muted.has(id))) : all),
+    [all, muted],
+  );
   return (
     <section aria-label="Direct messages">
       <h2>Direct messages</h2>

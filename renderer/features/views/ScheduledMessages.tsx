@@ -4,7 +4,7 @@
 import { useMemo, useState } from 'react';
 import type { ScheduledMessage } from '../../../shared/api/types';
 import { dmNarrow, topicNarrow } from '../../../shared/narrow';
-import { useAccountNames, useChatStore } from '../../store/hooks';
+import { useAccountNames, useChatStore, useTwentyFourHour } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import { scheduledMessagesInOrder } from '../../store/slices/scheduledMessages';
 import type { AccountNames } from '../../store/account';
@@ -56,6 +56,7 @@ function ScheduledItem({
   title: string;
 }) {
   const [editing, setEditing] = useState(false);
+  const twentyFourHour = useTwentyFourHour();
   const [error, setError] = useState<string | null>(null);
   const id = message.scheduled_message_id;
   const run = (p: Promise<unknown>, after?: () => void) => {
@@ -81,7 +82,7 @@ function ScheduledItem({
           {title}
         </button>
         <time dateTime={new Date(message.scheduled_delivery_timestamp * 1000).toISOString()}>
-          {formatDateTime(message.scheduled_delivery_timestamp)}
+          {formatDateTime(message.scheduled_delivery_timestamp, twentyFourHour)}
         </time>
         {message.failed ? <span className="badge error">Not sent</span> : null}
       </div>

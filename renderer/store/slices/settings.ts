@@ -37,6 +37,8 @@ export interface SettingsState {
   readonly limits: Readonly<ServerLimits>;
   readonly featureLevel: number;
   readonly serverVersion: string;
+  /** The user's alert words (register `alert_words`; every alert_words event carries them all). */
+  readonly alertWords: readonly string[];
 }
 
 /** Register keys that start with realm_ but are collections owned by other slices. */
@@ -72,6 +74,7 @@ export function settingsFromRegister(reg: RegisterResponse): SettingsState {
     },
     featureLevel: reg.zulip_feature_level ?? 0,
     serverVersion: reg.zulip_version ?? '',
+    alertWords: reg.alert_words ?? [],
   };
 }
 
@@ -104,6 +107,7 @@ export const settingsEventTypes: readonly ServerEventType[] = [
   'restart',
   'realm_bot',
   'default_streams',
+  'alert_words',
 ];
 
 export function handleSettingsEvent(
@@ -159,6 +163,9 @@ export function handleSettingsEvent(
     case 'restart':
       d.write.featureLevel = ev.zulip_feature_level;
       d.write.serverVersion = ev.zulip_version;
+      return;
+    case 'alert_words':
+      d.write.alertWords = ev.alert_words;
       return;
     default:
       return;

@@ -5,8 +5,8 @@
 // path), because every client renders them in plain <img> tags. Reactions and statuses validate
 // realm_emoji against customEmojiTable().
 import { randomBytes } from 'node:crypto';
-import { createReadStream, mkdirSync } from 'node:fs';
-import { rm, stat, writeFile } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MultipartFile } from '@fastify/multipart';
 import type { Db } from '../../db';
@@ -17,7 +17,7 @@ import { unicodeEmojiCodeForName, type CustomEmojiTable } from '../../realm/emoj
 import { realmGroupSettingAllows } from '../../realm/permissions';
 import { isAdmin } from '../../realm/roles';
 import { REALM_ID } from '../../uploads/storage';
-import { SERVED_FILE_CSP } from '../../uploads/mime';
+import { sendPublicImage } from '../../uploads/public-image';
 import type { ResourceModule } from '../module';
 import { activeUserIds } from '../users/users-store';
 import { emojiNameProblem, normalizeEmojiName } from '../../../shared/emoji/custom-emoji-name';
@@ -121,7 +121,7 @@ export function sniffImage(bytes: Buffer): { extension: string; contentType: str
 }
 
 /** The file parts of a multipart body (attachFieldsToBody: true). */
-function fileParts(body: unknown): MultipartFile[] {
+export function fileParts(body: unknown): MultipartFile[] {
   if (body == null || typeof body !== 'object') return [];
   return Object.values(body as Record<string, unknown>)
     .flat()
@@ -226,17 +226,7 @@ export const realmEmojiResource: ResourceModule = {
           : undefined;
         if (!row) throw notFound('File not found');
         const filePath = join(emojiFolder(ctx), row.file_name);
-        const info = await stat(filePath).catch(() => null);
-        if (!info?.isFile()) throw notFound('File not found');
-        await reply
-          .headers({
-            'content-type': row.content_type,
-            'content-length': String(info.size),
-            'x-content-type-options': 'nosniff',
-            'content-security-policy': SERVED_FILE_CSP,
-            'cache-control': 'public, max-age=86400',
-          })
-          .send(createReadStream(filePath));
+        await sendPublicImage(reply, filePath, row.content_type);
         return SENT;
       },
     );

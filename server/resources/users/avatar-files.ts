@@ -1,30 +1,87 @@
-// Uploaded avatars (avatar_source 'U'): the image is decoded, cropped square and stored as a
-// 100 px PNG (the public server's size) under DIR/uploads/avatars/<user id>-<version>.png, and
-// served without credentials at /user_avatars/1/avatars/<user id>-<version>.png, because clients
-// show avatars in plain <img> tags. A new upload bumps avatar_version, so the URL changes with it.
-import { createReadStream, mkdirSync } from 'node:fs';
-import { rm, stat, writeFile } from 'node:fs/promises';
+// Where an uploaded avatar lives and the URL it is served at. As on the public server, the file name
+// is a hash of the user id (not the id itself), the medium size is `<hash>-medium.png`, and the URL
+// is realm-relative with `?version=` changing on every upload so caches never show an old picture.
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { MultipartFile } from '@fastify/multipart';
-import type { ResourceModule } from '../module';
 import type { RealmContext } from '../../realm/context';
-import { SENT } from '../../http/router';
-import { ApiError, badRequest, notFound } from '../../http/errors';
+import { ApiError, badRequest } from '../../http/errors';
 import { REALM_ID } from '../../uploads/storage';
-import { SERVED_FILE_CSP } from '../../uploads/mime';
 import { sniffImage } from '../realm/realm-emoji';
+
+export const AVATAR_PATH = `/user_avatars/${REALM_ID}`;
+
+export function avatarHash(userId: number): string {
+  return createHash('sha1').update(`tributary-avatar:${userId}`).digest('hex');
+}
+
+export function avatarFileName(userId: number, medium: boolean): string {
+  return `${avatarHash(userId)}${medium ? '-medium' : ''}.png`;
+}
+
+export function avatarFilePath(uploadsDir: string, fileName: string): string {
+  return join(uploadsDir, 'avatars', fileName);
+}
+
+export function uploadedAvatarUrl(userId: number, version: number, medium: boolean): string {
+  return `${AVATAR_PATH}/${avatarFileName(userId, medium)}?version=${version}`;
+}
 
 /** The public server's default max_avatar_file_size_mib. */
 export const MAX_AVATAR_FILE_SIZE_MIB = 5;
-const AVATAR_PIXELS = 100;
-const AVATAR_PATH = `/user_avatars/${REALM_ID}/avatars`;
-const FILE_NAME = /^(\d+)-(\d+)\.png$/;
+const SIZES = { small: 100, medium: 500 } as const;
 
-const avatarFolder = (ctx: RealmContext) => join(ctx.uploadsDir, 'avatars');
+async function squarePng(image: Buffer, size: number): Promise<Buffer> {
+  if (!sniffImage(image)) throw new ApiError('BAD_IMAGE', 'Invalid image format', 400);
+  try {
+    // The first frame only: an animated avatar would move in every message row.
+    return await sharp(image, { animated: false, limitInputPixels: 50_000_000 })
+      .rotate()
+      .resize(size, size, { fit: 'cover' })
+      .png()
+      .toBuffer();
+  } catch {
+    throw new ApiError('BAD_IMAGE', 'Could not decode image; did you upload an image file?', 400);
+  }
+}
 
-export function uploadedAvatarUrl(userId: number, version: number): string {
-  return `${AVATAR_PATH}/${userId}-${version}.png`;
+/** Writes a user's (or bot's) uploaded avatar in both sizes; the row is the caller's to change. */
+export async function writeAvatarFiles(
+  ctx: RealmContext,
+  userId: number,
+  image: Buffer,
+): Promise<void> {
+  const [small, medium] = await Promise.all([
+    squarePng(image, SIZES.small),
+    squarePng(image, SIZES.medium),
+  ]);
+  mkdirSync(join(ctx.uploadsDir, 'avatars'), { recursive: true });
+  await writeFile(avatarFilePath(ctx.uploadsDir, avatarFileName(userId, false)), small);
+  await writeFile(avatarFilePath(ctx.uploadsDir, avatarFileName(userId, true)), medium);
+}
+
+/**
+ * Stores `image` as the user's avatar and returns the new avatar_version. The row is changed only
+ * after the files are written, so a failure leaves the old avatar in place.
+ */
+export async function storeAvatar(
+  ctx: RealmContext,
+  userId: number,
+  image: Buffer,
+): Promise<number> {
+  await writeAvatarFiles(ctx, userId, image);
+  ctx.db
+    .prepare(
+      "UPDATE users SET avatar_source = 'U', avatar_version = avatar_version + 1 WHERE id = ?",
+    )
+    .run(userId);
+  const row = ctx.db
+    .prepare<[number], { avatar_version: number }>('SELECT avatar_version FROM users WHERE id = ?')
+    .get(userId);
+  return row?.avatar_version ?? 1;
 }
 
 /** The one file part of a multipart body, or null without one (more than one is refused). */
@@ -45,67 +102,3 @@ export async function singleUploadedFile(body: unknown): Promise<Buffer | null> 
     );
   return bytes;
 }
-
-/**
- * Stores `image` as the user's avatar and returns the new avatar_version. The row is changed only
- * after the file is written, so a failure leaves the old avatar in place.
- */
-export async function storeAvatar(
-  ctx: RealmContext,
-  userId: number,
-  image: Buffer,
-): Promise<number> {
-  if (!sniffImage(image)) throw new ApiError('BAD_IMAGE', 'Invalid image format', 400);
-  let png: Buffer;
-  try {
-    png = await sharp(image, { limitInputPixels: 50_000_000 })
-      .rotate()
-      .resize(AVATAR_PIXELS, AVATAR_PIXELS, { fit: 'cover' })
-      .png()
-      .toBuffer();
-  } catch {
-    throw new ApiError('BAD_IMAGE', 'Could not decode image; did you upload an image file?', 400);
-  }
-  const row = ctx.db
-    .prepare<[number], { avatar_version: number }>('SELECT avatar_version FROM users WHERE id = ?')
-    .get(userId);
-  const version = (row?.avatar_version ?? 0) + 1;
-  const path = join(avatarFolder(ctx), `${userId}-${version}.png`);
-  await writeFile(path, png);
-  try {
-    ctx.db
-      .prepare("UPDATE users SET avatar_source = 'U', avatar_version = ? WHERE id = ?")
-      .run(version, userId);
-  } catch (error) {
-    await rm(path, { force: true });
-    throw error;
-  }
-  return version;
-}
-
-export const avatarFilesResource: ResourceModule = {
-  name: 'avatar-files',
-  routes(api, ctx) {
-    mkdirSync(avatarFolder(ctx), { recursive: true });
-    api.get(
-      `${AVATAR_PATH}/:file_name`,
-      { absolute: true, auth: false },
-      async ({ path, reply }): Promise<typeof SENT> => {
-        if (!FILE_NAME.test(path.file_name)) throw notFound('File not found');
-        const filePath = join(avatarFolder(ctx), path.file_name);
-        const info = await stat(filePath).catch(() => null);
-        if (!info?.isFile()) throw notFound('File not found');
-        await reply
-          .headers({
-            'content-type': 'image/png',
-            'content-length': String(info.size),
-            'x-content-type-options': 'nosniff',
-            'content-security-policy': SERVED_FILE_CSP,
-            'cache-control': 'public, max-age=86400',
-          })
-          .send(createReadStream(filePath));
-        return SENT;
-      },
-    );
-  },
-};

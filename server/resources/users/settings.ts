@@ -16,6 +16,7 @@ import { checkFullName } from '../../realm/text-rules';
 import { parseJson } from '../../db';
 import { deleteAllDrafts } from '../unsent/drafts';
 import { activeUserIds } from './users-store';
+import { realmSetting } from '../realm/realm-settings';
 
 const BOOLEAN_SETTINGS = [
   'starred_message_counts',
@@ -168,7 +169,13 @@ export const settingsResource: ResourceModule = {
         if (params.email !== undefined)
           throw badRequest('Email address changes are not supported by this server');
         let fullName: string | undefined;
-        if (params.full_name !== undefined) fullName = checkFullName(params.full_name);
+        // As on the public server, a member's name change in a realm that disables them is ignored
+        // without an error (its web app offers no way to make one).
+        const nameLocked =
+          realmSetting<boolean>(ctx.db, 'name_changes_disabled', false) && !isAdmin(user.role);
+        if (params.full_name !== undefined && !nameLocked) {
+          fullName = checkFullName(params.full_name);
+        }
         if (
           params.timezone !== undefined &&
           params.timezone !== '' &&

@@ -2,6 +2,7 @@
 // simple (see README "Conformance"): the API email is stored at creation; delivery_email is shown
 // according to the user's email_address_visibility setting; bots always expose theirs.
 import { createHash } from 'node:crypto';
+import { uploadedAvatarUrl } from './avatar-files';
 import type { Db } from '../../db';
 import { parseJson } from '../../db';
 import type { AuthUser } from '../../realm/context';
@@ -9,7 +10,6 @@ import { toAuthUser } from '../../http/auth';
 import { isAdmin, isGuest, isModerator, Role } from '../../realm/roles';
 import { badRequest } from '../../http/errors';
 import { canAccessUser } from '../../realm/permissions';
-import { uploadedAvatarUrl } from './avatar-files';
 
 export interface UserRow {
   id: number;
@@ -124,7 +124,7 @@ export function canSeeDeliveryEmail(
 }
 
 export function avatarUrl(row: UserRow, medium = false): string {
-  if (row.avatar_source === 'U') return uploadedAvatarUrl(row.id, row.avatar_version);
+  if (row.avatar_source === 'U') return uploadedAvatarUrl(row.id, row.avatar_version, medium);
   const hash = createHash('md5').update(row.delivery_email.toLowerCase()).digest('hex');
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon${medium ? '&s=500' : ''}&version=${row.avatar_version}`;
 }

@@ -11,6 +11,7 @@ import {
   type WheelEvent,
 } from 'react';
 import { formatDateTime } from '../../../lib/format';
+import { useTwentyFourHour } from '../../../store/hooks';
 import { mediaUrl } from '../../../bridge/media';
 import { api } from '../../../src/tributary';
 import type { ViewerItem } from './viewer-items';
@@ -72,6 +73,7 @@ export function ImageViewer({ accountId, items, startIndex, onClose }: ImageView
   const [index, setIndex] = useState(startIndex);
   const [zoom, setZoom] = useState<Zoom>(FIT);
   const [fullLoaded, setFullLoaded] = useState(false);
+  const twentyFourHour = useTwentyFourHour();
   const dialog = useRef<HTMLDivElement>(null);
   const drag = useRef<{ x: number; y: number; from: Zoom } | null>(null);
   const item = items[index];
@@ -192,7 +194,7 @@ export function ImageViewer({ accountId, items, startIndex, onClose }: ImageView
         <div className="media-viewer-info">
           <span className="media-viewer-sender">{item.senderName}</span>
           <time dateTime={new Date(item.timestamp * 1000).toISOString()}>
-            {formatDateTime(item.timestamp)}
+            {formatDateTime(item.timestamp, twentyFourHour)}
           </time>
           <span className="media-viewer-name" title={item.name}>
             {item.name}

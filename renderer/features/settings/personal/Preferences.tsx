@@ -1,42 +1,79 @@
-// Personal display and behaviour settings (saved on the server; the store follows its events).
-import { useState } from 'react';
+// Preferences, grouped as the public web app groups them: general display, information density,
+// navigation (what opens at start and when a channel is clicked), and emoji. Each value is saved on
+// the server (PATCH /settings); the store follows its user_settings events.
 import { useChatStore } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
-import { api, errorText } from '../../../src/tributary';
-import { navigate, uiStore } from '../../../src/ui-store';
 import { FONT_SIZE_PX, LINE_HEIGHT_PERCENT } from '../../../lib/theme';
 import { NumberSetting } from '../NumberSetting';
+import { ChoiceSetting } from './ChoiceSetting';
+import { useSaveSetting } from './use-save-setting';
+import { Emoji } from '../../emoji/Emoji';
+import {
+  ANIMATE_IMAGES,
+  CHANNEL_DEFAULT_VIEWS,
+  COLOR_SCHEMES,
+  EMOJI_SETS,
+  HOME_VIEWS,
+  MARK_READ_ON_SCROLL,
+  TIME_FORMATS,
+  USER_LIST_STYLES,
+  timeZoneChoices,
+} from './preference-options';
+
+/** Shown beside each emoji theme, drawn from that theme's sheet whatever the current one is. */
+const SAMPLE_EMOJI: Array<[string, string]> = [
+  ['smile', '1f604'],
+  ['heart', '2764'],
+  ['thumbs_up', '1f44d'],
+  ['tada', '1f389'],
+];
 
 export function Preferences({ accountId }: { accountId: string }) {
   const user = useChatStore((s) => selectActiveAccount(s)?.settings.user);
-  const [error, setError] = useState<string | null>(null);
-  /** Resolves whether the server accepted it; a refusal shows as the screen's alert. */
-  const save = (name: string, value: boolean | number | string) =>
-    api()
-      .updateSettings({ accountId, settings: { [name]: value } })
-      .then(() => {
-        setError(null);
-        return true;
-      })
-      .catch((e: unknown) => {
-        setError(errorText(e));
-        return false;
-      });
+  // The time zone is the user's own record (realm_user events), not a user_settings value.
+  const timeZone = useChatStore((s) => {
+    const account = selectActiveAccount(s);
+    return account?.users.users.get(account.selfUserId)?.timezone ?? '';
+  });
+  const { save, error } = useSaveSetting(accountId);
   if (!user) return null;
   return (
     <section className="settings-section" aria-label="Preferences">
       <h2>Preferences</h2>
-      <label>
-        Theme
-        <select
-          value={user.color_scheme ?? 1}
-          onChange={(e) => void save('color_scheme', Number(e.target.value))}
-        >
-          <option value={1}>Automatic</option>
-          <option value={3}>Light</option>
-          <option value={2}>Dark</option>
-        </select>
-      </label>
+
+      <h3>General</h3>
+      <ChoiceSetting
+        label="Theme"
+        choices={COLOR_SCHEMES}
+        value={user.color_scheme ?? 1}
+        onSave={(v) => void save('color_scheme', v)}
+      />
+      <ChoiceSetting
+        label="Time zone"
+        choices={timeZoneChoices(timeZone)}
+        value={timeZone}
+        onSave={(v) => void save('timezone', v)}
+      />
+      <ChoiceSetting
+        label="Time format"
+        choices={TIME_FORMATS}
+        value={user.twenty_four_hour_time ? '24' : '12'}
+        onSave={(v) => void save('twenty_four_hour_time', v === '24')}
+      />
+      <ChoiceSetting
+        label="Play animated images"
+        choices={ANIMATE_IMAGES}
+        value={user.web_animate_image_previews ?? 'on_hover'}
+        onSave={(v) => void save('web_animate_image_previews', v)}
+      />
+      <ChoiceSetting
+        label="User list style"
+        choices={USER_LIST_STYLES}
+        value={user.user_list_style ?? 3}
+        onSave={(v) => void save('user_list_style', v)}
+      />
+
+      <h3>Information density</h3>
       <NumberSetting
         label="Font size"
         unit="px"
@@ -51,7 +88,28 @@ export function Preferences({ accountId }: { accountId: string }) {
         value={user.web_line_height_percent ?? LINE_HEIGHT_PERCENT.default}
         onSave={(v) => save('web_line_height_percent', v)}
       />
-      <label>
+
+      <h3>Navigation</h3>
+      <ChoiceSetting
+        label="Home view"
+        hint="Where Tributary opens."
+        choices={HOME_VIEWS}
+        value={user.web_home_view ?? 'inbox'}
+        onSave={(v) => void save('web_home_view', v)}
+      />
+      <ChoiceSetting
+        label="Channel links in the left sidebar go to"
+        choices={CHANNEL_DEFAULT_VIEWS}
+        value={user.web_channel_default_view ?? 1}
+        onSave={(v) => void save('web_channel_default_view', v)}
+      />
+      <ChoiceSetting
+        label="Automatically mark messages as read"
+        choices={MARK_READ_ON_SCROLL}
+        value={user.web_mark_read_on_scroll_policy ?? 1}
+        onSave={(v) => void save('web_mark_read_on_scroll_policy', v)}
+      />
+      <label className="check-setting">
         <input
           type="checkbox"
           checked={user.enter_sends !== false}
@@ -59,23 +117,30 @@ export function Preferences({ accountId }: { accountId: string }) {
         />
         Enter sends (Shift+Enter for a new line)
       </label>
-      <label>
-        Mark messages as read on scroll
-        <select
-          value={user.web_mark_read_on_scroll_policy ?? 1}
-          onChange={(e) => void save('web_mark_read_on_scroll_policy', Number(e.target.value))}
-        >
-          <option value={1}>Always</option>
-          <option value={2}>Only in conversation views</option>
-          <option value={3}>Never</option>
-        </select>
-      </label>
-      <button type="button" onClick={() => uiStore.setState({ overlay: { kind: 'status' } })}>
-        Set status…
-      </button>
-      <button type="button" onClick={() => navigate({ kind: 'manifest' })}>
-        Open meeting manifest…
-      </button>
+
+      <h3>Emoji</h3>
+      <fieldset className="emoji-set-choice">
+        <legend>Emoji theme</legend>
+        {EMOJI_SETS.map((set) => (
+          <label key={set.value} className="check-setting">
+            <input
+              type="radio"
+              name="emojiset"
+              value={set.value}
+              checked={(user.emojiset ?? 'google') === set.value}
+              onChange={() => void save('emojiset', set.value)}
+            />
+            <span>{set.label}</span>
+            <span className="emoji-set-sample" data-emojiset-sample={set.value} aria-hidden="true">
+              {set.value === 'text'
+                ? SAMPLE_EMOJI.map(([name]) => `:${name}:`).join(' ')
+                : SAMPLE_EMOJI.map(([name, code]) => (
+                    <Emoji key={code} name={name} code={code} picture />
+                  ))}
+            </span>
+          </label>
+        ))}
+      </fieldset>
       {error ? <p role="alert">{error}</p> : null}
     </section>
   );

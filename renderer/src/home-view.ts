@@ -1,0 +1,29 @@
+// The view the app opens on, by the user's web_home_view (inbox, recent conversations or all
+// messages), as the public web app starts. Applied once per launch, when the first account's state
+// arrives, and only if nothing has changed the route before: a person who already went somewhere,
+// signing in (which opens the new account's messages) or switching accounts keeps their way.
+import { useEffect } from 'react';
+import type { UserSettings } from '../../shared/api/types';
+import { ALL_MESSAGES_ROUTE, replaceRoute, uiStore, type Route } from './ui-store';
+
+export function homeRoute(view: UserSettings['web_home_view']): Route {
+  if (view === 'recent') return { kind: 'recent' };
+  if (view === 'all_messages') return ALL_MESSAGES_ROUTE;
+  return { kind: 'inbox' };
+}
+
+let routeChanged = false;
+const stopWatching = uiStore.subscribe((state, previous) => {
+  if (state.route === previous.route) return;
+  routeChanged = true;
+  stopWatching();
+});
+
+export function useHomeViewAtStart(loaded: boolean, view: UserSettings['web_home_view']): void {
+  useEffect(() => {
+    if (!loaded || routeChanged) return;
+    // Once: a later change of the setting does not move the person.
+    routeChanged = true;
+    replaceRoute(homeRoute(view));
+  }, [loaded, view]);
+}
