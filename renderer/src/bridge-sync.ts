@@ -7,6 +7,7 @@ import type { OutboxEntry as MainOutboxEntry } from '../../shared/ipc/chat';
 import type { AccountsChanged } from '../../shared/ipc/accounts';
 import type { Api } from './tributary';
 import { navigate, uiStore } from './ui-store';
+import { markOnce } from '../lib/paint-marks';
 
 function storeStatus(state: IpcConnection) {
   switch (state.status) {
@@ -85,8 +86,10 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     try {
       const { snapshot, events, connection } = await api.getSnapshot({ accountId });
       if (snapshot) {
+        markOnce('tributary:snapshot-received');
         chat().replaceSnapshot(accountId, snapshot.register);
         chat().applyEventBatch(accountId, events);
+        markOnce('tributary:snapshot-applied');
       }
       setConnection(accountId, connection);
       const [outbox, drafts, presence] = await Promise.all([
@@ -126,8 +129,10 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
   const unsubscribers = [
     api.on('accounts', onAccounts),
     api.on('snapshot', (m) => {
+      markOnce('tributary:snapshot-received');
       loaded.add(m.accountId);
       chat().replaceSnapshot(m.accountId, m.register);
+      markOnce('tributary:snapshot-applied');
     }),
     api.on('events', (batch) => chat().applyEventBatch(batch.accountId, batch.events)),
     api.on('connection', (m) => setConnection(m.accountId, m.state)),

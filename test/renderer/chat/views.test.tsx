@@ -20,7 +20,7 @@ import {
   setupStore,
   unreadMsgs,
 } from '../store/fixtures';
-import { installFakeApi, Providers, resetUi, type FakeApi } from './harness';
+import { fakeLayout, installFakeApi, Providers, resetUi, type FakeApi } from './harness';
 
 let api: FakeApi;
 beforeEach(() => {
@@ -35,6 +35,13 @@ const routeKey = () => {
 };
 
 describe('Inbox', () => {
+  // The inbox's channel groups are virtualized: they need a viewport to fill.
+  let restoreLayout: () => void;
+  beforeEach(() => {
+    restoreLayout = fakeLayout();
+  });
+  afterEach(() => restoreLayout());
+
   function renderInbox() {
     const ctx = setupStore({
       unread_msgs: unreadMsgs({

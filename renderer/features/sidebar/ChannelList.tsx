@@ -1,0 +1,78 @@
+// One section's channel rows. A long list (a large organization's hundreds of subscriptions) is
+// virtualized within the sidebar's own scroll: only the rows near the viewport are in the DOM, so
+// the first paint, each new message's layout and each filter keystroke cost the same with 500
+// channels as with 30. Short lists render whole (nothing to gain, and no measuring).
+import {
+  useLayoutEffect,
+  useRef,
+  useState,
+  type CSSProperties,
+  type ReactNode,
+  type RefObject,
+} from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { Subscription } from '../../../shared/api/types';
+
+/** Lists up to this long are rendered whole. */
+export const VIRTUALIZE_FROM = 100;
+const ROW_HEIGHT = 28;
+
+/** Where a virtualized row goes: its `<li>` takes these as data-index, ref and style. */
+export interface RowSlot {
+  index: number;
+  measure: (element: Element | null) => void;
+  style: CSSProperties;
+}
+
+interface ChannelListProps {
+  subs: readonly Subscription[];
+  row: (sub: Subscription, slot?: RowSlot) => ReactNode;
+  scrollRef: RefObject<HTMLElement | null>;
+}
+
+export function ChannelList({ subs, row, scrollRef }: ChannelListProps) {
+  if (subs.length <= VIRTUALIZE_FROM) return <ul>{subs.map((sub) => row(sub))}</ul>;
+  return <VirtualChannelList subs={subs} row={row} scrollRef={scrollRef} />;
+}
+
+const VIRTUAL_ROW_STYLE = (top: number): CSSProperties => ({
+  position: 'absolute',
+  top: 0,
+  left: 0,
+  right: 0,
+  transform: `translateY(${top}px)`,
+});
+
+function VirtualChannelList({ subs, row, scrollRef }: ChannelListProps) {
+  const listRef = useRef<HTMLUListElement>(null);
+  // Where the list starts within the sidebar's scroll (below the views and the other sections).
+  const [scrollMargin, setScrollMargin] = useState(0);
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    const scroller = scrollRef.current;
+    if (!list || !scroller) return;
+    const top =
+      list.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop;
+    if (Math.abs(top - scrollMargin) >= 1) setScrollMargin(top);
+  });
+  const virtualizer = useVirtualizer({
+    count: subs.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    getItemKey: (index) => subs[index].stream_id,
+    scrollMargin,
+    overscan: 8,
+    initialRect: { width: 260, height: 900 },
+  });
+  return (
+    <ul ref={listRef} className="virtual-rows" style={{ height: virtualizer.getTotalSize() }}>
+      {virtualizer.getVirtualItems().map((item) =>
+        row(subs[item.index], {
+          index: item.index,
+          measure: virtualizer.measureElement,
+          style: VIRTUAL_ROW_STYLE(item.start - scrollMargin),
+        }),
+      )}
+    </ul>
+  );
+}
