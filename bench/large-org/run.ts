@@ -368,14 +368,9 @@ async function measureEvents(page: Page, cdp: CDPSession, realmUrl: string, user
   return { channel, ...summarize(samples) };
 }
 
-async function measureFilter(page: Page, cdp: CDPSession) {
-  const input = page.getByLabel('Filter sidebar channels');
-  await input.click();
+/** Types each word a key at a time and erases it, returning the page's keystroke samples. */
+async function typeWords(page: Page): Promise<ProbeSample[]> {
   await page.evaluate(() => window.__probes.reset());
-  if (PROFILE_DIR) {
-    await cdp.send('Profiler.enable');
-    await cdp.send('Profiler.start');
-  }
   for (const word of FILTER_WORDS) {
     for (const ch of word) {
       await page.keyboard.press(ch);
@@ -387,9 +382,31 @@ async function measureFilter(page: Page, cdp: CDPSession) {
     }
   }
   await page.waitForTimeout(300);
+  return page.evaluate(() => window.__probes.keys);
+}
+
+/**
+ * Keystrokes in the sidebar's channel filter, and (the reference, same page, same moment) in a
+ * plain input with no listeners added to the page: what the browser itself spends on a key there.
+ */
+async function measureFilter(page: Page, cdp: CDPSession) {
+  await page.getByLabel('Filter sidebar channels').click();
+  if (PROFILE_DIR) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.start');
+  }
+  const filter = await typeWords(page);
   if (PROFILE_DIR) await saveProfile(cdp, 'filter');
-  const samples = await page.evaluate(() => window.__probes.keys);
-  return summarize(samples);
+  await page.getByLabel('Filter sidebar channels').fill('');
+  await page.evaluate(`(() => {
+    const input = document.createElement('input');
+    input.id = 'bench-plain-input';
+    input.style.cssText = 'position:fixed;bottom:0;left:0;z-index:99';
+    document.body.append(input);
+  })()`);
+  await page.locator('#bench-plain-input').click();
+  const plain = await typeWords(page);
+  return { ...summarize(filter), plainInput: summarize(plain) };
 }
 
 async function main() {

@@ -95,6 +95,44 @@ describe('Inbox', () => {
   });
 });
 
+describe('Inbox of a large organization', () => {
+  let restoreLayout: () => void;
+  beforeEach(() => {
+    restoreLayout = fakeLayout();
+  });
+  afterEach(() => restoreLayout());
+
+  it('renders the channel groups near the viewport only', () => {
+    const base = register();
+    const template = base.subscriptions[0];
+    const channels = 300;
+    const subscriptions = Array.from({ length: channels }, (_, i) => ({
+      ...template,
+      stream_id: 5000 + i,
+      name: `team-${i}`,
+    }));
+    const ctx = setupStore({
+      subscriptions,
+      unread_msgs: unreadMsgs({
+        streams: subscriptions.map((s, i) => ({
+          stream_id: s.stream_id,
+          topic: 'plans',
+          unread_message_ids: [10_000 + i],
+        })),
+      }),
+    });
+    render(
+      <Providers store={ctx.store}>
+        <Inbox />
+      </Providers>,
+    );
+    const groups = screen.getAllByRole('list', { name: /^Unread topics in #/ });
+    expect(groups.length).toBeGreaterThan(0);
+    expect(groups.length).toBeLessThan(channels);
+    expect(groups[0].getAttribute('aria-label')).toBe('Unread topics in #team-0');
+  });
+});
+
 describe('Drafts view', () => {
   const draft = (key: string, timestamp: number, body: LocalDraft['draft']): LocalDraft => ({
     key,
