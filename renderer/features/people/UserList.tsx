@@ -9,7 +9,7 @@ import { useUi } from '../../src/ui-store';
 import { channelIdOf } from '../messages/narrow-info';
 import { StatusDot } from './PresenceDot';
 import { openUserPopover } from './UserPopover';
-import { groupUsers, userListRows, type UserListRow } from './user-list-model';
+import { groupUsers, sortUsersByName, userListRows, type UserListRow } from './user-list-model';
 
 const ROW_HEIGHT = 30;
 
@@ -31,11 +31,18 @@ export function UserList() {
     return list ? new Set(list) : undefined;
   }, [channelId, names]);
 
+  // Sorted once per change of the users, not per presence update or keystroke.
+  const usersSlice = names?.users;
+  const ordered = useMemo(
+    () => (usersSlice ? sortUsersByName(usersSlice.users.values()) : []),
+    [usersSlice],
+  );
   const rows = useMemo<UserListRow[]>(() => {
     if (!names || !presence) return [];
     return userListRows(
       groupUsers({
-        users: names.users.users.values(),
+        users: ordered,
+        sorted: true,
         statusOf: (id) => presenceStatus(presence, id),
         selfUserId: names.selfUserId,
         only: subscribers,
@@ -43,7 +50,7 @@ export function UserList() {
         query,
       }),
     );
-  }, [names, presence, subscribers, muted, query]);
+  }, [names, ordered, presence, subscribers, muted, query]);
 
   const virtualizer = useVirtualizer({
     count: rows.length,
