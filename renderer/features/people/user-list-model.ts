@@ -38,11 +38,18 @@ export function matchesUserQuery(user: User, query: string): boolean {
   return user.email.toLowerCase().includes(q);
 }
 
+const ASCII = /^[\x20-\x7e]*$/;
+
 /** Each user's name as the list orders it (folded once per user record: records are immutable). */
 const nameKeys = new WeakMap<User, string>();
 function nameKey(user: User): string {
   let key = nameKeys.get(user);
-  if (key === undefined) nameKeys.set(user, (key = foldForSearch(user.full_name)));
+  if (key === undefined) {
+    // Most names are ASCII, where folding is lower-casing (NFD and the mark pattern cost more).
+    const name = user.full_name;
+    key = ASCII.test(name) ? name.toLowerCase() : foldForSearch(name);
+    nameKeys.set(user, key);
+  }
   return key;
 }
 
