@@ -2,14 +2,7 @@
 // virtualized within the sidebar's own scroll: only the rows near the viewport are in the DOM, so
 // the first paint, each new message's layout and each filter keystroke cost the same with 500
 // channels as with 30. Short lists render whole (nothing to gain, and no measuring).
-import {
-  useLayoutEffect,
-  useRef,
-  useState,
-  type CSSProperties,
-  type ReactNode,
-  type RefObject,
-} from 'react';
+import { useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { Subscription } from '../../../shared/api/types';
 
@@ -27,12 +20,14 @@ export interface RowSlot {
 interface ChannelListProps {
   subs: readonly Subscription[];
   row: (sub: Subscription, slot?: RowSlot) => ReactNode;
-  scrollRef: RefObject<HTMLElement | null>;
+  /** The sidebar's scrolling element: state, not a ref, so the list renders again once it is set
+   * (a parent's ref is attached after its children's layout effects have run). */
+  scrollElement: HTMLElement | null;
 }
 
-export function ChannelList({ subs, row, scrollRef }: ChannelListProps) {
+export function ChannelList({ subs, row, scrollElement }: ChannelListProps) {
   if (subs.length <= VIRTUALIZE_FROM) return <ul>{subs.map((sub) => row(sub))}</ul>;
-  return <VirtualChannelList subs={subs} row={row} scrollRef={scrollRef} />;
+  return <VirtualChannelList subs={subs} row={row} scrollElement={scrollElement} />;
 }
 
 const VIRTUAL_ROW_STYLE = (top: number): CSSProperties => ({
@@ -43,21 +38,18 @@ const VIRTUAL_ROW_STYLE = (top: number): CSSProperties => ({
   transform: `translateY(${top}px)`,
 });
 
-function VirtualChannelList({ subs, row, scrollRef }: ChannelListProps) {
+function VirtualChannelList({ subs, row, scrollElement }: ChannelListProps) {
   const listRef = useRef<HTMLUListElement>(null);
   // Where the list starts within the sidebar's scroll (below the views and the other sections).
   const [scrollMargin, setScrollMargin] = useState(0);
   useLayoutEffect(() => {
-    const list = listRef.current;
-    const scroller = scrollRef.current;
-    if (!list || !scroller) return;
-    const top =
-      list.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop;
-    if (Math.abs(top - scrollMargin) >= 1) setScrollMargin(top);
+    // The sidebar is positioned, so offsetTop is the list's place in its scrolled content.
+    const top = listRef.current?.offsetTop ?? 0;
+    if (top !== scrollMargin) setScrollMargin(top);
   });
   const virtualizer = useVirtualizer({
     count: subs.length,
-    getScrollElement: () => scrollRef.current,
+    getScrollElement: () => scrollElement,
     estimateSize: () => ROW_HEIGHT,
     getItemKey: (index) => subs[index].stream_id,
     scrollMargin,

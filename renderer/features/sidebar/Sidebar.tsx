@@ -5,7 +5,7 @@
 // Each part selects only what it shows (the sections, one channel's count, the open channel's
 // topics, the conversation list), so an event re-renders only the rows whose values changed: a
 // typing notification or a message elsewhere leaves the rest of the sidebar alone.
-import { memo, useCallback, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useChatStore } from '../../store/hooks';
 import { selectActiveAccount, selectUnreadCounts } from '../../store';
@@ -59,7 +59,7 @@ export function Sidebar({ accountId }: { accountId: string }) {
 
   // Each row gets only what it shows of the route (is it the open view, which of its topics is),
   // so opening another conversation re-renders the rows it leaves and enters, not every row.
-  const scrollRef = useRef<HTMLElement>(null);
+  const [scrollElement, setScrollElement] = useState<HTMLElement | null>(null);
   const channelRow = (sub: Subscription, slot?: RowSlot) => (
     <ChannelRow
       key={sub.stream_id}
@@ -73,11 +73,11 @@ export function Sidebar({ accountId }: { accountId: string }) {
     />
   );
   const channelRows = (subs: readonly Subscription[]) => (
-    <ChannelList subs={subs} row={channelRow} scrollRef={scrollRef} />
+    <ChannelList subs={subs} row={channelRow} scrollElement={scrollElement} />
   );
 
   return (
-    <nav className="sidebar" aria-label="Conversations" ref={scrollRef}>
+    <nav className="sidebar" aria-label="Conversations" ref={setScrollElement}>
       <SidebarViews accountId={accountId} routeKey={routeKey} />
       {error ? (
         <p role="alert" className="error">

@@ -246,6 +246,13 @@ describe('Sidebar channel filter', () => {
       expect(rendered.length).toBeGreaterThan(0);
       expect(rendered.length).toBeLessThan(count);
       expect(rendered[0]).toBe('#team-000');
+      // Scrolling the sidebar brings later rows in and takes the first ones out.
+      const sidebar = screen.getByRole('navigation', { name: 'Conversations' });
+      act(() => sidebar.scrollTo({ top: 60 * 200 }));
+      const scrolled = channelNames();
+      expect(scrolled).not.toContain('#team-000');
+      expect(Number(scrolled[0]?.slice('#team-'.length))).toBeGreaterThan(100);
+      act(() => sidebar.scrollTo({ top: 0 }));
       // The filter looks through every subscription, not only the rendered rows.
       fireEvent.change(screen.getByRole('searchbox', { name: 'Filter sidebar channels' }), {
         target: { value: 'team-29' },
