@@ -19,15 +19,21 @@ export interface RowSlot {
 
 interface ChannelListProps {
   subs: readonly Subscription[];
+  /**
+   * How long the section is unfiltered: the choice between a whole and a virtualized list follows
+   * it, so typing in the filter never swaps one for the other (remounting every row).
+   */
+  sectionSize: number;
   row: (sub: Subscription, slot?: RowSlot) => ReactNode;
   /** The sidebar's scrolling element: state, not a ref, so the list renders again once it is set
    * (a parent's ref is attached after its children's layout effects have run). */
   scrollElement: HTMLElement | null;
 }
 
-export function ChannelList({ subs, row, scrollElement }: ChannelListProps) {
-  if (subs.length <= VIRTUALIZE_FROM) return <ul>{subs.map((sub) => row(sub))}</ul>;
-  return <VirtualChannelList subs={subs} row={row} scrollElement={scrollElement} />;
+export function ChannelList(props: ChannelListProps) {
+  if (props.sectionSize <= VIRTUALIZE_FROM)
+    return <ul>{props.subs.map((sub) => props.row(sub))}</ul>;
+  return <VirtualChannelList {...props} />;
 }
 
 const VIRTUAL_ROW_STYLE = (top: number): CSSProperties => ({
@@ -53,7 +59,7 @@ function VirtualChannelList({ subs, row, scrollElement }: ChannelListProps) {
     estimateSize: () => ROW_HEIGHT,
     getItemKey: (index) => subs[index].stream_id,
     scrollMargin,
-    overscan: 8,
+    overscan: 4,
     initialRect: { width: 260, height: 900 },
   });
   return (

@@ -72,8 +72,13 @@ export function Sidebar({ accountId }: { accountId: string }) {
       slot={slot}
     />
   );
-  const channelRows = (subs: readonly Subscription[]) => (
-    <ChannelList subs={subs} row={channelRow} scrollElement={scrollElement} />
+  const channelRows = (section: keyof typeof sections) => (
+    <ChannelList
+      subs={sections[section]}
+      sectionSize={allSections[section].length}
+      row={channelRow}
+      scrollElement={scrollElement}
+    />
   );
 
   return (
@@ -87,7 +92,7 @@ export function Sidebar({ accountId }: { accountId: string }) {
       {sections.pinned.length > 0 ? (
         <section aria-label="Pinned channels">
           <h2>Pinned</h2>
-          {channelRows(sections.pinned)}
+          {channelRows('pinned')}
         </section>
       ) : null}
       <section aria-label="Channels">
@@ -117,12 +122,12 @@ export function Sidebar({ accountId }: { accountId: string }) {
             }
           }}
         />
-        {channelRows(sections.active)}
+        {channelRows('active')}
       </section>
       {sections.muted.length > 0 ? (
         <section aria-label="Muted channels">
           <h2>Muted</h2>
-          {channelRows(sections.muted)}
+          {channelRows('muted')}
         </section>
       ) : null}
       <DmList routeKey={routeKey} />
