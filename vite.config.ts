@@ -12,5 +12,7 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('./dist/renderer', import.meta.url)),
     emptyOutDir: true,
     sourcemap: true,
+    // TRIBUTARY_NO_MINIFY=1: readable function names in CPU profiles (bench/large-org).
+    minify: process.env.TRIBUTARY_NO_MINIFY ? false : undefined,
   },
 });

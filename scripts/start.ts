@@ -1,4 +1,5 @@
-// npm start [-- [--browser] [--no-open] [--port N] [--data DIR] [--open LINK] [path/to/manifest.json]]
+// npm start [-- [--browser] [--no-open] [--port N] [--data DIR] [--open LINK] [--seed demo|large]
+//   [--large-scale F] [path/to/manifest.json]]
 //
 // Builds what is stale, then runs Tributary: the Electron app where its runtime is present (after one
 // quick attempt to fetch it), otherwise browser mode (a local host process serving the renderer and
@@ -17,6 +18,7 @@ import { FileVault } from '../electron/accounts/vault';
 import { signInToLocalRealm } from '../electron/bootstrap';
 import { AccountStore } from '../electron/accounts/account-store';
 import { isDeepLinkUrl } from '../shared/narrow/deep-link';
+import { SEED_KINDS, type SeedKind } from '../server/config';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ELECTRON_FETCH_TIMEOUT_MS = 15_000;
@@ -29,6 +31,9 @@ interface StartOptions {
   manifests: string[];
   /** tributary:// or zulip:// links to open (`--open LINK`, or given bare). */
   links: string[];
+  /** How a fresh local realm is seeded (an existing one is kept as it is). */
+  seed: SeedKind;
+  largeScale: number;
 }
 
 function parseOptions(argv: string[]): StartOptions {
@@ -40,13 +45,16 @@ function parseOptions(argv: string[]): StartOptions {
       'no-open': { type: 'boolean', default: false },
       port: { type: 'string', default: '0' },
       data: { type: 'string' },
+      seed: { type: 'string', default: 'demo' },
+      'large-scale': { type: 'string', default: '1' },
       help: { type: 'boolean', short: 'h' },
       open: { type: 'string', multiple: true },
     },
   });
   if (values.help) {
     console.log(
-      'usage: npm start -- [--browser] [--no-open] [--port N] [--data DIR] [--open tributary://…] [manifest.json]',
+      'usage: npm start -- [--browser] [--no-open] [--port N] [--data DIR] [--open tributary://…]\n' +
+        '                    [--seed demo|large] [--large-scale F] [manifest.json]',
     );
     process.exit(0);
   }
@@ -54,7 +62,15 @@ function parseOptions(argv: string[]): StartOptions {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(`--port must be an integer between 0 and 65535, got ${values.port}`);
   }
+  const seed = SEED_KINDS.find((kind) => kind === values.seed && kind !== 'empty');
+  if (seed === undefined) throw new Error(`--seed must be demo or large, got ${values.seed}`);
+  const largeScale = Number(values['large-scale']);
+  if (!(largeScale > 0 && largeScale <= 10)) {
+    throw new Error(`--large-scale must be above 0 and at most 10, got ${values['large-scale']}`);
+  }
   return {
+    seed,
+    largeScale,
     browser: values.browser ?? false,
     open: !values['no-open'],
     port,
@@ -108,7 +124,10 @@ function findElectron(): { path: string } | { reason: string } {
 }
 
 /** The local realm keeps its port between runs so the stored account's URL stays valid. */
-async function startLocalRealm(dataDir: string): Promise<RealmServer> {
+async function startLocalRealm(
+  dataDir: string,
+  { seed, largeScale }: Pick<StartOptions, 'seed' | 'largeScale'>,
+): Promise<RealmServer> {
   const realmDir = join(dataDir, 'local-realm');
   mkdirSync(realmDir, { recursive: true, mode: 0o700 });
   const portFile = join(realmDir, 'port.json');
@@ -117,10 +136,15 @@ async function startLocalRealm(dataDir: string): Promise<RealmServer> {
     : undefined;
   let server: RealmServer;
   try {
-    server = await createRealmServer({ dataDir: realmDir, seed: 'demo', port: remembered ?? 0 });
+    server = await createRealmServer({
+      dataDir: realmDir,
+      seed,
+      largeScale,
+      port: remembered ?? 0,
+    });
   } catch (error) {
     if ((error as { code?: string }).code !== 'EADDRINUSE' || !remembered) throw error;
-    server = await createRealmServer({ dataDir: realmDir, seed: 'demo', port: 0 });
+    server = await createRealmServer({ dataDir: realmDir, seed, largeScale, port: 0 });
     // The port moved: repoint an account that used the old address.
     const accounts = new AccountStore(dataDir);
     for (const account of accounts.list()) {
@@ -163,7 +187,7 @@ async function main(): Promise<void> {
   const needsLocalRealm =
     new AccountStore(options.dataDir).list().length === 0 ||
     existsSync(join(options.dataDir, 'local-realm', 'realm.sqlite3'));
-  const realm = needsLocalRealm ? await startLocalRealm(options.dataDir) : null;
+  const realm = needsLocalRealm ? await startLocalRealm(options.dataDir, options) : null;
   const credentials = join(options.dataDir, 'local-realm', 'demo-credentials.json');
 
   const electron = options.browser ? { reason: '--browser was given' } : findElectron();

@@ -13,6 +13,7 @@ import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import { backoffDelay, sleep } from '../api/backoff';
 import { retryAfterMs } from '../api/client';
+import { logTiming } from '../timing';
 
 /** The capabilities Tributary's store handles (see renderer/store). */
 export const CLIENT_CAPABILITIES = {
@@ -197,11 +198,13 @@ export class EventLoop {
 
   private async registerQueue(signal: AbortSignal): Promise<void> {
     if (this.state.status !== 'backoff') this.setState({ status: 'connecting' });
+    logTiming('register-sent');
     const register = await this.options.client.call(
       endpoints.register,
       this.options.registerParams ?? DEFAULT_REGISTER_PARAMS,
       { signal, retry: false, waitOnRateLimit: false },
     );
+    logTiming('register-received');
     if (!this.running) return;
     if (!register.queue_id) {
       throw new ApiError('server', 'BAD_REQUEST', 'The server registered no event queue');

@@ -10,6 +10,7 @@ import { ALL_MESSAGES_ROUTE, navigate, replaceRoute, uiStore } from './ui-store'
 import { narrowKey, type NarrowTerm } from '../../shared/narrow';
 import { forgetUnsent, handOverUnsent } from './unsent';
 import { openDeepLink } from './deep-links';
+import { markOnce } from '../lib/paint-marks';
 
 function storeStatus(state: IpcConnection) {
   switch (state.status) {
@@ -110,8 +111,10 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
       const { snapshot, events, connection, fromCache, lastNarrow, lastPage } =
         await api.getSnapshot({ accountId });
       if (snapshot) {
+        markOnce('tributary:snapshot-received');
         chat().replaceSnapshot(accountId, snapshot.register);
         chat().applyEventBatch(accountId, events);
+        markOnce('tributary:snapshot-applied');
       }
       // The last conversation's cached messages go in with the snapshot: its first render shows them.
       if (snapshot && lastNarrow && lastPage) {
@@ -162,9 +165,11 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
   const unsubscribers = [
     api.on('accounts', onAccounts),
     api.on('snapshot', (m) => {
+      markOnce('tributary:snapshot-received');
       loaded.add(m.accountId);
       chat().replaceSnapshot(m.accountId, m.register);
       setFromCache(m.accountId, false);
+      markOnce('tributary:snapshot-applied');
     }),
     api.on('events', (batch) => chat().applyEventBatch(batch.accountId, batch.events)),
     api.on('connection', (m) => setConnection(m.accountId, m.state)),

@@ -67,6 +67,21 @@ export interface ComposeRequest {
 
 export const ALL_MESSAGES_ROUTE: Route = { kind: 'narrow', narrow: [] };
 
+/**
+ * The view a launch URL names (`#view=inbox` or `#view=recent`, beside browser mode's secret), else
+ * all messages: benchmarks and links open a given view without a click.
+ */
+function launchRoute(): Route {
+  let view: string | null = null;
+  try {
+    view = new URLSearchParams(globalThis.location?.hash.replace(/^#/, '') ?? '').get('view');
+  } catch {
+    // No location (tests in Node): the default view.
+  }
+  if (view === 'inbox' || view === 'recent') return { kind: view };
+  return ALL_MESSAGES_ROUTE;
+}
+
 export const uiStore = createStore<UiState>()(() => ({
   accounts: [],
   accountsLoaded: false,
@@ -75,7 +90,7 @@ export const uiStore = createStore<UiState>()(() => ({
   uploads: {},
   drafts: {},
   fromCache: {},
-  route: ALL_MESSAGES_ROUTE,
+  route: launchRoute(),
   previous: [],
   selectedMessageId: null,
   composeRequest: null,

@@ -66,9 +66,56 @@ describe('--seed large', () => {
     expect(new Set(streams.map((s) => `${s.stream_id}/${s.topic}`)).size).toBe(counts.unreadTopics);
     const ids = streams.flatMap((s) => s.unread_message_ids);
     expect(ids).toHaveLength(counts.unread);
-    // Some of the owner's unread messages mention them.
-    expect(unread.mentions.length).toBeGreaterThan(0);
+    // The owner's unread mentions are exactly the unread messages stored as mentioning them.
+    const owner = server.userIds.owner;
+    const mentioned = server.server.db
+      .prepare<[number], { message_id: number }>(
+        `SELECT message_id FROM user_messages
+          WHERE user_id = ? AND (flags & 1) = 0 AND (flags & 8) <> 0 ORDER BY message_id`,
+      )
+      .all(owner)
+      .map((r) => r.message_id);
+    expect(mentioned.length).toBeGreaterThan(0);
+    expect([...unread.mentions].sort((a: number, b: number) => a - b)).toEqual(mentioned);
     expect(unread.mentions.every((id: number) => ids.includes(id))).toBe(true);
+    // Every unread topic holds the same share of the unread messages.
+    for (const entry of streams) {
+      expect(entry.unread_message_ids).toHaveLength(counts.unread / counts.unreadTopics);
+    }
+  });
+
+  it('stores exactly the channels and messages the scale asks for', () => {
+    const db = server.server.db;
+    const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+    expect(count('SELECT COUNT(*) AS n FROM channels')).toBe(counts.channels);
+    expect(count('SELECT COUNT(*) AS n FROM messages')).toBe(counts.messages);
+    expect(
+      count("SELECT COUNT(*) AS n FROM users WHERE is_bot = 0 AND email LIKE '%@tributary.local'"),
+    ).toBe(counts.users);
+    // Everyone is in general, the default channel.
+    expect(
+      count(
+        `SELECT COUNT(*) AS n FROM subscriptions s JOIN channels c ON c.id = s.channel_id
+          WHERE c.name = 'general' AND s.active = 1`,
+      ),
+    ).toBe(counts.users);
+    // Full size is the organization of issue #14.
+    expect(largeRealmCounts(1)).toEqual({
+      users: 10_000,
+      channels: 1000,
+      ownerChannels: 500,
+      messages: 200_000,
+      unread: 20_000,
+      unreadTopics: 2000,
+    });
+    expect(counts).toEqual({
+      users: 100,
+      channels: 10,
+      ownerChannels: 5,
+      messages: 2000,
+      unread: 200,
+      unreadTopics: 20,
+    });
   });
 
   it('serves a channel narrow and a topic narrow with the unread ones last', async () => {

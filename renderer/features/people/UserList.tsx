@@ -12,7 +12,7 @@ import { avatarSource, initialsOf } from '../messages/MessageRow';
 import { Emoji } from '../emoji/Emoji';
 import type { User } from '../../../shared/api/types';
 import { openUserPopover } from './UserPopover';
-import { groupUsers, userListRows, type UserListRow } from './user-list-model';
+import { groupUsers, sortUsersByName, userListRows, type UserListRow } from './user-list-model';
 
 /** Row heights by user_list_style: 1 compact (name only), 2 with status text, 3 with avatar too. */
 const ROW_HEIGHT: Record<number, number> = { 1: 30, 2: 44, 3: 44 };
@@ -39,11 +39,18 @@ export function UserList() {
     return list ? new Set(list) : undefined;
   }, [channelId, names]);
 
+  // Sorted once per change of the users, not per presence update or keystroke.
+  const usersSlice = names?.users;
+  const ordered = useMemo(
+    () => (usersSlice ? sortUsersByName(usersSlice.users.values()) : []),
+    [usersSlice],
+  );
   const rows = useMemo<UserListRow[]>(() => {
     if (!names || !presence) return [];
     return userListRows(
       groupUsers({
-        users: names.users.users.values(),
+        users: ordered,
+        sorted: true,
         statusOf: (id) => presenceStatus(presence, id),
         selfUserId: names.selfUserId,
         only: subscribers,
@@ -51,7 +58,7 @@ export function UserList() {
         query,
       }),
     );
-  }, [names, presence, subscribers, muted, query]);
+  }, [names, ordered, presence, subscribers, muted, query]);
 
   const virtualizer = useVirtualizer({
     count: rows.length,

@@ -15,7 +15,13 @@ import { PresenceDot } from '../people/PresenceDot';
 import { navigate, useUi, type Route } from '../../src/ui-store';
 import { api, errorText } from '../../src/tributary';
 import { channelIdOf, userName } from '../messages/narrow-info';
-import { selectChannelSections, selectChannelTopics, selectDmConversations } from './sidebar-model';
+import {
+  filterChannelSections,
+  selectChannelSections,
+  selectChannelTopics,
+  selectDmConversations,
+} from './sidebar-model';
+import { ChannelList, type RowSlot } from './ChannelList';
 import { channelClickNarrow, needsTopics } from './channel-default-view';
 
 /** Shows a failed request's error above the channels. */
@@ -38,7 +44,9 @@ function routeKeyOf(route: Route): string {
 const navClass = (active: boolean) => `nav${active ? ' active' : ''}`;
 
 export function Sidebar({ accountId }: { accountId: string }) {
-  const sections = useChatStore((s) => selectChannelSections(selectActiveAccount(s)));
+  const allSections = useChatStore((s) => selectChannelSections(selectActiveAccount(s)));
+  const [filter, setFilter] = useState('');
+  const sections = filterChannelSections(allSections, filter);
   const route = useUi((s) => s.route);
   const routeKey = routeKeyOf(route);
   const openChannel = useChatStore((s) =>
@@ -52,21 +60,30 @@ export function Sidebar({ accountId }: { accountId: string }) {
 
   // Each row gets only what it shows of the route (is it the open view, which of its topics is),
   // so opening another conversation re-renders the rows it leaves and enters, not every row.
-  const channelRows = (subs: readonly Subscription[]) =>
-    subs.map((sub) => (
-      <ChannelRow
-        key={sub.stream_id}
-        accountId={accountId}
-        sub={sub}
-        open={openChannel === sub.stream_id}
-        active={routeKey === narrowKey(channelNarrow(sub.stream_id))}
-        topicRouteKey={openChannel === sub.stream_id ? routeKey : ''}
-        report={report}
-      />
-    ));
+  const [scrollElement, setScrollElement] = useState<HTMLElement | null>(null);
+  const channelRow = (sub: Subscription, slot?: RowSlot) => (
+    <ChannelRow
+      key={sub.stream_id}
+      accountId={accountId}
+      sub={sub}
+      open={openChannel === sub.stream_id}
+      active={routeKey === narrowKey(channelNarrow(sub.stream_id))}
+      topicRouteKey={openChannel === sub.stream_id ? routeKey : ''}
+      report={report}
+      slot={slot}
+    />
+  );
+  const channelRows = (section: keyof typeof sections) => (
+    <ChannelList
+      subs={sections[section]}
+      sectionSize={allSections[section].length}
+      row={channelRow}
+      scrollElement={scrollElement}
+    />
+  );
 
   return (
-    <nav className="sidebar" aria-label="Conversations">
+    <nav className="sidebar" aria-label="Conversations" ref={setScrollElement}>
       <SidebarViews accountId={accountId} routeKey={routeKey} />
       {error ? (
         <p role="alert" className="error">
@@ -76,7 +93,7 @@ export function Sidebar({ accountId }: { accountId: string }) {
       {sections.pinned.length > 0 ? (
         <section aria-label="Pinned channels">
           <h2>Pinned</h2>
-          <ul>{channelRows(sections.pinned)}</ul>
+          {channelRows('pinned')}
         </section>
       ) : null}
       <section aria-label="Channels">
@@ -92,12 +109,26 @@ export function Sidebar({ accountId }: { accountId: string }) {
             +
           </button>
         </div>
-        <ul>{channelRows(sections.active)}</ul>
+        <input
+          type="search"
+          className="channel-filter"
+          aria-label="Filter sidebar channels"
+          placeholder="Filter channels"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape' && filter) {
+              e.stopPropagation();
+              setFilter('');
+            }
+          }}
+        />
+        {channelRows('active')}
       </section>
       {sections.muted.length > 0 ? (
         <section aria-label="Muted channels">
           <h2>Muted</h2>
-          <ul>{channelRows(sections.muted)}</ul>
+          {channelRows('muted')}
         </section>
       ) : null}
       <DmList routeKey={routeKey} />
@@ -161,9 +192,12 @@ const ChannelRow = memo(function ChannelRow({
   active,
   topicRouteKey,
   report,
+  slot,
 }: {
   accountId: string;
   sub: Subscription;
+  /** Set when the list is virtualized (ChannelList). */
+  slot?: RowSlot;
   /** The route is in this channel (its topics are listed). */
   open: boolean;
   /** The route is this channel. */
@@ -204,7 +238,13 @@ const ChannelRow = memo(function ChannelRow({
       }),
     );
   return (
-    <li className={`channel${muted ? ' muted' : ''}`} data-testid={`channel-${sub.name}`}>
+    <li
+      className={`channel${muted ? ' muted' : ''}`}
+      data-testid={`channel-${sub.name}`}
+      data-index={slot?.index}
+      ref={slot?.measure}
+      style={slot?.style}
+    >
       <div className="row">
         <button type="button" className={navClass(active)} onClick={() => void openChannel()}>
           <span className="swatch" style={{ background: sub.color }} aria-hidden="true" />

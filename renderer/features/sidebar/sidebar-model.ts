@@ -206,3 +206,32 @@ function computeDms(account: AccountState): DmItem[] {
   for (const [key, { ids }] of account.unreads.dms) seen(key, ids.newest, ids.size);
   return [...convs.values()].sort((a, b) => b.lastId - a.lastId);
 }
+
+/**
+ * Whether a channel's name matches the sidebar's filter as on the public web app: the query (case
+ * and surrounding spaces ignored) starts the name or one of its words.
+ */
+export function channelMatchesFilter(name: string, query: string): boolean {
+  const q = query.trim().toLowerCase();
+  if (!q) return true;
+  const lower = name.toLowerCase();
+  if (lower.startsWith(q)) return true;
+  return lower.split(/[\s\-_/]+/).some((word) => word.startsWith(q));
+}
+
+const filteredMemo = new WeakMap<ChannelSections, { query: string; result: ChannelSections }>();
+
+/** The sections with only the channels matching `query`; the same object for the same inputs. */
+export function filterChannelSections(sections: ChannelSections, query: string): ChannelSections {
+  if (!query.trim()) return sections;
+  const hit = filteredMemo.get(sections);
+  if (hit?.query === query) return hit.result;
+  const keep = (subs: Subscription[]) => subs.filter((s) => channelMatchesFilter(s.name, query));
+  const result = {
+    pinned: keep(sections.pinned),
+    active: keep(sections.active),
+    muted: keep(sections.muted),
+  };
+  filteredMemo.set(sections, { query, result });
+  return result;
+}

@@ -29,22 +29,25 @@ interface ChannelStats {
   subscriberCount: number;
 }
 
+/**
+ * Through the recipient's (recipient_id, id) index: two index seeks per channel. The newest message
+ * by id is the latest sent (ids grow with send time). MIN(id) and MAX(timestamp) over the channel_id
+ * index read every message row of the channel: with 2,000 channel objects in a large
+ * organization's register that was over a second.
+ */
 function channelStats(db: Db, id: number): ChannelStats {
   const messages = db
     .prepare<[number], { first: number | null; last: number | null }>(
-      'SELECT MIN(id) AS first, MAX(timestamp) AS last FROM messages WHERE channel_id = ?',
-    )
-    .get(id);
-  const subscribers = db
-    .prepare<[number], { n: number }>(
-      `SELECT COUNT(*) AS n FROM subscriptions s JOIN users u ON u.id = s.user_id
-        WHERE s.channel_id = ? AND s.active = 1 AND u.is_active = 1`,
+      `SELECT (SELECT MIN(m.id) FROM messages m WHERE m.recipient_id = r.id) AS first,
+              (SELECT m.timestamp FROM messages m WHERE m.recipient_id = r.id
+                ORDER BY m.id DESC LIMIT 1) AS last
+         FROM recipients r WHERE r.channel_id = ?`,
     )
     .get(id);
   return {
     firstMessageId: messages?.first ?? null,
     lastTimestamp: messages?.last ?? null,
-    subscriberCount: subscribers?.n ?? 0,
+    subscriberCount: subscriberIds(db, id).length,
   };
 }
 

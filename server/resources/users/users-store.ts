@@ -10,6 +10,7 @@ import { toAuthUser } from '../../http/auth';
 import { isAdmin, isGuest, isModerator, Role } from '../../realm/roles';
 import { badRequest } from '../../http/errors';
 import { canAccessUser } from '../../realm/permissions';
+import { sharedTableCache } from '../../db/table-cache';
 
 export interface UserRow {
   id: number;
@@ -89,8 +90,18 @@ export function activeUserIds(db: Db): number[] {
     .map((r) => r.id);
 }
 
-/** email_address_visibility per user (1 everyone, 2 members, 3 admins, 4 nobody, 5 moderators). */
-export function emailVisibilityByUser(db: Db): Map<number, number> {
+/**
+ * email_address_visibility per user (1 everyone, 2 members, 3 admins, 4 nobody, 5 moderators).
+ * Cached until user_settings changes: every register and user list read it, and parsing 10,000
+ * settings documents each time was a tenth of a large organization's register.
+ */
+export function emailVisibilityByUser(db: Db): ReadonlyMap<number, number> {
+  return sharedTableCache(db, 'email-visibility', ['user_settings'], emailVisibilityUncached).get(
+    0,
+  );
+}
+
+function emailVisibilityUncached(db: Db): Map<number, number> {
   const map = new Map<number, number>();
   for (const row of db
     .prepare<[], { user_id: number; settings: string }>(
@@ -133,7 +144,7 @@ export interface UserViewOptions {
   clientExtavatar: boolean;
   /** profile_data for non-bots: field id -> {value, rendered_value}. Omitted when undefined. */
   profileData?: Map<number, Record<string, { value: string; rendered_value?: string }>>;
-  visibility?: Map<number, number>;
+  visibility?: ReadonlyMap<number, number>;
 }
 
 export function userObject(

@@ -17,7 +17,9 @@ import {
   setupStore,
   unreadMsgs,
 } from '../store/fixtures';
-import { installFakeApi, Providers, resetUi } from './harness';
+import { fakeLayout, installFakeApi, Providers, resetUi } from './harness';
+import { channelMatchesFilter } from '../../../renderer/features/sidebar/sidebar-model';
+import { VIRTUALIZE_FROM } from '../../../renderer/features/sidebar/ChannelList';
 
 beforeEach(() => {
   resetUi('a');
@@ -192,5 +194,75 @@ describe('Sidebar', () => {
     expect(active()).toEqual([register().realm_users.find((u) => u.user_id === EMMA)!.full_name]);
     act(() => navigate({ kind: 'inbox' }));
     expect(active()).toEqual(['Inbox']);
+  });
+});
+
+describe('Sidebar channel filter', () => {
+  const channelNames = () =>
+    [...document.querySelectorAll('.sidebar li.channel .name')].map((n) => n.textContent);
+
+  it('matches the start of the name or of one of its words, ignoring case', () => {
+    expect(channelMatchesFilter('design-team', 'des')).toBe(true);
+    expect(channelMatchesFilter('design-team', 'TEAM')).toBe(true);
+    expect(channelMatchesFilter('design-team', 'sign')).toBe(false);
+    expect(channelMatchesFilter('Release notes', 'not')).toBe(true);
+    expect(channelMatchesFilter('general', '  ')).toBe(true);
+  });
+
+  it('shows only the matching channels while it holds text, and all of them again on Escape', () => {
+    setup();
+    const all = channelNames();
+    expect(all.length).toBeGreaterThan(1);
+    const filter = screen.getByRole('searchbox', { name: 'Filter sidebar channels' });
+    fireEvent.change(filter, { target: { value: 'gen' } });
+    expect(channelNames()).toEqual(['#general']);
+    fireEvent.change(filter, { target: { value: 'zzz' } });
+    expect(channelNames()).toEqual([]);
+    fireEvent.keyDown(filter, { key: 'Escape' });
+    expect((filter as HTMLInputElement).value).toBe('');
+    expect(channelNames()).toEqual(all);
+  });
+
+  it('renders a long channel list in part, and filters it as a whole', () => {
+    const restore = fakeLayout();
+    try {
+      const base = register();
+      const template = base.subscriptions[0];
+      const count = VIRTUALIZE_FROM + 200;
+      const subscriptions = Array.from({ length: count }, (_, i) => ({
+        ...template,
+        stream_id: 5000 + i,
+        name: `team-${String(i).padStart(3, '0')}`,
+        pin_to_top: false,
+        is_muted: false,
+      }));
+      const ctx = setupStore({ subscriptions, unread_msgs: unreadMsgs({}) });
+      render(
+        <Providers store={ctx.store}>
+          <Sidebar accountId="a" />
+        </Providers>,
+      );
+      const rendered = channelNames();
+      expect(rendered.length).toBeGreaterThan(0);
+      expect(rendered.length).toBeLessThan(count);
+      expect(rendered[0]).toBe('#team-000');
+      // Scrolling the sidebar brings later rows in and takes the first ones out.
+      const sidebar = screen.getByRole('navigation', { name: 'Conversations' });
+      act(() => sidebar.scrollTo({ top: 60 * 200 }));
+      const scrolled = channelNames();
+      expect(scrolled).not.toContain('#team-000');
+      expect(Number(scrolled[0]?.slice('#team-'.length))).toBeGreaterThan(100);
+      act(() => sidebar.scrollTo({ top: 0 }));
+      // The filter looks through every subscription, not only the rendered rows.
+      fireEvent.change(screen.getByRole('searchbox', { name: 'Filter sidebar channels' }), {
+        target: { value: 'team-29' },
+      });
+      // (Still a virtualized list: the ten matches from the top, as many as the viewport holds.)
+      const matches = channelNames();
+      expect(matches[0]).toBe('#team-290');
+      expect(matches.every((name) => /^#team-29\d$/.test(name ?? ''))).toBe(true);
+    } finally {
+      restore();
+    }
   });
 });

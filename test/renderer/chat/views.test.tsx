@@ -20,7 +20,7 @@ import {
   setupStore,
   unreadMsgs,
 } from '../store/fixtures';
-import { installFakeApi, Providers, resetUi, type FakeApi } from './harness';
+import { fakeLayout, installFakeApi, Providers, resetUi, type FakeApi } from './harness';
 
 let api: FakeApi;
 beforeEach(() => {
@@ -35,6 +35,13 @@ const routeKey = () => {
 };
 
 describe('Inbox', () => {
+  // The inbox's channel groups are virtualized: they need a viewport to fill.
+  let restoreLayout: () => void;
+  beforeEach(() => {
+    restoreLayout = fakeLayout();
+  });
+  afterEach(() => restoreLayout());
+
   function renderInbox() {
     const ctx = setupStore({
       unread_msgs: unreadMsgs({
@@ -85,6 +92,44 @@ describe('Inbox', () => {
     expect(screen.queryByRole('list', { name: 'Unread direct messages' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'lunch' })).toBeNull();
     expect(screen.getByText('You have no unread messages.')).toBeTruthy();
+  });
+});
+
+describe('Inbox of a large organization', () => {
+  let restoreLayout: () => void;
+  beforeEach(() => {
+    restoreLayout = fakeLayout();
+  });
+  afterEach(() => restoreLayout());
+
+  it('renders the channel groups near the viewport only', () => {
+    const base = register();
+    const template = base.subscriptions[0];
+    const channels = 300;
+    const subscriptions = Array.from({ length: channels }, (_, i) => ({
+      ...template,
+      stream_id: 5000 + i,
+      name: `team-${i}`,
+    }));
+    const ctx = setupStore({
+      subscriptions,
+      unread_msgs: unreadMsgs({
+        streams: subscriptions.map((s, i) => ({
+          stream_id: s.stream_id,
+          topic: 'plans',
+          unread_message_ids: [10_000 + i],
+        })),
+      }),
+    });
+    render(
+      <Providers store={ctx.store}>
+        <Inbox />
+      </Providers>,
+    );
+    const groups = screen.getAllByRole('list', { name: /^Unread topics in #/ });
+    expect(groups.length).toBeGreaterThan(0);
+    expect(groups.length).toBeLessThan(channels);
+    expect(groups[0].getAttribute('aria-label')).toBe('Unread topics in #team-0');
   });
 });
 

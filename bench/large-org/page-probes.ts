@@ -1,0 +1,75 @@
+// Timers the large-org bench adds to the page before the app loads (context.addInitScript runs this
+// function's source, so it uses nothing from outside it). For every bridge frame carrying a message
+// event, and every keydown: the time from its arrival to the end of the task that handled it (the
+// store applied, React committed: "work"), to the end of the next painted frame ("paint"), and how
+// many frame intervals passed between the last frame before the arrival and the frame that painted
+// it (1: painted in the very next frame, nothing missed).
+export interface ProbeSample {
+  workMs: number;
+  paintMs: number;
+  framesWaited: number;
+}
+
+declare global {
+  interface Window {
+    __probes: { events: ProbeSample[]; keys: ProbeSample[]; reset(): void };
+  }
+}
+
+export function pageProbes(): void {
+  const FRAME_MS = 1000 / 60;
+  const probes = {
+    events: [] as ProbeSample[],
+    keys: [] as ProbeSample[],
+    reset() {
+      probes.events.length = 0;
+      probes.keys.length = 0;
+    },
+  };
+  window.__probes = probes;
+  let lastFrame = performance.now();
+  const tick = (ts: number) => {
+    lastFrame = ts;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+
+  const time = (start: number, into: ProbeSample[]) => {
+    const frameBefore = lastFrame;
+    let workMs = NaN;
+    const done = new MessageChannel();
+    done.port1.onmessage = () => {
+      workMs = performance.now() - start;
+      done.port1.close();
+    };
+    done.port2.postMessage(null);
+    requestAnimationFrame((ts) => {
+      const framesWaited = Math.max(1, Math.round((ts - frameBefore) / FRAME_MS));
+      const painted = new MessageChannel();
+      painted.port1.onmessage = () => {
+        into.push({ workMs, paintMs: performance.now() - start, framesWaited });
+        painted.port1.close();
+      };
+      painted.port2.postMessage(null);
+    });
+  };
+
+  const NativeSocket = window.WebSocket;
+  window.WebSocket = class extends NativeSocket {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols);
+      // Added before the bridge sets onmessage, so it runs first, in the same task.
+      this.addEventListener('message', (event) => {
+        const data: unknown = event.data;
+        if (
+          typeof data === 'string' &&
+          data.startsWith('{"t":"push","channel":"events"') &&
+          data.includes('"type":"message"')
+        ) {
+          time(performance.now(), probes.events);
+        }
+      });
+    }
+  };
+  document.addEventListener('keydown', (event) => time(event.timeStamp, probes.keys), true);
+}

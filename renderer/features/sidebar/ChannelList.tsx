@@ -1,0 +1,76 @@
+// One section's channel rows. A long list (a large organization's hundreds of subscriptions) is
+// virtualized within the sidebar's own scroll: only the rows near the viewport are in the DOM, so
+// the first paint, each new message's layout and each filter keystroke cost the same with 500
+// channels as with 30. Short lists render whole (nothing to gain, and no measuring).
+import { useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { Subscription } from '../../../shared/api/types';
+
+/** Lists up to this long are rendered whole. */
+export const VIRTUALIZE_FROM = 100;
+const ROW_HEIGHT = 28;
+
+/** Where a virtualized row goes: its `<li>` takes these as data-index, ref and style. */
+export interface RowSlot {
+  index: number;
+  measure: (element: Element | null) => void;
+  style: CSSProperties;
+}
+
+interface ChannelListProps {
+  subs: readonly Subscription[];
+  /**
+   * How long the section is unfiltered: the choice between a whole and a virtualized list follows
+   * it, so typing in the filter never swaps one for the other (remounting every row).
+   */
+  sectionSize: number;
+  row: (sub: Subscription, slot?: RowSlot) => ReactNode;
+  /** The sidebar's scrolling element: state, not a ref, so the list renders again once it is set
+   * (a parent's ref is attached after its children's layout effects have run). */
+  scrollElement: HTMLElement | null;
+}
+
+export function ChannelList(props: ChannelListProps) {
+  if (props.sectionSize <= VIRTUALIZE_FROM)
+    return <ul>{props.subs.map((sub) => props.row(sub))}</ul>;
+  return <VirtualChannelList {...props} />;
+}
+
+const VIRTUAL_ROW_STYLE = (top: number): CSSProperties => ({
+  position: 'absolute',
+  top: 0,
+  left: 0,
+  right: 0,
+  transform: `translateY(${top}px)`,
+});
+
+function VirtualChannelList({ subs, row, scrollElement }: ChannelListProps) {
+  const listRef = useRef<HTMLUListElement>(null);
+  // Where the list starts within the sidebar's scroll (below the views and the other sections).
+  const [scrollMargin, setScrollMargin] = useState(0);
+  useLayoutEffect(() => {
+    // The sidebar is positioned, so offsetTop is the list's place in its scrolled content.
+    const top = listRef.current?.offsetTop ?? 0;
+    if (top !== scrollMargin) setScrollMargin(top);
+  });
+  const virtualizer = useVirtualizer({
+    count: subs.length,
+    getScrollElement: () => scrollElement,
+    estimateSize: () => ROW_HEIGHT,
+    getItemKey: (index) => subs[index].stream_id,
+    scrollMargin,
+    overscan: 4,
+    initialRect: { width: 260, height: 900 },
+  });
+  return (
+    <ul ref={listRef} className="virtual-rows" style={{ height: virtualizer.getTotalSize() }}>
+      {virtualizer.getVirtualItems().map((item) =>
+        row(subs[item.index], {
+          index: item.index,
+          measure: virtualizer.measureElement,
+          style: VIRTUAL_ROW_STYLE(item.start - scrollMargin),
+        }),
+      )}
+    </ul>
+  );
+}
