@@ -75,7 +75,9 @@ export async function timeLaunch<T>(
     const context = await browser.newContext();
     const page = await context.newPage();
     await beforeLoad?.(page);
-    await page.goto(url);
+    // The first message on screen is the bar: All messages, not the Inbox a fresh user's
+    // web_home_view opens on (the public default).
+    await page.goto(`${url}&view=all`);
     const seen = await ready(page);
     const t2 = performance.now();
     await context.close();

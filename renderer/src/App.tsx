@@ -105,7 +105,8 @@ function Shell({ store }: { store: ChatStore }) {
         <div className="workspace">
           {loaded ? <Sidebar accountId={activeAccountId} /> : null}
           <main className="main">{main}</main>
-          {loaded && userListOpen ? <UserList /> : null}
+          {/* Settings are wide tables and forms: the people list gives them its room there. */}
+          {loaded && userListOpen && route.kind !== 'settings' ? <UserList /> : null}
         </div>
       </div>
       {overlay?.kind === 'switcher' ? <ConversationSwitcher /> : null}

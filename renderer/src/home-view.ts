@@ -12,18 +12,11 @@ export function homeRoute(view: UserSettings['web_home_view']): Route {
   return { kind: 'inbox' };
 }
 
-let routeChanged = false;
-const stopWatching = uiStore.subscribe((state, previous) => {
-  if (state.route === previous.route) return;
-  routeChanged = true;
-  stopWatching();
-});
-
 export function useHomeViewAtStart(loaded: boolean, view: UserSettings['web_home_view']): void {
   useEffect(() => {
-    if (!loaded || routeChanged) return;
-    // Once: a later change of the setting does not move the person.
-    routeChanged = true;
+    // Once (replaceRoute marks the view chosen): a later change of the setting does not move the
+    // person.
+    if (!loaded || uiStore.getState().routeChosen) return;
     replaceRoute(homeRoute(view));
   }, [loaded, view]);
 }

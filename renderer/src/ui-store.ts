@@ -34,6 +34,11 @@ export interface UiState {
   drafts: Record<string, LocalDraft[]>;
   /** Accounts shown from the local cache: the server has not answered since launch. */
   fromCache: Record<string, boolean>;
+  /**
+   * Whether the view was chosen (a launch fragment, a navigation, a restored conversation): the
+   * home view (web_home_view) only decides the first view of a launch when nothing else has.
+   */
+  routeChosen: boolean;
   route: Route;
   /** Route history for Esc / back. */
   previous: Route[];
@@ -71,7 +76,7 @@ export const ALL_MESSAGES_ROUTE: Route = { kind: 'narrow', narrow: [] };
  * The view a launch URL names (`#view=inbox` or `#view=recent`, beside browser mode's secret), else
  * all messages: benchmarks and links open a given view without a click.
  */
-function launchRoute(): Route {
+function launchRoute(): Route | null {
   let view: string | null = null;
   try {
     view = new URLSearchParams(globalThis.location?.hash.replace(/^#/, '') ?? '').get('view');
@@ -79,8 +84,11 @@ function launchRoute(): Route {
     // No location (tests in Node): the default view.
   }
   if (view === 'inbox' || view === 'recent') return { kind: view };
-  return ALL_MESSAGES_ROUTE;
+  if (view === 'all') return ALL_MESSAGES_ROUTE;
+  return null;
 }
+
+const launchView = launchRoute();
 
 export const uiStore = createStore<UiState>()(() => ({
   accounts: [],
@@ -90,7 +98,8 @@ export const uiStore = createStore<UiState>()(() => ({
   uploads: {},
   drafts: {},
   fromCache: {},
-  route: launchRoute(),
+  route: launchView ?? ALL_MESSAGES_ROUTE,
+  routeChosen: launchView !== null,
   previous: [],
   selectedMessageId: null,
   composeRequest: null,
@@ -127,6 +136,7 @@ export function navigate(route: Route): void {
   const { route: current, previous, composeRequest } = uiStore.getState();
   uiStore.setState({
     route,
+    routeChosen: true,
     previous: [...previous.slice(-20), current],
     selectedMessageId: null,
     // A request nobody took was for the view being left.
@@ -139,7 +149,7 @@ export function navigate(route: Route): void {
  * (a topic moved away) or a form that is done (sign-in) is never gone back to.
  */
 export function replaceRoute(route: Route): void {
-  uiStore.setState({ route });
+  uiStore.setState({ route, routeChosen: true });
 }
 
 export function goBack(): void {

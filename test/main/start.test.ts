@@ -80,7 +80,7 @@ describe('npm start (browser mode)', () => {
     expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
   });
 
-  it('proxies realm files to the page under /media, only with the secret cookie and never the API', async () => {
+  it('proxies realm files to the page under /media, only with the media cookie and never the API', async () => {
     const realmUrl = lines
       .map((l) => /^local realm server listening on (\S+)$/.exec(l)?.[1])
       .find(Boolean)!;
@@ -106,7 +106,22 @@ describe('npm start (browser mode)', () => {
       }
     ).accounts[0].id;
     const media = new URL(`/media/${accountId}${uploaded.url}`, appUrl);
-    const cookie = { cookie: `tributary_media=${encodeURIComponent(secret)}` };
+    // The page's media token comes with the bridge handshake (never the bridge secret itself).
+    const token = await new Promise<string>((resolve, reject) => {
+      const socket = new WebSocket(
+        `ws://127.0.0.1:${appUrl.port}/bridge?secret=${encodeURIComponent(secret)}`,
+        { origin: `http://127.0.0.1:${appUrl.port}` },
+      );
+      socket.on('upgrade', (res) => {
+        const header = [res.headers['set-cookie'] ?? []].flat().join(';');
+        socket.close();
+        resolve(/tributary_media=([^;]+)/.exec(header)?.[1] ?? '');
+      });
+      socket.on('error', reject);
+    });
+    const asSecret = { cookie: `tributary_media=${encodeURIComponent(secret)}` };
+    expect((await fetch(media, { headers: asSecret })).status).toBe(401);
+    const cookie = { cookie: `tributary_media=${token}`, 'sec-fetch-site': 'same-origin' };
     const withCookie = await fetch(media, { headers: cookie });
     expect(withCookie.status).toBe(200);
     expect(await withCookie.text()).toBe('picture bytes');

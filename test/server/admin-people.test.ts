@@ -80,7 +80,7 @@ describe('bots', () => {
     form.set('file', new Blob([await png()], { type: 'image/png' }), 'bot.png');
     const res = await server.client('dev').multipart('/bots', form);
     expect(res.status, res.text).toBe(200);
-    expect(res.body.avatar_url).toMatch(/^\/user_avatars\/1\/avatars\/\d+-\d+\.png$/);
+    expect(res.body.avatar_url).toMatch(/^\/user_avatars\/1\/[0-9a-f]{40}\.png\?version=\d+$/);
     const image = await fetch(server.client('dev').url(`/${res.body.avatar_url as string}`));
     expect(image.status).toBe(200);
     const meta = await sharp(Buffer.from(await image.arrayBuffer())).metadata();

@@ -55,7 +55,7 @@ export function AccountSwitcher() {
                   if (a.id === active) return;
                   // Narrows name channels and users by id, which mean nothing in another realm.
                   store.getState().setActiveAccount(a.id);
-                  uiStore.setState({ route: ALL_MESSAGES_ROUTE, previous: [] });
+                  uiStore.setState({ route: ALL_MESSAGES_ROUTE, routeChosen: true, previous: [] });
                   void api().switchAccount({ accountId: a.id });
                 }}
               >

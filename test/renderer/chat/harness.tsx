@@ -75,6 +75,8 @@ export function resetUi(accountId = 'a'): void {
     accounts: [],
     accountsLoaded: true,
     connections: {},
+    // Each test opens the view it needs; the home view would move it to the Inbox.
+    routeChosen: true,
     uploads: {},
     drafts: { [accountId]: [] },
     route: ALL_MESSAGES_ROUTE,
