@@ -105,8 +105,7 @@ function Shell({ store }: { store: ChatStore }) {
         <div className="workspace">
           {loaded ? <Sidebar accountId={activeAccountId} /> : null}
           <main className="main">{main}</main>
-          {/* Settings are wide tables and forms: the people list gives them its room there. */}
-          {loaded && userListOpen && route.kind !== 'settings' ? <UserList /> : null}
+          {loaded && userListOpen ? <UserList /> : null}
         </div>
       </div>
       {overlay?.kind === 'switcher' ? <ConversationSwitcher /> : null}
