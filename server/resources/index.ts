@@ -47,6 +47,7 @@ import { avatarFilesResource } from './users/avatar-files';
 import { defaultChannelsResource } from './channels/default-channels';
 import { userAdminResource } from './users/user-admin';
 import { invitesResource } from './users/invites';
+import { realmIconResource } from './realm/realm-icon';
 
 export const resources: readonly ResourceModule[] = [
   serverInfoResource,
@@ -95,6 +96,7 @@ export const resources: readonly ResourceModule[] = [
   defaultChannelsResource,
   userAdminResource,
   invitesResource,
+  realmIconResource,
 ];
 
 setStateProviders(resources);

@@ -79,3 +79,25 @@ function parseRange(
   if (start >= size || start > end) return 'unsatisfiable';
   return { start, end };
 }
+
+/**
+ * Replies with an image this server made itself (avatars, custom emoji, the organization icon):
+ * public, and cacheable because its URL changes with each new version. 404 when it is gone.
+ */
+export async function sendStoredImage(
+  reply: FastifyReply,
+  filePath: string,
+  contentType: string,
+): Promise<void> {
+  const info = await stat(filePath).catch(() => null);
+  if (!info?.isFile()) throw notFound('File not found');
+  await reply
+    .headers({
+      'content-type': contentType,
+      'content-length': String(info.size),
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': SERVED_FILE_CSP,
+      'cache-control': 'public, max-age=86400',
+    })
+    .send(createReadStream(filePath));
+}

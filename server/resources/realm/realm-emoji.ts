@@ -5,8 +5,8 @@
 // path), because every client renders them in plain <img> tags. Reactions and statuses validate
 // realm_emoji against customEmojiTable().
 import { randomBytes } from 'node:crypto';
-import { createReadStream, mkdirSync } from 'node:fs';
-import { rm, stat, writeFile } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MultipartFile } from '@fastify/multipart';
 import type { Db } from '../../db';
@@ -17,7 +17,7 @@ import { unicodeEmojiCodeForName, type CustomEmojiTable } from '../../realm/emoj
 import { realmGroupSettingAllows } from '../../realm/permissions';
 import { isAdmin } from '../../realm/roles';
 import { REALM_ID } from '../../uploads/storage';
-import { SERVED_FILE_CSP } from '../../uploads/mime';
+import { sendStoredImage } from '../../uploads/serve';
 import type { ResourceModule } from '../module';
 import { activeUserIds } from '../users/users-store';
 import { emojiNameProblem, normalizeEmojiName } from '../../../shared/emoji/custom-emoji-name';
@@ -132,6 +132,25 @@ function fileParts(body: unknown): MultipartFile[] {
 }
 
 /**
+ * The bytes of the body's one file, refused (with `countMessage`) unless there is exactly one, and
+ * when larger than `maxMib`. The route reads at most a byte past the limit (maxFileBytes), so a
+ * larger file is never held whole.
+ */
+export async function exactlyOneFile(
+  body: unknown,
+  maxMib: number,
+  countMessage: string,
+): Promise<Buffer> {
+  const files = fileParts(body);
+  if (files.length !== 1) throw badRequest(countMessage);
+  const bytes = await files[0].toBuffer();
+  if (files[0].file.truncated || bytes.length > maxMib * 1024 * 1024) {
+    throw badRequest(`Uploaded file is larger than the allowed limit of ${maxMib} MiB`);
+  }
+  return bytes;
+}
+
+/**
  * Adds an active custom emoji: the image is written first, then the row, so a failure leaves no
  * row pointing at a missing file (and the file is removed again if the row cannot be stored).
  */
@@ -190,15 +209,11 @@ export const realmEmojiResource: ResourceModule = {
         if (activeEmojiByName(ctx.db, name)) {
           throw badRequest('A custom emoji with this name already exists.');
         }
-        const files = fileParts(request.body);
-        if (files.length !== 1) throw badRequest('You must upload exactly one file.');
-        // Read up to the limit and a byte more (maxFileBytes): a larger file is never held whole.
-        const image = await files[0].toBuffer();
-        if (files[0].file.truncated || image.length > maxBytes) {
-          throw badRequest(
-            `Uploaded file is larger than the allowed limit of ${MAX_EMOJI_FILE_SIZE_MIB} MiB`,
-          );
-        }
+        const image = await exactlyOneFile(
+          request.body,
+          MAX_EMOJI_FILE_SIZE_MIB,
+          'You must upload exactly one file.',
+        );
         await addRealmEmoji(ctx, { name, authorId: user.id, image });
         announce(ctx);
       },
@@ -226,17 +241,7 @@ export const realmEmojiResource: ResourceModule = {
           : undefined;
         if (!row) throw notFound('File not found');
         const filePath = join(emojiFolder(ctx), row.file_name);
-        const info = await stat(filePath).catch(() => null);
-        if (!info?.isFile()) throw notFound('File not found');
-        await reply
-          .headers({
-            'content-type': row.content_type,
-            'content-length': String(info.size),
-            'x-content-type-options': 'nosniff',
-            'content-security-policy': SERVED_FILE_CSP,
-            'cache-control': 'public, max-age=86400',
-          })
-          .send(createReadStream(filePath));
+        await sendStoredImage(reply, filePath, row.content_type);
         return SENT;
       },
     );

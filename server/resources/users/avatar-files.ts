@@ -2,8 +2,8 @@
 // 100 px PNG (the public server's size) under DIR/uploads/avatars/<user id>-<version>.png, and
 // served without credentials at /user_avatars/1/avatars/<user id>-<version>.png, because clients
 // show avatars in plain <img> tags. A new upload bumps avatar_version, so the URL changes with it.
-import { createReadStream, mkdirSync } from 'node:fs';
-import { rm, stat, writeFile } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { MultipartFile } from '@fastify/multipart';
@@ -12,7 +12,7 @@ import type { RealmContext } from '../../realm/context';
 import { SENT } from '../../http/router';
 import { ApiError, badRequest, notFound } from '../../http/errors';
 import { REALM_ID } from '../../uploads/storage';
-import { SERVED_FILE_CSP } from '../../uploads/mime';
+import { sendStoredImage } from '../../uploads/serve';
 import { sniffImage } from '../realm/realm-emoji';
 
 /** The public server's default max_avatar_file_size_mib. */
@@ -47,6 +47,23 @@ export async function singleUploadedFile(body: unknown): Promise<Buffer | null> 
 }
 
 /**
+ * `image` cropped to the middle square and scaled to the public server's avatar size (also its
+ * organization icon size), as PNG; anything but a PNG, GIF, JPEG or WebP that decodes is BAD_IMAGE.
+ */
+export async function squarePng(image: Buffer): Promise<Buffer> {
+  if (!sniffImage(image)) throw new ApiError('BAD_IMAGE', 'Invalid image format', 400);
+  try {
+    return await sharp(image, { limitInputPixels: 50_000_000 })
+      .rotate()
+      .resize(AVATAR_PIXELS, AVATAR_PIXELS, { fit: 'cover' })
+      .png()
+      .toBuffer();
+  } catch {
+    throw new ApiError('BAD_IMAGE', 'Could not decode image; did you upload an image file?', 400);
+  }
+}
+
+/**
  * Stores `image` as the user's avatar and returns the new avatar_version. The row is changed only
  * after the file is written, so a failure leaves the old avatar in place.
  */
@@ -55,17 +72,7 @@ export async function storeAvatar(
   userId: number,
   image: Buffer,
 ): Promise<number> {
-  if (!sniffImage(image)) throw new ApiError('BAD_IMAGE', 'Invalid image format', 400);
-  let png: Buffer;
-  try {
-    png = await sharp(image, { limitInputPixels: 50_000_000 })
-      .rotate()
-      .resize(AVATAR_PIXELS, AVATAR_PIXELS, { fit: 'cover' })
-      .png()
-      .toBuffer();
-  } catch {
-    throw new ApiError('BAD_IMAGE', 'Could not decode image; did you upload an image file?', 400);
-  }
+  const png = await squarePng(image);
   const row = ctx.db
     .prepare<[number], { avatar_version: number }>('SELECT avatar_version FROM users WHERE id = ?')
     .get(userId);
@@ -92,18 +99,7 @@ export const avatarFilesResource: ResourceModule = {
       { absolute: true, auth: false },
       async ({ path, reply }): Promise<typeof SENT> => {
         if (!FILE_NAME.test(path.file_name)) throw notFound('File not found');
-        const filePath = join(avatarFolder(ctx), path.file_name);
-        const info = await stat(filePath).catch(() => null);
-        if (!info?.isFile()) throw notFound('File not found');
-        await reply
-          .headers({
-            'content-type': 'image/png',
-            'content-length': String(info.size),
-            'x-content-type-options': 'nosniff',
-            'content-security-policy': SERVED_FILE_CSP,
-            'cache-control': 'public, max-age=86400',
-          })
-          .send(createReadStream(filePath));
+        await sendStoredImage(reply, join(avatarFolder(ctx), path.file_name), 'image/png');
         return SENT;
       },
     );
