@@ -20,6 +20,7 @@ import { cacheMethods } from './cache';
 import { composeDomains, type MethodDef, type PushDef } from './define';
 import { adminRealmMethods } from './admin-realm';
 import type { ChosenFile } from './uploads';
+import { adminIconMethods } from './admin-icon';
 
 export const methods = composeDomains(
   accountsMethods,
@@ -37,6 +38,7 @@ export const methods = composeDomains(
   adminPeopleMethods,
   adminRealmMethods,
   cacheMethods,
+  adminIconMethods,
 );
 
 export const pushes = composeDomains(

@@ -118,6 +118,8 @@ export const METHOD_NAMES = [
   'listInviteLinks',
   'revokeInviteLink',
   'rememberOpenNarrow',
+  'uploadRealmIcon',
+  'deleteRealmIcon',
 ] as const satisfies readonly MethodName[];
 
 export const PUSH_NAMES = [
