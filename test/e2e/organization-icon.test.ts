@@ -76,6 +76,17 @@ describe('organization icon', () => {
     await expect(switcherImage(session.page).count()).resolves.toBe(0);
     await expect(memberProfile.getByText('Upload icon').count()).resolves.toBe(0);
 
+    // Something that is not an image: the server's refusal shows where it was asked.
+    await profile.getByLabel('Upload icon').setInputFiles({
+      name: 'notes.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('not an image at all'),
+    });
+    await profile.getByRole('button', { name: 'Save icon' }).click();
+    await profile.getByRole('alert').getByText('Invalid image format').waitFor();
+    await profile.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => profile.getByRole('alert').count()).toBe(0);
+
     await profile.getByLabel('Upload icon').setInputFiles({
       name: 'logo.png',
       mimeType: 'image/png',

@@ -27,6 +27,7 @@ export function OrganizationIcon({
   const uploaded = realm.realm_icon_source === 'U';
   const clear = () => {
     setFile(null);
+    setError(null);
     setInputKey((k) => k + 1);
   };
 
