@@ -31,6 +31,7 @@ import { DesktopShell, type DesktopIntegration } from './shell/desktop-shell';
 import { DESKTOP_PREFERENCES_FILE } from './shell/desktop-preferences';
 import { DesktopBridge } from './notifications/desktop-bridge';
 import { adminExtrasHandlers } from './admin/extras-handlers';
+import { adminIconHandlers } from './admin/icon-handlers';
 import { adminPeopleHandlers } from './admin/people-handlers';
 import { adminRealmHandlers } from './admin/realm-handlers';
 import { cacheHandlers, deleteAccountCache, openAccountCache } from './cache/cache-service';
@@ -335,6 +336,10 @@ export class MainServices {
       ...personalHandlers({
         signedInSession: (accountId) => session({ accountId }),
         record: (accountId) => this.accounts.get(accountId),
+        intake: this.intake,
+      }),
+      ...adminIconHandlers({
+        signedInSession: (accountId) => session({ accountId }),
         intake: this.intake,
       }),
     };

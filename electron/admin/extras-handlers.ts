@@ -1,8 +1,6 @@
 // Handlers of the admin-extras domain (shared/ipc/admin-extras.ts): custom emoji, linkifiers, code
 // playgrounds, allowed domains and custom profile fields, each one chat-API call. The server
 // enforces who may; its refusals reach the renderer with their own code and message.
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
 import { adminExtrasEndpoints as api } from '../../shared/api/admin-extras-endpoints';
 import type { LinkifierParams, ProfileFieldParams } from '../../shared/api/admin-extras-endpoints';
 import type { MethodHandlers } from '../../shared/ipc/contract';
@@ -12,9 +10,8 @@ import type {
   ProfileFieldUpdate,
 } from '../../shared/ipc/admin-extras';
 import type { AccountSession } from '../accounts/session';
-import type { ApiClient } from '../api/client';
-import { ApiError } from '../api/errors';
 import type { FileIntake } from '../uploads/intake';
+import { postChosenFile } from './file-post';
 
 export type AdminExtrasHandlers = Pick<MethodHandlers, keyof typeof adminExtrasMethods>;
 
@@ -41,20 +38,6 @@ function profileFieldParams(changes: ProfileFieldUpdate): ProfileFieldParams {
   };
 }
 
-/** POST /realm/emoji/{name} with the image as the one multipart file. */
-async function uploadEmoji(client: ApiClient, name: string, path: string): Promise<never> {
-  const bytes = await readFile(path);
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(bytes)]), basename(path));
-  const authorization = client.authorizationHeader();
-  if (!authorization) throw new ApiError('auth', 'UNAUTHORIZED', 'No credentials for account');
-  const response = await client.fetchWithTimeout(
-    `${client.apiBase}/realm/emoji/${encodeURIComponent(name)}`,
-    { method: 'POST', headers: { authorization, accept: 'application/json' }, body: form },
-  );
-  return (await client.readResponse(response)) as never;
-}
-
 export function adminExtrasHandlers(deps: {
   /** The account's session, refusing a signed-out account. */
   signedInSession(accountId: string): AccountSession;
@@ -62,23 +45,12 @@ export function adminExtrasHandlers(deps: {
 }): AdminExtrasHandlers {
   const client = (payload: { accountId: string }) => deps.signedInSession(payload.accountId).client;
   return {
-    addCustomEmoji: async (p) => {
-      const file = deps.intake.get(p.token);
-      if (!file) throw new ApiError('server', 'BAD_REQUEST', 'Pick the image again', 400);
-      try {
-        if (file.size > MAX_EMOJI_FILE_SIZE_MIB * 1024 * 1024) {
-          throw new ApiError(
-            'server',
-            'BAD_REQUEST',
-            `Uploaded file is larger than the allowed limit of ${MAX_EMOJI_FILE_SIZE_MIB} MiB`,
-            400,
-          );
-        }
-        return await uploadEmoji(client(p), p.name, file.path);
-      } finally {
-        deps.intake.release(p.token);
-      }
-    },
+    addCustomEmoji: async (p) =>
+      (await postChosenFile(client(p), deps.intake, {
+        token: p.token,
+        apiPath: `/realm/emoji/${encodeURIComponent(p.name)}`,
+        maxMib: MAX_EMOJI_FILE_SIZE_MIB,
+      })) as never,
     deleteCustomEmoji: (p) => client(p).call(api.deleteCustomEmoji, { emoji_name: p.name }),
 
     addLinkifier: async (p) => {

@@ -442,4 +442,13 @@ export const migrations: Migration[] = [
         UPDATE linkifiers SET sort_order = id;
       `),
   },
+  {
+    version: 12,
+    description: 'organization icon: where it comes from (G default, U uploaded) and its version',
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE realm ADD COLUMN icon_source TEXT NOT NULL DEFAULT 'G';
+        ALTER TABLE realm ADD COLUMN icon_version INTEGER NOT NULL DEFAULT 1;
+      `),
+  },
 ];

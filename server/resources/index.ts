@@ -47,6 +47,7 @@ import { defaultChannelsResource } from './channels/default-channels';
 import { userAdminResource } from './users/user-admin';
 import { invitesResource } from './users/invites';
 import { avatarResource } from './users/avatar';
+import { realmIconResource } from './realm/realm-icon';
 
 export const resources: readonly ResourceModule[] = [
   serverInfoResource,
@@ -95,6 +96,7 @@ export const resources: readonly ResourceModule[] = [
   userAdminResource,
   invitesResource,
   avatarResource,
+  realmIconResource,
 ];
 
 setStateProviders(resources);

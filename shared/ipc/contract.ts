@@ -21,6 +21,7 @@ import { personalMethods } from './personal';
 import { composeDomains, type MethodDef, type PushDef } from './define';
 import { adminRealmMethods } from './admin-realm';
 import type { ChosenFile } from './uploads';
+import { adminIconMethods } from './admin-icon';
 
 export const methods = composeDomains(
   accountsMethods,
@@ -39,6 +40,7 @@ export const methods = composeDomains(
   adminRealmMethods,
   cacheMethods,
   personalMethods,
+  adminIconMethods,
 );
 
 export const pushes = composeDomains(

@@ -124,6 +124,8 @@ export const METHOD_NAMES = [
   'uploadAvatar',
   'deleteAvatar',
   'revealApiKey',
+  'uploadRealmIcon',
+  'deleteRealmIcon',
 ] as const satisfies readonly MethodName[];
 
 export const PUSH_NAMES = [

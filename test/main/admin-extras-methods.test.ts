@@ -2,75 +2,60 @@
 // through main's handlers against the real local realm server: a custom emoji image goes in by
 // intake token as multipart, every call reaches the server with its parameter names, and the
 // server's refusals come back with their code and message.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server';
-import { registerQueue, type TestQueue } from '../support/events';
-import { startMain, type MainHarness } from './support/harness';
+import { describe, expect, it } from 'vitest';
+import { ownerAndMember } from './support/owner-and-member';
 import { encodePng } from '../../server/seed/png';
 
-let realm: TestServer;
-let owner: MainHarness;
-let member: MainHarness;
-let queue: TestQueue;
-let dir: string;
-
-beforeAll(async () => {
-  realm = await startTestServer({ seed: 'demo' });
-  owner = await startMain({ site: realm.url, user: realm.users.owner });
-  member = await startMain({ site: realm.url, user: realm.users.dev });
-  queue = await registerQueue(realm.client('admin'), {
+const session = ownerAndMember({
+  who: 'admin',
+  params: {
     event_types: ['realm_emoji', 'realm_linkifiers', 'custom_profile_fields', 'realm_domains'],
     client_capabilities: { linkifier_url_template: true },
-  });
-  dir = mkdtempSync(join(tmpdir(), 'tributary-admin-extras-'));
+  },
 });
-afterAll(async () => {
-  await owner?.close();
-  await member?.close();
-  await realm?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const ownerCalls = () => owner.services.handlers;
+const ownerCalls = () => session.owner.services.handlers;
 
 describe('admin-extras methods through main', () => {
   it('uploads a custom emoji from an intake token and forgets the token', async () => {
-    const path = join(dir, 'wave.png');
+    const path = join(session.dir, 'wave.png');
     writeFileSync(
       path,
       encodePng(4, 4, () => [10, 200, 30, 255]),
     );
-    const { token } = owner.services.intake.register(path);
-    await ownerCalls().addCustomEmoji({ accountId: owner.accountId, name: 'wave_hello', token });
-    const event = await queue.waitFor((e) => e.type === 'realm_emoji');
+    const { token } = session.owner.services.intake.register(path);
+    await ownerCalls().addCustomEmoji({
+      accountId: session.owner.accountId,
+      name: 'wave_hello',
+      token,
+    });
+    const event = await session.queue.waitFor((e) => e.type === 'realm_emoji');
     expect(
       Object.values(event.realm_emoji as Record<string, { name: string }>).map((e) => e.name),
     ).toContain('wave_hello');
-    expect(owner.services.intake.get(token)).toBeUndefined();
+    expect(session.owner.services.intake.get(token)).toBeUndefined();
     await expect(
-      ownerCalls().addCustomEmoji({ accountId: owner.accountId, name: 'again', token }),
+      ownerCalls().addCustomEmoji({ accountId: session.owner.accountId, name: 'again', token }),
     ).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'Pick the image again' });
   });
 
   it('refuses an image over 5 MiB before sending it', async () => {
-    const path = join(dir, 'huge.png');
+    const path = join(session.dir, 'huge.png');
     writeFileSync(path, Buffer.alloc(5 * 1024 * 1024 + 1));
-    const { token } = owner.services.intake.register(path);
+    const { token } = session.owner.services.intake.register(path);
     await expect(
-      ownerCalls().addCustomEmoji({ accountId: owner.accountId, name: 'huge', token }),
+      ownerCalls().addCustomEmoji({ accountId: session.owner.accountId, name: 'huge', token }),
     ).rejects.toMatchObject({
       code: 'BAD_REQUEST',
       message: 'Uploaded file is larger than the allowed limit of 5 MiB',
     });
-    expect(owner.services.intake.get(token)).toBeUndefined();
+    expect(session.owner.services.intake.get(token)).toBeUndefined();
   });
 
   it('adds, edits and reorders linkifiers with the server’s names', async () => {
     const a = await ownerCalls().addLinkifier({
-      accountId: owner.accountId,
+      accountId: session.owner.accountId,
       linkifier: {
         pattern: 'A-(?P<n>[0-9]+)',
         urlTemplate: 'https://a.example/{n}',
@@ -79,16 +64,19 @@ describe('admin-extras methods through main', () => {
       },
     });
     const b = await ownerCalls().addLinkifier({
-      accountId: owner.accountId,
+      accountId: session.owner.accountId,
       linkifier: { pattern: 'B-(?P<n>[0-9]+)', urlTemplate: 'https://b.example/{n}' },
     });
     await ownerCalls().updateLinkifier({
-      accountId: owner.accountId,
+      accountId: session.owner.accountId,
       linkifierId: b.id,
       linkifier: { pattern: 'B-(?P<n>[0-9]+)', urlTemplate: 'https://b2.example/{n}' },
     });
-    await ownerCalls().reorderLinkifiers({ accountId: owner.accountId, orderedIds: [b.id, a.id] });
-    const listed = (await realm.client('dev').get('/realm/linkifiers')).body.linkifiers;
+    await ownerCalls().reorderLinkifiers({
+      accountId: session.owner.accountId,
+      orderedIds: [b.id, a.id],
+    });
+    const listed = (await session.realm.client('dev').get('/realm/linkifiers')).body.linkifiers;
     expect(listed).toEqual([
       expect.objectContaining({ id: b.id, url_template: 'https://b2.example/{n}' }),
       expect.objectContaining({ id: a.id, reverse_template: 'A-{n}', example_input: 'A-1' }),
@@ -97,7 +85,7 @@ describe('admin-extras methods through main', () => {
 
   it('creates, edits, reorders and deletes a profile field', async () => {
     const { id } = await ownerCalls().createProfileField({
-      accountId: owner.accountId,
+      accountId: session.owner.accountId,
       field: {
         type: 3,
         name: 'Shift',
@@ -107,11 +95,11 @@ describe('admin-extras methods through main', () => {
       },
     });
     await ownerCalls().updateProfileField({
-      accountId: owner.accountId,
+      accountId: session.owner.accountId,
       fieldId: id,
       changes: { name: 'Work shift', editableByUser: false },
     });
-    const fields = (await realm.client('dev').get('/realm/profile_fields')).body
+    const fields = (await session.realm.client('dev').get('/realm/profile_fields')).body
       .custom_fields as Array<{ id: number; name: string; editable_by_user: boolean }>;
     expect(fields.find((f) => f.id === id)).toMatchObject({
       name: 'Work shift',
@@ -119,18 +107,21 @@ describe('admin-extras methods through main', () => {
       required: true,
     });
     const reversed = fields.map((f) => f.id).reverse();
-    await ownerCalls().reorderProfileFields({ accountId: owner.accountId, orderedIds: reversed });
-    await ownerCalls().deleteProfileField({ accountId: owner.accountId, fieldId: id });
-    const after = (await realm.client('dev').get('/realm/profile_fields')).body
+    await ownerCalls().reorderProfileFields({
+      accountId: session.owner.accountId,
+      orderedIds: reversed,
+    });
+    await ownerCalls().deleteProfileField({ accountId: session.owner.accountId, fieldId: id });
+    const after = (await session.realm.client('dev').get('/realm/profile_fields')).body
       .custom_fields as Array<{ id: number }>;
     expect(after.map((f) => f.id)).toEqual(reversed.filter((f) => f !== id));
   });
 
   it('passes on the server’s refusal of a member', async () => {
-    const calls = member.services.handlers;
+    const calls = session.member.services.handlers;
     await expect(
       calls.addPlayground({
-        accountId: member.accountId,
+        accountId: session.member.accountId,
         name: 'Go',
         language: 'Go',
         urlTemplate: 'https://go.example/?c={code}',
@@ -141,13 +132,13 @@ describe('admin-extras methods through main', () => {
     });
     await expect(
       calls.addRealmDomain({
-        accountId: member.accountId,
+        accountId: session.member.accountId,
         domain: 'x.example',
         allowSubdomains: false,
       }),
     ).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'Must be an organization owner' });
     await expect(
-      calls.deleteCustomEmoji({ accountId: member.accountId, name: 'wave_hello' }),
+      calls.deleteCustomEmoji({ accountId: session.member.accountId, name: 'wave_hello' }),
     ).rejects.toMatchObject({
       code: 'BAD_REQUEST',
       message: 'Must be an organization administrator or emoji author',

@@ -4,6 +4,7 @@ import { selectUnreadCounts } from '../../store';
 import type { ConnectionState } from '../../../shared/ipc/common';
 import { api } from '../../src/tributary';
 import { ALL_MESSAGES_ROUTE, navigate, uiStore, useUi } from '../../src/ui-store';
+import { RealmIcon } from './RealmIcon';
 
 export function connectionLabel(state: ConnectionState | undefined): string {
   switch (state?.status) {
@@ -27,6 +28,20 @@ function AccountUnread({ accountId }: { accountId: string }) {
       {total}
     </span>
   ) : null;
+}
+
+function AccountRealmIcon({ accountId, realmName }: { accountId: string; realmName: string }) {
+  const iconUrl = useChatStore(
+    (s) => s.accounts[accountId]?.settings.realm.realm_icon_url as string | undefined,
+  );
+  return (
+    <RealmIcon
+      accountId={accountId}
+      iconUrl={iconUrl}
+      realmName={realmName}
+      className="realm-initial"
+    />
+  );
 }
 
 export function AccountSwitcher() {
@@ -59,9 +74,7 @@ export function AccountSwitcher() {
                   void api().switchAccount({ accountId: a.id });
                 }}
               >
-                <span className="realm-initial" aria-hidden="true">
-                  {a.realmName.slice(0, 1).toUpperCase()}
-                </span>
+                <AccountRealmIcon accountId={a.id} realmName={a.realmName} />
                 <span className={`dot ${state.status}`} aria-hidden="true" />
                 <AccountUnread accountId={a.id} />
               </button>

@@ -5,6 +5,7 @@ import { authenticationFailed, loginUserDeactivated } from '../../http/errors';
 import { verifyPassword } from '../../http/auth';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../../config';
 import { realmRow } from '../realm/realm-settings';
+import { realmIconUrl } from '../realm/realm-icon';
 import { renderShortMarkdown } from '../../realm/render-text';
 
 export const serverInfoResource: ResourceModule = {
@@ -38,7 +39,7 @@ export const serverInfoResource: ResourceModule = {
         realm_url: ctx.realmUrl,
         realm_uri: ctx.realmUrl,
         realm_name: realm.name,
-        realm_icon: `${ctx.realmUrl}/static/images/logo/zulip-icon-128x128.png`,
+        realm_icon: new URL(realmIconUrl(ctx.db), ctx.realmUrl).href,
         realm_description: renderShortMarkdown(realm.description),
         realm_web_public_access_enabled: false,
       };

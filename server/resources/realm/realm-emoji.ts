@@ -132,6 +132,25 @@ export function fileParts(body: unknown): MultipartFile[] {
 }
 
 /**
+ * The bytes of the body's one file, refused (with `countMessage`) unless there is exactly one, and
+ * when larger than `maxMib`. The route reads at most a byte past the limit (maxFileBytes), so a
+ * larger file is never held whole.
+ */
+export async function exactlyOneFile(
+  body: unknown,
+  maxMib: number,
+  countMessage: string,
+): Promise<Buffer> {
+  const files = fileParts(body);
+  if (files.length !== 1) throw badRequest(countMessage);
+  const bytes = await files[0].toBuffer();
+  if (files[0].file.truncated || bytes.length > maxMib * 1024 * 1024) {
+    throw badRequest(`Uploaded file is larger than the allowed limit of ${maxMib} MiB`);
+  }
+  return bytes;
+}
+
+/**
  * Adds an active custom emoji: the image is written first, then the row, so a failure leaves no
  * row pointing at a missing file (and the file is removed again if the row cannot be stored).
  */
@@ -190,15 +209,11 @@ export const realmEmojiResource: ResourceModule = {
         if (activeEmojiByName(ctx.db, name)) {
           throw badRequest('A custom emoji with this name already exists.');
         }
-        const files = fileParts(request.body);
-        if (files.length !== 1) throw badRequest('You must upload exactly one file.');
-        // Read up to the limit and a byte more (maxFileBytes): a larger file is never held whole.
-        const image = await files[0].toBuffer();
-        if (files[0].file.truncated || image.length > maxBytes) {
-          throw badRequest(
-            `Uploaded file is larger than the allowed limit of ${MAX_EMOJI_FILE_SIZE_MIB} MiB`,
-          );
-        }
+        const image = await exactlyOneFile(
+          request.body,
+          MAX_EMOJI_FILE_SIZE_MIB,
+          'You must upload exactly one file.',
+        );
         await addRealmEmoji(ctx, { name, authorId: user.id, image });
         announce(ctx);
       },

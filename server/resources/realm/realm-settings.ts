@@ -6,6 +6,7 @@ import type { ResourceModule } from '../module';
 import { LIMITS, PRESENCE, TYPING } from '../../config';
 import { THUMBNAIL_FORMATS } from '../../uploads/thumbnails';
 import { DEFAULT_REALM_SETTINGS } from '../../realm/settings-defaults';
+import { realmIconSource, realmIconUrl } from './realm-icon';
 import { VIDEO_CHAT_PROVIDERS } from '../../../shared/admin/realm-settings';
 
 export interface RealmRow {
@@ -50,8 +51,8 @@ export const realmSettingsResource: ResourceModule = {
       realm_url: ctx.realmUrl,
       realm_uri: ctx.realmUrl,
       realm_date_created: realm.date_created,
-      realm_icon_url: `${ctx.realmUrl}/static/images/logo/zulip-icon-128x128.png`,
-      realm_icon_source: 'D',
+      realm_icon_url: realmIconUrl(ctx.db),
+      realm_icon_source: realmIconSource(ctx.db),
       max_message_length: LIMITS.maxMessageLength,
       max_topic_length: LIMITS.maxTopicLength,
       max_stream_name_length: LIMITS.maxStreamNameLength,

@@ -34,7 +34,11 @@ export function uploadedAvatarUrl(userId: number, version: number, medium: boole
 export const MAX_AVATAR_FILE_SIZE_MIB = 5;
 const SIZES = { small: 100, medium: 500 } as const;
 
-async function squarePng(image: Buffer, size: number): Promise<Buffer> {
+/**
+ * `image` cropped to the middle square and scaled to `size` (the public server's avatar size, also
+ * its organization icon size, by default), as PNG; an image that is not one decodes to BAD_IMAGE.
+ */
+export async function squarePng(image: Buffer, size: number = SIZES.small): Promise<Buffer> {
   if (!sniffImage(image)) throw new ApiError('BAD_IMAGE', 'Invalid image format', 400);
   try {
     // The first frame only: an animated avatar would move in every message row.

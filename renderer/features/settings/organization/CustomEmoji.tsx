@@ -1,7 +1,7 @@
 // Settings > Organization > Custom emoji: every active custom emoji with its author; those the
 // realm's can_add_custom_emoji_group allows upload one (name, image, preview before sending);
 // administrators delete any, others only their own, as on the public server.
-import { useEffect, useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useChatStore } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
 import { api } from '../../../src/tributary';
@@ -9,12 +9,14 @@ import { mediaUrl } from '../../../bridge/media';
 import { emojiNameProblem, normalizeEmojiName } from '../../../../shared/emoji/custom-emoji-name';
 import {
   DeleteButton,
+  ImageFileInput,
   ListTable,
   ReadOnlyNote,
   Refusal,
   matchesFilter,
   standing,
   useChange,
+  useLocalPreview,
 } from './extras-kit';
 
 interface RealmEmojiEntry {
@@ -27,15 +29,13 @@ interface RealmEmojiEntry {
 
 /** The server's MAX_EMOJI_FILE_SIZE_MIB. */
 const MAX_EMOJI_BYTES = 5 * 1024 * 1024;
-const IMAGE_TYPES = 'image/png,image/gif,image/jpeg,image/webp';
 
 function EmojiUpload({ accountId, taken }: { accountId: string; taken: ReadonlySet<string> }) {
   const [name, setName] = useState('');
   const [file, setFile] = useState<File | null>(null);
   const [inputKey, setInputKey] = useState(0);
   const { error, setError, busy, run } = useChange();
-  const preview = useMemo(() => (file ? URL.createObjectURL(file) : null), [file]);
-  useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
+  const preview = useLocalPreview(file);
 
   const normalized = normalizeEmojiName(name);
   const nameProblem =
@@ -88,12 +88,10 @@ function EmojiUpload({ accountId, taken }: { accountId: string; taken: ReadonlyS
         </label>
         <label className="admin-file">
           Image
-          <input
-            key={inputKey}
-            type="file"
-            accept={IMAGE_TYPES}
-            onChange={(e) => {
-              setFile(e.target.files?.[0] ?? null);
+          <ImageFileInput
+            resetKey={inputKey}
+            onPick={(picked) => {
+              setFile(picked);
               setError(null);
             }}
           />

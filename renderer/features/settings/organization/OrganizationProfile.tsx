@@ -1,5 +1,6 @@
-// Organization profile, as the public web app's: name, description (Markdown, with the server's
-// sanitized rendering as preview), language and icon. Everyone sees it; administrators change it.
+// Organization profile, as the public web app's: icon (OrganizationIcon.tsx), name, description
+// (Markdown, with the server's sanitized rendering as preview) and language. Everyone sees it;
+// administrators change it.
 import { useState } from 'react';
 import { useChatStore } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
@@ -15,6 +16,7 @@ import { useSettingsForm } from './form/use-settings-form';
 import { SaveBar } from './form/SaveBar';
 import { isAdminAccount } from './form/permissions';
 import { MarkdownPreview } from './MarkdownPreview';
+import { OrganizationIcon } from './OrganizationIcon';
 
 export function OrganizationProfile({ accountId }: { accountId: string }) {
   const account = useChatStore(selectActiveAccount);
@@ -43,12 +45,7 @@ export function OrganizationProfile({ accountId }: { accountId: string }) {
       {canEdit ? null : (
         <p className="org-note">Only organization administrators can change these settings.</p>
       )}
-      <div className="org-profile-icon" aria-label="Organization icon" role="img">
-        {name.trim().charAt(0).toUpperCase() || '?'}
-      </div>
-      <p className="org-hint">
-        The organization icon is the default one: this server has no icon upload.
-      </p>
+      <OrganizationIcon accountId={accountId} realm={realm} canEdit={canEdit} />
       <label className="org-field">
         <span>Organization name</span>
         <input

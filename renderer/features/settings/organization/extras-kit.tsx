@@ -1,7 +1,8 @@
 // Pieces the custom emoji, linkifier, playground, domain and profile field screens share: who the
 // signed-in person is to the realm, running a change through main while showing the server's
-// refusal, a delete that asks once more, and moving a row up or down a reorderable list.
-import { useCallback, useState, type ReactNode } from 'react';
+// refusal, a delete that asks once more, moving a row up or down a reorderable list, and choosing
+// an image with a local preview (custom emoji, the organization icon).
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { isInGroupSetting } from '../../../../shared/group-setting';
 import type { GroupSettingValue } from '../../../../shared/api/types';
 import type { AccountState } from '../../../store';
@@ -267,4 +268,32 @@ export function RowActions({
       <DeleteButton what={what} onDelete={onDelete} />
     </td>
   );
+}
+
+/** The image types the server accepts (it checks the bytes too). */
+export const IMAGE_TYPES = 'image/png,image/gif,image/jpeg,image/webp';
+
+/** A file input for one image; a new `resetKey` empties it (after a send or cancel). */
+export function ImageFileInput({
+  resetKey,
+  onPick,
+}: {
+  resetKey: number;
+  onPick: (file: File | null) => void;
+}) {
+  return (
+    <input
+      key={resetKey}
+      type="file"
+      accept={IMAGE_TYPES}
+      onChange={(e) => onPick(e.target.files?.[0] ?? null)}
+    />
+  );
+}
+
+/** A blob: URL showing the chosen file before it is sent, released when the choice changes. */
+export function useLocalPreview(file: File | null): string | null {
+  const preview = useMemo(() => (file ? URL.createObjectURL(file) : null), [file]);
+  useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
+  return preview;
 }

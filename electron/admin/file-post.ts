@@ -1,0 +1,40 @@
+// One chosen file sent as the single multipart part of an administration request (custom emoji,
+// the organization icon). The file is named by its intake token, never by a path from the page;
+// the token is spent whatever the outcome, and a file over the server's limit never leaves.
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { ApiClient } from '../api/client';
+import { ApiError } from '../api/errors';
+import type { FileIntake } from '../uploads/intake';
+
+export async function postChosenFile(
+  client: ApiClient,
+  intake: FileIntake,
+  request: { token: string; apiPath: string; maxMib: number },
+): Promise<Record<string, unknown>> {
+  const file = intake.get(request.token);
+  if (!file) throw new ApiError('server', 'BAD_REQUEST', 'Pick the image again', 400);
+  try {
+    if (file.size > request.maxMib * 1024 * 1024) {
+      throw new ApiError(
+        'server',
+        'BAD_REQUEST',
+        `Uploaded file is larger than the allowed limit of ${request.maxMib} MiB`,
+        400,
+      );
+    }
+    const bytes = await readFile(file.path);
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(bytes)]), basename(file.path));
+    const authorization = client.authorizationHeader();
+    if (!authorization) throw new ApiError('auth', 'UNAUTHORIZED', 'No credentials for account');
+    const response = await client.fetchWithTimeout(`${client.apiBase}${request.apiPath}`, {
+      method: 'POST',
+      headers: { authorization, accept: 'application/json' },
+      body: form,
+    });
+    return (await client.readResponse(response)) as Record<string, unknown>;
+  } finally {
+    intake.release(request.token);
+  }
+}
