@@ -6,6 +6,7 @@
 // this tries once to download it (electron's own installer); where that fails too (the project's
 // build machines cannot reach GitHub), it says so in one paragraph and exits with status 1 before
 // building anything.
+import { builtinModules } from 'node:module';
 import { spawnSync } from 'node:child_process';
 import {
   cpSync,
@@ -103,14 +104,40 @@ export function noRuntimeMessage(version: string, host: Host = currentHost()): s
 }
 
 /**
- * dist/app: what the installers contain. The bundled main process and preload need no node_modules,
- * so the app's package.json lists no dependencies and electron-builder packs and rebuilds nothing.
+ * The packages the bundled main process still requires at run time: native modules the bundle keeps
+ * external (better-sqlite3, for the local cache). electron-builder installs them into the app and
+ * rebuilds them for Electron's ABI.
+ */
+export function requiredPackages(mainBundle: string): string[] {
+  const names = [...mainBundle.matchAll(/require\("([^".][^"]*)"\)/g)].map((m) => m[1]!);
+  return [
+    ...new Set(
+      names.filter(
+        (name) =>
+          !name.startsWith('node:') && name !== 'electron' && !builtinModules.includes(name),
+      ),
+    ),
+  ].sort();
+}
+
+/**
+ * dist/app: what the installers contain: the bundled main process and preload, the renderer, and a
+ * package.json listing only the native modules main requires (at the versions this repo pins).
  */
 export function stageApp(projectRoot: string, out: string): void {
   const pkg = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
     version: string;
     description: string;
+    dependencies: Record<string, string>;
   };
+  const main = readFileSync(join(projectRoot, 'dist/electron/main.cjs'), 'utf8');
+  const dependencies = Object.fromEntries(
+    requiredPackages(main).map((name) => {
+      const version = pkg.dependencies[name];
+      if (!version) throw new Error(`main requires ${name}, which package.json does not list`);
+      return [name, version];
+    }),
+  );
   rmSync(out, { recursive: true, force: true });
   mkdirSync(join(out, 'dist/electron'), { recursive: true });
   for (const file of ['main.cjs', 'preload.cjs']) {
@@ -127,6 +154,7 @@ export function stageApp(projectRoot: string, out: string): void {
         description: pkg.description,
         author: 'Tributary contributors',
         main: 'dist/electron/main.cjs',
+        dependencies,
       },
       null,
       2,

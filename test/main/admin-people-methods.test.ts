@@ -55,7 +55,7 @@ describe('bot methods', () => {
     expect(Object.keys(created)).toEqual(['userId']);
     botId = created.userId;
     const user = await realm.client('dev').get(`/users/${botId}`);
-    expect(user.body.user.avatar_url).toMatch(/^\/user_avatars\/1\/avatars\//);
+    expect(user.body.user.avatar_url).toMatch(/^\/user_avatars\/1\/[0-9a-f]{40}\.png\?version=/);
   });
 
   it('shows the key to the owner only and saves a zuliprc through the save dialog', async () => {

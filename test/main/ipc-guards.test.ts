@@ -16,6 +16,7 @@ import { PushHub } from '../../electron/push-hub';
 import { createDispatcher } from '../../electron/ipc/dispatch';
 import { registerIpcHandlers } from '../../electron/ipc/electron-transport';
 import { createPreloadApi } from '../../electron/ipc/preload-api';
+import { mediaCookie } from './support/media-cookie';
 import { startBrowserHost, type BrowserHost } from '../../electron/host/host';
 import { fakeElectronIpc, type FakeFrame } from './support/transports';
 
@@ -248,18 +249,8 @@ describe('browser-mode bridge', () => {
   });
 
   it('issues a media cookie that is not the secret and cannot open the bridge', async () => {
-    const cookie = await new Promise<string>((resolve, reject) => {
-      const socket = new WebSocket(
-        `ws://127.0.0.1:${host.port}/bridge?secret=${encodeURIComponent(host.secret)}`,
-        { origin: `http://127.0.0.1:${host.port}` },
-      );
-      socket.on('upgrade', (res) => {
-        const header = [res.headers['set-cookie'] ?? []].flat().join(';');
-        socket.close();
-        resolve(decodeURIComponent(/tributary_media=([^;]+)/.exec(header)?.[1] ?? ''));
-      });
-      socket.on('error', reject);
-    });
+    const header = await mediaCookie(host.port, host.secret);
+    const cookie = decodeURIComponent(header.slice(header.indexOf('=') + 1));
     expect(cookie).not.toBe('');
     expect(cookie).not.toBe(host.secret);
     expect(await tryConnect(cookie, `http://127.0.0.1:${host.port}`)).toBe(401);

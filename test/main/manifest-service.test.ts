@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ManifestSession } from '../../shared/ipc/manifest';
 import { MEDIA_COOKIE } from '../../shared/ipc/wire';
+import { mediaCookie } from './support/media-cookie';
 import { FileVault } from '../../electron/accounts/vault';
 import { startBrowserHost, type BrowserHost } from '../../electron/host/host';
 import { createDispatcher, type Dispatch } from '../../electron/ipc/dispatch';
@@ -77,7 +78,7 @@ describe('manifest service in browser mode (the host, its dispatcher and its aud
       rendererDir: join(dataDir, 'no-renderer'),
     });
     dispatch = createDispatcher(host.services.handlers);
-    cookie = `${MEDIA_COOKIE}=${encodeURIComponent(host.secret)}`;
+    cookie = await mediaCookie(host.port, host.secret);
   });
   afterAll(async () => host.close());
 

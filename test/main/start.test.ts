@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebSocketBridge, type WebSocketLike } from '../../shared/ipc/bridge-client';
+import { mediaCookie, SAME_ORIGIN } from './support/media-cookie';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -107,21 +108,10 @@ describe('npm start (browser mode)', () => {
     ).accounts[0].id;
     const media = new URL(`/media/${accountId}${uploaded.url}`, appUrl);
     // The page's media token comes with the bridge handshake (never the bridge secret itself).
-    const token = await new Promise<string>((resolve, reject) => {
-      const socket = new WebSocket(
-        `ws://127.0.0.1:${appUrl.port}/bridge?secret=${encodeURIComponent(secret)}`,
-        { origin: `http://127.0.0.1:${appUrl.port}` },
-      );
-      socket.on('upgrade', (res) => {
-        const header = [res.headers['set-cookie'] ?? []].flat().join(';');
-        socket.close();
-        resolve(/tributary_media=([^;]+)/.exec(header)?.[1] ?? '');
-      });
-      socket.on('error', reject);
-    });
+    const mediaHeader = await mediaCookie(Number(appUrl.port), secret);
     const asSecret = { cookie: `tributary_media=${encodeURIComponent(secret)}` };
     expect((await fetch(media, { headers: asSecret })).status).toBe(401);
-    const cookie = { cookie: `tributary_media=${token}`, 'sec-fetch-site': 'same-origin' };
+    const cookie = { cookie: mediaHeader, ...SAME_ORIGIN };
     const withCookie = await fetch(media, { headers: cookie });
     expect(withCookie.status).toBe(200);
     expect(await withCookie.text()).toBe('picture bytes');

@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import type { ResourceModule } from '../module';
 import type { RealmContext } from '../../realm/context';
 import type { Db } from '../../db';
-import { badRequest } from '../../http/errors';
+import { ApiError, badRequest } from '../../http/errors';
 import { isAdmin } from '../../realm/roles';
 import { REALM_ID } from '../../uploads/storage';
-import { exactlyOneFile } from './realm-emoji';
+import { exactlyOneFile, sniffImage } from './realm-emoji';
 import { squarePng } from '../users/avatar-files';
 import { SENT } from '../../http/router';
 import { sendPublicImage } from '../../uploads/public-image';
@@ -88,6 +88,8 @@ export const realmIconResource: ResourceModule = {
           MAX_ICON_FILE_SIZE_MIB,
           'You must upload exactly one icon.',
         );
+        // As for custom emoji: a file that is not a PNG, GIF, JPEG or WebP is refused by its bytes.
+        if (!sniffImage(image)) throw new ApiError('BAD_IMAGE', 'Invalid image format', 400);
         const png = await squarePng(image);
         // Written aside and renamed over: a reader never gets half an icon.
         const target = join(iconFolder(ctx), 'icon.png');

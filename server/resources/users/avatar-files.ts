@@ -10,7 +10,6 @@ import type { MultipartFile } from '@fastify/multipart';
 import type { RealmContext } from '../../realm/context';
 import { ApiError, badRequest } from '../../http/errors';
 import { REALM_ID } from '../../uploads/storage';
-import { sniffImage } from '../realm/realm-emoji';
 
 export const AVATAR_PATH = `/user_avatars/${REALM_ID}`;
 
@@ -39,7 +38,6 @@ const SIZES = { small: 100, medium: 500 } as const;
  * its organization icon size, by default), as PNG; an image that is not one decodes to BAD_IMAGE.
  */
 export async function squarePng(image: Buffer, size: number = SIZES.small): Promise<Buffer> {
-  if (!sniffImage(image)) throw new ApiError('BAD_IMAGE', 'Invalid image format', 400);
   try {
     // The first frame only: an animated avatar would move in every message row.
     return await sharp(image, { animated: false, limitInputPixels: 50_000_000 })
