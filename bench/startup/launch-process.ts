@@ -62,6 +62,8 @@ export async function timeLaunch<T>(
   ready: (page: Page) => Promise<T>,
   /** Runs on the new page before it loads the app (e.g. page.addInitScript). */
   beforeLoad?: (page: Page) => Promise<void>,
+  /** Appended to the printed URL's fragment (e.g. `&view=all`). */
+  fragment = '',
 ): Promise<TimedLaunch<T>> {
   const t0 = performance.now();
   const child = spawn(
@@ -75,9 +77,7 @@ export async function timeLaunch<T>(
     const context = await browser.newContext();
     const page = await context.newPage();
     await beforeLoad?.(page);
-    // The first message on screen is the bar: All messages, not the Inbox a fresh user's
-    // web_home_view opens on (the public default).
-    await page.goto(`${url}&view=all`);
+    await page.goto(`${url}${fragment}`);
     const seen = await ready(page);
     const t2 = performance.now();
     await context.close();

@@ -186,7 +186,7 @@ export class AccountSession {
     };
   }
 
-  rememberOpenNarrow(narrow: NarrowTerm[]): void {
+  rememberOpenNarrow(narrow: NarrowTerm[] | null): void {
     this.lastNarrow = narrow;
     this.cache?.setLastNarrow(narrow);
   }

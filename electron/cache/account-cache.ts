@@ -245,10 +245,17 @@ export class AccountCache {
     return cutPage(searchCachedMessages(all, narrow, ctx), request, { oldest: true, newest: true });
   }
 
-  /** The conversation the person had open, to show first on the next launch. */
-  setLastNarrow(narrow: NarrowTerm[]): void {
+  /**
+   * The conversation the person had open, to show first on the next launch; null when they left
+   * conversations for the Inbox or Recent conversations (the next launch opens their home view).
+   */
+  setLastNarrow(narrow: NarrowTerm[] | null): void {
     if (this.closed) return;
     this.preloaded = null;
+    if (narrow === null) {
+      this.db.prepare("DELETE FROM meta WHERE name = 'lastNarrow'").run();
+      return;
+    }
     this.db
       .prepare("INSERT OR REPLACE INTO meta (name, value) VALUES ('lastNarrow', ?)")
       .run(this.cipher.seal(JSON.stringify(narrow), 'meta:lastNarrow'));

@@ -6,7 +6,7 @@ import type { ConnectionState as IpcConnection } from '../../shared/ipc/common';
 import type { OutboxEntry as MainOutboxEntry } from '../../shared/ipc/chat';
 import type { AccountsChanged } from '../../shared/ipc/accounts';
 import type { Api } from './tributary';
-import { ALL_MESSAGES_ROUTE, navigate, replaceRoute, uiStore } from './ui-store';
+import { navigate, replaceRoute, uiStore } from './ui-store';
 import { narrowKey, type NarrowTerm } from '../../shared/narrow';
 import { forgetUnsent, handOverUnsent } from './unsent';
 import { openDeepLink } from './deep-links';
@@ -44,10 +44,7 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
   const openLastNarrow = (accountId: string, narrow: NarrowTerm[] | null | undefined) => {
     if (launchRouteDecided || chat().activeAccountId !== accountId) return;
     launchRouteDecided = true;
-    const { route, previous } = uiStore.getState();
-    if (narrow && route === ALL_MESSAGES_ROUTE && previous.length === 0) {
-      replaceRoute({ kind: 'narrow', narrow });
-    }
+    if (narrow && !uiStore.getState().routeChosen) replaceRoute({ kind: 'narrow', narrow });
   };
 
   const setConnection = (accountId: string, state: IpcConnection) => {
@@ -218,10 +215,16 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
   // Main keeps the open conversation per account, for the next launch.
   unsubscribers.push(
     uiStore.subscribe((state, previous) => {
-      if (state.route === previous.route || state.route.kind !== 'narrow') return;
+      if (state.route === previous.route) return;
+      const { route } = state;
+      // A conversation is reopened at the next launch; leaving conversations for the Inbox or
+      // Recent conversations means the home view (web_home_view) decides it again. Other screens
+      // (settings, drafts) are passing: they change nothing.
+      if (route.kind !== 'narrow' && route.kind !== 'inbox' && route.kind !== 'recent') return;
       const accountId = chat().activeAccountId;
       if (!accountId) return;
-      void api.rememberOpenNarrow({ accountId, narrow: state.route.narrow }).catch(() => undefined);
+      const narrow = route.kind === 'narrow' ? route.narrow : null;
+      void api.rememberOpenNarrow({ accountId, narrow }).catch(() => undefined);
     }),
   );
 

@@ -5,6 +5,11 @@ import { narrowTerm } from './chat';
 import { z } from 'zod';
 
 export const cacheMethods = {
-  /** The conversation now open; the next launch opens it first, from the cache. */
-  rememberOpenNarrow: method<null>()(forAccount({ narrow: z.array(narrowTerm).max(20) })),
+  /**
+   * The conversation now open; the next launch opens it first, from the cache. Null: the person
+   * went to the Inbox or Recent conversations, so the next launch opens their home view.
+   */
+  rememberOpenNarrow: method<null>()(
+    forAccount({ narrow: z.array(narrowTerm).max(20).nullable() }),
+  ),
 } as const;

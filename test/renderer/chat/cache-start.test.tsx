@@ -20,7 +20,13 @@ let restoreLayout: () => void;
 
 beforeEach(() => {
   resetUi('a');
-  uiStore.setState({ accountsLoaded: false, route: ALL_MESSAGES_ROUTE, fromCache: {} });
+  // A launch: nothing has chosen the view yet, so the remembered conversation may.
+  uiStore.setState({
+    accountsLoaded: false,
+    route: ALL_MESSAGES_ROUTE,
+    routeChosen: false,
+    fromCache: {},
+  });
   listeners = new Map();
   restoreLayout = fakeLayout();
 });
