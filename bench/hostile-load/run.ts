@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { ChildProcess } from 'node:child_process';
+import { LIMITS } from '../../server/config';
 import { ApiClient } from '../../test/support/client';
 import { startServerProcess } from '../support/server-process';
 import { writeBenchFigures } from '../support/output';
@@ -71,7 +72,7 @@ function form(params: Record<string, unknown>): string {
 }
 
 /** Starts a server (of `root`, default this checkout) with accounts, the channel and open queues. */
-async function startRealm(root: string | undefined): Promise<Realm> {
+async function startRealm(root: string | undefined, prefill: boolean): Promise<Realm> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tributary-hostile-'));
   const loopFile = join(dataDir, 'loop-delay.txt');
   writeFileSync(loopFile, '');
@@ -95,6 +96,23 @@ async function startRealm(root: string | undefined): Promise<Realm> {
     'subscribe',
   );
   const [hostile, ...rest] = accounts;
+  const senders = rest.slice(0, SENDERS);
+  if (prefill) {
+    // Messages for the flag changes to name (before the queues exist, so none are told).
+    await Promise.all(
+      senders.map(async (sender, s) => {
+        for (let i = s; i < LIMITS.maxMessageIdsPerRequest; i += senders.length) {
+          const res = await formRequest(
+            'POST',
+            `${url}/api/v1/messages`,
+            sender.authorization,
+            form({ type: 'stream', to: CHANNEL, topic: `setup ${i % 10}`, content: `setup ${i}` }),
+          );
+          check(res, 'POST /messages');
+        }
+      }),
+    );
+  }
   const receivers = await Promise.all(
     rest.slice(SENDERS).map(async (account) => {
       // Every event type, as the app registers: channel and subscription events reach these queues.
@@ -108,7 +126,7 @@ async function startRealm(root: string | undefined): Promise<Realm> {
       };
     }),
   );
-  return { child, url, dataDir, loopFile, hostile, senders: rest.slice(0, SENDERS), receivers };
+  return { child, url, dataDir, loopFile, hostile, senders, receivers };
 }
 
 async function formRequestJson(
@@ -230,7 +248,8 @@ async function singleRequests(realm: Realm, includeRefused: boolean) {
     };
     console.log(label, JSON.stringify(results[label]));
   };
-  const oneThousand = () => newNames(1000).map((name) => ({ name }));
+  const oneThousand = () =>
+    newNames(LIMITS.maxChannelsPerSubscriptionRequest).map((name) => ({ name }));
   await run('subscribe_1000_new_names', { subscriptions: oneThousand() });
   await run(`subscribe_1000_new_names_x_${QUEUES}_users`, {
     subscriptions: oneThousand(),
@@ -252,13 +271,13 @@ function hostileRequests(realm: Realm, messageIds: number[]) {
     i % 50 === 49 ? '\n\n' : i % 7 === 0 ? '**bold** ' : 'word ',
   )
     .join('')
-    .slice(0, 10000);
+    .slice(0, LIMITS.maxMessageLength);
   let lastCreated: string[] = [];
   return [
     {
       label: 'subscribe_1000_new_names',
       next: () => {
-        lastCreated = newNames(1000);
+        lastCreated = newNames(LIMITS.maxChannelsPerSubscriptionRequest);
         return {
           method: 'POST',
           path: '/users/me/subscriptions',
@@ -280,7 +299,9 @@ function hostileRequests(realm: Realm, messageIds: number[]) {
         method: 'POST',
         path: '/users/me/subscriptions',
         params: {
-          subscriptions: newNames(1000).map((name) => ({ name })),
+          subscriptions: newNames(LIMITS.maxChannelsPerSubscriptionRequest).map((name) => ({
+            name,
+          })),
           principals: receivers,
         },
       }),
@@ -296,7 +317,7 @@ function hostileRequests(realm: Realm, messageIds: number[]) {
           num_after: 0,
           narrow: [
             { operator: 'channel', operand: CHANNEL },
-            ...Array.from({ length: 99 }, (_, i) => ({
+            ...Array.from({ length: LIMITS.maxNarrowTerms - 1 }, (_, i) => ({
               operator: 'topic',
               operand: `not ${i}`,
               negated: true,
@@ -336,26 +357,13 @@ function summarise(samples: number[]) {
 
 /** Phases 2 and 3: steady senders and polling receivers, quiet then with the hostile member. */
 async function loadPhases(realm: Realm) {
-  // 5,000 message ids for the flag changes: the channel's, padded with the realm's older ids.
-  for (let i = 0; i < 5; i++) {
-    await Promise.all(
-      realm.senders.map((s, j) =>
-        formRequest(
-          'POST',
-          `${realm.url}/api/v1/messages`,
-          s.authorization,
-          form({ type: 'stream', to: CHANNEL, topic: 'setup', content: `setup ${i} ${j}` }),
-        ),
-      ),
-    );
-  }
+  // The flag changes name the newest 5,000 messages the hostile member can read.
   const newest = await formRequestJson('GET', `${realm.url}/api/v1/messages`, realm.hostile, {
     anchor: 'newest',
-    num_before: 1,
+    num_before: LIMITS.maxMessageIdsPerRequest,
     num_after: 0,
   });
-  const newestId = (newest.messages as Array<{ id: number }>)[0].id;
-  const messageIds = Array.from({ length: 5000 }, (_, i) => newestId - i).filter((id) => id > 0);
+  const messageIds = (newest.messages as Array<{ id: number }>).map((m) => m.id);
 
   const quiet = new Histogram();
   const hostile = new Histogram();
@@ -380,6 +388,8 @@ async function loadPhases(realm: Realm) {
         ).catch(() => null);
         if (res?.status !== 200) {
           if (running) countError(res ? `events ${res.status}` : 'events network');
+          // A queue that keeps failing must not spin: it would load both processes.
+          await new Promise((resolve) => setTimeout(resolve, 200));
           continue;
         }
         receiver.lastEventId = res.lastEventId;
@@ -524,7 +534,7 @@ async function main(): Promise<void> {
       duration_s: DURATION_S,
     },
   };
-  const realm = await startRealm(undefined);
+  const realm = await startRealm(undefined, true);
   try {
     result.single_requests = await singleRequests(realm, true);
     result.load = await loadPhases(realm);
@@ -533,7 +543,7 @@ async function main(): Promise<void> {
   }
   if (values.before) {
     console.log(`before: ${values.before}`);
-    const before = await startRealm(values.before);
+    const before = await startRealm(values.before, false);
     try {
       result.single_requests_before = await singleRequests(before, true);
     } finally {

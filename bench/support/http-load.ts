@@ -78,7 +78,8 @@ function pollEventsText(
 }
 
 /**
- * A form-encoded request whose response body is read only when the status is not 200 (to report
+ * A form-encoded request (parameters in the query for GET, in the body otherwise: a DELETE's
+ * list of 1,000 names does not fit in a URL) whose response body is read only when the status is not 200 (to report
  * the error), so a large answer costs the load generator nothing to parse.
  */
 export function formRequest(
@@ -88,7 +89,7 @@ export function formRequest(
   form: string,
   agent: Agent = sendAgent,
 ): Promise<{ status: number; text: string }> {
-  const inQuery = method === 'GET' || method === 'DELETE';
+  const inQuery = method === 'GET';
   const url = inQuery && form ? `${target}?${form}` : target;
   const headers: Record<string, string | number> = { authorization };
   if (!inQuery) {
@@ -112,8 +113,11 @@ export function formRequest(
 
 /** Bodies larger than this are scanned rather than parsed (see longPollMessages). */
 const SCAN_ABOVE_BYTES = 256 * 1024;
-/** Each event on the wire starts with its id, then its type (server/events/queue.ts). */
-const EVENT_START = /\{"id":(\d+),"type":"/g;
+/**
+ * An event in the events array: it starts with its id, then its type (server/events/queue.ts).
+ * A message object starts the same way but follows "message":, never [ or },.
+ */
+const EVENT_START = /(?:\[|\},)\{"id":(\d+),"type":"/g;
 /** Raw message contents (queues registered with apply_markdown false). */
 const MESSAGE_CONTENT = /"content":"((?:[^"\\]|\\.)*)"/g;
 
