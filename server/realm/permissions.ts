@@ -8,7 +8,12 @@ import { isAdmin, isGuest, type SystemGroupName } from './roles';
 
 export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
 
+/** Cached like the lookups below: every channel object asks it three times (stream_post_policy). */
 export function systemGroupId(db: Db, name: SystemGroupName): number {
+  return sharedTableCache(db, 'system-group-id', ['user_groups'], systemGroupIdUncached).get(name);
+}
+
+function systemGroupIdUncached(db: Db, name: SystemGroupName): number {
   const row = db
     .prepare<[string], { id: number }>(
       'SELECT id FROM user_groups WHERE name = ? AND is_system_group = 1',

@@ -389,13 +389,16 @@ export const subscriptionsResource: ResourceModule = {
         const toCreate: Array<{ name: string; description: string }> = [];
         const existing: ChannelRow[] = [];
         const unauthorized: string[] = [];
+        // Asked once, not once per name (up to 1,000).
+        let mayCreate: boolean | undefined;
         for (const { name, description } of requested.values()) {
           const channel = getChannelByName(ctx.db, name);
           if (!channel) {
             const setting = params.invite_only
               ? 'can_create_private_channel_group'
               : 'can_create_public_channel_group';
-            if (isGuest(user.role) || !realmGroupSettingAllows(ctx.db, user, setting)) {
+            mayCreate ??= !isGuest(user.role) && realmGroupSettingAllows(ctx.db, user, setting);
+            if (!mayCreate) {
               unauthorized.push(name);
             } else {
               toCreate.push({ name, description });
