@@ -103,4 +103,38 @@ describe('a subscribe of 1,000 new channels for several users', () => {
       false,
     );
   });
+
+  it('unsubscribes from 1,000 channels and tells the user and each peer about every one', async () => {
+    const owner = server.client('owner');
+    const names = Array.from({ length: 1000 }, (_, i) => `gone ${i}`);
+    expect(
+      (
+        await owner.post('/users/me/subscriptions', {
+          subscriptions: names.map((name) => ({ name })),
+        })
+      ).status,
+    ).toBe(200);
+    const own = await owner.post('/register', { event_types: ['subscription'] });
+    const peer = await server.client('dev').post('/register', { event_types: ['subscription'] });
+
+    // In the body: 1,000 names do not fit in a URL.
+    const res = await owner.raw('DELETE', '/users/me/subscriptions', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ subscriptions: JSON.stringify(names) }).toString(),
+    });
+
+    expect(res.status).toBe(200);
+    expect(res.body.removed).toHaveLength(1000);
+    const removes = (await eventsOf('owner', own.body.queue_id as string)).filter(
+      (event) => event.op === 'remove',
+    );
+    expect(removes.flatMap((event) => event.subscriptions!.map((sub) => sub.name)).sort()).toEqual(
+      [...names].sort(),
+    );
+    const peerRemoves = (await eventsOf('dev', peer.body.queue_id as string)).filter(
+      (event) => event.op === 'peer_remove',
+    );
+    expect(peerRemoves.flatMap((event) => event.stream_ids!)).toHaveLength(1000);
+    for (const event of peerRemoves) expect(event.user_ids).toEqual([server.userIds.owner]);
+  });
 });

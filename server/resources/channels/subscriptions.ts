@@ -560,7 +560,7 @@ export const subscriptionsResource: ResourceModule = {
           principals: p.json(z.union([z.array(z.number().int()), z.array(z.string())])).optional(),
         },
       },
-      ({ user, params }) => {
+      async ({ user, params }) => {
         checkSubscriptionCaps(params.subscriptions, params.principals);
         const principals = resolvePrincipals(
           ctx,
@@ -602,7 +602,14 @@ export const subscriptionsResource: ResourceModule = {
             }
           }
         })();
+        // Up to 100,000 pairs' events: other requests run between slices. One that ran meanwhile
+        // may have subscribed someone again (and said so): they are no longer told of the removal.
+        const slicer = loopSlicer();
+        const stillGone = (userId: number, channelId: number) =>
+          !slicer.yielded || !isSubscribed(ctx.db, userId, channelId);
         for (const { userId, channel } of removedPairs) {
+          await slicer.slice();
+          if (!stillGone(userId, channel.id)) continue;
           ctx.events.send([userId], {
             type: 'subscription',
             op: 'remove',
@@ -630,7 +637,10 @@ export const subscriptionsResource: ResourceModule = {
         }
         const users = allUserRows(ctx.db);
         for (const channel of channels) {
-          const gone = goneByChannel.get(channel.id) ?? [];
+          await slicer.slice();
+          const gone = (goneByChannel.get(channel.id) ?? []).filter((id) =>
+            stillGone(id, channel.id),
+          );
           if (gone.length === 0) continue;
           ctx.events.send(peerAudience(ctx, channel, gone, users), {
             type: 'subscription',
