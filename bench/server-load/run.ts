@@ -24,10 +24,12 @@ import { cpus, availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { Agent, request } from 'node:http';
+import { request } from 'node:http';
 import { ApiClient } from '../../test/support/client';
 import { startServerProcess } from '../support/server-process';
 import { writeBenchFigures } from '../support/output';
+import { check, createAccounts } from '../support/accounts';
+import { Histogram, longPoll, sendAgent } from '../support/http-load';
 
 const { values } = parseArgs({
   options: {
@@ -50,35 +52,6 @@ const FANOUT = values.fanout === 'all' ? 'all' : 'realistic';
 if (values.fanout !== FANOUT) throw new Error(`--fanout must be realistic or all`);
 const CHANNELS = Number(values.channels);
 const SUBSCRIPTIONS = Number(values.subscriptions);
-
-/** Latency histogram in 0.1 ms buckets up to 60 s. */
-class Histogram {
-  private readonly buckets = new Uint32Array(600_000);
-  count = 0;
-  max = 0;
-  add(ms: number): void {
-    const index = Math.min(this.buckets.length - 1, Math.max(0, Math.round(ms * 10)));
-    this.buckets[index] += 1;
-    this.count += 1;
-    if (ms > this.max) this.max = ms;
-  }
-  percentile(p: number): number {
-    if (this.count === 0) return NaN;
-    const target = Math.ceil((p / 100) * this.count);
-    let seen = 0;
-    for (let i = 0; i < this.buckets.length; i++) {
-      seen += this.buckets[i];
-      if (seen >= target) return i / 10;
-    }
-    return this.max;
-  }
-}
-
-// Sends and long-polls use node:http with keep-alive agents rather than fetch: at thousands of
-// requests per second fetch's per-request cost would make the load generator, not the server,
-// the limit.
-const pollAgent = new Agent({ keepAlive: true, maxSockets: Infinity });
-const sendAgent = new Agent({ keepAlive: true, maxSockets: Infinity });
 
 /** POST /messages with a prebuilt form body; resolves with the HTTP status (body discarded). */
 function sendMessage(
@@ -110,40 +83,6 @@ function sendMessage(
     req.on('error', reject);
     req.end(body);
   });
-}
-
-function longPoll(
-  baseUrl: string,
-  authorization: string,
-  queueId: string,
-  lastEventId: number,
-): Promise<{ status: number; body: { events: unknown[] } }> {
-  const target = new URL(`${baseUrl}/api/v1/events`);
-  target.searchParams.set('queue_id', queueId);
-  target.searchParams.set('last_event_id', String(lastEventId));
-  return new Promise((resolve, reject) => {
-    const req = request(target, { agent: pollAgent, headers: { authorization } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        try {
-          resolve({
-            status: res.statusCode ?? 0,
-            body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
-          });
-        } catch (error) {
-          reject(error);
-        }
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-function check(res: { status: number; text: string }, what: string): void {
-  if (res.status !== 200) throw new Error(`${what} failed: ${res.status} ${res.text}`);
 }
 
 function bareInsertRate(): number {
@@ -189,31 +128,6 @@ function processCpuSeconds(pid: number): number {
 }
 const CLOCK_TICKS_PER_S = 100;
 
-async function createAccounts(owner: ApiClient, count: number): Promise<Account[]> {
-  const accounts: Account[] = [];
-  // In small parallel batches: account creation hashes passwords (scrypt), which dominates setup.
-  for (let first = 0; first < count; first += 10) {
-    const batch = Array.from({ length: Math.min(10, count - first) }, async (_, j) => {
-      const i = first + j;
-      const email = `load${i}@tributary.local`;
-      const password = `load-password-${i}`;
-      const created = await owner.post('/users', { email, password, full_name: `Load ${i}` });
-      check(created, 'POST /users');
-      const key = await owner.post('/fetch_api_key', { username: email, password });
-      check(key, 'POST /fetch_api_key');
-      const token = Buffer.from(`${email}:${key.body.api_key as string}`).toString('base64');
-      return { id: created.body.user_id as number, authorization: `Basic ${token}` };
-    });
-    accounts.push(...(await Promise.all(batch)));
-  }
-  return accounts;
-}
-
-interface Account {
-  id: number;
-  authorization: string;
-}
-
 /**
  * Channel memberships of account i. `all`: everyone in one channel. `realistic`: each account in
  * SUBSCRIPTIONS of CHANNELS channels, spread evenly (step 7 is coprime with the default 20
@@ -242,7 +156,7 @@ async function main(): Promise<void> {
 
     // Setup: SENDERS sending accounts then POLLERS polling accounts (one queue each), subscribed
     // per channelsOf.
-    const accounts = await createAccounts(owner, SENDERS + POLLERS);
+    const accounts = await createAccounts(owner, SENDERS + POLLERS, 'load');
     const channelCount = FANOUT === 'all' ? 1 : CHANNELS;
     const members: number[][] = Array.from({ length: channelCount }, () => []);
     accounts.forEach((account, i) => {

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The node flags of the package's `server` script ("node FLAGS... --import tsx server/cli.ts"). */
-function serverScriptNodeFlags(): string[] {
+function serverScriptNodeFlags(root: string): string[] {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;
   };
@@ -23,13 +23,16 @@ function serverScriptNodeFlags(): string[] {
   return end < 0 ? words : words.slice(0, end);
 }
 
+/** `options.root`: another checkout of the repository (e.g. an older commit, to compare). */
 export async function startServerProcess(
   dataDir: string,
+  options: { root?: string } = {},
 ): Promise<{ child: ChildProcess; url: string }> {
+  const cwd = options.root ?? root;
   const child = spawn(
     process.execPath,
     [
-      ...serverScriptNodeFlags(),
+      ...serverScriptNodeFlags(cwd),
       ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
       '--import',
       'tsx',
@@ -44,7 +47,7 @@ export async function startServerProcess(
       'off',
       ...(process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? []),
     ],
-    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+    { cwd, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);

@@ -135,7 +135,18 @@ export function allChannels(db: Db): ChannelRow[] {
 }
 
 /** Subscribes users (re-activating old rows). Returns the users that were newly subscribed. */
-export function insertSubscriptions(db: Db, channelId: number, userIds: number[]): number[] {
+/**
+ * Subscribes `userIds` to the channel; returns those newly (re)subscribed. A new subscription's
+ * colour follows the user's subscription count: pass one `counts` map to every call of a request,
+ * so each user's count is read once rather than counted again for every row (which made a
+ * 1,000-channel subscribe quadratic in the channels).
+ */
+export function insertSubscriptions(
+  db: Db,
+  channelId: number,
+  userIds: number[],
+  counts: Map<number, number> = new Map(),
+): number[] {
   const existing = db.prepare<[number, number], { active: number }>(
     'SELECT active FROM subscriptions WHERE user_id = ? AND channel_id = ?',
   );
@@ -153,7 +164,11 @@ export function insertSubscriptions(db: Db, channelId: number, userIds: number[]
     const row = existing.get(userId, channelId);
     if (row?.active === 1) continue;
     if (row) reactivate.run(userId, channelId);
-    else insert.run(userId, channelId, PALETTE[colorCount.get(userId)!.n % PALETTE.length]);
+    else {
+      const count = counts.get(userId) ?? colorCount.get(userId)!.n;
+      insert.run(userId, channelId, PALETTE[count % PALETTE.length]);
+      counts.set(userId, count + 1);
+    }
     added.push(userId);
   }
   return added;

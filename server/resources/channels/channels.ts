@@ -19,7 +19,7 @@ import {
   subscriberIds,
   type ChannelRow,
 } from './channels-store';
-import { allUserRows, toViewer } from '../users/users-store';
+import { allUserRows, toViewer, type UserRow } from '../users/users-store';
 
 const RECENT_SECONDS = 7 * 86400;
 
@@ -91,12 +91,16 @@ export function channelObject(ctx: RealmContext, row: ChannelRow): Record<string
 }
 
 /** Users who may see the channel's metadata (receive its create/update events). */
-export function channelMetadataAudience(ctx: RealmContext, row: ChannelRow): number[] {
+export function channelMetadataAudience(
+  ctx: RealmContext,
+  row: ChannelRow,
+  users: readonly UserRow[] = allUserRows(ctx.db),
+): number[] {
   // canSeeChannelMetadata's rule, with the subscriber check read once for the channel: asking it
   // per user rebuilds every user's subscription cache after a subscription change, which made
   // one request's events cost a query per user of the realm.
   const subscribers = new Set(subscriberIds(ctx.db, row.id));
-  return allUserRows(ctx.db)
+  return users
     .filter((u) => {
       if (u.is_active !== 1) return false;
       if (subscribers.has(u.id)) return true;

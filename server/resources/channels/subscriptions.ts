@@ -18,6 +18,7 @@ import {
   type GroupSettingValue,
 } from '../../realm/permissions';
 import { userSettings } from '../../realm/accounts';
+import { loopSlicer } from '../../realm/loop-slices';
 import {
   allChannels,
   deactivateSubscription,
@@ -36,7 +37,13 @@ import {
   channelObject,
   sendChannelCreate,
 } from './channels';
-import { getUserRow, getUserRowByEmail, toViewer, type UserRow } from '../users/users-store';
+import {
+  allUserRows,
+  getUserRow,
+  getUserRowByEmail,
+  toViewer,
+  type UserRow,
+} from '../users/users-store';
 
 const NOTIFICATION_PROPERTIES = [
   'desktop_notifications',
@@ -90,9 +97,10 @@ export function subscriptionObject(
   sub: SubscriptionRow,
   view: SubscriptionView,
   settings: Record<string, unknown>,
+  shared?: SharedChannelParts,
 ): Record<string, unknown> {
   const object: Record<string, unknown> = {
-    ...channelObject(ctx, channel),
+    ...(shared?.object ?? channelObject(ctx, channel)),
     color: sub.color,
     is_muted: sub.is_muted === 1,
     in_home_view: sub.is_muted !== 1,
@@ -107,36 +115,85 @@ export function subscriptionObject(
           : settings[NOTIFICATION_DEFAULTS[property]] === true
         : value === 1;
   }
-  if (view.includeSubscribers) object.subscribers = subscriberIds(ctx.db, channel.id);
+  if (view.includeSubscribers)
+    object.subscribers = shared?.subscribers ?? subscriberIds(ctx.db, channel.id);
   return object;
 }
 
-/** Everyone who may see the channel's subscriber list, except `exclude`. */
-function peerAudience(ctx: RealmContext, channel: ChannelRow, exclude: Iterable<number>): number[] {
-  const skip = new Set(exclude);
-  return channelMetadataAudience(ctx, channel).filter((id) => !skip.has(id));
+/** Subscription rows one transaction of a large subscribe writes before others may run. */
+const SUBSCRIPTION_ROWS_PER_TRANSACTION = 5000;
+
+/** A channel's object and subscribers, the same for every user told about it in one request. */
+interface SharedChannelParts {
+  object: Record<string, unknown>;
+  subscribers: readonly number[];
 }
 
-function sendSubscriptionAdd(ctx: RealmContext, userId: number, channels: ChannelRow[]): void {
+/**
+ * Builds each channel's shared parts once per request: a subscribe of 1,000 channels for 100
+ * users otherwise built 100,000 channel objects (several queries each) and held the event loop
+ * for tens of seconds (bench/hostile-load).
+ */
+function sharedChannelParts(ctx: RealmContext) {
+  const built = new Map<number, SharedChannelParts>();
+  return (channel: ChannelRow): SharedChannelParts => {
+    const known = built.get(channel.id);
+    if (known) return known;
+    const parts: SharedChannelParts = {
+      object: channelObject(ctx, channel),
+      subscribers: subscriberIds(ctx.db, channel.id),
+    };
+    built.set(channel.id, parts);
+    return parts;
+  };
+}
+
+/** Everyone who may see the channel's subscriber list, except `exclude`. */
+function peerAudience(
+  ctx: RealmContext,
+  channel: ChannelRow,
+  exclude: Iterable<number>,
+  users?: readonly UserRow[],
+): number[] {
+  const skip = new Set(exclude);
+  return channelMetadataAudience(ctx, channel, users).filter((id) => !skip.has(id));
+}
+
+function sendSubscriptionAdd(
+  ctx: RealmContext,
+  userId: number,
+  channels: ChannelRow[],
+  partsOf: (channel: ChannelRow) => SharedChannelParts = sharedChannelParts(ctx),
+): void {
   if (channels.length === 0 || !ctx.events.hasQueues(userId)) return;
+  // Still subscribed: the subscribe request may have yielded to one that unsubscribed the user.
+  const current = channels.flatMap((channel) => {
+    const sub = getSubscription(ctx.db, userId, channel.id);
+    return sub?.active === 1 ? [{ channel, sub }] : [];
+  });
+  if (current.length === 0) return;
   const settings = userSettings(ctx.db, userId);
-  ctx.events.send([userId], (queue) => ({
-    type: 'subscription',
-    op: 'add',
-    subscriptions: channels.map((channel) =>
-      subscriptionObject(
-        ctx,
-        channel,
-        getSubscription(ctx.db, userId, channel.id)!,
-        {
-          notificationSettingsNull: queue.hasCapability('notification_settings_null'),
+  // The user's queues differ only in one capability: build each variant once, not per queue.
+  const byVariant = new Map<boolean, Record<string, unknown>[]>();
+  ctx.events.send([userId], (queue) => {
+    const notificationSettingsNull = queue.hasCapability('notification_settings_null');
+    let subscriptions = byVariant.get(notificationSettingsNull);
+    if (!subscriptions) {
+      subscriptions = current.map(({ channel, sub }) =>
+        subscriptionObject(
+          ctx,
+          channel,
+          sub,
           // Subscription add events always carry subscribers, as the public API does.
-          includeSubscribers: true,
-        },
-        settings,
-      ),
-    ),
-  }));
+          { notificationSettingsNull, includeSubscribers: true },
+          settings,
+          partsOf(channel),
+        ),
+      );
+      byVariant.set(notificationSettingsNull, subscriptions);
+    }
+    return { type: 'subscription', op: 'add', subscriptions };
+  });
 }
 
 function resolvePrincipals(
@@ -292,7 +349,7 @@ export const subscriptionsResource: ResourceModule = {
           ...groupParams,
         },
       },
-      ({ user, params }) => {
+      async ({ user, params }) => {
         checkSubscriptionCaps(params.subscriptions, params.principals);
         const principals = resolvePrincipals(
           ctx,
@@ -332,13 +389,16 @@ export const subscriptionsResource: ResourceModule = {
         const toCreate: Array<{ name: string; description: string }> = [];
         const existing: ChannelRow[] = [];
         const unauthorized: string[] = [];
+        // Asked once, not once per name (up to 1,000).
+        let mayCreate: boolean | undefined;
         for (const { name, description } of requested.values()) {
           const channel = getChannelByName(ctx.db, name);
           if (!channel) {
             const setting = params.invite_only
               ? 'can_create_private_channel_group'
               : 'can_create_public_channel_group';
-            if (isGuest(user.role) || !realmGroupSettingAllows(ctx.db, user, setting)) {
+            mayCreate ??= !isGuest(user.role) && realmGroupSettingAllows(ctx.db, user, setting);
+            if (!mayCreate) {
               unauthorized.push(name);
             } else {
               toCreate.push({ name, description });
@@ -393,29 +453,41 @@ export const subscriptionsResource: ResourceModule = {
             });
             created.push(getChannel(ctx.db, id)!);
           }
-          for (const channel of [...created, ...existing]) {
-            const added = new Set(
-              insertSubscriptions(
-                ctx.db,
+        })();
+        // Up to 100,000 subscription rows, and as many subscription objects for the events:
+        // written in transactions of a few thousand rows, other requests running between them
+        // once this one has held the loop for a slice (a small request never yields).
+        const slicer = loopSlicer();
+        const subscriptionCounts = new Map<number, number>();
+        const principalIds = principals.map((u) => u.id);
+        const all = [...created, ...existing];
+        const perTransaction = Math.max(
+          1,
+          Math.floor(SUBSCRIPTION_ROWS_PER_TRANSACTION / principals.length),
+        );
+        for (let first = 0; first < all.length; first += perTransaction) {
+          await slicer.slice();
+          ctx.db.transaction(() => {
+            for (const channel of all.slice(first, first + perTransaction)) {
+              const added = new Set(
+                insertSubscriptions(ctx.db, channel.id, principalIds, subscriptionCounts),
+              );
+              addedByChannel.set(
                 channel.id,
-                principals.map((u) => u.id),
-              ),
-            );
-            addedByChannel.set(
-              channel.id,
-              principals.filter((u) => added.has(u.id)).map((u) => u.id),
-            );
-            for (const target of principals) {
-              const bucket = added.has(target.id) ? subscribed : alreadySubscribed;
-              (bucket[String(target.id)] ??= []).push(channel.name);
-              if (added.has(target.id)) {
-                const list = newlySubscribed.get(target.id) ?? [];
-                list.push(channel);
-                newlySubscribed.set(target.id, list);
+                principals.filter((u) => added.has(u.id)).map((u) => u.id),
+              );
+              for (const target of principals) {
+                const bucket = added.has(target.id) ? subscribed : alreadySubscribed;
+                (bucket[String(target.id)] ??= []).push(channel.name);
+                if (added.has(target.id)) {
+                  const list = newlySubscribed.get(target.id) ?? [];
+                  list.push(channel);
+                  newlySubscribed.set(target.id, list);
+                }
               }
             }
-          }
-        })();
+          })();
+        }
 
         // Events: channel creation first, then the subscribers' own add events, then peers.
         // Channels made by one request share privacy, settings and subscribers, so they share
@@ -428,16 +500,20 @@ export const subscriptionsResource: ResourceModule = {
         if (created.some((channel) => channel.is_default_stream === 1)) {
           announceDefaultChannels(ctx);
         }
+        const current = new Map<number, ChannelRow>();
+        const currentRow = (channel: ChannelRow) => {
+          let row = current.get(channel.id);
+          if (!row) current.set(channel.id, (row = getChannel(ctx.db, channel.id)!));
+          return row;
+        };
+        const partsOf = sharedChannelParts(ctx);
         for (const [userId, channels] of newlySubscribed) {
+          await slicer.slice();
           const revealed = channels.filter((c) => hiddenBefore.get(c.id)?.has(userId));
           for (const channel of revealed) {
-            sendChannelCreate(ctx, getChannel(ctx.db, channel.id)!, [userId]);
+            sendChannelCreate(ctx, currentRow(channel), [userId]);
           }
-          sendSubscriptionAdd(
-            ctx,
-            userId,
-            channels.map((c) => getChannel(ctx.db, c.id)!),
-          );
+          sendSubscriptionAdd(ctx, userId, channels.map(currentRow), partsOf);
         }
         // peer_add: one event per channel's audience and new subscribers, channels sharing both
         // (all the ones this request created, typically) in one event.
@@ -445,10 +521,17 @@ export const subscriptionsResource: ResourceModule = {
           string,
           { audience: number[]; streamIds: number[]; userIds: number[] }
         >();
+        // The realm's users read once, not once per channel.
+        const users = allUserRows(ctx.db);
         for (const channel of [...created, ...existing]) {
-          const addedIds = addedByChannel.get(channel.id) ?? [];
+          // 1,000 channels' audiences take about 100 ms (bench/hostile-load).
+          await slicer.slice();
+          let addedIds = addedByChannel.get(channel.id) ?? [];
+          // A request that ran meanwhile may have unsubscribed some (and told their peers).
+          if (slicer.yielded)
+            addedIds = addedIds.filter((id) => isSubscribed(ctx.db, id, channel.id));
           if (addedIds.length === 0) continue;
-          const audience = peerAudience(ctx, getChannel(ctx.db, channel.id)!, addedIds);
+          const audience = peerAudience(ctx, currentRow(channel), addedIds, users);
           const key = `${audience.join(',')}|${addedIds.join(',')}`;
           const entry = peerEvents.get(key);
           if (entry) entry.streamIds.push(channel.id);
@@ -477,7 +560,7 @@ export const subscriptionsResource: ResourceModule = {
           principals: p.json(z.union([z.array(z.number().int()), z.array(z.string())])).optional(),
         },
       },
-      ({ user, params }) => {
+      async ({ user, params }) => {
         checkSubscriptionCaps(params.subscriptions, params.principals);
         const principals = resolvePrincipals(
           ctx,
@@ -519,7 +602,14 @@ export const subscriptionsResource: ResourceModule = {
             }
           }
         })();
+        // Up to 100,000 pairs' events: other requests run between slices. One that ran meanwhile
+        // may have subscribed someone again (and said so): they are no longer told of the removal.
+        const slicer = loopSlicer();
+        const stillGone = (userId: number, channelId: number) =>
+          !slicer.yielded || !isSubscribed(ctx.db, userId, channelId);
         for (const { userId, channel } of removedPairs) {
+          await slicer.slice();
+          if (!stillGone(userId, channel.id)) continue;
           ctx.events.send([userId], {
             type: 'subscription',
             op: 'remove',
@@ -537,10 +627,22 @@ export const subscriptionsResource: ResourceModule = {
             });
           }
         }
+        // Grouped once and the realm's users read once: per channel, both were a pass over
+        // everything (up to 100,000 pairs times 1,000 channels).
+        const goneByChannel = new Map<number, number[]>();
+        for (const { userId, channel } of removedPairs) {
+          const gone = goneByChannel.get(channel.id) ?? [];
+          gone.push(userId);
+          goneByChannel.set(channel.id, gone);
+        }
+        const users = allUserRows(ctx.db);
         for (const channel of channels) {
-          const gone = removedPairs.filter((r) => r.channel.id === channel.id).map((r) => r.userId);
+          await slicer.slice();
+          const gone = (goneByChannel.get(channel.id) ?? []).filter((id) =>
+            stillGone(id, channel.id),
+          );
           if (gone.length === 0) continue;
-          ctx.events.send(peerAudience(ctx, channel, gone), {
+          ctx.events.send(peerAudience(ctx, channel, gone, users), {
             type: 'subscription',
             op: 'peer_remove',
             stream_ids: [channel.id],

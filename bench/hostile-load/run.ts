@@ -1,0 +1,566 @@
+// npm run bench:hostile -- [--duration 20] [--quiet 8] [--queues 100] [--senders 4] [--rate 40]
+//   [--before DIR]
+//
+// Issue #15's bar: one member sending the largest allowed requests leaves the other clients'
+// delivery p99 under 100 ms. The real server runs as a child process (demo seed) with a preloaded
+// event-loop monitor (bench/support/loop-delay-preload.mjs). `queues` accounts each long-poll one
+// event queue registered for every event type (as the app does, so channel-creation and
+// subscription events reach them), while `senders` accounts send `rate` channel messages/s in
+// total. Each delivery's latency runs from the send to the arrival of the poll response's headers.
+//
+// Phases, all in one run:
+//   1. Single requests against the open (not yet polled) queues: 20,000 new channel names (refused
+//      with 400 by the caps), 1,000 new names (the largest allowed), and 1,000 new names for all
+//      `queues` users (100,000 subscriptions, the largest allowed product). Each: its duration, the
+//      server's largest event-loop stall while it ran, and the server's peak RSS.
+//   2. Quiet: senders and pollers only, for `quiet` s (the reference).
+//   3. Hostile: the same load plus one member sending, back to back, the largest allowed requests
+//      (see HOSTILE_REQUESTS), for `duration` s.
+//   --before DIR: phase 1 again against another checkout (the code before the caps, e.g.
+//      `git worktree add /tmp/precaps 2825fec`, with node_modules linked), for the before/after
+//      figures. Its 20,000-name request is given up to 10 minutes.
+// Prints the figures and writes bench/.out/hostile-load.json.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import type { ChildProcess } from 'node:child_process';
+import { LIMITS } from '../../server/config';
+import { ApiClient } from '../../test/support/client';
+import { startServerProcess } from '../support/server-process';
+import { writeBenchFigures } from '../support/output';
+import { check, createAccounts, type BenchAccount } from '../support/accounts';
+import { formRequest, Histogram, longPollMessages } from '../support/http-load';
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '20' },
+    quiet: { type: 'string', default: '8' },
+    queues: { type: 'string', default: '100' },
+    senders: { type: 'string', default: '4' },
+    rate: { type: 'string', default: '40' },
+    before: { type: 'string' },
+  },
+});
+const DURATION_S = Number(values.duration);
+const QUIET_S = Number(values.quiet);
+const QUEUES = Number(values.queues);
+const SENDERS = Number(values.senders);
+const RATE = Number(values.rate);
+const CHANNEL = 'hostile-bench';
+const LOOP_PRELOAD = fileURLToPath(new URL('../support/loop-delay-preload.mjs', import.meta.url));
+
+type Account = BenchAccount;
+
+interface Realm {
+  child: ChildProcess;
+  url: string;
+  dataDir: string;
+  loopFile: string;
+  hostile: Account;
+  senders: Account[];
+  receivers: Array<Account & { queueId: string; lastEventId: number }>;
+}
+
+function form(params: Record<string, unknown>): string {
+  const body = new URLSearchParams();
+  for (const [key, value] of Object.entries(params))
+    body.append(key, typeof value === 'string' ? value : JSON.stringify(value));
+  return body.toString();
+}
+
+/** Starts a server (of `root`, default this checkout) with accounts, the channel and open queues. */
+async function startRealm(root: string | undefined, prefill: boolean): Promise<Realm> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tributary-hostile-'));
+  const loopFile = join(dataDir, 'loop-delay.txt');
+  writeFileSync(loopFile, '');
+  process.env.BENCH_LOOP_DELAY_FILE = loopFile;
+  const ownArgs = process.env.BENCH_SERVER_NODE_ARGS ?? '';
+  process.env.BENCH_SERVER_NODE_ARGS = `${ownArgs} --import ${LOOP_PRELOAD}`;
+  const { child, url } = await startServerProcess(join(dataDir, 'realm'), { root });
+  process.env.BENCH_SERVER_NODE_ARGS = ownArgs;
+
+  const creds = JSON.parse(
+    readFileSync(join(dataDir, 'realm', 'demo-credentials.json'), 'utf8'),
+  ) as { users: Array<{ email: string; api_key: string; role: number }> };
+  const ownerCred = creds.users.find((u) => u.role === 100)!;
+  const owner = new ApiClient(() => url, { email: ownerCred.email, apiKey: ownerCred.api_key });
+  const accounts = await createAccounts(owner, 1 + SENDERS + QUEUES, 'hostile-bench-');
+  check(
+    await owner.post('/users/me/subscriptions', {
+      subscriptions: [{ name: CHANNEL }],
+      principals: accounts.map((a) => a.id),
+    }),
+    'subscribe',
+  );
+  const [hostile, ...rest] = accounts;
+  const senders = rest.slice(0, SENDERS);
+  if (prefill) {
+    // Messages for the flag changes to name (before the queues exist, so none are told).
+    await Promise.all(
+      senders.map(async (sender, s) => {
+        for (let i = s; i < LIMITS.maxMessageIdsPerRequest; i += senders.length) {
+          const res = await formRequest(
+            'POST',
+            `${url}/api/v1/messages`,
+            sender.authorization,
+            form({ type: 'stream', to: CHANNEL, topic: `setup ${i % 10}`, content: `setup ${i}` }),
+          );
+          check(res, 'POST /messages');
+        }
+      }),
+    );
+  }
+  const receivers = await Promise.all(
+    rest.slice(SENDERS).map(async (account) => {
+      // Every event type, as the app registers: channel and subscription events reach these queues.
+      const reg = await formRequestJson('POST', `${url}/api/v1/register`, account, {
+        apply_markdown: false,
+      });
+      return {
+        ...account,
+        queueId: reg.queue_id as string,
+        lastEventId: reg.last_event_id as number,
+      };
+    }),
+  );
+  return { child, url, dataDir, loopFile, hostile, senders, receivers };
+}
+
+async function formRequestJson(
+  method: string,
+  target: string,
+  account: Account,
+  params: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const inQuery = method === 'GET';
+  const res = await fetch(inQuery ? `${target}?${form(params)}` : target, {
+    method,
+    headers: {
+      authorization: account.authorization,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: inQuery ? undefined : form(params),
+  });
+  const text = await res.text();
+  check({ status: res.status, text }, `${method} ${target}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+async function stopRealm(realm: Realm): Promise<void> {
+  realm.child.kill('SIGTERM');
+  await new Promise((resolve) => realm.child.once('exit', resolve));
+  rmSync(realm.dataDir, { recursive: true, force: true });
+}
+
+/** The server's largest event-loop delay in the monitor's windows ending within [from, to]. */
+function serverStallMs(realm: Realm, fromEpochMs: number, toEpochMs: number): number {
+  let max = 0;
+  for (const line of readFileSync(realm.loopFile, 'utf8').split('\n')) {
+    const [at, delay] = line.split(' ').map(Number);
+    if (at >= fromEpochMs && at <= toEpochMs && delay > max) max = delay;
+  }
+  return max;
+}
+
+/** Peak and current resident memory of a process in MB, from /proc (Linux). */
+function memoryMb(pid: number): { peak_rss_mb: number; rss_mb: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1]);
+    return { peak_rss_mb: Math.round(kb('VmHWM') / 1024), rss_mb: Math.round(kb('VmRSS') / 1024) };
+  } catch {
+    return { peak_rss_mb: NaN, rss_mb: NaN };
+  }
+}
+
+let nameCounter = 0;
+/** `count` channel names never used before in this run. */
+function newNames(count: number): string[] {
+  const first = nameCounter;
+  nameCounter += count;
+  return Array.from({ length: count }, (_, i) => `flood ${first + i}`);
+}
+
+interface Timed {
+  status: number;
+  ms: number;
+  startedEpochMs: number;
+  endedEpochMs: number;
+  error?: string;
+}
+
+async function timed(
+  realm: Realm,
+  account: Account,
+  method: string,
+  path: string,
+  params: Record<string, unknown>,
+): Promise<Timed> {
+  const startedEpochMs = Date.now();
+  const start = performance.now();
+  const res = await formRequest(
+    method,
+    `${realm.url}/api/v1${path}`,
+    account.authorization,
+    form(params),
+  );
+  return {
+    status: res.status,
+    ms: Math.round((performance.now() - start) * 10) / 10,
+    startedEpochMs,
+    endedEpochMs: Date.now(),
+    error: res.status === 200 ? undefined : res.text.slice(0, 200),
+  };
+}
+
+/** Phase 1: single large requests against the open, unpolled queues, one at a time. */
+async function singleRequests(realm: Realm, includeRefused: boolean) {
+  const results: Record<string, unknown> = {};
+  const run = async (label: string, params: Record<string, unknown>) => {
+    // Another client meanwhile: GET /users/me one at a time; its slowest answer is how long a
+    // bystander waited (a check on the in-server monitor, from outside).
+    let probing = true;
+    let probeMaxMs = 0;
+    const probe = (async () => {
+      const other = realm.senders[0];
+      while (probing) {
+        const start = performance.now();
+        await formRequest('GET', `${realm.url}/api/v1/users/me`, other.authorization, '');
+        probeMaxMs = Math.max(probeMaxMs, performance.now() - start);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    const result = await timed(realm, realm.hostile, 'POST', '/users/me/subscriptions', params);
+    probing = false;
+    await probe;
+    // The monitor writes every 100 ms: wait for the window that ends after the request.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    results[label] = {
+      status: result.status,
+      ms: result.ms,
+      server_stall_ms: serverStallMs(realm, result.startedEpochMs, result.endedEpochMs + 250),
+      bystander_max_wait_ms: Math.round(probeMaxMs),
+      ...memoryMb(realm.child.pid!),
+      ...(result.error ? { error: result.error } : {}),
+    };
+    console.log(label, JSON.stringify(results[label]));
+  };
+  const oneThousand = () =>
+    newNames(LIMITS.maxChannelsPerSubscriptionRequest).map((name) => ({ name }));
+  await run('subscribe_1000_new_names', { subscriptions: oneThousand() });
+  await run(`subscribe_1000_new_names_x_${QUEUES}_users`, {
+    subscriptions: oneThousand(),
+    principals: realm.receivers.map((r) => r.id),
+  });
+  if (includeRefused || values.before) {
+    await run('subscribe_20000_new_names', {
+      subscriptions: newNames(20000).map((name) => ({ name })),
+    });
+  }
+  return results;
+}
+
+/** The hostile member's requests, in turn: each the largest the server accepts. */
+function hostileRequests(realm: Realm, messageIds: number[]) {
+  const receivers = realm.receivers.map((r) => r.id);
+  let flagOp = 'add';
+  const longContent = Array.from({ length: 2000 }, (_, i) =>
+    i % 50 === 49 ? '\n\n' : i % 7 === 0 ? '**bold** ' : 'word ',
+  )
+    .join('')
+    .slice(0, LIMITS.maxMessageLength);
+  let lastCreated: string[] = [];
+  return [
+    {
+      label: 'subscribe_1000_new_names',
+      next: () => {
+        lastCreated = newNames(LIMITS.maxChannelsPerSubscriptionRequest);
+        return {
+          method: 'POST',
+          path: '/users/me/subscriptions',
+          params: { subscriptions: lastCreated.map((name) => ({ name })) },
+        };
+      },
+    },
+    {
+      label: 'unsubscribe_1000',
+      next: () => ({
+        method: 'DELETE',
+        path: '/users/me/subscriptions',
+        params: { subscriptions: lastCreated },
+      }),
+    },
+    {
+      label: `subscribe_1000_new_names_x_${receivers.length}_users`,
+      next: () => ({
+        method: 'POST',
+        path: '/users/me/subscriptions',
+        params: {
+          subscriptions: newNames(LIMITS.maxChannelsPerSubscriptionRequest).map((name) => ({
+            name,
+          })),
+          principals: receivers,
+        },
+      }),
+    },
+    {
+      label: 'messages_100_narrow_terms_5000',
+      next: () => ({
+        method: 'GET',
+        path: '/messages',
+        params: {
+          anchor: 'newest',
+          num_before: 5000,
+          num_after: 0,
+          narrow: [
+            { operator: 'channel', operand: CHANNEL },
+            ...Array.from({ length: LIMITS.maxNarrowTerms - 1 }, (_, i) => ({
+              operator: 'topic',
+              operand: `not ${i}`,
+              negated: true,
+            })),
+          ],
+        },
+      }),
+    },
+    {
+      label: 'flags_5000_ids',
+      next: () => {
+        flagOp = flagOp === 'add' ? 'remove' : 'add';
+        return {
+          method: 'POST',
+          path: '/messages/flags',
+          params: { messages: messageIds, op: flagOp, flag: 'starred' },
+        };
+      },
+    },
+    {
+      label: 'send_10000_chars',
+      next: () => ({
+        method: 'POST',
+        path: '/messages',
+        params: { type: 'stream', to: CHANNEL, topic: 'hostile', content: longContent },
+      }),
+    },
+  ];
+}
+
+function summarise(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (p: number) =>
+    sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+  return { count: sorted.length, p50_ms: at(50), max_ms: sorted[sorted.length - 1] };
+}
+
+/** Phases 2 and 3: steady senders and polling receivers, quiet then with the hostile member. */
+async function loadPhases(realm: Realm) {
+  // The flag changes name the newest 5,000 messages the hostile member can read.
+  const newest = await formRequestJson('GET', `${realm.url}/api/v1/messages`, realm.hostile, {
+    anchor: 'newest',
+    num_before: LIMITS.maxMessageIdsPerRequest,
+    num_after: 0,
+  });
+  const messageIds = (newest.messages as Array<{ id: number }>).map((m) => m.id);
+
+  const quiet = new Histogram();
+  const hostile = new Histogram();
+  const sentAt: number[] = [];
+  const phaseOfSeq: Array<'quiet' | 'hostile' | 'drain'> = [];
+  let phase: 'quiet' | 'hostile' | 'drain' = 'quiet';
+  const errors: Record<string, number> = {};
+  const countError = (kind: string) => (errors[kind] = (errors[kind] ?? 0) + 1);
+  const delivered = { quiet: 0, hostile: 0 };
+  const acknowledged = { quiet: 0, hostile: 0 };
+  let running = true;
+  let pollResponses = 0;
+
+  const pollers = Promise.all(
+    realm.receivers.map(async (receiver) => {
+      while (running) {
+        const res = await longPollMessages(
+          realm.url,
+          receiver.authorization,
+          receiver.queueId,
+          receiver.lastEventId,
+        ).catch(() => null);
+        if (res?.status !== 200) {
+          if (running) countError(res ? `events ${res.status}` : 'events network');
+          // A queue that keeps failing must not spin: it would load both processes.
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          continue;
+        }
+        receiver.lastEventId = res.lastEventId;
+        pollResponses += 1;
+        for (const content of res.contents) {
+          if (!content.startsWith('lat ')) continue;
+          const seq = Number(content.slice(4));
+          const seqPhase = phaseOfSeq[seq];
+          if (seqPhase !== 'quiet' && seqPhase !== 'hostile') continue;
+          (seqPhase === 'quiet' ? quiet : hostile).add(res.headersAt - sentAt[seq]);
+          delivered[seqPhase] += 1;
+        }
+      }
+    }),
+  );
+
+  // Senders: open loop, evenly paced; one request in flight per sender, a backlog shows as latency.
+  let sequence = 0;
+  const inFlight = new Array<boolean>(SENDERS).fill(false);
+  const backlog: number[][] = Array.from({ length: SENDERS }, () => []);
+  const sendNext = (s: number) => {
+    const seq = backlog[s].shift();
+    if (seq === undefined) return;
+    inFlight[s] = true;
+    phaseOfSeq[seq] = phase;
+    sentAt[seq] = performance.now();
+    const seqPhase = phase;
+    formRequest(
+      'POST',
+      `${realm.url}/api/v1/messages`,
+      realm.senders[s].authorization,
+      form({ type: 'stream', to: CHANNEL, topic: `topic ${seq % 5}`, content: `lat ${seq}` }),
+    )
+      .then(
+        (res) => {
+          if (res.status !== 200) return countError(`messages ${res.status}`);
+          if (seqPhase !== 'drain') acknowledged[seqPhase] += 1;
+        },
+        () => countError('messages network'),
+      )
+      .finally(() => {
+        inFlight[s] = false;
+        sendNext(s);
+      });
+  };
+  const started = performance.now();
+  const sending = setInterval(() => {
+    if (phase === 'drain') return;
+    const due = Math.floor(((performance.now() - started) / 1000) * RATE);
+    while (sequence < due) {
+      const s = sequence % SENDERS;
+      backlog[s].push(sequence++);
+      if (!inFlight[s]) sendNext(s);
+    }
+  }, 2);
+
+  // The bench's own event loop: if it stalls, measured latencies are pessimistic by about as much.
+  const benchLoop = monitorEventLoopDelay({ resolution: 5 });
+  await new Promise((resolve) => setTimeout(resolve, QUIET_S * 1000));
+  const quietWindow = { from: Date.now() - QUIET_S * 1000, to: Date.now() };
+  benchLoop.enable();
+  const loadBefore = loadavg();
+  phase = 'hostile';
+  const hostileStart = Date.now();
+  const requests = hostileRequests(realm, messageIds);
+  const perRequest: Record<string, { ms: number[]; statuses: Record<number, number> }> = {};
+  for (let i = 0; Date.now() - hostileStart < DURATION_S * 1000; i++) {
+    const request = requests[i % requests.length];
+    const { method, path, params } = request.next();
+    const result = await timed(realm, realm.hostile, method, path, params);
+    const entry = (perRequest[request.label] ??= { ms: [], statuses: {} });
+    entry.ms.push(result.ms);
+    entry.statuses[result.status] = (entry.statuses[result.status] ?? 0) + 1;
+    if (result.error) countError(`${request.label} ${result.status}: ${result.error}`);
+  }
+  const hostileEnd = Date.now();
+  benchLoop.disable();
+  phase = 'drain';
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  clearInterval(sending);
+  running = false;
+  const loadAfter = loadavg();
+  // Long polls still open end with the server; don't wait for them.
+  void pollers;
+
+  const round = (n: number) => Math.round(n * 10) / 10;
+  const latency = (h: Histogram) => ({
+    deliveries: h.count,
+    p50_ms: h.percentile(50),
+    p99_ms: h.percentile(99),
+    max_ms: round(h.max),
+  });
+  const requestsSummary = Object.fromEntries(
+    Object.entries(perRequest).map(([label, entry]) => [
+      label,
+      { ...summarise(entry.ms), statuses: entry.statuses },
+    ]),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  return {
+    quiet: {
+      seconds: QUIET_S,
+      messages_acknowledged: acknowledged.quiet,
+      deliveries_expected: acknowledged.quiet * realm.receivers.length,
+      deliveries: delivered.quiet,
+      delivery: latency(quiet),
+      server_stall_max_ms: serverStallMs(realm, quietWindow.from, quietWindow.to),
+    },
+    hostile: {
+      seconds: round((hostileEnd - hostileStart) / 1000),
+      messages_acknowledged: acknowledged.hostile,
+      deliveries_expected: acknowledged.hostile * realm.receivers.length,
+      deliveries: delivered.hostile,
+      delivery: latency(hostile),
+      server_stall_max_ms: serverStallMs(realm, hostileStart, hostileEnd + 250),
+      bench_loop_delay_max_ms: round(benchLoop.max / 1e6),
+      hostile_requests: requestsSummary,
+      load_average_before: loadBefore,
+      load_average_after: loadAfter,
+    },
+    ratio_hostile_to_quiet_p99: round(hostile.percentile(99) / quiet.percentile(99)),
+    poll_responses: pollResponses,
+    server_memory: memoryMb(realm.child.pid!),
+    errors,
+  };
+}
+
+async function main(): Promise<void> {
+  const machine = {
+    nproc: availableParallelism(),
+    cpu: cpus()[0]?.model ?? 'unknown',
+    date: new Date().toISOString(),
+    node: process.version,
+    load_average_at_start: loadavg(),
+  };
+  const result: Record<string, unknown> = {
+    config: {
+      queues: QUEUES,
+      senders: SENDERS,
+      rate: RATE,
+      quiet_s: QUIET_S,
+      duration_s: DURATION_S,
+    },
+  };
+  const realm = await startRealm(undefined, true);
+  try {
+    result.single_requests = await singleRequests(realm, true);
+    result.load = await loadPhases(realm);
+  } finally {
+    await stopRealm(realm);
+  }
+  if (values.before) {
+    console.log(`before: ${values.before}`);
+    const before = await startRealm(values.before, false);
+    try {
+      result.single_requests_before = await singleRequests(before, true);
+    } finally {
+      await stopRealm(before);
+    }
+  }
+  console.log(JSON.stringify(result, null, 2));
+  console.log(
+    `machine: ${machine.nproc} cores, ${machine.cpu}, ${machine.date}, node ${machine.node}`,
+  );
+  writeBenchFigures('hostile-load', { name: 'hostile-load', machine, ...result });
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

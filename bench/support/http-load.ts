@@ -1,0 +1,158 @@
+// HTTP helpers for load benches. They use node:http with keep-alive agents rather than fetch: at
+// thousands of requests per second fetch's per-request cost would make the load generator, not the
+// server, the limit.
+import { Agent, request } from 'node:http';
+
+export const pollAgent = new Agent({ keepAlive: true, maxSockets: Infinity });
+export const sendAgent = new Agent({ keepAlive: true, maxSockets: Infinity });
+
+/** Latency histogram in 0.1 ms buckets up to 60 s. */
+export class Histogram {
+  private readonly buckets = new Uint32Array(600_000);
+  count = 0;
+  max = 0;
+  add(ms: number): void {
+    const index = Math.min(this.buckets.length - 1, Math.max(0, Math.round(ms * 10)));
+    this.buckets[index] += 1;
+    this.count += 1;
+    if (ms > this.max) this.max = ms;
+  }
+  percentile(p: number): number {
+    if (this.count === 0) return NaN;
+    const target = Math.ceil((p / 100) * this.count);
+    let seen = 0;
+    for (let i = 0; i < this.buckets.length; i++) {
+      seen += this.buckets[i];
+      if (seen >= target) return i / 10;
+    }
+    return this.max;
+  }
+}
+
+/**
+ * One long poll of GET /events. `headersAt` is when the response's headers arrived (before its
+ * body was read and parsed), the moment the server answered.
+ */
+export async function longPoll(
+  baseUrl: string,
+  authorization: string,
+  queueId: string,
+  lastEventId: number,
+): Promise<{ status: number; headersAt: number; body: { events: unknown[] } }> {
+  const { status, headersAt, text } = await pollEventsText(
+    baseUrl,
+    authorization,
+    queueId,
+    lastEventId,
+  );
+  return { status, headersAt, body: JSON.parse(text) as { events: unknown[] } };
+}
+
+/** GET /events, its body unparsed; `headersAt` as in longPoll. */
+function pollEventsText(
+  baseUrl: string,
+  authorization: string,
+  queueId: string,
+  lastEventId: number,
+): Promise<{ status: number; headersAt: number; text: string }> {
+  const target = new URL(`${baseUrl}/api/v1/events`);
+  target.searchParams.set('queue_id', queueId);
+  target.searchParams.set('last_event_id', String(lastEventId));
+  return new Promise((resolve, reject) => {
+    const req = request(target, { agent: pollAgent, headers: { authorization } }, (res) => {
+      const headersAt = performance.now();
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headersAt,
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * A form-encoded request (parameters in the query for GET, in the body otherwise: a DELETE's
+ * list of 1,000 names does not fit in a URL) whose response body is read only when the status is not 200 (to report
+ * the error), so a large answer costs the load generator nothing to parse.
+ */
+export function formRequest(
+  method: string,
+  target: string,
+  authorization: string,
+  form: string,
+  agent: Agent = sendAgent,
+): Promise<{ status: number; text: string }> {
+  const inQuery = method === 'GET';
+  const url = inQuery && form ? `${target}?${form}` : target;
+  const headers: Record<string, string | number> = { authorization };
+  if (!inQuery) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    headers['content-length'] = Buffer.byteLength(form);
+  }
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, agent, headers }, (res) => {
+      const status = res.statusCode ?? 0;
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => {
+        if (status !== 200) chunks.push(chunk);
+      });
+      res.on('end', () => resolve({ status, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(inQuery ? undefined : form);
+  });
+}
+
+/** Bodies larger than this are scanned rather than parsed (see longPollMessages). */
+const SCAN_ABOVE_BYTES = 256 * 1024;
+/**
+ * An event in the events array: it starts with its id, then its type (server/events/queue.ts).
+ * A message object starts the same way but follows "message":, never [ or },.
+ */
+const EVENT_START = /(?:\[|\},)\{"id":(\d+),"type":"/g;
+/** Raw message contents (queues registered with apply_markdown false). */
+const MESSAGE_CONTENT = /"content":"((?:[^"\\]|\\.)*)"/g;
+
+/**
+ * One long poll reduced to what a delivery measurement needs: the newest event id and the raw
+ * contents of the messages. A body of channel-creation or subscription events for 1,000 channels
+ * weighs about a megabyte per queue; parsing 100 of them would stall the load generator's own
+ * loop and count as the server's latency, so large bodies are scanned with two patterns instead.
+ */
+export async function longPollMessages(
+  baseUrl: string,
+  authorization: string,
+  queueId: string,
+  lastEventId: number,
+): Promise<{ status: number; headersAt: number; lastEventId: number; contents: string[] }> {
+  const { status, headersAt, text } = await pollEventsText(
+    baseUrl,
+    authorization,
+    queueId,
+    lastEventId,
+  );
+  if (status !== 200) return { status, headersAt, lastEventId, contents: [] };
+  if (text.length <= SCAN_ABOVE_BYTES) {
+    const body = JSON.parse(text) as {
+      events: Array<{ id: number; message?: { content: string } }>;
+    };
+    return {
+      status,
+      headersAt,
+      lastEventId: body.events.at(-1)?.id ?? lastEventId,
+      contents: body.events.flatMap((e) => (e.message ? [e.message.content] : [])),
+    };
+  }
+  let newest = lastEventId;
+  for (const match of text.matchAll(EVENT_START)) newest = Number(match[1]);
+  const contents = [...text.matchAll(MESSAGE_CONTENT)].map((m) => m[1]);
+  return { status, headersAt, lastEventId: newest, contents };
+}

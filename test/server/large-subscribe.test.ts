@@ -1,0 +1,140 @@
+// The largest subscribe the caps allow is written in several transactions, with other requests
+// free to run between them and between its users' events (server/realm/loop-slices.ts). Its
+// outcome must be the same as one transaction's: every row, colours that continue each user's
+// palette, and each queue told once about every channel.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({ seed: 'demo' });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+interface SubscriptionEvent {
+  type: string;
+  op: string;
+  subscriptions?: Array<{ name: string; subscribers: number[]; desktop_notifications: unknown }>;
+  streams?: Array<{ name: string }>;
+  stream_ids?: number[];
+  user_ids?: number[];
+}
+
+async function eventsOf(who: string, queueId: string): Promise<SubscriptionEvent[]> {
+  const res = await server
+    .client(who)
+    .get('/events', { queue_id: queueId, last_event_id: -1, dont_block: true });
+  expect(res.status).toBe(200);
+  return res.body.events as SubscriptionEvent[];
+}
+
+describe('a subscribe of 1,000 new channels for several users', () => {
+  it('writes every subscription and tells each queue once about every channel', async () => {
+    const principalKeys = ['owner', 'admin', 'moderator', 'emma', 'farid', 'guest'];
+    const principals = principalKeys.map((key) => server.userIds[key]);
+    const emma = server.client('emma');
+    const plain = await emma.post('/register', { event_types: ['subscription'] });
+    const nullable = await emma.post('/register', {
+      event_types: ['subscription'],
+      client_capabilities: { notification_settings_null: true },
+    });
+    // dev is not subscribed: a peer who sees the channels created and their new subscribers.
+    const peer = await server.client('dev').post('/register', {
+      event_types: ['stream', 'subscription'],
+    });
+    const names = Array.from({ length: 1000 }, (_, i) => `large ${i}`);
+
+    const res = await server.client('owner').post('/users/me/subscriptions', {
+      subscriptions: names.map((name) => ({ name })),
+      principals,
+    });
+
+    expect(res.status).toBe(200);
+    for (const id of principals) expect(res.body.subscribed[String(id)]).toHaveLength(1000);
+    const own = (
+      (await emma.get('/users/me/subscriptions', { include_subscribers: true })).body
+        .subscriptions as Array<{
+        stream_id: number;
+        name: string;
+        color: string;
+        subscribers: number[];
+      }>
+    )
+      .filter((sub) => sub.name.startsWith('large '))
+      .sort((a, b) => a.stream_id - b.stream_id);
+    expect(own).toHaveLength(1000);
+    for (const sub of own) expect([...sub.subscribers].sort()).toEqual([...principals].sort());
+    // Each new subscription takes the next colour of the palette (16 colours, then again).
+    const colours = own.map((sub) => sub.color);
+    expect(new Set(colours.slice(0, 16)).size).toBe(16);
+    colours.forEach((colour, i) => expect(colour).toBe(colours[i % 16]));
+
+    for (const [queue, nullSettings] of [
+      [plain, false],
+      [nullable, true],
+    ] as const) {
+      const adds = (await eventsOf('emma', queue.body.queue_id as string)).filter(
+        (event) => event.type === 'subscription' && event.op === 'add',
+      );
+      expect(adds).toHaveLength(1);
+      const subs = adds[0].subscriptions!;
+      expect(subs.map((sub) => sub.name).sort()).toEqual([...names].sort());
+      for (const sub of subs) {
+        expect([...sub.subscribers].sort()).toEqual([...principals].sort());
+        if (nullSettings) expect(sub.desktop_notifications).toBeNull();
+        else expect(typeof sub.desktop_notifications).toBe('boolean');
+      }
+    }
+
+    const peerEvents = await eventsOf('dev', peer.body.queue_id as string);
+    const creates = peerEvents.filter((event) => event.type === 'stream' && event.op === 'create');
+    expect(creates).toHaveLength(1);
+    expect(creates[0].streams!.map((stream) => stream.name).sort()).toEqual([...names].sort());
+    const peerAdds = peerEvents.filter(
+      (event) => event.type === 'subscription' && event.op === 'peer_add',
+    );
+    expect(peerAdds.flatMap((event) => event.stream_ids!)).toHaveLength(1000);
+    for (const event of peerAdds)
+      expect([...event.user_ids!].sort()).toEqual([...principals].sort());
+    expect(peerEvents.some((event) => event.type === 'subscription' && event.op === 'add')).toBe(
+      false,
+    );
+  });
+
+  it('unsubscribes from 1,000 channels and tells the user and each peer about every one', async () => {
+    const owner = server.client('owner');
+    const names = Array.from({ length: 1000 }, (_, i) => `gone ${i}`);
+    expect(
+      (
+        await owner.post('/users/me/subscriptions', {
+          subscriptions: names.map((name) => ({ name })),
+        })
+      ).status,
+    ).toBe(200);
+    const own = await owner.post('/register', { event_types: ['subscription'] });
+    const peer = await server.client('dev').post('/register', { event_types: ['subscription'] });
+
+    // In the body: 1,000 names do not fit in a URL.
+    const res = await owner.raw('DELETE', '/users/me/subscriptions', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ subscriptions: JSON.stringify(names) }).toString(),
+    });
+
+    expect(res.status).toBe(200);
+    expect(res.body.removed).toHaveLength(1000);
+    const removes = (await eventsOf('owner', own.body.queue_id as string)).filter(
+      (event) => event.op === 'remove',
+    );
+    expect(removes.flatMap((event) => event.subscriptions!.map((sub) => sub.name)).sort()).toEqual(
+      [...names].sort(),
+    );
+    const peerRemoves = (await eventsOf('dev', peer.body.queue_id as string)).filter(
+      (event) => event.op === 'peer_remove',
+    );
+    expect(peerRemoves.flatMap((event) => event.stream_ids!)).toHaveLength(1000);
+    for (const event of peerRemoves) expect(event.user_ids).toEqual([server.userIds.owner]);
+  });
+});
