@@ -195,6 +195,13 @@ describe('personal settings', () => {
       .getByLabel('Home view')
       .selectOption({ label: 'Recent conversations' });
     await expect.poll(async () => (await ownerSettings()).web_home_view).toBe('recent');
+    // A launch reopens the conversation left open (the local cache); one left on the Inbox opens
+    // the home view.
+    await page()
+      .getByRole('navigation', { name: 'Conversations' })
+      .getByRole('button', { name: /^Inbox/ })
+      .click();
+    await page().getByRole('main').getByRole('heading', { name: 'Inbox' }).waitFor();
     await page().reload();
     await page().getByRole('navigation', { name: 'Conversations' }).waitFor();
     await page().getByRole('main').getByRole('heading', { name: 'Recent conversations' }).waitFor();
