@@ -369,7 +369,10 @@ async function loadPhases(realm: Realm) {
   const hostile = new Histogram();
   const sentAt: number[] = [];
   const phaseOfSeq: Array<'quiet' | 'hostile' | 'drain'> = [];
-  let phase: 'quiet' | 'hostile' | 'drain' = 'quiet';
+  // Phase 1 left the queues unpolled with its events waiting: they are drained first, or the
+  // "quiet" reference would measure the first polls' backlog instead of quiet delivery.
+  let phase: 'quiet' | 'hostile' | 'drain' = 'drain';
+  const caughtUp = new Set<number>();
   const errors: Record<string, number> = {};
   const countError = (kind: string) => (errors[kind] = (errors[kind] ?? 0) + 1);
   const delivered = { quiet: 0, hostile: 0 };
@@ -378,7 +381,7 @@ async function loadPhases(realm: Realm) {
   let pollResponses = 0;
 
   const pollers = Promise.all(
-    realm.receivers.map(async (receiver) => {
+    realm.receivers.map(async (receiver, index) => {
       while (running) {
         const res = await longPollMessages(
           realm.url,
@@ -394,6 +397,8 @@ async function loadPhases(realm: Realm) {
         }
         receiver.lastEventId = res.lastEventId;
         pollResponses += 1;
+        // A small answer means the backlog is gone (a long-poll that waited for new events).
+        if (res.contents.length === 0) caughtUp.add(index);
         for (const content of res.contents) {
           if (!content.startsWith('lat ')) continue;
           const seq = Number(content.slice(4));
@@ -435,6 +440,11 @@ async function loadPhases(realm: Realm) {
         sendNext(s);
       });
   };
+  const drainDeadline = Date.now() + 60_000;
+  while (caughtUp.size < realm.receivers.length && Date.now() < drainDeadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  phase = 'quiet';
   const started = performance.now();
   const sending = setInterval(() => {
     if (phase === 'drain') return;
