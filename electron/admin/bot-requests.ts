@@ -24,14 +24,7 @@ export async function sendBotForm(
       throw new ApiError('server', 'BAD_REQUEST', 'The avatar may be at most 5 MiB', 400);
     form.set('file', new Blob([bytes]), 'avatar');
   }
-  const authorization = client.authorizationHeader();
-  if (!authorization) throw new ApiError('auth', 'UNAUTHORIZED', 'No credentials for account');
-  const response = await client.fetchWithTimeout(`${client.apiBase}${path}`, {
-    method,
-    headers: { authorization, accept: 'application/json' },
-    body: form,
-  });
-  return (await client.readResponse(response)) as Record<string, unknown>;
+  return client.sendForm(method, path, form);
 }
 
 /** The zuliprc the public web app offers for a bot. */

@@ -44,6 +44,8 @@ export function adminExtrasHandlers(deps: {
   intake: FileIntake;
 }): AdminExtrasHandlers {
   const client = (payload: { accountId: string }) => deps.signedInSession(payload.accountId).client;
+  // The server answers a creation with more than the page needs: the page gets the new id only.
+  const idOnly = async (answer: Promise<{ id: number }>) => ({ id: (await answer).id });
   return {
     addCustomEmoji: async (p) =>
       (await postChosenFile(client(p), deps.intake, {
@@ -53,10 +55,7 @@ export function adminExtrasHandlers(deps: {
       })) as never,
     deleteCustomEmoji: (p) => client(p).call(api.deleteCustomEmoji, { emoji_name: p.name }),
 
-    addLinkifier: async (p) => {
-      const res = await client(p).call(api.addLinkifier, linkifierParams(p.linkifier));
-      return { id: res.id };
-    },
+    addLinkifier: (p) => idOnly(client(p).call(api.addLinkifier, linkifierParams(p.linkifier))),
     updateLinkifier: (p) =>
       client(p).call(api.updateLinkifier, {
         filter_id: p.linkifierId,
@@ -66,14 +65,14 @@ export function adminExtrasHandlers(deps: {
     reorderLinkifiers: (p) =>
       client(p).call(api.reorderLinkifiers, { ordered_linkifier_ids: p.orderedIds }),
 
-    addPlayground: async (p) => {
-      const res = await client(p).call(api.addPlayground, {
-        name: p.name,
-        lexer_language: p.language,
-        url_template: p.urlTemplate,
-      });
-      return { id: res.id };
-    },
+    addPlayground: (p) =>
+      idOnly(
+        client(p).call(api.addPlayground, {
+          name: p.name,
+          lexer_language: p.language,
+          url_template: p.urlTemplate,
+        }),
+      ),
     deletePlayground: (p) =>
       client(p).call(api.deletePlayground, { playground_id: p.playgroundId }),
 
@@ -86,13 +85,13 @@ export function adminExtrasHandlers(deps: {
       }),
     deleteRealmDomain: (p) => client(p).call(api.deleteRealmDomain, { domain: p.domain }),
 
-    createProfileField: async (p) => {
-      const res = await client(p).call(api.createProfileField, {
-        field_type: p.field.type,
-        ...profileFieldParams(p.field),
-      });
-      return { id: res.id };
-    },
+    createProfileField: (p) =>
+      idOnly(
+        client(p).call(api.createProfileField, {
+          field_type: p.field.type,
+          ...profileFieldParams(p.field),
+        }),
+      ),
     updateProfileField: (p) =>
       client(p).call(api.updateProfileField, {
         field_id: p.fieldId,

@@ -26,14 +26,7 @@ export async function postChosenFile(
     const bytes = await readFile(file.path);
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(bytes)]), basename(file.path));
-    const authorization = client.authorizationHeader();
-    if (!authorization) throw new ApiError('auth', 'UNAUTHORIZED', 'No credentials for account');
-    const response = await client.fetchWithTimeout(`${client.apiBase}${request.apiPath}`, {
-      method: 'POST',
-      headers: { authorization, accept: 'application/json' },
-      body: form,
-    });
-    return (await client.readResponse(response)) as Record<string, unknown>;
+    return await client.sendForm('POST', request.apiPath, form);
   } finally {
     intake.release(request.token);
   }

@@ -158,6 +158,25 @@ export class ApiClient {
     return (await this.readResponse(response)) as never;
   }
 
+  /**
+   * A multipart request (a file travels as one part) with the account's credentials, answered as
+   * call() answers: the body on success, an ApiError otherwise.
+   */
+  async sendForm(
+    method: 'POST' | 'PATCH',
+    path: string,
+    form: FormData,
+  ): Promise<Record<string, unknown>> {
+    const authorization = this.authorizationHeader();
+    if (!authorization) throw new ApiError('auth', 'UNAUTHORIZED', 'No credentials for account');
+    const response = await this.fetchWithTimeout(`${this.apiBase}${path}`, {
+      method,
+      headers: { authorization, accept: 'application/json' },
+      body: form,
+    });
+    return (await this.readResponse(response)) as Record<string, unknown>;
+  }
+
   /** fetch with the client timeout and the caller's abort signal combined. */
   async fetchWithTimeout(
     url: string,

@@ -44,18 +44,9 @@ export function personalHandlers(deps: {
         checkUploadSize(file.name, file.size, limit);
         const form = new FormData();
         form.append('file', new Blob([new Uint8Array(await readFile(file.path))]), file.name);
-        const response = await session.client.fetchWithTimeout(
-          `${session.client.apiBase}${endpoints.uploadAvatar.path}`,
-          {
-            method: 'POST',
-            headers: {
-              authorization: session.client.authorizationHeader() ?? '',
-              accept: 'application/json',
-            },
-            body: form,
-          },
-        );
-        const body = (await session.client.readResponse(response)) as { avatar_url: string };
+        const body = (await session.client.sendForm('POST', endpoints.uploadAvatar.path, form)) as {
+          avatar_url: string;
+        };
         return { avatarUrl: body.avatar_url };
       } finally {
         deps.intake.release(token);

@@ -39,7 +39,10 @@ describe('personal settings methods', () => {
     await waitForEvent((e) => e.type === 'alert_words' && e.alert_words.length === 2);
     const removed = await h().removeAlertWords({ accountId, words: ['rocket'] });
     expect(removed.alert_words).toEqual(['launch']);
-    await expect(h().addAlertWords({ accountId, words: ['x'.repeat(101)] })).rejects.toThrow();
+    await expect(h().addAlertWords({ accountId, words: ['x'.repeat(101)] })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'alert_words[0] is too long (limit: 100 characters)',
+    });
   });
 
   it('sets and clears a custom profile field value', async () => {
@@ -75,7 +78,10 @@ describe('personal settings methods', () => {
         (e.person as { avatar_url?: string }).avatar_url === uploaded.avatarUrl,
     );
     // The token is used up: the same file must be chosen again.
-    await expect(h().uploadAvatar({ accountId, token })).rejects.toThrow();
+    await expect(h().uploadAvatar({ accountId, token })).rejects.toMatchObject({
+      code: 'INVALID_PAYLOAD',
+      message: 'That file is no longer available',
+    });
     const removed = await h().deleteAvatar({ accountId });
     expect(removed.avatarUrl).toMatch(/gravatar/);
   });

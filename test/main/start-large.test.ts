@@ -1,16 +1,16 @@
 // `npm start -- --seed large --large-scale F`: a fresh local realm is the large organization at that
 // scale, and the app signs in to it as its owner (whose first register is the bench's subject). A
 // seed the launcher does not offer stops it with a message.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebSocketBridge, type WebSocketLike } from '../../shared/ipc/bridge-client';
 import { largeRealmCounts } from '../../server/seed/large';
+import { startBrowserMode, stopBrowserMode } from './support/browser-start';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const SCALE = 0.01;
@@ -23,45 +23,19 @@ describe('npm start --seed large', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'tributary-start-large-'));
-    child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'scripts/start.ts',
-        '--browser',
-        '--no-open',
-        '--port',
-        '0',
-        '--data',
-        dataDir,
-        '--seed',
-        'large',
-        '--large-scale',
-        String(SCALE),
-      ],
-      { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    const lines: string[] = [];
-    const url = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout! }).on('line', (line) => {
-        lines.push(line);
-        realmUrl ||= /local realm server listening on (\S+)/.exec(line)?.[1] ?? '';
-        const found = /^Tributary is running at (\S+)$/.exec(line);
-        if (found) resolve(found[1]);
-      });
-      child.once('exit', (code) =>
-        reject(new Error(`npm start exited with ${code}: ${lines.join('\n')}`)),
-      );
-    });
-    appUrl = new URL(url);
+    let lines: string[];
+    ({ child, lines, appUrl } = await startBrowserMode(dataDir, [
+      '--seed',
+      'large',
+      '--large-scale',
+      String(SCALE),
+    ]));
+    realmUrl =
+      lines.map((l) => /local realm server listening on (\S+)/.exec(l)?.[1]).find(Boolean) ?? '';
   }, 120_000);
 
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-    }
+    await stopBrowserMode(child);
     rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -1,64 +1,37 @@
 // `npm start` in browser mode, as a child process: with no account it starts the local realm server
 // (data in DIR/local-realm), signs in as the demo owner, serves the renderer with its CSP, and prints
 // the URL with the per-launch secret, which the bridge requires.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebSocketBridge, type WebSocketLike } from '../../shared/ipc/bridge-client';
 import { mediaCookie, SAME_ORIGIN } from './support/media-cookie';
+import { startBrowserMode, stopBrowserMode } from './support/browser-start';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('npm start (browser mode)', () => {
   let child: ChildProcess;
   let dataDir: string;
-  const lines: string[] = [];
+  let lines: string[];
   let appUrl: URL;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'tributary-start-'));
-    child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'scripts/start.ts',
-        '--browser',
-        '--no-open',
-        '--port',
-        '0',
-        '--data',
-        dataDir,
-        'x/manifest.json',
-        '--open',
-        'tributary://chat.example.com/#narrow/channel/5-x',
-        'zulip://chat.example.com:8443',
-      ],
-      { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    const url = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout! }).on('line', (line) => {
-        lines.push(line);
-        const found = /^Tributary is running at (\S+)$/.exec(line);
-        if (found) resolve(found[1]);
-      });
-      child.once('exit', (code) =>
-        reject(new Error(`npm start exited with ${code}: ${lines.join('\n')}`)),
-      );
-    });
-    appUrl = new URL(url);
+    ({ child, lines, appUrl } = await startBrowserMode(dataDir, [
+      'x/manifest.json',
+      '--open',
+      'tributary://chat.example.com/#narrow/channel/5-x',
+      'zulip://chat.example.com:8443',
+    ]));
   }, 120_000);
 
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-    }
+    await stopBrowserMode(child);
     rmSync(dataDir, { recursive: true, force: true });
   });
 
