@@ -14,6 +14,8 @@ import { PrivacyIcon } from '../../channels/PrivacyIcon';
 import { ChannelSettings } from '../../channels/ChannelSettings';
 import { CreateChannel } from '../../channels/CreateChannel';
 import { ErrorLine } from '../../channels/parts';
+import { AdminFilters } from './admin-filters';
+import { matchesFilter } from './extras-kit';
 import './admin-people.css';
 
 const EMPTY: readonly number[] = [];
@@ -38,10 +40,9 @@ export function Channels({ accountId }: { accountId: string }) {
   const [error, setError] = useState<string | null>(null);
 
   const rows = useMemo(() => {
-    const needle = search.trim().toLowerCase();
     return [...(live?.channels.values() ?? [])]
       .filter((c) => showArchived || !c.is_archived)
-      .filter((c) => !needle || c.name.toLowerCase().includes(needle))
+      .filter((c) => matchesFilter(search, c.name))
       .sort((a, b) => a.name.localeCompare(b.name));
   }, [live, search, showArchived]);
 
@@ -71,23 +72,14 @@ export function Channels({ accountId }: { accountId: string }) {
           ? 'All channels in the organization that you can see, including private and archived ones. New users are subscribed to default channels.'
           : 'Channels you can see. Only administrators can change default channels.'}
       </p>
-      <div className="admin-filters">
-        <input
-          type="search"
-          aria-label="Filter channels"
-          placeholder="Filter channels"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-        />
-        <label className="checkbox">
-          <input
-            type="checkbox"
-            checked={showArchived}
-            onChange={(e) => setShowArchived(e.target.checked)}
-          />
-          Show archived channels
-        </label>
-      </div>
+      <AdminFilters
+        what="channels"
+        search={search}
+        onSearch={setSearch}
+        toggleLabel="Show archived channels"
+        toggled={showArchived}
+        onToggle={setShowArchived}
+      />
       <ErrorLine error={error} />
       <div className="admin-split">
         <table className="admin-table" aria-label="All channels">
