@@ -8,13 +8,13 @@ import { useMemo, useState } from 'react';
 import type { Channel } from '../../../../shared/api/types';
 import { useChatStore } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
-import { api, errorText } from '../../../src/tributary';
+import { api } from '../../../src/tributary';
 import { creatablePrivacies, isRealmAdmin } from '../../channels/channel-permissions';
 import { PrivacyIcon } from '../../channels/PrivacyIcon';
 import { ChannelSettings } from '../../channels/ChannelSettings';
 import { CreateChannel } from '../../channels/CreateChannel';
-import { ErrorLine } from '../../channels/parts';
 import { AdminFilters } from './admin-filters';
+import { StatusLine, useAdminAction } from './admin-action';
 import { matchesFilter } from './extras-kit';
 import './admin-people.css';
 
@@ -37,7 +37,7 @@ export function Channels({ accountId }: { accountId: string }) {
   const [search, setSearch] = useState('');
   const [showArchived, setShowArchived] = useState(false);
   const [selected, setSelected] = useState<number | 'create' | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const action = useAdminAction();
 
   const rows = useMemo(() => {
     return [...(live?.channels.values() ?? [])]
@@ -47,14 +47,11 @@ export function Channels({ accountId }: { accountId: string }) {
   }, [live, search, showArchived]);
 
   const toggleDefault = (channel: Channel, isDefault: boolean) => {
-    setError(null);
     if (isDefault && channel.invite_only) {
-      setError('Private channels cannot be default channels.');
+      action.fail('Private channels cannot be default channels.');
       return;
     }
-    api()
-      .setDefaultChannel({ accountId, channelId: channel.stream_id, isDefault })
-      .catch((e: unknown) => setError(errorText(e)));
+    action.run(api().setDefaultChannel({ accountId, channelId: channel.stream_id, isDefault }));
   };
 
   return (
@@ -80,7 +77,7 @@ export function Channels({ accountId }: { accountId: string }) {
         toggled={showArchived}
         onToggle={setShowArchived}
       />
-      <ErrorLine error={error} />
+      <StatusLine action={action} />
       <div className="admin-split">
         <table className="admin-table" aria-label="All channels">
           <thead>
