@@ -2,40 +2,15 @@
 // meanwhile is kept by the page, the screen says so (banner, no green account dot, "Waiting for
 // Tributary"), and when the next launch comes up on the same port and secret the page reconnects
 // and hands everything over: each message stored exactly once, shown as sent.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import {
-  CHROMIUM,
-  launchChromium,
-  openApp,
-  realmClient,
-  startApp,
-  startRealm,
-  type App,
-  type Realm,
-} from './support/app';
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM, appSession, realmClient } from './support/app';
 import { messageWithText, openTopic, send } from './support/ui';
 import { existsSync } from 'node:fs';
 
-let realm: Realm;
-let app: App;
-let browser: Browser;
-let page: Page;
-
-beforeAll(async () => {
-  realm = await startRealm();
-  app = await startApp(realm, 'owner', { resumeLastLaunch: true });
-  browser = await launchChromium();
-  page = await openApp(browser, app);
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await realm?.close();
-});
+const session = appSession('owner', { resumeLastLaunch: true });
 
 const copies = async (topic: string, content: string) => {
-  const res = await realmClient(realm, 'owner').get('/messages', {
+  const res = await realmClient(session.realm, 'owner').get('/messages', {
     anchor: 'newest',
     num_before: 100,
     num_after: 0,
@@ -48,6 +23,7 @@ const copies = async (topic: string, content: string) => {
 
 describe.skipIf(!existsSync(CHROMIUM))('the host dies with the page open', () => {
   it('keeps what is sent meanwhile and hands it over, once, to the next launch', async () => {
+    const { app, page } = session;
     const topic = 'host restart';
     await openTopic(page, 'general', topic);
     await send(page, 'before the crash');

@@ -12,7 +12,8 @@ const ADMIN_ROLE = 200;
 
 type PermissionInputs = Pick<AccountState, 'selfUserId' | 'users' | 'userGroups' | 'settings'>;
 
-function role(account: PermissionInputs): number {
+/** The signed-in person's role; an unknown self counts as a guest, so nothing is offered. */
+export function selfRole(account: Pick<AccountState, 'selfUserId' | 'users'>): number {
   return account.users.users.get(account.selfUserId)?.role ?? GUEST_ROLE;
 }
 
@@ -26,7 +27,7 @@ export function realmAllows(account: PermissionInputs, setting: string): boolean
 
 /** Which privacies the person may create: web-public only where the realm offers it at all. */
 export function creatablePrivacies(account: PermissionInputs): Privacy[] {
-  if (role(account) >= GUEST_ROLE) return [];
+  if (selfRole(account) >= GUEST_ROLE) return [];
   const privacies: Privacy[] = [];
   if (realmAllows(account, 'can_create_public_channel_group')) privacies.push('public');
   if (realmAllows(account, 'can_create_private_channel_group')) privacies.push('private');
@@ -48,8 +49,8 @@ export function canAddSubscribers(
   account: PermissionInputs & Pick<AccountState, 'channels'>,
   channel: Channel,
 ): boolean {
-  if (channel.is_archived || role(account) >= GUEST_ROLE) return false;
-  if (role(account) <= ADMIN_ROLE) return true;
+  if (channel.is_archived || selfRole(account) >= GUEST_ROLE) return false;
+  if (selfRole(account) <= ADMIN_ROLE) return true;
   const me = account.selfUserId;
   const groups = account.userGroups.groups;
   if (isInGroupSetting(groups, channel.can_administer_channel_group, me)) return true;
@@ -62,7 +63,7 @@ export function canAddSubscribers(
 
 /** Realm administrators and owners (role 200 and 100). */
 export function isRealmAdmin(account: PermissionInputs): boolean {
-  return role(account) <= ADMIN_ROLE;
+  return selfRole(account) <= ADMIN_ROLE;
 }
 
 /**
@@ -71,8 +72,8 @@ export function isRealmAdmin(account: PermissionInputs): boolean {
  * can_administer_channel_group.
  */
 export function canAdministerChannel(account: PermissionInputs, channel: Channel): boolean {
-  if (role(account) >= GUEST_ROLE) return false;
-  if (role(account) <= ADMIN_ROLE) return true;
+  if (selfRole(account) >= GUEST_ROLE) return false;
+  if (selfRole(account) <= ADMIN_ROLE) return true;
   return isInGroupSetting(
     account.userGroups.groups,
     channel.can_administer_channel_group,

@@ -86,7 +86,7 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
     id: 'users',
     label: 'Users',
     group: 'organization',
-    visible: (account) => (account.users.users.get(account.selfUserId)?.role ?? 400) !== 600,
+    visible: notGuest,
     Component: Users,
   },
   { id: 'bots', label: 'Bots', group: 'organization', visible: notGuest, Component: BotList },

@@ -193,13 +193,14 @@ export interface AppSession {
 
 /**
  * The usual set-up of a test file: a realm, an app signed in as `userKey` and one page, started
- * before the file's tests and closed after them. Read its members inside tests.
+ * before the file's tests and closed after them. Read its members inside tests. `options` go to
+ * startApp.
  */
-export function appSession(userKey = 'owner'): AppSession {
+export function appSession(userKey = 'owner', options: StartAppOptions = {}): AppSession {
   const session = {} as AppSession;
   beforeAll(async () => {
     session.realm = await startRealm();
-    session.app = await startApp(session.realm, userKey);
+    session.app = await startApp(session.realm, userKey, options);
     session.browser = await launchChromium();
     session.page = await openApp(session.browser, session.app);
   }, 180_000);

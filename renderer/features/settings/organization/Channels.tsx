@@ -8,12 +8,14 @@ import { useMemo, useState } from 'react';
 import type { Channel } from '../../../../shared/api/types';
 import { useChatStore } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
-import { api, errorText } from '../../../src/tributary';
+import { api } from '../../../src/tributary';
 import { creatablePrivacies, isRealmAdmin } from '../../channels/channel-permissions';
 import { PrivacyIcon } from '../../channels/PrivacyIcon';
 import { ChannelSettings } from '../../channels/ChannelSettings';
 import { CreateChannel } from '../../channels/CreateChannel';
-import { ErrorLine } from '../../channels/parts';
+import { AdminFilters } from './admin-filters';
+import { StatusLine, useAdminAction } from './admin-action';
+import { matchesFilter } from './extras-kit';
 import './admin-people.css';
 
 const EMPTY: readonly number[] = [];
@@ -35,25 +37,21 @@ export function Channels({ accountId }: { accountId: string }) {
   const [search, setSearch] = useState('');
   const [showArchived, setShowArchived] = useState(false);
   const [selected, setSelected] = useState<number | 'create' | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const action = useAdminAction();
 
   const rows = useMemo(() => {
-    const needle = search.trim().toLowerCase();
     return [...(live?.channels.values() ?? [])]
       .filter((c) => showArchived || !c.is_archived)
-      .filter((c) => !needle || c.name.toLowerCase().includes(needle))
+      .filter((c) => matchesFilter(search, c.name))
       .sort((a, b) => a.name.localeCompare(b.name));
   }, [live, search, showArchived]);
 
   const toggleDefault = (channel: Channel, isDefault: boolean) => {
-    setError(null);
     if (isDefault && channel.invite_only) {
-      setError('Private channels cannot be default channels.');
+      action.fail('Private channels cannot be default channels.');
       return;
     }
-    api()
-      .setDefaultChannel({ accountId, channelId: channel.stream_id, isDefault })
-      .catch((e: unknown) => setError(errorText(e)));
+    action.run(api().setDefaultChannel({ accountId, channelId: channel.stream_id, isDefault }));
   };
 
   return (
@@ -71,24 +69,15 @@ export function Channels({ accountId }: { accountId: string }) {
           ? 'All channels in the organization that you can see, including private and archived ones. New users are subscribed to default channels.'
           : 'Channels you can see. Only administrators can change default channels.'}
       </p>
-      <div className="admin-filters">
-        <input
-          type="search"
-          aria-label="Filter channels"
-          placeholder="Filter channels"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-        />
-        <label className="checkbox">
-          <input
-            type="checkbox"
-            checked={showArchived}
-            onChange={(e) => setShowArchived(e.target.checked)}
-          />
-          Show archived channels
-        </label>
-      </div>
-      <ErrorLine error={error} />
+      <AdminFilters
+        what="channels"
+        search={search}
+        onSearch={setSearch}
+        toggleLabel="Show archived channels"
+        toggled={showArchived}
+        onToggle={setShowArchived}
+      />
+      <StatusLine action={action} />
       <div className="admin-split">
         <table className="admin-table" aria-label="All channels">
           <thead>

@@ -13,6 +13,8 @@ import { PeoplePicker } from '../../channels/PeoplePicker';
 import { GroupSettingField, groupDisplayName } from './group-settings';
 import { groupPowers, mayCreateGroups } from './group-permissions';
 import { useAdminAction, useDraft, StatusLine } from './admin-action';
+import { AdminFilters } from './admin-filters';
+import { matchesFilter } from './extras-kit';
 import './admin-people.css';
 
 const GROUP_PERMISSIONS: ReadonlyArray<readonly [keyof UserGroupSettings, string]> = [
@@ -48,10 +50,9 @@ export function UserGroups({ accountId }: { accountId: string }) {
   const slice = account?.userGroups;
   const groups = slice?.groups;
   const rows = useMemo(() => {
-    const needle = search.trim().toLowerCase();
     return [...(slice?.groups.values() ?? [])]
       .filter((g) => !g.is_system_group && (showDeactivated || !g.deactivated))
-      .filter((g) => !needle || g.name.toLowerCase().includes(needle))
+      .filter((g) => matchesFilter(search, g.name))
       .sort((a, b) => a.name.localeCompare(b.name));
   }, [slice, search, showDeactivated]);
   if (!account || !groups) return null;
@@ -67,23 +68,14 @@ export function UserGroups({ accountId }: { accountId: string }) {
           </button>
         ) : null}
       </header>
-      <div className="admin-filters">
-        <input
-          type="search"
-          aria-label="Filter user groups"
-          placeholder="Filter user groups"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-        />
-        <label className="checkbox">
-          <input
-            type="checkbox"
-            checked={showDeactivated}
-            onChange={(e) => setShowDeactivated(e.target.checked)}
-          />
-          Show deactivated groups
-        </label>
-      </div>
+      <AdminFilters
+        what="user groups"
+        search={search}
+        onSearch={setSearch}
+        toggleLabel="Show deactivated groups"
+        toggled={showDeactivated}
+        onToggle={setShowDeactivated}
+      />
       <div className="admin-split">
         <table className="admin-table" aria-label="All user groups">
           <thead>

@@ -7,6 +7,7 @@ import { isInGroupSetting } from '../../../../shared/group-setting';
 import type { GroupSettingValue } from '../../../../shared/api/types';
 import type { AccountState } from '../../../store';
 import { errorText } from '../../../src/tributary';
+import { selfRole } from '../../channels/channel-permissions';
 
 const OWNER = 100;
 const ADMIN = 200;
@@ -23,7 +24,7 @@ export interface Standing {
 type StandingInputs = Pick<AccountState, 'selfUserId' | 'users' | 'userGroups' | 'settings'>;
 
 export function standing(account: StandingInputs): Standing {
-  const role = account.users.users.get(account.selfUserId)?.role ?? GUEST;
+  const role = selfRole(account);
   const emojiGroup = account.settings.realm.realm_can_add_custom_emoji_group as
     GroupSettingValue | undefined;
   return {

@@ -5,7 +5,7 @@
 import type { UserGroup } from '../../../../shared/api/types';
 import { isInGroupSetting } from '../../../../shared/group-setting';
 import type { AccountState } from '../../../store';
-import { realmAllows } from '../../channels/channel-permissions';
+import { realmAllows, selfRole } from '../../channels/channel-permissions';
 
 type Inputs = Pick<AccountState, 'selfUserId' | 'users' | 'userGroups' | 'settings'>;
 
@@ -18,7 +18,7 @@ export interface GroupPowers {
 const NONE: GroupPowers = { manage: false, addMembers: false, removeMembers: false };
 
 export function groupPowers(account: Inputs, group: UserGroup): GroupPowers {
-  const role = account.users.users.get(account.selfUserId)?.role ?? 600;
+  const role = selfRole(account);
   if (group.is_system_group || role >= 600) return NONE;
   const has = (value: UserGroup['can_manage_group']) =>
     isInGroupSetting(account.userGroups.groups, value, account.selfUserId);
@@ -31,6 +31,6 @@ export function groupPowers(account: Inputs, group: UserGroup): GroupPowers {
 }
 
 export function mayCreateGroups(account: Inputs): boolean {
-  const role = account.users.users.get(account.selfUserId)?.role ?? 600;
+  const role = selfRole(account);
   return role < 600 && realmAllows(account, 'can_create_groups');
 }
