@@ -10,11 +10,12 @@ import { p, schemas } from '../../http/params';
 import { badRequest } from '../../http/errors';
 import { LIMITS } from '../../config';
 import { checkChannelName } from '../../realm/text-rules';
-import { isAdmin, isOwner } from '../../realm/roles';
+import { isOwner } from '../../realm/roles';
 import {
   canAdministerChannel,
   canSeeChannelMetadata,
   type GroupSettingValue,
+  requireAdmin,
 } from '../../realm/permissions';
 import { renderShortMarkdown } from '../../realm/render-text';
 import {
@@ -205,7 +206,7 @@ export const channelAdminResource: ResourceModule = {
           });
         }
         if (params.is_default_stream !== undefined) {
-          if (!isAdmin(user.role)) throw badRequest('Must be an organization administrator');
+          requireAdmin(user);
           if (params.is_default_stream && willBePrivate)
             throw badRequest('A default channel cannot be private.');
           updates.push({

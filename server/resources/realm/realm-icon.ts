@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import type { ResourceModule } from '../module';
 import type { RealmContext } from '../../realm/context';
 import type { Db } from '../../db';
-import { ApiError, badRequest } from '../../http/errors';
-import { isAdmin } from '../../realm/roles';
+import { ApiError } from '../../http/errors';
+import { requireAdmin } from '../../realm/permissions';
 import { REALM_ID } from '../../uploads/storage';
 import { exactlyOneFile, sniffImage } from './realm-emoji';
 import { squarePng } from '../users/avatar-files';
@@ -82,7 +82,7 @@ export const realmIconResource: ResourceModule = {
       '/realm/icon',
       { maxFileBytes: MAX_ICON_FILE_SIZE_MIB * 1024 * 1024 },
       async ({ user, request }) => {
-        if (!isAdmin(user.role)) throw badRequest('Must be an organization administrator');
+        requireAdmin(user);
         const image = await exactlyOneFile(
           request.body,
           MAX_ICON_FILE_SIZE_MIB,
@@ -102,7 +102,7 @@ export const realmIconResource: ResourceModule = {
 
     // The uploaded file stays, as on the public server: a cached URL may still name it.
     api.delete('/realm/icon', {}, ({ user }) => {
-      if (!isAdmin(user.role)) throw badRequest('Must be an organization administrator');
+      requireAdmin(user);
       return { icon_url: changeIconSource(ctx, 'G') };
     });
 
