@@ -47,15 +47,20 @@ function iconRow(db: Db): IconRow {
   return row ?? { icon_source: 'G', icon_version: 1 };
 }
 
-export function realmIconUrl(db: Db): string {
-  const { icon_source, icon_version } = iconRow(db);
+function iconUrl({ icon_source, icon_version }: IconRow): string {
   if (icon_source === 'U') return `${ICON_PATH}?version=${icon_version}`;
   const hash = createHash('md5').update(REALM_STRING_ID).digest('hex');
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon`;
 }
 
-export function realmIconSource(db: Db): IconSource {
-  return iconRow(db).icon_source;
+export function realmIconUrl(db: Db): string {
+  return iconUrl(iconRow(db));
+}
+
+/** Register's realm_icon_url and realm_icon_source, from one read of the row. */
+export function realmIcon(db: Db): { url: string; source: IconSource } {
+  const row = iconRow(db);
+  return { url: iconUrl(row), source: row.icon_source };
 }
 
 /** Records the new source (the version always moves, as the public server's) and tells everyone. */
