@@ -5,6 +5,12 @@ import { parseJson } from '../db';
 import { sharedTableCache } from '../db/table-cache';
 import type { AuthUser } from './context';
 import { isAdmin, isGuest, type SystemGroupName } from './roles';
+import { badRequest } from '../http/errors';
+
+/** 400 BAD_REQUEST (the spec's code for refusals by role) unless the user is an administrator. */
+export function requireAdmin(user: AuthUser): void {
+  if (!isAdmin(user.role)) throw badRequest('Must be an organization administrator');
+}
 
 export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
 

@@ -331,12 +331,15 @@ describe('users: roles, names, profile data, deactivation, creation', () => {
 describe('invitations', () => {
   it('creates, lists and revokes an invitation link', async () => {
     const ownerQueue = await registerQueue(client('owner'), { event_types: '["invites_changed"]' });
+    // Administrators other than the inviter are told too.
+    const adminQueue = await registerQueue(client('admin'), { event_types: '["invites_changed"]' });
     const res = await client('owner').post('/invites/multiuse', {
       invite_as: 400,
       invite_expires_in_minutes: 60,
     });
     expect(res.body.invite_link).toMatch(/\/join\/[0-9a-f]{24}\/$/);
     await ownerQueue.waitFor((e) => e.type === 'invites_changed');
+    await adminQueue.waitFor((e) => e.type === 'invites_changed');
     const listed = await client('owner').get('/invites');
     expect(listed.body.invites).toEqual([
       expect.objectContaining({
@@ -351,6 +354,8 @@ describe('invitations', () => {
       'Must be an organization administrator',
     );
     expect((await client('owner').delete(`/invites/multiuse/${id}`)).body.result).toBe('success');
+    await ownerQueue.waitFor((e) => e.type === 'invites_changed');
+    await adminQueue.waitFor((e) => e.type === 'invites_changed');
     expect((await client('owner').get('/invites')).body.invites).toEqual([]);
   });
 

@@ -183,6 +183,8 @@ describe('custom profile fields', () => {
       .post('/register', { fetch_event_types: ['custom_profile_fields'] });
     expect(listed).toEqual(registered.body.custom_profile_fields);
     expect(listed.length).toBeGreaterThan(0);
+    const orders = listed.map((field) => field.order);
+    expect(orders).toEqual([...orders].sort((a, b) => a - b));
   });
 
   it('creates a field of every type with a custom_profile_fields event', async () => {

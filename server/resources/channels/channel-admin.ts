@@ -10,11 +10,12 @@ import { p, schemas } from '../../http/params';
 import { badRequest } from '../../http/errors';
 import { LIMITS } from '../../config';
 import { checkChannelName } from '../../realm/text-rules';
-import { isAdmin, isOwner } from '../../realm/roles';
+import { isOwner } from '../../realm/roles';
 import {
   canAdministerChannel,
   canSeeChannelMetadata,
   type GroupSettingValue,
+  requireAdmin,
 } from '../../realm/permissions';
 import { renderShortMarkdown } from '../../realm/render-text';
 import {
@@ -79,6 +80,18 @@ function hasNamedTopic(ctx: RealmContext, channelId: number): boolean {
   );
 }
 
+/** What a client with the archived_channels capability is told when a channel (un)archives. */
+function archivedUpdate(channel: ChannelRow, archived: boolean) {
+  return {
+    type: 'stream',
+    op: 'update',
+    stream_id: channel.id,
+    name: channel.name,
+    property: 'is_archived',
+    value: archived,
+  };
+}
+
 /** PATCH is_archived=false (the public server's unarchiving); archiving is DELETE. */
 function unarchive(ctx: RealmContext, channel: ChannelRow, archived: boolean): void {
   if (archived) throw badRequest('Use DELETE /streams/{stream_id} to archive a channel.');
@@ -87,14 +100,7 @@ function unarchive(ctx: RealmContext, channel: ChannelRow, archived: boolean): v
   const after = getChannel(ctx.db, channel.id)!;
   ctx.events.send(channelMetadataAudience(ctx, after), (queue) =>
     queue.hasCapability('archived_channels')
-      ? {
-          type: 'stream',
-          op: 'update',
-          stream_id: channel.id,
-          name: channel.name,
-          property: 'is_archived',
-          value: false,
-        }
+      ? archivedUpdate(channel, false)
       : { type: 'stream', op: 'create', streams: [channelObject(ctx, after)] },
   );
 }
@@ -205,7 +211,7 @@ export const channelAdminResource: ResourceModule = {
           });
         }
         if (params.is_default_stream !== undefined) {
-          if (!isAdmin(user.role)) throw badRequest('Must be an organization administrator');
+          requireAdmin(user);
           if (params.is_default_stream && willBePrivate)
             throw badRequest('A default channel cannot be private.');
           updates.push({
@@ -295,14 +301,7 @@ export const channelAdminResource: ResourceModule = {
         .run(channel.id);
       ctx.events.send(audience, (queue) =>
         queue.hasCapability('archived_channels')
-          ? {
-              type: 'stream',
-              op: 'update',
-              stream_id: channel.id,
-              name: channel.name,
-              property: 'is_archived',
-              value: true,
-            }
+          ? archivedUpdate(channel, true)
           : {
               type: 'stream',
               op: 'delete',

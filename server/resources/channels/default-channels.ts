@@ -5,13 +5,12 @@ import type { ResourceModule } from '../module';
 import type { AuthUser, RealmContext } from '../../realm/context';
 import { p } from '../../http/params';
 import { badRequest } from '../../http/errors';
-import { isAdmin } from '../../realm/roles';
-import { canSeeChannelMetadata } from '../../realm/permissions';
+import { canSeeChannelMetadata, requireAdmin } from '../../realm/permissions';
 import { getChannel, type ChannelRow } from './channels-store';
 import { announceDefaultChannels } from './channels';
 
 function adminChannel(ctx: RealmContext, user: AuthUser, channelId: number): ChannelRow {
-  if (!isAdmin(user.role)) throw badRequest('Must be an organization administrator');
+  requireAdmin(user);
   const channel = getChannel(ctx.db, channelId);
   if (!channel || !canSeeChannelMetadata(ctx.db, user, channel))
     throw badRequest('Invalid channel ID');

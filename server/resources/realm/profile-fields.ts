@@ -8,6 +8,7 @@ import type { ResourceModule } from '../module';
 import { p } from '../../http/params';
 import { badRequest } from '../../http/errors';
 import { isAdmin } from '../../realm/roles';
+import { requireAdmin } from '../../realm/permissions';
 import { parseJson, type Db } from '../../db';
 import type { AuthUser, RealmContext } from '../../realm/context';
 import { renderShortMarkdown } from '../../realm/render-text';
@@ -75,10 +76,6 @@ function announceFields(ctx: RealmContext): void {
     type: 'custom_profile_fields',
     fields: listProfileFields(ctx.db),
   });
-}
-
-function requireAdmin(user: AuthUser): void {
-  if (!isAdmin(user.role)) throw badRequest('Must be an organization administrator');
 }
 
 type FieldData = Record<string, unknown>;

@@ -9,9 +9,9 @@ import type { ResourceModule } from '../module';
 import type { AuthUser, RealmContext } from '../../realm/context';
 import { p, schemas, type Param } from '../../http/params';
 import { ApiError, badRequest } from '../../http/errors';
-import { isAdmin, isOwner } from '../../realm/roles';
+import { isOwner } from '../../realm/roles';
 import { DEFAULT_REALM_GROUP_SETTINGS } from '../../realm/settings-defaults';
-import type { GroupSettingValue } from '../../realm/permissions';
+import { requireAdmin, type GroupSettingValue } from '../../realm/permissions';
 import { databaseLookup } from '../../markdown/lookup';
 import { renderMessage } from '../../markdown/render';
 import { hasUnprintable } from '../../realm/text-rules';
@@ -202,7 +202,7 @@ export const realmAdminResource: ResourceModule = {
   name: 'realm-admin',
   routes(api, ctx) {
     api.patch('/realm', { params: PARAMS }, ({ user, params }) => {
-      if (!isAdmin(user.role)) throw badRequest('Must be an organization administrator');
+      requireAdmin(user);
       const changes = requestedChanges(ctx, user, params as Record<string, unknown>);
       const settings = { ...realmRow(ctx.db).settings, ...changes.settings, ...changes.groups };
       ctx.db.transaction(() => {

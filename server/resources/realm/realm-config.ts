@@ -7,8 +7,9 @@ import { parseJson } from '../../db';
 import type { ResourceModule } from '../module';
 import { p } from '../../http/params';
 import { badRequest } from '../../http/errors';
-import { isAdmin, isOwner } from '../../realm/roles';
-import type { AuthUser, RealmContext } from '../../realm/context';
+import { isOwner } from '../../realm/roles';
+import { requireAdmin } from '../../realm/permissions';
+import type { RealmContext } from '../../realm/context';
 import { activeUserIds } from '../users/users-store';
 import { enumeratesAllIds, storeOrder } from '../../realm/ordering';
 import {
@@ -38,10 +39,6 @@ interface DomainRow {
   id: number;
   domain: string;
   allow_subdomains: number;
-}
-
-function requireAdmin(user: AuthUser): void {
-  if (!isAdmin(user.role)) throw badRequest('Must be an organization administrator');
 }
 
 /** A linkifier pattern as a JavaScript RegExp; an invalid one is the caller's BAD_REQUEST. */

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import type { ResourceModule } from '../module';
 import type { RealmContext } from '../../realm/context';
 import type { Db } from '../../db';
-import { ApiError, badRequest } from '../../http/errors';
-import { isAdmin } from '../../realm/roles';
+import { ApiError } from '../../http/errors';
+import { requireAdmin } from '../../realm/permissions';
 import { REALM_ID } from '../../uploads/storage';
 import { exactlyOneFile, sniffImage } from './realm-emoji';
 import { squarePng } from '../users/avatar-files';
@@ -47,15 +47,20 @@ function iconRow(db: Db): IconRow {
   return row ?? { icon_source: 'G', icon_version: 1 };
 }
 
-export function realmIconUrl(db: Db): string {
-  const { icon_source, icon_version } = iconRow(db);
+function iconUrl({ icon_source, icon_version }: IconRow): string {
   if (icon_source === 'U') return `${ICON_PATH}?version=${icon_version}`;
   const hash = createHash('md5').update(REALM_STRING_ID).digest('hex');
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon`;
 }
 
-export function realmIconSource(db: Db): IconSource {
-  return iconRow(db).icon_source;
+export function realmIconUrl(db: Db): string {
+  return iconUrl(iconRow(db));
+}
+
+/** Register's realm_icon_url and realm_icon_source, from one read of the row. */
+export function realmIcon(db: Db): { url: string; source: IconSource } {
+  const row = iconRow(db);
+  return { url: iconUrl(row), source: row.icon_source };
 }
 
 /** Records the new source (the version always moves, as the public server's) and tells everyone. */
@@ -82,7 +87,7 @@ export const realmIconResource: ResourceModule = {
       '/realm/icon',
       { maxFileBytes: MAX_ICON_FILE_SIZE_MIB * 1024 * 1024 },
       async ({ user, request }) => {
-        if (!isAdmin(user.role)) throw badRequest('Must be an organization administrator');
+        requireAdmin(user);
         const image = await exactlyOneFile(
           request.body,
           MAX_ICON_FILE_SIZE_MIB,
@@ -102,7 +107,7 @@ export const realmIconResource: ResourceModule = {
 
     // The uploaded file stays, as on the public server: a cached URL may still name it.
     api.delete('/realm/icon', {}, ({ user }) => {
-      if (!isAdmin(user.role)) throw badRequest('Must be an organization administrator');
+      requireAdmin(user);
       return { icon_url: changeIconSource(ctx, 'G') };
     });
 

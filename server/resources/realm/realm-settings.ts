@@ -6,7 +6,7 @@ import type { ResourceModule } from '../module';
 import { LIMITS, PRESENCE, TYPING } from '../../config';
 import { THUMBNAIL_FORMATS } from '../../uploads/thumbnails';
 import { DEFAULT_REALM_SETTINGS } from '../../realm/settings-defaults';
-import { realmIconSource, realmIconUrl } from './realm-icon';
+import { realmIcon } from './realm-icon';
 import { VIDEO_CHAT_PROVIDERS } from '../../../shared/admin/realm-settings';
 
 export interface RealmRow {
@@ -45,14 +45,15 @@ export const realmSettingsResource: ResourceModule = {
   initialState(ctx, _user, request) {
     if (!request.wants('realm')) return {};
     const realm = realmRow(ctx.db);
+    const icon = realmIcon(ctx.db);
     const state: Record<string, unknown> = {
       realm_name: realm.name,
       realm_description: realm.description,
       realm_url: ctx.realmUrl,
       realm_uri: ctx.realmUrl,
       realm_date_created: realm.date_created,
-      realm_icon_url: realmIconUrl(ctx.db),
-      realm_icon_source: realmIconSource(ctx.db),
+      realm_icon_url: icon.url,
+      realm_icon_source: icon.source,
       max_message_length: LIMITS.maxMessageLength,
       max_topic_length: LIMITS.maxTopicLength,
       max_stream_name_length: LIMITS.maxStreamNameLength,

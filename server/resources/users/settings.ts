@@ -10,6 +10,7 @@ import { badRequest, missingParam } from '../../http/errors';
 import { hashPassword, verifyPassword } from '../../http/auth';
 import { LIMITS } from '../../config';
 import { isAdmin } from '../../realm/roles';
+import { requireAdmin } from '../../realm/permissions';
 import { userSettings } from '../../realm/accounts';
 import { presenceEnabledChanged } from './presence';
 import { checkFullName } from '../../realm/text-rules';
@@ -257,7 +258,7 @@ export const settingsResource: ResourceModule = {
     );
 
     api.patch('/realm/user_settings_defaults', { params: DEFAULTS_PARAMS }, ({ user, params }) => {
-      if (!isAdmin(user.role)) throw badRequest('Must be an organization administrator');
+      requireAdmin(user);
       const row = ctx.db
         .prepare<[], { settings: string }>(
           'SELECT settings FROM realm_user_settings_defaults WHERE id = 1',

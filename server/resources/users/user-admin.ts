@@ -7,9 +7,9 @@ import type { ResourceModule } from '../module';
 import type { AuthUser, RealmContext } from '../../realm/context';
 import { p } from '../../http/params';
 import { badRequest } from '../../http/errors';
-import { Role, SYSTEM_GROUPS, isAdmin, isOwner, type SystemGroupName } from '../../realm/roles';
+import { Role, SYSTEM_GROUPS, isOwner, type SystemGroupName } from '../../realm/roles';
 import { syncRoleGroups } from '../../realm/accounts';
-import { systemGroupId } from '../../realm/permissions';
+import { systemGroupId, requireAdmin } from '../../realm/permissions';
 import { checkFullName } from '../../realm/text-rules';
 import { itemSchema, updateProfileData } from '../realm/profile-fields';
 import { isSystemBot } from './system-bots';
@@ -76,7 +76,7 @@ export const userAdminResource: ResourceModule = {
         },
       },
       ({ user, ids, params }) => {
-        if (!isAdmin(user.role)) throw badRequest('Must be an organization administrator');
+        requireAdmin(user);
         const target = getUserRow(ctx.db, ids.user_id);
         if (!target || isSystemBot(target)) throw badRequest('No such user');
         // Everything is checked before anything changes.

@@ -5,7 +5,8 @@
 import type { ResourceModule } from '../module';
 import type { AuthUser, RealmContext } from '../../realm/context';
 import { ApiError, badRequest } from '../../http/errors';
-import { Role, isAdmin } from '../../realm/roles';
+import { Role } from '../../realm/roles';
+import { requireAdmin } from '../../realm/permissions';
 import { getChannel } from '../channels/channels-store';
 import { channelMetadataAudience } from '../channels/channels';
 import { sendBotUpdate } from './bot-events';
@@ -102,14 +103,14 @@ export const userLifecycleResource: ResourceModule = {
     });
 
     api.delete('/users/:user_id', { ids: ['user_id'] }, ({ user, ids }) => {
-      if (!isAdmin(user.role)) throw badRequest('Must be an organization administrator');
+      requireAdmin(user);
       const target = getUserRow(ctx.db, ids.user_id);
       if (!target || target.is_bot === 1) throw badRequest('No such user');
       deactivateUser(ctx, user, target);
     });
 
     api.post('/users/:user_id/reactivate', { ids: ['user_id'] }, ({ user, ids }) => {
-      if (!isAdmin(user.role)) throw badRequest('Must be an organization administrator');
+      requireAdmin(user);
       const target = getUserRow(ctx.db, ids.user_id);
       if (!target) throw badRequest('No such user');
       if (target.is_active === 1) throw badRequest('User is already active');

@@ -14,6 +14,7 @@ import {
   canSeeChannelMetadata,
   isSubscribed,
   realmGroupSettingAllows,
+  requireAdmin,
 } from '../../realm/permissions';
 import { getChannel } from '../channels/channels-store';
 import { LIMITS } from '../../config';
@@ -155,7 +156,7 @@ export const usersResource: ResourceModule = {
       '/users',
       { params: { email: p.string(), password: p.string(), full_name: p.string() } },
       ({ user, params }) => {
-        if (!isAdmin(user.role)) throw badRequest('Must be an organization administrator');
+        requireAdmin(user);
         if (!user.can_create_users) throw badRequest('User not authorized to create users');
         const email = params.email.trim();
         if (!EMAIL.safeParse(email).success) throw badRequest(`Invalid email '${email}'`);
