@@ -24,6 +24,7 @@ import type { Authenticator } from '../http/auth';
 import { API_PREFIX } from '../http/router';
 import type { RealmContext } from '../realm/context';
 import { attachmentByPathId } from './attachments';
+import { TusArrivalOrder } from './tus-arrival-order';
 import {
   REALM_ID,
   displayFileName,
@@ -105,6 +106,7 @@ export function mountTus(app: FastifyInstance, deps: TusDependencies): void {
   // Both are created when Fastify loads the plugin below, after the folder exists.
   let store: FileStore;
   let tus: EnvelopeTusServer;
+  const arrivalOrder = new TusArrivalOrder();
   const inFlight = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>): Promise<unknown> => {
     const settled = work.catch(() => undefined);
@@ -117,6 +119,7 @@ export function mountTus(app: FastifyInstance, deps: TusDependencies): void {
     new EnvelopeTusServer({
       path: TUS_PATH,
       datastore: store,
+      locker: arrivalOrder.locker,
       relativeLocation: true,
       // Like the rest of the API, no cross-origin access (tus would otherwise answer with '*').
       allowedOrigins: [],
@@ -169,14 +172,30 @@ export function mountTus(app: FastifyInstance, deps: TusDependencies): void {
         throw new ApiError('BAD_REQUEST', 'SizeIsDeferred is not supported', 411);
       }
       const uploadId = (request.params as { upload_id?: string }).upload_id;
-      if (uploadId !== undefined) await checkUpload(uploadId, user.id, request.method);
+      if (uploadId !== undefined) {
+        const turn = arrivalOrder.join(uploadId, request.raw);
+        try {
+          await turn.ready;
+          await checkUpload(uploadId, user.id, request.method);
+        } catch (error) {
+          turn.leave();
+          throw error;
+        }
+        return run(request, reply, turn.leave);
+      }
     }
+    return run(request, reply, () => undefined);
+  }
+
+  async function run(request: FastifyRequest, reply: FastifyReply, done: () => void) {
     reply.hijack();
     // A request whose connection dropped may leave tus's promise pending forever; its response
     // closing is enough for close() not to wait on it.
     const closed = new Promise<void>((resolve) => reply.raw.once('close', () => resolve()));
     const handled = tus.handle(request.raw, reply.raw);
-    void track(Promise.race([handled, closed]));
+    const settled = Promise.race([handled, closed]);
+    void settled.finally(done).catch(() => undefined);
+    void track(settled);
     await handled;
   }
 

@@ -82,7 +82,7 @@ async function download(client: ApiClient, url: string): Promise<Buffer> {
   return Buffer.from(await res.arrayBuffer());
 }
 
-/** HEAD until the server has released the dropped request's lock and reports a stable offset. */
+/** The offset HEAD reports: the server orders it after the dropped PATCH, so it stays put. */
 async function headOffset(client: ApiClient, location: string): Promise<number> {
   const res = await tusRequest(client, 'HEAD', location);
   expect(res.status).toBe(200);
