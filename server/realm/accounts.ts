@@ -11,6 +11,8 @@ export interface NewUser {
   fullName: string;
   role: number;
   password?: string | null;
+  /** Already hashed (hashPasswordAsync), for requests: hashing here would hold the event loop. */
+  passwordHash?: string | null;
   isBot?: boolean;
   botType?: number | null;
   botOwnerId?: number | null;
@@ -29,7 +31,7 @@ export interface CreatedUser {
 
 export function createUser(db: Db, user: NewUser): CreatedUser {
   const apiKey = user.apiKey ?? generateApiKey();
-  const passwordHash = user.password ? hashPassword(user.password) : null;
+  const passwordHash = user.passwordHash ?? (user.password ? hashPassword(user.password) : null);
   return db.transaction((): CreatedUser => {
     const result = db
       .prepare(

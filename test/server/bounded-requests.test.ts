@@ -286,3 +286,56 @@ describe('one rule per name', () => {
     expect(long).toEqual([]);
   });
 });
+
+describe('password hashing runs off the event loop', () => {
+  // A hash is tens of milliseconds of CPU. Done synchronously it held every other client: a
+  // bystander's request sent while a sign-in was being checked waited for the hash to finish.
+  it('answers a bystander while a sign-in and a user creation are being hashed', async () => {
+    const order: string[] = [];
+    const signIn = server
+      .anonymous()
+      .post('/fetch_api_key', {
+        username: 'dev@tributary.local',
+        password: server.users.dev.password ?? '',
+      })
+      .then((res) => {
+        expect(res.status).toBe(200);
+        order.push('sign-in');
+      });
+    const creation = server
+      .client('owner')
+      .post('/users', {
+        email: 'hashed-off-loop@tributary.local',
+        password: 'a long enough password',
+        full_name: 'Hashed Off Loop',
+      })
+      .then((res) => {
+        expect(res.status).toBe(200);
+        order.push('creation');
+      });
+    // Sent after both: with the hashes on the event loop it could only be answered after them.
+    await new Promise((resolve) => setImmediate(resolve));
+    const bystander = server
+      .client('emma')
+      .get('/users/me')
+      .then((res) => {
+        expect(res.status).toBe(200);
+        order.push('bystander');
+      });
+    await Promise.all([signIn, creation, bystander]);
+    expect(order[0]).toBe('bystander');
+  });
+
+  it('refuses a second user with an address taken while the first was hashed', async () => {
+    const attempt = () =>
+      server.client('owner').post('/users', {
+        email: 'twice@tributary.local',
+        password: 'a long enough password',
+        full_name: 'Twice',
+      });
+    const results = await Promise.all([attempt(), attempt()]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
+    const refused = results.find((r) => r.status === 400)!;
+    expect(refused.body.msg).toBe("Email 'twice@tributary.local' already in use");
+  });
+});

@@ -48,7 +48,7 @@ export const serverInfoResource: ResourceModule = {
     api.post(
       '/fetch_api_key',
       { auth: false, params: { username: p.string(), password: p.string() } },
-      ({ params }) => {
+      async ({ params }) => {
         const row = ctx.db
           .prepare<
             [string, string],
@@ -64,10 +64,16 @@ export const serverInfoResource: ResourceModule = {
               WHERE delivery_email = ? OR email = ? LIMIT 1`,
           )
           .get(params.username, params.username);
-        if (!row || !verifyPassword(params.password, row.password_hash))
+        if (!row || !(await verifyPassword(params.password, row.password_hash)))
           throw authenticationFailed();
-        if (row.is_active !== 1) throw loginUserDeactivated();
-        return { api_key: row.api_key, email: row.delivery_email, user_id: row.id };
+        // Read again: the user may have been deactivated, or the key regenerated, during the hash.
+        const now = ctx.db
+          .prepare<[number], { delivery_email: string; api_key: string; is_active: number }>(
+            'SELECT delivery_email, api_key, is_active FROM users WHERE id = ?',
+          )
+          .get(row.id);
+        if (!now || now.is_active !== 1) throw loginUserDeactivated();
+        return { api_key: now.api_key, email: now.delivery_email, user_id: row.id };
       },
     );
   },

@@ -7,7 +7,7 @@ import type { ResourceModule } from '../module';
 import type { RealmContext } from '../../realm/context';
 import { p, type Param } from '../../http/params';
 import { badRequest, missingParam } from '../../http/errors';
-import { hashPassword, verifyPassword } from '../../http/auth';
+import { hashPasswordAsync, verifyPassword } from '../../http/auth';
 import { LIMITS } from '../../config';
 import { isAdmin } from '../../realm/roles';
 import { requireAdmin } from '../../realm/permissions';
@@ -165,7 +165,7 @@ export const settingsResource: ResourceModule = {
           new_password: p.string().optional(),
         },
       },
-      ({ user, params }) => {
+      async ({ user, params }) => {
         const all = params as Record<string, unknown>;
         if (params.email !== undefined)
           throw badRequest('Email address changes are not supported by this server');
@@ -192,14 +192,14 @@ export const settingsResource: ResourceModule = {
               'SELECT password_hash FROM users WHERE id = ?',
             )
             .get(user.id);
-          if (!verifyPassword(params.old_password, row?.password_hash ?? null)) {
+          if (!(await verifyPassword(params.old_password, row?.password_hash ?? null))) {
             throw badRequest('Wrong password!');
           }
           const length = [...params.new_password].length;
           if (length < LIMITS.passwordMinLength || length > LIMITS.passwordMaxLength) {
             throw badRequest('The password is too weak.');
           }
-          passwordHash = hashPassword(params.new_password);
+          passwordHash = await hashPasswordAsync(params.new_password);
         }
         const current = userSettings(ctx.db, user.id);
         const changes = changedSettings(all, current);

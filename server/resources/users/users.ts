@@ -6,6 +6,7 @@ import type { AuthUser, RealmContext } from '../../realm/context';
 import { p, parsePathId } from '../../http/params';
 import { badRequest } from '../../http/errors';
 import { createUser } from '../../realm/accounts';
+import { hashPasswordAsync } from '../../http/auth';
 import { botObject } from './bot-events';
 import { checkFullName } from '../../realm/text-rules';
 import { isAdmin, isGuest, isModerator, Role } from '../../realm/roles';
@@ -155,7 +156,7 @@ export const usersResource: ResourceModule = {
     api.post(
       '/users',
       { params: { email: p.string(), password: p.string(), full_name: p.string() } },
-      ({ user, params }) => {
+      async ({ user, params }) => {
         requireAdmin(user);
         if (!user.can_create_users) throw badRequest('User not authorized to create users');
         const email = params.email.trim();
@@ -167,16 +168,15 @@ export const usersResource: ResourceModule = {
         ) {
           throw badRequest('The password is too weak.');
         }
-        const taken = ctx.db
-          .prepare('SELECT 1 FROM users WHERE email = ? OR delivery_email = ?')
-          .get(email, email);
-        if (taken) throw badRequest(`Email '${email}' already in use`);
-        const created = createUser(ctx.db, {
-          email,
-          fullName,
-          role: Role.member,
-          password: params.password,
-        });
+        const isTaken = () =>
+          ctx.db
+            .prepare('SELECT 1 FROM users WHERE email = ? OR delivery_email = ?')
+            .get(email, email) !== undefined;
+        if (isTaken()) throw badRequest(`Email '${email}' already in use`);
+        const passwordHash = await hashPasswordAsync(params.password);
+        // Another request may have taken the address while the hash was computed.
+        if (isTaken()) throw badRequest(`Email '${email}' already in use`);
+        const created = createUser(ctx.db, { email, fullName, role: Role.member, passwordHash });
         announceNewUser(ctx, getUserRow(ctx.db, created.id)!);
         subscribeToDefaultChannels(ctx, created.id);
         return { user_id: created.id };
