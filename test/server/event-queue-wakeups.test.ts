@@ -89,3 +89,42 @@ describe('EventQueue wake-ups', () => {
     queue.close();
   });
 });
+
+describe('answering many polls at once', () => {
+  it('answers polls carrying a large event over several turns, every one of them in the end', async () => {
+    // 20 queues woken by a 300 KB event each: 6 MB of responses. One turn answers about 1 MB, so
+    // other requests are served between the turns instead of after all of them.
+    const queues = Array.from({ length: 20 }, () => newQueue(0));
+    const answered = new Set<number>();
+    const polls = queues.map((queue, index) =>
+      (queue.fetch(-1, false, Date.now()) as Promise<QueuedEvent[]>).then((events) => {
+        answered.add(index);
+        return events;
+      }),
+    );
+    const big = { type: 'stream', op: 'create', streams: 'x'.repeat(300 * 1024) };
+    for (const queue of queues) queue.push(big);
+    await nextTurn();
+    const afterFirstTurn = answered.size;
+    expect(afterFirstTurn).toBeGreaterThan(0);
+    expect(afterFirstTurn).toBeLessThan(queues.length);
+    const all = await Promise.all(polls);
+    expect(all.every((events) => events.length === 1)).toBe(true);
+    expect(answered.size).toBe(queues.length);
+    for (const queue of queues) queue.close();
+  });
+
+  it('answers polls carrying small events in one turn', async () => {
+    const queues = Array.from({ length: 50 }, () => newQueue(0));
+    let answered = 0;
+    const polls = queues.map((queue) =>
+      (queue.fetch(-1, false, Date.now()) as Promise<QueuedEvent[]>).then(() => (answered += 1)),
+    );
+    for (const queue of queues) queue.push({ type: 'message', n: 1 });
+    await nextTurn();
+    await Promise.resolve();
+    expect(answered).toBe(queues.length);
+    await Promise.all(polls);
+    for (const queue of queues) queue.close();
+  });
+});
