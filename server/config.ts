@@ -19,8 +19,12 @@ export const LIMITS = {
   // loop for long or fan out unboundedly (server/README.md "Bounded work per request").
   maxChannelsPerSubscriptionRequest: 1000,
   maxPrincipalsPerRequest: 10000,
-  /** Channels × principals in one subscribe or unsubscribe: the rows one request may write. */
-  maxSubscriptionChangesPerRequest: 100000,
+  /**
+   * Channels × principals in one subscribe or unsubscribe: the rows one request may write, and the
+   * subscription objects its events carry. At 100,000 one request was 5 s of server work and 100 MB
+   * of events (bench/hostile-load); 10,000 still adds a 2,000-member group to 5 channels at once.
+   */
+  maxSubscriptionChangesPerRequest: 10000,
   maxNarrowTerms: 100,
   /** Ids in one narrow operand (a group DM's users, an id list). */
   maxNarrowOperandIds: 1000,

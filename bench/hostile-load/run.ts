@@ -10,9 +10,9 @@
 //
 // Phases, all in one run:
 //   1. Single requests against the open (not yet polled) queues: 20,000 new channel names (refused
-//      with 400 by the caps), 1,000 new names (the largest allowed), and 1,000 new names for all
-//      `queues` users (100,000 subscriptions, the largest allowed product). Each: its duration, the
-//      server's largest event-loop stall while it ran, and the server's peak RSS.
+//      with 400 by the caps), 1,000 new names (the largest allowed), and as many new names for all
+//      `queues` users as the pair cap allows (10,000 subscriptions: 100 names for 100 users). Each:
+//      its duration, the server's largest event-loop stall while it ran, and the server's peak RSS.
 //   2. Quiet: senders and pollers only, for `quiet` s (the reference).
 //   3. Hostile: the same load plus one member sending, back to back, the largest allowed requests
 //      (see HOSTILE_REQUESTS), for `duration` s.
@@ -251,8 +251,9 @@ async function singleRequests(realm: Realm, includeRefused: boolean) {
   const oneThousand = () =>
     newNames(LIMITS.maxChannelsPerSubscriptionRequest).map((name) => ({ name }));
   await run('subscribe_1000_new_names', { subscriptions: oneThousand() });
-  await run(`subscribe_1000_new_names_x_${QUEUES}_users`, {
-    subscriptions: oneThousand(),
+  const perUser = namesForEveryone(realm);
+  await run(`subscribe_${perUser}_new_names_x_${realm.receivers.length}_users`, {
+    subscriptions: newNames(perUser).map((name) => ({ name })),
     principals: realm.receivers.map((r) => r.id),
   });
   if (includeRefused || values.before) {
@@ -261,6 +262,14 @@ async function singleRequests(realm: Realm, includeRefused: boolean) {
     });
   }
   return results;
+}
+
+/** New names per request that subscribes every receiver: as many as the pair cap allows. */
+function namesForEveryone(realm: Realm): number {
+  return Math.min(
+    LIMITS.maxChannelsPerSubscriptionRequest,
+    Math.floor(LIMITS.maxSubscriptionChangesPerRequest / realm.receivers.length),
+  );
 }
 
 /** The hostile member's requests, in turn: each the largest the server accepts. */
@@ -294,14 +303,12 @@ function hostileRequests(realm: Realm, messageIds: number[]) {
       }),
     },
     {
-      label: `subscribe_1000_new_names_x_${receivers.length}_users`,
+      label: `subscribe_${namesForEveryone(realm)}_new_names_x_${receivers.length}_users`,
       next: () => ({
         method: 'POST',
         path: '/users/me/subscriptions',
         params: {
-          subscriptions: newNames(LIMITS.maxChannelsPerSubscriptionRequest).map((name) => ({
-            name,
-          })),
+          subscriptions: newNames(namesForEveryone(realm)).map((name) => ({ name })),
           principals: receivers,
         },
       }),

@@ -89,6 +89,24 @@ describe('list caps', () => {
     expect(creates[0]!.streams).toHaveLength(LIMITS.maxChannelsPerSubscriptionRequest);
   });
 
+  it('refuses more channel × user pairs than the cap, subscribing nobody', async () => {
+    // Checked before any user is looked up, so ids need not exist.
+    const principals = Array.from({ length: 100 }, (_, i) => i + 1);
+    const channels = Math.floor(LIMITS.maxSubscriptionChangesPerRequest / principals.length) + 1;
+    const res = await server.client('owner').post('/users/me/subscriptions', {
+      subscriptions: Array.from({ length: channels }, (_, i) => ({ name: `pairs ${i}` })),
+      principals,
+    });
+    expectEnvelope(res);
+    expect(res.body.msg).toBe(
+      `Too many subscription changes in one request (maximum ${LIMITS.maxSubscriptionChangesPerRequest}).`,
+    );
+    const streams = (await server.client('owner').get('/streams')).body.streams as {
+      name: string;
+    }[];
+    expect(streams.filter((s) => s.name.startsWith('pairs '))).toEqual([]);
+  });
+
   it('refuses more principals than the cap', async () => {
     const principals = Array.from({ length: LIMITS.maxPrincipalsPerRequest + 1 }, (_, i) => i + 1);
     const res = await server.client('owner').post('/users/me/subscriptions', {
