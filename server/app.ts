@@ -13,6 +13,7 @@ import { watchTables } from './db/table-cache';
 import { EventHub } from './events/hub';
 import { Authenticator } from './http/auth';
 import { RateLimiter } from './http/rate-limit';
+import { ServerTimeBudget } from './http/server-time-budget';
 import { ApiRouter, toApiError } from './http/router';
 import { ApiError } from './http/errors';
 import type { RealmContext } from './realm/context';
@@ -132,6 +133,8 @@ export async function createRealmServer(options: RealmServerOptions): Promise<Re
     app,
     new Authenticator(db),
     config.rateLimit ? new RateLimiter(config.rateLimit) : null,
+    config.serverTimeBudget ? new ServerTimeBudget(config.serverTimeBudget) : null,
+    () => events.bytesQueued,
   );
   for (const resource of resources) resource.routes(api, ctx);
 

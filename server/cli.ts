@@ -24,6 +24,7 @@ async function main(): Promise<void> {
       seed: { type: 'string', default: 'demo' },
       'large-scale': { type: 'string', default: '1' },
       'rate-limit': { type: 'string', default: '' },
+      'time-budget': { type: 'string', default: 'on' },
       'poll-coalesce-ms': { type: 'string' },
       'group-commit-ms': { type: 'string' },
       'camo-url': { type: 'string' },
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
   if (values.help) {
     console.log(
       'usage: npm run server -- [--host H] [--port N] [--data DIR] [--seed demo|empty|large]\n' +
-        '         [--large-scale F] [--rate-limit N|off]\n' +
+        '         [--large-scale F] [--rate-limit N|off] [--time-budget on|off]\n' +
         '         [--poll-coalesce-ms N] [--group-commit-ms N] [--camo-url URL --camo-key KEY]',
     );
     return;
@@ -54,6 +55,9 @@ async function main(): Promise<void> {
     );
   }
   const rateLimit = parseRateLimit(values['rate-limit']);
+  if (values['time-budget'] !== 'on' && values['time-budget'] !== 'off') {
+    throw new Error(`--time-budget must be on or off, got ${values['time-budget']}`);
+  }
   const camoUrl = values['camo-url'];
   const camoKey = values['camo-key'];
   if ((camoUrl === undefined) !== (camoKey === undefined)) {
@@ -61,6 +65,7 @@ async function main(): Promise<void> {
   }
   const server = await createRealmServer({
     rateLimit,
+    ...(values['time-budget'] === 'off' && { serverTimeBudget: false }),
     host: values.host,
     port,
     dataDir: values.data ?? defaultDataDir(),

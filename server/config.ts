@@ -19,6 +19,8 @@ export const LIMITS = {
   // loop for long or fan out unboundedly (server/README.md "Bounded work per request").
   maxChannelsPerSubscriptionRequest: 1000,
   maxPrincipalsPerRequest: 10000,
+  /** Channels one subscribe may create (the rest of its 1,000 names must exist). */
+  maxNewChannelsPerRequest: 100,
   /**
    * Channels × principals in one subscribe or unsubscribe: the rows one request may write, and the
    * subscription objects its events carry. At 100,000 one request was 5 s of server work and 100 MB
@@ -57,6 +59,22 @@ export interface RateLimitOptions {
   requests: number;
   windowMs: number;
 }
+
+/** Server time per user (http/server-time-budget.ts): what each request costs, not how many. */
+export interface ServerTimeBudgetOptions {
+  /** What a user may spend at once, and what a new or rested user has (ms). */
+  burstMs: number;
+  /** What a user earns back per second: the share of the server's thread one user may hold. */
+  refillMsPerSecond: number;
+  /** Charge per megabyte of events a request queues (summed over the recipients' queues). */
+  msPerEventMegabyte: number;
+}
+
+export const DEFAULT_SERVER_TIME_BUDGET: ServerTimeBudgetOptions = {
+  burstMs: 2000,
+  refillMsPerSecond: 50,
+  msPerEventMegabyte: 20,
+};
 
 export const SEED_KINDS = ['demo', 'empty', 'large'] as const;
 export type SeedKind = (typeof SEED_KINDS)[number];
@@ -98,6 +116,8 @@ export interface RealmServerOptions {
   bodyLimitBytes?: number;
   /** Per-user request rate limit; false disables it. Generous by default. */
   rateLimit?: RateLimitOptions | false;
+  /** Per-user budget of server time; false disables it. On by default. */
+  serverTimeBudget?: ServerTimeBudgetOptions | false;
   /** Logs each request through fastify's logger (default false). */
   logRequests?: boolean;
   /**
@@ -123,6 +143,7 @@ export interface RealmConfig {
   maxFileUploadSizeMib: number;
   bodyLimitBytes: number;
   rateLimit: RateLimitOptions | false;
+  serverTimeBudget: ServerTimeBudgetOptions | false;
   logRequests: boolean;
   camo: { url: string; key: string } | undefined;
 }
@@ -143,6 +164,7 @@ export function resolveConfig(options: RealmServerOptions): RealmConfig {
     maxFileUploadSizeMib: options.maxFileUploadSizeMib ?? 100,
     bodyLimitBytes: options.bodyLimitBytes ?? 4 * 1024 * 1024,
     rateLimit: options.rateLimit ?? { requests: 20000, windowMs: 60 * 1000 },
+    serverTimeBudget: options.serverTimeBudget ?? DEFAULT_SERVER_TIME_BUDGET,
     logRequests: options.logRequests ?? false,
     camo: options.camo,
   };

@@ -10,7 +10,7 @@
 //
 // Phases, all in one run:
 //   1. Single requests against the open (not yet polled) queues: 20,000 new channel names (refused
-//      with 400 by the caps), 1,000 new names (the largest allowed), and as many new names for all
+//      with 400 by the caps), 1,000 names of which 100 new (the largest allowed), and as many new names for all
 //      `queues` users as the pair cap allows (10,000 subscriptions: 100 names for 100 users). Each:
 //      its duration, the server's largest event-loop stall while it ran, and the server's peak RSS.
 //   2. Quiet: senders and pollers only, for `quiet` s (the reference).
@@ -42,6 +42,7 @@ const { values } = parseArgs({
     senders: { type: 'string', default: '4' },
     rate: { type: 'string', default: '40' },
     before: { type: 'string' },
+    trace: { type: 'boolean', default: false },
   },
 });
 const DURATION_S = Number(values.duration);
@@ -50,6 +51,11 @@ const QUEUES = Number(values.queues);
 const SENDERS = Number(values.senders);
 const RATE = Number(values.rate);
 const CHANNEL = 'hostile-bench';
+/** Existing channels: a subscribe of 1,000 names is these and the most new ones allowed. */
+const POOL = Array.from(
+  { length: LIMITS.maxChannelsPerSubscriptionRequest - LIMITS.maxNewChannelsPerRequest },
+  (_, i) => `pool ${i}`,
+);
 const LOOP_PRELOAD = fileURLToPath(new URL('../support/loop-delay-preload.mjs', import.meta.url));
 
 type Account = BenchAccount;
@@ -79,7 +85,10 @@ async function startRealm(root: string | undefined, prefill: boolean): Promise<R
   process.env.BENCH_LOOP_DELAY_FILE = loopFile;
   const ownArgs = process.env.BENCH_SERVER_NODE_ARGS ?? '';
   process.env.BENCH_SERVER_NODE_ARGS = `${ownArgs} --import ${LOOP_PRELOAD}`;
-  const { child, url } = await startServerProcess(join(dataDir, 'realm'), { root });
+  const { child, url } = await startServerProcess(join(dataDir, 'realm'), {
+    root,
+    timeBudget: true,
+  });
   process.env.BENCH_SERVER_NODE_ARGS = ownArgs;
 
   const creds = JSON.parse(
@@ -97,6 +106,16 @@ async function startRealm(root: string | undefined, prefill: boolean): Promise<R
   );
   const [hostile, ...rest] = accounts;
   const senders = rest.slice(0, SENDERS);
+  // The channels that, with as many new ones as allowed, make up the largest subscribe.
+  for (let first = 0; first < POOL.length; first += LIMITS.maxNewChannelsPerRequest) {
+    const batch = POOL.slice(first, first + LIMITS.maxNewChannelsPerRequest);
+    check(
+      await owner.post('/users/me/subscriptions', {
+        subscriptions: batch.map((name) => ({ name })),
+      }),
+      'pool channels',
+    );
+  }
   if (prefill) {
     // Messages for the flag changes to name (before the queues exist, so none are told).
     await Promise.all(
@@ -176,6 +195,13 @@ function memoryMb(pid: number): { peak_rss_mb: number; rss_mb: number } {
   }
 }
 
+/** The largest subscribe by channel count: the most new names allowed, the rest existing. */
+function largestSubscribeNames(): string[] {
+  return [...newNames(LIMITS.maxNewChannelsPerRequest), ...POOL];
+}
+
+const LARGEST_SUBSCRIBE = `subscribe_${LIMITS.maxChannelsPerSubscriptionRequest}_names_${LIMITS.maxNewChannelsPerRequest}_new`;
+
 let nameCounter = 0;
 /** `count` channel names never used before in this run. */
 function newNames(count: number): string[] {
@@ -248,9 +274,9 @@ async function singleRequests(realm: Realm, includeRefused: boolean) {
     };
     console.log(label, JSON.stringify(results[label]));
   };
-  const oneThousand = () =>
-    newNames(LIMITS.maxChannelsPerSubscriptionRequest).map((name) => ({ name }));
-  await run('subscribe_1000_new_names', { subscriptions: oneThousand() });
+  await run(LARGEST_SUBSCRIBE, {
+    subscriptions: largestSubscribeNames().map((name) => ({ name })),
+  });
   const perUser = namesForEveryone(realm);
   await run(`subscribe_${perUser}_new_names_x_${realm.receivers.length}_users`, {
     subscriptions: newNames(perUser).map((name) => ({ name })),
@@ -267,7 +293,7 @@ async function singleRequests(realm: Realm, includeRefused: boolean) {
 /** New names per request that subscribes every receiver: as many as the pair cap allows. */
 function namesForEveryone(realm: Realm): number {
   return Math.min(
-    LIMITS.maxChannelsPerSubscriptionRequest,
+    LIMITS.maxNewChannelsPerRequest,
     Math.floor(LIMITS.maxSubscriptionChangesPerRequest / realm.receivers.length),
   );
 }
@@ -284,9 +310,9 @@ function hostileRequests(realm: Realm, messageIds: number[]) {
   let lastCreated: string[] = [];
   return [
     {
-      label: 'subscribe_1000_new_names',
+      label: LARGEST_SUBSCRIBE,
       next: () => {
-        lastCreated = newNames(LIMITS.maxChannelsPerSubscriptionRequest);
+        lastCreated = largestSubscribeNames();
         return {
           method: 'POST',
           path: '/users/me/subscriptions',
@@ -355,6 +381,26 @@ function hostileRequests(realm: Realm, messageIds: number[]) {
   ];
 }
 
+function printTrace(
+  slow: Array<{ sentMs: number; latency: number }>,
+  accepted: Array<{ label: string; startMs: number; ms: number; status: number }>,
+): void {
+  const buckets = new Map<number, { count: number; worst: number }>();
+  for (const { sentMs, latency } of slow) {
+    const at = Math.floor(sentMs / 250) * 250;
+    const bucket = buckets.get(at) ?? { count: 0, worst: 0 };
+    bucket.count += 1;
+    bucket.worst = Math.max(bucket.worst, Math.round(latency));
+    buckets.set(at, bucket);
+  }
+  console.log('slow deliveries (over 100 ms) by 250 ms of sending:');
+  for (const [at, { count, worst }] of [...buckets].sort((a, b) => a[0] - b[0]))
+    console.log(`  ${at} ms: ${count}, worst ${worst} ms`);
+  console.log('hostile requests let in:');
+  for (const { label, startMs, ms, status } of accepted)
+    console.log(`  ${startMs} ms: ${label} ${status} in ${ms} ms`);
+}
+
 function summarise(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (p: number) =>
@@ -411,7 +457,11 @@ async function loadPhases(realm: Realm) {
           const seq = Number(content.slice(4));
           const seqPhase = phaseOfSeq[seq];
           if (seqPhase !== 'quiet' && seqPhase !== 'hostile') continue;
-          (seqPhase === 'quiet' ? quiet : hostile).add(res.headersAt - sentAt[seq]);
+          const latency = res.headersAt - sentAt[seq];
+          (seqPhase === 'quiet' ? quiet : hostile).add(latency);
+          if (values.trace && seqPhase === 'hostile' && latency > 100) {
+            slow.push({ sentMs: sentAt[seq] - hostileStartPerf, latency });
+          }
           delivered[seqPhase] += 1;
         }
       }
@@ -465,24 +515,37 @@ async function loadPhases(realm: Realm) {
 
   // The bench's own event loop: if it stalls, measured latencies are pessimistic by about as much.
   const benchLoop = monitorEventLoopDelay({ resolution: 5 });
+  // --trace: when slow deliveries were sent, and when the hostile requests that got in ran.
+  let hostileStartPerf = Infinity;
+  const slow: Array<{ sentMs: number; latency: number }> = [];
+  const accepted: Array<{ label: string; startMs: number; ms: number; status: number }> = [];
   await new Promise((resolve) => setTimeout(resolve, QUIET_S * 1000));
   const quietWindow = { from: Date.now() - QUIET_S * 1000, to: Date.now() };
   benchLoop.enable();
   const loadBefore = loadavg();
   phase = 'hostile';
   const hostileStart = Date.now();
+  hostileStartPerf = performance.now();
   const requests = hostileRequests(realm, messageIds);
   const perRequest: Record<string, { ms: number[]; statuses: Record<number, number> }> = {};
   for (let i = 0; Date.now() - hostileStart < DURATION_S * 1000; i++) {
     const request = requests[i % requests.length];
     const { method, path, params } = request.next();
     const result = await timed(realm, realm.hostile, method, path, params);
+    if (values.trace && result.status !== 429) {
+      accepted.push({
+        label: request.label,
+        startMs: result.startedEpochMs - hostileStart,
+        ...result,
+      });
+    }
     const entry = (perRequest[request.label] ??= { ms: [], statuses: {} });
     entry.ms.push(result.ms);
     entry.statuses[result.status] = (entry.statuses[result.status] ?? 0) + 1;
     if (result.error) countError(`${request.label} ${result.status}: ${result.error}`);
   }
   const hostileEnd = Date.now();
+  if (values.trace) printTrace(slow, accepted);
   benchLoop.disable();
   phase = 'drain';
   await new Promise((resolve) => setTimeout(resolve, 2000));

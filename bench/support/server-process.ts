@@ -26,7 +26,7 @@ function serverScriptNodeFlags(root: string): string[] {
 /** `options.root`: another checkout of the repository (e.g. an older commit, to compare). */
 export async function startServerProcess(
   dataDir: string,
-  options: { root?: string } = {},
+  options: { root?: string; timeBudget?: boolean } = {},
 ): Promise<{ child: ChildProcess; url: string }> {
   const cwd = options.root ?? root;
   const child = spawn(
@@ -45,6 +45,8 @@ export async function startServerProcess(
       'demo',
       '--rate-limit',
       'off',
+      // The budget of server time per user is on only where a bench measures it (hostile-load).
+      ...(options.timeBudget ? [] : ['--time-budget', 'off']),
       ...(process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? []),
     ],
     { cwd, stdio: ['ignore', 'pipe', 'inherit'] },

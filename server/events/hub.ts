@@ -23,6 +23,8 @@ export class EventHub {
   /** Queues registered with all_public_streams (rare: bots), so senders can skip looking for them. */
   private allPublicStreamsQueues = 0;
   private gcTimer: ReturnType<typeof setInterval> | null = null;
+  /** Bytes of event JSON queued since start, summed over queues: what delivery will write. */
+  private bytesQueuedTotal = 0;
 
   constructor(private readonly options: EventHubOptions) {}
 
@@ -104,6 +106,11 @@ export class EventHub {
     return [...(this.byUser.get(userId) ?? [])];
   }
 
+  /** Bytes of events queued so far; the difference over a request is what it fanned out. */
+  get bytesQueued(): number {
+    return this.bytesQueuedTotal;
+  }
+
   get queueCount(): number {
     return this.queues.size;
   }
@@ -126,7 +133,9 @@ export class EventHub {
     if (body.type === 'message' && queue.options.narrow.length > 0) {
       if (!messageMatchesRegisterNarrow(queue.options.narrow, body)) return;
     }
-    queue.push(body, serializeShallowMemo(body, memo));
+    const json = serializeShallowMemo(body, memo);
+    this.bytesQueuedTotal += json.length;
+    queue.push(body, json);
   }
 
   private remove(queue: EventQueue): void {

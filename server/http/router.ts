@@ -11,6 +11,8 @@ import type { AuthUser } from '../realm/context';
 import { ApiError } from './errors';
 import type { Authenticator } from './auth';
 import type { RateLimiter } from './rate-limit';
+import type { ServerTimeBudget } from './server-time-budget';
+import { RequestMeter } from './request-meter';
 import {
   collectRawParams,
   parseParams,
@@ -35,6 +37,12 @@ export interface RouteOptions<S extends ParamSpec, A extends boolean> {
    * `part.file.truncated` and answers in its own words.
    */
   maxFileBytes?: number;
+  /**
+   * A long poll (GET /events): never refused for a spent server-time budget (a client must get
+   * its events) and not charged for the time it waits; what it delivers was charged to the
+   * requests that queued the events.
+   */
+  longPoll?: boolean;
 }
 
 export interface ApiRequest<S extends ParamSpec, A extends boolean> {
@@ -45,6 +53,8 @@ export interface ApiRequest<S extends ParamSpec, A extends boolean> {
   path: Record<string, string>;
   request: FastifyRequest;
   reply: FastifyReply;
+  /** Marks waits off the event loop, which the server-time budget does not charge. */
+  meter: RequestMeter;
 }
 
 /** Return an object to merge into the success envelope, or SENT if the handler replied itself. */
@@ -77,6 +87,8 @@ export class ApiRouter {
     readonly app: FastifyInstance,
     private readonly authenticator: Authenticator,
     private readonly rateLimiter: RateLimiter | null,
+    private readonly budget: ServerTimeBudget | null = null,
+    private readonly eventBytesQueued: () => number = () => 0,
   ) {}
 
   get<S extends ParamSpec = ParamSpec, A extends boolean = true>(
@@ -176,31 +188,58 @@ export class ApiRouter {
           const headers = this.rateLimiter.hit(user ? `user:${user.id}` : `ip:${request.ip}`);
           reply.headers(headers);
         }
-        if (typeof request.body === 'string' && request.body.length > 0) {
-          // Fastify parses text/plain into a string, which carries no parameters.
-          throw new ApiError('BAD_REQUEST', 'Unsupported Content-Type', 415);
+        const budgetKey = this.budget && user && !options.longPoll ? `user:${user.id}` : null;
+        if (budgetKey) this.budget!.check(budgetKey);
+        const meter = new RequestMeter();
+        const started = performance.now();
+        const bytesBefore = this.eventBytesQueued();
+        try {
+          return await this.run(request, reply, user, meter, spec, idNames, pathNames, handler);
+        } finally {
+          if (budgetKey) {
+            const heldMs = meter.heldMs(performance.now() - started);
+            this.budget!.charge(budgetKey, heldMs, this.eventBytesQueued() - bytesBefore);
+          }
         }
-        const path = (request.params ?? {}) as Record<string, string>;
-        const ids: Record<string, number> = {};
-        for (const name of idNames) ids[name] = parsePathId(name, path[name]);
-        const raw = collectRawParams(request.query, request.body);
-        const { params, ignored } = parseParams(spec, raw, pathNames);
-        const result = await handler({
-          user: user as ApiRequest<S, A>['user'],
-          params,
-          ids,
-          path,
-          request,
-          reply,
-        });
-        if (result === SENT || reply.sent) return reply;
-        const body: Record<string, unknown> = { result: 'success', msg: '', ...(result ?? {}) };
-        if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
-        const payload = serializeEnvelope(body);
-        if (typeof payload === 'string') reply.type('application/json; charset=utf-8');
-        return reply.code(200).send(payload);
       },
     });
+  }
+
+  /** Parses the parameters, runs the handler and sends its result in the envelope. */
+  private async run<S extends ParamSpec, A extends boolean>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: AuthUser | null,
+    meter: RequestMeter,
+    spec: S,
+    idNames: readonly string[],
+    pathNames: string[],
+    handler: Handler<S, A>,
+  ): Promise<FastifyReply> {
+    if (typeof request.body === 'string' && request.body.length > 0) {
+      // Fastify parses text/plain into a string, which carries no parameters.
+      throw new ApiError('BAD_REQUEST', 'Unsupported Content-Type', 415);
+    }
+    const path = (request.params ?? {}) as Record<string, string>;
+    const ids: Record<string, number> = {};
+    for (const name of idNames) ids[name] = parsePathId(name, path[name]);
+    const raw = collectRawParams(request.query, request.body);
+    const { params, ignored } = parseParams(spec, raw, pathNames);
+    const result = await handler({
+      user: user as ApiRequest<S, A>['user'],
+      params,
+      ids,
+      path,
+      request,
+      reply,
+      meter,
+    });
+    if (result === SENT || reply.sent) return reply;
+    const body: Record<string, unknown> = { result: 'success', msg: '', ...(result ?? {}) };
+    if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
+    const payload = serializeEnvelope(body);
+    if (typeof payload === 'string') reply.type('application/json; charset=utf-8');
+    return reply.code(200).send(payload);
   }
 }
 

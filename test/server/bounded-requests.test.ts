@@ -69,10 +69,24 @@ describe('list caps', () => {
     expect(created).toEqual([]);
   });
 
-  it('accepts the largest allowed subscribe request and announces it in one create event', async () => {
+  it('refuses more new channels than the cap in one request, creating none', async () => {
+    const owner = server.client('owner');
+    const names = Array.from({ length: LIMITS.maxNewChannelsPerRequest + 1 }, (_, i) => ({
+      name: `too new ${i}`,
+    }));
+    const res = await owner.post('/users/me/subscriptions', { subscriptions: names });
+    expectEnvelope(res);
+    expect(res.body.msg).toBe(
+      `Too many new channels in one request (maximum ${LIMITS.maxNewChannelsPerRequest}).`,
+    );
+    const streams = (await owner.get('/streams')).body.streams as { name: string }[];
+    expect(streams.filter((s) => s.name.startsWith('too new '))).toEqual([]);
+  });
+
+  it('accepts the most new channels allowed and announces them in one create event', async () => {
     const owner = server.client('owner');
     const queue = await server.client('emma').post('/register', { event_types: ['stream'] });
-    const names = Array.from({ length: LIMITS.maxChannelsPerSubscriptionRequest }, (_, i) => ({
+    const names = Array.from({ length: LIMITS.maxNewChannelsPerRequest }, (_, i) => ({
       name: `bulk ${i}`,
     }));
     const res = await owner.post('/users/me/subscriptions', { subscriptions: names });
@@ -86,7 +100,7 @@ describe('list caps', () => {
       events.body.events as { type: string; op?: string; streams?: unknown[] }[]
     ).filter((e) => e.type === 'stream' && e.op === 'create');
     expect(creates).toHaveLength(1);
-    expect(creates[0]!.streams).toHaveLength(LIMITS.maxChannelsPerSubscriptionRequest);
+    expect(creates[0]!.streams).toHaveLength(LIMITS.maxNewChannelsPerRequest);
   });
 
   it('refuses more channel × user pairs than the cap, subscribing nobody', async () => {

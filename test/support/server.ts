@@ -57,6 +57,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const serverOptions: RealmServerOptions = {
     heartbeatJitterMs: 0,
     rateLimit: false,
+    serverTimeBudget: false,
     ...options,
     dataDir,
     host: '127.0.0.1',

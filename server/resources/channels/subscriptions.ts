@@ -121,7 +121,7 @@ export function subscriptionObject(
 }
 
 /** Subscription rows one transaction of a large subscribe writes before others may run. */
-const SUBSCRIPTION_ROWS_PER_TRANSACTION = 5000;
+const SUBSCRIPTION_ROWS_PER_TRANSACTION = 1000;
 
 /** A channel's object and subscribers, the same for every user told about it in one request. */
 interface SharedChannelParts {
@@ -349,7 +349,7 @@ export const subscriptionsResource: ResourceModule = {
           ...groupParams,
         },
       },
-      async ({ user, params }) => {
+      async ({ user, params, meter }) => {
         checkSubscriptionCaps(params.subscriptions, params.principals);
         const principals = resolvePrincipals(
           ctx,
@@ -419,6 +419,13 @@ export const subscriptionsResource: ResourceModule = {
         if (unauthorized.length > 0 && params.authorization_errors_fatal) {
           throw badRequest(`Unable to access channel (${unauthorized[0]}).`);
         }
+        // Every new public channel is announced to everyone who can see it: 1,000 at once were
+        // 77 MB of events for 100 users (bench/hostile-load).
+        if (toCreate.length > LIMITS.maxNewChannelsPerRequest) {
+          throw badRequest(
+            `Too many new channels in one request (maximum ${LIMITS.maxNewChannelsPerRequest}).`,
+          );
+        }
 
         // Who could not see an existing channel before: subscribing them reveals it (a member
         // added to a private channel, a guest to a public one), announced as stream create.
@@ -457,7 +464,7 @@ export const subscriptionsResource: ResourceModule = {
         // Up to 100,000 subscription rows, and as many subscription objects for the events:
         // written in transactions of a few thousand rows, other requests running between them
         // once this one has held the loop for a slice (a small request never yields).
-        const slicer = loopSlicer();
+        const slicer = loopSlicer(meter);
         const subscriptionCounts = new Map<number, number>();
         const principalIds = principals.map((u) => u.id);
         const all = [...created, ...existing];
@@ -560,7 +567,7 @@ export const subscriptionsResource: ResourceModule = {
           principals: p.json(z.union([z.array(z.number().int()), z.array(z.string())])).optional(),
         },
       },
-      async ({ user, params }) => {
+      async ({ user, params, meter }) => {
         checkSubscriptionCaps(params.subscriptions, params.principals);
         const principals = resolvePrincipals(
           ctx,
@@ -604,7 +611,7 @@ export const subscriptionsResource: ResourceModule = {
         })();
         // Up to 100,000 pairs' events: other requests run between slices. One that ran meanwhile
         // may have subscribed someone again (and said so): they are no longer told of the removal.
-        const slicer = loopSlicer();
+        const slicer = loopSlicer(meter);
         const stillGone = (userId: number, channelId: number) =>
           !slicer.yielded || !isSubscribed(ctx.db, userId, channelId);
         for (const { userId, channel } of removedPairs) {

@@ -13,6 +13,7 @@ export const eventsResource: ResourceModule = {
     api.get(
       '/events',
       {
+        longPoll: true,
         params: {
           queue_id: p.string().optional(),
           last_event_id: p.int().optional(),

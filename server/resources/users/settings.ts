@@ -165,7 +165,7 @@ export const settingsResource: ResourceModule = {
           new_password: p.string().optional(),
         },
       },
-      async ({ user, params }) => {
+      async ({ user, params, meter }) => {
         const all = params as Record<string, unknown>;
         if (params.email !== undefined)
           throw badRequest('Email address changes are not supported by this server');
@@ -192,14 +192,15 @@ export const settingsResource: ResourceModule = {
               'SELECT password_hash FROM users WHERE id = ?',
             )
             .get(user.id);
-          if (!(await verifyPassword(params.old_password, row?.password_hash ?? null))) {
+          const stored = row?.password_hash ?? null;
+          if (!(await meter.offLoop(verifyPassword(params.old_password, stored)))) {
             throw badRequest('Wrong password!');
           }
           const length = [...params.new_password].length;
           if (length < LIMITS.passwordMinLength || length > LIMITS.passwordMaxLength) {
             throw badRequest('The password is too weak.');
           }
-          passwordHash = await hashPasswordAsync(params.new_password);
+          passwordHash = await meter.offLoop(hashPasswordAsync(params.new_password));
         }
         const current = userSettings(ctx.db, user.id);
         const changes = changedSettings(all, current);

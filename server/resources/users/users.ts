@@ -156,7 +156,7 @@ export const usersResource: ResourceModule = {
     api.post(
       '/users',
       { params: { email: p.string(), password: p.string(), full_name: p.string() } },
-      async ({ user, params }) => {
+      async ({ user, params, meter }) => {
         requireAdmin(user);
         if (!user.can_create_users) throw badRequest('User not authorized to create users');
         const email = params.email.trim();
@@ -173,7 +173,7 @@ export const usersResource: ResourceModule = {
             .prepare('SELECT 1 FROM users WHERE email = ? OR delivery_email = ?')
             .get(email, email) !== undefined;
         if (isTaken()) throw badRequest(`Email '${email}' already in use`);
-        const passwordHash = await hashPasswordAsync(params.password);
+        const passwordHash = await meter.offLoop(hashPasswordAsync(params.password));
         // Another request may have taken the address while the hash was computed.
         if (isTaken()) throw badRequest(`Email '${email}' already in use`);
         const created = createUser(ctx.db, { email, fullName, role: Role.member, passwordHash });

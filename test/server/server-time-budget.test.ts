@@ -1,0 +1,102 @@
+// The per-user budget of server time (server/http/server-time-budget.ts): a request is charged the
+// time its handler held the event loop and the events it queued; a user whose budget is spent gets
+// RATE_LIMIT_HIT with Retry-After, while other users, and the user's own event polls, go on.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ServerTimeBudget } from '../../server/http/server-time-budget';
+import { ApiError } from '../../server/http/errors';
+import { startTestServer, type TestServer } from '../support/server';
+
+describe('ServerTimeBudget', () => {
+  const options = { burstMs: 100, refillMsPerSecond: 50, msPerEventMegabyte: 10 };
+
+  it('lets a user in while the balance is positive and refuses once it is spent', () => {
+    const budget = new ServerTimeBudget(options);
+    budget.check('user:1', 0);
+    budget.charge('user:1', 60, 0, 0);
+    budget.check('user:1', 0);
+    // One request may overdraw: it is charged after it ran.
+    budget.charge('user:1', 90, 0, 0);
+    expect(budget.balance('user:1', 0)).toBe(-50);
+    let refusal: unknown;
+    try {
+      budget.check('user:1', 0);
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(ApiError);
+    const error = refusal as ApiError;
+    expect(error.status).toBe(429);
+    expect(error.body()).toMatchObject({ code: 'RATE_LIMIT_HIT', 'retry-after': 1.02 });
+    expect(error.headers['Retry-After']).toBe('1.020');
+    // Another user has a budget of their own.
+    budget.check('user:2', 0);
+  });
+
+  it('earns the budget back over time, up to the burst', () => {
+    const budget = new ServerTimeBudget(options);
+    budget.charge('user:1', 150, 0, 0);
+    expect(() => budget.check('user:1', 500)).toThrow(ApiError);
+    budget.check('user:1', 1100);
+    expect(budget.balance('user:1', 60_000)).toBe(100);
+  });
+
+  it('charges the events a request queued by their size', () => {
+    const budget = new ServerTimeBudget(options);
+    budget.charge('user:1', 0, 5 * 1024 * 1024, 0);
+    expect(budget.balance('user:1', 0)).toBe(50);
+  });
+});
+
+describe('the budget on a running server', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // A megabyte of events costs an hour: any request that queues one event spends the budget.
+    server = await startTestServer({
+      seed: 'demo',
+      serverTimeBudget: { burstMs: 1000, refillMsPerSecond: 1, msPerEventMegabyte: 3_600_000 },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('refuses a user who spent it, not the others, and still delivers the user their events', async () => {
+    const emma = server.client('emma');
+    const queue = await emma.post('/register', { event_types: ['message'] });
+    expect(queue.status).toBe(200);
+    const sent = await emma.post('/messages', {
+      type: 'stream',
+      to: 'general',
+      topic: 'budget',
+      content: 'this send queues events for everyone in general',
+    });
+    expect(sent.status).toBe(200);
+
+    const refused = await emma.post('/messages', {
+      type: 'stream',
+      to: 'general',
+      topic: 'budget',
+      content: 'refused',
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ result: 'error', code: 'RATE_LIMIT_HIT' });
+    expect(refused.body['retry-after']).toBeGreaterThan(0);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+
+    // A long poll is never refused: the user still gets their own message's event.
+    const events = await emma.get('/events', {
+      queue_id: queue.body.queue_id,
+      last_event_id: -1,
+      dont_block: true,
+    });
+    expect(events.status).toBe(200);
+    const contents = (events.body.events as Array<{ type: string; message?: { content: string } }>)
+      .filter((event) => event.type === 'message')
+      .map((event) => event.message!.content);
+    expect(contents).toEqual(['this send queues events for everyone in general']);
+
+    // Someone else is not held back by emma's budget.
+    const farid = await server.client('farid').get('/users/me');
+    expect(farid.status).toBe(200);
+  });
+});
