@@ -614,34 +614,49 @@ export const subscriptionsResource: ResourceModule = {
         const slicer = loopSlicer(meter);
         const stillGone = (userId: number, channelId: number) =>
           !slicer.yielded || !isSubscribed(ctx.db, userId, channelId);
+        // One remove event per user, as the public server sends them, with every channel they left.
+        const removedByUser = new Map<number, ChannelRow[]>();
         for (const { userId, channel } of removedPairs) {
+          const list = removedByUser.get(userId) ?? [];
+          list.push(channel);
+          removedByUser.set(userId, list);
+        }
+        for (const [userId, left] of removedByUser) {
           await slicer.slice();
-          if (!stillGone(userId, channel.id)) continue;
+          const gone = left.filter((channel) => stillGone(userId, channel.id));
+          if (gone.length === 0) continue;
           ctx.events.send([userId], {
             type: 'subscription',
             op: 'remove',
-            subscriptions: [{ stream_id: channel.id, name: channel.name }],
+            subscriptions: gone.map((channel) => ({ stream_id: channel.id, name: channel.name })),
           });
           // A private channel (for a guest, any channel) disappears for whoever may no longer see
           // it; administrators and channel administrators keep seeing private channels.
-          const target = getUserRow(ctx.db, userId)!;
-          if (!canSeeChannelMetadata(ctx.db, toViewer(target), channel)) {
+          const target = toViewer(getUserRow(ctx.db, userId)!);
+          const hidden = gone.filter((channel) => !canSeeChannelMetadata(ctx.db, target, channel));
+          if (hidden.length > 0) {
             ctx.events.send([userId], {
               type: 'stream',
               op: 'delete',
-              stream_ids: [channel.id],
-              streams: [{ stream_id: channel.id }],
+              stream_ids: hidden.map((channel) => channel.id),
+              streams: hidden.map((channel) => ({ stream_id: channel.id })),
             });
           }
         }
         // Grouped once and the realm's users read once: per channel, both were a pass over
-        // everything (up to 100,000 pairs times 1,000 channels).
+        // everything (up to 10,000 pairs times 1,000 channels).
         const goneByChannel = new Map<number, number[]>();
         for (const { userId, channel } of removedPairs) {
           const gone = goneByChannel.get(channel.id) ?? [];
           gone.push(userId);
           goneByChannel.set(channel.id, gone);
         }
+        // peer_remove: like peer_add, one event for the channels that share an audience and the
+        // users who left (1,000 channels left by one user: one event, not 1,000 per peer queue).
+        const peerEvents = new Map<
+          string,
+          { audience: number[]; streamIds: number[]; userIds: number[] }
+        >();
         const users = allUserRows(ctx.db);
         for (const channel of channels) {
           await slicer.slice();
@@ -649,11 +664,18 @@ export const subscriptionsResource: ResourceModule = {
             stillGone(id, channel.id),
           );
           if (gone.length === 0) continue;
-          ctx.events.send(peerAudience(ctx, channel, gone, users), {
+          const audience = peerAudience(ctx, channel, gone, users);
+          const key = `${audience.join(',')}|${gone.join(',')}`;
+          const entry = peerEvents.get(key);
+          if (entry) entry.streamIds.push(channel.id);
+          else peerEvents.set(key, { audience, streamIds: [channel.id], userIds: gone });
+        }
+        for (const { audience, streamIds, userIds } of peerEvents.values()) {
+          ctx.events.send(audience, {
             type: 'subscription',
             op: 'peer_remove',
-            stream_ids: [channel.id],
-            user_ids: gone,
+            stream_ids: streamIds,
+            user_ids: userIds,
           });
         }
         return { removed, not_removed: notRemoved };

@@ -5,6 +5,7 @@ import { ApiError, badRequest, invalidParam, missingParam } from '../../http/err
 import { p } from '../../http/params';
 import type { ApiRouter } from '../../http/router';
 import type { RealmContext } from '../../realm/context';
+import { loopSlicer } from '../../realm/loop-slices';
 import { narrowSchema, normalizeNarrow } from './narrow';
 import { LARGER_THAN_MAX_MESSAGE_ID, NarrowQuery } from './narrow-query';
 import {
@@ -36,6 +37,9 @@ function incompatible(names: string[]): ApiError {
   );
 }
 
+/** Messages built between two chances for other requests to run (a few milliseconds' work). */
+const MESSAGES_PER_CHUNK = 250;
+
 export function registerFetchRoutes(api: ApiRouter, ctx: RealmContext): void {
   api.get(
     '/messages',
@@ -53,7 +57,7 @@ export function registerFetchRoutes(api: ApiRouter, ctx: RealmContext): void {
         allow_empty_topic_name: p.bool().default(false),
       },
     },
-    ({ user, params }) => {
+    async ({ user, params, meter }) => {
       const query = new NarrowQuery(ctx.db, user, normalizeNarrow(params.narrow));
       const options = {
         applyMarkdown: params.apply_markdown,
@@ -61,16 +65,26 @@ export function registerFetchRoutes(api: ApiRouter, ctx: RealmContext): void {
         allowEmptyTopicName: params.allow_empty_topic_name,
       };
       const builder = new MessageViewBuilder(ctx);
-      const toApi = (rows: ReturnType<NarrowQuery['byIds']>) => {
-        const messages = builder.build(user, rows, options);
-        return messages.map((message, i) => {
-          const row = rows[i];
-          message.flags = apiFlags(row.um_flags);
-          if (query.hasSearch) {
-            Object.assign(message, query.highlight(row, message.subject as string));
-          }
-          return message;
-        });
+      const slicer = loopSlicer(meter);
+      // Up to 5,000 messages: built in chunks, other requests running between them once this one
+      // has held the loop for a slice (realm/loop-slices.ts). A message edited or deleted meanwhile
+      // is sent as it is then, and its event follows on the client's queue, as after any fetch.
+      const toApi = async (rows: ReturnType<NarrowQuery['byIds']>) => {
+        const messages: Array<Record<string, unknown>> = [];
+        for (let first = 0; first < rows.length; first += MESSAGES_PER_CHUNK) {
+          await slicer.slice();
+          const chunk = rows.slice(first, first + MESSAGES_PER_CHUNK);
+          const built = builder.build(user, chunk, options);
+          built.forEach((message, i) => {
+            const row = chunk[i];
+            message.flags = apiFlags(row.um_flags);
+            if (query.hasSearch) {
+              Object.assign(message, query.highlight(row, message.subject as string));
+            }
+            messages.push(message);
+          });
+        }
+        return messages;
       };
 
       if (params.message_ids !== undefined) {
@@ -83,7 +97,7 @@ export function registerFetchRoutes(api: ApiRouter, ctx: RealmContext): void {
           throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
         }
         return {
-          messages: toApi(query.byIds([...new Set(params.message_ids)])),
+          messages: await toApi(query.byIds([...new Set(params.message_ids)])),
           found_anchor: false,
           found_oldest: false,
           found_newest: false,
@@ -111,7 +125,7 @@ export function registerFetchRoutes(api: ApiRouter, ctx: RealmContext): void {
         parsed === 'first_unread' ? (query.firstUnreadId() ?? LARGER_THAN_MAX_MESSAGE_ID) : parsed;
       const range = query.range(anchor, numBefore, numAfter, includeAnchor);
       return {
-        messages: toApi(range.rows),
+        messages: await toApi(range.rows),
         anchor,
         found_anchor: range.foundAnchor,
         found_oldest: range.foundOldest,
