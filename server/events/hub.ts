@@ -3,6 +3,7 @@
 // get its own variant (flags, local_message_id, capability-dependent shapes). Returning null from a
 // builder skips that queue.
 import { badEventQueueId } from '../http/errors';
+import { RawJson } from '../http/raw-json';
 import { EventQueue, type ClientOptions, type EventBody, type QueueView } from './queue';
 import { messageMatchesRegisterNarrow } from './narrow-filter';
 
@@ -163,7 +164,9 @@ function serializeShallowMemo(body: EventBody, memo: WeakMap<object, string>): s
   const parts: string[] = [];
   for (const [key, value] of Object.entries(body)) {
     let text: string | undefined;
-    if (value !== null && typeof value === 'object') {
+    if (value instanceof RawJson) {
+      text = value.text;
+    } else if (value !== null && typeof value === 'object') {
       text = memo.get(value);
       if (text === undefined) {
         text = JSON.stringify(value);

@@ -13,6 +13,7 @@ import type { Authenticator } from './auth';
 import type { RateLimiter } from './rate-limit';
 import type { ServerTimeBudget } from './server-time-budget';
 import { RequestMeter } from './request-meter';
+import { RawJson } from './raw-json';
 import {
   collectRawParams,
   parseParams,
@@ -61,10 +62,7 @@ export interface ApiRequest<S extends ParamSpec, A extends boolean> {
 export type HandlerResult = Record<string, unknown> | void | typeof SENT;
 export const SENT = Symbol('reply already sent');
 
-/** A top-level result member that is already JSON (e.g. pre-serialized events). */
-export class RawJson {
-  constructor(readonly text: string) {}
-}
+export { RawJson } from './raw-json';
 
 function serializeEnvelope(body: Record<string, unknown>): string | Record<string, unknown> {
   if (!Object.values(body).some((value) => value instanceof RawJson)) return body;

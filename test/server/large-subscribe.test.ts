@@ -103,6 +103,14 @@ describe('a subscribe of 1,000 channels for several users', () => {
         if (nullSettings) expect(sub.desktop_notifications).toBeNull();
         else expect(typeof sub.desktop_notifications).toBe('boolean');
       }
+      if (!nullSettings) {
+        // The event's objects (built as JSON text) are the ones GET /users/me/subscriptions gives.
+        const sorted = (list: Array<{ stream_id: number; subscribers: number[] }>) =>
+          [...list]
+            .sort((a, b) => a.stream_id - b.stream_id)
+            .map((sub) => ({ ...sub, subscribers: [...sub.subscribers].sort() }));
+        expect(sorted(subs as never)).toEqual(sorted(own));
+      }
     }
 
     const peerEvents = await eventsOf('dev', peer.body.queue_id as string);

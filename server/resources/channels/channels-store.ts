@@ -197,6 +197,16 @@ export function subscriberIds(db: Db, channelId: number): readonly number[] {
   ).get(channelId);
 }
 
+/** The user's active subscriptions, by channel id: one query instead of one per channel. */
+export function activeSubscriptionsByChannel(db: Db, userId: number): Map<number, SubscriptionRow> {
+  const rows = db
+    .prepare<[number], SubscriptionRow>(
+      'SELECT * FROM subscriptions WHERE user_id = ? AND active = 1',
+    )
+    .all(userId);
+  return new Map(rows.map((row) => [row.channel_id, row]));
+}
+
 export function getSubscription(
   db: Db,
   userId: number,

@@ -7,6 +7,7 @@ import type { AuthUser, RealmContext } from '../../realm/context';
 import { p, schemas } from '../../http/params';
 import { ApiError, badRequest, checkListCap } from '../../http/errors';
 import { LIMITS } from '../../config';
+import { RawJson } from '../../http/raw-json';
 import { checkChannelName } from '../../realm/text-rules';
 import { isAdmin, isGuest, isOwner } from '../../realm/roles';
 import {
@@ -24,6 +25,7 @@ import {
   deactivateSubscription,
   getChannel,
   getChannelByName,
+  activeSubscriptionsByChannel,
   getSubscription,
   insertChannel,
   insertSubscriptions,
@@ -90,17 +92,13 @@ interface SubscriptionView {
   includeSubscribers: boolean;
 }
 
-/** Subscription object: the channel plus the user's personal settings. */
-export function subscriptionObject(
-  ctx: RealmContext,
-  channel: ChannelRow,
+/** The user's own part of a subscription object: colour, muting, pinning, notifications. */
+function personalFields(
   sub: SubscriptionRow,
   view: SubscriptionView,
   settings: Record<string, unknown>,
-  shared?: SharedChannelParts,
 ): Record<string, unknown> {
   const object: Record<string, unknown> = {
-    ...(shared?.object ?? channelObject(ctx, channel)),
     color: sub.color,
     is_muted: sub.is_muted === 1,
     in_home_view: sub.is_muted !== 1,
@@ -115,9 +113,39 @@ export function subscriptionObject(
           : settings[NOTIFICATION_DEFAULTS[property]] === true
         : value === 1;
   }
+  return object;
+}
+
+/** Subscription object: the channel plus the user's personal settings. */
+export function subscriptionObject(
+  ctx: RealmContext,
+  channel: ChannelRow,
+  sub: SubscriptionRow,
+  view: SubscriptionView,
+  settings: Record<string, unknown>,
+  shared?: SharedChannelParts,
+): Record<string, unknown> {
+  const object: Record<string, unknown> = {
+    ...(shared?.object ?? channelObject(ctx, channel)),
+    ...personalFields(sub, view, settings),
+  };
   if (view.includeSubscribers)
     object.subscribers = shared?.subscribers ?? subscriberIds(ctx.db, channel.id);
   return object;
+}
+
+/**
+ * The same object as JSON text (with subscribers), from the channel's shared part serialized once
+ * per request. A subscribe for 100 users built and serialized 10,000 objects of 40 members, most
+ * of them alike; as text only the personal members are serialized per user (bench/hostile-load).
+ */
+function subscriptionJson(
+  sub: SubscriptionRow,
+  view: SubscriptionView,
+  settings: Record<string, unknown>,
+  shared: SharedChannelParts,
+): string {
+  return `{${shared.membersJson()},${JSON.stringify(personalFields(sub, view, settings)).slice(1)}`;
 }
 
 /** Subscription rows one transaction of a large subscribe writes before others may run. */
@@ -127,6 +155,8 @@ const SUBSCRIPTION_ROWS_PER_TRANSACTION = 1000;
 interface SharedChannelParts {
   object: Record<string, unknown>;
   subscribers: readonly number[];
+  /** The object's members and subscribers as JSON, without braces (built on first use). */
+  membersJson(): string;
 }
 
 /**
@@ -139,9 +169,12 @@ function sharedChannelParts(ctx: RealmContext) {
   return (channel: ChannelRow): SharedChannelParts => {
     const known = built.get(channel.id);
     if (known) return known;
+    let json: string | undefined;
     const parts: SharedChannelParts = {
       object: channelObject(ctx, channel),
       subscribers: subscriberIds(ctx.db, channel.id),
+      membersJson: () =>
+        (json ??= JSON.stringify({ ...parts.object, subscribers: parts.subscribers }).slice(1, -1)),
     };
     built.set(channel.id, parts);
     return parts;
@@ -167,29 +200,25 @@ function sendSubscriptionAdd(
 ): void {
   if (channels.length === 0 || !ctx.events.hasQueues(userId)) return;
   // Still subscribed: the subscribe request may have yielded to one that unsubscribed the user.
+  const active = activeSubscriptionsByChannel(ctx.db, userId);
   const current = channels.flatMap((channel) => {
-    const sub = getSubscription(ctx.db, userId, channel.id);
-    return sub?.active === 1 ? [{ channel, sub }] : [];
+    const sub = active.get(channel.id);
+    return sub ? [{ channel, sub }] : [];
   });
   if (current.length === 0) return;
   const settings = userSettings(ctx.db, userId);
   // The user's queues differ only in one capability: build each variant once, not per queue.
-  const byVariant = new Map<boolean, Record<string, unknown>[]>();
+  const byVariant = new Map<boolean, RawJson>();
   ctx.events.send([userId], (queue) => {
     const notificationSettingsNull = queue.hasCapability('notification_settings_null');
     let subscriptions = byVariant.get(notificationSettingsNull);
     if (!subscriptions) {
-      subscriptions = current.map(({ channel, sub }) =>
-        subscriptionObject(
-          ctx,
-          channel,
-          sub,
-          // Subscription add events always carry subscribers, as the public API does.
-          { notificationSettingsNull, includeSubscribers: true },
-          settings,
-          partsOf(channel),
-        ),
+      // Subscription add events always carry subscribers, as the public API does.
+      const view = { notificationSettingsNull, includeSubscribers: true };
+      const objects = current.map(({ channel, sub }) =>
+        subscriptionJson(sub, view, settings, partsOf(channel)),
       );
+      subscriptions = new RawJson(`[${objects.join(',')}]`);
       byVariant.set(notificationSettingsNull, subscriptions);
     }
     return { type: 'subscription', op: 'add', subscriptions };
