@@ -542,7 +542,10 @@ async function loadPhases(realm: Realm) {
     const entry = (perRequest[request.label] ??= { ms: [], statuses: {} });
     entry.ms.push(result.ms);
     entry.statuses[result.status] = (entry.statuses[result.status] ?? 0) + 1;
-    if (result.error) countError(`${request.label} ${result.status}: ${result.error}`);
+    // A 429 is the budget refusing the member (counted in `statuses`), not an error of the run.
+    if (result.error && result.status !== 429) {
+      countError(`${request.label} ${result.status}: ${result.error}`);
+    }
   }
   const hostileEnd = Date.now();
   if (values.trace) printTrace(slow, accepted);

@@ -13,16 +13,16 @@ export async function sendBotForm(
   method: 'POST' | 'PATCH',
   path: string,
   fields: Record<string, string | number | undefined>,
-  avatarPath: string | undefined,
+  avatar: { path: string; size: number } | undefined,
 ): Promise<Record<string, unknown>> {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields))
     if (value !== undefined) form.set(name, String(value));
-  if (avatarPath) {
-    const bytes = await readFile(avatarPath);
-    if (bytes.length > MAX_AVATAR_BYTES)
+  if (avatar) {
+    // Refused by the size the intake recorded, before the file is read into memory.
+    if (avatar.size > MAX_AVATAR_BYTES)
       throw new ApiError('server', 'BAD_REQUEST', 'The avatar may be at most 5 MiB', 400);
-    form.set('file', new Blob([bytes]), 'avatar');
+    form.set('file', new Blob([await readFile(avatar.path)]), 'avatar');
   }
   return client.sendForm(method, path, form);
 }

@@ -32,12 +32,23 @@ export function adminPeopleHandlers(deps: {
   chooseSavePath?: (defaultName: string) => Promise<string | null>;
 }): AdminPeopleHandlers {
   const client = (accountId: string) => deps.signedInSession(accountId).client;
-  const avatarPath = (token: string | undefined) => {
+  const avatarFile = (token: string | undefined) => {
     if (!token) return undefined;
     const entry = deps.intake.get(token);
     if (!entry)
       throw new ApiError('server', IpcCodes.invalidPayload, 'That picture is no longer available');
-    return entry.path;
+    return { path: entry.path, size: entry.size };
+  };
+  /** Sends a bot form with the chosen picture, whose token is spent once the request ends. */
+  const withAvatar = async <T>(
+    token: string | undefined,
+    send: (avatar: ReturnType<typeof avatarFile>) => Promise<T>,
+  ): Promise<T> => {
+    try {
+      return await send(avatarFile(token));
+    } finally {
+      if (token) deps.intake.release(token);
+    }
   };
   const ownBot = async (accountId: string, botId: number) => {
     const { bots } = await client(accountId).call(adminEndpoints.getOwnBots, {});
@@ -116,34 +127,38 @@ export function adminPeopleHandlers(deps: {
       client(p.accountId).call(adminEndpoints.deactivateUserGroup, { user_group_id: p.groupId }),
 
     createBot: async (p) => {
-      const body = await sendBotForm(
-        client(p.accountId),
-        'POST',
-        '/bots',
-        {
-          full_name: p.fullName,
-          short_name: p.shortName,
-          bot_type: p.botType,
-          payload_url: p.payloadUrl === undefined ? undefined : JSON.stringify(p.payloadUrl),
-          interface_type: p.interfaceType,
-        },
-        avatarPath(p.avatarToken),
+      const body = await withAvatar(p.avatarToken, (avatar) =>
+        sendBotForm(
+          client(p.accountId),
+          'POST',
+          '/bots',
+          {
+            full_name: p.fullName,
+            short_name: p.shortName,
+            bot_type: p.botType,
+            payload_url: p.payloadUrl === undefined ? undefined : JSON.stringify(p.payloadUrl),
+            interface_type: p.interfaceType,
+          },
+          avatar,
+        ),
       );
       // The new key stays here: the page asks for it with showBotKey when the person wants it.
       return { userId: Number(body.user_id) };
     },
     updateBot: async (p) =>
-      (await sendBotForm(
-        client(p.accountId),
-        'PATCH',
-        `/bots/${p.botId}`,
-        {
-          full_name: p.fullName,
-          bot_owner_id: p.ownerId,
-          service_payload_url:
-            p.payloadUrl === undefined ? undefined : JSON.stringify(p.payloadUrl),
-        },
-        avatarPath(p.avatarToken),
+      (await withAvatar(p.avatarToken, (avatar) =>
+        sendBotForm(
+          client(p.accountId),
+          'PATCH',
+          `/bots/${p.botId}`,
+          {
+            full_name: p.fullName,
+            bot_owner_id: p.ownerId,
+            service_payload_url:
+              p.payloadUrl === undefined ? undefined : JSON.stringify(p.payloadUrl),
+          },
+          avatar,
+        ),
       )) as { result: 'success'; msg: string },
     deactivateBot: (p) =>
       client(p.accountId).call(adminEndpoints.deactivateBot, { bot_id: p.botId }),

@@ -56,6 +56,26 @@ describe('bot methods', () => {
     botId = created.userId;
     const user = await realm.client('dev').get(`/users/${botId}`);
     expect(user.body.user.avatar_url).toMatch(/^\/user_avatars\/1\/[0-9a-f]{40}\.png\?version=/);
+    // The chosen file's token is spent with the request.
+    expect(desktop.services.intake.get(token)).toBeUndefined();
+  });
+
+  it('refuses a bot avatar over 5 MiB by its recorded size, before reading it', async () => {
+    const picture = join(folder, 'huge.png');
+    writeFileSync(picture, Buffer.alloc(5 * 1024 * 1024 + 1));
+    const { token } = desktop.services.intake.register(picture);
+    await expect(
+      desktop.services.handlers.createBot({
+        accountId: desktop.accountId,
+        fullName: 'Huge Bot',
+        shortName: 'huge',
+        botType: 1,
+        avatarToken: token,
+      }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'The avatar may be at most 5 MiB' });
+    expect(desktop.services.intake.get(token)).toBeUndefined();
+    const bots = (await realm.client('dev').get('/bots')).body.bots as { full_name: string }[];
+    expect(bots.some((bot) => bot.full_name === 'Huge Bot')).toBe(false);
   });
 
   it('shows the key to the owner only and saves a zuliprc through the save dialog', async () => {
