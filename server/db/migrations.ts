@@ -451,4 +451,21 @@ export const migrations: Migration[] = [
         ALTER TABLE realm ADD COLUMN icon_version INTEGER NOT NULL DEFAULT 1;
       `),
   },
+  {
+    version: 13,
+    description: 'reusable invitation links (POST /invites/multiuse)',
+    // IF NOT EXISTS: realms from before this step made the table on start-up themselves.
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE IF NOT EXISTS multiuse_invites (
+          id INTEGER PRIMARY KEY,
+          key TEXT NOT NULL UNIQUE,
+          invited_by INTEGER NOT NULL REFERENCES users(id),
+          invited_as INTEGER NOT NULL,
+          invited INTEGER NOT NULL,
+          expiry INTEGER,
+          stream_ids TEXT NOT NULL DEFAULT '[]'
+        )
+      `),
+  },
 ];

@@ -28,21 +28,6 @@ interface InviteRow {
 /** The public server's default: links last ten days. */
 const DEFAULT_EXPIRY_MINUTES = 10 * 24 * 60;
 
-function ensureTable(ctx: RealmContext): void {
-  // Created here rather than as a numbered migration so parallel schema work does not collide
-  // on migration numbers; IF NOT EXISTS keeps it idempotent on every start.
-  ctx.db.exec(`
-    CREATE TABLE IF NOT EXISTS multiuse_invites (
-      id INTEGER PRIMARY KEY,
-      key TEXT NOT NULL UNIQUE,
-      invited_by INTEGER NOT NULL REFERENCES users(id),
-      invited_as INTEGER NOT NULL,
-      invited INTEGER NOT NULL,
-      expiry INTEGER,
-      stream_ids TEXT NOT NULL DEFAULT '[]'
-    )`);
-}
-
 function linkUrl(ctx: RealmContext, key: string): string {
   return `${ctx.realmUrl}/join/${key}/`;
 }
@@ -82,8 +67,6 @@ function checkInviteAs(user: AuthUser, invitedAs: number): void {
 export const invitesResource: ResourceModule = {
   name: 'invites',
   routes(api, ctx) {
-    ensureTable(ctx);
-
     api.post('/invites', {}, () => {
       throw badRequest(
         'This server cannot send e-mail invitations. Create an invitation link instead.',
