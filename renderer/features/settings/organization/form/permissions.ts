@@ -2,9 +2,11 @@
 // store keeps it (a role change arrives as a realm_user event and the screens follow).
 import type { AccountState } from '../../../../store';
 import { roleName } from '../../../../lib/format';
+import { selfRole } from '../../../channels/channel-permissions';
 
+/** One rule with the channel screens: an unknown self counts as a guest, so nothing is offered. */
 export function ownRole(account: AccountState): number {
-  return account.users.users.get(account.selfUserId)?.role ?? 400;
+  return selfRole(account);
 }
 
 export const isAdminAccount = (account: AccountState) => ownRole(account) <= 200;
