@@ -13,8 +13,8 @@ import { navigate } from '../../src/ui-store';
 import { userName } from '../messages/narrow-info';
 import { markAfterPaint } from '../../lib/paint-marks';
 
-const HEADER_HEIGHT = 48;
-const ROW_HEIGHT = 26;
+const HEADER_HEIGHT = 46;
+const ROW_HEIGHT = 29;
 
 type Names = ReturnType<typeof useAccountNames>;
 
@@ -72,24 +72,30 @@ export function Inbox() {
 }
 
 function DmGroup({ dms, account }: { dms: Array<[string, number]>; account: Names }) {
+  const total = dms.reduce((sum, [, n]) => sum + n, 0);
   return (
-    <ul aria-label="Unread direct messages">
-      {dms.map(([key, n]) => {
-        const ids = key.split(',').map(Number);
-        return (
-          <li key={key}>
-            <button
-              type="button"
-              className="link"
-              onClick={() => navigate({ kind: 'narrow', narrow: dmNarrow(ids) })}
-            >
-              {ids.map((id) => userName(account, id)).join(', ')}
-            </button>{' '}
-            <span className="count">{n}</span>
-          </li>
-        );
-      })}
-    </ul>
+    <div className="inbox-channel">
+      <h2>
+        <span>Direct messages</span> <span className="count">{total}</span>
+      </h2>
+      <ul aria-label="Unread direct messages">
+        {dms.map(([key, n]) => {
+          const ids = key.split(',').map(Number);
+          return (
+            <li key={key}>
+              <button
+                type="button"
+                className="link"
+                onClick={() => navigate({ kind: 'narrow', narrow: dmNarrow(ids) })}
+              >
+                {ids.map((id) => userName(account, id)).join(', ')}
+              </button>{' '}
+              <span className="count">{n}</span>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
   );
 }
 
