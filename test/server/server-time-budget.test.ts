@@ -64,20 +64,11 @@ describe('the budget on a running server', () => {
     const emma = server.client('emma');
     const queue = await emma.post('/register', { event_types: ['message'] });
     expect(queue.status).toBe(200);
-    const sent = await emma.post('/messages', {
-      type: 'stream',
-      to: 'general',
-      topic: 'budget',
-      content: 'this send queues events for everyone in general',
-    });
-    expect(sent.status).toBe(200);
+    const send = (content: string) =>
+      emma.post('/messages', { type: 'stream', to: 'general', topic: 'budget', content });
+    expect((await send('this send queues events for everyone in general')).status).toBe(200);
 
-    const refused = await emma.post('/messages', {
-      type: 'stream',
-      to: 'general',
-      topic: 'budget',
-      content: 'refused',
-    });
+    const refused = await send('refused');
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ result: 'error', code: 'RATE_LIMIT_HIT' });
     expect(refused.body['retry-after']).toBeGreaterThan(0);
