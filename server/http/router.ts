@@ -188,16 +188,11 @@ export class ApiRouter {
         }
         const budgetKey = this.budget && user && !options.longPoll ? `user:${user.id}` : null;
         if (budgetKey) this.budget!.check(budgetKey);
-        const meter = new RequestMeter();
-        const started = performance.now();
-        const bytesBefore = this.eventBytesQueued();
+        const meter = new RequestMeter(this.eventBytesQueued);
         try {
           return await this.run(request, reply, user, meter, spec, idNames, pathNames, handler);
         } finally {
-          if (budgetKey) {
-            const heldMs = meter.heldMs(performance.now() - started);
-            this.budget!.charge(budgetKey, heldMs, this.eventBytesQueued() - bytesBefore);
-          }
+          if (budgetKey) this.budget!.charge(budgetKey, meter.heldMs(), meter.queuedBytes());
         }
       },
     });

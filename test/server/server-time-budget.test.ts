@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServerTimeBudget } from '../../server/http/server-time-budget';
 import { ApiError } from '../../server/http/errors';
+import { RequestMeter } from '../../server/http/request-meter';
 import { startTestServer, type TestServer } from '../support/server';
 
 describe('ServerTimeBudget', () => {
@@ -44,6 +45,24 @@ describe('ServerTimeBudget', () => {
     const budget = new ServerTimeBudget(options);
     budget.charge('user:1', 0, 5 * 1024 * 1024, 0);
     expect(budget.balance('user:1', 0)).toBe(50);
+  });
+});
+
+describe('RequestMeter', () => {
+  it('charges a request the events it queued, not those others queued while it waited', async () => {
+    let total = 1000;
+    const meter = new RequestMeter(() => total);
+    total += 300; // queued by the request itself
+    await meter.offLoop(
+      new Promise<void>((resolve) =>
+        setImmediate(() => {
+          total += 5000; // queued by another request during the wait
+          resolve();
+        }),
+      ),
+    );
+    total += 200; // the request again, after its wait
+    expect(meter.queuedBytes()).toBe(500);
   });
 });
 
