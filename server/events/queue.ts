@@ -57,6 +57,8 @@ export class EventQueue implements QueueView {
   readonly id: string = randomUUID();
   lastConnectionMs: number;
   private events: QueuedEvent[] = [];
+  /** The JSON length of `events`, kept as they are pushed and pruned. */
+  private eventsBytes = 0;
   private nextEventId = 0;
   private newestPrunedId = -1;
   private waiter: Waiter | null = null;
@@ -102,9 +104,7 @@ export class EventQueue implements QueueView {
 
   /** The size of the events waiting to be fetched (their JSON), which bounds a response's work. */
   get pendingBytes(): number {
-    let bytes = 0;
-    for (const event of this.events) bytes += event.json.length;
-    return bytes;
+    return this.eventsBytes;
   }
 
   get isPolled(): boolean {
@@ -114,6 +114,7 @@ export class EventQueue implements QueueView {
   /** Queues an event; `json` is the body serialized without its id (never an empty object). */
   push(body: EventBody, json: string = JSON.stringify(body)): void {
     this.events.push({ id: this.nextEventId++, type: body.type, json });
+    this.eventsBytes += json.length;
     if (this.waiter && !this.wakeScheduled) {
       this.wakeScheduled = true;
       const delay =
@@ -169,6 +170,7 @@ export class EventQueue implements QueueView {
     let removed = 0;
     while (removed < this.events.length && this.events[removed].id <= lastEventId) {
       this.newestPrunedId = this.events[removed].id;
+      this.eventsBytes -= this.events[removed].json.length;
       removed += 1;
     }
     if (removed > 0) this.events.splice(0, removed);
