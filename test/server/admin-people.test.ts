@@ -87,6 +87,31 @@ describe('bots', () => {
     expect([meta.width, meta.height]).toEqual([100, 100]);
   });
 
+  it('refuses a picture that is not an image before creating or changing anything', async () => {
+    const dev = server.client('dev');
+    const notImage = () => new Blob([Buffer.from('not a picture')], { type: 'image/png' });
+    const create = new FormData();
+    create.set('full_name', 'Broken Picture Bot');
+    create.set('short_name', 'broken-picture');
+    create.set('file', notImage(), 'bot.png');
+    const refused = await dev.multipart('/bots', create);
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('BAD_IMAGE');
+    const bots = (await dev.get('/bots')).body.bots as Array<{ full_name: string }>;
+    expect(bots.some((b) => b.full_name === 'Broken Picture Bot')).toBe(false);
+
+    const pictured = bots.find((b) => b.full_name === 'Pictured Bot') as unknown as {
+      user_id: number;
+    };
+    const edit = new FormData();
+    edit.set('full_name', 'Renamed Picture Bot');
+    edit.set('file', notImage(), 'bot.png');
+    const editRefused = await dev.multipart(`/bots/${pictured.user_id}`, edit, 'PATCH');
+    expect(editRefused.status).toBe(400);
+    const after = (await dev.get(`/users/${pictured.user_id}`)).body.user as { full_name: string };
+    expect(after.full_name).toBe('Pictured Bot');
+  });
+
   it('refuses what the public server refuses', async () => {
     const dev = server.client('dev');
     const cases: Array<[string, Record<string, unknown>]> = [

@@ -10,6 +10,7 @@ import type { MultipartFile } from '@fastify/multipart';
 import type { RealmContext } from '../../realm/context';
 import { ApiError, badRequest } from '../../http/errors';
 import { REALM_ID } from '../../uploads/storage';
+import { activeUserIds, avatarUrl, getUserRow } from './users-store';
 
 export const AVATAR_PATH = `/user_avatars/${REALM_ID}`;
 
@@ -50,40 +51,72 @@ export async function squarePng(image: Buffer, size: number = SIZES.small): Prom
   }
 }
 
-/** Writes a user's (or bot's) uploaded avatar in both sizes; the row is the caller's to change. */
-export async function writeAvatarFiles(
-  ctx: RealmContext,
-  userId: number,
-  image: Buffer,
-): Promise<void> {
+/** An uploaded picture in both sizes, made before anything is written: a bad image changes nothing. */
+export interface RenderedAvatar {
+  small: Buffer;
+  medium: Buffer;
+}
+
+export async function renderAvatar(image: Buffer): Promise<RenderedAvatar> {
   const [small, medium] = await Promise.all([
     squarePng(image, SIZES.small),
     squarePng(image, SIZES.medium),
   ]);
+  return { small, medium };
+}
+
+/** Writes a user's (or bot's) avatar files; the row is the caller's to change (markAvatar). */
+export async function writeAvatarFiles(
+  ctx: RealmContext,
+  userId: number,
+  avatar: RenderedAvatar,
+): Promise<void> {
   mkdirSync(join(ctx.uploadsDir, 'avatars'), { recursive: true });
-  await writeFile(avatarFilePath(ctx.uploadsDir, avatarFileName(userId, false)), small);
-  await writeFile(avatarFilePath(ctx.uploadsDir, avatarFileName(userId, true)), medium);
+  await writeFile(avatarFilePath(ctx.uploadsDir, avatarFileName(userId, false)), avatar.small);
+  await writeFile(avatarFilePath(ctx.uploadsDir, avatarFileName(userId, true)), avatar.medium);
+}
+
+/** Records where the user's avatar comes from (G: the default, U: uploaded) and a new version. */
+export function markAvatar(ctx: RealmContext, userId: number, source: 'G' | 'U'): void {
+  ctx.db
+    .prepare('UPDATE users SET avatar_source = ?, avatar_version = avatar_version + 1 WHERE id = ?')
+    .run(source, userId);
+}
+
+/** markAvatar, then tells everyone; answers the new URL. */
+export function announceAvatar(
+  ctx: RealmContext,
+  userId: number,
+  source: 'G' | 'U',
+): { avatar_url: string } {
+  markAvatar(ctx, userId, source);
+  const row = getUserRow(ctx.db, userId)!;
+  const avatar_url = avatarUrl(row);
+  ctx.events.send(activeUserIds(ctx.db), {
+    type: 'realm_user',
+    op: 'update',
+    person: {
+      user_id: userId,
+      avatar_url,
+      avatar_url_medium: avatarUrl(row, true),
+      avatar_source: source,
+      avatar_version: row.avatar_version,
+    },
+  });
+  return { avatar_url };
 }
 
 /**
- * Stores `image` as the user's avatar and returns the new avatar_version. The row is changed only
- * after the files are written, so a failure leaves the old avatar in place.
+ * Stores an uploaded avatar and tells everyone. The row is changed only after the files are
+ * written, so a failure leaves the old avatar in place.
  */
 export async function storeAvatar(
   ctx: RealmContext,
   userId: number,
-  image: Buffer,
-): Promise<number> {
-  await writeAvatarFiles(ctx, userId, image);
-  ctx.db
-    .prepare(
-      "UPDATE users SET avatar_source = 'U', avatar_version = avatar_version + 1 WHERE id = ?",
-    )
-    .run(userId);
-  const row = ctx.db
-    .prepare<[number], { avatar_version: number }>('SELECT avatar_version FROM users WHERE id = ?')
-    .get(userId);
-  return row?.avatar_version ?? 1;
+  avatar: RenderedAvatar,
+): Promise<{ avatar_url: string }> {
+  await writeAvatarFiles(ctx, userId, avatar);
+  return announceAvatar(ctx, userId, 'U');
 }
 
 /** The one file part of a multipart body, or null without one (more than one is refused). */

@@ -14,14 +14,15 @@ import { sendPublicImage } from '../../uploads/public-image';
 import type { ResourceModule } from '../module';
 import { fileParts } from '../realm/realm-emoji';
 import { realmSetting } from '../realm/realm-settings';
-import { activeUserIds, avatarUrl, getUserRow } from './users-store';
 import {
   AVATAR_PATH,
   MAX_AVATAR_FILE_SIZE_MIB,
   avatarFileName,
   avatarFilePath,
   avatarHash,
-  writeAvatarFiles,
+  announceAvatar,
+  renderAvatar,
+  storeAvatar,
 } from './avatar-files';
 
 const FILE_NAME = /^[0-9a-f]{40}(-medium)?\.png$/;
@@ -30,27 +31,6 @@ function checkMayChange(ctx: RealmContext, user: AuthUser): void {
   if (realmSetting<boolean>(ctx.db, 'avatar_changes_disabled', false) && !isAdmin(user.role)) {
     throw badRequest('Avatar changes are disabled in this organization.');
   }
-}
-
-/** Stores the new source and version, and tells everyone; answers the new URL. */
-function announce(ctx: RealmContext, userId: number, source: 'G' | 'U'): { avatar_url: string } {
-  ctx.db
-    .prepare('UPDATE users SET avatar_source = ?, avatar_version = avatar_version + 1 WHERE id = ?')
-    .run(source, userId);
-  const row = getUserRow(ctx.db, userId)!;
-  const avatar_url = avatarUrl(row);
-  ctx.events.send(activeUserIds(ctx.db), {
-    type: 'realm_user',
-    op: 'update',
-    person: {
-      user_id: userId,
-      avatar_url,
-      avatar_url_medium: avatarUrl(row, true),
-      avatar_source: source,
-      avatar_version: row.avatar_version,
-    },
-  });
-  return { avatar_url };
 }
 
 export const avatarResource: ResourceModule = {
@@ -69,13 +49,12 @@ export const avatarResource: ResourceModule = {
           `Uploaded file is larger than the allowed limit of ${MAX_AVATAR_FILE_SIZE_MIB} MiB`,
         );
       }
-      await writeAvatarFiles(ctx, user.id, image);
-      return announce(ctx, user.id, 'U');
+      return storeAvatar(ctx, user.id, await renderAvatar(image));
     });
 
     api.delete('/users/me/avatar', {}, async ({ user }) => {
       checkMayChange(ctx, user);
-      const result = announce(ctx, user.id, 'G');
+      const result = announceAvatar(ctx, user.id, 'G');
       for (const medium of [false, true]) {
         await rm(avatarFilePath(ctx.uploadsDir, avatarFileName(user.id, medium)), { force: true });
       }

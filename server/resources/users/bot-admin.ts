@@ -19,7 +19,14 @@ import { announceNewUser } from './users';
 import { NOTIFICATION_BOT_EMAIL } from './system-bots';
 import { botConfig, botAudience, botObject, sendBotUpdate } from './bot-events';
 import { deactivateUser } from './user-lifecycle';
-import { MAX_AVATAR_FILE_SIZE_MIB, singleUploadedFile, storeAvatar } from './avatar-files';
+import {
+  MAX_AVATAR_FILE_SIZE_MIB,
+  markAvatar,
+  renderAvatar,
+  singleUploadedFile,
+  storeAvatar,
+  writeAvatarFiles,
+} from './avatar-files';
 
 const BOT_TYPES = { generic: 1, incomingWebhook: 2, outgoingWebhook: 3 } as const;
 /** Outgoing webhook payload formats: 1 the public server's own, 2 Slack-compatible. */
@@ -116,7 +123,9 @@ export const botAdminResource: ResourceModule = {
             token: randomBytes(24).toString('base64url'),
           };
         }
-        const avatar = await singleUploadedFile(request.body);
+        // Decoded before the bot exists: a bad image refuses the request and stores nothing.
+        const upload = await singleUploadedFile(request.body);
+        const avatar = upload ? await renderAvatar(upload) : null;
         const created = createUser(ctx.db, {
           email,
           fullName,
@@ -127,7 +136,11 @@ export const botAdminResource: ResourceModule = {
           botConfig: config,
           timezone: '',
         });
-        if (avatar) await storeAvatar(ctx, created.id, avatar);
+        if (avatar) {
+          // Not announced on its own: the bot's add events below carry the new avatar.
+          await writeAvatarFiles(ctx, created.id, avatar);
+          markAvatar(ctx, created.id, 'U');
+        }
         const row = getUserRow(ctx.db, created.id)!;
         announceNewUser(ctx, row);
         ctx.events.send(botAudience(ctx.db, user.id), {
@@ -179,7 +192,9 @@ export const botAdminResource: ResourceModule = {
       },
       async ({ user, ids, params, request }) => {
         const bot = accessBot(ctx, user, ids.bot_id);
-        const avatar = await singleUploadedFile(request.body);
+        // Decoded before any change: a bad image refuses the whole request.
+        const upload = await singleUploadedFile(request.body);
+        const avatar = upload ? await renderAvatar(upload) : null;
         const result: Record<string, unknown> = {};
         if (params.full_name !== undefined) {
           const fullName = checkFullName(params.full_name);
@@ -243,22 +258,9 @@ export const botAdminResource: ResourceModule = {
           result.service_interface = config.interface;
         }
         if (avatar) {
-          await storeAvatar(ctx, bot.id, avatar);
-          const after = getUserRow(ctx.db, bot.id)!;
-          const url = botObject(ctx.db, after).avatar_url;
-          sendBotUpdate(ctx, after, { avatar_url: url });
-          ctx.events.send(activeUserIds(ctx.db), {
-            type: 'realm_user',
-            op: 'update',
-            person: {
-              user_id: bot.id,
-              avatar_url: url,
-              avatar_source: 'U',
-              avatar_url_medium: url,
-              avatar_version: after.avatar_version,
-            },
-          });
-          result.avatar_url = url;
+          const { avatar_url } = await storeAvatar(ctx, bot.id, avatar);
+          sendBotUpdate(ctx, getUserRow(ctx.db, bot.id)!, { avatar_url });
+          result.avatar_url = avatar_url;
         }
         return result;
       },
