@@ -9,6 +9,7 @@ export type Privacy = 'public' | 'private' | 'web-public';
 
 const GUEST_ROLE = 600;
 const ADMIN_ROLE = 200;
+const OWNER_ROLE = 100;
 
 type PermissionInputs = Pick<AccountState, 'selfUserId' | 'users' | 'userGroups' | 'settings'>;
 
@@ -61,9 +62,21 @@ export function canAddSubscribers(
   );
 }
 
+type RoleInputs = Pick<AccountState, 'selfUserId' | 'users'>;
+
 /** Realm administrators and owners (role 200 and 100). */
-export function isRealmAdmin(account: PermissionInputs): boolean {
+export function isRealmAdmin(account: RoleInputs): boolean {
   return selfRole(account) <= ADMIN_ROLE;
+}
+
+/** Realm owners (role 100). */
+export function isRealmOwner(account: RoleInputs): boolean {
+  return selfRole(account) <= OWNER_ROLE;
+}
+
+/** Anyone but a guest (an unknown self counts as a guest). */
+export function isNotGuest(account: RoleInputs): boolean {
+  return selfRole(account) < GUEST_ROLE;
 }
 
 /**

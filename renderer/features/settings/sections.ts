@@ -12,7 +12,7 @@ import { Linkifiers } from './organization/Linkifiers';
 import { Playgrounds } from './organization/Playgrounds';
 import { AllowedDomains } from './organization/AllowedDomains';
 import { ProfileFields } from './organization/ProfileFields';
-import { standing } from './organization/extras-kit';
+import { isNotGuest, isRealmAdmin } from '../channels/channel-permissions';
 import { Channels } from './organization/Channels';
 import { UserGroups } from './organization/UserGroups';
 import { BotList, YourBots } from './organization/Bots';
@@ -37,7 +37,6 @@ export interface SettingsSection {
 
 // The public web app's order: personal screens, then the organization's, profile and settings
 // first, then people, then realm configuration.
-const isAdmin = (account: AccountState) => standing(account).isAdmin;
 
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { id: 'profile', label: 'Profile', group: 'personal', Component: Profile },
@@ -49,7 +48,7 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
     id: 'your-bots',
     label: 'Your bots',
     group: 'personal',
-    visible: notGuest,
+    visible: isNotGuest,
     Component: YourBots,
   },
   { id: 'alert-words', label: 'Alert words', group: 'personal', Component: AlertWords },
@@ -86,16 +85,16 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
     id: 'users',
     label: 'Users',
     group: 'organization',
-    visible: notGuest,
+    visible: isNotGuest,
     Component: Users,
   },
-  { id: 'bots', label: 'Bots', group: 'organization', visible: notGuest, Component: BotList },
+  { id: 'bots', label: 'Bots', group: 'organization', visible: isNotGuest, Component: BotList },
   { id: 'channels', label: 'Channels', group: 'organization', Component: Channels },
   {
     id: 'user-groups',
     label: 'User groups',
     group: 'organization',
-    visible: notGuest,
+    visible: isNotGuest,
     Component: UserGroups,
   },
   { id: 'emoji', label: 'Custom emoji', group: 'organization', Component: CustomEmoji },
@@ -105,18 +104,14 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
     id: 'profile-fields',
     label: 'Custom profile fields',
     group: 'organization',
-    visible: isAdmin,
+    visible: isRealmAdmin,
     Component: ProfileFields,
   },
   {
     id: 'allowed-domains',
     label: 'Allowed domains',
     group: 'organization',
-    visible: isAdmin,
+    visible: isRealmAdmin,
     Component: AllowedDomains,
   },
 ];
-
-function notGuest(account: AccountState): boolean {
-  return account.users.users.get(account.selfUserId)?.is_guest !== true;
-}

@@ -7,11 +7,7 @@ import { isInGroupSetting } from '../../../../shared/group-setting';
 import type { GroupSettingValue } from '../../../../shared/api/types';
 import type { AccountState } from '../../../store';
 import { errorText } from '../../../src/tributary';
-import { selfRole } from '../../channels/channel-permissions';
-
-const OWNER = 100;
-const ADMIN = 200;
-const GUEST = 600;
+import { isNotGuest, isRealmAdmin, isRealmOwner } from '../../channels/channel-permissions';
 
 export interface Standing {
   isOwner: boolean;
@@ -24,14 +20,14 @@ export interface Standing {
 type StandingInputs = Pick<AccountState, 'selfUserId' | 'users' | 'userGroups' | 'settings'>;
 
 export function standing(account: StandingInputs): Standing {
-  const role = selfRole(account);
   const emojiGroup = account.settings.realm.realm_can_add_custom_emoji_group as
     GroupSettingValue | undefined;
   return {
-    isOwner: role <= OWNER,
-    isAdmin: role <= ADMIN,
+    isOwner: isRealmOwner(account),
+    isAdmin: isRealmAdmin(account),
     canAddEmoji:
-      role < GUEST && isInGroupSetting(account.userGroups.groups, emojiGroup, account.selfUserId),
+      isNotGuest(account) &&
+      isInGroupSetting(account.userGroups.groups, emojiGroup, account.selfUserId),
     selfUserId: account.selfUserId,
   };
 }
