@@ -89,6 +89,7 @@ export class DesktopShell {
         return this.update({
           ...(patch.startAtLogin !== undefined ? { startAtLogin: patch.startAtLogin } : {}),
           ...(patch.zoomFactor !== undefined ? { zoomFactor: patch.zoomFactor } : {}),
+          ...(patch.minimizeToTray !== undefined ? { minimizeToTray: patch.minimizeToTray } : {}),
           ...(patch.proxy ? { proxy: { ...current.proxy, ...patch.proxy } } : {}),
         });
       },

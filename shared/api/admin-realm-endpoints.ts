@@ -1,12 +1,13 @@
 // The chat-API calls of organization administration (electron/admin/realm-handlers.ts), beside
 // the main endpoint table so that file stays as other domains left it.
-import type { Endpoint, JsonObject, SuccessEnvelope } from './endpoints';
+import { endpoint, type Endpoint, type JsonObject, type SuccessEnvelope } from './endpoints';
 
+// The table's rule for retries: GET, PUT and DELETE may be repeated, POST and PATCH only if said so.
 const call = <Params, Response>(
   method: Endpoint<Params, Response>['method'],
   path: string,
-  idempotent = method !== 'POST',
-): Endpoint<Params, Response> => ({ method, path, auth: true, idempotent });
+  idempotent?: boolean,
+): Endpoint<Params, Response> => endpoint(method, path, { idempotent });
 
 export interface InviteObject {
   id: number;

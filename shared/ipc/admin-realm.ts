@@ -14,16 +14,10 @@ import {
   REALM_NAME_MAX_LENGTH,
 } from '../admin/realm-settings';
 import { userDefaultsChanges } from '../admin/user-defaults';
+import { groupSettingValue } from './admin-people';
 
 /** Seconds, or "unlimited" (the API's word for no limit). */
 const timeLimit = z.union([z.number().int().positive(), z.literal('unlimited')]);
-const groupSettingValue = z.union([
-  z.number().int().nonnegative(),
-  z.strictObject({
-    direct_members: z.array(z.number().int()),
-    direct_subgroups: z.array(z.number().int()),
-  }),
-]);
 const groupChange = z.strictObject({ new: groupSettingValue, old: groupSettingValue.optional() });
 
 /** Every organization setting the screens change, with the public server's value rules. */

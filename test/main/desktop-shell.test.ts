@@ -366,6 +366,9 @@ describe('desktop preferences', () => {
     });
     shell.handlers.setDesktopPreferences({ startAtLogin: true });
     expect(integration.setStartAtLogin).toHaveBeenCalledWith(true);
+    // What the Settings screen sends is what is kept.
+    shell.handlers.setDesktopPreferences({ minimizeToTray: true });
+    expect(shell.state().preferences.minimizeToTray).toBe(true);
     for (let i = 0; i < 3; i += 1) shell.zoomBy(1);
     expect(integration.setZoomFactor).toHaveBeenLastCalledWith(1.3);
     for (let i = 0; i < 40; i += 1) shell.zoomBy(-1);
