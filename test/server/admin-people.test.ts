@@ -237,6 +237,13 @@ describe('default channels and archiving', () => {
     });
     const member = await server.client('dev').patch(`/streams/${id}`, { is_archived: false });
     expect(member.status).toBe(400);
+    // A refused change in the same request leaves it archived.
+    const refused = await server
+      .client('owner')
+      .patch(`/streams/${id}`, { is_archived: false, new_name: '   ' });
+    expect(refused.status).toBe(400);
+    const still = await server.client('owner').get(`/streams/${id}`);
+    expect(still.body.stream.is_archived).toBe(true);
     const res = await server.client('owner').patch(`/streams/${id}`, { is_archived: false });
     expect(res.status, res.text).toBe(200);
     expect(await q.waitFor((e) => e.type === 'stream')).toMatchObject({

@@ -93,9 +93,13 @@ function archivedUpdate(channel: ChannelRow, archived: boolean) {
 }
 
 /** PATCH is_archived=false (the public server's unarchiving); archiving is DELETE. */
-function unarchive(ctx: RealmContext, channel: ChannelRow, archived: boolean): void {
+/** PATCH may only unarchive (archiving is DELETE), and only an archived channel. */
+function checkUnarchive(channel: ChannelRow, archived: boolean): void {
   if (archived) throw badRequest('Use DELETE /streams/{stream_id} to archive a channel.');
   if (channel.is_archived !== 1) throw badRequest('Channel is not archived');
+}
+
+function unarchive(ctx: RealmContext, channel: ChannelRow): void {
   ctx.db.prepare('UPDATE channels SET is_archived = 0 WHERE id = ?').run(channel.id);
   const after = getChannel(ctx.db, channel.id)!;
   ctx.events.send(channelMetadataAudience(ctx, after), (queue) =>
@@ -131,10 +135,8 @@ export const channelAdminResource: ResourceModule = {
       },
       ({ user, params, ids }) => {
         const before = requireChannel(ctx, user, ids.stream_id);
-        if (params.is_archived !== undefined) {
-          unarchive(ctx, before, params.is_archived);
-          if (Object.values(params).filter((v) => v !== undefined).length === 1) return;
-        }
+        const unarchiving = params.is_archived !== undefined;
+        if (unarchiving) checkUnarchive(before, params.is_archived!);
         const all = params as Record<string, unknown>;
         const updates: Array<{
           column: string;
@@ -236,8 +238,12 @@ export const channelAdminResource: ResourceModule = {
           groups[name] = value;
           groupChanges.push([name, value]);
         }
-        if (updates.length === 0 && groupChanges.length === 0)
+        // Everything is checked by now: a refused change must not leave the channel unarchived.
+        if (unarchiving) unarchive(ctx, before);
+        if (updates.length === 0 && groupChanges.length === 0) {
+          if (unarchiving) return;
           throw badRequest('No new values passed.');
+        }
 
         const audienceBefore = new Set(channelMetadataAudience(ctx, before));
         ctx.db.transaction(() => {
