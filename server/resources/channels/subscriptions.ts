@@ -123,14 +123,12 @@ export function subscriptionObject(
   sub: SubscriptionRow,
   view: SubscriptionView,
   settings: Record<string, unknown>,
-  shared?: SharedChannelParts,
 ): Record<string, unknown> {
   const object: Record<string, unknown> = {
-    ...(shared?.object ?? channelObject(ctx, channel)),
+    ...channelObject(ctx, channel),
     ...personalFields(sub, view, settings),
   };
-  if (view.includeSubscribers)
-    object.subscribers = shared?.subscribers ?? subscriberIds(ctx.db, channel.id);
+  if (view.includeSubscribers) object.subscribers = subscriberIds(ctx.db, channel.id);
   return object;
 }
 
@@ -223,6 +221,36 @@ function sendSubscriptionAdd(
     }
     return { type: 'subscription', op: 'add', subscriptions };
   });
+}
+
+/**
+ * peer_add / peer_remove events grouped as the public server sends them: one event for the channels
+ * that share an audience and the users who joined or left (1,000 channels created or left together:
+ * one event per peer queue, not 1,000).
+ */
+class PeerEvents {
+  private readonly groups = new Map<
+    string,
+    { audience: number[]; streamIds: number[]; userIds: number[] }
+  >();
+
+  add(audience: number[], channelId: number, userIds: number[]): void {
+    const key = `${audience.join(',')}|${userIds.join(',')}`;
+    const group = this.groups.get(key);
+    if (group) group.streamIds.push(channelId);
+    else this.groups.set(key, { audience, streamIds: [channelId], userIds });
+  }
+
+  send(ctx: RealmContext, op: 'peer_add' | 'peer_remove'): void {
+    for (const { audience, streamIds, userIds } of this.groups.values()) {
+      ctx.events.send(audience, {
+        type: 'subscription',
+        op,
+        stream_ids: streamIds,
+        user_ids: userIds,
+      });
+    }
+  }
 }
 
 function resolvePrincipals(
@@ -551,12 +579,7 @@ export const subscriptionsResource: ResourceModule = {
           }
           sendSubscriptionAdd(ctx, userId, channels.map(currentRow), partsOf);
         }
-        // peer_add: one event per channel's audience and new subscribers, channels sharing both
-        // (all the ones this request created, typically) in one event.
-        const peerEvents = new Map<
-          string,
-          { audience: number[]; streamIds: number[]; userIds: number[] }
-        >();
+        const peerEvents = new PeerEvents();
         // The realm's users read once, not once per channel.
         const users = allUserRows(ctx.db);
         for (const channel of [...created, ...existing]) {
@@ -567,20 +590,13 @@ export const subscriptionsResource: ResourceModule = {
           if (slicer.yielded)
             addedIds = addedIds.filter((id) => isSubscribed(ctx.db, id, channel.id));
           if (addedIds.length === 0) continue;
-          const audience = peerAudience(ctx, currentRow(channel), addedIds, users);
-          const key = `${audience.join(',')}|${addedIds.join(',')}`;
-          const entry = peerEvents.get(key);
-          if (entry) entry.streamIds.push(channel.id);
-          else peerEvents.set(key, { audience, streamIds: [channel.id], userIds: addedIds });
+          peerEvents.add(
+            peerAudience(ctx, currentRow(channel), addedIds, users),
+            channel.id,
+            addedIds,
+          );
         }
-        for (const { audience, streamIds, userIds } of peerEvents.values()) {
-          ctx.events.send(audience, {
-            type: 'subscription',
-            op: 'peer_add',
-            stream_ids: streamIds,
-            user_ids: userIds,
-          });
-        }
+        peerEvents.send(ctx, 'peer_add');
 
         const body: Record<string, unknown> = { subscribed, already_subscribed: alreadySubscribed };
         if (unauthorized.length > 0) body.unauthorized = unauthorized;
@@ -680,12 +696,7 @@ export const subscriptionsResource: ResourceModule = {
           gone.push(userId);
           goneByChannel.set(channel.id, gone);
         }
-        // peer_remove: like peer_add, one event for the channels that share an audience and the
-        // users who left (1,000 channels left by one user: one event, not 1,000 per peer queue).
-        const peerEvents = new Map<
-          string,
-          { audience: number[]; streamIds: number[]; userIds: number[] }
-        >();
+        const peerEvents = new PeerEvents();
         const users = allUserRows(ctx.db);
         for (const channel of channels) {
           await slicer.slice();
@@ -693,20 +704,9 @@ export const subscriptionsResource: ResourceModule = {
             stillGone(id, channel.id),
           );
           if (gone.length === 0) continue;
-          const audience = peerAudience(ctx, channel, gone, users);
-          const key = `${audience.join(',')}|${gone.join(',')}`;
-          const entry = peerEvents.get(key);
-          if (entry) entry.streamIds.push(channel.id);
-          else peerEvents.set(key, { audience, streamIds: [channel.id], userIds: gone });
+          peerEvents.add(peerAudience(ctx, channel, gone, users), channel.id, gone);
         }
-        for (const { audience, streamIds, userIds } of peerEvents.values()) {
-          ctx.events.send(audience, {
-            type: 'subscription',
-            op: 'peer_remove',
-            stream_ids: streamIds,
-            user_ids: userIds,
-          });
-        }
+        peerEvents.send(ctx, 'peer_remove');
         return { removed, not_removed: notRemoved };
       },
     );
