@@ -146,6 +146,9 @@ function subscriptionJson(
   return `{${shared.membersJson()},${JSON.stringify(personalFields(sub, view, settings)).slice(1)}`;
 }
 
+/** Below this many channels a user's add event reads their subscriptions one by one. */
+const FEW_CHANNELS = 16;
+
 /** Subscription rows one transaction of a large subscribe writes before others may run. */
 const SUBSCRIPTION_ROWS_PER_TRANSACTION = 1000;
 
@@ -198,10 +201,13 @@ function sendSubscriptionAdd(
 ): void {
   if (channels.length === 0 || !ctx.events.hasQueues(userId)) return;
   // Still subscribed: the subscribe request may have yielded to one that unsubscribed the user.
-  const active = activeSubscriptionsByChannel(ctx.db, userId);
+  // Many channels: the user's subscriptions in one query; a few (one channel for many users):
+  // a row each, not every user's whole list.
+  const active =
+    channels.length > FEW_CHANNELS ? activeSubscriptionsByChannel(ctx.db, userId) : null;
   const current = channels.flatMap((channel) => {
-    const sub = active.get(channel.id);
-    return sub ? [{ channel, sub }] : [];
+    const sub = active ? active.get(channel.id) : getSubscription(ctx.db, userId, channel.id);
+    return sub?.active === 1 ? [{ channel, sub }] : [];
   });
   if (current.length === 0) return;
   const settings = userSettings(ctx.db, userId);
