@@ -126,6 +126,12 @@ export interface RealmServerOptions {
    * (previews load the original URL).
    */
   camo?: { url: string; key: string };
+  /**
+   * The demo realm's people come online for a while after each start and others were seen hours
+   * ago (server/demo/demo-presence.ts). Default true; the test helpers turn it off, as their
+   * tests expect people who have never reported.
+   */
+  demoPresence?: boolean;
 }
 
 export interface RealmConfig {
@@ -146,6 +152,7 @@ export interface RealmConfig {
   serverTimeBudget: ServerTimeBudgetOptions | false;
   logRequests: boolean;
   camo: { url: string; key: string } | undefined;
+  demoPresence: boolean;
 }
 
 export function resolveConfig(options: RealmServerOptions): RealmConfig {
@@ -167,5 +174,6 @@ export function resolveConfig(options: RealmServerOptions): RealmConfig {
     serverTimeBudget: options.serverTimeBudget ?? DEFAULT_SERVER_TIME_BUDGET,
     logRequests: options.logRequests ?? false,
     camo: options.camo,
+    demoPresence: options.demoPresence ?? true,
   };
 }
