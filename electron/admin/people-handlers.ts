@@ -156,6 +156,7 @@ export function adminPeopleHandlers(deps: {
             bot_owner_id: p.ownerId,
             service_payload_url:
               p.payloadUrl === undefined ? undefined : JSON.stringify(p.payloadUrl),
+            service_interface: p.interfaceType,
           },
           avatar,
         ),

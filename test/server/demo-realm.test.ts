@@ -205,3 +205,46 @@ describe('demo presence', () => {
     }
   });
 });
+
+describe('outgoing webhook bot URLs', () => {
+  it('refuses a URL that is not http(s) or carries credentials, in the public server words', async () => {
+    const emma = server.client('emma');
+    for (const bad of ['ftp://example.com/hook', 'http://me:secret@example.com/hook', 'nope']) {
+      const created = await emma.post('/bots', {
+        full_name: 'Hook Bot',
+        short_name: 'hook',
+        bot_type: 3,
+        payload_url: JSON.stringify(bad),
+      });
+      expect(created.status).toBe(400);
+      expect(created.body).toMatchObject({ code: 'BAD_REQUEST', msg: 'payload_url is not a URL' });
+    }
+    const before = (await echoBotService()).base_url;
+    const patched = await emma.patch(`/bots/${server.userIds.webhookBot}`, {
+      service_payload_url: JSON.stringify('javascript:alert(1)'),
+      service_interface: 2,
+    });
+    expect(patched.status).toBe(400);
+    expect(patched.body.msg).toBe('service_payload_url is not a URL');
+    // Nothing of the refused request is stored.
+    const after = await echoBotService();
+    expect(after.base_url).toBe(before);
+    expect(after.interface).toBe(1);
+  });
+
+  it('changes the endpoint and the format together', async () => {
+    const emma = server.client('emma');
+    const res = await emma.patch(`/bots/${server.userIds.webhookBot}`, {
+      service_payload_url: JSON.stringify('https://hooks.example.com/slack'),
+      service_interface: 2,
+    });
+    expect(res.body).toMatchObject({
+      service_payload_url: 'https://hooks.example.com/slack',
+      service_interface: 2,
+    });
+    expect(await echoBotService()).toMatchObject({
+      base_url: 'https://hooks.example.com/slack',
+      interface: 2,
+    });
+  });
+});
