@@ -37,10 +37,15 @@ const MAX_AVATAR_BYTES = MAX_AVATAR_FILE_SIZE_MIB * 1024 * 1024;
 /** Bots get addresses in the realm's own domain (the one its system bots use). */
 const botDomain = () => NOTIFICATION_BOT_EMAIL.split('@')[1];
 
+/**
+ * An outgoing webhook's URL: http or https only, and without credentials in it (the server would
+ * send them to whoever the URL names, and lists the URL to administrators).
+ */
 function checkPayloadUrl(url: string): string {
   try {
     const parsed = new URL(url.trim());
-    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.toString();
+    const webScheme = parsed.protocol === 'http:' || parsed.protocol === 'https:';
+    if (webScheme && parsed.username === '' && parsed.password === '') return parsed.toString();
   } catch {
     // refused below
   }
