@@ -132,7 +132,31 @@ export interface RealmServerOptions {
    * tests expect people who have never reported.
    */
   demoPresence?: boolean;
+  /** Outgoing webhook delivery (timeout, retries, caps); tests shorten the waits. */
+  outgoingWebhooks?: Partial<OutgoingWebhookOptions>;
 }
+
+/** How the server calls outgoing webhook bots (resources/webhooks/, server/README.md). */
+export interface OutgoingWebhookOptions {
+  /** Time a call may take, answer included (the public server's OUTGOING_WEBHOOK_TIMEOUT_SECONDS). */
+  timeoutMs: number;
+  /** Waits before each retry of a call that timed out, failed to connect or got a 5xx. */
+  retryDelaysMs: readonly number[];
+  /** Largest answer read; a longer one is dropped unread past this size. */
+  maxResponseBytes: number;
+  /** Calls in flight at once to one bot, and in the whole realm. */
+  perBotConcurrency: number;
+  realmConcurrency: number;
+}
+
+export const DEFAULT_OUTGOING_WEBHOOKS: OutgoingWebhookOptions = {
+  timeoutMs: 10_000,
+  // The public server retries three times (MAX_REQUEST_RETRIES); here with growing waits.
+  retryDelaysMs: [1_000, 5_000, 25_000],
+  maxResponseBytes: 1024 * 1024,
+  perBotConcurrency: 4,
+  realmConcurrency: 32,
+};
 
 export interface RealmConfig {
   dataDir: string;
@@ -153,6 +177,7 @@ export interface RealmConfig {
   logRequests: boolean;
   camo: { url: string; key: string } | undefined;
   demoPresence: boolean;
+  outgoingWebhooks: OutgoingWebhookOptions;
 }
 
 export function resolveConfig(options: RealmServerOptions): RealmConfig {
@@ -175,5 +200,6 @@ export function resolveConfig(options: RealmServerOptions): RealmConfig {
     logRequests: options.logRequests ?? false,
     camo: options.camo,
     demoPresence: options.demoPresence ?? true,
+    outgoingWebhooks: { ...DEFAULT_OUTGOING_WEBHOOKS, ...options.outgoingWebhooks },
   };
 }
