@@ -117,6 +117,34 @@ describe('the demo Echo bot endpoint', () => {
     expect((await postJson(url.replace('/demo-echo', '/other'), {})).status).toBe(404);
   });
 
+  it('answers a mention in the same topic, through the delivery engine', async () => {
+    const dev = server.client('dev');
+    const sent = await dev.post('/messages', {
+      type: 'stream',
+      to: 'general',
+      topic: 'echo check',
+      content: '@**Echo Webhook Bot** is anyone there?',
+    });
+    expect(sent.status).toBe(200);
+    const answers = async () => {
+      const res = await dev.get('/messages', {
+        anchor: 'newest',
+        num_before: 10,
+        num_after: 0,
+        narrow: [
+          { operator: 'channel', operand: 'general' },
+          { operator: 'topic', operand: 'echo check' },
+          { operator: 'sender', operand: server.users.webhookBot.email },
+        ],
+        apply_markdown: false,
+      });
+      return res.body.messages.map((m: { content: string }) => m.content);
+    };
+    await expect.poll(answers, { timeout: 10_000 }).toEqual([
+      '@_**Dev Member** said:\n````quote\nis anyone there?\n````',
+    ]);
+  });
+
   it('follows its new port after a restart and closes with the server', async () => {
     const before = server.server.demo.echoUrl!;
     await server.restart();
