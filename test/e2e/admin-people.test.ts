@@ -263,7 +263,7 @@ describe('Your bots and Organization › Bots', () => {
     await form.getByLabel('Bot email').fill('deploy');
     await form.getByLabel('Endpoint URL').fill('not a url');
     await form.getByRole('button', { name: 'Create bot' }).click();
-    await page.getByRole('alert').filter({ hasText: 'Endpoint URL' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'payload_url is not a URL' }).waitFor();
     await form.getByLabel('Endpoint URL').fill('https://ci.example.com/hook');
     const png = await sharp({
       create: { width: 64, height: 64, channels: 3, background: '#e4523d' },
