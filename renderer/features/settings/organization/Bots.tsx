@@ -160,20 +160,12 @@ function CreateBot({ accountId }: { accountId: string }) {
         </span>
       </label>
       {botType === 3 ? (
-        <>
-          <label>
-            <span className="field-label">Endpoint URL</span>
-            <input
-              value={payloadUrl}
-              onChange={(e) => setPayloadUrl(e.target.value)}
-              placeholder="https://example.com/hook"
-            />
-          </label>
-          <label>
-            <span className="field-label">Outgoing webhook message format</span>
-            <InterfaceSelect value={interfaceType} onChange={setInterfaceType} />
-          </label>
-        </>
+        <ServiceFields
+          url={payloadUrl}
+          onUrl={setPayloadUrl}
+          format={interfaceType}
+          onFormat={setInterfaceType}
+        />
       ) : null}
       <label>
         <span className="field-label">Avatar</span>
@@ -304,16 +296,37 @@ function BotCard({ accountId, bot, admin }: { accountId: string; bot: RealmBot; 
   );
 }
 
-/** The payload format choice of an outgoing webhook bot. */
-function InterfaceSelect({ value, onChange }: { value: 1 | 2; onChange: (value: 1 | 2) => void }) {
+/** An outgoing webhook bot's endpoint URL and payload format, in the create and edit forms. */
+function ServiceFields(props: {
+  url: string;
+  onUrl: (url: string) => void;
+  format: 1 | 2;
+  onFormat: (format: 1 | 2) => void;
+}) {
   return (
-    <select value={value} onChange={(e) => onChange(Number(e.target.value) as 1 | 2)}>
-      {OUTGOING_WEBHOOK_INTERFACES.map(([id, label]) => (
-        <option key={id} value={id}>
-          {label}
-        </option>
-      ))}
-    </select>
+    <>
+      <label>
+        <span className="field-label">Endpoint URL</span>
+        <input
+          value={props.url}
+          onChange={(e) => props.onUrl(e.target.value)}
+          placeholder="https://example.com/hook"
+        />
+      </label>
+      <label>
+        <span className="field-label">Outgoing webhook message format</span>
+        <select
+          value={props.format}
+          onChange={(e) => props.onFormat(Number(e.target.value) as 1 | 2)}
+        >
+          {OUTGOING_WEBHOOK_INTERFACES.map(([id, label]) => (
+            <option key={id} value={id}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
+    </>
   );
 }
 
@@ -399,16 +412,12 @@ function EditBot({
         <input value={name} onChange={(e) => setName(e.target.value)} autoFocus />
       </label>
       {bot.bot_type === 3 ? (
-        <>
-          <label>
-            <span className="field-label">Endpoint URL</span>
-            <input value={url} onChange={(e) => setUrl(e.target.value)} />
-          </label>
-          <label>
-            <span className="field-label">Outgoing webhook message format</span>
-            <InterfaceSelect value={interfaceType} onChange={setInterfaceType} />
-          </label>
-        </>
+        <ServiceFields
+          url={url}
+          onUrl={setUrl}
+          format={interfaceType}
+          onFormat={setInterfaceType}
+        />
       ) : null}
       <label>
         <span className="field-label">New avatar</span>
