@@ -89,19 +89,26 @@ class DeliveryWorker {
 
   private pass(): void {
     if (this.stopped) return;
-    const { db } = this.ctx;
     const now = Date.now();
-    const due = db
-      .prepare<[number, number], DeliveryRow>(
-        `SELECT * FROM outgoing_webhook_deliveries WHERE next_attempt_at <= ?
-         ORDER BY next_attempt_at, id LIMIT ?`,
-      )
-      .all(now, PASS_ROWS + this.inFlight.size);
-    for (const row of due) {
-      if (this.inFlight.size >= this.options.realmConcurrency) break;
-      if (this.inFlight.has(row.id)) continue;
-      if ((this.perBot.get(row.bot_id) ?? 0) >= this.options.perBotConcurrency) continue;
-      this.launch(row);
+    if (this.inFlight.size < this.options.realmConcurrency) {
+      // Rows of bots with all their calls in flight are not even read: a slow bot's backlog
+      // costs nothing per pass.
+      const busyBots = [...this.perBot]
+        .filter(([, calls]) => calls >= this.options.perBotConcurrency)
+        .map(([botId]) => botId);
+      const due = this.ctx.db
+        .prepare<[number, string, number], DeliveryRow>(
+          `SELECT * FROM outgoing_webhook_deliveries
+           WHERE next_attempt_at <= ? AND bot_id NOT IN (SELECT value FROM json_each(?))
+           ORDER BY next_attempt_at, id LIMIT ?`,
+        )
+        .all(now, JSON.stringify(busyBots), PASS_ROWS + this.inFlight.size);
+      for (const row of due) {
+        if (this.inFlight.size >= this.options.realmConcurrency) break;
+        if (this.inFlight.has(row.id)) continue;
+        if ((this.perBot.get(row.bot_id) ?? 0) >= this.options.perBotConcurrency) continue;
+        this.launch(row);
+      }
     }
     this.armTimer(now);
   }
