@@ -308,6 +308,27 @@ describe('outgoing webhooks', () => {
     expect(pendingCalls(server)).toBe(0);
   });
 
+  it('posts the older response_string, and tells the owner about an answer too long to post', async () => {
+    const bot = await createBot(server, endpoint.url);
+    const dev = server.client('dev');
+    const queue = await messageQueue(dev);
+    endpoint.answerWith(() => ({ body: { response_string: 'old style' } }));
+    await sendToChannel(dev, 'general', 'answers', `@**${bot.fullName}** hi`);
+    expect((await messageFrom(queue, bot.id)).content).toBe('<p>old style</p>');
+
+    endpoint.answerWith(() => ({ body: { content: 'x'.repeat(10_001) } }));
+    await sendToChannel(dev, 'general', 'answers', `@**${bot.fullName}** say a lot`);
+    const notice = await messageFrom(queue, notificationBotId(server));
+    const raw = (await dev.get(`/messages/${notice.id}`, { apply_markdown: false })).body.message
+      .content;
+    expect(raw).toContain('resulted in the following error:\n> Message too long');
+    await outgoingWebhooksIdle(server.server.ctx);
+    const topic = await fetchMessages(dev, { narrow: topicNarrow('general', 'answers') });
+    expect(
+      topic.body.messages.filter((m: { sender_id: number }) => m.sender_id === bot.id),
+    ).toHaveLength(1);
+  });
+
   it('retries a 5xx and answers once the endpoint recovers', async () => {
     const bot = await createBot(server, endpoint.url);
     let tries = 0;
