@@ -78,7 +78,7 @@ describe('outgoing webhooks', () => {
   beforeAll(async () => {
     server = await startTestServer({
       heartbeatMs: 1000,
-      outgoingWebhooks: { timeoutMs: 5000, retryDelaysMs: [20, 20, 20] },
+      outgoingWebhooks: { timeoutMs: 5000, retryDelaysMs: [20, 20, 20], perBotConcurrency: 2 },
     });
     endpoint = await startWebhookEndpoint();
   });
@@ -181,6 +181,57 @@ describe('outgoing webhooks', () => {
     expect(endpoint.calls.length).toBe(before);
   });
 
+  it('is called when mentioned through a group, and not once deactivated', async () => {
+    const bot = await createBot(server, endpoint.url);
+    endpoint.answerWith(() => ({ body: { content: 'group heard' } }));
+    const dev = server.client('dev');
+    const created = await dev.post('/user_groups/create', {
+      name: 'hook-squad',
+      description: 'bots that answer',
+      members: [bot.id],
+    });
+    expect(created.status, created.text).toBe(200);
+    await sendToChannel(dev, 'general', 'groups', '@*hook-squad* anyone?');
+    const call = await endpoint.nextCall();
+    expect(call.json.trigger).toBe('mention');
+    expect(call.json.bot_email).toBe(bot.email);
+    await outgoingWebhooksIdle(server.server.ctx);
+
+    expect((await dev.delete(`/bots/${bot.id}`)).status).toBe(200);
+    const before = endpoint.calls.length;
+    await sendToChannel(dev, 'general', 'groups', `@**${bot.fullName}** still there?`);
+    await sendDirect(dev, [server.users.farid.user_id], 'unrelated');
+    expect(pendingCalls(server)).toBe(0);
+    await outgoingWebhooksIdle(server.server.ctx);
+    expect(endpoint.calls.length).toBe(before);
+  });
+
+  it('keeps at most perBotConcurrency calls in flight to one bot; the rest wait their turn', async () => {
+    const bot = await createBot(server, endpoint.url);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    endpoint.answerWith(async (call) => {
+      await held;
+      return { body: { content: `done ${call.json.data}` } };
+    });
+    const dev = server.client('dev');
+    const queue = await messageQueue(dev);
+    for (let i = 0; i < 4; i++) {
+      await sendToChannel(dev, 'general', 'busy bot', `@**${bot.fullName}** job ${i}`);
+    }
+    await endpoint.nextCall();
+    await endpoint.nextCall();
+    // Two calls are held open; the other two stay queued however long they wait.
+    await dev.get('/users/me');
+    await sendToChannel(dev, 'general', 'busy bot', 'a message mentioning nobody');
+    expect(endpoint.calls.filter((c) => c.json?.bot_email === bot.email)).toHaveLength(2);
+    expect(pendingCalls(server)).toBe(4);
+    release();
+    const answers = new Set<string>();
+    while (answers.size < 4) answers.add((await messageFrom(queue, bot.id)).content);
+    expect(pendingCalls(server)).toBe(0);
+  });
+
   it('never holds up the send: POST /messages answers while the bot has not', async () => {
     const bot = await createBot(server, endpoint.url);
     let release!: () => void;
@@ -255,6 +306,27 @@ describe('outgoing webhooks', () => {
       true,
     );
     expect(pendingCalls(server)).toBe(0);
+  });
+
+  it('posts the older response_string, and tells the owner about an answer too long to post', async () => {
+    const bot = await createBot(server, endpoint.url);
+    const dev = server.client('dev');
+    const queue = await messageQueue(dev);
+    endpoint.answerWith(() => ({ body: { response_string: 'old style' } }));
+    await sendToChannel(dev, 'general', 'answers', `@**${bot.fullName}** hi`);
+    expect((await messageFrom(queue, bot.id)).content).toBe('<p>old style</p>');
+
+    endpoint.answerWith(() => ({ body: { content: 'x'.repeat(10_001) } }));
+    await sendToChannel(dev, 'general', 'answers', `@**${bot.fullName}** say a lot`);
+    const notice = await messageFrom(queue, notificationBotId(server));
+    const raw = (await dev.get(`/messages/${notice.id}`, { apply_markdown: false })).body.message
+      .content;
+    expect(raw).toContain('resulted in the following error:\n> Message too long');
+    await outgoingWebhooksIdle(server.server.ctx);
+    const topic = await fetchMessages(dev, { narrow: topicNarrow('general', 'answers') });
+    expect(
+      topic.body.messages.filter((m: { sender_id: number }) => m.sender_id === bot.id),
+    ).toHaveLength(1);
   });
 
   it('retries a 5xx and answers once the endpoint recovers', async () => {

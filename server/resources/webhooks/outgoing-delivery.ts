@@ -33,7 +33,7 @@ import { validateContent } from '../messages/messages-rules';
 import { writeBatcher } from '../messages/messages-write-batch';
 import { OUTGOING_WEBHOOK_BOT, setWebhookWaker, type WebhookTrigger } from './outgoing-queue';
 import { buildWebhookRequest, readWebhookAnswer } from './outgoing-payload';
-import { callWebhook, type CallOutcome } from './outgoing-call';
+import { callWebhook, webhookAgent, type CallOutcome } from './outgoing-call';
 
 interface DeliveryRow {
   id: number;
@@ -54,6 +54,7 @@ const MAX_WAIT_MS = 60 * 60 * 1000;
 class DeliveryWorker {
   private stopped = false;
   private readonly abort = new AbortController();
+  private readonly agent = webhookAgent();
   private readonly inFlight = new Set<number>();
   private readonly perBot = new Map<number, number>();
   private timer: NodeJS.Timeout | undefined;
@@ -80,6 +81,7 @@ class DeliveryWorker {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.abort.abort();
+    void this.agent.destroy().catch(() => {});
   }
 
   /** Resolves once every call has settled (tests and benches wait for quiet). */
@@ -89,19 +91,26 @@ class DeliveryWorker {
 
   private pass(): void {
     if (this.stopped) return;
-    const { db } = this.ctx;
     const now = Date.now();
-    const due = db
-      .prepare<[number, number], DeliveryRow>(
-        `SELECT * FROM outgoing_webhook_deliveries WHERE next_attempt_at <= ?
-         ORDER BY next_attempt_at, id LIMIT ?`,
-      )
-      .all(now, PASS_ROWS + this.inFlight.size);
-    for (const row of due) {
-      if (this.inFlight.size >= this.options.realmConcurrency) break;
-      if (this.inFlight.has(row.id)) continue;
-      if ((this.perBot.get(row.bot_id) ?? 0) >= this.options.perBotConcurrency) continue;
-      this.launch(row);
+    if (this.inFlight.size < this.options.realmConcurrency) {
+      // Rows of bots with all their calls in flight are not even read: a slow bot's backlog
+      // costs nothing per pass.
+      const busyBots = [...this.perBot]
+        .filter(([, calls]) => calls >= this.options.perBotConcurrency)
+        .map(([botId]) => botId);
+      const due = this.ctx.db
+        .prepare<[number, string, number], DeliveryRow>(
+          `SELECT * FROM outgoing_webhook_deliveries
+           WHERE next_attempt_at <= ? AND bot_id NOT IN (SELECT value FROM json_each(?))
+           ORDER BY next_attempt_at, id LIMIT ?`,
+        )
+        .all(now, JSON.stringify(busyBots), PASS_ROWS + this.inFlight.size);
+      for (const row of due) {
+        if (this.inFlight.size >= this.options.realmConcurrency) break;
+        if (this.inFlight.has(row.id)) continue;
+        if ((this.perBot.get(row.bot_id) ?? 0) >= this.options.perBotConcurrency) continue;
+        this.launch(row);
+      }
     }
     this.armTimer(now);
   }
@@ -124,7 +133,15 @@ class DeliveryWorker {
     this.perBot.set(row.bot_id, (this.perBot.get(row.bot_id) ?? 0) + 1);
     const run = this.deliver(row)
       .catch((error) => {
-        if (!this.stopped) console.error('outgoing webhook delivery failed', error);
+        if (this.stopped) return;
+        // Not a failure of the bot's (a bug, a full disk): dropped, so it cannot come back at
+        // every pass.
+        console.error('outgoing webhook delivery failed', error);
+        try {
+          this.ctx.db.prepare('DELETE FROM outgoing_webhook_deliveries WHERE id = ?').run(row.id);
+        } catch {
+          // the database is gone; nothing is owed any more
+        }
       })
       .finally(() => {
         this.inFlight.delete(row.id);
@@ -161,7 +178,13 @@ class DeliveryWorker {
       message,
       row.trigger,
     );
-    const outcome = await callWebhook(service.base_url, request, this.options, this.abort.signal);
+    const outcome = await callWebhook(
+      this.agent,
+      service.base_url,
+      request,
+      this.options,
+      this.abort.signal,
+    );
     // Shutting down: the database may be closed; the row stays for the next start.
     if (this.stopped || outcome.kind === 'aborted') return;
     if (this.shouldRetry(outcome, row)) {
