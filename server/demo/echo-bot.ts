@@ -21,6 +21,8 @@ const MAX_BODY_BYTES = 256 * 1024;
 /** Long messages are quoted in part: the answer is about what was said, not a copy of it. */
 const MAX_QUOTED_CHARS = 2000;
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost']);
+/** What demo realms seeded before the echo existed stored (the discard port): moved on too. */
+const EARLIER_DEMO_URL = 'http://127.0.0.1:9/echo';
 
 interface OutgoingBotRow {
   id: number;
@@ -41,6 +43,7 @@ export interface EchoService {
 
 function isEchoUrl(value: string | undefined): boolean {
   if (!value) return false;
+  if (value === EARLIER_DEMO_URL) return true;
   try {
     const url = new URL(value);
     return (

@@ -117,6 +117,31 @@ describe('the demo Echo bot endpoint', () => {
     expect((await postJson(url.replace('/demo-echo', '/other'), {})).status).toBe(404);
   });
 
+  it('answers a direct message in the same conversation', async () => {
+    const farid = server.client('farid');
+    const sent = await farid.post('/messages', {
+      type: 'direct',
+      to: JSON.stringify([server.userIds.webhookBot]),
+      content: 'are you awake?',
+    });
+    expect(sent.status).toBe(200);
+    const answers = async () => {
+      const res = await farid.get('/messages', {
+        anchor: 'newest',
+        num_before: 5,
+        num_after: 0,
+        narrow: [{ operator: 'dm', operand: [server.userIds.webhookBot] }],
+        apply_markdown: false,
+      });
+      return res.body.messages
+        .filter((m: { sender_id: number }) => m.sender_id === server.userIds.webhookBot)
+        .map((m: { content: string }) => m.content);
+    };
+    await expect
+      .poll(answers, { timeout: 10_000 })
+      .toEqual(['@_**Farid Member** said:\n````quote\nare you awake?\n````']);
+  });
+
   it('answers a mention in the same topic, through the delivery engine', async () => {
     const dev = server.client('dev');
     const sent = await dev.post('/messages', {
@@ -140,9 +165,9 @@ describe('the demo Echo bot endpoint', () => {
       });
       return res.body.messages.map((m: { content: string }) => m.content);
     };
-    await expect.poll(answers, { timeout: 10_000 }).toEqual([
-      '@_**Dev Member** said:\n````quote\nis anyone there?\n````',
-    ]);
+    await expect
+      .poll(answers, { timeout: 10_000 })
+      .toEqual(['@_**Dev Member** said:\n````quote\nis anyone there?\n````']);
   });
 
   it('follows its new port after a restart and closes with the server', async () => {
@@ -153,6 +178,20 @@ describe('the demo Echo bot endpoint', () => {
     expect((await echoBotService()).base_url).toBe(after);
     // The old listener is gone with the old server.
     await expect(fetch(before, { method: 'POST', body: '{}' })).rejects.toThrow();
+  });
+
+  it('also takes over the discard URL that demo realms seeded before it stored', async () => {
+    const db = server.server.db;
+    const row = db
+      .prepare<[number], { bot_config: string }>('SELECT bot_config FROM users WHERE id = ?')
+      .get(server.userIds.webhookBot)!;
+    const earlier = { ...JSON.parse(row.bot_config), base_url: 'http://127.0.0.1:9/echo' };
+    db.prepare('UPDATE users SET bot_config = ? WHERE id = ?').run(
+      JSON.stringify(earlier),
+      server.userIds.webhookBot,
+    );
+    await server.restart();
+    expect((await echoBotService()).base_url).toBe(server.server.demo.echoUrl);
   });
 
   it('leaves a URL the owner chose alone across restarts', async () => {
