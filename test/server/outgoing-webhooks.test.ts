@@ -71,6 +71,20 @@ function notificationBotId(server: TestServer): number {
     .get()!.id;
 }
 
+/**
+ * Farid mentions the bot in a topic of #general; returns the raw text of the Notification Bot's
+ * notice to the bot's owner (dev), after checking the topic holds only Farid's message.
+ */
+async function noticeAfter(server: TestServer, bot: Bot, topic: string): Promise<string> {
+  const dev = server.client('dev');
+  const queue = await messageQueue(dev);
+  await sendToChannel(server.client('farid'), 'general', topic, `@**${bot.fullName}** hi`);
+  const notice = await messageFrom(queue, notificationBotId(server));
+  const topicMessages = await fetchMessages(dev, { narrow: topicNarrow('general', topic) });
+  expect(topicMessages.body.messages).toHaveLength(1);
+  return (await dev.get(`/messages/${notice.id}`, { apply_markdown: false })).body.message.content;
+}
+
 describe('outgoing webhooks', () => {
   let server: TestServer;
   let endpoint: WebhookEndpoint;
@@ -78,7 +92,7 @@ describe('outgoing webhooks', () => {
   beforeAll(async () => {
     server = await startTestServer({
       heartbeatMs: 1000,
-      outgoingWebhooks: { timeoutMs: 5000, retryDelaysMs: [20, 20, 20], perBotConcurrency: 2 },
+      outgoingWebhooks: { retryDelaysMs: [20, 20, 20], perBotConcurrency: 2 },
     });
     endpoint = await startWebhookEndpoint();
   });
@@ -427,7 +441,8 @@ describe('outgoing webhook failures', () => {
   beforeAll(async () => {
     server = await startTestServer({
       heartbeatMs: 1000,
-      outgoingWebhooks: { timeoutMs: 300, retryDelaysMs: [10, 10, 10] },
+      // The default timeout (10 s): a loaded machine must not turn a slow answer into a timeout.
+      outgoingWebhooks: { retryDelaysMs: [10, 10, 10] },
     });
     endpoint = await startWebhookEndpoint();
   });
@@ -436,25 +451,7 @@ describe('outgoing webhook failures', () => {
     await endpoint.close();
   });
 
-  async function noticeAfterMention(bot: Bot, topic: string): Promise<string> {
-    const dev = server.client('dev');
-    const queue = await messageQueue(dev);
-    await sendToChannel(server.client('farid'), 'general', topic, `@**${bot.fullName}** hi`);
-    const notice = await messageFrom(queue, notificationBotId(server));
-    const topicMessages = await fetchMessages(dev, { narrow: topicNarrow('general', topic) });
-    expect(topicMessages.body.messages).toHaveLength(1);
-    return (await dev.get(`/messages/${notice.id}`, { apply_markdown: false })).body.message
-      .content;
-  }
-
-  it('retries a call that times out, then tells the owner', async () => {
-    const bot = await createBot(server, endpoint.url);
-    endpoint.answerWith(() => 'hang');
-    const before = endpoint.calls.length;
-    const notice = await noticeAfterMention(bot, 'timeout');
-    expect(notice).toContain('Request timed out after 0.3 seconds.');
-    expect(endpoint.calls.length - before).toBe(4);
-  });
+  const noticeAfterMention = (bot: Bot, topic: string) => noticeAfter(server, bot, topic);
 
   it('retries when nothing listens, then tells the owner', async () => {
     const closed = await startWebhookEndpoint();
@@ -483,13 +480,29 @@ describe('outgoing webhook failures', () => {
   });
 });
 
-describe('outgoing webhook URLs', () => {
+describe('outgoing webhook timeouts and URLs', () => {
   let server: TestServer;
+  let endpoint: WebhookEndpoint;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({
+      heartbeatMs: 1000,
+      outgoingWebhooks: { timeoutMs: 300, retryDelaysMs: [10, 10, 10] },
+    });
+    endpoint = await startWebhookEndpoint();
   });
   afterAll(async () => {
     await server.close();
+    await endpoint.close();
+  });
+  const noticeAfterMention = (bot: Bot, topic: string) => noticeAfter(server, bot, topic);
+
+  it('retries a call that times out, then tells the owner', async () => {
+    const bot = await createBot(server, endpoint.url);
+    endpoint.answerWith(() => 'hang');
+    const before = endpoint.calls.length;
+    const notice = await noticeAfterMention(bot, 'timeout');
+    expect(notice).toContain('Request timed out after 0.3 seconds.');
+    expect(endpoint.calls.length - before).toBe(4);
   });
 
   it('refuses URLs that are not http(s) or carry credentials, on create and on change', async () => {
