@@ -576,9 +576,9 @@ export interface AlertWordsEvent extends EventBase {
   alert_words: string[];
 }
 
-/** Whether the user has completed the video provider's OAuth (chat-api §4.27). */
-export interface HasVideoproviderTokenEvent extends EventBase {
-  type: 'has_videoprovider_token';
+/** Whether the user has completed the video provider's OAuth (chat-api §4.27's has_videoprovider_token). */
+export interface HasZoomTokenEvent extends EventBase {
+  type: 'has_zoom_token';
   value: boolean;
 }
 
@@ -630,7 +630,7 @@ export type ServerEvent =
   | DefaultStreamsEvent
   | AttachmentEvent
   | AlertWordsEvent
-  | HasVideoproviderTokenEvent
+  | HasZoomTokenEvent
   | HeartbeatEvent
   | RestartEvent;
 

@@ -63,7 +63,7 @@ export type MessageFlag =
   | 'historical';
 
 /** Each reaction type has its own emoji_code namespace (chat-api §2.5). */
-export type ReactionType = 'unicode_emoji' | 'realm_emoji' | 'svc_extra_emoji';
+export type ReactionType = 'unicode_emoji' | 'realm_emoji' | 'zulip_extra_emoji';
 
 export interface Reaction {
   emoji_name: string;
@@ -112,7 +112,7 @@ interface MessageBase {
   sender_email: string;
   sender_full_name: string;
   sender_realm_str: string;
-  /** Null when the client computes external avatars itself (client_extavatar). */
+  /** Null when the client computes external avatars itself (client_gravatar). */
   avatar_url: string | null;
   client: string;
   /** HTML when apply_markdown was set, otherwise raw markup. */
