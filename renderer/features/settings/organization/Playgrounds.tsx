@@ -99,7 +99,8 @@ export function Playgrounds({ accountId }: { accountId: string }) {
   const playgrounds = ((account.settings.realm.realm_playgrounds ?? []) as RealmPlayground[])
     .filter((p) => matchesFilter(filter, p.name, p.pygments_language))
     .sort(
-      (a, b) => a.pygments_language.localeCompare(b.pygments_language) || a.name.localeCompare(b.name),
+      (a, b) =>
+        a.pygments_language.localeCompare(b.pygments_language) || a.name.localeCompare(b.name),
     );
   return (
     <section className="settings-section admin-section" aria-label="Code playgrounds">
