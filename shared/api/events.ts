@@ -19,6 +19,7 @@ import type {
   SubscriptionProperty,
   TopicLink,
   User,
+  WireUser,
   UserGroup,
   UserRole,
   VisibilityPolicy,
@@ -261,7 +262,8 @@ export type StreamEvent = StreamCreateEvent | StreamDeleteEvent | StreamUpdateEv
 export interface RealmUserAddEvent extends EventBase {
   type: 'realm_user';
   op: 'add';
-  person: User;
+  /** May lack is_active (then active) and the other implicit fields (WireUser). */
+  person: WireUser;
 }
 
 /** Only sent to guests who lose access to a user; deactivation is an update with is_active. */
