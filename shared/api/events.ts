@@ -18,7 +18,6 @@ import type {
   Subscription,
   SubscriptionProperty,
   TopicLink,
-  User,
   WireUser,
   UserGroup,
   UserRole,
