@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openApp, startApp, type App } from './support/app';
-import { openChannel } from './support/ui';
+import { openChannel, openSettings } from './support/ui';
 import { haveReplayFixtures, startReplayServer, type ReplayServer } from '../support/replay-server';
 
 const SHOTS = join(tmpdir(), 'tributary-e2e-screenshots');
@@ -26,20 +26,6 @@ let apps: App[] = [];
 let browser: Browser;
 let member: Page;
 let admin: Page;
-
-async function openSettings(page: Page, section: string): Promise<Page> {
-  if ((await page.getByRole('navigation', { name: 'Settings sections' }).count()) === 0)
-    await page.getByRole('button', { name: 'Settings', exact: true }).click();
-  await page
-    .getByRole('navigation', { name: 'Settings sections' })
-    .getByRole('button', { name: section, exact: true })
-    .click();
-  await page
-    .getByRole('region', { name: 'Settings', exact: true })
-    .getByRole('region', { name: section, exact: true })
-    .waitFor();
-  return page;
-}
 
 describe.skipIf(!ready)("the app on the public server's recorded answers (FL372)", () => {
   beforeAll(async () => {
@@ -114,7 +100,8 @@ describe.skipIf(!ready)("the app on the public server's recorded answers (FL372)
     await admin.getByRole('listbox', { name: 'People' }).waitFor({ state: 'detached' });
     await recipients.fill('');
 
-    const usersScreen = (await openSettings(admin, 'Users')).getByRole('region', {
+    await openSettings(admin, 'Users');
+    const usersScreen = admin.getByRole('region', {
       name: 'Users',
       exact: true,
     });
@@ -135,7 +122,8 @@ describe.skipIf(!ready)("the app on the public server's recorded answers (FL372)
     ).toBe(0);
 
     // Every bot of the realm is active: each offers Deactivate, none Reactivate.
-    const bots = (await openSettings(admin, 'Bots')).getByRole('table', { name: 'All bots' });
+    await openSettings(admin, 'Bots');
+    const bots = admin.getByRole('table', { name: 'All bots' });
     await bots.getByRole('button', { name: 'Deactivate Fixture Generic vpup' }).waitFor();
     expect(await bots.getByRole('button', { name: /^Reactivate / }).count()).toBe(0);
     expect(await bots.getByRole('button', { name: /^Deactivate / }).count()).toBeGreaterThanOrEqual(
@@ -144,7 +132,8 @@ describe.skipIf(!ready)("the app on the public server's recorded answers (FL372)
     await admin.screenshot({ path: join(SHOTS, 'replay-bots.png') });
 
     // The playground the public server lists under pygments_language.
-    const playgrounds = (await openSettings(admin, 'Code playgrounds'))
+    await openSettings(admin, 'Code playgrounds');
+    const playgrounds = admin
       .getByRole('region', { name: 'Code playgrounds', exact: true })
       .getByRole('row', { name: /Python runner/ });
     await playgrounds.waitFor();
