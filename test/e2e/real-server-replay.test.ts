@@ -2,8 +2,8 @@
 // 372), replayed over HTTP by test/support/replay-server.ts: a member's and an administrator's
 // register, the recorded REST answers and an idle event queue. The public server lists active users
 // without `is_active` and deactivated ones apart; every screen must still see who is there: the
-// people list (everyone and a channel's subscribers), compose's `@` typeahead, the user card, the
-// channel picker of compose, Settings › Users, Organization › Bots and the code playgrounds table.
+// people list (everyone and a channel's subscribers), compose's `@`, `#` and `:` typeaheads, its
+// recipient picker, the user card, Settings › Users, Organization › Bots and the code playgrounds.
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,6 +67,19 @@ describe.skipIf(!ready)("the app on the public server's recorded answers (FL372)
     await member.screenshot({ path: join(SHOTS, 'replay-mention.png') });
     await member.keyboard.press('Tab');
     expect(await box.inputValue()).toBe(`Hello @**${OTHELLO}** `);
+    // The channel and custom emoji typeaheads read the public server's channels and realm_emoji.
+    await box.fill('');
+    await member.keyboard.type('#Veron');
+    await member
+      .getByRole('listbox', { name: 'Channels' })
+      .getByRole('option', { name: /Verona/ })
+      .waitFor();
+    await box.fill('');
+    await member.keyboard.type(':green_ti');
+    await member
+      .getByRole('listbox', { name: 'Emoji' })
+      .getByRole('option', { name: /green_tick/ })
+      .waitFor();
     await box.fill('');
 
     // The direct-message recipient picker.
