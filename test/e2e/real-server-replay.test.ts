@@ -3,7 +3,8 @@
 // register, the recorded REST answers and an idle event queue. The public server lists active users
 // without `is_active` and deactivated ones apart; every screen must still see who is there: the
 // people list (everyone and a channel's subscribers), compose's `@`, `#` and `:` typeaheads, its
-// recipient picker, the user card, Settings › Users, Organization › Bots and the code playgrounds.
+// recipient picker, the user card, Settings › Users, a channel's subscriber picker, Organization ›
+// Bots and the code playgrounds.
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -133,6 +134,22 @@ describe.skipIf(!ready)("the app on the public server's recorded answers (FL372)
         .filter({ hasText: OTHELLO })
         .count(),
     ).toBe(0);
+
+    // A channel's "Add subscribers" picker (Rome: Othello is not subscribed) offers active people.
+    await openSettings(admin, 'Channels');
+    await admin.getByTestId('admin-channel-Rome').getByRole('button').first().click();
+    await admin.getByRole('tab', { name: 'Subscribers' }).click();
+    const picker = admin.getByRole('searchbox', { name: 'Add subscribers' });
+    await picker.fill('Oth');
+    await admin
+      .getByRole('listbox', { name: 'Add subscribers matches' })
+      .getByRole('option', { name: new RegExp(OTHELLO) })
+      .waitFor();
+    await picker.fill('Prosp');
+    await admin
+      .getByRole('listbox', { name: 'Add subscribers matches' })
+      .waitFor({ state: 'detached' });
+    await picker.fill('');
 
     // Every bot of the realm is active: each offers Deactivate, none Reactivate.
     await openSettings(admin, 'Bots');
