@@ -22,6 +22,10 @@ const PROSPERO = 'Prospero from The Tempest';
 
 const ready = haveReplayFixtures();
 
+/** Waits until a typeahead or picker list offers the named option. */
+const offered = (page: Page, list: string, option: string | RegExp) =>
+  page.getByRole('listbox', { name: list }).getByRole('option', { name: option }).waitFor();
+
 let replays: ReplayServer[] = [];
 let apps: App[] = [];
 let browser: Browser;
@@ -61,35 +65,23 @@ describe.skipIf(!ready)("the app on the public server's recorded answers (FL372)
     const box = member.getByRole('textbox', { name: 'Message' });
     await box.click();
     await member.keyboard.type('Hello @Oth');
-    await member
-      .getByRole('listbox', { name: 'People' })
-      .getByRole('option', { name: OTHELLO })
-      .waitFor();
+    await offered(member, 'People', OTHELLO);
     await member.screenshot({ path: join(SHOTS, 'replay-mention.png') });
     await member.keyboard.press('Tab');
     expect(await box.inputValue()).toBe(`Hello @**${OTHELLO}** `);
     // The channel and custom emoji typeaheads read the public server's channels and realm_emoji.
     await box.fill('');
     await member.keyboard.type('#Veron');
-    await member
-      .getByRole('listbox', { name: 'Channels' })
-      .getByRole('option', { name: /Verona/ })
-      .waitFor();
+    await offered(member, 'Channels', /Verona/);
     await box.fill('');
     await member.keyboard.type(':green_ti');
-    await member
-      .getByRole('listbox', { name: 'Emoji' })
-      .getByRole('option', { name: /green_tick/ })
-      .waitFor();
+    await offered(member, 'Emoji', /green_tick/);
     await box.fill('');
 
     // The direct-message recipient picker.
     await member.getByRole('radio', { name: 'Direct message' }).click();
     await member.getByRole('combobox', { name: 'Recipients' }).fill('Oth');
-    await member
-      .getByRole('listbox', { name: 'People' })
-      .getByRole('option', { name: OTHELLO })
-      .waitFor();
+    await offered(member, 'People', OTHELLO);
     await member.getByRole('combobox', { name: 'Recipients' }).fill('');
 
     // The card: an active member, not "Deactivated".
@@ -106,10 +98,7 @@ describe.skipIf(!ready)("the app on the public server's recorded answers (FL372)
     await admin.getByRole('radio', { name: 'Direct message' }).click();
     const recipients = admin.getByRole('combobox', { name: 'Recipients' });
     await recipients.fill('Oth');
-    await admin
-      .getByRole('listbox', { name: 'People' })
-      .getByRole('option', { name: OTHELLO })
-      .waitFor();
+    await offered(admin, 'People', OTHELLO);
     await recipients.fill('Prosp');
     await admin.getByRole('listbox', { name: 'People' }).waitFor({ state: 'detached' });
     await recipients.fill('');
@@ -141,10 +130,7 @@ describe.skipIf(!ready)("the app on the public server's recorded answers (FL372)
     await admin.getByRole('tab', { name: 'Subscribers' }).click();
     const picker = admin.getByRole('searchbox', { name: 'Add subscribers' });
     await picker.fill('Oth');
-    await admin
-      .getByRole('listbox', { name: 'Add subscribers matches' })
-      .getByRole('option', { name: new RegExp(OTHELLO) })
-      .waitFor();
+    await offered(admin, 'Add subscribers matches', new RegExp(OTHELLO));
     await picker.fill('Prosp');
     await admin
       .getByRole('listbox', { name: 'Add subscribers matches' })
