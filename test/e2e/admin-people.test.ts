@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { appSession, openApp, realmClient, startApp, type App } from './support/app';
 import { registerQueue, type TestQueue } from '../support/events';
+import { openSettings } from './support/ui';
 
 const SHOTS = 'test-results/admin-people';
 const session = appSession('owner');
@@ -35,19 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await memberApp?.close();
 });
-
-async function openSettings(page: Page, section: string): Promise<void> {
-  if ((await page.getByRole('navigation', { name: 'Settings sections' }).count()) === 0)
-    await page.getByRole('button', { name: 'Settings', exact: true }).click();
-  await page
-    .getByRole('navigation', { name: 'Settings sections' })
-    .getByRole('button', { name: section, exact: true })
-    .click();
-  await page
-    .getByRole('region', { name: 'Settings', exact: true })
-    .getByRole('region', { name: section, exact: true })
-    .waitFor();
-}
 
 const channelRow = (page: Page, name: string) => page.getByTestId(`admin-channel-${name}`);
 async function chooseChannel(page: Page, name: string): Promise<void> {

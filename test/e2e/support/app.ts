@@ -123,8 +123,14 @@ export function ensureBuilt(): Promise<void> {
   return built;
 }
 
+/** What startApp needs of a server: its URL and a user's sign-in (a Realm, or a replay server). */
+export interface SignInServer {
+  readonly url: string;
+  user(key: string): { email: string; api_key: string };
+}
+
 export async function startApp(
-  realm: Realm,
+  realm: SignInServer,
   userKey: string,
   options: StartAppOptions = {},
 ): Promise<App> {
