@@ -13,7 +13,10 @@ export interface ManifestSession {
   /** The check's result. Attachment bytes are left out (see `attachments`): they stay in main. */
   report: ManifestReport;
   attachments: ManifestAttachmentInfo[];
-  /** Present only when integrity is `verified`: the token the audio stream is served under. */
+  /**
+   * Present only when integrity is `verified` and the manifest is valid (or, for an invalid one, after
+   * "Play anyway"): the token the audio stream is served under.
+   */
   mediaToken: string | null;
   /** MIME type of the verified audio as served. */
   mediaType: string | null;
@@ -50,6 +53,8 @@ export const ManifestIpcCodes = {
   pathNotAllowed: 'PATH_NOT_ALLOWED',
   unknownSession: 'UNKNOWN_MANIFEST_SESSION',
   unknownAttachment: 'UNKNOWN_ATTACHMENT',
+  /** "Play anyway" for audio that did not match the manifest (only matching audio can play). */
+  notPlayable: 'MANIFEST_AUDIO_NOT_PLAYABLE',
   /** The user closed a dialog without choosing. */
   cancelled: 'CANCELLED',
 } as const;
@@ -72,6 +77,12 @@ export const manifestMethods = {
   chooseManifestAudio: method<ManifestSession>()(
     payload({ sessionId, path: filePath.optional(), token: intakeToken.optional() }),
   ),
+  /**
+   * "Play anyway": the manifest has errors but its audio matched the integrity values; mints the media
+   * token and remembers the choice for this manifest file (this run only). MANIFEST_AUDIO_NOT_PLAYABLE
+   * when the audio did not match.
+   */
+  playManifestAnyway: method<ManifestSession>()(payload({ sessionId })),
   /** Forgets the session and revokes its media token. */
   closeManifest: method<null>()(payload({ sessionId })),
   /**

@@ -61,6 +61,7 @@ export const METHOD_NAMES = [
   'getManifestAttachment',
   'listRecentManifests',
   'forgetRecentManifest',
+  'playManifestAnyway',
   'fetchExternalMedia',
   'saveUpload',
   'scheduleMessage',

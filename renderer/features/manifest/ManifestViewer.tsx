@@ -94,6 +94,14 @@ export default function ManifestViewer({ initialPath }: { initialPath?: string }
     );
   };
 
+  const playAnyway = () => {
+    const current = sessionRef.current;
+    if (!current) return;
+    void show('Preparing the recording…', () =>
+      viewerApi().playManifestAnyway({ sessionId: current.sessionId }),
+    );
+  };
+
   const saveAttachment = async (index: number) => {
     const current = sessionRef.current;
     if (!current) return;
@@ -232,6 +240,7 @@ export default function ManifestViewer({ initialPath }: { initialPath?: string }
           busy={busy !== null}
           onChooseAudio={chooseAudio}
           onSaveAttachment={(index) => void saveAttachment(index)}
+          onPlayAnyway={playAnyway}
         />
       )}
     </div>

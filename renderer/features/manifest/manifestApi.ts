@@ -8,6 +8,7 @@ export type ViewerApi = Pick<
   TributaryApi<File | Blob>,
   | 'openManifest'
   | 'chooseManifestAudio'
+  | 'playManifestAnyway'
   | 'closeManifest'
   | 'saveManifestAttachment'
   | 'getManifestAttachment'
