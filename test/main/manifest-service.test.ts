@@ -14,7 +14,6 @@ import {
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ManifestSession } from '../../shared/ipc/manifest';
 import { MEDIA_COOKIE } from '../../shared/ipc/wire';
