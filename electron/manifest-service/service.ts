@@ -50,7 +50,11 @@ export interface ManifestServiceOptions {
   audioHash?: HashFactory;
 }
 
-export type ManifestMethodName = keyof typeof manifestMethods;
+/** The manifest domain's methods this service answers; sharing needs accounts (share.ts). */
+export type ManifestMethodName = Exclude<
+  keyof typeof manifestMethods,
+  'meetingShareFiles' | 'shareMeeting'
+>;
 
 interface OpenSession {
   id: string;
@@ -238,6 +242,11 @@ export class ManifestService {
       );
     }
     return { name: item.name, mime: item.mime, bytes: item.bytes };
+  }
+
+  /** The manifest file a session opened (sharing posts that file and those beside it). */
+  manifestPathOf(sessionId: string): string {
+    return this.session(sessionId).manifestPath;
   }
 
   listRecent(): RecentManifest[] {

@@ -62,6 +62,8 @@ export const METHOD_NAMES = [
   'listRecentManifests',
   'forgetRecentManifest',
   'playManifestAnyway',
+  'meetingShareFiles',
+  'shareMeeting',
   'fetchExternalMedia',
   'saveUpload',
   'scheduleMessage',

@@ -27,3 +27,13 @@ export {
   type VerdictTone,
   type VerdictPlayback,
 } from './verdict';
+export { formatDuration } from './duration';
+export {
+  meetingShareContent,
+  meetingSummaryLine,
+  parseShareTarget,
+  linkableFileName,
+  type SharedFile,
+  type MeetingSummary,
+  type ShareTarget,
+} from './share';
