@@ -1,7 +1,7 @@
 // One opened manifest: the one verdict first, then the meeting, the integrity details and the player
 // (present only when the audio is verified and the manifest valid, or after "Play anyway"), findings,
 // chapters, the transcript that follows the audio, attachments, provenance.
-import { memo, useMemo } from 'react';
+import { memo, useMemo, type ReactNode } from 'react';
 import type { ManifestSession } from '../../../shared/ipc/manifest';
 import { manifestVerdict } from '../../../shared/manifest';
 import { FindingsPanel } from './FindingsPanel';
@@ -24,6 +24,8 @@ export interface ManifestViewProps {
   onPlayAnyway(): void;
   /** Opens "Share to a conversation…"; absent when there is no signed-in account to share with. */
   onShare?: () => void;
+  /** The open "Share to a conversation…" panel, shown under the verdict. */
+  sharePanel?: ReactNode;
 }
 
 const Header = memo(MeetingHeader);
@@ -41,6 +43,7 @@ export function ManifestView({
   onSaveAttachment,
   onPlayAnyway,
   onShare,
+  sharePanel,
 }: ManifestViewProps) {
   const { report, attachments } = session;
   const verdict = useMemo(() => manifestVerdict(report), [report]);
@@ -74,6 +77,7 @@ export function ManifestView({
           </>
         )}
       </p>
+      {sharePanel}
       {manifest && <Header manifest={manifest} summaryText={summaryText} />}
       <Integrity
         integrity={report.integrity}

@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ManifestSession, RecentManifest } from '../../../shared/ipc/manifest';
 import { ManifestView } from './ManifestView';
+import { ShareDialog } from './ShareDialog';
 import { callErrorText, downloadBase64, mediaUrl, viewerApi } from './manifestApi';
 import './manifest.css';
 
@@ -17,6 +18,8 @@ export default function ManifestViewer({ initialPath }: { initialPath?: string }
   const [canUseDialog, setCanUseDialog] = useState(false);
   const [typedPath, setTypedPath] = useState('');
   const [dragging, setDragging] = useState(false);
+  /** The session "Share to a conversation…" is open for. */
+  const [sharing, setSharing] = useState<string | null>(null);
   // Only the latest request may replace what is shown.
   const requestId = useRef(0);
   const sessionRef = useRef<ManifestSession | null>(null);
@@ -241,6 +244,12 @@ export default function ManifestViewer({ initialPath }: { initialPath?: string }
           onChooseAudio={chooseAudio}
           onSaveAttachment={(index) => void saveAttachment(index)}
           onPlayAnyway={playAnyway}
+          onShare={session.temporaryCopy ? undefined : () => setSharing(session.sessionId)}
+          sharePanel={
+            sharing === session.sessionId && (
+              <ShareDialog sessionId={session.sessionId} onClose={() => setSharing(null)} />
+            )
+          }
         />
       )}
     </div>

@@ -33,7 +33,14 @@ export function VerdictBanner({
         <ul className="manifest-verdict-errors" aria-label="Manifest errors">
           {verdict.errors.map((f, i) => (
             <li key={i}>
-              {f.message} <code className="manifest-muted">{f.path || '(document)'}</code>
+              {f.message}
+              {/* Most messages name their place already; the pointer is added when not. */}
+              {!f.message.includes(f.path || '\0') && (
+                <>
+                  {' '}
+                  <code className="manifest-muted">{f.path || '(document)'}</code>
+                </>
+              )}
             </li>
           ))}
         </ul>
