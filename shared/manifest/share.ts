@@ -88,5 +88,10 @@ export function linkableFileName(name: string): boolean {
 
 /** A link target Markdown cannot end early: spaces and parentheses are percent-encoded. */
 function linkTarget(url: string): string {
-  return url.replace(/[\s()<>]/g, (c) => encodeURIComponent(c));
+  // encodeURIComponent leaves "(" and ")" as they are, so each is written out.
+  return url.replace(/[\s()<>]/g, (c) =>
+    encodeURIComponent(c) === c
+      ? `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`
+      : encodeURIComponent(c),
+  );
 }

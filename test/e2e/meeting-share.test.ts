@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appSession, realmClient } from './support/app';
-import { INVALID, WEEKLY } from '../manifest/support/fixtures';
+import { INVALID, WEEKLY, WEEKLY_SHARED_FILES } from '../manifest/support/fixtures';
 
 /** Screenshots of what a person sees, for looking at (not compared). */
 const SHOTS = join(tmpdir(), 'tributary-e2e-screenshots');
@@ -79,14 +79,7 @@ describe('meeting viewer: one verdict, and sharing to a conversation', () => {
     const [summary, ...links] = messages[0].content.split('\n');
     expect(summary).toBe('Meeting recording: Weekly planning (20.5 s)');
     const linked = links.map((line) => /^\[([^\]]+)\]\((\/user_uploads\/[^)]+)\)$/.exec(line));
-    expect(linked.map((m) => m?.[1])).toEqual([
-      'manifest.json',
-      'recording.opus',
-      'transcript.raw.vtt',
-      'transcript.corrected.json',
-      'transcript.es.txt',
-      'transcript.readable.txt',
-    ]);
+    expect(linked.map((m) => m?.[1])).toEqual(WEEKLY_SHARED_FILES);
     for (const match of linked) {
       const [, name, url] = match!;
       const download = await fetch(`${realm.url}${url}`, {

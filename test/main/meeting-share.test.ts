@@ -16,7 +16,7 @@ import type {
 import { createDispatcher, type Dispatch } from '../../electron/ipc/dispatch';
 import { startTestServer, type TestServer } from '../support/server';
 import { startMain, type MainHarness } from './support/harness';
-import { WEEKLY } from '../manifest/support/fixtures';
+import { WEEKLY, WEEKLY_SHARED_FILES } from '../manifest/support/fixtures';
 
 let realm: TestServer;
 let main: MainHarness;
@@ -80,22 +80,13 @@ async function download(url: string): Promise<Buffer> {
   return Buffer.from(await res.arrayBuffer());
 }
 
-const SHARED_NAMES = [
-  'manifest.json',
-  'recording.opus',
-  'transcript.raw.vtt',
-  'transcript.corrected.json',
-  'transcript.es.txt',
-  'transcript.readable.txt',
-];
-
 describe('sharing a meeting from the viewer', () => {
   it('posts the manifest, its recording and every transcript in one message to a topic', async () => {
     const session = await open(join(WEEKLY, 'manifest.json'));
     const files = await call<MeetingShareFile[]>('meetingShareFiles', {
       sessionId: session.sessionId,
     });
-    expect(files.map((f) => f.name)).toEqual(SHARED_NAMES);
+    expect(files.map((f) => f.name)).toEqual(WEEKLY_SHARED_FILES);
     expect(files[1].size).toBe(readFileSync(join(WEEKLY, 'recording.opus')).length);
 
     const group = 'share-topic-0001';
@@ -106,12 +97,12 @@ describe('sharing a meeting from the viewer', () => {
       destination: { type: 'channel', to: 'general', topic: 'meetings' },
     });
     expect(result.messageId).toEqual(expect.any(Number));
-    expect(result.files.map((f) => f.name)).toEqual(SHARED_NAMES);
+    expect(result.files.map((f) => f.name)).toEqual(WEEKLY_SHARED_FILES);
 
     // Progress came through the upload path, tagged with the share: the recording resumably.
     const progress = main.pushesOf('uploadProgress').filter((p) => p.group === group);
     const finished = progress.filter((p) => p.state === 'done');
-    expect(finished.map((p) => p.name).sort()).toEqual([...SHARED_NAMES].sort());
+    expect(finished.map((p) => p.name).sort()).toEqual([...WEEKLY_SHARED_FILES].sort());
     expect(finished.find((p) => p.name === 'recording.opus')?.method).toBe('tus');
     expect(finished.find((p) => p.name === 'manifest.json')?.method).toBe('multipart');
 
@@ -125,7 +116,7 @@ describe('sharing a meeting from the viewer', () => {
     expect(lines[0]).toBe('Meeting recording: Weekly planning (20.5 s)');
     expect(
       lines.slice(1).map((l) => /^\[([^\]]+)\]\((\/user_uploads\/[^)]+)\)$/.exec(l)?.[1]),
-    ).toEqual(SHARED_NAMES);
+    ).toEqual(WEEKLY_SHARED_FILES);
     for (const [index, file] of result.files.entries()) {
       expect(lines[index + 1]).toBe(`[${file.name}](${file.url})`);
       const bytes = await download(file.url);

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountStore } from '../../electron/accounts/account-store';
 import { FileVault } from '../../electron/accounts/vault';
 import { startTestServer, type TestServer } from '../support/server';
-import { WEEKLY } from './support/fixtures';
+import { WEEKLY, WEEKLY_SHARED_FILES } from './support/fixtures';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const run = promisify(execFile);
@@ -82,14 +82,7 @@ describe('manifest share', () => {
       expect(result.stderr).toContain('uploaded recording.opus');
       expect(result.status).toBe(0);
       const shared = JSON.parse(result.stdout) as Shared;
-      expect(shared.files.map((f) => f.name)).toEqual([
-        'manifest.json',
-        'recording.opus',
-        'transcript.raw.vtt',
-        'transcript.corrected.json',
-        'transcript.es.txt',
-        'transcript.readable.txt',
-      ]);
+      expect(shared.files.map((f) => f.name)).toEqual(WEEKLY_SHARED_FILES);
       const res = await realm.client('emma').get(`/messages/${shared.messageId}`, {
         apply_markdown: false,
       });

@@ -83,3 +83,13 @@ export function deleteAt(doc: Json, path: (string | number)[]): void {
   const { parent, key } = at(doc, path);
   delete (parent as Record<string, Json>)[key as string];
 }
+
+/** The files sharing weekly-planning posts, in the order its message links them. */
+export const WEEKLY_SHARED_FILES = [
+  'manifest.json',
+  'recording.opus',
+  'transcript.raw.vtt',
+  'transcript.corrected.json',
+  'transcript.es.txt',
+  'transcript.readable.txt',
+];
