@@ -176,6 +176,29 @@ describe('sharing a meeting from the viewer', () => {
     );
   });
 
+  it('cancelling one upload cancels the share: nothing is posted', async () => {
+    const before = await messageCount();
+    const session = await open(
+      meetingCopy((dir) => writeFileSync(join(dir, 'recording.opus'), randomBytes(900 * 1024))),
+    );
+    const group = 'share-cancel-0001';
+    const sharing = dispatch('shareMeeting', {
+      accountId: main.accountId,
+      sessionId: session.sessionId,
+      group,
+      destination: { type: 'channel', to: 'general', topic: 'meetings' },
+    });
+    const started = await main.waitForPush(
+      'uploadProgress',
+      (p) => p.group === group && p.name === 'recording.opus',
+    );
+    await call('cancelUpload', { uploadId: started.uploadId });
+    const result = await sharing;
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.error.code).toBe('CANCELLED');
+    expect(await messageCount()).toBe(before);
+  });
+
   it('refuses a recording over the server limit before a byte is sent, and posts nothing', async () => {
     const before = await messageCount();
     const big = await open(

@@ -247,7 +247,11 @@ export default function ManifestViewer({ initialPath }: { initialPath?: string }
           onShare={session.temporaryCopy ? undefined : () => setSharing(session.sessionId)}
           sharePanel={
             sharing === session.sessionId && (
-              <ShareDialog sessionId={session.sessionId} onClose={() => setSharing(null)} />
+              <ShareDialog
+                sessionId={session.sessionId}
+                defaultTopic={session.report.manifest?.meeting.title ?? ''}
+                onClose={() => setSharing(null)}
+              />
             )
           }
         />

@@ -26,7 +26,16 @@ function formatSize(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-export function ShareDialog({ sessionId, onClose }: { sessionId: string; onClose(): void }) {
+export function ShareDialog({
+  sessionId,
+  defaultTopic,
+  onClose,
+}: {
+  sessionId: string;
+  /** The topic offered at first: the meeting's title, as a person would likely name it. */
+  defaultTopic: string;
+  onClose(): void;
+}) {
   const account = useChatStore(selectActiveAccount);
   const accountId = account?.accountId ?? null;
   const channels = useMemo(
@@ -48,7 +57,7 @@ export function ShareDialog({ sessionId, onClose }: { sessionId: string; onClose
   const [filesError, setFilesError] = useState<string | null>(null);
   const [kind, setKind] = useState<'channel' | 'direct'>('channel');
   const [channelId, setChannelId] = useState<number | null>(null);
-  const [topic, setTopic] = useState('');
+  const [topic, setTopic] = useState(defaultTopic.slice(0, 60));
   const [personId, setPersonId] = useState<number | null>(null);
   const [phase, setPhase] = useState<Phase>({ kind: 'choosing' });
   // A new group per attempt: a retry's progress is not mixed with the failed attempt's.
