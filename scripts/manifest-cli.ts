@@ -5,14 +5,14 @@
 import { parseArgs } from 'node:util';
 import { inspectManifestFile, ManifestReadError } from '../electron/manifest';
 import type { Finding, ManifestReport } from '../shared/manifest';
-import { runShare, SHARE_USAGE } from './manifest-share';
+import { SHARE_USAGE, VERIFY_USAGE } from './manifest-usage';
 
 export const EXIT_OK = 0;
 export const EXIT_INVALID = 1;
 export const EXIT_AUDIO = 2;
 export const EXIT_USAGE = 64;
 
-const USAGE = `usage: npm run --silent manifest -- verify MANIFEST [--audio FILE] [--json]\n${SHARE_USAGE}`;
+const USAGE = `${VERIFY_USAGE}\n${SHARE_USAGE}`;
 
 type Command =
   { manifest: string; audio?: string; json: boolean } | { help: true } | { usageError: string };
@@ -82,7 +82,8 @@ function jsonReport(report: ManifestReport): string {
 }
 
 async function main(argv: string[]): Promise<number> {
-  if (argv[0] === 'share') return runShare(argv.slice(1));
+  // Loaded only when sharing: verify stays quick to start.
+  if (argv[0] === 'share') return (await import('./manifest-share')).runShare(argv.slice(1));
   const command = parseCommand(argv);
   if ('help' in command) {
     process.stdout.write(USAGE + '\n');

@@ -18,9 +18,7 @@ import { ManifestReadError, MeetingShareError } from '../electron/manifest';
 import { shareMeeting } from '../electron/manifest-service/share';
 import { FileIntake } from '../electron/uploads/intake';
 import { UploadManager } from '../electron/uploads/uploads';
-
-export const SHARE_USAGE =
-  "usage: npm run --silent manifest -- share MANIFEST --to 'channel:NAME topic:TOPIC' | --to dm:EMAIL [--zuliprc FILE | --account EMAIL] [--data DIR] [--json]";
+import { SHARE_USAGE } from './manifest-usage';
 
 /** Exit statuses: 0 shared; 1 the meeting cannot be shared or the server refused; 64 usage error. */
 export const SHARE_EXIT = { ok: 0, failed: 1, usage: 64 } as const;
