@@ -20,6 +20,7 @@ import { uploadHandlers } from './uploads/upload-handlers';
 import { chatHandlers } from './chat/chat-handlers';
 import { scheduledHandlers } from './chat/scheduled-handlers';
 import { ManifestService, type ManifestDialogs } from './manifest-service';
+import { meetingShareHandlers } from './manifest-service/share';
 import { fetchRealmMedia } from './media/media-proxy';
 import { openUploadExternally } from './media/open-upload';
 import { fetchExternalMedia } from './media/external-media';
@@ -320,6 +321,12 @@ export class MainServices {
 
       // manifest viewer
       ...this.manifests.handlers,
+      ...meetingShareHandlers({
+        manifests: this.manifests,
+        intake: this.intake,
+        uploads: this.uploads,
+        signedInSession: (accountId) => session({ accountId }),
+      }),
 
       // desktop shell preferences
       ...this.shell.handlers,

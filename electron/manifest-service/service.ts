@@ -6,7 +6,7 @@
 // intake token, a launch request, the recent list). In browser mode there is no native dialog, so the
 // page may also type a path (`allowTypedPaths`); that page is ours, behind the per-launch secret.
 import { randomBytes } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { MethodHandlers } from '../../shared/ipc/contract';
 import { IpcCodes } from '../../shared/ipc/errors';
@@ -25,6 +25,7 @@ import {
   ManifestReadError,
   type DecodedAttachment,
   type ManifestInspection,
+  type VerifiedAudio,
 } from '../manifest';
 import { MeetingAudioStreams } from './media';
 import { RecentManifests } from './recent';
@@ -49,7 +50,11 @@ export interface ManifestServiceOptions {
   audioHash?: HashFactory;
 }
 
-export type ManifestMethodName = keyof typeof manifestMethods;
+/** The manifest domain's methods this service answers; sharing needs accounts (share.ts). */
+export type ManifestMethodName = Exclude<
+  keyof typeof manifestMethods,
+  'meetingShareFiles' | 'shareMeeting'
+>;
 
 interface OpenSession {
   id: string;
@@ -57,6 +62,10 @@ interface OpenSession {
   report: ManifestReport;
   attachments: DecodedAttachment[];
   mediaToken: string | null;
+  /** The audio the check verified, kept so "Play anyway" can mint a token for an invalid manifest. */
+  verifiedAudio: VerifiedAudio | null;
+  /** Which version of the manifest file this is: the key a "Play anyway" choice is remembered by. */
+  fileKey: string;
   /** FileIntake tokens whose files this session still reads (released when it closes). */
   heldTokens: string[];
   /** Browser mode copies a dropped file to a temporary file: not worth listing as recent. */
@@ -82,6 +91,11 @@ export class ManifestService {
   private readonly recent: RecentManifests;
   private readonly sessions = new Map<string, OpenSession>();
   private readonly allowedPaths = new Set<string>();
+  /**
+   * Manifest files (path and version, see fileKey) whose recording the person chose to play although
+   * the manifest has errors. Only for this run, and only for that file: a changed file asks again.
+   */
+  private readonly playAnyway = new Set<string>();
 
   constructor(private readonly options: ManifestServiceOptions) {
     this.recent = new RecentManifests(options.dataDir);
@@ -120,14 +134,19 @@ export class ManifestService {
       throw error;
     }
     const { report, attachments, verifiedAudio } = inspection;
+    const fileKey = await manifestFileKey(manifest.path);
+    // Only `verified` audio comes with verifiedAudio: the file identity taken from the handle it was
+    // checked through, or the checked attachment bytes. Nothing is looked up by path again here. An
+    // invalid manifest cannot vouch for its audio: that plays only after "Play anyway" (the verdict).
+    const playable = verifiedAudio && (report.valid || this.playAnyway.has(fileKey));
     const session: OpenSession = {
       id: randomBytes(18).toString('base64url'),
       manifestPath: manifest.path,
       report,
       attachments,
-      // Only `verified` audio comes with verifiedAudio: the file identity taken from the handle it was
-      // checked through, or the checked attachment bytes. Nothing is looked up by path again here.
-      mediaToken: verifiedAudio ? this.media.register(verifiedAudio) : null,
+      mediaToken: playable ? this.media.register(verifiedAudio) : null,
+      verifiedAudio,
+      fileKey,
       heldTokens,
       temporary: manifest.temporary,
     };
@@ -162,6 +181,24 @@ export class ManifestService {
       audio.path,
       audio.token ? [...manifestTokens, audio.token] : manifestTokens,
     );
+  }
+
+  /**
+   * The person chose "Play anyway" for an invalid manifest whose audio matched its integrity values:
+   * the recording becomes playable, and stays so when this same file is opened again.
+   */
+  playAnywayFor(sessionId: string): ManifestSession {
+    const session = this.session(sessionId);
+    if (!session.verifiedAudio) {
+      throw fail(
+        ManifestIpcCodes.notPlayable,
+        'Only audio that matches the manifest can be played',
+        409,
+      );
+    }
+    this.playAnyway.add(session.fileKey);
+    session.mediaToken ??= this.media.register(session.verifiedAudio);
+    return this.describe(session);
   }
 
   close(sessionId: string, keepTokens: string[] = []): void {
@@ -207,6 +244,11 @@ export class ManifestService {
     return { name: item.name, mime: item.mime, bytes: item.bytes };
   }
 
+  /** The manifest file a session opened (sharing posts that file and those beside it). */
+  manifestPathOf(sessionId: string): string {
+    return this.session(sessionId).manifestPath;
+  }
+
   listRecent(): RecentManifest[] {
     return this.recent.list();
   }
@@ -219,6 +261,7 @@ export class ManifestService {
     return {
       openManifest: (input) => this.open(input),
       chooseManifestAudio: (input) => this.chooseAudio(input),
+      playManifestAnyway: ({ sessionId }) => this.playAnywayFor(sessionId),
       closeManifest: ({ sessionId }) => {
         this.close(sessionId);
         return null;
@@ -340,6 +383,16 @@ function capDepth(value: unknown, levels: number): unknown {
   return Object.fromEntries(
     Object.entries(value).map(([key, item]) => [key, capDepth(item, levels - 1)]),
   );
+}
+
+/** The manifest file's path and version; a file that changed (or is gone) gets another key. */
+async function manifestFileKey(path: string): Promise<string> {
+  try {
+    const info = await stat(path);
+    return [path, info.dev, info.ino, info.size, info.mtimeMs, info.ctimeMs].join('\0');
+  } catch {
+    return `${path}\0${randomBytes(8).toString('hex')}`;
+  }
 }
 
 /** A default name for the save dialog: the attachment's last path segment, without separators. */

@@ -63,8 +63,15 @@ export class UploadManager {
     ];
   }
 
-  /** Starts an upload; resolves to its id at once (progress and the result arrive as pushes). */
-  start(target: UploadTarget, token: string): { uploadId: string; done: Promise<UploadProgress> } {
+  /**
+   * Starts an upload; resolves to its id at once (progress and the result arrive as pushes). `group`
+   * tags uploads that belong together (a shared meeting's files) in their progress.
+   */
+  start(
+    target: UploadTarget,
+    token: string,
+    group?: string,
+  ): { uploadId: string; done: Promise<UploadProgress> } {
     const file = this.options.intake.get(token);
     if (!file) throw new ApiError('server', 'BAD_REQUEST', 'Unknown file token');
     try {
@@ -85,6 +92,7 @@ export class UploadManager {
         total: file.size,
         state: 'uploading',
         method: useTus ? 'tus' : 'multipart',
+        ...(group ? { group } : {}),
       },
       cancel: () => undefined,
     };

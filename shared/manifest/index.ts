@@ -19,3 +19,21 @@ export {
 export type { ManifestReport, TranscriptView, TranscriptStatus } from './report';
 export type * from './schema';
 export * from './transcripts';
+export {
+  manifestVerdict,
+  type ManifestVerdict,
+  type VerdictInput,
+  type VerdictKind,
+  type VerdictTone,
+  type VerdictPlayback,
+} from './verdict';
+export { formatDuration } from './duration';
+export {
+  meetingShareContent,
+  meetingSummaryLine,
+  parseShareTarget,
+  linkableFileName,
+  type SharedFile,
+  type MeetingSummary,
+  type ShareTarget,
+} from './share';

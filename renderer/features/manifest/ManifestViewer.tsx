@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ManifestSession, RecentManifest } from '../../../shared/ipc/manifest';
 import { ManifestView } from './ManifestView';
+import { ShareDialog } from './ShareDialog';
 import { callErrorText, downloadBase64, mediaUrl, viewerApi } from './manifestApi';
 import './manifest.css';
 
@@ -17,6 +18,8 @@ export default function ManifestViewer({ initialPath }: { initialPath?: string }
   const [canUseDialog, setCanUseDialog] = useState(false);
   const [typedPath, setTypedPath] = useState('');
   const [dragging, setDragging] = useState(false);
+  /** The session "Share to a conversation…" is open for. */
+  const [sharing, setSharing] = useState<string | null>(null);
   // Only the latest request may replace what is shown.
   const requestId = useRef(0);
   const sessionRef = useRef<ManifestSession | null>(null);
@@ -91,6 +94,14 @@ export default function ManifestViewer({ initialPath }: { initialPath?: string }
     if (!current) return;
     void show('Checking the audio…', () =>
       viewerApi().chooseManifestAudio({ sessionId: current.sessionId, ...(path ? { path } : {}) }),
+    );
+  };
+
+  const playAnyway = () => {
+    const current = sessionRef.current;
+    if (!current) return;
+    void show('Preparing the recording…', () =>
+      viewerApi().playManifestAnyway({ sessionId: current.sessionId }),
     );
   };
 
@@ -232,6 +243,17 @@ export default function ManifestViewer({ initialPath }: { initialPath?: string }
           busy={busy !== null}
           onChooseAudio={chooseAudio}
           onSaveAttachment={(index) => void saveAttachment(index)}
+          onPlayAnyway={playAnyway}
+          onShare={session.temporaryCopy ? undefined : () => setSharing(session.sessionId)}
+          sharePanel={
+            sharing === session.sessionId && (
+              <ShareDialog
+                sessionId={session.sessionId}
+                defaultTopic={session.report.manifest?.meeting.title ?? ''}
+                onClose={() => setSharing(null)}
+              />
+            )
+          }
         />
       )}
     </div>
