@@ -67,6 +67,8 @@ interface ChosenPath {
   path: string;
   token?: string;
   temporary: boolean;
+  /** False: not listed as recent (default true for anything not temporary). */
+  remember?: boolean;
 }
 
 /** Sessions kept at once; opening more closes the oldest (each holds a report in memory). */
@@ -97,9 +99,20 @@ export class ManifestService {
     return this.openChosen(chosen);
   }
 
-  /** Opens a manifest main already knows (tests, launch requests) without the path policy. */
-  async openPath(manifestPath: string, audioPath?: string): Promise<ManifestSession> {
-    return this.openChosen({ path: resolve(manifestPath), temporary: false }, audioPath);
+  /**
+   * Opens a manifest main already knows (tests, launch requests, a meeting downloaded from a message)
+   * without the path policy. `remember: false` keeps it off the recent list (a downloaded meeting's
+   * folder is main's own, and may be cleaned up).
+   */
+  async openPath(
+    manifestPath: string,
+    audioPath?: string,
+    options: { remember?: boolean } = {},
+  ): Promise<ManifestSession> {
+    return this.openChosen(
+      { path: resolve(manifestPath), temporary: false, remember: options.remember },
+      audioPath,
+    );
   }
 
   private async openChosen(
@@ -133,7 +146,7 @@ export class ManifestService {
     };
     this.sessions.set(session.id, session);
     this.evictOldSessions();
-    if (!manifest.temporary) {
+    if (!manifest.temporary && manifest.remember !== false) {
       this.recent.remember({
         path: manifest.path,
         title: report.manifest?.meeting.title ?? null,

@@ -19,3 +19,16 @@ export {
 export type { ManifestReport, TranscriptView, TranscriptStatus } from './report';
 export type * from './schema';
 export * from './transcripts';
+export {
+  planMeetingFiles,
+  meetingSummary,
+  distinctUploads,
+  uploadName,
+  isManifestCandidate,
+  MEETING_KIND,
+  UNNAMED_AUDIO,
+  type LinkedUpload,
+  type PlannedFile,
+  type MeetingFilePlan,
+  type MeetingSummary,
+} from './message-files';
