@@ -1,18 +1,14 @@
 // Access to the shared fixtures and temporary copies of them for tests that change files.
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
 
-const here = fileURLToPath(new URL('.', import.meta.url));
-/** Beside the checkout (`../shared`), or beside its parent for a worktree one level deeper. */
-export const FIXTURES = [
+export const FIXTURES = resolve(
+  fileURLToPath(new URL('.', import.meta.url)),
   '../../../../shared/fixtures/manifests',
-  '../../../../../shared/fixtures/manifests',
-]
-  .map((relative) => resolve(here, relative))
-  .find((path) => existsSync(path))!;
+);
 export const WEEKLY = join(FIXTURES, 'weekly-planning');
 export const REENCODED = join(FIXTURES, 'weekly-planning-reencoded');
 export const INVALID = join(FIXTURES, 'invalid');
