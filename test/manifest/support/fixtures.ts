@@ -5,9 +5,11 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
 
-export const FIXTURES = resolve(
-  fileURLToPath(new URL('.', import.meta.url)),
-  '../../../../shared/fixtures/manifests',
+// The spec folder sits beside the repository; a git worktree elsewhere names it in TRIBUTARY_SHARED.
+export const FIXTURES = join(
+  process.env.TRIBUTARY_SHARED ??
+    resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../../shared'),
+  'fixtures/manifests',
 );
 export const WEEKLY = join(FIXTURES, 'weekly-planning');
 export const REENCODED = join(FIXTURES, 'weekly-planning-reencoded');
