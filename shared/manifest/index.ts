@@ -20,6 +20,13 @@ export type { ManifestReport, TranscriptView, TranscriptStatus } from './report'
 export type * from './schema';
 export * from './transcripts';
 export {
+  manifestVerdict,
+  type ManifestVerdict,
+  type VerdictInput,
+  type VerdictKind,
+  type VerdictTone,
+  type VerdictPlayback,
+} from './verdict';
   planMeetingFiles,
   meetingSummary,
   distinctUploads,
