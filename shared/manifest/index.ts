@@ -27,6 +27,7 @@ export {
   type VerdictTone,
   type VerdictPlayback,
 } from './verdict';
+export {
   planMeetingFiles,
   meetingSummary,
   distinctUploads,
