@@ -6,6 +6,7 @@
 // integrity check as a local manifest; only `verified` audio gets a media token, so only it plays.
 import type { MethodHandlers, PushSink } from '../../shared/ipc/contract';
 import {
+  MAX_CARD_FINDINGS,
   MEETING_PROBE_BYTES,
   MeetingIpcCodes,
   type MeetingCardInfo,
@@ -24,6 +25,7 @@ import {
   meetingSummary,
   MEETING_KIND,
   planMeetingFiles,
+  type Finding,
   type LinkedUpload,
 } from '../../shared/manifest';
 import type { ApiClient } from '../api/client';
@@ -35,7 +37,7 @@ import { readUploadHead, requestUpload, type FetchLike } from './fetch-upload';
 import { MeetingFolders, MeetingTooLarge, type FolderState } from './folders';
 
 type ProbeOutcome =
-  | { kind: 'meeting'; doc: Record<string, unknown>; decodeErrors: number }
+  | { kind: 'meeting'; doc: Record<string, unknown>; decodeErrors: Finding[] }
   | { kind: 'skip'; reason: NotAMeetingReason; message: string };
 
 export interface MeetingMessagesOptions {
@@ -309,7 +311,11 @@ async function probeUpload(
       reason: 'other-kind',
       message: `${upload.name} is not a meeting manifest`,
     };
-  return { kind: 'meeting', doc: parsed, decodeErrors: decoded.errors.length };
+  return {
+    kind: 'meeting',
+    doc: parsed,
+    decodeErrors: decoded.errors.slice(0, MAX_CARD_FINDINGS),
+  };
 }
 
 /** The JSON object of bytes the decoder stopped on (an unsupported version), or null. */
@@ -324,10 +330,11 @@ function parseObject(bytes: Uint8Array): Record<string, unknown> | null {
 
 export function verdictOf(session: ManifestSession): MeetingVerdict {
   const { report } = session;
+  const { status, mismatches, reason } = report.integrity;
   return {
     valid: report.valid,
-    integrity: report.integrity.status,
-    errorCount: report.errors.length,
+    errors: report.errors.slice(0, MAX_CARD_FINDINGS),
+    integrity: { status, mismatches, ...(reason === undefined ? {} : { reason }) },
     checkedAt: Date.now(),
   };
 }

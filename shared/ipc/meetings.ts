@@ -4,7 +4,7 @@
 // and the files it references into a private per-account folder and opens the viewer's session on
 // that folder (the same check as a local manifest). The page never reaches the chat server.
 import { z } from 'zod';
-import type { IntegrityStatus, MeetingSummary } from '../manifest';
+import type { Finding, IntegrityOutcome, MeetingSummary } from '../manifest';
 import { forAccount, payload } from './common';
 import { method, push } from './define';
 import type { ManifestSession } from './manifest';
@@ -12,13 +12,20 @@ import type { ManifestSession } from './manifest';
 /** The most main reads of a linked `.json` upload to decide whether it is a meeting manifest. */
 export const MEETING_PROBE_BYTES = 1024 * 1024;
 
-/** The last check of a meeting main downloaded: known once it was opened. */
+/**
+ * The last check of a meeting main downloaded, known once it was opened: a VerdictInput, so the card
+ * shows the viewer's verdict (shared/manifest/verdict.ts).
+ */
 export interface MeetingVerdict {
   valid: boolean;
-  integrity: IntegrityStatus;
-  errorCount: number;
+  /** The report's errors (the first MAX_CARD_FINDINGS). */
+  errors: Finding[];
+  integrity: Pick<IntegrityOutcome, 'status' | 'mismatches' | 'reason'>;
   checkedAt: number;
 }
+
+/** Findings a card carries at most (the viewer lists them all). */
+export const MAX_CARD_FINDINGS = 20;
 
 /** One meeting manifest found among a message's uploads: what its card shows. */
 export interface MeetingCardInfo {
@@ -26,8 +33,8 @@ export interface MeetingCardInfo {
   manifestPath: string;
   manifestName: string;
   summary: MeetingSummary;
-  /** Errors the decoder found in the manifest itself (before any payload is read). */
-  decodeErrors: number;
+  /** Errors the decoder found in the manifest itself, before any payload is read (at most MAX_CARD_FINDINGS). */
+  decodeErrors: Finding[];
   /** Files the manifest references that the message does not link. */
   missing: string[];
   /** File names the message links as two different uploads (neither is used). */
@@ -55,6 +62,16 @@ export interface MeetingDownloadProgress {
   receivedBytes: number;
   totalBytes: number | null;
   state: 'downloading' | 'checking' | 'done' | 'failed' | 'cancelled';
+}
+
+/** What the viewer needs to open a meeting from a message (carried by the app's route). */
+export interface MeetingRef {
+  accountId: string;
+  manifestPath: string;
+  /** Every upload the message links (the manifest's siblings are found among them). */
+  paths: string[];
+  /** The card's title, shown while it downloads. */
+  title: string | null;
 }
 
 export const MeetingIpcCodes = {

@@ -94,7 +94,7 @@ describe('meeting cards', () => {
       speakers: ['Ana', 'Ben'],
       languages: ['en', 'es'],
     });
-    expect(card).toMatchObject({ missing: [], ambiguous: [], decodeErrors: 0, verdict: null });
+    expect(card).toMatchObject({ missing: [], ambiguous: [], decodeErrors: [], verdict: null });
     // Every `.json` is read (capped): the segments transcript and the notes are not manifests.
     expect(probe.skipped).toEqual([
       expect.objectContaining({ path: paths[3], reason: 'other-kind' }),
@@ -171,7 +171,11 @@ describe('opening a meeting from a message', () => {
 
     // The card now knows the verdict.
     const probe = await main.services.handlers.probeMeetingMessage({ accountId, paths });
-    expect(probe.meetings[0]!.verdict).toMatchObject({ valid: true, integrity: 'verified' });
+    expect(probe.meetings[0]!.verdict).toMatchObject({
+      valid: true,
+      errors: [],
+      integrity: { status: 'verified', mismatches: [] },
+    });
 
     // A second open fetches nothing: every file is still the one downloaded.
     const inodes = readdirSync(join(folder, 'files')).map(

@@ -4,11 +4,21 @@
 // the viewer, closes it in main, which revokes its audio token.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ManifestSession, RecentManifest } from '../../../shared/ipc/manifest';
+import type { MeetingRef } from '../../../shared/ipc/meetings';
+import { MeetingDownloadStatus } from '../meetings/MeetingDownload';
+import { openMeeting } from '../meetings/meeting-probes';
 import { ManifestView } from './ManifestView';
 import { callErrorText, downloadBase64, mediaUrl, viewerApi } from './manifestApi';
 import './manifest.css';
 
-export default function ManifestViewer({ initialPath }: { initialPath?: string }) {
+export default function ManifestViewer({
+  initialPath,
+  meeting,
+}: {
+  initialPath?: string;
+  /** A meeting shared in a message: main downloads it, then it opens like a local manifest. */
+  meeting?: MeetingRef;
+}) {
   const [session, setSession] = useState<ManifestSession | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -17,6 +27,7 @@ export default function ManifestViewer({ initialPath }: { initialPath?: string }
   const [canUseDialog, setCanUseDialog] = useState(false);
   const [typedPath, setTypedPath] = useState('');
   const [dragging, setDragging] = useState(false);
+  const [downloadId, setDownloadId] = useState<string | null>(null);
   // Only the latest request may replace what is shown.
   const requestId = useRef(0);
   const sessionRef = useRef<ManifestSession | null>(null);
@@ -85,6 +96,18 @@ export default function ManifestViewer({ initialPath }: { initialPath?: string }
     const timer = setTimeout(() => void openPath(initialPath), 0);
     return () => clearTimeout(timer);
   }, [initialPath, openPath]);
+
+  useEffect(() => {
+    if (!meeting) return;
+    const timer = setTimeout(() => {
+      const id = crypto.randomUUID();
+      setDownloadId(id);
+      void show(`Downloading ${meeting.title ?? 'the meeting'}…`, () =>
+        openMeeting(meeting, id),
+      ).finally(() => setDownloadId((current) => (current === id ? null : current)));
+    }, 0);
+    return () => clearTimeout(timer);
+  }, [meeting, show]);
 
   const chooseAudio = (path?: string) => {
     const current = sessionRef.current;
@@ -206,7 +229,8 @@ export default function ManifestViewer({ initialPath }: { initialPath?: string }
           </details>
         )}
       </div>
-      {busy && (
+      {busy && downloadId && <MeetingDownloadStatus downloadId={downloadId} label={busy} />}
+      {busy && !downloadId && (
         <p role="status" className="manifest-busy">
           {busy}
         </p>
