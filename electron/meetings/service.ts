@@ -133,8 +133,8 @@ export class MeetingMessages {
           report({ ...p, fileIndex: index }),
         );
       }
+      // The open time (for the cap's least-recently-opened order) is written with the verdict below.
       state.openedAt = Date.now();
-      this.folders.saveState(folder, state);
       report({ state: 'checking' });
       const session = await this.options.manifests.openPath(
         this.folders.fileAt(folder, manifest.name)!,

@@ -6,9 +6,17 @@ import { useEffect, useReducer, useRef, useState } from 'react';
 import type { MeetingCardInfo, MeetingProbe } from '../../../shared/ipc/meetings';
 import { manifestVerdict, UNNAMED_AUDIO } from '../../../shared/manifest';
 import { navigate } from '../../src/ui-store';
-import { formatClock, formatInstant } from '../manifest/format';
+import { formatClock } from '../manifest/format';
 import { onProbesForgotten, probeMeetings } from './meeting-probes';
 import './meetings.css';
+
+const SHORT = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** The meeting's start in the reader's zone, short (the viewer shows it in full). */
+function shortInstant(utc: string): string {
+  const date = new Date(utc);
+  return Number.isNaN(date.getTime()) ? utc : SHORT.format(date);
+}
 
 export function MeetingCards({ accountId, paths }: { accountId: string; paths: string[] }) {
   const anchor = useRef<HTMLDivElement>(null);
@@ -66,7 +74,7 @@ function MeetingCard({
   const { summary, verdict, decodeErrors } = meeting;
   const title = summary.title ?? meeting.manifestName;
   const facts = [
-    summary.createdAtUtc ? formatInstant(summary.createdAtUtc) : null,
+    summary.createdAtUtc ? shortInstant(summary.createdAtUtc) : null,
     summary.durationMs !== null ? formatClock(summary.durationMs) : null,
   ].filter((fact): fact is string => fact !== null);
   // Known once opened; before that only the manifest's own errors are (the audio is not read yet).
