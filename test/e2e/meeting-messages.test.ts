@@ -7,17 +7,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { REENCODED, WEEKLY } from '../manifest/support/fixtures';
+import { WEEKLY_PAYLOADS as PAYLOADS, REENCODED, WEEKLY } from '../manifest/support/fixtures';
 import { appSession, realmClient } from './support/app';
 import { openTopic } from './support/ui';
-
-const PAYLOADS = [
-  'recording.opus',
-  'transcript.raw.vtt',
-  'transcript.corrected.json',
-  'transcript.es.txt',
-  'transcript.readable.txt',
-];
 
 const session = appSession('owner');
 /** Every URL the page requested. */

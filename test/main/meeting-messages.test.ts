@@ -10,16 +10,8 @@ import { MeetingMessages } from '../../electron/meetings/service';
 import type { MeetingDownloadProgress } from '../../shared/ipc/meetings';
 import { MEETING_PROBE_BYTES, meetingsMethods } from '../../shared/ipc/meetings';
 import { startTestServer, type TestServer } from '../support/server';
-import { REENCODED, WEEKLY } from '../manifest/support/fixtures';
+import { WEEKLY_PAYLOADS as PAYLOADS, REENCODED, WEEKLY } from '../manifest/support/fixtures';
 import { startMain, type MainHarness } from './support/harness';
-
-const PAYLOADS = [
-  'recording.opus',
-  'transcript.raw.vtt',
-  'transcript.corrected.json',
-  'transcript.es.txt',
-  'transcript.readable.txt',
-];
 
 let realm: TestServer;
 let main: MainHarness;
@@ -332,24 +324,20 @@ describe('downloads that go wrong', () => {
   });
 
   it('a meeting larger than the cap is refused; older meetings make room', async () => {
-    const small = new MeetingMessages({
-      meetingsDir: join(main.dataDir, 'meetings-capped'),
-      push: () => undefined,
-      client: () => main.services.session(accountId).client,
-      manifests: main.services.manifests,
-      capBytes: 40_000,
-    });
+    const capped = (capBytes: number) =>
+      new MeetingMessages({
+        meetingsDir: join(main.dataDir, 'meetings-capped'),
+        push: () => undefined,
+        client: () => main.services.session(accountId).client,
+        manifests: main.services.manifests,
+        capBytes,
+      });
+    const small = capped(40_000);
     const paths = await uploadMeeting();
     await expect(small.open(accountId, paths[0]!, paths, nextId())).rejects.toMatchObject({
       code: 'MEETING_TOO_LARGE',
     });
-    const roomy = new MeetingMessages({
-      meetingsDir: join(main.dataDir, 'meetings-capped'),
-      push: () => undefined,
-      client: () => main.services.session(accountId).client,
-      manifests: main.services.manifests,
-      capBytes: 100_000,
-    });
+    const roomy = capped(100_000);
     const first = await uploadMeeting();
     await roomy.open(accountId, first[0]!, first, nextId());
     const second = await uploadMeeting();

@@ -8,7 +8,7 @@ import {
   UNNAMED_AUDIO,
   uploadName,
 } from '../../shared/manifest';
-import { validManifest, type JsonObject } from './support/fixtures';
+import { WEEKLY_PAYLOADS as PAYLOADS, validManifest, type JsonObject } from './support/fixtures';
 
 const up = (name: string, dir = 'aa') => `/user_uploads/2/${dir}/${name}`;
 const linked = (...paths: string[]) => distinctUploads(paths);
@@ -21,14 +21,6 @@ function plan(doc: JsonObject, manifestPath: string, paths: string[]) {
     uploads,
   );
 }
-
-const PAYLOADS = [
-  'recording.opus',
-  'transcript.raw.vtt',
-  'transcript.corrected.json',
-  'transcript.es.txt',
-  'transcript.readable.txt',
-];
 
 describe('planMeetingFiles', () => {
   it('places every referenced file by name at its relative path', () => {

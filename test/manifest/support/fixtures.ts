@@ -83,3 +83,12 @@ export function deleteAt(doc: Json, path: (string | number)[]): void {
   const { parent, key } = at(doc, path);
   delete (parent as Record<string, Json>)[key as string];
 }
+
+/** The files beside weekly-planning's manifest (and each of its variants'), recording first. */
+export const WEEKLY_PAYLOADS = [
+  'recording.opus',
+  'transcript.raw.vtt',
+  'transcript.corrected.json',
+  'transcript.es.txt',
+  'transcript.readable.txt',
+];
