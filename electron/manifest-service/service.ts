@@ -61,6 +61,8 @@ interface OpenSession {
   heldTokens: string[];
   /** Browser mode copies a dropped file to a temporary file: not worth listing as recent. */
   temporary: boolean;
+  /** Listed as recent (false for a meeting downloaded from a message, kept on a re-check too). */
+  remember: boolean;
 }
 
 interface ChosenPath {
@@ -143,6 +145,7 @@ export class ManifestService {
       mediaToken: verifiedAudio ? this.media.register(verifiedAudio) : null,
       heldTokens,
       temporary: manifest.temporary,
+      remember: manifest.remember !== false,
     };
     this.sessions.set(session.id, session);
     this.evictOldSessions();
@@ -171,7 +174,7 @@ export class ManifestService {
     const manifestTokens = old.heldTokens.slice(0, 1);
     this.close(old.id, manifestTokens);
     return this.openChosen(
-      { path: old.manifestPath, temporary: old.temporary },
+      { path: old.manifestPath, temporary: old.temporary, remember: old.remember },
       audio.path,
       audio.token ? [...manifestTokens, audio.token] : manifestTokens,
     );

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ManifestSession, RecentManifest } from '../../../shared/ipc/manifest';
 import type { MeetingRef } from '../../../shared/ipc/meetings';
-import { MeetingDownloadStatus } from '../meetings/MeetingDownload';
+import { cancelMeetingDownload, MeetingDownloadStatus } from '../meetings/MeetingDownload';
 import { openMeeting } from '../meetings/meeting-probes';
 import { ManifestView } from './ManifestView';
 import { callErrorText, downloadBase64, mediaUrl, viewerApi } from './manifestApi';
@@ -28,6 +28,8 @@ export default function ManifestViewer({
   const [typedPath, setTypedPath] = useState('');
   const [dragging, setDragging] = useState(false);
   const [downloadId, setDownloadId] = useState<string | null>(null);
+  // Read by the unmount clean-up: leaving the viewer cancels a download still running.
+  const downloadRef = useRef<string | null>(null);
   // Only the latest request may replace what is shown.
   const requestId = useRef(0);
   const sessionRef = useRef<ManifestSession | null>(null);
@@ -82,6 +84,7 @@ export default function ManifestViewer({
         () => undefined,
       );
     return () => {
+      if (downloadRef.current) cancelMeetingDownload(downloadRef.current);
       const open = sessionRef.current;
       if (open)
         void viewerApi()
@@ -101,10 +104,14 @@ export default function ManifestViewer({
     if (!meeting) return;
     const timer = setTimeout(() => {
       const id = crypto.randomUUID();
+      downloadRef.current = id;
       setDownloadId(id);
       void show(`Downloading ${meeting.title ?? 'the meeting'}…`, () =>
         openMeeting(meeting, id),
-      ).finally(() => setDownloadId((current) => (current === id ? null : current)));
+      ).finally(() => {
+        if (downloadRef.current === id) downloadRef.current = null;
+        setDownloadId((current) => (current === id ? null : current));
+      });
     }, 0);
     return () => clearTimeout(timer);
   }, [meeting, show]);

@@ -1,8 +1,14 @@
 // The viewer's line while a meeting from a message downloads: which file, how far, and Cancel (which
-// main honours by deleting what it had of that file). Leaving the viewer cancels too.
+// main honours by deleting what it had of that file). Leaving the viewer cancels too (ManifestViewer).
 import { useEffect, useState } from 'react';
 import type { MeetingDownloadProgress } from '../../../shared/ipc/meetings';
 import { api } from '../../src/tributary';
+
+export function cancelMeetingDownload(downloadId: string): void {
+  void api()
+    .cancelMeetingDownload({ downloadId })
+    .catch(() => undefined);
+}
 
 function megabytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
@@ -20,12 +26,7 @@ export function MeetingDownloadStatus({
     const off = api().on('meetingDownloadProgress', (next) => {
       if (next.downloadId === downloadId) setProgress(next);
     });
-    return () => {
-      off();
-      void api()
-        .cancelMeetingDownload({ downloadId })
-        .catch(() => undefined);
-    };
+    return off;
   }, [downloadId]);
   const checking = progress?.state === 'checking';
   const total = progress?.totalBytes ?? null;
@@ -46,14 +47,7 @@ export function MeetingDownloadStatus({
         />
       )}
       {!checking && (
-        <button
-          type="button"
-          onClick={() =>
-            void api()
-              .cancelMeetingDownload({ downloadId })
-              .catch(() => undefined)
-          }
-        >
+        <button type="button" onClick={() => cancelMeetingDownload(downloadId)}>
           Cancel
         </button>
       )}
