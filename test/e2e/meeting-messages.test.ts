@@ -7,9 +7,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { WEEKLY_PAYLOADS as PAYLOADS, REENCODED, WEEKLY } from '../manifest/support/fixtures';
+import { WEEKLY_SHARED_FILES, REENCODED, WEEKLY } from '../manifest/support/fixtures';
 import { appSession, realmClient } from './support/app';
 import { openTopic } from './support/ui';
+
+/** The files beside the manifest (weekly-planning and its variants). */
+const PAYLOADS = WEEKLY_SHARED_FILES.slice(1);
 
 const session = appSession('owner');
 /** Every URL the page requested. */

@@ -10,8 +10,11 @@ import { MeetingMessages } from '../../electron/meetings/service';
 import type { MeetingDownloadProgress } from '../../shared/ipc/meetings';
 import { MEETING_PROBE_BYTES, meetingsMethods } from '../../shared/ipc/meetings';
 import { startTestServer, type TestServer } from '../support/server';
-import { WEEKLY_PAYLOADS as PAYLOADS, REENCODED, WEEKLY } from '../manifest/support/fixtures';
+import { WEEKLY_SHARED_FILES, REENCODED, WEEKLY } from '../manifest/support/fixtures';
 import { startMain, type MainHarness } from './support/harness';
+
+/** The files beside the manifest (weekly-planning and its variants). */
+const PAYLOADS = WEEKLY_SHARED_FILES.slice(1);
 
 let realm: TestServer;
 let main: MainHarness;
@@ -289,6 +292,18 @@ describe('downloads that go wrong', () => {
       code: 'MEETING_DOWNLOAD_FAILED',
       message: 'The server answered with a web page instead of transcript.raw.vtt',
     });
+    // A web page where the manifest should be: no card (and asked again next time, not cached).
+    const { meetings: probing } = withFault((url, response) =>
+      url.endsWith('/manifest.json')
+        ? new Response('<!doctype html><title>Sign in</title>', {
+            status: 200,
+            headers: { 'content-type': 'text/html' },
+          })
+        : response,
+    );
+    const probe = await probing.probe(accountId, paths);
+    expect(probe.meetings).toEqual([]);
+    expect(probe.skipped[0]).toMatchObject({ path: paths[0], reason: 'fetch-failed' });
   });
 
   it('can be cancelled, and nothing half-downloaded stays', async () => {

@@ -8,7 +8,10 @@ import {
   UNNAMED_AUDIO,
   uploadName,
 } from '../../shared/manifest';
-import { WEEKLY_PAYLOADS as PAYLOADS, validManifest, type JsonObject } from './support/fixtures';
+import { WEEKLY_SHARED_FILES, validManifest, type JsonObject } from './support/fixtures';
+
+/** The files beside the manifest (weekly-planning and its variants). */
+const PAYLOADS = WEEKLY_SHARED_FILES.slice(1);
 
 const up = (name: string, dir = 'aa') => `/user_uploads/2/${dir}/${name}`;
 const linked = (...paths: string[]) => distinctUploads(paths);

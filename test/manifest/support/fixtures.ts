@@ -84,8 +84,9 @@ export function deleteAt(doc: Json, path: (string | number)[]): void {
   delete (parent as Record<string, Json>)[key as string];
 }
 
-/** The files beside weekly-planning's manifest (and each of its variants'), recording first. */
-export const WEEKLY_PAYLOADS = [
+/** The files sharing weekly-planning posts, in the order its message links them. */
+export const WEEKLY_SHARED_FILES = [
+  'manifest.json',
   'recording.opus',
   'transcript.raw.vtt',
   'transcript.corrected.json',
