@@ -22,6 +22,7 @@ import { scheduledHandlers } from './chat/scheduled-handlers';
 import { ManifestService, type ManifestDialogs } from './manifest-service';
 import { meetingShareHandlers } from './manifest-service/share';
 import { fetchRealmMedia } from './media/media-proxy';
+import { MeetingMessages } from './meetings/service';
 import { openUploadExternally } from './media/open-upload';
 import { fetchExternalMedia } from './media/external-media';
 import { saveUpload } from './media/save-upload';
@@ -65,6 +66,8 @@ export interface MainServicesOptions {
   desktop?: DesktopIntegration;
   /** Keep no local cache (each launch waits for the server). */
   noCache?: boolean;
+  /** Per-account cap of meetings downloaded from messages (default 2 GiB). */
+  meetingCapBytes?: number;
 }
 
 export class MainServices {
@@ -72,6 +75,8 @@ export class MainServices {
   readonly intake: FileIntake;
   readonly uploads: UploadManager;
   readonly manifests: ManifestService;
+  /** Meetings shared in messages: cards and downloads into DATA/meetings/<account>/. */
+  readonly meetings: MeetingMessages;
   readonly activity: ActivityTracker;
   readonly shell: DesktopShell;
   /** Notifications, the unread badge and tray preferences; Electron attaches its runtime to it. */
@@ -107,6 +112,17 @@ export class MainServices {
       resolveToken: (token) => this.intake.get(token),
       releaseToken: (token) => this.intake.release(token),
       allowTypedPaths: options.appInfo.runtime === 'browser',
+    });
+    this.meetings = new MeetingMessages({
+      meetingsDir: join(options.dataDir, 'meetings'),
+      push: options.push,
+      client: (accountId) => {
+        const session = this.session(accountId);
+        session.assertSignedIn();
+        return session.client;
+      },
+      manifests: this.manifests,
+      capBytes: options.meetingCapBytes,
     });
     this.shell = new DesktopShell({
       dataDir: options.dataDir,
@@ -222,6 +238,7 @@ export class MainServices {
   async removeAccount(accountId: string): Promise<AccountsChanged> {
     await this.stopSession(accountId);
     deleteAccountCache(this.options.dataDir, this.options.vault, accountId);
+    await this.meetings.forgetAccount(accountId);
     this.options.vault.delete(accountId);
     this.accounts.remove(accountId);
     return this.pushAccounts();
@@ -319,7 +336,7 @@ export class MainServices {
         return saveUpload(session({ accountId }).client, path, choose);
       },
 
-      // manifest viewer
+      // manifest viewer, and meetings shared in messages
       ...this.manifests.handlers,
       ...meetingShareHandlers({
         manifests: this.manifests,
@@ -327,6 +344,7 @@ export class MainServices {
         uploads: this.uploads,
         signedInSession: (accountId) => session({ accountId }),
       }),
+      ...this.meetings.handlers,
 
       // desktop shell preferences
       ...this.shell.handlers,

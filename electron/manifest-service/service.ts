@@ -70,12 +70,16 @@ interface OpenSession {
   heldTokens: string[];
   /** Browser mode copies a dropped file to a temporary file: not worth listing as recent. */
   temporary: boolean;
+  /** Listed as recent (false for a meeting downloaded from a message, kept on a re-check too). */
+  remember: boolean;
 }
 
 interface ChosenPath {
   path: string;
   token?: string;
   temporary: boolean;
+  /** False: not listed as recent (default true for anything not temporary). */
+  remember?: boolean;
 }
 
 /** Sessions kept at once; opening more closes the oldest (each holds a report in memory). */
@@ -111,9 +115,20 @@ export class ManifestService {
     return this.openChosen(chosen);
   }
 
-  /** Opens a manifest main already knows (tests, launch requests) without the path policy. */
-  async openPath(manifestPath: string, audioPath?: string): Promise<ManifestSession> {
-    return this.openChosen({ path: resolve(manifestPath), temporary: false }, audioPath);
+  /**
+   * Opens a manifest main already knows (tests, launch requests, a meeting downloaded from a message)
+   * without the path policy. `remember: false` keeps it off the recent list (a downloaded meeting's
+   * folder is main's own, and may be cleaned up).
+   */
+  async openPath(
+    manifestPath: string,
+    audioPath?: string,
+    options: { remember?: boolean } = {},
+  ): Promise<ManifestSession> {
+    return this.openChosen(
+      { path: resolve(manifestPath), temporary: false, remember: options.remember },
+      audioPath,
+    );
   }
 
   private async openChosen(
@@ -149,10 +164,11 @@ export class ManifestService {
       fileKey,
       heldTokens,
       temporary: manifest.temporary,
+      remember: manifest.remember !== false,
     };
     this.sessions.set(session.id, session);
     this.evictOldSessions();
-    if (!manifest.temporary) {
+    if (!manifest.temporary && manifest.remember !== false) {
       this.recent.remember({
         path: manifest.path,
         title: report.manifest?.meeting.title ?? null,
@@ -177,7 +193,7 @@ export class ManifestService {
     const manifestTokens = old.heldTokens.slice(0, 1);
     this.close(old.id, manifestTokens);
     return this.openChosen(
-      { path: old.manifestPath, temporary: old.temporary },
+      { path: old.manifestPath, temporary: old.temporary, remember: old.remember },
       audio.path,
       audio.token ? [...manifestTokens, audio.token] : manifestTokens,
     );

@@ -64,7 +64,7 @@ function Shell({ store }: { store: ChatStore }) {
             <span aria-hidden="true">← </span>Back
           </button>
         </div>
-        <ManifestRoute path={route.path} />
+        <ManifestRoute path={route.path} meeting={route.meeting} />
       </div>
     );
   if (!accountsLoaded) return <p className="placeholder">Starting…</p>;

@@ -7,6 +7,7 @@ import type { AccountSummary } from '../../shared/ipc/accounts';
 import type { ConnectionState } from '../../shared/ipc/common';
 import type { UploadProgress } from '../../shared/ipc/uploads';
 import type { LocalDraft } from '../../shared/ipc/drafts';
+import type { MeetingRef } from '../../shared/ipc/meetings';
 import type { Narrow } from '../../shared/narrow';
 
 export type Route =
@@ -20,7 +21,8 @@ export type Route =
   | { kind: 'channels'; streamId?: number; create?: boolean }
   /** With site, the server a deep link named, filled in. */
   | { kind: 'signin'; site?: string }
-  | { kind: 'manifest'; path?: string };
+  /** The meeting viewer: a local manifest by path, or a meeting shared in a message. */
+  | { kind: 'manifest'; path?: string; meeting?: MeetingRef };
 
 export interface UiState {
   accounts: AccountSummary[];

@@ -34,6 +34,19 @@ export {
   parseShareTarget,
   linkableFileName,
   type SharedFile,
-  type MeetingSummary,
+  type ShareSummary,
   type ShareTarget,
 } from './share';
+export {
+  planMeetingFiles,
+  meetingSummary,
+  distinctUploads,
+  uploadName,
+  isManifestCandidate,
+  MEETING_KIND,
+  UNNAMED_AUDIO,
+  type LinkedUpload,
+  type PlannedFile,
+  type MeetingFilePlan,
+  type MeetingSummary,
+} from './message-files';

@@ -11,13 +11,13 @@ export interface SharedFile {
   url: string;
 }
 
-export interface MeetingSummary {
+export interface ShareSummary {
   title?: string;
   durationMs?: number;
 }
 
 /** The summary line: "Meeting recording: Weekly planning (20.5 s)". */
-export function meetingSummaryLine(meeting: MeetingSummary): string {
+export function meetingSummaryLine(meeting: ShareSummary): string {
   const title = oneLine(meeting.title ?? '') || 'Untitled meeting';
   const duration =
     typeof meeting.durationMs === 'number' &&
@@ -29,7 +29,7 @@ export function meetingSummaryLine(meeting: MeetingSummary): string {
 }
 
 /** The whole message: the summary line, then one link per file (manifest first). */
-export function meetingShareContent(meeting: MeetingSummary, files: readonly SharedFile[]): string {
+export function meetingShareContent(meeting: ShareSummary, files: readonly SharedFile[]): string {
   const links = files.map((f) => `[${f.name}](${linkTarget(f.url)})`);
   return [meetingSummaryLine(meeting), ...links].join('\n');
 }
