@@ -30,6 +30,11 @@ export interface BrowserHostOptions extends Omit<
   /** Opens links (xdg-open); default: do nothing. */
   openExternal?: (url: string) => Promise<void> | void;
   version?: string;
+  /**
+   * Awaited after the host listens and before the accounts' sessions start (the launcher waits
+   * for the local realm server's process here, which may move an account to another port).
+   */
+  beforeServicesStart?: (services: MainServices) => Promise<unknown>;
 }
 
 export interface BrowserHost {
@@ -142,6 +147,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   if (options.resumeLastLaunch && options.dataDir) {
     writeLaunchRecord(options.dataDir, { port, secret });
   }
+  await options.beforeServicesStart?.(services);
   services.start();
 
   return {
