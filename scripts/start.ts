@@ -183,6 +183,17 @@ async function main(): Promise<void> {
         largeScale: options.largeScale,
       })
     : null;
+  // Said on the terminal too: where it listens (and as which process), and each outage.
+  realm?.subscribe((status) => {
+    if (status.state === 'running') {
+      console.log(`local realm server listening on ${status.url} (process ${realm.pid})`);
+    } else if (status.state === 'restarting') {
+      console.error(`The local realm server stopped: ${status.reason}; restarting it.`);
+    } else if (status.state === 'failed') {
+      // The window says so too, with a Retry; remote accounts open regardless.
+      console.error(`The local realm server could not start: ${status.reason}.`);
+    }
+  });
   const realmStarted = realm?.start();
   let host: BrowserHost | null = null;
   const shutdown = async (code: number) => {
@@ -205,16 +216,7 @@ async function main(): Promise<void> {
       .version,
     openExternal: (url) => openInBrowser(url),
     localRealm: realm ?? undefined,
-    beforeServicesStart: async (services) => {
-      if (!realm) return;
-      const status = await realm.settle(services.accounts);
-      if (status.state === 'running') {
-        console.log(`local realm server listening on ${status.url} (process ${realm.pid})`);
-      } else if (status.state === 'failed') {
-        // The window says so too, with a Retry; remote accounts open regardless.
-        console.error(`The local realm server could not start: ${status.reason}.`);
-      }
-    },
+    beforeServicesStart: (services) => realm?.settle(services.accounts) ?? Promise.resolve(),
   });
   await realmStarted;
   if (realm) await realm.signInWhenRunning(host.services);

@@ -1,5 +1,6 @@
 // The local realm server runs in its own process, which the app starts and restarts. While it is
-// not running the window says so: restarting (with when), or why it could not start, with Retry.
+// not running the window says so: starting (after Retry), restarting (with when), or why it could
+// not start, with Retry.
 // Remote accounts work meanwhile; the local account's own banner shows it is not connected.
 import { useEffect, useState } from 'react';
 import { useUi } from '../../src/ui-store';
@@ -26,6 +27,12 @@ export function LocalRealmBanner() {
       </div>
     );
   }
+  if (status.state === 'starting')
+    return (
+      <div className="banner" role="status" data-testid="local-realm-banner">
+        Starting the local server…
+      </div>
+    );
   if (status.state === 'failed')
     return (
       <div className="banner error" role="alert" data-testid="local-realm-banner">
