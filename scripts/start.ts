@@ -188,10 +188,10 @@ async function main(): Promise<void> {
     if (status.state === 'running') {
       console.log(`local realm server listening on ${status.url} (process ${realm.pid})`);
     } else if (status.state === 'restarting') {
-      console.error(`The local realm server stopped: ${status.reason}; restarting it.`);
+      console.error(`The local realm server ${status.reason}; restarting it.`);
     } else if (status.state === 'failed') {
       // The window says so too, with a Retry; remote accounts open regardless.
-      console.error(`The local realm server could not start: ${status.reason}.`);
+      console.error(`The local realm server is not running: ${status.reason}.`);
     }
   });
   const realmStarted = realm?.start();

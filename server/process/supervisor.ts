@@ -169,12 +169,15 @@ export class RealmProcess {
           });
           return;
         }
-        if (!this.stopping) this.died(`it stopped unexpectedly (${signal ?? `exit code ${code}`})`);
+        if (!this.stopping) this.died(`stopped unexpectedly (${signal ?? `exit code ${code}`})`);
       });
     });
   }
 
-  /** The running child went away on its own: start it again after a delay, up to a bound. */
+  /**
+   * The running child went away on its own (`reason` reads after "The local server"): start it
+   * again after a delay, up to a bound.
+   */
   private died(reason: string): void {
     const delays = this.options.restartDelaysMs ?? DEFAULT_RESTART_DELAYS_MS;
     if (Date.now() - this.startedAt >= (this.options.stableAfterMs ?? 60_000)) {
@@ -185,7 +188,7 @@ export class RealmProcess {
     if (delay === undefined) {
       this.setStatus({
         state: 'failed',
-        reason: `${reason}, ${this.deathsInARow} times in a row`,
+        reason: `it ${reason}, ${this.deathsInARow} times in a row`,
       });
       return;
     }
@@ -195,7 +198,7 @@ export class RealmProcess {
       void this.spawn(this.port).then((attempt) => {
         if (this.stopping) return;
         if (attempt.ok) this.setStatus({ state: 'running', url: attempt.url });
-        else this.died(`it could not start again: ${attempt.reason}`);
+        else this.died(`could not start again: ${attempt.reason}`);
       });
     }, delay);
   }

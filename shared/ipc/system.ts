@@ -41,8 +41,9 @@ export const systemMethods = {
 /**
  * The local realm server runs in its own process, started and supervised by the app: `starting`,
  * `running` at `url`, `restarting` after it stopped unexpectedly (again at `retryAt`, epoch ms), or
- * `failed` (it could not start, or kept stopping) until the person retries. `reason` is said on
- * screen: "port 9991 is taken", "the database is locked by another program", "the disk is full".
+ * `failed` (it could not start, or kept stopping) until the person retries. Said on screen:
+ * "The local server {restarting.reason}" ("stopped unexpectedly (SIGKILL)") and "The local server
+ * is not running: {failed.reason}" ("port 9991 is taken by another program", "the disk is full").
  */
 export type LocalRealmStatus =
   | { state: 'starting' }

@@ -94,7 +94,7 @@ describe('the local realm server process supervisor', () => {
     expect(realm.url).toBe(url);
     expect(await health()).toBe(200);
     expect(seen.map((s) => s.state)).toEqual(['starting', 'running', 'restarting', 'running']);
-    expect(seen[2]).toMatchObject({ reason: 'it stopped unexpectedly (SIGKILL)' });
+    expect(seen[2]).toMatchObject({ reason: 'stopped unexpectedly (SIGKILL)' });
 
     // One more death in a row than there are delays: it waits for the person.
     process.kill(realm.pid!, 'SIGKILL');

@@ -23,7 +23,7 @@ export function LocalRealmBanner() {
     const s = secondsUntil(status.retryAt);
     return (
       <div className="banner warning" role="status" data-testid="local-realm-banner">
-        The local server stopped: {status.reason}. Restarting it {s > 0 ? `in ${s} s` : 'now'}.
+        The local server {status.reason}. Restarting it {s > 0 ? `in ${s} s` : 'now'}.
       </div>
     );
   }
@@ -36,7 +36,7 @@ export function LocalRealmBanner() {
   if (status.state === 'failed')
     return (
       <div className="banner error" role="alert" data-testid="local-realm-banner">
-        The local server could not start: {status.reason}.{' '}
+        The local server is not running: {status.reason}.{' '}
         <button
           type="button"
           disabled={retrying}
