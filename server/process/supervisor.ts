@@ -56,6 +56,7 @@ export class RealmProcess {
   private startedAt = 0;
   private restartTimer: NodeJS.Timeout | null = null;
   private stopping = false;
+  /** The first start (or the last Retry's). */
   private starting: Promise<LocalRealmStatus> | null = null;
 
   constructor(private readonly options: RealmProcessOptions) {
@@ -76,19 +77,22 @@ export class RealmProcess {
     return this.current.state === 'running' ? this.current.url : null;
   }
 
-  /** First start: resolves once it listens (`running`) or could not start (`failed`). */
+  /**
+   * First start: resolves once it listens (`running`) or could not start (`failed`). Called again,
+   * it answers the same start (or the status since): only retry() starts it anew.
+   */
   start(): Promise<LocalRealmStatus> {
-    this.starting ??= this.firstStart().finally(() => {
-      this.starting = null;
-    });
+    this.starting ??= this.firstStart();
     return this.starting;
   }
 
-  /** After `failed`: start again now (the person's Retry). Otherwise a no-op. */
-  retry(): Promise<LocalRealmStatus> {
-    if (this.current.state !== 'failed' || this.stopping) return Promise.resolve(this.current);
+  /** After `failed`: start again now (the person's Retry). Otherwise the status as it is. */
+  async retry(): Promise<LocalRealmStatus> {
+    await this.starting;
+    if (this.current.state !== 'failed' || this.stopping) return this.current;
     this.deathsInARow = 0;
-    return this.start();
+    this.starting = this.firstStart();
+    return this.starting;
   }
 
   async stop(): Promise<void> {

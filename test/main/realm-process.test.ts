@@ -81,6 +81,9 @@ describe('the local realm server process supervisor', () => {
     expect(await health()).toBe(200);
 
     const pid = realm.pid;
+    // Asked again (the launcher's start, then its wait for it): the same process, not another.
+    expect(await realm.start()).toEqual(first);
+    expect(realm.pid).toBe(pid);
     process.kill(pid!, 'SIGKILL');
     // Another process, running.
     await expect
