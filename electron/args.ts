@@ -36,7 +36,8 @@ export function parseMainArgs(argv: string[]): MainArgs {
     else if (arg === '--local-realm') result.localRealmUrl = value();
     else if (arg === '--local-realm-credentials') result.localRealmCredentials = value();
     else if (arg === '--local-realm-seed') {
-      const seed = SEED_KINDS.find((kind) => kind === value());
+      const given = value();
+      const seed = SEED_KINDS.find((kind) => kind === given);
       if (seed) result.localRealm = { largeScale: 1, ...result.localRealm, seed };
     } else if (arg === '--local-realm-scale') {
       const scale = Number(value());
