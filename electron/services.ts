@@ -38,6 +38,7 @@ import { adminPeopleHandlers } from './admin/people-handlers';
 import { adminRealmHandlers } from './admin/realm-handlers';
 import { cacheHandlers, deleteAccountCache, openAccountCache } from './cache/cache-service';
 import { personalHandlers } from './settings/personal-handlers';
+import type { LocalRealmControl } from './local-realm';
 
 export interface MainServicesOptions {
   dataDir: string;
@@ -68,6 +69,8 @@ export interface MainServicesOptions {
   noCache?: boolean;
   /** Per-account cap of meetings downloaded from messages (default 2 GiB). */
   meetingCapBytes?: number;
+  /** The local realm server's process, when this launch runs one (local-realm.ts). */
+  localRealm?: LocalRealmControl;
 }
 
 export class MainServices {
@@ -83,6 +86,7 @@ export class MainServices {
   readonly desktop: DesktopBridge;
   private readonly sessions = new Map<string, AccountSession>();
   private readonly launchRequests: OpenManifestRequest[] = [];
+  private stopWatchingLocalRealm: (() => void) | null = null;
 
   constructor(private readonly options: MainServicesOptions) {
     this.accounts = new AccountStore(options.dataDir);
@@ -134,9 +138,23 @@ export class MainServices {
   /** Starts every stored account's session: all accounts stay connected at once. */
   start(): void {
     for (const record of this.accounts.list()) this.startSession(record);
+    // The window hears of the local server's outages; once it is back, its accounts poll at once
+    // instead of waiting out their backoff.
+    this.stopWatchingLocalRealm ??=
+      this.options.localRealm?.subscribe((status) => {
+        this.options.push('localRealm', status);
+        if (status.state !== 'running') return;
+        for (const record of this.accounts.list()) {
+          if (normalizeSite(record.site) === normalizeSite(status.url)) {
+            this.sessions.get(record.id)?.loop.wake();
+          }
+        }
+      }) ?? null;
   }
 
   async stop(): Promise<void> {
+    this.stopWatchingLocalRealm?.();
+    this.stopWatchingLocalRealm = null;
     await Promise.all([...this.sessions.values()].map((session) => session.stop()));
     this.sessions.clear();
     this.intake.releaseAll();
@@ -320,6 +338,11 @@ export class MainServices {
         openManifest: this.launchRequests.splice(0),
         openLink: this.shell.takeLinks(),
       }),
+      getLocalRealm: () => this.options.localRealm?.status() ?? null,
+      retryLocalRealm: async () => {
+        await this.options.localRealm?.retry();
+        return null;
+      },
 
       // media in messages
       fetchExternalMedia: ({ url }) => fetchExternalMedia(url),
