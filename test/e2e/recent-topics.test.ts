@@ -2,49 +2,32 @@
 // Recent conversations table (its filters, its keys) and the topic menus (rename with the
 // notification choices, resolve, mark as unread, copy link; a move the server refuses shows its
 // reason and changes nothing).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import {
-  launchChromium,
-  openApp,
-  realmClient,
-  startApp,
-  startRealm,
-  type App,
-  type Realm,
-} from './support/app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { appSession, openApp, realmClient, startApp } from './support/app';
 import { messageWithText, openTopic } from './support/ui';
 import type { ApiClient } from '../support/client';
 
 declare const navigator: { clipboard: { readText(): Promise<string> } };
 declare const document: { activeElement: unknown };
 
-let realm: Realm;
-let app: App;
-let browser: Browser;
+const session = appSession('owner');
 let page: Page;
 let owner: ApiClient;
 let emma: ApiClient;
 let general: number;
 
 beforeAll(async () => {
-  realm = await startRealm();
-  app = await startApp(realm, 'owner');
-  browser = await launchChromium();
-  page = await openApp(browser, app, { permissions: ['clipboard-read', 'clipboard-write'] });
-  owner = realmClient(realm, 'owner');
-  emma = realmClient(realm, 'emma');
+  page = session.page;
+  // "Copy link to topic" is read back from the clipboard.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  owner = realmClient(session.realm, 'owner');
+  emma = realmClient(session.realm, 'emma');
   const subs = (await owner.get('/users/me/subscriptions')).body.subscriptions as Array<{
     name: string;
     stream_id: number;
   }>;
   general = subs.find((s) => s.name === 'general')!.stream_id;
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await realm?.close();
 });
 
 async function sendAs(client: ApiClient, topic: string, content: string): Promise<number> {
@@ -184,7 +167,9 @@ describe('topic actions', () => {
     await choose('Copy link to topic');
     await expect
       .poll(() => page.evaluate(() => navigator.clipboard.readText()))
-      .toBe(`${realm.url}/#narrow/channel/${general}-general/topic/.E2.9C.94.20renamed.20topic`);
+      .toBe(
+        `${session.realm.url}/#narrow/channel/${general}-general/topic/.E2.9C.94.20renamed.20topic`,
+      );
 
     // Everything in the topic is read now (it is open); marking it unread sticks.
     await expect
@@ -207,8 +192,8 @@ describe('topic actions', () => {
     expect(
       (await owner.patch('/realm', { move_messages_within_stream_limit_seconds: 60 })).status,
     ).toBe(200);
-    const memberApp = await startApp(realm, 'emma');
-    const member = await openApp(browser, memberApp);
+    const memberApp = await startApp(session.realm, 'emma');
+    const member = await openApp(session.browser, memberApp);
     try {
       await openTopic(member, 'general', 'lunch plans');
       await messageWithText(member, old!.content.replace(/<[^>]*>/g, '').slice(0, 20)).waitFor();

@@ -1,10 +1,9 @@
-// @vitest-environment node
 // "Copy link to topic" writes the public web app's topic link: `#narrow/channel/ID-name/topic/…`,
 // the channel's name with dashes for spaces, both hash-encoded (percent-encoding with "." for "%").
 // The app's own link parser reads it back to the same topic.
 import { describe, expect, it } from 'vitest';
-import { channelSlug, parseNarrowLink, topicFragment } from '../../shared/narrow/link';
-import { topicLink } from '../../renderer/features/topics/topic-actions';
+import { channelSlug, parseNarrowLink, topicFragment } from '../../../shared/narrow/link';
+import { topicLink } from '../../../renderer/features/topics/topic-actions';
 
 describe('topic links', () => {
   it('writes the channel slug and the topic as the web app does', () => {
