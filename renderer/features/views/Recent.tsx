@@ -27,7 +27,7 @@ import {
 } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import { channelNarrow, narrowKey } from '../../../shared/narrow';
-import { api } from '../../src/tributary';
+import { api, errorText } from '../../src/tributary';
 import { navigate } from '../../src/ui-store';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { userName } from '../messages/narrow-info';
@@ -174,6 +174,7 @@ export function Recent({ accountId }: { accountId: string }) {
         now={now}
         empty={rows.length === 0 ? 'No conversations yet.' : 'No conversations match your filters.'}
       />
+      <LoadOlder accountId={accountId} />
     </section>
   );
 }
@@ -181,6 +182,62 @@ export function Recent({ accountId }: { accountId: string }) {
 function typingInField(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
   return !!el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName));
+}
+
+/** Older messages asked for at once: each page brings older conversations into the table. */
+const OLDER_PAGE = 1000;
+
+/**
+ * "Load older conversations": the table lists what the store holds (the latest page at first);
+ * as in the public web app, older conversations come with older pages of all messages.
+ */
+function LoadOlder({ accountId }: { accountId: string }) {
+  const store = useChatStoreApi();
+  const key = narrowKey([]);
+  // Where the next older page starts, or nothing once the oldest message is here: one number, so a
+  // new message (or anything once all is loaded) re-renders nothing.
+  const oldest = useChatStore((s) => {
+    const list = selectActiveAccount(s)?.narrows.lists.get(key);
+    return list && !list.foundOldest ? list.ids.first : undefined;
+  });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  if (oldest === undefined) return null;
+  const load = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await api().getMessages({
+        accountId,
+        anchor: oldest,
+        numBefore: OLDER_PAGE,
+        numAfter: 0,
+        narrow: [],
+        includeAnchor: false,
+      });
+      store.getState().mergeFetchedMessages(accountId, key, res.messages, {
+        foundOldest: !!res.found_oldest,
+        foundNewest: false,
+        anchor: oldest,
+      });
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="recent-load-older">
+      <button type="button" disabled={busy} onClick={() => void load()}>
+        {busy ? 'Loading…' : 'Load older conversations'}
+      </button>
+      {error ? (
+        <span role="alert" className="error">
+          {error}
+        </span>
+      ) : null}
+    </div>
+  );
 }
 
 /** Keys that move the row focus, and where to. */

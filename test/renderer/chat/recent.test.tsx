@@ -148,6 +148,50 @@ describe('Recent conversations', () => {
   });
 });
 
+describe('older conversations', () => {
+  it('come with older pages of all messages, until the oldest is reached', async () => {
+    const calls: unknown[] = [];
+    installFakeApi({
+      getMessages: (input) => {
+        calls.push(input);
+        const { anchor } = input as { anchor: unknown };
+        return anchor === 'newest'
+          ? {
+              messages: [
+                channelMessage(300, GENERAL, 'today'),
+                channelMessage(301, GENERAL, 'today'),
+              ],
+              found_oldest: false,
+              found_newest: true,
+            }
+          : {
+              messages: [channelMessage(120, DESIGN, 'last year')],
+              found_oldest: true,
+              found_newest: false,
+            };
+      },
+    });
+    const t = setupStore();
+    render(
+      <Providers store={t.store}>
+        <Recent accountId="a" />
+      </Providers>,
+    );
+    const more = await screen.findByRole('button', { name: 'Load older conversations' });
+    expect(titles()).toEqual(['today']);
+    await act(async () => fireEvent.click(more));
+    await screen.findByText('last year');
+    expect(titles()).toEqual(['today', 'last year']);
+    expect(calls.at(-1)).toMatchObject({
+      anchor: 300,
+      numBefore: 1000,
+      includeAnchor: false,
+      narrow: [],
+    });
+    expect(screen.queryByRole('button', { name: 'Load older conversations' })).toBeNull();
+  });
+});
+
 describe('lastActiveLabel', () => {
   const date = () => 'the date';
   const now = 1_795_300_000_000;

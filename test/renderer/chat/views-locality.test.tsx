@@ -62,8 +62,10 @@ async function setup() {
       </Profiler>
     </Providers>,
   );
-  // Recent's first history page (empty here) has arrived.
-  await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+  // Recent's first history page (empty here) has arrived, and the virtualized views (Inbox,
+  // Recent) have settled: a virtualizer renders once more when its "is scrolling" flag resets,
+  // 150 ms after it measured its viewport.
+  await act(() => new Promise((resolve) => setTimeout(resolve, 300)));
   const apply = async (...events: ServerEvent[]) => {
     for (const view of VIEWS) commits[view] = 0;
     await act(async () => t.apply(...events));
