@@ -7,10 +7,9 @@
 // The calls owed are rows of outgoing_webhook_deliveries, written in the message's own
 // transaction (a rolled-back send owes nothing, a committed one survives a restart); the delivery
 // worker (outgoing-delivery.ts) is woken once the message is announced.
-import type { Db } from '../../db';
+import { parseJson, type Db } from '../../db';
+import { sharedTableCache } from '../../db/table-cache';
 import type { AuthUser, RealmContext } from '../../realm/context';
-import { getUserRow } from '../users/users-store';
-import { botConfig } from '../users/bot-events';
 
 export const OUTGOING_WEBHOOK_BOT = 3;
 /** Interface 2, Slack's outgoing webhooks, has no form for direct messages. */
@@ -26,6 +25,26 @@ export interface TriggerSource {
   recipientIds: Iterable<number>;
 }
 
+/**
+ * The realm's active outgoing webhook bots and their interfaces, cached until the users table
+ * changes: a send that mentions a large group looks its members up here, not one query each.
+ */
+function outgoingBots(db: Db): ReadonlyMap<number, number> {
+  return sharedTableCache(db, 'outgoing-webhook-bots', ['users'], (db, _all: 0) => {
+    const rows = db
+      .prepare<[number], { id: number; bot_config: string | null }>(
+        'SELECT id, bot_config FROM users WHERE is_active = 1 AND is_bot = 1 AND bot_type = ?',
+      )
+      .all(OUTGOING_WEBHOOK_BOT);
+    return new Map(
+      rows.map((row) => [
+        row.id,
+        parseJson<{ interface?: number }>(row.bot_config ?? '{}', {}).interface ?? 1,
+      ]),
+    );
+  }).get(0);
+}
+
 /** Queues the calls a stored message triggers; returns how many (call inside its transaction). */
 export function queueWebhookTriggers(
   db: Db,
@@ -35,14 +54,15 @@ export function queueWebhookTriggers(
   nowMs: number,
 ): number {
   if (sender.is_bot) return 0;
+  const bots = outgoingBots(db);
+  if (bots.size === 0) return 0;
   const candidates = source.kind === 'channel' ? source.mentionedUserIds : source.recipientIds;
   const trigger: WebhookTrigger = source.kind === 'channel' ? 'mention' : 'direct_message';
   let queued = 0;
   for (const id of candidates) {
-    const row = getUserRow(db, id);
-    if (!row || row.is_active !== 1 || row.is_bot !== 1 || row.bot_type !== OUTGOING_WEBHOOK_BOT)
-      continue;
-    if (source.kind === 'direct' && botConfig(db, id)?.interface === SLACK_INTERFACE) continue;
+    const interfaceType = bots.get(id);
+    if (interfaceType === undefined) continue;
+    if (source.kind === 'direct' && interfaceType === SLACK_INTERFACE) continue;
     db.prepare(
       `INSERT INTO outgoing_webhook_deliveries (bot_id, message_id, trigger, next_attempt_at)
        VALUES (?, ?, ?, ?)`,
