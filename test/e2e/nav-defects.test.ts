@@ -36,7 +36,7 @@ async function isRead(id: number): Promise<boolean> {
 
 const heading = () => page().getByRole('main').getByRole('heading', { level: 1 });
 const search = async (text: string) => {
-  const box = page().getByRole('searchbox', { name: 'Search messages' });
+  const box = page().getByRole('combobox', { name: 'Search messages' });
   await box.fill(text);
   await box.press('Enter');
 };

@@ -272,17 +272,64 @@ export function matchMentions(
   return all.slice(0, limit);
 }
 
-/** Active people matching `query` for the recipient field, best first. */
+interface FoldedUser {
+  user: User;
+  name: string;
+  email: string;
+}
+
+/**
+ * Active people sorted by name, with their name and email folded once: per list of users (the
+ * callers keep one array per users state), so a keystroke over 10,000 people folds only the query.
+ */
+const foldedUserLists = new WeakMap<object, FoldedUser[]>();
+
+function foldedUsers(users: Iterable<User>): FoldedUser[] {
+  let list = foldedUserLists.get(users);
+  if (!list) {
+    list = [...users]
+      .filter((u) => u.is_active)
+      .sort((a, b) => a.full_name.localeCompare(b.full_name))
+      .map((user) => ({ user, name: fold(user.full_name), email: fold(user.email) }));
+    foldedUserLists.set(users, list);
+  }
+  return list;
+}
+
+/** Folds and sorts the list now (at idle, or when a field gains focus) rather than on a keystroke. */
+export function prepareUserMatching(users: Iterable<User>): void {
+  foldedUsers(users);
+}
+
+/**
+ * Active people matching `query` (name or email) for the recipient field and the search bar, best
+ * first: exact and prefix matches, then a later word's start, then the rest, each by name (the
+ * order `rank` gives). The list is in name order, so a scan stops once `limit` prefix matches are in.
+ */
 export function matchUsers(users: Iterable<User>, query: string, limit = 8): User[] {
-  const found = [...users].filter(
-    (u) => u.is_active && (queryMatches(query, u.full_name) || queryMatches(query, u.email)),
-  );
-  return rank(
-    query,
-    found,
-    (u) => [u.full_name, u.email],
-    (a, b) => a.full_name.localeCompare(b.full_name),
-  ).slice(0, limit);
+  const q = fold(query);
+  const phrase = q.includes(' ');
+  const good: User[] = [];
+  const wordStart: User[] = [];
+  const rest: User[] = [];
+  for (const { user, name, email } of foldedUsers(users)) {
+    const matches = phrase
+      ? name.startsWith(q) || name.includes(` ${q}`) || email.startsWith(q)
+      : name.includes(q) || email.includes(q);
+    if (!matches) continue;
+    if (
+      name.startsWith(q) ||
+      email.startsWith(q) ||
+      user.full_name.startsWith(query) ||
+      user.email.startsWith(query)
+    ) {
+      good.push(user);
+      if (good.length >= limit) break;
+    } else if ([...WORD_BOUNDARY].some((c) => name.includes(c + q) || email.includes(c + q)))
+      wordStart.push(user);
+    else rest.push(user);
+  }
+  return [...good, ...wordStart, ...rest].slice(0, limit);
 }
 
 /**

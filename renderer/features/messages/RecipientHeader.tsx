@@ -21,11 +21,14 @@ function RecipientDate({ timestamp }: { timestamp: number }) {
 function ChannelHeader({
   streamId,
   topic,
+  topicHtml,
   fallbackName,
   timestamp,
 }: {
   streamId: number;
   topic: string;
+  /** Sanitized HTML of the topic with a search's matched words marked. */
+  topicHtml?: string;
   fallbackName: string;
   timestamp: number;
 }) {
@@ -50,7 +53,12 @@ function ChannelHeader({
         className="link"
         onClick={() => navigate({ kind: 'narrow', narrow: topicNarrow(streamId, topic) })}
       >
-        {topic || '(no topic)'}
+        {topicHtml ? (
+          // Sanitized by the row (lib/sanitize.ts): the server's escaped topic and highlight spans.
+          <span dangerouslySetInnerHTML={{ __html: topicHtml }} />
+        ) : (
+          topic || '(no topic)'
+        )}
       </button>
       <RecipientDate timestamp={timestamp} />
     </div>
@@ -88,12 +96,19 @@ function DirectHeader({
   );
 }
 
-export function RecipientHeader({ message }: { message: MessageWithFlags }) {
+export function RecipientHeader({
+  message,
+  topicHtml,
+}: {
+  message: MessageWithFlags;
+  topicHtml?: string;
+}) {
   if (message.type === 'stream')
     return (
       <ChannelHeader
         streamId={message.stream_id}
         topic={message.subject}
+        topicHtml={topicHtml}
         fallbackName={message.display_recipient}
         timestamp={message.timestamp}
       />
