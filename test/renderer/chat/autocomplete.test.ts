@@ -1,13 +1,16 @@
 // Compose's typeahead rules, as the public web app's composebox typeahead has them: which token at
 // the cursor starts a completion, how candidates are matched and ranked, and the syntax inserted.
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import {
   applyCompletion,
   matchChannels,
   matchMentions,
   matchTopics,
+  matchUsers,
   mentionSyntax,
   queryMatches,
+  rank,
   tokenAtCursor,
   topicJump,
   type MentionContext,
@@ -194,5 +197,56 @@ describe('the syntax inserted', () => {
       text: 'see #**general>',
       cursor: 15,
     });
+  });
+});
+
+describe('matchUsers over a large organization', () => {
+  // The ranking matchUsers had before it kept a folded index per list: every active person whose
+  // name or email matches, by match quality, then by name.
+  const reference = (list: User[], query: string, limit: number) =>
+    rank(
+      query,
+      list.filter(
+        (u) => u.is_active && (queryMatches(query, u.full_name) || queryMatches(query, u.email)),
+      ),
+      (u) => [u.full_name, u.email],
+      (a, b) => a.full_name.localeCompare(b.full_name),
+    ).slice(0, limit);
+
+  it('ranks as before, whatever the names and the query', () => {
+    const word = fc.stringMatching(/^[A-Za-zéÖ]{1,6}$/);
+    const person = fc.record({
+      first: word,
+      last: word,
+      active: fc.boolean(),
+      bot: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(person, { maxLength: 40 }),
+        fc.oneof(
+          word,
+          fc.tuple(word, word).map(([a, b]) => `${a} ${b.slice(0, 2)}`),
+        ),
+        fc.integer({ min: 1, max: 10 }),
+        (people, query, limit) => {
+          const list = people.map(
+            (p, i) =>
+              ({
+                user_id: i + 1,
+                full_name: `${p.first} ${p.last}`,
+                email: `${p.first.toLowerCase()}${i}@example.test`,
+                is_active: p.active,
+                is_bot: p.bot,
+              }) as User,
+          );
+          const q = query.slice(0, 1 + (people.length % 4));
+          expect(matchUsers(list, q, limit).map((u) => u.user_id)).toEqual(
+            reference(list, q, limit).map((u) => u.user_id),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
