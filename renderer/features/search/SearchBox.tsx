@@ -67,6 +67,13 @@ export const SearchBox = forwardRef<HTMLInputElement>(function SearchBox(_props,
   const [error, setError] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
   const listId = useId();
+  // Another view opened (the sidebar, a link): the bar shows it, not what was left typed.
+  const [typedIn, setTypedIn] = useState(route);
+  if (typedIn !== route) {
+    setTypedIn(route);
+    setText(null);
+    setError(null);
+  }
   const value = text ?? current;
 
   // One array per users state: matchUsers keeps its folded index per array.
