@@ -17,7 +17,8 @@
 // The seeded realm is made once per scale and seed version and cached under the system's temp
 // folder; every launch copies it into a fresh data folder, so the first launch is a first sign-in.
 // BENCH_LARGE_SCALE=F for a smaller realm, BENCH_RUNS=N launches (default 3),
-// BENCH_PROFILE=DIR writes CPU profiles of the first launch's page and of the event pass.
+// BENCH_PROFILE=DIR writes CPU profiles of the first launch's page and of the event pass,
+// BENCH_STEADY=events,filter,search picks the steady-state passes (all by default).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -47,6 +48,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const SCALE = Number(process.env.BENCH_LARGE_SCALE ?? '1');
 const RUNS = Number(process.env.BENCH_RUNS ?? '3');
 const PROFILE_DIR = process.env.BENCH_PROFILE;
+/** Which steady-state passes run (BENCH_STEADY=search for the search bar alone): all by default. */
+const STEADY = new Set((process.env.BENCH_STEADY ?? 'events,filter,search').split(','));
 const TIMEOUT_MS = 120_000;
 const EVENT_MESSAGES = 150;
 const FILTER_WORDS = ['des', 'platform', 'xyz', 'eng', 'ops'];
@@ -489,9 +492,11 @@ async function main() {
               await page.waitForTimeout(2000); // idle work after the first paint settles
               await page.screenshot({ path: join(BENCH_OUT, 'large-org-inbox.png') });
               const heapMb = await heapAfterGc(cdp);
-              const events = await measureEvents(page, cdp, launch.realmUrl, users);
-              const filter = await measureFilter(page, cdp);
-              const search = await measureSearch(page, cdp);
+              const events = STEADY.has('events')
+                ? await measureEvents(page, cdp, launch.realmUrl, users)
+                : undefined;
+              const filter = STEADY.has('filter') ? await measureFilter(page, cdp) : undefined;
+              const search = STEADY.has('search') ? await measureSearch(page, cdp) : undefined;
               const heapAfterMb = await heapAfterGc(cdp);
               steady = {
                 heapMb: round1(heapMb),
