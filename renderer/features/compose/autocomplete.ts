@@ -351,25 +351,61 @@ export function mentionSyntax(
 
 // --- Channels and topics -------------------------------------------------------------------------
 
-/** Channels matching `query` by name (then by description), the composing channel first. */
+interface FoldedChannel {
+  channel: Channel;
+  name: string;
+  description: string;
+}
+
+/** Unarchived channels sorted by name, name and description folded once, per list (as users). */
+const foldedChannelLists = new WeakMap<object, FoldedChannel[]>();
+
+function foldedChannels(channels: Iterable<Channel>): FoldedChannel[] {
+  let list = foldedChannelLists.get(channels);
+  if (!list) {
+    list = [...channels]
+      .filter((c) => !c.is_archived)
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((channel) => ({
+        channel,
+        name: fold(channel.name),
+        description: fold(channel.description),
+      }));
+    foldedChannelLists.set(channels, list);
+  }
+  return list;
+}
+
+/** `queryMatches` on folded text with a folded query. */
+function foldedMatches(q: string, s: string): boolean {
+  return q.includes(' ') ? s.startsWith(q) || s.includes(` ${q}`) : s.includes(q);
+}
+
+/**
+ * Channels matching `query` by name (then by description), the composing channel first within
+ * each match quality, then by name. Each list of channels is folded and sorted once.
+ */
 export function matchChannels(
   channels: Iterable<Channel>,
   query: string,
   currentStreamId: number | null = null,
   limit = 8,
 ): Channel[] {
-  const list = [...channels].filter((c) => !c.is_archived);
-  const compare = (a: Channel, b: Channel) =>
-    Number(b.stream_id === currentStreamId) - Number(a.stream_id === currentStreamId) ||
-    a.name.localeCompare(b.name);
-  const byName = list.filter((c) => queryMatches(query, c.name));
-  const byDescription = list.filter(
-    (c) => !byName.includes(c) && query && queryMatches(query, c.description),
-  );
-  return [...rank(query, byName, (c) => [c.name], compare), ...byDescription.sort(compare)].slice(
-    0,
-    limit,
-  );
+  const q = fold(query);
+  const buckets: Channel[][] = [[], [], [], []]; // good, word start, rest, by description
+  for (const { channel, name, description } of foldedChannels(channels)) {
+    let bucket: Channel[];
+    if (foldedMatches(q, name)) {
+      if (name.startsWith(q) || channel.name.startsWith(query)) bucket = buckets[0];
+      else if ([...WORD_BOUNDARY].some((c) => name.includes(c + q))) bucket = buckets[1];
+      else bucket = buckets[2];
+    } else if (query && foldedMatches(q, description)) bucket = buckets[3];
+    else continue;
+    // The composing channel leads its bucket; the rest stay in name order.
+    if (channel.stream_id === currentStreamId) bucket.unshift(channel);
+    else bucket.push(channel);
+  }
+  return buckets.flat().slice(0, limit);
 }
 
 export const channelSyntax = (name: string) => `#**${name}**`;

@@ -250,3 +250,55 @@ describe('matchUsers over a large organization', () => {
     );
   });
 });
+
+describe('matchChannels over a large organization', () => {
+  // The ranking matchChannels had before it kept a folded index per list.
+  const reference = (list: Channel[], query: string, current: number | null, limit: number) => {
+    const open = list.filter((c) => !c.is_archived);
+    const compare = (a: Channel, b: Channel) =>
+      Number(b.stream_id === current) - Number(a.stream_id === current) ||
+      a.name.localeCompare(b.name);
+    const byName = open.filter((c) => queryMatches(query, c.name));
+    const byDescription = open.filter(
+      (c) => !byName.includes(c) && query && queryMatches(query, c.description),
+    );
+    return [...rank(query, byName, (c) => [c.name], compare), ...byDescription.sort(compare)].slice(
+      0,
+      limit,
+    );
+  };
+
+  it('ranks as before, the composing channel first within each match quality', () => {
+    const word = fc.stringMatching(/^[a-zA-Zé]{1,5}$/);
+    const channel = fc.record({
+      name: fc.tuple(word, fc.constantFrom('-', ' ', '_', ''), word).map((p) => p.join('')),
+      description: fc.array(word, { maxLength: 4 }).map((w) => w.join(' ')),
+      archived: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(channel, { maxLength: 30, selector: (c) => c.name }),
+        word,
+        fc.integer({ min: 0, max: 30 }),
+        fc.integer({ min: 1, max: 10 }),
+        (specs, query, current, limit) => {
+          const list = specs.map(
+            (c, i) =>
+              ({
+                stream_id: i + 1,
+                name: c.name,
+                description: c.description,
+                is_archived: c.archived,
+              }) as Channel,
+          );
+          const q = query.slice(0, 1 + (specs.length % 3));
+          const currentId = current === 0 ? null : current;
+          expect(matchChannels(list, q, currentId, limit).map((c) => c.stream_id)).toEqual(
+            reference(list, q, currentId, limit).map((c) => c.stream_id),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
