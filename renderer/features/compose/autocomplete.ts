@@ -129,6 +129,7 @@ export interface Triage<T> {
 }
 
 const WORD_BOUNDARY = ' _/-';
+const WORD_BOUNDARIES = [...WORD_BOUNDARY];
 
 /** Splits candidates into the public app's match qualities, keeping their order within each. */
 export function triage<T>(
@@ -309,14 +310,12 @@ export function prepareUserMatching(users: Iterable<User>): void {
 export function matchUsers(users: Iterable<User>, query: string, limit = 8): User[] {
   const q = fold(query);
   const phrase = q.includes(' ');
+  const afterBoundary = WORD_BOUNDARIES.map((c) => c + q);
   const good: User[] = [];
   const wordStart: User[] = [];
   const rest: User[] = [];
   for (const { user, name, email } of foldedUsers(users)) {
-    const matches = phrase
-      ? name.startsWith(q) || name.includes(` ${q}`) || email.startsWith(q)
-      : name.includes(q) || email.includes(q);
-    if (!matches) continue;
+    // A prefix is a match of the best quality (and always a match).
     if (
       name.startsWith(q) ||
       email.startsWith(q) ||
@@ -325,9 +324,14 @@ export function matchUsers(users: Iterable<User>, query: string, limit = 8): Use
     ) {
       good.push(user);
       if (good.length >= limit) break;
-    } else if ([...WORD_BOUNDARY].some((c) => name.includes(c + q) || email.includes(c + q)))
-      wordStart.push(user);
-    else rest.push(user);
+      continue;
+    }
+    // Only a better match can still make the list once `limit` word-start matches are in.
+    if (wordStart.length >= limit) continue;
+    const matches = phrase ? name.includes(` ${q}`) : name.includes(q) || email.includes(q);
+    if (!matches) continue;
+    if (afterBoundary.some((b) => name.includes(b) || email.includes(b))) wordStart.push(user);
+    else if (rest.length < limit) rest.push(user);
   }
   return [...good, ...wordStart, ...rest].slice(0, limit);
 }
@@ -397,7 +401,7 @@ export function matchChannels(
     let bucket: Channel[];
     if (foldedMatches(q, name)) {
       if (name.startsWith(q) || channel.name.startsWith(query)) bucket = buckets[0];
-      else if ([...WORD_BOUNDARY].some((c) => name.includes(c + q))) bucket = buckets[1];
+      else if (WORD_BOUNDARIES.some((c) => name.includes(c + q))) bucket = buckets[1];
       else bucket = buckets[2];
     } else if (query && foldedMatches(q, description)) bucket = buckets[3];
     else continue;
