@@ -279,27 +279,47 @@ interface FoldedUser {
   email: string;
 }
 
-/**
- * Active people sorted by name, with their name and email folded once: per list of users (the
- * callers keep one array per users state), so a keystroke over 10,000 people folds only the query.
- */
-const foldedUserLists = new WeakMap<object, FoldedUser[]>();
+interface UserIndex {
+  /** Active people sorted by name, name and email folded. */
+  all: FoldedUser[];
+  /** The last folded query, and everyone whose name or email contains it (in name order). */
+  query: string;
+  containing: FoldedUser[];
+}
 
-function foldedUsers(users: Iterable<User>): FoldedUser[] {
-  let list = foldedUserLists.get(users);
-  if (!list) {
-    list = [...users]
+/**
+ * Per list of users (the callers keep one array per users state), so a keystroke over 10,000
+ * people folds only the query; and as a query grows by typing, only the people who contained the
+ * shorter one are looked at again.
+ */
+const userIndexes = new WeakMap<object, UserIndex>();
+
+function userIndex(users: Iterable<User>): UserIndex {
+  let index = userIndexes.get(users);
+  if (!index) {
+    const all = [...users]
       .filter((u) => u.is_active)
       .sort((a, b) => a.full_name.localeCompare(b.full_name))
       .map((user) => ({ user, name: fold(user.full_name), email: fold(user.email) }));
-    foldedUserLists.set(users, list);
+    index = { all, query: '', containing: all };
+    userIndexes.set(users, index);
   }
-  return list;
+  return index;
 }
 
 /** Folds and sorts the list now (at idle, or when a field gains focus) rather than on a keystroke. */
 export function prepareUserMatching(users: Iterable<User>): void {
-  foldedUsers(users);
+  userIndex(users);
+}
+
+/** Everyone whose folded name or email contains `q`: every match of `q` is among them. */
+function containing(index: UserIndex, q: string): FoldedUser[] {
+  if (q !== index.query) {
+    const from = q.includes(index.query) ? index.containing : index.all;
+    index.containing = from.filter((u) => u.name.includes(q) || u.email.includes(q));
+    index.query = q;
+  }
+  return index.containing;
 }
 
 /**
@@ -314,7 +334,8 @@ export function matchUsers(users: Iterable<User>, query: string, limit = 8): Use
   const good: User[] = [];
   const wordStart: User[] = [];
   const rest: User[] = [];
-  for (const { user, name, email } of foldedUsers(users)) {
+  // A raw prefix (`query` as typed) is also a folded one, so every match contains `q`.
+  for (const { user, name, email } of containing(userIndex(users), q)) {
     // A prefix is a match of the best quality (and always a match).
     if (
       name.startsWith(q) ||
@@ -328,8 +349,7 @@ export function matchUsers(users: Iterable<User>, query: string, limit = 8): Use
     }
     // Only a better match can still make the list once `limit` word-start matches are in.
     if (wordStart.length >= limit) continue;
-    const matches = phrase ? name.includes(` ${q}`) : name.includes(q) || email.includes(q);
-    if (!matches) continue;
+    if (phrase && !name.includes(` ${q}`)) continue;
     if (afterBoundary.some((b) => name.includes(b) || email.includes(b))) wordStart.push(user);
     else if (rest.length < limit) rest.push(user);
   }
