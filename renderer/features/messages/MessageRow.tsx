@@ -18,6 +18,8 @@ import { withWidget } from './widgets/MessageWidget';
 import { PresenceDot } from '../people/PresenceDot';
 import { sanitizeMessageHtml } from '../../lib/sanitize';
 import type { SearchMatch } from '../../store';
+import { MeetingCards } from '../meetings/MeetingCards';
+import { linkedUploadPaths, mayLinkMeeting } from '../meetings/meeting-links';
 
 /** Flags of a message that mentions the reader: directly, through a group, or by a wildcard. */
 const MENTION_FLAGS = new Set([
@@ -149,6 +151,14 @@ export const MessageRow = memo(function MessageRow({
     // Shown after the sender's name, as an action.
     return isMe ? withoutMeCommand(html) : html;
   }, [content, accountId, isMe, twentyFourHour, textEmoji, stillImages, alertWords]);
+  // Uploads of a message that links a `.json` file: it may be a meeting (its card asks main lazily).
+  // From the message's own HTML, not a search's marked copy.
+  const ownContent = message?.content;
+  const meetingPaths = useMemo(
+    () =>
+      ownContent !== undefined && mayLinkMeeting(ownContent) ? linkedUploadPaths(ownContent) : null,
+    [ownContent],
+  );
   // Kept as an empty box while the message is missing, so that the list can still measure the row.
   if (!message) return <div ref={measureRef} data-index={index} className="message-row" />;
   const header = forceHeader || !prev || !sameConversation(prev, message);
@@ -277,6 +287,9 @@ export const MessageRow = memo(function MessageRow({
           ) : (
             contentOrWidget
           )}
+          {meetingPaths && meetingPaths.length > 0 && !hidden ? (
+            <MeetingCards accountId={accountId} paths={meetingPaths} />
+          ) : null}
           {showHistory ? <EditHistory message={message} accountId={accountId} /> : null}
           {/* Most rows have none: no component (and no store subscription) for those. */}
           {message.reactions.length > 0 && !hidden ? (

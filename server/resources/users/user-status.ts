@@ -12,6 +12,7 @@ import { accessUserRow, activeUserIds, getUserRow } from './users-store';
 import { customEmojiTable } from '../realm/realm-emoji';
 import { presenceEnabledChanged } from './presence';
 import type { Db } from '../../db';
+import { publicName } from '../../../shared/api/public-names';
 
 const statusParams = {
   status_text: p.string().optional(),
@@ -128,7 +129,14 @@ function applyStatus(ctx: RealmContext, userId: number, change: StatusChange): v
     }
   })();
   // The event carries only what changed, as the public API does.
-  ctx.events.send(activeUserIds(ctx.db), { type: 'user_status', user_id: userId, ...change });
+  ctx.events.send(activeUserIds(ctx.db), {
+    type: 'user_status',
+    user_id: userId,
+    ...change,
+    ...(change.reaction_type === undefined
+      ? {}
+      : { reaction_type: publicName(change.reaction_type) }),
+  });
   if (change.away !== undefined && change.away === wasEnabled) {
     presenceEnabledChanged(ctx, userId, !change.away);
   }
@@ -200,7 +208,7 @@ function statusEntry(row: StatusRow | undefined, away: boolean): Record<string, 
   if (row?.emoji_name) {
     entry.emoji_name = row.emoji_name;
     entry.emoji_code = row.emoji_code;
-    entry.reaction_type = row.reaction_type;
+    entry.reaction_type = publicName(row.reaction_type);
   }
   return entry;
 }
