@@ -16,12 +16,12 @@ const REALM_PATH = /^\/(user_uploads|user_avatars|thumbnail|external_content)\//
 /**
  * Class names message HTML may keep: those of the server's rendered markdown (code blocks and their
  * highlighting tokens, mentions, channel and message links, emoji, inline images, videos and
- * embeds, spoilers, math, time stamps). Any other class is dropped, so that a hostile server cannot
- * dress message content in the app's own classes (`overlay`, `menu`, `banner`, `app`, ...) and pass
+ * embeds, spoilers, math, time stamps) and a search's matched words (`highlight`). Any other class
+ * is dropped, so that a hostile server cannot dress message content in the app's own classes (`overlay`, `menu`, `banner`, `app`, ...) and pass
  * it off as the app's controls.
  */
 const MESSAGE_CLASS =
-  /^(?:codehilite|user-mention|user-group-mention|channel-wildcard-mention|topic-mention|silent|stream|stream-topic|message-link|emoji(?:-[0-9a-f]+)*|message_inline_image|message_inline_video|message_inline_ref|image-loading-placeholder|message_embed(?:_[a-z]+)?|data-container|youtube-video|vimeo-video|embed-video|spoiler-(?:block|header|content)|katex(?:-[a-z]+)*|tex-error|timestamp(?:-error)?|rendered_markdown)$/;
+  /^(?:codehilite|user-mention|user-group-mention|channel-wildcard-mention|topic-mention|silent|stream|stream-topic|message-link|emoji(?:-[0-9a-f]+)*|message_inline_image|message_inline_video|message_inline_ref|image-loading-placeholder|message_embed(?:_[a-z]+)?|data-container|youtube-video|vimeo-video|embed-video|spoiler-(?:block|header|content)|katex(?:-[a-z]+)*|tex-error|timestamp(?:-error)?|rendered_markdown|highlight)$/;
 
 /**
  * Pygments' token classes inside code blocks, listed rather than matched by shape: short names

@@ -6,7 +6,7 @@ export { applyEvents, accountFromRegister } from './account';
 export * from './selectors';
 export { IdList } from './idList';
 export type { StoredMessage } from './slices/messages';
-export type { NarrowList, FetchedRange } from './slices/narrows';
+export type { NarrowList, FetchedRange, SearchMatch } from './slices/narrows';
 export type { UnreadLocation } from './slices/unreads';
 export { isTopicMuted, topicVisibility } from './slices/userTopics';
 export type { LocalEchoInput, LocalEchoDestination, OutboxEntry } from './slices/outbox';

@@ -21,8 +21,12 @@ const KNOWN_OPERATORS = new Set([
   'mentions',
 ]);
 
-interface Token {
+/** One word of search-box text, where it is in the text, and its operator if it has one. */
+export interface SearchToken {
   text: string;
+  /** Offsets of the token in the text (end exclusive), quotes included. */
+  start: number;
+  end: number;
   /** True when any part of the token was quoted: a quoted word is never an operator. */
   quoted: boolean;
   /** For operator tokens, the raw operator (before the colon) and the operand. */
@@ -32,13 +36,14 @@ interface Token {
 }
 
 /** Split on whitespace, honouring double quotes (both around whole words and after "op:"). */
-function tokenize(text: string): Token[] {
-  const tokens: Token[] = [];
+export function searchTokens(text: string): SearchToken[] {
+  const tokens: SearchToken[] = [];
   let i = 0;
   const n = text.length;
   while (i < n) {
     while (i < n && /\s/.test(text[i])) i++;
     if (i >= n) break;
+    const start = i;
     let raw = '';
     let quoted = false;
     let operatorPart: string | undefined;
@@ -61,27 +66,71 @@ function tokenize(text: string): Token[] {
     if (operatorPart !== undefined) {
       const negated = operatorPart.startsWith('-');
       const operator = negated ? operatorPart.slice(1) : operatorPart;
-      tokens.push({ text: `${operatorPart}:${raw}`, quoted, operator, operand: raw, negated });
+      tokens.push({
+        text: `${operatorPart}:${raw}`,
+        start,
+        end: Math.min(i, n),
+        quoted,
+        operator,
+        operand: raw,
+        negated,
+      });
     } else {
-      tokens.push({ text: raw, quoted });
+      tokens.push({ text: raw, start, end: Math.min(i, n), quoted });
     }
   }
   return tokens;
 }
 
+/** Whether the search box knows the operator (by its modern name or an alias). */
+export function isKnownSearchOperator(operator: string): boolean {
+  return KNOWN_OPERATORS.has(canonicalOperator(operator));
+}
+
+/**
+ * `word:rest` that reads as an operator nobody knows (`foo:bar`), not a time (`10:30`) or a URL
+ * (`https://…`): the server is asked, and its refusal shown, rather than searching for the words.
+ */
+function looksLikeOperator(token: SearchToken): boolean {
+  return (
+    !token.quoted &&
+    /^[a-z][a-z_-]*$/i.test(token.operator ?? '') &&
+    token.operand !== undefined &&
+    token.operand !== '' &&
+    !token.operand.startsWith('//')
+  );
+}
+
 /**
  * Parse search-box text into a narrow. Unknown operators and empty operands are kept as search
- * words, so nothing the user typed is silently dropped. The result is in canonical form.
+ * words, so nothing the user typed is silently dropped; with `unknownOperators: 'terms'`, a word
+ * that reads as an unknown operator becomes a term for the server to judge (the search box shows
+ * its refusal). The result is in canonical form.
  */
-export function parseSearchQuery(text: string): Narrow {
+export function parseSearchQuery(
+  text: string,
+  { unknownOperators = 'text' }: { unknownOperators?: 'text' | 'terms' } = {},
+): Narrow {
   const terms: NarrowTerm[] = [];
   const searchWords: string[] = [];
-  for (const token of tokenize(text)) {
+  for (const token of searchTokens(text)) {
     if (token.operator === undefined || token.operand === undefined) {
       if (token.text !== '') searchWords.push(token.text);
       continue;
     }
     const operator = canonicalOperator(token.operator);
+    if (
+      !KNOWN_OPERATORS.has(operator) &&
+      unknownOperators === 'terms' &&
+      looksLikeOperator(token)
+    ) {
+      terms.push({
+        operator: token.operator,
+        operand: token.operand,
+        ...(token.negated ? { negated: true } : {}),
+      });
+      continue;
+    }
     if (!KNOWN_OPERATORS.has(operator) || (token.operand === '' && operator !== 'topic')) {
       searchWords.push(token.text);
       continue;
@@ -98,9 +147,14 @@ export function parseSearchQuery(text: string): Narrow {
   return canonicalNarrow(terms);
 }
 
+/** An operand as the search box writes it: quoted when it has spaces or is empty. */
+export function quoteSearchOperand(s: string): string {
+  return /[\s"]/.test(s) || s === '' ? `"${s.replace(/"/g, '')}"` : s;
+}
+
 /** Narrow back to search-box text (quotes operands with spaces). */
 export function narrowToSearchText(narrow: readonly NarrowTerm[]): string {
-  const quote = (s: string) => (/[\s"]/.test(s) || s === '' ? `"${s.replace(/"/g, '')}"` : s);
+  const quote = quoteSearchOperand;
   const parts: string[] = [];
   let search = '';
   for (const term of narrow) {

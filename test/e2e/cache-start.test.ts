@@ -63,7 +63,7 @@ describe('start from the local cache', () => {
       .toMatch(/showing messages saved on this computer/i);
 
     // Search answers from the cached messages.
-    const search = page.getByRole('searchbox', { name: 'Search messages' });
+    const search = page.getByRole('combobox', { name: 'Search messages' });
     await search.fill('quince');
     await search.press('Enter');
     await messageWithText(page, 'quince to be deleted').waitFor();

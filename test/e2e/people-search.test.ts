@@ -92,7 +92,7 @@ describe('chat window gaps found by the audit', () => {
   it('searches sender:me and plain words, titled as typed', async () => {
     await sendAs('owner', 'searching', 'the waves are high');
     await sendAs('emma', 'searching', 'more waves from Emma');
-    const search = page.getByRole('searchbox', { name: 'Search messages' });
+    const search = page.getByRole('combobox', { name: 'Search messages' });
     await search.fill('sender:me waves');
     await search.press('Enter');
     await page.getByRole('heading', { name: 'Search: sender:me waves' }).waitFor();

@@ -18,11 +18,12 @@ export function RecipientPicker({
   const [query, setQuery] = useState('');
   const [choice, setChoice] = useState(0);
   const byId = new Map(users.map((u) => [u.user_id, u]));
+  // The whole list goes to matchUsers (it keeps its folded index per list), the chosen people and
+  // the user are left out after.
   const matches = query
-    ? matchUsers(
-        users.filter((u) => !selected.includes(u.user_id) && u.user_id !== selfUserId),
-        query.toLowerCase(),
-      )
+    ? matchUsers(users, query.toLowerCase(), 8 + selected.length + 1)
+        .filter((u) => !selected.includes(u.user_id) && u.user_id !== selfUserId)
+        .slice(0, 8)
     : [];
   const add = (u: User) => {
     onChange([...selected, u.user_id]);

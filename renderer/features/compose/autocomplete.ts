@@ -129,6 +129,7 @@ export interface Triage<T> {
 }
 
 const WORD_BOUNDARY = ' _/-';
+const WORD_BOUNDARIES = [...WORD_BOUNDARY];
 
 /** Splits candidates into the public app's match qualities, keeping their order within each. */
 export function triage<T>(
@@ -272,17 +273,87 @@ export function matchMentions(
   return all.slice(0, limit);
 }
 
-/** Active people matching `query` for the recipient field, best first. */
+interface FoldedUser {
+  user: User;
+  name: string;
+  email: string;
+}
+
+interface UserIndex {
+  /** Active people sorted by name, name and email folded. */
+  all: FoldedUser[];
+  /** The last folded query, and everyone whose name or email contains it (in name order). */
+  query: string;
+  containing: FoldedUser[];
+}
+
+/**
+ * Per list of users (the callers keep one array per users state), so a keystroke over 10,000
+ * people folds only the query; and as a query grows by typing, only the people who contained the
+ * shorter one are looked at again.
+ */
+const userIndexes = new WeakMap<object, UserIndex>();
+
+function userIndex(users: Iterable<User>): UserIndex {
+  let index = userIndexes.get(users);
+  if (!index) {
+    const all = [...users]
+      .filter((u) => u.is_active)
+      .sort((a, b) => a.full_name.localeCompare(b.full_name))
+      .map((user) => ({ user, name: fold(user.full_name), email: fold(user.email) }));
+    index = { all, query: '', containing: all };
+    userIndexes.set(users, index);
+  }
+  return index;
+}
+
+/** Folds and sorts the list now (at idle, or when a field gains focus) rather than on a keystroke. */
+export function prepareUserMatching(users: Iterable<User>): void {
+  userIndex(users);
+}
+
+/** Everyone whose folded name or email contains `q`: every match of `q` is among them. */
+function containing(index: UserIndex, q: string): FoldedUser[] {
+  if (q !== index.query) {
+    const from = q.includes(index.query) ? index.containing : index.all;
+    index.containing = from.filter((u) => u.name.includes(q) || u.email.includes(q));
+    index.query = q;
+  }
+  return index.containing;
+}
+
+/**
+ * Active people matching `query` (name or email) for the recipient field and the search bar, best
+ * first: exact and prefix matches, then a later word's start, then the rest, each by name (the
+ * order `rank` gives). The list is in name order, so a scan stops once `limit` prefix matches are in.
+ */
 export function matchUsers(users: Iterable<User>, query: string, limit = 8): User[] {
-  const found = [...users].filter(
-    (u) => u.is_active && (queryMatches(query, u.full_name) || queryMatches(query, u.email)),
-  );
-  return rank(
-    query,
-    found,
-    (u) => [u.full_name, u.email],
-    (a, b) => a.full_name.localeCompare(b.full_name),
-  ).slice(0, limit);
+  const q = fold(query);
+  const phrase = q.includes(' ');
+  const afterBoundary = WORD_BOUNDARIES.map((c) => c + q);
+  const good: User[] = [];
+  const wordStart: User[] = [];
+  const rest: User[] = [];
+  // A raw prefix (`query` as typed) is also a folded one, so every match contains `q`.
+  for (const { user, name, email } of containing(userIndex(users), q)) {
+    // A prefix is a match of the best quality (and always a match).
+    if (
+      name.startsWith(q) ||
+      email.startsWith(q) ||
+      user.full_name.startsWith(query) ||
+      user.email.startsWith(query)
+    ) {
+      good.push(user);
+      if (good.length >= limit) break;
+      continue;
+    }
+    // Only a better match can still make the list once `limit` word-start matches are in.
+    if (wordStart.length >= limit) continue;
+    if (phrase && !name.includes(` ${q}`)) continue;
+    if (afterBoundary.some((b) => name.includes(b) || email.includes(b))) wordStart.push(user);
+    else if (rest.length < limit) rest.push(user);
+  }
+  return [...good, ...wordStart, ...rest].slice(0, limit);
 }
 
 /**
@@ -304,25 +375,61 @@ export function mentionSyntax(
 
 // --- Channels and topics -------------------------------------------------------------------------
 
-/** Channels matching `query` by name (then by description), the composing channel first. */
+interface FoldedChannel {
+  channel: Channel;
+  name: string;
+  description: string;
+}
+
+/** Unarchived channels sorted by name, name and description folded once, per list (as users). */
+const foldedChannelLists = new WeakMap<object, FoldedChannel[]>();
+
+function foldedChannels(channels: Iterable<Channel>): FoldedChannel[] {
+  let list = foldedChannelLists.get(channels);
+  if (!list) {
+    list = [...channels]
+      .filter((c) => !c.is_archived)
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((channel) => ({
+        channel,
+        name: fold(channel.name),
+        description: fold(channel.description),
+      }));
+    foldedChannelLists.set(channels, list);
+  }
+  return list;
+}
+
+/** `queryMatches` on folded text with a folded query. */
+function foldedMatches(q: string, s: string): boolean {
+  return q.includes(' ') ? s.startsWith(q) || s.includes(` ${q}`) : s.includes(q);
+}
+
+/**
+ * Channels matching `query` by name (then by description), the composing channel first within
+ * each match quality, then by name. Each list of channels is folded and sorted once.
+ */
 export function matchChannels(
   channels: Iterable<Channel>,
   query: string,
   currentStreamId: number | null = null,
   limit = 8,
 ): Channel[] {
-  const list = [...channels].filter((c) => !c.is_archived);
-  const compare = (a: Channel, b: Channel) =>
-    Number(b.stream_id === currentStreamId) - Number(a.stream_id === currentStreamId) ||
-    a.name.localeCompare(b.name);
-  const byName = list.filter((c) => queryMatches(query, c.name));
-  const byDescription = list.filter(
-    (c) => !byName.includes(c) && query && queryMatches(query, c.description),
-  );
-  return [...rank(query, byName, (c) => [c.name], compare), ...byDescription.sort(compare)].slice(
-    0,
-    limit,
-  );
+  const q = fold(query);
+  const buckets: Channel[][] = [[], [], [], []]; // good, word start, rest, by description
+  for (const { channel, name, description } of foldedChannels(channels)) {
+    let bucket: Channel[];
+    if (foldedMatches(q, name)) {
+      if (name.startsWith(q) || channel.name.startsWith(query)) bucket = buckets[0];
+      else if (WORD_BOUNDARIES.some((c) => name.includes(c + q))) bucket = buckets[1];
+      else bucket = buckets[2];
+    } else if (query && foldedMatches(q, description)) bucket = buckets[3];
+    else continue;
+    // The composing channel leads its bucket; the rest stay in name order.
+    if (channel.stream_id === currentStreamId) bucket.unshift(channel);
+    else bucket.push(channel);
+  }
+  return buckets.flat().slice(0, limit);
 }
 
 export const channelSyntax = (name: string) => `#**${name}**`;

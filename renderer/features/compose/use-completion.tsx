@@ -73,6 +73,11 @@ export function useCompletion({
   const usersState = useChatStore((s) => selectActiveAccount(s)?.users);
   const channelsState = useChatStore((s) => selectActiveAccount(s)?.channels);
   const users = useMemo(() => (usersState ? [...usersState.users.values()] : []), [usersState]);
+  // One array per channels state: matchChannels folds and sorts each list once.
+  const subscriptions = useMemo(
+    () => (channelsState ? [...channelsState.subscriptions.values()] : []),
+    [channelsState],
+  );
   const topicChannelId =
     token?.kind === 'topic'
       ? (channelsState?.idByName.get(token.channelName!.toLowerCase()) ?? null)
@@ -91,8 +96,7 @@ export function useCompletion({
       }));
     if (token.kind === 'channel') {
       const current = destination?.type === 'stream' ? destination.streamId : null;
-      const channels = channelsState ? [...channelsState.subscriptions.values()] : [];
-      return matchChannels(channels, token.query, current).map((c) => ({
+      return matchChannels(subscriptions, token.query, current).map((c) => ({
         key: `c${c.stream_id}`,
         label: `#${c.name}`,
         detail: c.description,
@@ -144,7 +148,18 @@ export function useCompletion({
         users,
       ),
     }));
-  }, [token, emoji, channelsState, destination, topics, topicChannelId, users, mode, storeApi]);
+  }, [
+    token,
+    emoji,
+    channelsState,
+    subscriptions,
+    destination,
+    topics,
+    topicChannelId,
+    users,
+    mode,
+    storeApi,
+  ]);
 
   const open = !!token && suggestions.length > 0;
 

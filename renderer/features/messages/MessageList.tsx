@@ -643,6 +643,7 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
                     twentyFourHour={twentyFourHour}
                     textEmoji={textEmoji}
                     stillImages={stillImages}
+                    searchMatch={list?.searchMatches?.get(id)}
                     index={item.index}
                     measureRef={virtualizer.measureElement}
                   />

@@ -16,6 +16,8 @@ import { openUserPopover } from '../people/UserPopover';
 import { withoutMeCommand } from './me-message';
 import { withWidget } from './widgets/MessageWidget';
 import { PresenceDot } from '../people/PresenceDot';
+import { sanitizeMessageHtml } from '../../lib/sanitize';
+import type { SearchMatch } from '../../store';
 import { MeetingCards } from '../meetings/MeetingCards';
 import { linkedUploadPaths, mayLinkMeeting } from '../meetings/meeting-links';
 
@@ -100,6 +102,8 @@ interface RowProps {
   stillImages?: boolean;
   /** Show a recipient header even when the previous message is in the same conversation. */
   forceHeader?: boolean;
+  /** In a keyword search: the content and topic with the matched words marked. */
+  searchMatch?: SearchMatch;
   /** The row's index in a virtualized list (data-index), and the list's measuring ref. */
   index?: number;
   measureRef?: Ref<HTMLDivElement>;
@@ -114,6 +118,7 @@ export const MessageRow = memo(function MessageRow({
   textEmoji = false,
   stillImages = false,
   forceHeader,
+  searchMatch,
   index,
   measureRef,
 }: RowProps) {
@@ -130,8 +135,9 @@ export const MessageRow = memo(function MessageRow({
   const wantActions = () => {
     if (!actionsWanted) setActionsWanted(true);
   };
-  // By content, not by record: a record replaced for a flag or a reaction keeps its HTML.
-  const content = message?.content;
+  // By content, not by record: a record replaced for a flag or a reaction keeps its HTML. A search
+  // shows the server's copy with the matched words marked (sanitized the same way).
+  const content = searchMatch?.content ?? message?.content;
   const isMe = !!message?.is_me_message;
   // Only a message the server flagged reads the alert words (most rows subscribe to nothing).
   const alerted = !!message?.flags.includes('has_alert_word');
@@ -146,9 +152,12 @@ export const MessageRow = memo(function MessageRow({
     return isMe ? withoutMeCommand(html) : html;
   }, [content, accountId, isMe, twentyFourHour, textEmoji, stillImages, alertWords]);
   // Uploads of a message that links a `.json` file: it may be a meeting (its card asks main lazily).
+  // From the message's own HTML, not a search's marked copy.
+  const ownContent = message?.content;
   const meetingPaths = useMemo(
-    () => (content !== undefined && mayLinkMeeting(content) ? linkedUploadPaths(content) : null),
-    [content],
+    () =>
+      ownContent !== undefined && mayLinkMeeting(ownContent) ? linkedUploadPaths(ownContent) : null,
+    [ownContent],
   );
   // Kept as an empty box while the message is missing, so that the list can still measure the row.
   if (!message) return <div ref={measureRef} data-index={index} className="message-row" />;
@@ -227,7 +236,16 @@ export const MessageRow = memo(function MessageRow({
       onPointerEnter={wantActions}
       onFocus={wantActions}
     >
-      {header ? <RecipientHeader message={message} /> : null}
+      {header ? (
+        <RecipientHeader
+          message={message}
+          topicHtml={
+            searchMatch?.subject === undefined
+              ? undefined
+              : sanitizeMessageHtml(searchMatch.subject, accountId)
+          }
+        />
+      ) : null}
       {newDay ? <DateSeparator timestamp={message.timestamp} /> : null}
       <div className={`message${grouped ? ' grouped' : ''}${message.is_me_message ? ' me' : ''}`}>
         {grouped ? (

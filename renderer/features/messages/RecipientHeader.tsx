@@ -23,12 +23,15 @@ function RecipientDate({ timestamp }: { timestamp: number }) {
 function ChannelHeader({
   streamId,
   topic,
+  topicHtml,
   fallbackName,
   timestamp,
   messageId,
 }: {
   streamId: number;
   topic: string;
+  /** Sanitized HTML of the topic with a search's matched words marked. */
+  topicHtml?: string;
   fallbackName: string;
   timestamp: number;
   /** The first message under the bar (none for a local echo): a move may start at it. */
@@ -56,7 +59,12 @@ function ChannelHeader({
         className="link"
         onClick={() => navigate({ kind: 'narrow', narrow: topicNarrow(streamId, topic) })}
       >
-        {topic || '(no topic)'}
+        {topicHtml ? (
+          // Sanitized by the row (lib/sanitize.ts): the server's escaped topic and highlight spans.
+          <span dangerouslySetInnerHTML={{ __html: topicHtml }} />
+        ) : (
+          topic || '(no topic)'
+        )}
       </button>
       {accountId ? (
         <TopicMenu accountId={accountId} streamId={streamId} topic={topic} messageId={messageId} />
@@ -97,12 +105,19 @@ function DirectHeader({
   );
 }
 
-export function RecipientHeader({ message }: { message: MessageWithFlags }) {
+export function RecipientHeader({
+  message,
+  topicHtml,
+}: {
+  message: MessageWithFlags;
+  topicHtml?: string;
+}) {
   if (message.type === 'stream')
     return (
       <ChannelHeader
         streamId={message.stream_id}
         topic={message.subject}
+        topicHtml={topicHtml}
         fallbackName={message.display_recipient}
         timestamp={message.timestamp}
         messageId={message.id}

@@ -1,44 +1,257 @@
-// Search: text with operators (channel:, topic:, sender:, is:, has:) becomes a narrow.
-import { forwardRef, useState } from 'react';
-import { useAccountNames, useChatStoreApi } from '../../store/hooks';
+// The search bar: text with operators becomes a narrow, with the public web app's typeahead
+// (search-suggestions.ts) as a combobox. Arrows move through the suggestions, Tab takes one and goes
+// on typing, Enter takes the highlighted one and searches (an operator alone, `channel:`, goes on to
+// its values), Enter with none highlighted searches for what is typed, Esc closes the list, then
+// leaves the bar. A search the server refuses (an unknown operator) shows its reason and leaves the
+// view on screen as it was.
+import { forwardRef, useId, useMemo, useState, type KeyboardEvent } from 'react';
+import { useAccountNames, useChatStore, useChatStoreApi } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import { navigate, useUi } from '../../src/ui-store';
-import { searchNarrow, searchText } from './search-narrow';
+import { api } from '../../src/tributary';
+import {
+  canonicalOperator,
+  isKnownSearchOperator,
+  searchTokens,
+  type Narrow,
+} from '../../../shared/narrow';
+import { prepareUserMatching } from '../compose/autocomplete';
+import { useChannelTopics } from '../compose/use-completion';
+import { refusalReason } from '../messages/useMessagePages';
+import { channelIdOf } from '../messages/narrow-info';
+import { personId, searchNarrow, searchText } from './search-narrow';
+import { searchSuggestions, type SearchSuggestion } from './search-suggestions';
+
+const KNOWN_VALUES: Record<string, ReadonlySet<string>> = {
+  is: new Set(['dm', 'private', 'starred', 'mentioned', 'alerted', 'followed', 'unread']),
+  has: new Set(['link', 'image', 'attachment', 'reaction']),
+};
+
+/**
+ * Whether the server should see the narrow before the view changes: an operator the app does not
+ * know, a filter value it does not know, or a channel or person it could not resolve. Those may be
+ * refused; everything else opens at once.
+ */
+function needsServerCheck(narrow: Narrow): boolean {
+  return narrow.some((t) => {
+    if (!isKnownSearchOperator(t.operator)) return true;
+    const values = KNOWN_VALUES[t.operator];
+    if (values) return typeof t.operand !== 'string' || !values.has(t.operand);
+    if (['channel', 'sender', 'dm', 'dm-including'].includes(t.operator))
+      return typeof t.operand === 'string';
+    return false;
+  });
+}
+
+/** The channel named in the text (`channel:general`), for its topics. */
+function typedChannel(text: string, idByName: ReadonlyMap<string, number> | undefined) {
+  for (const token of searchTokens(text)) {
+    if (token.operator && canonicalOperator(token.operator) === 'channel' && !token.negated)
+      return idByName?.get((token.operand ?? '').toLowerCase());
+  }
+  return undefined;
+}
 
 export const SearchBox = forwardRef<HTMLInputElement>(function SearchBox(_props, ref) {
   const route = useUi((s) => s.route);
   const store = useChatStoreApi();
   // Only the slices names come from, so message events do not re-render the box.
   const names = useAccountNames();
+  const accountId = useChatStore((s) => s.activeAccountId ?? '');
   // The open narrow, shown as the user would type it.
   const current = route.kind === 'narrow' ? searchText(route.narrow, names) : '';
+  const viewChannel = route.kind === 'narrow' ? channelIdOf(route.narrow, names) : undefined;
   const [text, setText] = useState<string | null>(null);
+  const [open, setOpen] = useState(false);
+  const [choice, setChoice] = useState(-1);
+  const [error, setError] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
+  const listId = useId();
+  // Another view opened (the sidebar, a link): the bar shows it, not what was left typed.
+  const [typedIn, setTypedIn] = useState(route);
+  if (typedIn !== route) {
+    setTypedIn(route);
+    setText(null);
+    setError(null);
+  }
+  const value = text ?? current;
+
+  // One array per users state: matchUsers keeps its folded index per array.
+  const usersState = names?.users;
+  const channelsState = names?.channels;
+  const users = useMemo(() => (usersState ? [...usersState.users.values()] : []), [usersState]);
+  const subscriptions = useMemo(
+    () => (channelsState ? [...channelsState.subscriptions.values()] : []),
+    [channelsState],
+  );
+  const topicChannel = open
+    ? (typedChannel(value, names?.channels.idByName) ?? viewChannel ?? null)
+    : null;
+  const topics = useChannelTopics(accountId, topicChannel);
+
+  const suggestions = useMemo((): SearchSuggestion[] => {
+    if (!open || !names) return [];
+    return searchSuggestions(value, {
+      channels: subscriptions,
+      users,
+      selfUserId: names.selfUserId,
+      channelId: (name) => names.channels.idByName.get(name),
+      topics: (streamId) => (streamId === topicChannel ? topics : []),
+      isPerson: (operand) => personId(operand, names) !== undefined,
+      currentStreamId: viewChannel,
+    });
+  }, [open, names, value, subscriptions, users, topicChannel, topics, viewChannel]);
+  const shown = open && suggestions.length > 0;
+  const active = shown && choice >= 0 && choice < suggestions.length ? choice : -1;
+
+  const edit = (next: string) => {
+    setText(next);
+    setChoice(-1);
+    setError(null);
+    setOpen(true);
+  };
+
+  const finish = () => {
+    setText(null);
+    setOpen(false);
+    setChoice(-1);
+    setError(null);
+    (document.activeElement as HTMLElement | null)?.blur();
+  };
+
+  const search = async (query: string) => {
+    const account = selectActiveAccount(store.getState());
+    const narrow = searchNarrow(query, account, { unknownOperators: 'terms' });
+    if (needsServerCheck(narrow) && accountId) {
+      setChecking(true);
+      try {
+        await api().getMessages({
+          accountId,
+          anchor: 'newest',
+          numBefore: 0,
+          numAfter: 0,
+          narrow,
+        });
+      } catch (e) {
+        const reason = refusalReason(e);
+        if (reason !== null) {
+          // The view stays as it was; the text stays to be corrected.
+          setText(query);
+          setOpen(false);
+          setError(reason);
+          return;
+        }
+      } finally {
+        setChecking(false);
+      }
+    }
+    navigate({ kind: 'narrow', narrow });
+    finish();
+  };
+
+  const take = (s: SearchSuggestion, thenSearch: boolean) => {
+    if (thenSearch && !s.partial) {
+      void search(s.text);
+      return;
+    }
+    edit(s.text);
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      if (!shown) {
+        setOpen(true);
+        return;
+      }
+      e.preventDefault();
+      const n = suggestions.length;
+      setChoice(e.key === 'ArrowDown' ? (active + 1) % n : active <= 0 ? n - 1 : active - 1);
+      return;
+    }
+    if (e.key === 'Tab' && shown && !e.shiftKey) {
+      e.preventDefault();
+      take(suggestions[Math.max(0, active)], false);
+      return;
+    }
+    if (e.key === 'Enter' && shown && active >= 0 && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      take(suggestions[active], true);
+      return;
+    }
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      if (shown) {
+        setOpen(false);
+        return;
+      }
+      finish();
+    }
+  };
+
   return (
     <form
       role="search"
       className="search"
       onSubmit={(e) => {
         e.preventDefault();
-        const narrow = searchNarrow(text ?? current, selectActiveAccount(store.getState()));
-        navigate({ kind: 'narrow', narrow });
-        setText(null);
-        (document.activeElement as HTMLElement | null)?.blur();
+        if (!checking) void search(value);
       }}
     >
       <input
         ref={ref}
         type="search"
+        role="combobox"
         aria-label="Search messages"
-        placeholder="Search (channel: topic: sender: is: has:)"
-        value={text ?? current}
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            setText(null);
-            e.currentTarget.blur();
-          }
+        aria-expanded={shown}
+        aria-controls={listId}
+        aria-autocomplete="list"
+        aria-activedescendant={active >= 0 ? `${listId}-${active}` : undefined}
+        aria-invalid={error !== null}
+        aria-describedby={error !== null ? `${listId}-error` : undefined}
+        autoComplete="off"
+        spellCheck={false}
+        placeholder="Search (channel: topic: sender: dm: is: has:)"
+        value={value}
+        onChange={(e) => edit(e.target.value)}
+        onFocus={() => {
+          // Folding 10,000 names happens here, not on the first keystroke.
+          prepareUserMatching(users);
+          setOpen(true);
         }}
+        onBlur={() => setOpen(false)}
+        onKeyDown={onKeyDown}
       />
+      {shown ? (
+        <ul
+          id={listId}
+          className="autocomplete search-suggestions"
+          role="listbox"
+          aria-label="Search suggestions"
+        >
+          {suggestions.map((s, i) => (
+            <li
+              key={s.text}
+              id={`${listId}-${i}`}
+              role="option"
+              aria-selected={i === active}
+              onMouseDown={(e) => {
+                // Keeps focus in the bar.
+                e.preventDefault();
+                take(s, true);
+              }}
+            >
+              <span className="search-term">{s.label}</span>
+              <span className="autocomplete-detail"> {s.description}</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {error !== null ? (
+        <p id={`${listId}-error`} role="alert" className="search-error">
+          {error}
+        </p>
+      ) : null}
     </form>
   );
 });

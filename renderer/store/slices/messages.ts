@@ -232,7 +232,12 @@ export function handleMessagesEvent(
 export function mergeMessages(d: SliceDraft<MessagesState>, messages: readonly Message[]): void {
   for (const m of messages) {
     if (d.read.byId.has(m.id)) continue;
-    const stored = (m.flags ? m : { ...m, flags: [] }) as StoredMessage;
+    // A search's marked copies belong to its list (narrows.ts), never to the message itself.
+    const plain =
+      m.match_content !== undefined || m.match_subject !== undefined
+        ? (({ match_content: _c, match_subject: _s, ...rest }) => rest)(m)
+        : m;
+    const stored = (plain.flags ? plain : { ...plain, flags: [] }) as StoredMessage;
     d.write.byId.set(m.id, stored);
     indexMessage(d.read.conversations, stored);
   }

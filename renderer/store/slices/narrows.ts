@@ -16,6 +16,14 @@ import type { EventContext } from '../context';
 import type { SliceDraft } from '../sliceDraft';
 import type { StoredMessage } from './messages';
 
+/** A keyword search's marked copies of one message (the server's match_content / match_subject). */
+export interface SearchMatch {
+  /** Rendered content with the matched words in `<span class="highlight">`. */
+  readonly content?: string;
+  /** The topic, HTML-escaped, with the matched words marked. */
+  readonly subject?: string;
+}
+
 export interface NarrowList {
   readonly key: string;
   readonly narrow: Narrow;
@@ -29,6 +37,11 @@ export interface NarrowList {
   readonly reactionTerms: boolean;
   /** in:home, is:muted, is:followed: membership depends on mute and follow settings. */
   readonly visibilityTerms: boolean;
+  /**
+   * A search's highlighted content and topic by message id, as fetched. Kept with the list, not the
+   * message: the same message shows unmarked everywhere else. An edit or move drops its entry.
+   */
+  readonly searchMatches?: ReadonlyMap<number, SearchMatch>;
 }
 
 export interface NarrowsState {
@@ -156,6 +169,7 @@ export function handleNarrowsEvent(
         ? ev.message_ids
         : [...ev.message_ids, ev.message_id];
       reevaluate(d, ids, byId, ctx.match, () => true);
+      if (ev.rendered_content !== undefined || ev.subject !== undefined) dropSearchMatches(d, ids);
       return;
     }
     case 'delete_message': {
@@ -191,6 +205,31 @@ export function handleNarrowsEvent(
     default:
       return;
   }
+}
+
+/** The marks of edited or moved messages are stale: they show unmarked until fetched again. */
+function dropSearchMatches(d: SliceDraft<NarrowsState>, ids: readonly number[]): void {
+  for (const list of d.read.lists.values()) {
+    const matches = list.searchMatches;
+    if (!matches || !ids.some((id) => matches.has(id))) continue;
+    const next = new Map(matches);
+    for (const id of ids) next.delete(id);
+    d.write.lists.set(list.key, { ...(d.read.lists.get(list.key) ?? list), searchMatches: next });
+  }
+}
+
+/** The page's search marks added to the list's (undefined when neither has any). */
+function withSearchMatches(
+  previous: ReadonlyMap<number, SearchMatch> | undefined,
+  messages: readonly Message[],
+): ReadonlyMap<number, SearchMatch> | undefined {
+  let next: Map<number, SearchMatch> | undefined;
+  for (const m of messages) {
+    if (m.match_content === undefined && m.match_subject === undefined) continue;
+    next ??= new Map(previous);
+    next.set(m.id, { content: m.match_content, subject: m.match_subject });
+  }
+  return next ?? previous;
 }
 
 export interface FetchedRange {
@@ -237,12 +276,14 @@ export function mergeFetchedIntoNarrow(
         ids: list.ids.merge(pageIds),
         foundOldest: list.foundOldest || range.foundOldest,
         foundNewest: list.foundNewest || range.foundNewest,
+        searchMatches: withSearchMatches(list.searchMatches, messages),
       }
     : {
         ...list,
         ids: IdList.from(pageIds),
         foundOldest: range.foundOldest,
         foundNewest: range.foundNewest,
+        searchMatches: withSearchMatches(undefined, messages),
       };
   d.write.lists.set(key, next);
 }

@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
  * web_channel_default_view says (by default the channel's top topic, as in the public web app).
  */
 export async function openChannel(page: Page, channel: string): Promise<void> {
-  const search = page.getByRole('searchbox', { name: 'Search messages' });
+  const search = page.getByRole('combobox', { name: 'Search messages' });
   await search.fill(`channel:${channel}`);
   await search.press('Enter');
   await page.getByRole('heading', { name: `#${channel}`, exact: true }).waitFor();
@@ -15,7 +15,7 @@ export async function openChannel(page: Page, channel: string): Promise<void> {
 
 /** Opens a topic through the search box (works whether or not the topic exists yet). */
 export async function openTopic(page: Page, channel: string, topic: string): Promise<void> {
-  const search = page.getByRole('searchbox', { name: 'Search messages' });
+  const search = page.getByRole('combobox', { name: 'Search messages' });
   await search.fill(`channel:${channel} topic:"${topic}"`);
   await search.press('Enter');
   await page.getByRole('heading', { name: `#${channel} > ${topic}` }).waitFor();

@@ -1,13 +1,16 @@
 // Compose's typeahead rules, as the public web app's composebox typeahead has them: which token at
 // the cursor starts a completion, how candidates are matched and ranked, and the syntax inserted.
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import {
   applyCompletion,
   matchChannels,
   matchMentions,
   matchTopics,
+  matchUsers,
   mentionSyntax,
   queryMatches,
+  rank,
   tokenAtCursor,
   topicJump,
   type MentionContext,
@@ -194,5 +197,110 @@ describe('the syntax inserted', () => {
       text: 'see #**general>',
       cursor: 15,
     });
+  });
+});
+
+describe('matchUsers over a large organization', () => {
+  // The ranking matchUsers had before it kept a folded index per list: every active person whose
+  // name or email matches, by match quality, then by name.
+  const reference = (list: User[], query: string, limit: number) =>
+    rank(
+      query,
+      list.filter(
+        (u) => u.is_active && (queryMatches(query, u.full_name) || queryMatches(query, u.email)),
+      ),
+      (u) => [u.full_name, u.email],
+      (a, b) => a.full_name.localeCompare(b.full_name),
+    ).slice(0, limit);
+
+  it('ranks as before, whatever the names and the query', () => {
+    const word = fc.stringMatching(/^[A-Za-zéÖ]{1,6}$/);
+    const person = fc.record({
+      first: word,
+      last: word,
+      active: fc.boolean(),
+      bot: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(person, { maxLength: 40 }),
+        fc.oneof(
+          word,
+          fc.tuple(word, word).map(([a, b]) => `${a} ${b.slice(0, 2)}`),
+        ),
+        fc.integer({ min: 1, max: 10 }),
+        (people, query, limit) => {
+          const list = people.map(
+            (p, i) =>
+              ({
+                user_id: i + 1,
+                full_name: `${p.first} ${p.last}`,
+                email: `${p.first.toLowerCase()}${i}@example.test`,
+                is_active: p.active,
+                is_bot: p.bot,
+              }) as User,
+          );
+          // Typed a key at a time, then erased back to one letter: each answer as the reference's.
+          const q = query.slice(0, 1 + (people.length % 4));
+          for (const typed of [q.slice(0, 1), q.slice(0, 2), q, q.slice(0, 1)])
+            expect(matchUsers(list, typed, limit).map((u) => u.user_id)).toEqual(
+              reference(list, typed, limit).map((u) => u.user_id),
+            );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('matchChannels over a large organization', () => {
+  // The ranking matchChannels had before it kept a folded index per list.
+  const reference = (list: Channel[], query: string, current: number | null, limit: number) => {
+    const open = list.filter((c) => !c.is_archived);
+    const compare = (a: Channel, b: Channel) =>
+      Number(b.stream_id === current) - Number(a.stream_id === current) ||
+      a.name.localeCompare(b.name);
+    const byName = open.filter((c) => queryMatches(query, c.name));
+    const byDescription = open.filter(
+      (c) => !byName.includes(c) && query && queryMatches(query, c.description),
+    );
+    return [...rank(query, byName, (c) => [c.name], compare), ...byDescription.sort(compare)].slice(
+      0,
+      limit,
+    );
+  };
+
+  it('ranks as before, the composing channel first within each match quality', () => {
+    const word = fc.stringMatching(/^[a-zA-Zé]{1,5}$/);
+    const channel = fc.record({
+      name: fc.tuple(word, fc.constantFrom('-', ' ', '_', ''), word).map((p) => p.join('')),
+      description: fc.array(word, { maxLength: 4 }).map((w) => w.join(' ')),
+      archived: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(channel, { maxLength: 30, selector: (c) => c.name }),
+        word,
+        fc.integer({ min: 0, max: 30 }),
+        fc.integer({ min: 1, max: 10 }),
+        (specs, query, current, limit) => {
+          const list = specs.map(
+            (c, i) =>
+              ({
+                stream_id: i + 1,
+                name: c.name,
+                description: c.description,
+                is_archived: c.archived,
+              }) as Channel,
+          );
+          const q = query.slice(0, 1 + (specs.length % 3));
+          const currentId = current === 0 ? null : current;
+          expect(matchChannels(list, q, currentId, limit).map((c) => c.stream_id)).toEqual(
+            reference(list, q, currentId, limit).map((c) => c.stream_id),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

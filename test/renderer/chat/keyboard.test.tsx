@@ -176,7 +176,7 @@ describe('arrow keys, r and /', () => {
   it('/ focuses the search box', async () => {
     await startApp();
     fireEvent.keyDown(document.body, { key: '/' });
-    expect(document.activeElement).toBe(screen.getByRole('searchbox', { name: 'Search messages' }));
+    expect(document.activeElement).toBe(screen.getByRole('combobox', { name: 'Search messages' }));
   });
 });
 

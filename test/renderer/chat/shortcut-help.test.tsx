@@ -60,7 +60,7 @@ describe('keyboard shortcut help', () => {
 
   it('does not open while typing in a field', async () => {
     await startApp();
-    const search = screen.getByRole('searchbox', { name: 'Search messages' });
+    const search = screen.getByRole('combobox', { name: 'Search messages' });
     fireEvent.keyDown(search, { key: '?' });
     expect(screen.queryByRole('dialog', { name: 'Keyboard shortcuts' })).toBeNull();
   });

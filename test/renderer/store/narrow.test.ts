@@ -2,6 +2,7 @@
 // shared/narrow: keys, search-box parsing and client-side matching.
 import { describe, expect, it } from 'vitest';
 import {
+  canonicalNarrow,
   dmConversationKey,
   isNarrowDecidableLocally,
   messageMatchesNarrow,
@@ -73,6 +74,20 @@ describe('parseSearchQuery', () => {
     expect(parseSearchQuery('"ratio:3" foo:bar')).toEqual([
       { operator: 'search', operand: 'ratio:3 foo:bar' },
     ]);
+  });
+
+  it("with unknownOperators: 'terms', sends a word that reads as an operator to the server", () => {
+    expect(
+      parseSearchQuery('foo:bar -baz:qux at 10:30 see https://example.com "ratio:3"', {
+        unknownOperators: 'terms',
+      }),
+    ).toEqual(
+      canonicalNarrow([
+        { operator: 'foo', operand: 'bar' },
+        { operator: 'baz', operand: 'qux', negated: true },
+        { operator: 'search', operand: 'at 10:30 see https://example.com ratio:3' },
+      ]),
+    );
   });
 
   it('parses dm lists, message ids and an empty topic', () => {
