@@ -1,0 +1,151 @@
+// Feedback after sending and the edit history's marks, in real Chromium against the real local
+// server: a send to another topic says where it went and its link goes there; a picture sent at
+// the bottom of the list ends fully in view once its preview has loaded; an edited and moved
+// message's history marks the added and removed words and names the moves.
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import {
+  launchChromium,
+  openApp,
+  pageErrors,
+  realmClient,
+  startApp,
+  startRealm,
+  type App,
+  type Realm,
+} from './support/app';
+import { messageWithText, openTopic, send } from './support/ui';
+import { encodePng } from '../../server/seed/png';
+
+/** Screenshots of what a person sees, for looking at (not compared). */
+const SHOTS = join(tmpdir(), 'tributary-e2e-screenshots');
+
+let realm: Realm;
+let app: App;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  realm = await startRealm();
+  app = await startApp(realm, 'owner');
+  browser = await launchChromium();
+  page = await openApp(browser, app);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await realm?.close();
+});
+
+const owner = () => realmClient(realm, 'owner');
+
+describe('feedback after sending', () => {
+  it('says where a message sent outside the view went, and its link goes there', async () => {
+    await openTopic(page, 'general', 'e2e here');
+    // Compose pointed at another topic of the channel than the one on screen.
+    await page.getByRole('textbox', { name: 'Topic' }).fill('e2e elsewhere');
+    await send(page, 'This goes somewhere else');
+    const notice = page.getByRole('status').filter({ hasText: 'Sent!' });
+    await notice.getByText('Your message is outside your current view.').waitFor();
+    await page.screenshot({ path: join(SHOTS, 'feedback-sent-elsewhere.png') });
+    // The list on screen did not take it.
+    expect(await messageWithText(page, 'This goes somewhere else').count()).toBe(0);
+    await notice.getByRole('button', { name: 'Go to #general > e2e elsewhere' }).click();
+    await page.getByRole('heading', { name: '#general > e2e elsewhere', exact: true }).waitFor();
+    await messageWithText(page, 'This goes somewhere else').waitFor();
+    await expect.poll(() => notice.count()).toBe(0);
+
+    // A send to the topic on screen says nothing.
+    await send(page, 'This one stays here');
+    await messageWithText(page, 'This one stays here').waitFor();
+    expect(await page.getByText('outside your current view').count()).toBe(0);
+  });
+
+  it('ends with a picture sent at the bottom fully in view once its preview loaded', async () => {
+    await openTopic(page, 'general', 'e2e picture');
+    for (let i = 0; i < 12; i++) await send(page, `Filler line ${i}`);
+    await messageWithText(page, 'Filler line 11').waitFor();
+    const tall = encodePng(600, 900, (x, y) => [x % 255, y % 255, 120, 255]);
+    const compose = page.getByRole('textbox', { name: 'Message' });
+    await page
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'tall.png', mimeType: 'image/png', buffer: tall });
+    await expect
+      .poll(() => compose.inputValue(), { timeout: 30_000 })
+      .toContain('[tall.png](/user_uploads/');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    const picture = messageWithText(page, 'tall.png').locator('.message_inline_image img');
+    await expect
+      .poll(() => picture.evaluate((img: { naturalHeight: number }) => img.naturalHeight), {
+        timeout: 30_000,
+      })
+      .toBeGreaterThan(0);
+    // The last row's bottom edge is inside the list's box (not below it).
+    const gap = () =>
+      page.evaluate(() => {
+        const doc = (globalThis as unknown as { document: { querySelector(s: string): unknown } })
+          .document;
+        type Box = { getBoundingClientRect(): { bottom: number } };
+        const list = doc.querySelector('[aria-label="Messages"]') as Box | null;
+        const rows = (
+          doc as unknown as { querySelectorAll(s: string): ArrayLike<Box> }
+        ).querySelectorAll('[data-testid="message"]');
+        const last = rows[rows.length - 1];
+        if (!list || !last) return Infinity;
+        return last.getBoundingClientRect().bottom - list.getBoundingClientRect().bottom;
+      });
+    await expect.poll(gap, { timeout: 15_000 }).toBeLessThanOrEqual(1);
+    await page.screenshot({ path: join(SHOTS, 'feedback-picture-bottom.png') });
+  });
+});
+
+describe('edit history', () => {
+  it('marks inserted and deleted words and names topic and channel moves', async () => {
+    const streams = (await owner().get('/streams')).body.streams as Array<{
+      stream_id: number;
+      name: string;
+    }>;
+    const general = streams.find((s) => s.name === 'general')!.stream_id;
+    const random = streams.find((s) => s.name === 'random')!.stream_id;
+    const sent = await owner().post('/messages', {
+      type: 'stream',
+      to: general,
+      topic: 'e2e history',
+      content: 'Lunch at noon in the park',
+    });
+    const id = sent.body.id as number;
+    await owner().patch(`/messages/${id}`, { content: 'Lunch at one in the park' });
+    await owner().patch(`/messages/${id}`, { content: 'Lunch at one in the big park' });
+    await owner().patch(`/messages/${id}`, { topic: 'e2e lunch', stream_id: random });
+
+    await openTopic(page, 'random', 'e2e lunch');
+    const message = messageWithText(page, 'Lunch at one in the big park');
+    await message
+      .getByRole('button', { name: /^\((edited|moved)\)$/ })
+      .first()
+      .click();
+    const history = message.getByRole('region', { name: 'Edit history' });
+    const versions = history.getByRole('listitem');
+    await expect.poll(() => versions.count(), { timeout: 15_000 }).toBe(4);
+
+    // First edit: "noon" struck out, "one" added.
+    const first = versions.nth(1);
+    expect(await first.locator('del').allTextContents()).toEqual(['noon']);
+    expect(await first.locator('ins').allTextContents()).toEqual(['one']);
+    // Second edit: only "big" added.
+    const second = versions.nth(2);
+    expect(await second.locator('ins').allTextContents()).toEqual(['big']);
+    expect(await second.locator('del').count()).toBe(0);
+    // The move: topic and channel, each from the old to the new.
+    const move = versions.nth(3);
+    await move.getByText('Topic changed from e2e history to e2e lunch').waitFor();
+    await move.getByText('Moved from #general to #random').waitFor();
+    await page.screenshot({ path: join(SHOTS, 'feedback-edit-history.png') });
+    expect(pageErrors).toEqual([]);
+  });
+});
