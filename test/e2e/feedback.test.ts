@@ -81,7 +81,7 @@ describe('feedback after sending', () => {
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     const picture = messageWithText(page, 'tall.png').locator('.message_inline_image img');
     await expect
-      .poll(() => picture.evaluate((img: { naturalHeight: number }) => img.naturalHeight), {
+      .poll(() => picture.evaluate((img) => (img as HTMLImageElement).naturalHeight), {
         timeout: 30_000,
       })
       .toBeGreaterThan(0);
@@ -101,6 +101,78 @@ describe('feedback after sending', () => {
       });
     await expect.poll(gap, { timeout: 15_000 }).toBeLessThanOrEqual(1);
     await page.screenshot({ path: join(SHOTS, 'feedback-picture-bottom.png') });
+  });
+});
+
+/** A datetime-local value `seconds` from now, in the browser's (and this process's) local time. */
+function localInputValue(secondsAhead: number): string {
+  const d = new Date(Date.now() + secondsAhead * 1000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return (
+    `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}` +
+    `T${pad(d.getHours())}:${pad(d.getMinutes())}`
+  );
+}
+
+describe('reminders', () => {
+  it('lists a reminder with its time and message, changes its time and deletes it', async () => {
+    await openTopic(page, 'general', 'e2e reminders');
+    await send(page, 'Water the office plants');
+    const row = messageWithText(page, 'Water the office plants');
+    await row.waitFor();
+    await page.mouse.move(1, 1);
+    await row.hover();
+    await row.getByRole('button', { name: 'Message actions' }).click();
+    await page
+      .getByRole('menu', { name: 'Message actions' })
+      .getByRole('menuitem', { name: 'Remind me about this' })
+      .click();
+    const form = page.getByRole('dialog', { name: 'Remind me about this' });
+    await form.getByRole('button', { name: /^In 1 hour/ }).click();
+    await form.getByRole('status').filter({ hasText: 'You will be reminded' }).waitFor();
+    await form.getByRole('button', { name: 'Close' }).click();
+
+    await page
+      .getByRole('navigation', { name: 'Conversations' })
+      .getByRole('button', { name: /^Scheduled messages/ })
+      .click();
+    const section = page.getByRole('region', { name: 'Reminders' });
+    const item = section.getByTestId('reminder');
+    await expect.poll(() => item.count(), { timeout: 15_000 }).toBe(1);
+    // The message it points to (the quote) and where it is, with its time.
+    await item.getByText('Water the office plants').waitFor();
+    await item.getByRole('button', { name: '#general > e2e reminders' }).waitFor();
+    const pending = async () =>
+      (await owner().get('/reminders')).body.reminders as Array<{
+        scheduled_delivery_timestamp: number;
+        reminder_target_message_id: number;
+      }>;
+    const [before] = await pending();
+    expect(await item.locator('time').getAttribute('datetime')).toBe(
+      new Date(before!.scheduled_delivery_timestamp * 1000).toISOString(),
+    );
+    await page.screenshot({ path: join(SHOTS, 'feedback-reminders.png') });
+
+    // A new time: two days ahead, still about the same message.
+    await item.getByRole('button', { name: 'Change time' }).click();
+    const later = localInputValue(2 * 86_400);
+    await item.getByLabel('Remind at').fill(later);
+    await item.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(async () => (await pending()).map((r) => r.scheduled_delivery_timestamp))
+      .toEqual([Math.floor(new Date(later).getTime() / 1000)]);
+    expect((await pending())[0]!.reminder_target_message_id).toBe(
+      before!.reminder_target_message_id,
+    );
+    await expect.poll(() => item.count()).toBe(1);
+    await expect
+      .poll(() => item.locator('time').getAttribute('datetime'))
+      .toBe(new Date(later).toISOString());
+
+    // Deleted: gone from the server and the list.
+    await item.getByRole('button', { name: /^Delete reminder of / }).click();
+    await expect.poll(async () => (await pending()).length).toBe(0);
+    await section.getByText('No reminders.').waitFor();
   });
 });
 

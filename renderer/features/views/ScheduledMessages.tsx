@@ -15,6 +15,7 @@ import { userName } from '../messages/narrow-info';
 import { messageBodyHtml } from '../messages/rich-content';
 import { handleContentClick, handleContentKeyDown } from '../messages/content-controls';
 import { fromDatetimeLocal, toDatetimeLocal } from '../compose/schedule-times';
+import { Reminders } from './Reminders';
 
 function destinationTitle(account: AccountNames | undefined, m: ScheduledMessage): string {
   if (m.type === 'stream') {
@@ -42,6 +43,7 @@ export function ScheduledMessages({ accountId }: { accountId: string }) {
           />
         ))}
       </ul>
+      <Reminders accountId={accountId} />
     </section>
   );
 }
