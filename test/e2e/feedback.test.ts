@@ -44,6 +44,17 @@ afterAll(async () => {
 
 const owner = () => realmClient(realm, 'owner');
 
+/** Screenshots to look at: as it is (light), then ~800 px wide in dark, then back. */
+async function shoot(name: string): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 800, height: 900 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: join(SHOTS, `${name}-800-dark.png`) });
+  await page.emulateMedia({ colorScheme: 'light' });
+  if (size) await page.setViewportSize(size);
+}
+
 describe('feedback after sending', () => {
   it('says where a message sent outside the view went, and its link goes there', async () => {
     await openTopic(page, 'general', 'e2e here');
@@ -52,7 +63,7 @@ describe('feedback after sending', () => {
     await send(page, 'This goes somewhere else');
     const notice = page.getByRole('status').filter({ hasText: 'Sent!' });
     await notice.getByText('Your message is outside your current view.').waitFor();
-    await page.screenshot({ path: join(SHOTS, 'feedback-sent-elsewhere.png') });
+    await shoot('feedback-sent-elsewhere');
     // The list on screen did not take it.
     expect(await messageWithText(page, 'This goes somewhere else').count()).toBe(0);
     await notice.getByRole('button', { name: 'Go to #general > e2e elsewhere' }).click();
@@ -100,7 +111,7 @@ describe('feedback after sending', () => {
         return last.getBoundingClientRect().bottom - list.getBoundingClientRect().bottom;
       });
     await expect.poll(gap, { timeout: 15_000 }).toBeLessThanOrEqual(1);
-    await page.screenshot({ path: join(SHOTS, 'feedback-picture-bottom.png') });
+    await shoot('feedback-picture-bottom');
   });
 });
 
@@ -151,7 +162,7 @@ describe('reminders', () => {
     expect(await item.locator('time').getAttribute('datetime')).toBe(
       new Date(before!.scheduled_delivery_timestamp * 1000).toISOString(),
     );
-    await page.screenshot({ path: join(SHOTS, 'feedback-reminders.png') });
+    await shoot('feedback-reminders');
 
     // A new time: two days ahead, still about the same message.
     await item.getByRole('button', { name: 'Change time' }).click();
@@ -217,7 +228,7 @@ describe('edit history', () => {
     const move = versions.nth(3);
     await move.getByText('Topic changed from e2e history to e2e lunch').waitFor();
     await move.getByText('Moved from #general to #random').waitFor();
-    await page.screenshot({ path: join(SHOTS, 'feedback-edit-history.png') });
+    await shoot('feedback-edit-history');
     expect(pageErrors).toEqual([]);
   });
 });

@@ -45,21 +45,25 @@ export function SentElsewhere({ place, onDismiss }: { place: Destination; onDism
   });
   return (
     <div className="sent-elsewhere" role="status">
-      Sent! Your message is outside your current view.{' '}
-      <button
-        type="button"
-        className="link"
-        onClick={() => {
-          onDismiss();
-          navigate({
-            kind: 'narrow',
-            narrow:
-              place.type === 'stream' ? topicNarrow(place.streamId, place.topic) : dmNarrow(dmIds),
-          });
-        }}
-      >
-        Go to {label}
-      </button>
+      <span className="sent-elsewhere-text">
+        Sent! Your message is outside your current view.{' '}
+        <button
+          type="button"
+          className="link"
+          onClick={() => {
+            onDismiss();
+            navigate({
+              kind: 'narrow',
+              narrow:
+                place.type === 'stream'
+                  ? topicNarrow(place.streamId, place.topic)
+                  : dmNarrow(dmIds),
+            });
+          }}
+        >
+          Go to {label}
+        </button>
+      </span>
       <button type="button" className="icon" aria-label="Dismiss" onClick={onDismiss}>
         ×
       </button>
