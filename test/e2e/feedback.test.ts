@@ -17,7 +17,7 @@ import {
   type App,
   type Realm,
 } from './support/app';
-import { messageWithText, openTopic, send } from './support/ui';
+import { localInputValue, messageWithText, openTopic, send } from './support/ui';
 import { encodePng } from '../../server/seed/png';
 
 /** Screenshots of what a person sees, for looking at (not compared). */
@@ -114,16 +114,6 @@ describe('feedback after sending', () => {
     await shoot('feedback-picture-bottom');
   });
 });
-
-/** A datetime-local value `seconds` from now, in the browser's (and this process's) local time. */
-function localInputValue(secondsAhead: number): string {
-  const d = new Date(Date.now() + secondsAhead * 1000);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return (
-    `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}` +
-    `T${pad(d.getHours())}:${pad(d.getMinutes())}`
-  );
-}
 
 describe('reminders', () => {
   it('lists a reminder with its time and message, changes its time and deletes it', async () => {

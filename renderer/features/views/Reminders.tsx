@@ -14,7 +14,7 @@ import { formatDateTime } from '../../lib/format';
 import { userName } from '../messages/narrow-info';
 import { messageBodyHtml } from '../messages/rich-content';
 import { handleContentClick, handleContentKeyDown } from '../messages/content-controls';
-import { fromDatetimeLocal, toDatetimeLocal } from '../compose/schedule-times';
+import { EditScheduled } from './EditScheduled';
 
 export const remindersQueryKey = (accountId: string) => ['reminders', accountId];
 
@@ -110,10 +110,12 @@ function ReminderItem({ accountId, reminder }: { accountId: string; reminder: Re
         dangerouslySetInnerHTML={{ __html: messageBodyHtml(reminder.rendered_content, accountId) }}
       />
       {editing ? (
-        <ReminderTime
+        <EditScheduled
+          label="Change reminder time"
+          timeLabel="Remind at"
           at={reminder.scheduled_delivery_timestamp}
           onCancel={() => setEditing(false)}
-          onSave={(deliverAt) =>
+          onSave={(_content, deliverAt) =>
             run(
               async () => {
                 await api().createReminder({
@@ -147,46 +149,5 @@ function ReminderItem({ accountId, reminder }: { accountId: string; reminder: Re
         </p>
       ) : null}
     </li>
-  );
-}
-
-function ReminderTime({
-  at,
-  onSave,
-  onCancel,
-}: {
-  at: number;
-  onSave: (deliverAt: number) => void;
-  onCancel: () => void;
-}) {
-  const [when, setWhen] = useState(toDatetimeLocal(at));
-  const deliverAt = fromDatetimeLocal(when);
-  return (
-    <form
-      className="edit-scheduled"
-      aria-label="Change reminder time"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (deliverAt !== null) onSave(deliverAt);
-      }}
-    >
-      <label>
-        <span>Remind at</span>
-        <input
-          type="datetime-local"
-          aria-label="Remind at"
-          value={when}
-          onChange={(e) => setWhen(e.target.value)}
-        />
-      </label>
-      <div className="scheduled-actions">
-        <button type="submit" disabled={deliverAt === null}>
-          Save
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
   );
 }
