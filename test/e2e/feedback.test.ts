@@ -5,92 +5,69 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import {
-  launchChromium,
-  openApp,
-  pageErrors,
-  realmClient,
-  startApp,
-  startRealm,
-  type App,
-  type Realm,
-} from './support/app';
+import { describe, expect, it } from 'vitest';
+import { appSession, pageErrors, realmClient } from './support/app';
 import { localInputValue, messageWithText, openTopic, send } from './support/ui';
 import { encodePng } from '../../server/seed/png';
 
 /** Screenshots of what a person sees, for looking at (not compared). */
 const SHOTS = join(tmpdir(), 'tributary-e2e-screenshots');
+mkdirSync(SHOTS, { recursive: true });
 
-let realm: Realm;
-let app: App;
-let browser: Browser;
-let page: Page;
+const session = appSession('owner');
 
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  realm = await startRealm();
-  app = await startApp(realm, 'owner');
-  browser = await launchChromium();
-  page = await openApp(browser, app);
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await realm?.close();
-});
-
-const owner = () => realmClient(realm, 'owner');
+const owner = () => realmClient(session.realm, 'owner');
 
 /** Screenshots to look at: as it is (light), then ~800 px wide in dark, then back. */
+/** The page of the session (set once it has started). */
+const page = () => session.page;
+
 async function shoot(name: string): Promise<void> {
-  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
-  const size = page.viewportSize();
-  await page.setViewportSize({ width: 800, height: 900 });
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.screenshot({ path: join(SHOTS, `${name}-800-dark.png`) });
-  await page.emulateMedia({ colorScheme: 'light' });
-  if (size) await page.setViewportSize(size);
+  await page().screenshot({ path: join(SHOTS, `${name}.png`) });
+  const size = page().viewportSize();
+  await page().setViewportSize({ width: 800, height: 900 });
+  await page().emulateMedia({ colorScheme: 'dark' });
+  await page().screenshot({ path: join(SHOTS, `${name}-800-dark.png`) });
+  await page().emulateMedia({ colorScheme: 'light' });
+  if (size) await page().setViewportSize(size);
 }
 
 describe('feedback after sending', () => {
   it('says where a message sent outside the view went, and its link goes there', async () => {
-    await openTopic(page, 'general', 'e2e here');
+    await openTopic(page(), 'general', 'e2e here');
     // Compose pointed at another topic of the channel than the one on screen.
-    await page.getByRole('textbox', { name: 'Topic' }).fill('e2e elsewhere');
-    await send(page, 'This goes somewhere else');
-    const notice = page.getByRole('status').filter({ hasText: 'Sent!' });
+    await page().getByRole('textbox', { name: 'Topic' }).fill('e2e elsewhere');
+    await send(page(), 'This goes somewhere else');
+    const notice = page().getByRole('status').filter({ hasText: 'Sent!' });
     await notice.getByText('Your message is outside your current view.').waitFor();
     await shoot('feedback-sent-elsewhere');
     // The list on screen did not take it.
-    expect(await messageWithText(page, 'This goes somewhere else').count()).toBe(0);
+    expect(await messageWithText(page(), 'This goes somewhere else').count()).toBe(0);
     await notice.getByRole('button', { name: 'Go to #general > e2e elsewhere' }).click();
-    await page.getByRole('heading', { name: '#general > e2e elsewhere', exact: true }).waitFor();
-    await messageWithText(page, 'This goes somewhere else').waitFor();
+    await page().getByRole('heading', { name: '#general > e2e elsewhere', exact: true }).waitFor();
+    await messageWithText(page(), 'This goes somewhere else').waitFor();
     await expect.poll(() => notice.count()).toBe(0);
 
     // A send to the topic on screen says nothing.
-    await send(page, 'This one stays here');
-    await messageWithText(page, 'This one stays here').waitFor();
-    expect(await page.getByText('outside your current view').count()).toBe(0);
+    await send(page(), 'This one stays here');
+    await messageWithText(page(), 'This one stays here').waitFor();
+    expect(await page().getByText('outside your current view').count()).toBe(0);
   });
 
   it('ends with a picture sent at the bottom fully in view once its preview loaded', async () => {
-    await openTopic(page, 'general', 'e2e picture');
-    for (let i = 0; i < 12; i++) await send(page, `Filler line ${i}`);
-    await messageWithText(page, 'Filler line 11').waitFor();
+    await openTopic(page(), 'general', 'e2e picture');
+    for (let i = 0; i < 12; i++) await send(page(), `Filler line ${i}`);
+    await messageWithText(page(), 'Filler line 11').waitFor();
     const tall = encodePng(600, 900, (x, y) => [x % 255, y % 255, 120, 255]);
-    const compose = page.getByRole('textbox', { name: 'Message' });
-    await page
+    const compose = page().getByRole('textbox', { name: 'Message' });
+    await page()
       .locator('input[type=file]')
       .setInputFiles({ name: 'tall.png', mimeType: 'image/png', buffer: tall });
     await expect
       .poll(() => compose.inputValue(), { timeout: 30_000 })
       .toContain('[tall.png](/user_uploads/');
-    await page.getByRole('button', { name: 'Send', exact: true }).click();
-    const picture = messageWithText(page, 'tall.png').locator('.message_inline_image img');
+    await page().getByRole('button', { name: 'Send', exact: true }).click();
+    const picture = messageWithText(page(), 'tall.png').locator('.message_inline_image img');
     await expect
       .poll(() => picture.evaluate((img) => (img as HTMLImageElement).naturalHeight), {
         timeout: 30_000,
@@ -98,7 +75,7 @@ describe('feedback after sending', () => {
       .toBeGreaterThan(0);
     // The last row's bottom edge is inside the list's box (not below it).
     const gap = () =>
-      page.evaluate(() => {
+      page().evaluate(() => {
         const doc = (globalThis as unknown as { document: { querySelector(s: string): unknown } })
           .document;
         type Box = { getBoundingClientRect(): { bottom: number } };
@@ -117,27 +94,27 @@ describe('feedback after sending', () => {
 
 describe('reminders', () => {
   it('lists a reminder with its time and message, changes its time and deletes it', async () => {
-    await openTopic(page, 'general', 'e2e reminders');
-    await send(page, 'Water the office plants');
-    const row = messageWithText(page, 'Water the office plants');
+    await openTopic(page(), 'general', 'e2e reminders');
+    await send(page(), 'Water the office plants');
+    const row = messageWithText(page(), 'Water the office plants');
     await row.waitFor();
-    await page.mouse.move(1, 1);
+    await page().mouse.move(1, 1);
     await row.hover();
     await row.getByRole('button', { name: 'Message actions' }).click();
-    await page
+    await page()
       .getByRole('menu', { name: 'Message actions' })
       .getByRole('menuitem', { name: 'Remind me about this' })
       .click();
-    const form = page.getByRole('dialog', { name: 'Remind me about this' });
+    const form = page().getByRole('dialog', { name: 'Remind me about this' });
     await form.getByRole('button', { name: /^In 1 hour/ }).click();
     await form.getByRole('status').filter({ hasText: 'You will be reminded' }).waitFor();
     await form.getByRole('button', { name: 'Close' }).click();
 
-    await page
+    await page()
       .getByRole('navigation', { name: 'Conversations' })
       .getByRole('button', { name: /^Scheduled messages/ })
       .click();
-    const section = page.getByRole('region', { name: 'Reminders' });
+    const section = page().getByRole('region', { name: 'Reminders' });
     const item = section.getByTestId('reminder');
     await expect.poll(() => item.count(), { timeout: 15_000 }).toBe(1);
     // The message it points to (the quote) and where it is, with its time.
@@ -196,8 +173,8 @@ describe('edit history', () => {
     await owner().patch(`/messages/${id}`, { content: 'Lunch at one in the big park' });
     await owner().patch(`/messages/${id}`, { topic: 'e2e lunch', stream_id: random });
 
-    await openTopic(page, 'random', 'e2e lunch');
-    const message = messageWithText(page, 'Lunch at one in the big park');
+    await openTopic(page(), 'random', 'e2e lunch');
+    const message = messageWithText(page(), 'Lunch at one in the big park');
     await message
       .getByRole('button', { name: /^\((edited|moved)\)$/ })
       .first()
