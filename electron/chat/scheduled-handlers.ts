@@ -48,6 +48,11 @@ export function scheduledHandlers(sessions: {
       });
       return { reminderId: res.reminder_id };
     },
+    getReminders: async (p) => {
+      const res = await client(p).call(endpoints.getReminders, {});
+      return { reminders: res.reminders };
+    },
+    deleteReminder: (p) => client(p).call(endpoints.deleteReminder, { reminder_id: p.reminderId }),
     getReadReceipts: async (p) => {
       const res = await client(p).call(endpoints.getReadReceipts, { message_id: p.messageId });
       return { userIds: res.user_ids };

@@ -15,6 +15,7 @@ import type {
   MessageWithFlags,
   ModernPresence,
   RegisterResponse,
+  Reminder,
   User,
 } from './types';
 import type { GetEventsResponse } from './events';
@@ -344,6 +345,15 @@ export const endpoints = {
     { message_id: number; scheduled_delivery_timestamp: number },
     SuccessEnvelope & { reminder_id: number }
   >('POST', '/reminders'),
+  /** Your pending reminders, soonest first (FL399). There is no edit: a new time is a new one. */
+  getReminders: endpoint<Record<string, never>, SuccessEnvelope & { reminders: Reminder[] }>(
+    'GET',
+    '/reminders',
+  ),
+  deleteReminder: endpoint<{ reminder_id: number }, SuccessEnvelope>(
+    'DELETE',
+    '/reminders/{reminder_id}',
+  ),
   /** Who has read a message (never its sender; only users sharing read receipts). */
   getReadReceipts: endpoint<{ message_id: number }, SuccessEnvelope & { user_ids: number[] }>(
     'GET',

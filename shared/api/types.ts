@@ -356,6 +356,18 @@ export interface ScheduledMessage {
   failed: boolean;
 }
 
+/** A pending reminder about a message (GET /reminders, FL399): the DM the Notification Bot sends. */
+export interface Reminder {
+  reminder_id: number;
+  /** The quoting DM's Markdown and HTML, written when the reminder was set. */
+  content: string;
+  rendered_content: string;
+  /** UNIX seconds. */
+  scheduled_delivery_timestamp: number;
+  failed: boolean;
+  reminder_target_message_id: number;
+}
+
 export interface UserStatus {
   /** At most 60 code points; "" or absent means no status text. */
   status_text?: string;

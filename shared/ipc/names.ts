@@ -75,6 +75,8 @@ export const METHOD_NAMES = [
   'editScheduledMessage',
   'deleteScheduledMessage',
   'createReminder',
+  'getReminders',
+  'deleteReminder',
   'getReadReceipts',
   'reportActivity',
   'getPresence',

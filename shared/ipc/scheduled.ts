@@ -2,6 +2,7 @@
 // with the snapshot and scheduled_messages events; these are the calls that change it.
 import { z } from 'zod';
 import type { SuccessEnvelope } from '../api/endpoints';
+import type { Reminder } from '../api/types';
 import { outgoingMessage } from './chat';
 import { forAccount, messageId } from './common';
 import { method } from './define';
@@ -26,6 +27,11 @@ export const scheduledMethods = {
   /** "Remind me about this": the server's Notification Bot sends a DM quoting the message then. */
   createReminder: method<{ reminderId: number }>()(
     forAccount({ messageId, deliverAt: deliveryTimestamp }),
+  ),
+  /** Your pending reminders, from the server each time (GET /reminders). */
+  getReminders: method<{ reminders: Reminder[] }>()(forAccount({})),
+  deleteReminder: method<SuccessEnvelope>()(
+    forAccount({ reminderId: z.number().int().positive() }),
   ),
   /** The ids of the users who read a message (the server refuses when the realm disabled them). */
   getReadReceipts: method<{ userIds: number[] }>()(forAccount({ messageId })),

@@ -19,7 +19,7 @@ import {
   type App,
   type Realm,
 } from './support/app';
-import { messageWithText, openTopic, send } from './support/ui';
+import { localInputValue, messageWithText, openTopic, send } from './support/ui';
 
 const SHOTS = join(tmpdir(), 'tributary-e2e-screenshots');
 
@@ -43,16 +43,6 @@ afterAll(async () => {
 });
 
 const client = (who: string) => realmClient(realm, who);
-
-/** A datetime-local value `seconds` from now, in the browser's (and this process's) local time. */
-function localInputValue(secondsAhead: number): string {
-  const d = new Date(Date.now() + secondsAhead * 1000);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return (
-    `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}` +
-    `T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`
-  );
-}
 
 async function openView(name: string): Promise<void> {
   await page

@@ -27,6 +27,7 @@ import { ScheduleControl, scheduledMessageFor } from './ScheduleControl';
 import { useCompletion } from './use-completion';
 import { TopicInput } from './TopicInput';
 import { Preview } from './Preview';
+import { SentElsewhere, useSentElsewhere } from './SentElsewhere';
 import './compose.css';
 
 const DRAFT_SAVE_DELAY_MS = 400;
@@ -35,13 +36,15 @@ export interface ComposeProps {
   accountId: string;
   /** Where the current view points compose (a topic, a channel, a DM conversation). */
   defaultDestination: Destination | null;
+  /** The narrow on screen: a send it will not show says where it went. */
+  viewNarrowKey?: string;
 }
 
 function newLocalId(): string {
   return `l${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
 }
 
-export function Compose({ accountId, defaultDestination }: ComposeProps) {
+export function Compose({ accountId, defaultDestination, viewNarrowKey }: ComposeProps) {
   // The slices compose reads, each replaced only when it changes: messages, unreads and typing
   // elsewhere do not re-render compose (nor rebuild the user and channel lists below).
   const settings = useChatStore((s) => selectActiveAccount(s)?.settings);
@@ -72,6 +75,7 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
   /** Main's draft key per destination (JSON of the destination), so a save that lands after the
    * user moved to another conversation still updates the right draft. */
   const draftKeys = useRef(new Map<string, string>());
+  const sentElsewhere = useSentElsewhere(viewNarrowKey);
   const saveTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   const effectiveStream = streamId ?? subscriptions?.keys().next().value ?? null;
@@ -309,6 +313,7 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
           ? { type: 'stream', streamId: destination.streamId, topic: destination.topic }
           : { type: 'private', to: destination.to },
     });
+    sentElsewhere.noteSent(localId, destination);
     // Kept by the page until main has it (src/unsent.ts): the box is cleared, the text is not lost.
     keepUnsent({ accountId, localId, message });
     api()
@@ -440,6 +445,9 @@ export function Compose({ accountId, defaultDestination }: ComposeProps) {
           />
         )}
       </div>
+      {sentElsewhere.place ? (
+        <SentElsewhere place={sentElsewhere.place} onDismiss={sentElsewhere.dismiss} />
+      ) : null}
       <div className={`compose-body${previewing ? ' previewing' : ''}`}>
         {previewing ? (
           <Preview

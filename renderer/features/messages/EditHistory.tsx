@@ -13,6 +13,7 @@ import { userName } from './narrow-info';
 import { handleContentClick, handleContentKeyDown } from './content-controls';
 import { decorateMessageHtml, localizeTimes } from './rich-content';
 import { historyVersions, type MessageVersion } from './history-versions';
+import { markHtmlDifferences } from '../../../shared/diff/word-diff';
 
 const KIND_LABEL: Record<MessageVersion['kind'], string> = {
   original: 'Original',
@@ -55,8 +56,17 @@ export function EditHistory({
       history.data
         ? historyVersions(history.data.message_history, currentStreamId).map((version) => ({
             ...version,
+            // An edit shows what it changed, as the public web app does: added words marked,
+            // removed ones struck out (diffed before sanitizing; the result is sanitized whole).
             html: localizeTimes(
-              decorateMessageHtml(sanitizeMessageHtml(version.renderedContent, accountId)),
+              decorateMessageHtml(
+                sanitizeMessageHtml(
+                  version.prevRenderedContent === undefined
+                    ? version.renderedContent
+                    : markHtmlDifferences(version.prevRenderedContent, version.renderedContent),
+                  accountId,
+                ),
+              ),
               twentyFourHour,
             ),
           }))
@@ -90,14 +100,16 @@ export function EditHistory({
                     #{channelName(account, version.streamId)} › {version.topic || '(no topic)'}
                   </div>
                 ) : null}
-                {version.prevStreamId !== undefined ? (
+                {version.prevStreamId !== undefined && version.streamId !== undefined ? (
                   <div className="version-change">
-                    Moved from #{channelName(account, version.prevStreamId)}
+                    Moved from <del>#{channelName(account, version.prevStreamId)}</del> to{' '}
+                    <ins>#{channelName(account, version.streamId)}</ins>
                   </div>
                 ) : null}
                 {version.prevTopic !== undefined ? (
                   <div className="version-change">
-                    Topic was “{version.prevTopic || '(no topic)'}”
+                    Topic changed from <del>{version.prevTopic || '(no topic)'}</del> to{' '}
+                    <ins>{version.topic || '(no topic)'}</ins>
                   </div>
                 ) : null}
                 <div

@@ -370,6 +370,25 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
     lastCount.current = count;
   }, [count, list?.foundNewest, virtualizer]);
 
+  // --- Stay at the bottom when a row there grows (an image's preview loading after a send). -----
+  // The virtualizer keeps rows above the view still as they resize, not the bottom edge: the new
+  // height would go below the view. Only when the reader was at the bottom before it grew (read
+  // synchronously: a jump just made has not yet fired its scroll event).
+  const foundNewest = !!list?.foundNewest;
+  useEffect(() => {
+    if (!foundNewest) return;
+    let lastSize = virtualizer.getTotalSize();
+    return listVirtualizer.subscribe(() => {
+      const size = virtualizer.getTotalSize();
+      const growth = size - lastSize;
+      lastSize = size;
+      const el = listVirtualizer.scrollElement;
+      if (growth <= 0 || !el || !atBottom.current || !positioned.current) return;
+      if (el.scrollHeight - growth - el.scrollTop - el.clientHeight < 40)
+        el.scrollTop = el.scrollHeight;
+    });
+  }, [listVirtualizer, virtualizer, foundNewest]);
+
   // --- Sent while scrolled up: say so, with a way down to it (as the public app does). -----------
   // Local echoes come at the end of the list, below the view when the reader is not at the bottom.
   const [sentBelow, setSentBelow] = useState(false);

@@ -63,7 +63,7 @@ export function NarrowView({
         topic={info.topic}
         dmUserIds={dmUserIds}
       />
-      <Compose accountId={accountId} defaultDestination={defaultDestination} />
+      <Compose accountId={accountId} defaultDestination={defaultDestination} viewNarrowKey={key} />
     </section>
   );
 }

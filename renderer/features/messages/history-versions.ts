@@ -17,6 +17,8 @@ export interface MessageVersion {
   topic: string;
   /** Server-rendered HTML of this version (not yet sanitized). */
   renderedContent: string;
+  /** The HTML this edit replaced (not yet sanitized); set only when the content changed. */
+  prevRenderedContent?: string;
   contentChanged: boolean;
   prevTopic?: string;
   prevStreamId?: number;
@@ -51,6 +53,9 @@ export function historyVersions(
       streamId,
       topic: snapshot.topic,
       renderedContent: snapshot.rendered_content,
+      prevRenderedContent: contentChanged
+        ? (snapshot.prev_rendered_content ?? snapshots[index - 1]?.rendered_content)
+        : undefined,
       contentChanged,
       prevTopic: snapshot.prev_topic,
       prevStreamId: snapshot.prev_stream,

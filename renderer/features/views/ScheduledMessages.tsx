@@ -14,7 +14,8 @@ import { formatDateTime } from '../../lib/format';
 import { userName } from '../messages/narrow-info';
 import { messageBodyHtml } from '../messages/rich-content';
 import { handleContentClick, handleContentKeyDown } from '../messages/content-controls';
-import { fromDatetimeLocal, toDatetimeLocal } from '../compose/schedule-times';
+import { EditScheduled } from './EditScheduled';
+import { Reminders } from './Reminders';
 
 function destinationTitle(account: AccountNames | undefined, m: ScheduledMessage): string {
   if (m.type === 'stream') {
@@ -42,6 +43,7 @@ export function ScheduledMessages({ accountId }: { accountId: string }) {
           />
         ))}
       </ul>
+      <Reminders accountId={accountId} />
     </section>
   );
 }
@@ -88,7 +90,10 @@ function ScheduledItem({
       </div>
       {editing ? (
         <EditScheduled
-          message={message}
+          label="Edit scheduled message"
+          timeLabel="Send at"
+          content={message.content}
+          at={message.scheduled_delivery_timestamp}
           onCancel={() => setEditing(false)}
           onSave={(content, deliverAt) =>
             run(
@@ -143,53 +148,5 @@ function ScheduledItem({
         </p>
       ) : null}
     </li>
-  );
-}
-
-function EditScheduled({
-  message,
-  onSave,
-  onCancel,
-}: {
-  message: ScheduledMessage;
-  onSave: (content: string, deliverAt: number) => void;
-  onCancel: () => void;
-}) {
-  const [content, setContent] = useState(message.content);
-  const [when, setWhen] = useState(toDatetimeLocal(message.scheduled_delivery_timestamp));
-  const deliverAt = fromDatetimeLocal(when);
-  return (
-    <form
-      className="edit-scheduled"
-      aria-label="Edit scheduled message"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (deliverAt !== null && content.trim()) onSave(content, deliverAt);
-      }}
-    >
-      <textarea
-        aria-label="Message"
-        value={content}
-        rows={3}
-        onChange={(e) => setContent(e.target.value)}
-      />
-      <label>
-        <span>Send at</span>
-        <input
-          type="datetime-local"
-          aria-label="Send at"
-          value={when}
-          onChange={(e) => setWhen(e.target.value)}
-        />
-      </label>
-      <div className="scheduled-actions">
-        <button type="submit" disabled={deliverAt === null || !content.trim()}>
-          Save
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
   );
 }

@@ -42,6 +42,16 @@ export async function send(page: Page, text: string): Promise<void> {
   await page.getByRole('button', { name: 'Send', exact: true }).click();
 }
 
+/** A datetime-local value `seconds` from now, in the browser's (and this process's) local time. */
+export function localInputValue(secondsAhead: number): string {
+  const d = new Date(Date.now() + secondsAhead * 1000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return (
+    `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}` +
+    `T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`
+  );
+}
+
 export function messageWithText(page: Page, text: string) {
   return page.getByTestId('message').filter({ hasText: text });
 }

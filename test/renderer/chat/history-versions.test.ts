@@ -48,4 +48,27 @@ describe('historyVersions', () => {
       ['edited', undefined],
     ]);
   });
+
+  it('gives an edit the HTML it replaced, for marking the difference; a move none', () => {
+    const versions = historyVersions(
+      [
+        snap({ rendered_content: '<p>one</p>' }),
+        snap({
+          prev_content: 'one',
+          prev_rendered_content: '<p>one</p>',
+          rendered_content: '<p>two</p>',
+        }),
+        // A server that leaves out prev_rendered_content: the version before is the one replaced.
+        snap({ prev_content: 'two', rendered_content: '<p>three</p>' }),
+        snap({ prev_topic: 't0', rendered_content: '<p>three</p>' }),
+      ],
+      1,
+    );
+    expect(versions.map((v) => v.prevRenderedContent)).toEqual([
+      undefined,
+      '<p>one</p>',
+      '<p>two</p>',
+      undefined,
+    ]);
+  });
 });

@@ -1,0 +1,153 @@
+// Reminders, listed below the scheduled messages (where the public web app keeps them, beside its
+// scheduled messages): each with its time and the message it points to, a new time or deleted.
+// Read from the server when shown (GET /reminders, FL399). The public API has no reminder edit,
+// so a new time is a new reminder about the same message, then the old one deleted.
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Reminder } from '../../../shared/api/types';
+import { dmNarrow, topicNarrow } from '../../../shared/narrow';
+import { useAccountNames, useChatStore, useTwentyFourHour } from '../../store/hooks';
+import { selectActiveAccount } from '../../store';
+import { api, errorText } from '../../src/tributary';
+import { navigate } from '../../src/ui-store';
+import { formatDateTime } from '../../lib/format';
+import { userName } from '../messages/narrow-info';
+import { messageBodyHtml } from '../messages/rich-content';
+import { handleContentClick, handleContentKeyDown } from '../messages/content-controls';
+import { EditScheduled } from './EditScheduled';
+
+export const remindersQueryKey = (accountId: string) => ['reminders', accountId];
+
+export function Reminders({ accountId }: { accountId: string }) {
+  const reminders = useQuery({
+    queryKey: remindersQueryKey(accountId),
+    queryFn: () => api().getReminders({ accountId }),
+    retry: false,
+  });
+  const list = reminders.data?.reminders ?? [];
+  return (
+    <section className="reminders" aria-label="Reminders">
+      <h2>Reminders</h2>
+      {reminders.isPending ? <p role="status">Loading reminders…</p> : null}
+      {reminders.isError ? (
+        <p role="alert" className="error">
+          Could not load reminders: {errorText(reminders.error)}
+        </p>
+      ) : null}
+      {reminders.isSuccess && list.length === 0 ? <p>No reminders.</p> : null}
+      <ul>
+        {list.map((r) => (
+          <ReminderItem key={r.reminder_id} accountId={accountId} reminder={r} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Where the reminded message is, when this client has it: a link there, at that message. */
+function useTargetPlace(reminder: Reminder): { title: string; go: () => void } | null {
+  const account = useAccountNames();
+  const target = useChatStore((s) =>
+    selectActiveAccount(s)?.messages.byId.get(reminder.reminder_target_message_id),
+  );
+  const selfUserId = useChatStore((s) => selectActiveAccount(s)?.selfUserId);
+  if (!target) return null;
+  const anchor = target.id;
+  if (target.type === 'stream') {
+    const channel = account?.channels.channels.get(target.stream_id)?.name ?? target.stream_id;
+    return {
+      title: `#${channel} > ${target.subject}`,
+      go: () =>
+        navigate({ kind: 'narrow', narrow: topicNarrow(target.stream_id, target.subject), anchor }),
+    };
+  }
+  const people = Array.isArray(target.display_recipient) ? target.display_recipient : [];
+  const others = people.map((p) => p.id).filter((id) => id !== selfUserId);
+  const ids = others.length > 0 ? others : people.map((p) => p.id);
+  return {
+    title: ids.map((id) => userName(account, id)).join(', '),
+    go: () => navigate({ kind: 'narrow', narrow: dmNarrow(ids), anchor }),
+  };
+}
+
+function ReminderItem({ accountId, reminder }: { accountId: string; reminder: Reminder }) {
+  const queryClient = useQueryClient();
+  const twentyFourHour = useTwentyFourHour();
+  const place = useTargetPlace(reminder);
+  const [editing, setEditing] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const when = formatDateTime(reminder.scheduled_delivery_timestamp, twentyFourHour);
+  const run = (work: () => Promise<unknown>, after?: () => void) => {
+    setError(null);
+    work()
+      .then(after)
+      .catch((e: unknown) => setError(errorText(e)))
+      .finally(
+        () => void queryClient.invalidateQueries({ queryKey: remindersQueryKey(accountId) }),
+      );
+  };
+  const remove = () => api().deleteReminder({ accountId, reminderId: reminder.reminder_id });
+  return (
+    <li data-testid="reminder" className={reminder.failed ? 'failed' : undefined}>
+      <div className="scheduled-head">
+        {place ? (
+          <button type="button" className="link" onClick={place.go}>
+            {place.title}
+          </button>
+        ) : (
+          <span>Reminder</span>
+        )}
+        <time dateTime={new Date(reminder.scheduled_delivery_timestamp * 1000).toISOString()}>
+          {when}
+        </time>
+        {reminder.failed ? <span className="badge error">Not sent</span> : null}
+      </div>
+      <div
+        className="content draft-content"
+        onClick={handleContentClick}
+        onKeyDown={handleContentKeyDown}
+        // The server's rendering, sanitized by DOMPurify (lib/sanitize.ts) as message rows are.
+        dangerouslySetInnerHTML={{ __html: messageBodyHtml(reminder.rendered_content, accountId) }}
+      />
+      {editing ? (
+        <EditScheduled
+          label="Change reminder time"
+          timeLabel="Remind at"
+          at={reminder.scheduled_delivery_timestamp}
+          onCancel={() => setEditing(false)}
+          onSave={(_content, deliverAt) =>
+            run(
+              async () => {
+                await api().createReminder({
+                  accountId,
+                  messageId: reminder.reminder_target_message_id,
+                  deliverAt,
+                });
+                await remove();
+              },
+              () => setEditing(false),
+            )
+          }
+        />
+      ) : (
+        <div className="scheduled-actions">
+          <button type="button" onClick={() => setEditing(true)}>
+            Change time
+          </button>
+          <button
+            type="button"
+            aria-label={`Delete reminder of ${when}`}
+            onClick={() => run(remove)}
+          >
+            Delete
+          </button>
+        </div>
+      )}
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+    </li>
+  );
+}
