@@ -468,4 +468,14 @@ export const migrations: Migration[] = [
         )
       `),
   },
+  {
+    version: 14,
+    description: 'status clear-after (scheduled_end_time): when the server clears a status itself',
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE user_status ADD COLUMN scheduled_end_time INTEGER;
+        CREATE INDEX user_status_end ON user_status (scheduled_end_time)
+          WHERE scheduled_end_time IS NOT NULL;
+      `),
+  },
 ];
