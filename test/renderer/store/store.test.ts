@@ -285,33 +285,3 @@ describe('local echo', () => {
     expect(t.account().outbox.byLocalId.size).toBe(0);
   });
 });
-
-describe('statuses: clear-after', () => {
-  it('keeps the end time an event brings and drops it on a change without one', () => {
-    const t = setupStore();
-    t.apply({
-      id: eventId(),
-      type: 'user_status',
-      user_id: EMMA,
-      status_text: 'In a meeting',
-      emoji_name: 'calendar',
-      emoji_code: '1f4c5',
-      reaction_type: 'unicode_emoji',
-      scheduled_end_time: 2_000_000_000,
-    });
-    expect(t.account().statuses.byUser.get(EMMA)).toMatchObject({
-      status_text: 'In a meeting',
-      scheduled_end_time: 2_000_000_000,
-    });
-    t.apply({ id: eventId(), type: 'user_status', user_id: EMMA, status_text: 'Still there' });
-    expect(t.account().statuses.byUser.get(EMMA)).toEqual({
-      status_text: 'Still there',
-      emoji_name: 'calendar',
-      emoji_code: '1f4c5',
-      reaction_type: 'unicode_emoji',
-    });
-    // Cleared by the server at its time: nothing is left.
-    t.apply({ id: eventId(), type: 'user_status', user_id: EMMA, status_text: '', emoji_name: '' });
-    expect(t.account().statuses.byUser.has(EMMA)).toBe(false);
-  });
-});
