@@ -3,11 +3,17 @@
 // or after `--open`. Linux desktop entries (%U) may hand a manifest over as a file:// URL.
 import { fileURLToPath } from 'node:url';
 import { isDeepLinkUrl } from '../shared/narrow/deep-link';
+import { SEED_KINDS, type SeedKind } from '../server/config';
 
 export interface MainArgs {
   dataDir?: string;
+  /** A local realm server started by someone else (tests), and its demo credentials. */
   localRealmUrl?: string;
   localRealmCredentials?: string;
+  /** Run the local realm server (its own process), seeded so when new. */
+  localRealm?: { seed: SeedKind; largeScale: number };
+  /** The Node binary for the local realm server's process (the launcher's own). */
+  nodePath?: string;
   manifests: string[];
   links: string[];
 }
@@ -29,6 +35,14 @@ export function parseMainArgs(argv: string[]): MainArgs {
     if (arg === '--data') result.dataDir = value();
     else if (arg === '--local-realm') result.localRealmUrl = value();
     else if (arg === '--local-realm-credentials') result.localRealmCredentials = value();
+    else if (arg === '--local-realm-seed') {
+      const given = value();
+      const seed = SEED_KINDS.find((kind) => kind === given);
+      if (seed) result.localRealm = { largeScale: 1, ...result.localRealm, seed };
+    } else if (arg === '--local-realm-scale') {
+      const scale = Number(value());
+      if (result.localRealm && scale > 0 && scale <= 10) result.localRealm.largeScale = scale;
+    } else if (arg === '--node') result.nodePath = value();
     else if (arg === '--open') {
       const link = value();
       if (link) result.links.push(link);

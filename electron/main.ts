@@ -18,6 +18,7 @@ import {
 import { IPC_PUSH_CHANNEL, MEDIA_SCHEME } from '../shared/ipc/wire';
 import { SafeStorageVault } from './accounts/vault';
 import { signInToLocalRealm } from './bootstrap';
+import { LocalRealm } from './local-realm';
 import { createDispatcher } from './ipc/dispatch';
 import { registerIpcHandlers } from './ipc/electron-transport';
 import { PushHub } from './push-hub';
@@ -57,6 +58,7 @@ if (!app.requestSingleInstanceLock()) {
 } else {
   let mainWindow: BrowserWindow | null = null;
   let services: MainServices | null = null;
+  let localRealm: LocalRealm | null = null;
   const dataDir = args.dataDir ?? join(app.getPath('userData'), 'data');
   const distDir = join(__dirname, '..');
 
@@ -110,7 +112,10 @@ if (!app.requestSingleInstanceLock()) {
     if (quitting || !services) return;
     quitting = true;
     event.preventDefault();
-    void services.stop().finally(() => app.quit());
+    void services
+      .stop()
+      .then(() => localRealm?.stop())
+      .finally(() => app.quit());
   });
 
   void app.whenReady().then(async () => {
@@ -122,7 +127,19 @@ if (!app.requestSingleInstanceLock()) {
       }
     });
     const manifestDialogs = electronManifestDialogs(dialog, () => mainWindow);
+    // The local realm server in its own process, supervised here (electron/local-realm.ts).
+    localRealm = args.localRealm
+      ? new LocalRealm({
+          dataDir,
+          root: join(__dirname, '..', '..'),
+          seed: args.localRealm.seed,
+          largeScale: args.localRealm.largeScale,
+          nodePath: args.nodePath,
+        })
+      : null;
+    void localRealm?.start();
     services = new MainServices({
+      localRealm: localRealm ?? undefined,
       dataDir,
       vault: new SafeStorageVault(dataDir, safeStorage),
       push: hub.push,
@@ -180,7 +197,14 @@ if (!app.requestSingleInstanceLock()) {
     powerMonitor.on('resume', () => running.wakeAll());
     powerMonitor.on('unlock-screen', () => running.wakeAll());
 
+    if (localRealm) {
+      const status = await localRealm.settle(running.accounts);
+      if (status.state === 'failed') {
+        console.error(`Tributary: the local realm server could not start: ${status.reason}`);
+      }
+    }
     running.start();
+    if (localRealm) await localRealm.signInWhenRunning(running);
     if (args.localRealmUrl && args.localRealmCredentials) {
       await signInToLocalRealm(running, args.localRealmUrl, args.localRealmCredentials).catch(
         (error: unknown) => console.error('Tributary: signing in to the local realm failed', error),

@@ -20,7 +20,9 @@ import { uploadHandlers } from './uploads/upload-handlers';
 import { chatHandlers } from './chat/chat-handlers';
 import { scheduledHandlers } from './chat/scheduled-handlers';
 import { ManifestService, type ManifestDialogs } from './manifest-service';
+import { meetingShareHandlers } from './manifest-service/share';
 import { fetchRealmMedia } from './media/media-proxy';
+import { MeetingMessages } from './meetings/service';
 import { openUploadExternally } from './media/open-upload';
 import { fetchExternalMedia } from './media/external-media';
 import { saveUpload } from './media/save-upload';
@@ -36,6 +38,7 @@ import { adminPeopleHandlers } from './admin/people-handlers';
 import { adminRealmHandlers } from './admin/realm-handlers';
 import { cacheHandlers, deleteAccountCache, openAccountCache } from './cache/cache-service';
 import { personalHandlers } from './settings/personal-handlers';
+import type { LocalRealmControl } from './local-realm';
 
 export interface MainServicesOptions {
   dataDir: string;
@@ -64,6 +67,10 @@ export interface MainServicesOptions {
   desktop?: DesktopIntegration;
   /** Keep no local cache (each launch waits for the server). */
   noCache?: boolean;
+  /** Per-account cap of meetings downloaded from messages (default 2 GiB). */
+  meetingCapBytes?: number;
+  /** The local realm server's process, when this launch runs one (local-realm.ts). */
+  localRealm?: LocalRealmControl;
 }
 
 export class MainServices {
@@ -71,12 +78,15 @@ export class MainServices {
   readonly intake: FileIntake;
   readonly uploads: UploadManager;
   readonly manifests: ManifestService;
+  /** Meetings shared in messages: cards and downloads into DATA/meetings/<account>/. */
+  readonly meetings: MeetingMessages;
   readonly activity: ActivityTracker;
   readonly shell: DesktopShell;
   /** Notifications, the unread badge and tray preferences; Electron attaches its runtime to it. */
   readonly desktop: DesktopBridge;
   private readonly sessions = new Map<string, AccountSession>();
   private readonly launchRequests: OpenManifestRequest[] = [];
+  private stopWatchingLocalRealm: (() => void) | null = null;
 
   constructor(private readonly options: MainServicesOptions) {
     this.accounts = new AccountStore(options.dataDir);
@@ -107,6 +117,17 @@ export class MainServices {
       releaseToken: (token) => this.intake.release(token),
       allowTypedPaths: options.appInfo.runtime === 'browser',
     });
+    this.meetings = new MeetingMessages({
+      meetingsDir: join(options.dataDir, 'meetings'),
+      push: options.push,
+      client: (accountId) => {
+        const session = this.session(accountId);
+        session.assertSignedIn();
+        return session.client;
+      },
+      manifests: this.manifests,
+      capBytes: options.meetingCapBytes,
+    });
     this.shell = new DesktopShell({
       dataDir: options.dataDir,
       push: options.push,
@@ -117,9 +138,23 @@ export class MainServices {
   /** Starts every stored account's session: all accounts stay connected at once. */
   start(): void {
     for (const record of this.accounts.list()) this.startSession(record);
+    // The window hears of the local server's outages; once it is back, its accounts poll at once
+    // instead of waiting out their backoff.
+    this.stopWatchingLocalRealm ??=
+      this.options.localRealm?.subscribe((status) => {
+        this.options.push('localRealm', status);
+        if (status.state !== 'running') return;
+        for (const record of this.accounts.list()) {
+          if (normalizeSite(record.site) === normalizeSite(status.url)) {
+            this.sessions.get(record.id)?.loop.wake();
+          }
+        }
+      }) ?? null;
   }
 
   async stop(): Promise<void> {
+    this.stopWatchingLocalRealm?.();
+    this.stopWatchingLocalRealm = null;
     await Promise.all([...this.sessions.values()].map((session) => session.stop()));
     this.sessions.clear();
     this.intake.releaseAll();
@@ -221,6 +256,7 @@ export class MainServices {
   async removeAccount(accountId: string): Promise<AccountsChanged> {
     await this.stopSession(accountId);
     deleteAccountCache(this.options.dataDir, this.options.vault, accountId);
+    await this.meetings.forgetAccount(accountId);
     this.options.vault.delete(accountId);
     this.accounts.remove(accountId);
     return this.pushAccounts();
@@ -302,6 +338,11 @@ export class MainServices {
         openManifest: this.launchRequests.splice(0),
         openLink: this.shell.takeLinks(),
       }),
+      getLocalRealm: () => this.options.localRealm?.status() ?? null,
+      retryLocalRealm: async () => {
+        await this.options.localRealm?.retry();
+        return null;
+      },
 
       // media in messages
       fetchExternalMedia: ({ url }) => fetchExternalMedia(url),
@@ -318,8 +359,15 @@ export class MainServices {
         return saveUpload(session({ accountId }).client, path, choose);
       },
 
-      // manifest viewer
+      // manifest viewer, and meetings shared in messages
       ...this.manifests.handlers,
+      ...meetingShareHandlers({
+        manifests: this.manifests,
+        intake: this.intake,
+        uploads: this.uploads,
+        signedInSession: (accountId) => session({ accountId }),
+      }),
+      ...this.meetings.handlers,
 
       // desktop shell preferences
       ...this.shell.handlers,

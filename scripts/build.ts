@@ -1,12 +1,14 @@
 // Builds what is stale: the renderer bundle (Vite), the Electron main process and preload (esbuild),
-// and the start bundle (dist/start.mjs: scripts/start.ts with the browser-mode host, main services
-// and local server, so a warm `npm start` runs plain node instead of transpiling TypeScript).
+// the start bundle (dist/start.mjs: scripts/start.ts with the browser-mode host and main services,
+// so a warm `npm start` runs plain node instead of transpiling TypeScript), and the local realm
+// server's own process (dist/server/realm-process.mjs, forked by the launcher and the desktop app).
 // `npm start` and `npm test` call this; it does nothing when the outputs are newer than their sources.
 // Builds in parallel processes (test workers, `npm start` beside a test run) take turns through a
 // lock folder, and each re-checks staleness once it holds the lock.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { REALM_PROCESS_BUNDLE } from '../server/process/supervisor';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -17,6 +19,13 @@ const startBundle = JSON.parse(readFileSync(join(root, 'scripts/start-bundle.jso
 };
 export const START_BUNDLE = startBundle.bundle;
 export const START_BUNDLE_INPUTS = startBundle.inputs;
+
+/** The realm server's process bundle and its sources. */
+const REALM_PROCESS_INPUTS = ['server', 'shared', 'package-lock.json'];
+
+// CommonJS packages inside an ES module bundle still call require().
+const REQUIRE_BANNER =
+  "import { createRequire as __startRequire } from 'node:module'; const require = __startRequire(import.meta.url);";
 
 const LOCK_DIR = join(root, 'dist/.build-lock');
 /** A lock older than this was left by a build that died. */
@@ -70,10 +79,16 @@ export async function buildAll({ force = false } = {}): Promise<void> {
   const rendererStale = () =>
     force ||
     isStale(rendererOut, ['renderer', 'shared', 'vite.config.ts', 'scripts/vite-emoji-sprites.ts']);
-  const electronStale = (out: string) => force || isStale(join(root, out), ['electron', 'shared']);
+  const electronStale = (out: string) =>
+    force || isStale(join(root, out), ['electron', 'shared', 'server']);
   const startStale = () => force || isStale(join(root, START_BUNDLE), START_BUNDLE_INPUTS);
+  const realmProcessStale = () =>
+    force || isStale(join(root, REALM_PROCESS_BUNDLE), REALM_PROCESS_INPUTS);
   const anyStale = () =>
-    rendererStale() || electronEntries.some(([, out]) => electronStale(out)) || startStale();
+    rendererStale() ||
+    electronEntries.some(([, out]) => electronStale(out)) ||
+    startStale() ||
+    realmProcessStale();
   if (!anyStale()) return;
 
   await withBuildLock(async () => {
@@ -97,6 +112,22 @@ export async function buildAll({ force = false } = {}): Promise<void> {
         logLevel: 'warning',
       });
     }
+    // The local realm server's own process (server/process/entry.ts), which the launcher and the
+    // desktop app fork: plain node runs it, no transpiler at run time.
+    if (realmProcessStale()) {
+      await esbuild({
+        entryPoints: [join(root, 'server/process/entry.ts')],
+        outfile: join(root, REALM_PROCESS_BUNDLE),
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        external: ['better-sqlite3', 'sharp'],
+        banner: { js: REQUIRE_BANNER },
+        sourcemap: true,
+        logLevel: 'warning',
+      });
+    }
     if (startStale()) {
       // dist/start.mjs sits one folder below the root, like scripts/start.ts, so the
       // `new URL('..', import.meta.url)` roots in the bundled code still point at the repository.
@@ -110,10 +141,7 @@ export async function buildAll({ force = false } = {}): Promise<void> {
         format: 'esm',
         target: 'node20',
         external: ['better-sqlite3', 'sharp', 'vite', 'esbuild', 'electron', 'tsx'],
-        // CommonJS packages inside an ES module bundle still call require().
-        banner: {
-          js: "import { createRequire as __startRequire } from 'node:module'; const require = __startRequire(import.meta.url);",
-        },
+        banner: { js: REQUIRE_BANNER },
         sourcemap: true,
         logLevel: 'warning',
       });

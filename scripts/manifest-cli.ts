@@ -1,16 +1,18 @@
 // `npm run --silent manifest -- verify MANIFEST [--audio FILE] [--json]` (manifest-decisions §8).
 // Exit status: 0 valid and verified; 1 invalid manifest; 2 valid manifest whose audio is mismatch,
 // unreadable or missing; 64 usage error (including a MANIFEST that cannot be read).
+// `npm run --silent manifest -- share MANIFEST --to …` shares a meeting (scripts/manifest-share.ts).
 import { parseArgs } from 'node:util';
 import { inspectManifestFile, ManifestReadError } from '../electron/manifest';
 import type { Finding, ManifestReport } from '../shared/manifest';
+import { SHARE_USAGE, VERIFY_USAGE } from './manifest-usage';
 
 export const EXIT_OK = 0;
 export const EXIT_INVALID = 1;
 export const EXIT_AUDIO = 2;
 export const EXIT_USAGE = 64;
 
-const USAGE = 'usage: npm run --silent manifest -- verify MANIFEST [--audio FILE] [--json]';
+const USAGE = `${VERIFY_USAGE}\n${SHARE_USAGE}`;
 
 type Command =
   { manifest: string; audio?: string; json: boolean } | { help: true } | { usageError: string };
@@ -80,6 +82,8 @@ function jsonReport(report: ManifestReport): string {
 }
 
 async function main(argv: string[]): Promise<number> {
+  // Loaded only when sharing: verify stays quick to start.
+  if (argv[0] === 'share') return (await import('./manifest-share')).runShare(argv.slice(1));
   const command = parseCommand(argv);
   if ('help' in command) {
     process.stdout.write(USAGE + '\n');

@@ -4,7 +4,9 @@
 // Builds what is stale, then runs Tributary: the Electron app where its runtime is present (after one
 // quick attempt to fetch it), otherwise browser mode (a local host process serving the renderer and
 // the WebSocket bridge on 127.0.0.1), saying why. With no account configured it starts the local realm
-// server with the demo seed (data in DIR/local-realm/) and signs in as the demo owner.
+// server with the demo seed (data in DIR/local-realm/) and signs in as the demo owner. The server
+// runs in its own process (electron/local-realm.ts): in browser mode this process supervises it;
+// the desktop app's main process supervises its own.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -12,11 +14,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import envPaths from 'env-paths';
 import { buildAll } from './build';
-import { createRealmServer, type RealmServer } from '../server/app';
 import { startBrowserHost, type BrowserHost } from '../electron/host/host';
 import { FileVault } from '../electron/accounts/vault';
-import { signInToLocalRealm } from '../electron/bootstrap';
 import { AccountStore } from '../electron/accounts/account-store';
+import { LocalRealm } from '../electron/local-realm';
 import { isDeepLinkUrl } from '../shared/narrow/deep-link';
 import { SEED_KINDS, type SeedKind } from '../server/config';
 
@@ -123,40 +124,6 @@ function findElectron(): { path: string } | { reason: string } {
   return { path: binary };
 }
 
-/** The local realm keeps its port between runs so the stored account's URL stays valid. */
-async function startLocalRealm(
-  dataDir: string,
-  { seed, largeScale }: Pick<StartOptions, 'seed' | 'largeScale'>,
-): Promise<RealmServer> {
-  const realmDir = join(dataDir, 'local-realm');
-  mkdirSync(realmDir, { recursive: true, mode: 0o700 });
-  const portFile = join(realmDir, 'port.json');
-  const remembered = existsSync(portFile)
-    ? (JSON.parse(readFileSync(portFile, 'utf8')) as { port?: number }).port
-    : undefined;
-  let server: RealmServer;
-  try {
-    server = await createRealmServer({
-      dataDir: realmDir,
-      seed,
-      largeScale,
-      port: remembered ?? 0,
-    });
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'EADDRINUSE' || !remembered) throw error;
-    server = await createRealmServer({ dataDir: realmDir, seed, largeScale, port: 0 });
-    // The port moved: repoint an account that used the old address.
-    const accounts = new AccountStore(dataDir);
-    for (const account of accounts.list()) {
-      if (account.site === `http://127.0.0.1:${remembered}`)
-        accounts.upsert({ ...account, site: server.url });
-    }
-  }
-  writeFileSync(portFile, JSON.stringify({ port: server.port }));
-  console.log(`local realm server listening on ${server.url}`);
-  return server;
-}
-
 function openInBrowser(url: string): void {
   const opener =
     process.platform === 'darwin'
@@ -187,29 +154,55 @@ async function main(): Promise<void> {
   const needsLocalRealm =
     new AccountStore(options.dataDir).list().length === 0 ||
     existsSync(join(options.dataDir, 'local-realm', 'realm.sqlite3'));
-  const realm = needsLocalRealm ? await startLocalRealm(options.dataDir, options) : null;
-  const credentials = join(options.dataDir, 'local-realm', 'demo-credentials.json');
 
   const electron = options.browser ? { reason: '--browser was given' } : findElectron();
-  let host: BrowserHost | null = null;
-  const shutdown = async (code: number) => {
-    await host?.close().catch(() => undefined);
-    await realm?.close().catch(() => undefined);
-    process.exit(code);
-  };
-  process.on('SIGINT', () => void shutdown(0));
-  process.on('SIGTERM', () => void shutdown(0));
-
   if ('path' in electron) {
     const args = [join(root, 'dist/electron/main.cjs'), '--data', options.dataDir];
-    if (realm) args.push('--local-realm', realm.url, '--local-realm-credentials', credentials);
+    if (needsLocalRealm) {
+      // Main forks the server with this Node: better-sqlite3 is built for it, not for Electron's.
+      args.push('--local-realm-seed', options.seed, '--local-realm-scale', `${options.largeScale}`);
+      args.push('--node', process.execPath);
+    }
     args.push(...options.manifests);
     for (const link of options.links) args.push('--open', link);
     console.log('Tributary is running (Electron desktop app)');
     const child = spawn(electron.path, args, { stdio: 'inherit' });
-    child.on('exit', (code) => void shutdown(code ?? 0));
+    child.on('exit', (code) => process.exit(code ?? 0));
+    // Ctrl+C reaches the whole process group; Electron quits on its own and its exit ends this.
+    process.on('SIGINT', () => undefined);
+    process.on('SIGTERM', () => child.kill('SIGTERM'));
     return;
   }
+
+  // Forked first: the server's process starts while this one brings up the host.
+  const realm = needsLocalRealm
+    ? new LocalRealm({
+        dataDir: options.dataDir,
+        root,
+        seed: options.seed,
+        largeScale: options.largeScale,
+      })
+    : null;
+  // Said on the terminal too: where it listens (and as which process), and each outage.
+  realm?.subscribe((status) => {
+    if (status.state === 'running') {
+      console.log(`local realm server listening on ${status.url} (process ${realm.pid})`);
+    } else if (status.state === 'restarting') {
+      console.error(`The local realm server ${status.reason}; restarting it.`);
+    } else if (status.state === 'failed') {
+      // The window says so too, with a Retry; remote accounts open regardless.
+      console.error(`The local realm server is not running: ${status.reason}.`);
+    }
+  });
+  const realmStarted = realm?.start();
+  let host: BrowserHost | null = null;
+  const shutdown = async (code: number) => {
+    await host?.close().catch(() => undefined);
+    await realm?.stop().catch(() => undefined);
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
 
   console.log(`Running in browser mode: ${electron.reason}.`);
   host = await startBrowserHost({
@@ -222,8 +215,11 @@ async function main(): Promise<void> {
     version: (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string })
       .version,
     openExternal: (url) => openInBrowser(url),
+    localRealm: realm ?? undefined,
+    beforeServicesStart: (services) => realm?.settle(services.accounts) ?? Promise.resolve(),
   });
-  if (realm) await signInToLocalRealm(host.services, realm.url, credentials);
+  await realmStarted;
+  if (realm) await realm.signInWhenRunning(host.services);
   for (const path of options.manifests) host.services.requestOpenManifest(path);
   for (const link of options.links) {
     if (!host.services.shell.requestOpenLink(link)) console.warn(`Not a Tributary link: ${link}`);

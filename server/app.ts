@@ -21,6 +21,7 @@ import { resources } from './resources';
 import { seedRealm } from './seed';
 import { spoolMultipartFile } from './uploads/multipart-spool';
 import { configureMarkdown } from './markdown/lookup';
+import { startDemoServices, type DemoServices } from './demo';
 
 export interface RealmServer {
   /** http://host:port, without a trailing slash. */
@@ -32,6 +33,8 @@ export interface RealmServer {
   db: Db;
   events: EventHub;
   config: RealmConfig;
+  /** The demo Echo bot's endpoint and the demo people's presence (server/demo/). */
+  demo: DemoServices;
   close(): Promise<void>;
 }
 
@@ -155,6 +158,8 @@ export async function createRealmServer(options: RealmServerOptions): Promise<Re
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   ctx.realmUrl = url;
   configureMarkdown(db, { realmUrl: url, camo: config.camo });
+  // Before the background work, so a delivery at start already finds the echo bot's new port.
+  const demo = await startDemoServices(ctx);
   events.start();
   const stopBackgroundWork = resources.flatMap((resource) => resource.start?.(ctx) ?? []);
 
@@ -168,10 +173,12 @@ export async function createRealmServer(options: RealmServerOptions): Promise<Re
     db,
     events,
     config,
+    demo,
     async close() {
       if (closed) return;
       closed = true;
       for (const stop of stopBackgroundWork) stop();
+      await demo.close();
       events.stop();
       await app.close();
       await checkpointer.stop();

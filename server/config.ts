@@ -126,7 +126,37 @@ export interface RealmServerOptions {
    * (previews load the original URL).
    */
   camo?: { url: string; key: string };
+  /**
+   * The demo realm's people come online for a while after each start and others were seen hours
+   * ago (server/demo/demo-presence.ts). Default true; the test helpers turn it off, as their
+   * tests expect people who have never reported.
+   */
+  demoPresence?: boolean;
+  /** Outgoing webhook delivery (timeout, retries, caps); tests shorten the waits. */
+  outgoingWebhooks?: Partial<OutgoingWebhookOptions>;
 }
+
+/** How the server calls outgoing webhook bots (resources/webhooks/, server/README.md). */
+export interface OutgoingWebhookOptions {
+  /** Time a call may take, answer included (the public server's OUTGOING_WEBHOOK_TIMEOUT_SECONDS). */
+  timeoutMs: number;
+  /** Waits before each retry of a call that timed out, failed to connect or got a 5xx. */
+  retryDelaysMs: readonly number[];
+  /** Largest answer read; a longer one is dropped unread past this size. */
+  maxResponseBytes: number;
+  /** Calls in flight at once to one bot, and in the whole realm. */
+  perBotConcurrency: number;
+  realmConcurrency: number;
+}
+
+export const DEFAULT_OUTGOING_WEBHOOKS: OutgoingWebhookOptions = {
+  timeoutMs: 10_000,
+  // The public server retries three times (MAX_REQUEST_RETRIES); here with growing waits.
+  retryDelaysMs: [1_000, 5_000, 25_000],
+  maxResponseBytes: 1024 * 1024,
+  perBotConcurrency: 4,
+  realmConcurrency: 32,
+};
 
 export interface RealmConfig {
   dataDir: string;
@@ -146,6 +176,8 @@ export interface RealmConfig {
   serverTimeBudget: ServerTimeBudgetOptions | false;
   logRequests: boolean;
   camo: { url: string; key: string } | undefined;
+  demoPresence: boolean;
+  outgoingWebhooks: OutgoingWebhookOptions;
 }
 
 export function resolveConfig(options: RealmServerOptions): RealmConfig {
@@ -167,5 +199,7 @@ export function resolveConfig(options: RealmServerOptions): RealmConfig {
     serverTimeBudget: options.serverTimeBudget ?? DEFAULT_SERVER_TIME_BUDGET,
     logRequests: options.logRequests ?? false,
     camo: options.camo,
+    demoPresence: options.demoPresence ?? true,
+    outgoingWebhooks: { ...DEFAULT_OUTGOING_WEBHOOKS, ...options.outgoingWebhooks },
   };
 }

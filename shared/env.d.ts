@@ -14,3 +14,12 @@ declare const console: {
   warn(...a: unknown[]): void;
   error(...a: unknown[]): void;
 };
+declare class URL {
+  constructor(url: string, base?: string);
+  readonly protocol: string;
+  readonly username: string;
+  readonly password: string;
+  readonly hostname: string;
+  readonly pathname: string;
+  toString(): string;
+}

@@ -1,5 +1,7 @@
 // npm run bench:server -- [--duration 30] [--warmup 3] [--rate 1000] [--senders 50]
 //   [--pollers 200] [--fanout realistic|all] [--channels 20] [--subscriptions 2]
+//   [--slow-bot] [--slow-bot-every 100] [--slow-bot-delay-ms 5000]
+//   [--slow-bot] [--slow-bot-every 100] [--slow-bot-delay-ms 5000]
 //
 // Load test of the local realm server on loopback: `senders` accounts send channel messages at
 // `rate` messages/s in total (open loop, evenly paced) while `pollers` other accounts long-poll
@@ -18,13 +20,20 @@
 // better-sqlite3 insert rate on this machine. The server runs as a child process (the real CLI
 // through tsx; its startup and the setup are not measured), so the load generator does not share
 // its event loop, but both share the machine's cores.
-// Writes bench/.out/server-load.json (realistic) or bench/.out/server-load-all.json (all).
+//
+// --slow-bot adds an outgoing webhook bot whose endpoint (served by this process) answers after
+// --slow-bot-delay-ms: every --slow-bot-every-th message mentions it, so the server keeps calls to
+// it in flight and posts its late answers throughout. The delivery figures are still those of the
+// other clients' messages; compare them with a run without the option.
+// Writes bench/.out/server-load.json (realistic) or bench/.out/server-load-all.json (all), with
+// a -slow-bot suffix under --slow-bot.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ApiClient } from '../../test/support/client';
 import { startServerProcess } from '../support/server-process';
 import { writeBenchFigures } from '../support/output';
@@ -41,6 +50,9 @@ const { values } = parseArgs({
     fanout: { type: 'string', default: 'realistic' },
     channels: { type: 'string', default: '20' },
     subscriptions: { type: 'string', default: '2' },
+    'slow-bot': { type: 'boolean', default: false },
+    'slow-bot-every': { type: 'string', default: '100' },
+    'slow-bot-delay-ms': { type: 'string', default: '5000' },
   },
 });
 const DURATION_S = Number(values.duration);
@@ -52,6 +64,34 @@ const FANOUT = values.fanout === 'all' ? 'all' : 'realistic';
 if (values.fanout !== FANOUT) throw new Error(`--fanout must be realistic or all`);
 const CHANNELS = Number(values.channels);
 const SUBSCRIPTIONS = Number(values.subscriptions);
+const SLOW_BOT = values['slow-bot'] === true;
+const SLOW_BOT_EVERY = Number(values['slow-bot-every']);
+const SLOW_BOT_DELAY_MS = Number(values['slow-bot-delay-ms']);
+const SLOW_BOT_NAME = 'Slow Bot';
+
+/** The slow bot's endpoint: answers every call after SLOW_BOT_DELAY_MS; counts calls. */
+async function startSlowEndpoint(): Promise<{ url: string; calls: () => number; close(): void }> {
+  let calls = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      calls += 1;
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ content: 'a slow answer' }));
+      }, SLOW_BOT_DELAY_MS);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/slow`,
+    calls: () => calls,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
 
 /** POST /messages with a prebuilt form body; resolves with the HTTP status (body discarded). */
 function sendMessage(
@@ -145,6 +185,7 @@ function channelsOf(i: number): number[] {
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tributary-server-load-'));
   const { child, url } = await startServerProcess(dataDir);
+  const slowEndpoint = SLOW_BOT ? await startSlowEndpoint() : null;
   const errors: Record<string, number> = {};
   const countError = (kind: string) => (errors[kind] = (errors[kind] ?? 0) + 1);
   try {
@@ -180,6 +221,17 @@ async function main(): Promise<void> {
     const pollersIn = new Array<number>(channelCount).fill(0);
     for (const channels of pollerChannels) for (const c of channels) pollersIn[c] += 1;
     const recipientsIn = members.map((m) => m.length);
+    if (slowEndpoint) {
+      check(
+        await owner.post('/bots', {
+          full_name: SLOW_BOT_NAME,
+          short_name: 'slow',
+          bot_type: 3,
+          payload_url: JSON.stringify(slowEndpoint.url),
+        }),
+        'POST /bots',
+      );
+    }
 
     const probe = await sendMessage(
       url,
@@ -251,7 +303,7 @@ async function main(): Promise<void> {
             if (event.type !== 'message' || !event.message) continue;
             const content = event.message.content;
             if (!content.startsWith('load ')) continue;
-            const seq = Number(content.slice(5));
+            const seq = parseInt(content.slice(5), 10);
             if (seq < warmupEndSeq) continue;
             const start = sentAt[seq];
             if (start !== undefined) {
@@ -286,7 +338,9 @@ async function main(): Promise<void> {
         sender.authorization,
         channelName(channel),
         `topic ${seq % 10}`,
-        `load ${seq}`,
+        slowEndpoint && seq % SLOW_BOT_EVERY === 0
+          ? `load ${seq} @**${SLOW_BOT_NAME}** are you there?`
+          : `load ${seq}`,
       )
         .then(
           (status) => {
@@ -352,7 +406,12 @@ async function main(): Promise<void> {
         subscriptions_per_user: FANOUT === 'all' ? 1 : Math.min(SUBSCRIPTIONS, CHANNELS),
         recipients_per_message_avg: average(recipientsIn),
         polled_queues_per_message_avg: average(pollersIn),
+        slow_bot: SLOW_BOT
+          ? { mention_every: SLOW_BOT_EVERY, answer_delay_ms: SLOW_BOT_DELAY_MS }
+          : null,
       },
+      // Calls the slow bot's endpoint received over the whole run (warm-up included).
+      slow_bot_calls: slowEndpoint?.calls() ?? null,
       messages_offered: sequence - warmupEndSeq,
       messages_sent: sent,
       messages_acknowledged: acknowledged,
@@ -387,6 +446,7 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(result, null, 2));
     writeResult(result);
   } finally {
+    slowEndpoint?.close();
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
     rmSync(dataDir, { recursive: true, force: true });
@@ -411,7 +471,7 @@ function writeResult(result: Record<string, unknown>): void {
   console.log(
     `machine: ${machine.nproc} cores, ${machine.cpu}, ${machine.date}, node ${machine.node}`,
   );
-  const name = FANOUT === 'all' ? 'server-load-all' : 'server-load';
+  const name = `${FANOUT === 'all' ? 'server-load-all' : 'server-load'}${SLOW_BOT ? '-slow-bot' : ''}`;
   writeBenchFigures(name, { name, machine, ...result });
 }
 

@@ -216,7 +216,7 @@ export class AccountSession {
         narrow,
         include_anchor: request.includeAnchor,
         apply_markdown: true,
-        client_extavatar: false,
+        client_gravatar: false,
         allow_empty_topic_name: true,
       });
       this.cache?.recordPage(narrow, request, page);

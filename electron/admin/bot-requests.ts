@@ -27,7 +27,11 @@ export async function sendBotForm(
   return client.sendForm(method, path, form);
 }
 
-/** The zuliprc the public web app offers for a bot. */
-export function zuliprcText(email: string, apiKey: string, site: string): string {
-  return `[api]\nemail=${email}\nkey=${apiKey}\nsite=${site}\n`;
+/**
+ * The zuliprc the public web app offers for a bot; an outgoing webhook bot's also carries its
+ * service token, which a bot server needs to check the payloads it receives.
+ */
+export function zuliprcText(email: string, apiKey: string, site: string, token?: string): string {
+  const tokenLine = token ? `token=${token}\n` : '';
+  return `[api]\nemail=${email}\nkey=${apiKey}\nsite=${site}\n${tokenLine}`;
 }

@@ -69,7 +69,7 @@ export function adminExtrasHandlers(deps: {
       idOnly(
         client(p).call(api.addPlayground, {
           name: p.name,
-          lexer_language: p.language,
+          pygments_language: p.language,
           url_template: p.urlTemplate,
         }),
       ),

@@ -156,6 +156,7 @@ export function adminPeopleHandlers(deps: {
             bot_owner_id: p.ownerId,
             service_payload_url:
               p.payloadUrl === undefined ? undefined : JSON.stringify(p.payloadUrl),
+            service_interface: p.interfaceType,
           },
           avatar,
         ),
@@ -173,7 +174,12 @@ export function adminPeopleHandlers(deps: {
     },
     saveBotZuliprc: async (p) => {
       const bot = await ownBot(p.accountId, p.botId);
-      const content = zuliprcText(bot.email, bot.api_key, client(p.accountId).site);
+      // GET /bots of the public server lists no services; register's realm_bots does.
+      const listed = deps
+        .signedInSession(p.accountId)
+        .register?.realm_bots?.find((b) => b.user_id === p.botId);
+      const token = bot.services?.[0]?.token ?? listed?.services[0]?.token;
+      const content = zuliprcText(bot.email, bot.api_key, client(p.accountId).site, token);
       if (!deps.chooseSavePath) return { fileName: 'zuliprc', content };
       const target = await deps.chooseSavePath('zuliprc');
       if (!target) return null;

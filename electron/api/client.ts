@@ -3,6 +3,8 @@
 // credentials, enforces timeouts, retries idempotent requests with backoff, waits out 429s as the
 // server asks, and turns a 401 into one `onUnauthorized` signal rather than a retry storm.
 import type { Endpoint, ErrorEnvelope } from '../../shared/api/endpoints';
+import { toPublicRequest } from '../../shared/api/public-names';
+import { wireNarrow, type NarrowTerm } from '../../shared/narrow/narrow';
 import { ApiError } from './errors';
 import { backoffDelay, sleep } from './backoff';
 
@@ -77,6 +79,25 @@ export function fillPath(
   return { path: filled, rest };
 }
 
+/**
+ * A request as every server reads it: the public API's names (shared/api/public-names.ts) and a
+ * `narrow` in the form every feature level accepts.
+ */
+export function wireRequest(
+  path: string,
+  params: Record<string, unknown>,
+): { path: string; params: Record<string, unknown> } {
+  const request = toPublicRequest(path, params);
+  const narrow = request.params.narrow;
+  if (
+    Array.isArray(narrow) &&
+    narrow.every((t) => t !== null && typeof t === 'object' && !Array.isArray(t))
+  ) {
+    request.params.narrow = wireNarrow(narrow as NarrowTerm[]);
+  }
+  return request;
+}
+
 export class ApiClient {
   readonly site: string;
   private credentials: Credentials | undefined;
@@ -138,7 +159,8 @@ export class ApiClient {
     params: Record<string, unknown>,
     callOptions: CallOptions,
   ): Promise<never> {
-    const { path, rest } = fillPath(endpoint.path, params ?? {});
+    const request = wireRequest(endpoint.path, params ?? {});
+    const { path, rest } = fillPath(request.path, request.params);
     const encoded = encodeParams(rest);
     const hasBody = endpoint.method !== 'GET' && endpoint.method !== 'DELETE';
     const query = !hasBody && [...encoded.keys()].length > 0 ? `?${encoded}` : '';

@@ -155,7 +155,7 @@ export function chatHandlers(sessions: {
     getUser: (p) =>
       session(p).client.call(endpoints.getUser, {
         user_id: p.userId,
-        client_extavatar: false,
+        client_gravatar: false,
         include_custom_profile_fields: p.includeCustomProfileFields,
       }),
     updateSettings: (p) => session(p).client.call(endpoints.updateSettings, p.settings),

@@ -32,7 +32,7 @@ export const CLIENT_CAPABILITIES = {
 
 export const DEFAULT_REGISTER_PARAMS: RegisterParams = {
   apply_markdown: true,
-  client_extavatar: false,
+  client_gravatar: false,
   include_subscribers: true,
   slim_presence: true,
   client_capabilities: CLIENT_CAPABILITIES,

@@ -12,7 +12,8 @@ import { MainServices, type MainServicesOptions } from '../services';
 import { BridgeServer } from './bridge-server';
 import { MediaCredential } from './media-credential';
 import { newSecret, readLaunchRecord, writeLaunchRecord } from './launch-record';
-import { MEDIA_COOKIE } from '../../shared/ipc/wire';
+import { MEDIA_COOKIE, UNSENT_HANDOVER_PATH } from '../../shared/ipc/wire';
+import { clearingCookies, importUnsent } from './unsent-handover';
 import { contentSecurityPolicy, SECURITY_HEADERS } from './csp';
 import { registerMeetingAudioRoute } from '../manifest-service';
 
@@ -30,6 +31,11 @@ export interface BrowserHostOptions extends Omit<
   /** Opens links (xdg-open); default: do nothing. */
   openExternal?: (url: string) => Promise<void> | void;
   version?: string;
+  /**
+   * Awaited after the host listens and before the accounts' sessions start (the launcher waits
+   * for the local realm server's process here, which may move an account to another port).
+   */
+  beforeServicesStart?: (services: MainServices) => Promise<unknown>;
 }
 
 export interface BrowserHost {
@@ -62,12 +68,15 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const origins = () => [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
   const hosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
   const media = new MediaCredential();
+  let markSessionsStarted = () => {};
+  const sessionsStarted = new Promise<void>((resolve) => (markSessionsStarted = resolve));
+  const dispatch = createDispatcher(services.handlers);
   const bridge = new BridgeServer({
     secret: () => secret,
     allowedOrigins: origins,
     allowedHosts: hosts,
     media,
-    dispatch: createDispatcher(services.handlers),
+    dispatch,
     hub,
     intake: services.intake,
     tempDir: join(options.dataDir ?? tmpdir(), 'tmp-uploads'),
@@ -127,6 +136,17 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     },
   );
   registerMeetingAudioRoute(app, services.manifests.media, mediaAllowed);
+  // A page of this launch asks it to import what pages of an earlier one left sealed in cookies.
+  // Only our own pages may ask (a page on another loopback port is same-site, not same-origin).
+  app.post(UNSENT_HANDOVER_PATH, async (request, reply) => {
+    const site = request.headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin') return reply.code(403).send('Forbidden');
+    // Until the accounts' sessions run, every account would read as unknown.
+    await sessionsStarted;
+    const { handedOver, clear } = await importUnsent(request.headers.cookie, secrets, dispatch);
+    if (clear.length) reply.header('set-cookie', clearingCookies(clear));
+    return { handedOver };
+  });
   app.server.on('upgrade', (request, socket, head) => bridge.handleUpgrade(request, socket, head));
   const wanted = options.port || last?.port || 0;
   try {
@@ -139,10 +159,15 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   }
   const address = app.server.address();
   port = typeof address === 'object' && address ? address.port : 0;
+  // Secrets whose pages' sealed leftovers this launch opens (unsent-handover.ts).
+  let secrets = [secret];
   if (options.resumeLastLaunch && options.dataDir) {
-    writeLaunchRecord(options.dataDir, { port, secret });
+    const record = writeLaunchRecord(options.dataDir, { port, secret }, last);
+    secrets = [secret, ...(record.earlierSecrets ?? [])];
   }
+  await options.beforeServicesStart?.(services);
   services.start();
+  markSessionsStarted();
 
   return {
     url: `http://127.0.0.1:${port}/#secret=${secret}`,

@@ -11,7 +11,15 @@ import { readJsonFile, writeJsonFile } from '../storage/json-file';
 export interface LaunchRecord {
   port: number;
   secret: string;
+  /**
+   * Secrets of earlier launches, newest first (a few): pages of those launches sealed what they
+   * could not hand over with them (unsent-handover.ts), and a later launch still opens it.
+   */
+  earlierSecrets?: string[];
 }
+
+/** How many earlier secrets are kept. */
+const EARLIER_KEPT = 5;
 
 const FILE = 'browser-host.json';
 
@@ -19,11 +27,25 @@ export function readLaunchRecord(dataDir: string): LaunchRecord | null {
   const record = readJsonFile<Partial<LaunchRecord> | null>(join(dataDir, FILE), null);
   if (!record || typeof record.port !== 'number' || typeof record.secret !== 'string') return null;
   if (record.secret.length < 32) return null;
-  return { port: record.port, secret: record.secret };
+  const earlier = Array.isArray(record.earlierSecrets)
+    ? record.earlierSecrets.filter((s): s is string => typeof s === 'string')
+    : [];
+  return { port: record.port, secret: record.secret, earlierSecrets: earlier };
 }
 
-export function writeLaunchRecord(dataDir: string, record: LaunchRecord): void {
-  writeJsonFile(join(dataDir, FILE), record);
+/** Writes this launch's record; a secret that changed is kept among the earlier ones. */
+export function writeLaunchRecord(
+  dataDir: string,
+  record: { port: number; secret: string },
+  last: LaunchRecord | null,
+): LaunchRecord {
+  const earlier = last ? [last.secret, ...(last.earlierSecrets ?? [])] : [];
+  const next: LaunchRecord = {
+    ...record,
+    earlierSecrets: [...new Set(earlier)].filter((s) => s !== record.secret).slice(0, EARLIER_KEPT),
+  };
+  writeJsonFile(join(dataDir, FILE), next);
+  return next;
 }
 
 export function newSecret(): string {

@@ -6,7 +6,7 @@
 // intake token, a launch request, the recent list). In browser mode there is no native dialog, so the
 // page may also type a path (`allowTypedPaths`); that page is ours, behind the per-launch secret.
 import { randomBytes } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { MethodHandlers } from '../../shared/ipc/contract';
 import { IpcCodes } from '../../shared/ipc/errors';
@@ -25,6 +25,7 @@ import {
   ManifestReadError,
   type DecodedAttachment,
   type ManifestInspection,
+  type VerifiedAudio,
 } from '../manifest';
 import { MeetingAudioStreams } from './media';
 import { RecentManifests } from './recent';
@@ -49,7 +50,11 @@ export interface ManifestServiceOptions {
   audioHash?: HashFactory;
 }
 
-export type ManifestMethodName = keyof typeof manifestMethods;
+/** The manifest domain's methods this service answers; sharing needs accounts (share.ts). */
+export type ManifestMethodName = Exclude<
+  keyof typeof manifestMethods,
+  'meetingShareFiles' | 'shareMeeting'
+>;
 
 interface OpenSession {
   id: string;
@@ -57,16 +62,24 @@ interface OpenSession {
   report: ManifestReport;
   attachments: DecodedAttachment[];
   mediaToken: string | null;
+  /** The audio the check verified, kept so "Play anyway" can mint a token for an invalid manifest. */
+  verifiedAudio: VerifiedAudio | null;
+  /** Which version of the manifest file this is: the key a "Play anyway" choice is remembered by. */
+  fileKey: string;
   /** FileIntake tokens whose files this session still reads (released when it closes). */
   heldTokens: string[];
   /** Browser mode copies a dropped file to a temporary file: not worth listing as recent. */
   temporary: boolean;
+  /** Listed as recent (false for a meeting downloaded from a message, kept on a re-check too). */
+  remember: boolean;
 }
 
 interface ChosenPath {
   path: string;
   token?: string;
   temporary: boolean;
+  /** False: not listed as recent (default true for anything not temporary). */
+  remember?: boolean;
 }
 
 /** Sessions kept at once; opening more closes the oldest (each holds a report in memory). */
@@ -82,6 +95,11 @@ export class ManifestService {
   private readonly recent: RecentManifests;
   private readonly sessions = new Map<string, OpenSession>();
   private readonly allowedPaths = new Set<string>();
+  /**
+   * Manifest files (path and version, see fileKey) whose recording the person chose to play although
+   * the manifest has errors. Only for this run, and only for that file: a changed file asks again.
+   */
+  private readonly playAnyway = new Set<string>();
 
   constructor(private readonly options: ManifestServiceOptions) {
     this.recent = new RecentManifests(options.dataDir);
@@ -97,9 +115,20 @@ export class ManifestService {
     return this.openChosen(chosen);
   }
 
-  /** Opens a manifest main already knows (tests, launch requests) without the path policy. */
-  async openPath(manifestPath: string, audioPath?: string): Promise<ManifestSession> {
-    return this.openChosen({ path: resolve(manifestPath), temporary: false }, audioPath);
+  /**
+   * Opens a manifest main already knows (tests, launch requests, a meeting downloaded from a message)
+   * without the path policy. `remember: false` keeps it off the recent list (a downloaded meeting's
+   * folder is main's own, and may be cleaned up).
+   */
+  async openPath(
+    manifestPath: string,
+    audioPath?: string,
+    options: { remember?: boolean } = {},
+  ): Promise<ManifestSession> {
+    return this.openChosen(
+      { path: resolve(manifestPath), temporary: false, remember: options.remember },
+      audioPath,
+    );
   }
 
   private async openChosen(
@@ -120,20 +149,26 @@ export class ManifestService {
       throw error;
     }
     const { report, attachments, verifiedAudio } = inspection;
+    const fileKey = await manifestFileKey(manifest.path);
+    // Only `verified` audio comes with verifiedAudio: the file identity taken from the handle it was
+    // checked through, or the checked attachment bytes. Nothing is looked up by path again here. An
+    // invalid manifest cannot vouch for its audio: that plays only after "Play anyway" (the verdict).
+    const playable = verifiedAudio && (report.valid || this.playAnyway.has(fileKey));
     const session: OpenSession = {
       id: randomBytes(18).toString('base64url'),
       manifestPath: manifest.path,
       report,
       attachments,
-      // Only `verified` audio comes with verifiedAudio: the file identity taken from the handle it was
-      // checked through, or the checked attachment bytes. Nothing is looked up by path again here.
-      mediaToken: verifiedAudio ? this.media.register(verifiedAudio) : null,
+      mediaToken: playable ? this.media.register(verifiedAudio) : null,
+      verifiedAudio,
+      fileKey,
       heldTokens,
       temporary: manifest.temporary,
+      remember: manifest.remember !== false,
     };
     this.sessions.set(session.id, session);
     this.evictOldSessions();
-    if (!manifest.temporary) {
+    if (!manifest.temporary && manifest.remember !== false) {
       this.recent.remember({
         path: manifest.path,
         title: report.manifest?.meeting.title ?? null,
@@ -158,10 +193,28 @@ export class ManifestService {
     const manifestTokens = old.heldTokens.slice(0, 1);
     this.close(old.id, manifestTokens);
     return this.openChosen(
-      { path: old.manifestPath, temporary: old.temporary },
+      { path: old.manifestPath, temporary: old.temporary, remember: old.remember },
       audio.path,
       audio.token ? [...manifestTokens, audio.token] : manifestTokens,
     );
+  }
+
+  /**
+   * The person chose "Play anyway" for an invalid manifest whose audio matched its integrity values:
+   * the recording becomes playable, and stays so when this same file is opened again.
+   */
+  playAnywayFor(sessionId: string): ManifestSession {
+    const session = this.session(sessionId);
+    if (!session.verifiedAudio) {
+      throw fail(
+        ManifestIpcCodes.notPlayable,
+        'Only audio that matches the manifest can be played',
+        409,
+      );
+    }
+    this.playAnyway.add(session.fileKey);
+    session.mediaToken ??= this.media.register(session.verifiedAudio);
+    return this.describe(session);
   }
 
   close(sessionId: string, keepTokens: string[] = []): void {
@@ -207,6 +260,11 @@ export class ManifestService {
     return { name: item.name, mime: item.mime, bytes: item.bytes };
   }
 
+  /** The manifest file a session opened (sharing posts that file and those beside it). */
+  manifestPathOf(sessionId: string): string {
+    return this.session(sessionId).manifestPath;
+  }
+
   listRecent(): RecentManifest[] {
     return this.recent.list();
   }
@@ -219,6 +277,7 @@ export class ManifestService {
     return {
       openManifest: (input) => this.open(input),
       chooseManifestAudio: (input) => this.chooseAudio(input),
+      playManifestAnyway: ({ sessionId }) => this.playAnywayFor(sessionId),
       closeManifest: ({ sessionId }) => {
         this.close(sessionId);
         return null;
@@ -340,6 +399,16 @@ function capDepth(value: unknown, levels: number): unknown {
   return Object.fromEntries(
     Object.entries(value).map(([key, item]) => [key, capDepth(item, levels - 1)]),
   );
+}
+
+/** The manifest file's path and version; a file that changed (or is gone) gets another key. */
+async function manifestFileKey(path: string): Promise<string> {
+  try {
+    const info = await stat(path);
+    return [path, info.dev, info.ino, info.size, info.mtimeMs, info.ctimeMs].join('\0');
+  } catch {
+    return `${path}\0${randomBytes(8).toString('hex')}`;
+  }
 }
 
 /** A default name for the save dialog: the attachment's last path segment, without separators. */

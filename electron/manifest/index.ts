@@ -2,6 +2,7 @@
 export {
   inspectManifest,
   inspectManifestFile,
+  readManifestBytes,
   ManifestReadError,
   MAX_MANIFEST_BYTES,
   type DecodedAttachment,
@@ -32,3 +33,4 @@ export {
   type FileIdentity,
   type VerifiedAudio,
 } from './verified-audio';
+export { meetingFilesToShare, MeetingShareError, type MeetingFiles } from './share-files';

@@ -82,18 +82,7 @@ async function inspect(
   options: InspectOptions,
 ): Promise<Omit<ManifestInspection, 'attachments'> & { attachmentBytes: AttachmentBytes }> {
   const attachmentBytes = new AttachmentBytes();
-  let bytes: Uint8Array;
-  try {
-    // Checked first: reading a device (/dev/zero) or a FIFO as the manifest would never end.
-    const info = await stat(manifestPath);
-    if (!info.isFile()) throw new Error('not a regular file');
-    if (info.size > MAX_MANIFEST_BYTES) {
-      throw new Error(`larger than ${MAX_MANIFEST_BYTES} bytes`);
-    }
-    bytes = new Uint8Array(await readFile(manifestPath));
-  } catch (err) {
-    throw new ManifestReadError(`cannot read ${manifestPath}: ${(err as Error).message}`);
-  }
+  const bytes = await readManifestBytes(manifestPath);
   const decoded = decodeManifest(bytes);
   const errors = [...decoded.errors];
   const warnings = [...decoded.warnings];
@@ -130,6 +119,21 @@ async function inspect(
     integrity: audio.integrity,
   };
   return { report, verifiedAudio: audio.verified, attachmentBytes };
+}
+
+/** The manifest file's bytes, refusing what is not a regular file or is over MAX_MANIFEST_BYTES. */
+export async function readManifestBytes(manifestPath: string): Promise<Uint8Array> {
+  try {
+    // Checked first: reading a device (/dev/zero) or a FIFO as the manifest would never end.
+    const info = await stat(manifestPath);
+    if (!info.isFile()) throw new Error('not a regular file');
+    if (info.size > MAX_MANIFEST_BYTES) {
+      throw new Error(`larger than ${MAX_MANIFEST_BYTES} bytes`);
+    }
+    return new Uint8Array(await readFile(manifestPath));
+  } catch (err) {
+    throw new ManifestReadError(`cannot read ${manifestPath}: ${(err as Error).message}`);
+  }
 }
 
 function speakersOf(doc: Record<string, unknown>): SpeakerRef[] {

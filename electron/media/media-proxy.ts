@@ -54,12 +54,19 @@ export function realmMediaUrl(site: string, realmPath: string): URL | null {
   return isAllowedMediaPath(relative) ? url : null;
 }
 
-export async function fetchRealmMedia(
+/**
+ * The realm's own answer for one media path, fetched with the account's credentials and the
+ * redirect rules above (a 404 or 502 made here when the path or a redirect is refused). Main-side
+ * callers that keep the bytes themselves (meeting downloads) read this; the page gets
+ * fetchRealmMedia's inert copy.
+ */
+export async function fetchRealmFile(
   client: ApiClient,
   realmPath: string,
-  signal?: AbortSignal,
-  range?: string | null,
+  options: { signal?: AbortSignal; range?: string | null; fetch?: typeof fetch } = {},
 ): Promise<Response> {
+  const { signal, range } = options;
+  const fetchImpl = options.fetch ?? fetch;
   let url = realmMediaUrl(client.site, realmPath);
   if (!url) return new Response('Not found', { status: 404 });
   const origin = url.origin;
@@ -68,7 +75,7 @@ export async function fetchRealmMedia(
     const sameOrigin = url.origin === origin;
     const headers: Record<string, string> = range && BYTE_RANGE.test(range) ? { range } : {};
     if (sameOrigin) headers.authorization = client.authorizationHeader() ?? '';
-    upstream = await fetch(url, {
+    upstream = await fetchImpl(url, {
       headers,
       redirect: 'manual',
       signal,
@@ -91,6 +98,16 @@ export async function fetchRealmMedia(
     if (!allowed || hop >= MAX_REDIRECTS) return new Response('Bad gateway', { status: 502 });
     url = next;
   }
+  return upstream;
+}
+
+export async function fetchRealmMedia(
+  client: ApiClient,
+  realmPath: string,
+  signal?: AbortSignal,
+  range?: string | null,
+): Promise<Response> {
+  const upstream = await fetchRealmFile(client, realmPath, { signal, range });
   const headers = new Headers();
   for (const name of PASSED_HEADERS) {
     const value = upstream.headers.get(name);

@@ -6,12 +6,22 @@ import { IpcCodes } from '../../shared/ipc/errors';
 import type { AccountSession } from '../accounts/session';
 import { ApiError } from '../api/errors';
 import type { FileIntake } from './intake';
-import { checkUploadSize, type UploadManager } from './uploads';
+import { checkUploadSize, type UploadManager, type UploadTarget } from './uploads';
 
 export type UploadHandlers = Pick<MethodHandlers, keyof typeof uploadsMethods>;
 
 /** What the server takes when its register response does not say (api-notes: the default). */
 const DEFAULT_MAX_FILE_UPLOAD_SIZE_MIB = 25;
+
+/** Where an account's uploads go, with the file size limit its server announced. */
+export function uploadTargetOf(session: AccountSession): UploadTarget {
+  return {
+    accountId: session.id,
+    client: session.client,
+    maxFileUploadSizeMib:
+      session.register?.max_file_upload_size_mib ?? DEFAULT_MAX_FILE_UPLOAD_SIZE_MIB,
+  };
+}
 
 export function uploadHandlers(deps: {
   /** The account's session, refusing a signed-out account. */
@@ -21,8 +31,6 @@ export function uploadHandlers(deps: {
   /** Shows the native open dialog (Electron only). */
   chooseFilePaths?: (multiple: boolean) => Promise<string[]>;
 }): UploadHandlers {
-  const limitMib = (session: AccountSession) =>
-    session.register?.max_file_upload_size_mib ?? DEFAULT_MAX_FILE_UPLOAD_SIZE_MIB;
   return {
     chooseFiles: async ({ multiple }): Promise<ChosenFile[]> => {
       if (!deps.chooseFilePaths) {
@@ -36,13 +44,16 @@ export function uploadHandlers(deps: {
       return paths.map((path) => deps.intake.register(path));
     },
     checkUpload: ({ accountId, name, size }) => {
-      checkUploadSize(name, size, limitMib(deps.signedInSession(accountId)));
+      checkUploadSize(
+        name,
+        size,
+        uploadTargetOf(deps.signedInSession(accountId)).maxFileUploadSizeMib,
+      );
       return null;
     },
     startUpload: ({ accountId, token }) => {
-      const session = deps.signedInSession(accountId);
       const { uploadId } = deps.uploads.start(
-        { accountId, client: session.client, maxFileUploadSizeMib: limitMib(session) },
+        uploadTargetOf(deps.signedInSession(accountId)),
         token,
       );
       return { uploadId };

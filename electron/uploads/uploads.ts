@@ -1,8 +1,9 @@
 // Uploads to the chat server with progress: multipart POST /user_uploads for ordinary files, the
 // resumable tus endpoint (/api/v1/tus) at or above a size threshold, which survives a dropped
 // connection by resuming from the server's offset. Files over max_file_upload_size_mib are refused
-// before a byte is sent.
-import { createReadStream } from 'node:fs';
+// before a byte is sent. Each file goes with its real media type (its first bytes, else its name):
+// the public server keeps the declared type and previews only images declared as images.
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { randomBytes } from 'node:crypto';
@@ -12,6 +13,7 @@ import { IpcCodes } from '../../shared/ipc/errors';
 import { endpoints } from '../../shared/api/endpoints';
 import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
+import { detectMediaType, SNIFF_BYTES } from '../../shared/media-types';
 import type { FileIntake, IntakeEntry } from './intake';
 
 export const DEFAULT_TUS_THRESHOLD_BYTES = 20 * 1024 * 1024;
@@ -61,8 +63,15 @@ export class UploadManager {
     ];
   }
 
-  /** Starts an upload; resolves to its id at once (progress and the result arrive as pushes). */
-  start(target: UploadTarget, token: string): { uploadId: string; done: Promise<UploadProgress> } {
+  /**
+   * Starts an upload; resolves to its id at once (progress and the result arrive as pushes). `group`
+   * tags uploads that belong together (a shared meeting's files) in their progress.
+   */
+  start(
+    target: UploadTarget,
+    token: string,
+    group?: string,
+  ): { uploadId: string; done: Promise<UploadProgress> } {
     const file = this.options.intake.get(token);
     if (!file) throw new ApiError('server', 'BAD_REQUEST', 'Unknown file token');
     try {
@@ -71,6 +80,7 @@ export class UploadManager {
       this.options.intake.release(token);
       throw error;
     }
+    const type = fileMediaType(file);
     const uploadId = randomBytes(12).toString('base64url');
     const useTus = file.size >= (this.options.tusThresholdBytes ?? DEFAULT_TUS_THRESHOLD_BYTES);
     const upload: ActiveUpload = {
@@ -82,13 +92,16 @@ export class UploadManager {
         total: file.size,
         state: 'uploading',
         method: useTus ? 'tus' : 'multipart',
+        ...(group ? { group } : {}),
       },
       cancel: () => undefined,
     };
     this.uploads.set(uploadId, upload);
     this.emit(upload);
     const done = (
-      useTus ? this.viaTus(target, file, upload) : this.viaMultipart(target, file, upload)
+      useTus
+        ? this.viaTus(target, file, type, upload)
+        : this.viaMultipart(target, file, type, upload)
     )
       .then((result) => {
         if (upload.progress.state !== 'uploading') return;
@@ -143,6 +156,7 @@ export class UploadManager {
   private viaMultipart(
     target: UploadTarget,
     file: IntakeEntry,
+    type: string,
     upload: ActiveUpload,
   ): Promise<{ url: string; filename?: string }> {
     return new Promise((resolve, reject) => {
@@ -150,7 +164,7 @@ export class UploadManager {
       const safeName = file.name.replace(/["\r\n\\]/g, '_');
       const head = Buffer.from(
         `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${safeName}"\r\n` +
-          `Content-Type: application/octet-stream\r\n\r\n`,
+          `Content-Type: ${type}\r\n\r\n`,
       );
       const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
       const url = new URL(`${target.client.apiBase}/user_uploads`);
@@ -206,6 +220,7 @@ export class UploadManager {
   private viaTus(
     target: UploadTarget,
     file: IntakeEntry,
+    type: string,
     upload: ActiveUpload,
   ): Promise<{ url: string; filename?: string }> {
     const startedAt = Date.now();
@@ -213,7 +228,7 @@ export class UploadManager {
       const tusUpload = new tus.Upload(createReadStream(file.path), {
         endpoint: `${target.client.apiBase}/tus`,
         headers: { Authorization: target.client.authorizationHeader() ?? '' },
-        metadata: { filename: file.name, filetype: 'application/octet-stream' },
+        metadata: { filename: file.name, filetype: type },
         uploadSize: file.size,
         chunkSize: this.options.tusChunkBytes ?? TUS_CHUNK_BYTES,
         retryDelays: this.options.tusRetryDelaysMs ?? [0, 500, 1000, 2000, 4000, 8000],
@@ -263,6 +278,23 @@ export class UploadManager {
       tusUpload.start();
     });
   }
+}
+
+/** A chosen file's media type from its first bytes and its name. */
+export function fileMediaType(file: Pick<IntakeEntry, 'name' | 'path'>): string {
+  const head = new Uint8Array(SNIFF_BYTES);
+  let read = 0;
+  try {
+    const fd = openSync(file.path, 'r');
+    try {
+      read = readSync(fd, head, 0, SNIFF_BYTES, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Unreadable now: the upload itself reports that; the name still gives a type.
+  }
+  return detectMediaType(file.name, head.subarray(0, read));
 }
 
 /** How far the server's clock may be behind ours when matching an attachment by its create_time. */

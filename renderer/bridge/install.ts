@@ -3,6 +3,7 @@
 // sessionStorage (so a reload keeps working) and removed from the address bar. The /media cookie is
 // set by the host on the bridge's handshake (HttpOnly: page scripts never see it).
 import { createWebSocketBridge, type WebSocketLike } from '../../shared/ipc/bridge-client';
+import { installUnsentHandover } from './unsent-handover';
 
 const SECRET_KEY = 'tributary.bridgeSecret';
 
@@ -30,4 +31,5 @@ export function installBrowserBridge(win: Window = window): void {
     secret,
     createSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
   });
+  installUnsentHandover(win, secret);
 }

@@ -32,6 +32,7 @@ const SettingsView = lazy(() =>
 );
 import { ChannelBrowser } from '../features/channels/ChannelBrowser';
 import { ConnectionBanner } from '../features/connection/ConnectionBanner';
+import { LocalRealmBanner } from '../features/connection/LocalRealmBanner';
 import { SearchBox } from '../features/search/SearchBox';
 import { UserProfile } from '../features/people/UserProfile';
 import { UserPopover } from '../features/people/UserPopover';
@@ -55,7 +56,13 @@ function Shell({ store }: { store: ChatStore }) {
   useDisplaySettings(userSettings ?? {});
   useHomeViewAtStart(loaded, userSettings?.web_home_view);
 
-  if (route.kind === 'signin') return <SignIn />;
+  if (route.kind === 'signin')
+    return (
+      <>
+        <LocalRealmBanner />
+        <SignIn />
+      </>
+    );
   if (route.kind === 'manifest')
     return (
       <div className="manifest-route">
@@ -64,11 +71,17 @@ function Shell({ store }: { store: ChatStore }) {
             <span aria-hidden="true">← </span>Back
           </button>
         </div>
-        <ManifestRoute path={route.path} />
+        <ManifestRoute path={route.path} meeting={route.meeting} />
       </div>
     );
   if (!accountsLoaded) return <p className="placeholder">Starting…</p>;
-  if (!activeAccountId) return <SignIn />;
+  if (!activeAccountId)
+    return (
+      <>
+        <LocalRealmBanner />
+        <SignIn />
+      </>
+    );
 
   let main: React.ReactNode;
   if (!loaded) main = <p className="placeholder">Loading {activeAccountId}…</p>;
@@ -109,6 +122,7 @@ function Shell({ store }: { store: ChatStore }) {
             People
           </button>
         </header>
+        <LocalRealmBanner />
         <ConnectionBanner accountId={activeAccountId} />
         <div className="workspace">
           {loaded ? <Sidebar accountId={activeAccountId} /> : null}

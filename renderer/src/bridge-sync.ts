@@ -179,9 +179,15 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     api.on('outbox', (m) => syncOutbox(m.accountId, m.entries)),
     api.on('presence', (update) => chat().applyPresenceUpdate(update)),
     api.on('openManifest', (m) => navigate({ kind: 'manifest', path: m.path })),
+    api.on('localRealm', (status) => uiStore.setState({ localRealm: status })),
     api.on('host', ({ status }) => {
       uiStore.setState({ host: status });
       if (status === 'connected') {
+        // A new launch may run its local server differently (or not at all).
+        void api
+          .getLocalRealm({})
+          .then((localRealm) => uiStore.setState({ localRealm }))
+          .catch(() => undefined);
         void handOverUnsent(api, new Set(uiStore.getState().accounts.map((a) => a.id)));
       }
     }),
@@ -201,6 +207,10 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     .listAccounts({})
     .then(onAccounts)
     .catch(() => uiStore.setState({ accountsLoaded: true }));
+  void api
+    .getLocalRealm({})
+    .then((localRealm) => uiStore.setState({ localRealm }))
+    .catch(() => undefined);
   void api
     .takeLaunchRequests({})
     .then((r) => {

@@ -5,6 +5,8 @@ import 'katex-styles/dist/katex.min.css';
 import 'virtual:emoji-sprites.css';
 import '../styles/app.css';
 import '../styles/channels.css';
+import '../styles/recent.css';
+import '../styles/topics.css';
 import '../styles/message-content.css';
 import '../styles/settings.css';
 import '../styles/settings-admin-extras.css';

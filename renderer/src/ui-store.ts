@@ -1,12 +1,14 @@
 // App-level state that is not realm state: the account list and each account's connection as main
 // reports it (with retry times), uploads in flight, and which screen is showing. The realm state
 // itself, and which account is active (activeAccountId), live in renderer/store.
+import type { LocalRealmStatus } from '../../shared/ipc/system';
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import type { AccountSummary } from '../../shared/ipc/accounts';
 import type { ConnectionState } from '../../shared/ipc/common';
 import type { UploadProgress } from '../../shared/ipc/uploads';
 import type { LocalDraft } from '../../shared/ipc/drafts';
+import type { MeetingRef } from '../../shared/ipc/meetings';
 import type { Narrow } from '../../shared/narrow';
 
 export type Route =
@@ -20,7 +22,8 @@ export type Route =
   | { kind: 'channels'; streamId?: number; create?: boolean }
   /** With site, the server a deep link named, filled in. */
   | { kind: 'signin'; site?: string }
-  | { kind: 'manifest'; path?: string };
+  /** The meeting viewer: a local manifest by path, or a meeting shared in a message. */
+  | { kind: 'manifest'; path?: string; meeting?: MeetingRef };
 
 export interface UiState {
   accounts: AccountSummary[];
@@ -29,6 +32,8 @@ export interface UiState {
   connections: Record<string, ConnectionState>;
   /** Whether the page reaches the app's own process (browser mode; always so in Electron). */
   host: 'connected' | 'lost';
+  /** The local realm server's process, when this launch runs one (null: none, or not heard yet). */
+  localRealm: LocalRealmStatus | null;
   uploads: Record<string, UploadProgress>;
   /** Main's drafts (persisted locally, synced with the server), per account. */
   drafts: Record<string, LocalDraft[]>;
@@ -95,6 +100,7 @@ export const uiStore = createStore<UiState>()(() => ({
   accountsLoaded: false,
   connections: {},
   host: 'connected',
+  localRealm: null,
   uploads: {},
   drafts: {},
   fromCache: {},

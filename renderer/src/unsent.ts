@@ -4,6 +4,8 @@
 // in between (or was never reachable) loses nothing. When a host is reachable again, the same
 // launch or the next one (electron/host/launch-record.ts), the page hands them over with their
 // localIds, which main's outbox takes once however often they come (electron/outbox/outbox.ts).
+// Browser mode also mirrors the list where a launch on another port finds it, and asks before the
+// window closes while it is not empty (renderer/bridge/unsent-handover.ts).
 import type { OutgoingMessage } from '../../shared/ipc/chat';
 import type { Api } from './tributary';
 
@@ -25,9 +27,22 @@ function read(): UnsentMessage[] {
   }
 }
 
+const mirrors = new Set<(list: UnsentMessage[]) => void>();
+
 function write(list: UnsentMessage[]): void {
   if (list.length === 0) localStorage.removeItem(KEY);
   else localStorage.setItem(KEY, JSON.stringify(list));
+  for (const mirror of mirrors) mirror(list);
+}
+
+/**
+ * Told every change of the list, and the list now: browser mode keeps a copy where the next launch
+ * finds it even on another port (renderer/bridge/unsent-handover.ts). Returns the unsubscribe.
+ */
+export function mirrorUnsent(mirror: (list: UnsentMessage[]) => void): () => void {
+  mirrors.add(mirror);
+  mirror(read());
+  return () => mirrors.delete(mirror);
 }
 
 export function listUnsent(): UnsentMessage[] {

@@ -470,6 +470,26 @@ export const migrations: Migration[] = [
   },
   {
     version: 14,
+    description: 'outgoing webhook calls owed to bots, queued with the message that triggered them',
+    // Written in the message's own transaction, deleted in the transaction that posts the bot's
+    // answer: a call survives a restart and is answered at most once (resources/webhooks/).
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE outgoing_webhook_deliveries (
+          id INTEGER PRIMARY KEY,
+          bot_id INTEGER NOT NULL,
+          message_id INTEGER NOT NULL,
+          trigger TEXT NOT NULL,
+          -- Failed tries so far (timeouts, connection errors, 5xx).
+          attempts INTEGER NOT NULL DEFAULT 0,
+          -- Milliseconds since the epoch.
+          next_attempt_at INTEGER NOT NULL
+        );
+        CREATE INDEX outgoing_webhook_deliveries_due ON outgoing_webhook_deliveries (next_attempt_at);
+      `),
+  },
+  {
+    version: 15,
     description: 'status clear-after (scheduled_end_time): when the server clears a status itself',
     up: (db) =>
       db.exec(`

@@ -3,6 +3,7 @@
 // the API's form (no FE0F). Reactions and statuses validate against it, and against the realm's
 // custom emoji (resources/realm/realm-emoji.ts supplies the table).
 import { emojiCodeForName, emojiNameForCode } from '../../shared/emoji/names';
+import { neutralName } from '../../shared/api/public-names';
 
 /** The extra emoji the server provides besides unicode and realm emoji (reaction_type svc_extra_emoji). */
 export const EXTRA_EMOJI = new Set(['zulip']);
@@ -63,7 +64,8 @@ export function checkEmoji(
     if (unicode === undefined) return { ok: false, msg: `Emoji '${name}' does not exist` };
     return { ok: true, emoji_name: name, emoji_code: unicode, reaction_type: 'unicode_emoji' };
   }
-  const reactionType = type ?? 'unicode_emoji';
+  // The public name of the extra emoji type (zulip_extra_emoji) means the spec's svc_extra_emoji.
+  const reactionType = neutralName(type ?? 'unicode_emoji');
   switch (reactionType) {
     case 'unicode_emoji': {
       if (!isUnicodeEmojiCode(code)) return { ok: false, msg: 'Invalid emoji code.' };

@@ -48,6 +48,7 @@ import { userAdminResource } from './users/user-admin';
 import { invitesResource } from './users/invites';
 import { avatarResource } from './users/avatar';
 import { realmIconResource } from './realm/realm-icon';
+import { outgoingWebhooksResource } from './webhooks/outgoing-delivery';
 
 export const resources: readonly ResourceModule[] = [
   serverInfoResource,
@@ -97,6 +98,7 @@ export const resources: readonly ResourceModule[] = [
   invitesResource,
   avatarResource,
   realmIconResource,
+  outgoingWebhooksResource,
 ];
 
 setStateProviders(resources);

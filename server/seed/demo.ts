@@ -12,6 +12,7 @@ import { writeCredentials, type SeededCredential } from './credentials';
 import { seedDemoMessages } from './demo-messages';
 import { seedDemoEmoji } from './demo-emoji';
 import { renderShortMarkdown } from '../realm/render-text';
+import { ECHO_PLACEHOLDER_URL } from '../demo/echo-bot';
 
 export interface DemoUser extends SeededCredential {
   key: string;
@@ -73,7 +74,7 @@ export async function seedDemoRealm(ctx: RealmContext): Promise<void> {
       botOwnerId: bot.owner,
       botConfig:
         bot.type === 3
-          ? { base_url: 'http://127.0.0.1:9/echo', interface: 1, token: 'demo-webhook-token' }
+          ? { base_url: ECHO_PLACEHOLDER_URL, interface: 1, token: 'demo-webhook-token' }
           : null,
       timezone: '',
     });

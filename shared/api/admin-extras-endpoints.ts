@@ -50,7 +50,7 @@ export const adminExtrasEndpoints = {
     { idempotent: true },
   ),
   addPlayground: endpoint<
-    { name: string; lexer_language: string; url_template: string },
+    { name: string; pygments_language: string; url_template: string },
     SuccessEnvelope & { id: number }
   >('POST', '/realm/playgrounds'),
   deletePlayground: endpoint<{ playground_id: number }, SuccessEnvelope>(

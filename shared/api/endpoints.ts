@@ -105,7 +105,7 @@ export interface RegisterParams {
   fetch_event_types?: string[];
   narrow?: Array<[string, string]>;
   apply_markdown?: boolean;
-  client_extavatar?: boolean;
+  client_gravatar?: boolean;
   include_subscribers?: boolean;
   slim_presence?: boolean;
   all_public_streams?: boolean;
@@ -128,7 +128,7 @@ export interface GetMessagesParams {
   num_before?: number;
   num_after?: number;
   narrow?: NarrowTerm[];
-  client_extavatar?: boolean;
+  client_gravatar?: boolean;
   apply_markdown?: boolean;
   message_ids?: number[];
   allow_empty_topic_name?: boolean;
@@ -158,7 +158,7 @@ export interface ReactionParams {
   message_id: number;
   emoji_name: string;
   emoji_code?: string;
-  reaction_type?: 'unicode_emoji' | 'realm_emoji' | 'svc_extra_emoji';
+  reaction_type?: 'unicode_emoji' | 'realm_emoji' | 'zulip_extra_emoji';
 }
 
 export interface StatusParams {
@@ -400,7 +400,7 @@ export const endpoints = {
     { idempotent: true },
   ),
   getUser: endpoint<
-    { user_id: number; client_extavatar?: boolean; include_custom_profile_fields?: boolean },
+    { user_id: number; client_gravatar?: boolean; include_custom_profile_fields?: boolean },
     SuccessEnvelope & { user: User }
   >('GET', '/users/{user_id}'),
   getOwnUser: endpoint<Record<string, never>, SuccessEnvelope & JsonObject>('GET', '/users/me'),

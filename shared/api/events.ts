@@ -18,7 +18,7 @@ import type {
   Subscription,
   SubscriptionProperty,
   TopicLink,
-  User,
+  WireUser,
   UserGroup,
   UserRole,
   VisibilityPolicy,
@@ -261,7 +261,8 @@ export type StreamEvent = StreamCreateEvent | StreamDeleteEvent | StreamUpdateEv
 export interface RealmUserAddEvent extends EventBase {
   type: 'realm_user';
   op: 'add';
-  person: User;
+  /** May lack is_active (then active) and the other implicit fields (WireUser). */
+  person: WireUser;
 }
 
 /** Only sent to guests who lose access to a user; deactivation is an update with is_active. */
@@ -578,9 +579,9 @@ export interface AlertWordsEvent extends EventBase {
   alert_words: string[];
 }
 
-/** Whether the user has completed the video provider's OAuth (chat-api §4.27). */
-export interface HasVideoproviderTokenEvent extends EventBase {
-  type: 'has_videoprovider_token';
+/** Whether the user has completed the video provider's OAuth (chat-api §4.27's has_videoprovider_token). */
+export interface HasZoomTokenEvent extends EventBase {
+  type: 'has_zoom_token';
   value: boolean;
 }
 
@@ -632,7 +633,7 @@ export type ServerEvent =
   | DefaultStreamsEvent
   | AttachmentEvent
   | AlertWordsEvent
-  | HasVideoproviderTokenEvent
+  | HasZoomTokenEvent
   | HeartbeatEvent
   | RestartEvent;
 

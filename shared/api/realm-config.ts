@@ -16,7 +16,7 @@ export interface RealmPlayground {
   id: number;
   name: string;
   /** The code block language the playground opens. */
-  lexer_language: string;
+  pygments_language: string;
   url_template: string;
 }
 

@@ -63,7 +63,7 @@ export type MessageFlag =
   | 'historical';
 
 /** Each reaction type has its own emoji_code namespace (chat-api §2.5). */
-export type ReactionType = 'unicode_emoji' | 'realm_emoji' | 'svc_extra_emoji';
+export type ReactionType = 'unicode_emoji' | 'realm_emoji' | 'zulip_extra_emoji';
 
 export interface Reaction {
   emoji_name: string;
@@ -112,7 +112,7 @@ interface MessageBase {
   sender_email: string;
   sender_full_name: string;
   sender_realm_str: string;
-  /** Null when the client computes external avatars itself (client_extavatar). */
+  /** Null when the client computes external avatars itself (client_gravatar). */
   avatar_url: string | null;
   client: string;
   /** HTML when apply_markdown was set, otherwise raw markup. */
@@ -199,6 +199,14 @@ export interface User {
   /** Only for non-bots. Keys are custom profile field ids as strings. */
   profile_data?: Record<string, ProfileDataValue>;
 }
+
+/**
+ * A user as servers send one. The public server leaves some fields implicit: `is_active` is absent
+ * from register's `realm_users` (active) and `realm_non_active_users` (not), humans carry no
+ * `bot_type`/`bot_owner_id`, and older feature levels lack `role` (FL59), `delivery_email`,
+ * `timezone` or `avatar_version`. The renderer's store fills them in one place (normalizeUser).
+ */
+export type WireUser = Pick<User, 'user_id' | 'email' | 'full_name'> & Partial<User>;
 
 /** A realm's custom profile field (register `custom_profile_fields`, api-notes §1). */
 export interface CustomProfileField {
@@ -493,9 +501,9 @@ export interface RegisterResponse extends ApiSuccess {
   avatar_url_medium?: string | null;
   avatar_source?: 'G' | 'J' | 'U';
 
-  realm_users: User[];
-  realm_non_active_users: User[];
-  cross_realm_bots?: User[];
+  realm_users: WireUser[];
+  realm_non_active_users: WireUser[];
+  cross_realm_bots?: WireUser[];
 
   subscriptions: Subscription[];
   unsubscribed: Subscription[];

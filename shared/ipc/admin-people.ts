@@ -127,7 +127,9 @@ export const adminPeopleMethods = {
       botId: userId,
       fullName: z.string().trim().min(1).max(100).optional(),
       ownerId: userId.optional(),
+      /** An outgoing webhook's endpoint; sent with interfaceType, as the public server needs both. */
       payloadUrl: z.string().url().max(2048).optional(),
+      interfaceType: z.union([z.literal(1), z.literal(2)]).optional(),
       avatarToken: token.optional(),
     }),
   ),

@@ -22,7 +22,7 @@ const anchor = z.union([
   z.enum(['newest', 'oldest', 'first_unread']),
 ]);
 const flag = z.string().min(1).max(64);
-const reactionType = z.enum(['unicode_emoji', 'realm_emoji', 'svc_extra_emoji']);
+const reactionType = z.enum(['unicode_emoji', 'realm_emoji', 'zulip_extra_emoji']);
 const topic = z.string().max(1024);
 
 /** A page of messages; `from_cache` when main answered from the local cache (server not reachable). */

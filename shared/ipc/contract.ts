@@ -10,6 +10,7 @@ import { uploadsMethods, uploadsPushes } from './uploads';
 import { systemMethods, systemPushes } from './system';
 import { manifestMethods, manifestPushes } from './manifest';
 import { mediaMethods } from './media';
+import { meetingsMethods, meetingsPushes } from './meetings';
 import { scheduledMethods } from './scheduled';
 import { peopleMethods, peoplePushes } from './people';
 import { shellMethods, shellPushes } from './shell';
@@ -30,6 +31,7 @@ export const methods = composeDomains(
   uploadsMethods,
   systemMethods,
   manifestMethods,
+  meetingsMethods,
   mediaMethods,
   scheduledMethods,
   peopleMethods,
@@ -50,6 +52,7 @@ export const pushes = composeDomains(
   uploadsPushes,
   systemPushes,
   manifestPushes,
+  meetingsPushes,
   peoplePushes,
   shellPushes,
   notificationsPushes,

@@ -4,7 +4,7 @@
 // `verified`, a media token that the audio element plays from (see mediaUrlForToken).
 import { z } from 'zod';
 import type { ManifestReport } from '../manifest';
-import { payload } from './common';
+import { forAccount, payload, streamId, userId } from './common';
 import { method } from './define';
 
 /** One opened manifest in main; closing it (or opening another audio file) revokes its media token. */
@@ -13,7 +13,10 @@ export interface ManifestSession {
   /** The check's result. Attachment bytes are left out (see `attachments`): they stay in main. */
   report: ManifestReport;
   attachments: ManifestAttachmentInfo[];
-  /** Present only when integrity is `verified`: the token the audio stream is served under. */
+  /**
+   * Present only when integrity is `verified` and the manifest is valid (or, for an invalid one, after
+   * "Play anyway"): the token the audio stream is served under.
+   */
   mediaToken: string | null;
   /** MIME type of the verified audio as served. */
   mediaType: string | null;
@@ -34,6 +37,18 @@ export interface ManifestAttachmentInfo {
   textPreview: string | null;
 }
 
+/** One file of a meeting to share: the name it is posted under and its size. */
+export interface MeetingShareFile {
+  name: string;
+  size: number;
+}
+
+export interface SharedMeetingResult {
+  /** The posted message's id; null when it was queued to be sent once the server is reachable. */
+  messageId: number | null;
+  files: Array<MeetingShareFile & { url: string }>;
+}
+
 export interface RecentManifest {
   path: string;
   title: string | null;
@@ -50,12 +65,27 @@ export const ManifestIpcCodes = {
   pathNotAllowed: 'PATH_NOT_ALLOWED',
   unknownSession: 'UNKNOWN_MANIFEST_SESSION',
   unknownAttachment: 'UNKNOWN_ATTACHMENT',
+  /** "Play anyway" for audio that did not match the manifest (only matching audio can play). */
+  notPlayable: 'MANIFEST_AUDIO_NOT_PLAYABLE',
+  /** The meeting cannot be shared as it is (a referenced file missing, two files with one name…). */
+  notShareable: 'MEETING_NOT_SHAREABLE',
   /** The user closed a dialog without choosing. */
   cancelled: 'CANCELLED',
 } as const;
 
 const filePath = z.string().min(1).max(4096);
 const sessionId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'not a manifest session id');
+const shareGroup = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'not a share id');
+/** Where a meeting is shared: a channel (id or name) and topic, or a direct message. */
+const shareDestination = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('channel'),
+    to: z.union([streamId, z.string().min(1).max(256)]),
+    topic: z.string().min(1).max(1024),
+  }),
+  z.strictObject({ type: z.literal('direct'), to: z.array(userId).min(1).max(1000) }),
+]);
+export type ShareDestination = z.infer<typeof shareDestination>;
 const intakeToken = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'not a file token');
 
 export const manifestMethods = {
@@ -72,6 +102,12 @@ export const manifestMethods = {
   chooseManifestAudio: method<ManifestSession>()(
     payload({ sessionId, path: filePath.optional(), token: intakeToken.optional() }),
   ),
+  /**
+   * "Play anyway": the manifest has errors but its audio matched the integrity values; mints the media
+   * token and remembers the choice for this manifest file (this run only). MANIFEST_AUDIO_NOT_PLAYABLE
+   * when the audio did not match.
+   */
+  playManifestAnyway: method<ManifestSession>()(payload({ sessionId })),
   /** Forgets the session and revokes its media token. */
   closeManifest: method<null>()(payload({ sessionId })),
   /**
@@ -84,6 +120,19 @@ export const manifestMethods = {
   /** One attachment's decoded bytes, base64 (for a download in browser mode). */
   getManifestAttachment: method<{ name: string; mime: string; contentBase64: string }>()(
     payload({ sessionId, index: z.number().int().min(0) }),
+  ),
+  /**
+   * The files "Share to a conversation…" would post for the session's manifest: the manifest, its
+   * audio and every payload it references by path. MEETING_NOT_SHAREABLE with the reason otherwise.
+   */
+  meetingShareFiles: method<MeetingShareFile[]>()(payload({ sessionId })),
+  /**
+   * Uploads those files (multipart, or tus for large ones; progress arrives as `uploadProgress`
+   * pushes tagged with `group`) and posts one message linking them under a summary line. Cancelling
+   * any of the uploads cancels the share (CANCELLED); nothing is posted unless every upload succeeded.
+   */
+  shareMeeting: method<SharedMeetingResult>()(
+    forAccount({ sessionId, group: shareGroup, destination: shareDestination }),
   ),
   listRecentManifests: method<RecentManifest[]>()(payload({})),
   forgetRecentManifest: method<RecentManifest[]>()(payload({ path: filePath })),

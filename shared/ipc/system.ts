@@ -32,7 +32,24 @@ export const systemMethods = {
   takeLaunchRequests: method<{ openManifest: OpenManifestRequest[]; openLink: DeepLink[] }>()(
     payload({}),
   ),
+  /** The local realm server's process as the app runs it; null when this launch runs none. */
+  getLocalRealm: method<LocalRealmStatus | null>()(payload({})),
+  /** Starts the local realm server again after it failed (the banner's Retry). */
+  retryLocalRealm: method<null>()(payload({})),
 } as const;
+
+/**
+ * The local realm server runs in its own process, started and supervised by the app: `starting`,
+ * `running` at `url`, `restarting` after it stopped unexpectedly (again at `retryAt`, epoch ms), or
+ * `failed` (it could not start, or kept stopping) until the person retries. Said on screen:
+ * "The local server {restarting.reason}" ("stopped unexpectedly (SIGKILL)") and "The local server
+ * is not running: {failed.reason}" ("port 9991 is taken by another program", "the disk is full").
+ */
+export type LocalRealmStatus =
+  | { state: 'starting' }
+  | { state: 'running'; url: string }
+  | { state: 'restarting'; reason: string; retryAt: number }
+  | { state: 'failed'; reason: string };
 
 /**
  * Whether the page reaches the app's own process. Said by the transport itself, not by main: the
@@ -46,4 +63,5 @@ export interface HostConnection {
 export const systemPushes = {
   openManifest: push<OpenManifestRequest>(),
   host: push<HostConnection>(),
+  localRealm: push<LocalRealmStatus>(),
 } as const;

@@ -21,6 +21,8 @@ export interface UploadProgress {
   total: number;
   state: UploadState;
   method: 'multipart' | 'tus';
+  /** Uploads that belong together (the files of one shared meeting) carry the same group. */
+  group?: string;
   /** On done: the realm-relative URL and the stored file name. */
   url?: string;
   filename?: string;

@@ -26,3 +26,14 @@ export const IPC_INTAKE_CHANNEL = 'tributary:intake-path';
 export const MEDIA_COOKIE = 'tributary_media';
 /** How the renderer addresses a realm file: Electron's media protocol or browser mode's /media route. */
 export const MEDIA_SCHEME = 'tributary-media';
+
+/**
+ * Browser mode: messages a page holds but has not handed to the app are also kept, sealed with a
+ * key from the launch's bridge secret (AES-256-GCM, key = SHA-256(UNSENT_KEY_LABEL + secret)), in
+ * cookies named UNSENT_COOKIE_PREFIX + `${port}-${chunk}`, scoped to UNSENT_HANDOVER_PATH. Cookies
+ * are shared by every port of 127.0.0.1, so the next launch's host imports them (a page POSTs that
+ * path when it starts) even when it listens on another port.
+ */
+export const UNSENT_HANDOVER_PATH = '/unsent-handover';
+export const UNSENT_COOKIE_PREFIX = 'tributary_unsent_';
+export const UNSENT_KEY_LABEL = 'tributary-unsent:';

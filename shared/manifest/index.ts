@@ -19,3 +19,34 @@ export {
 export type { ManifestReport, TranscriptView, TranscriptStatus } from './report';
 export type * from './schema';
 export * from './transcripts';
+export {
+  manifestVerdict,
+  type ManifestVerdict,
+  type VerdictInput,
+  type VerdictKind,
+  type VerdictTone,
+  type VerdictPlayback,
+} from './verdict';
+export { formatDuration } from './duration';
+export {
+  meetingShareContent,
+  meetingSummaryLine,
+  parseShareTarget,
+  linkableFileName,
+  type SharedFile,
+  type ShareSummary,
+  type ShareTarget,
+} from './share';
+export {
+  planMeetingFiles,
+  meetingSummary,
+  distinctUploads,
+  uploadName,
+  isManifestCandidate,
+  MEETING_KIND,
+  UNNAMED_AUDIO,
+  type LinkedUpload,
+  type PlannedFile,
+  type MeetingFilePlan,
+  type MeetingSummary,
+} from './message-files';

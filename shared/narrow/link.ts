@@ -103,3 +103,16 @@ export function messageNearFragment(
   const ids = (others.length ? others : [selfUserId]).sort((a, b) => a - b);
   return `#narrow/dm/${ids.join(',')}-${ids.length > 1 ? 'group' : 'dm'}/near/${message.id}`;
 }
+
+/**
+ * A channel's id and name as the web app writes them in links: `12-release-planning` (spaces as
+ * dashes, only to read nicely), then hash-encoded.
+ */
+export function channelSlug(streamId: number, name: string): string {
+  return encodeHashComponent(`${streamId}-${name.replace(/ /g, '-')}`);
+}
+
+/** The `#narrow/channel/…/topic/…` fragment of a topic, as the web app's "Copy link to topic". */
+export function topicFragment(streamId: number, channelName: string, topic: string): string {
+  return `#narrow/channel/${channelSlug(streamId, channelName)}/topic/${encodeHashComponent(topic)}`;
+}

@@ -133,3 +133,18 @@ export function isTopicResolved(topic: string): boolean {
 export function unresolvedTopicName(topic: string): string {
   return isTopicResolved(topic) ? topic.slice(RESOLVED_TOPIC_PREFIX.length) : topic;
 }
+
+/** Operators whose operand is a message id. */
+const MESSAGE_ID_OPERATORS = new Set(['id', 'with', 'near']);
+
+/**
+ * A narrow in the form every feature level accepts on the wire: message-id operands as strings
+ * (the public server takes `near` only as a string, and `id` as an integer only since FL194).
+ */
+export function wireNarrow(narrow: readonly NarrowTerm[]): NarrowTerm[] {
+  return narrow.map((term) =>
+    MESSAGE_ID_OPERATORS.has(canonicalOperator(term.operator)) && typeof term.operand === 'number'
+      ? { ...term, operand: String(term.operand) }
+      : term,
+  );
+}

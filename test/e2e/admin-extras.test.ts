@@ -267,7 +267,7 @@ describe('code playgrounds', () => {
       {
         id: expect.any(Number),
         name: 'Rust playground',
-        lexer_language: 'Rust',
+        pygments_language: 'Rust',
         url_template: 'https://play.rust-lang.org/?edition=2021{&code}',
       },
     ]);

@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { appSession, openApp, realmClient, startApp, type App } from './support/app';
 import { registerQueue, type TestQueue } from '../support/events';
+import { openSettings } from './support/ui';
 
 const SHOTS = 'test-results/admin-people';
 const session = appSession('owner');
@@ -35,19 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await memberApp?.close();
 });
-
-async function openSettings(page: Page, section: string): Promise<void> {
-  if ((await page.getByRole('navigation', { name: 'Settings sections' }).count()) === 0)
-    await page.getByRole('button', { name: 'Settings', exact: true }).click();
-  await page
-    .getByRole('navigation', { name: 'Settings sections' })
-    .getByRole('button', { name: section, exact: true })
-    .click();
-  await page
-    .getByRole('region', { name: 'Settings', exact: true })
-    .getByRole('region', { name: section, exact: true })
-    .waitFor();
-}
 
 const channelRow = (page: Page, name: string) => page.getByTestId(`admin-channel-${name}`);
 async function chooseChannel(page: Page, name: string): Promise<void> {
@@ -263,7 +251,7 @@ describe('Your bots and Organization › Bots', () => {
     await form.getByLabel('Bot email').fill('deploy');
     await form.getByLabel('Endpoint URL').fill('not a url');
     await form.getByRole('button', { name: 'Create bot' }).click();
-    await page.getByRole('alert').filter({ hasText: 'Endpoint URL' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'payload_url is not a URL' }).waitFor();
     await form.getByLabel('Endpoint URL').fill('https://ci.example.com/hook');
     const png = await sharp({
       create: { width: 64, height: 64, channels: 3, background: '#e4523d' },

@@ -236,7 +236,7 @@ describe('chat window end to end', () => {
     await third.hover();
     await third.getByRole('button', { name: 'Message actions' }).click();
     await oliviaPage.getByRole('menuitem', { name: 'Move or rename topic' }).click();
-    await oliviaPage.getByLabel('New topic').fill('e2e moved');
+    await oliviaPage.getByLabel('New topic', { exact: true }).fill('e2e moved');
     await oliviaPage.getByRole('button', { name: 'Move', exact: true }).click();
     await emmaPage.getByRole('heading', { name: '#design > e2e moved', exact: true }).waitFor();
     await messageWithText(emmaPage, 'Second version').waitFor();
@@ -275,7 +275,7 @@ describe('chat window end to end', () => {
     await oliviaPage.getByRole('menuitem', { name: 'Move or rename topic' }).press('Enter');
     const form = oliviaPage.getByRole('form', { name: 'Move messages' });
     await form.getByLabel('Channel').selectOption({ label: '#random' });
-    await form.getByLabel('New topic').fill('e2e moved far');
+    await form.getByLabel('New topic', { exact: true }).fill('e2e moved far');
     await form.getByLabel('Which messages').selectOption('change_all');
     await form.getByRole('button', { name: 'Move', exact: true }).press('Enter');
     // Olivia: both messages are now under #random › e2e moved far where they are (the header of

@@ -1,11 +1,13 @@
 // The app's own process dies while the page stays open (browser mode): what the person sends
 // meanwhile is kept by the page, the screen says so (banner, no green account dot, "Waiting for
 // Tributary"), and when the next launch comes up on the same port and secret the page reconnects
-// and hands everything over: each message stored exactly once, shown as sent.
+// and hands everything over: each message stored exactly once, shown as sent. A window holding such
+// messages asks before it closes, and what it held reaches the next launch even on another port.
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM, appSession, realmClient } from './support/app';
 import { messageWithText, openTopic, send } from './support/ui';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 
 const session = appSession('owner', { resumeLastLaunch: true });
 
@@ -61,5 +63,64 @@ describe.skipIf(!existsSync(CHROMIUM))('the host dies with the page open', () =>
     const left = (await page.evaluate(() => localStorage.getItem('tributary.unsent.v1'))) as
       string | null;
     expect(left).toBeNull();
+  });
+
+  it('asks before closing with messages held, and hands them to a launch on another port', async () => {
+    const { app, page } = session;
+    const topic = 'another port';
+    await openTopic(page, 'general', topic);
+    await send(page, 'sent before');
+    await messageWithText(page, 'sent before').waitFor();
+    const oldPort = app.host.port;
+
+    await app.stopHost();
+    await expect
+      .poll(() => page.getByTestId('connection-banner').textContent())
+      .toContain('Tributary is not running');
+    for (const text of ['held across ports', 'held too']) await send(page, text);
+    await expect.poll(() => page.getByText('Waiting for Tributary to come back').count()).toBe(2);
+
+    // Closing asks first (the browser's leave-page prompt); staying keeps the window.
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.type());
+      void dialog.dismiss();
+    });
+    await page.close({ runBeforeUnload: true });
+    await expect.poll(() => asked).toEqual(['beforeunload']);
+    expect(page.isClosed()).toBe(false);
+
+    // The person closes it anyway, and the next launch cannot have the old port.
+    const context = page.context();
+    await page.close();
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(oldPort, '127.0.0.1', resolve));
+    try {
+      await app.startHost();
+      expect(app.host.port).not.toBe(oldPort);
+      const next = await context.newPage();
+      await next.goto(app.url);
+      await next.getByRole('navigation', { name: 'Conversations' }).waitFor();
+      await expect
+        .poll(
+          async () =>
+            (await copies(topic, 'held across ports')) + (await copies(topic, 'held too')),
+          {
+            timeout: 30_000,
+          },
+        )
+        .toBe(2);
+      expect(await copies(topic, 'held across ports')).toBe(1);
+      expect(await copies(topic, 'sent before')).toBe(1);
+      // Handed over: nothing is left to import, and the new window has nothing to ask about.
+      const again = (await next.evaluate(async () =>
+        (await fetch('/unsent-handover', { method: 'POST' })).json(),
+      )) as { handedOver: number };
+      expect(again.handedOver).toBe(0);
+      await next.close({ runBeforeUnload: true });
+      await expect.poll(() => next.isClosed()).toBe(true);
+    } finally {
+      blocker.close();
+    }
   });
 });

@@ -55,8 +55,10 @@ describe('npm start launcher', () => {
   });
 
   it("prints start.ts's lines and serves the app", async () => {
-    expect(lines[0]).toMatch(/^local realm server listening on http:\/\/127\.0\.0\.1:\d+$/);
-    expect(lines[1]).toBe('Running in browser mode: --browser was given.');
+    expect(lines[0]).toBe('Running in browser mode: --browser was given.');
+    expect(lines[1]).toMatch(
+      /^local realm server listening on http:\/\/127\.0\.0\.1:\d+ \(process \d+\)$/,
+    );
     expect(appUrl.hash).toMatch(/^#secret=/);
     const page = await fetch(new URL('/', appUrl));
     expect(page.status).toBe(200);

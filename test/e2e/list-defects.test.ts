@@ -150,7 +150,7 @@ describe('the message list', () => {
     menu = await openMenu(target);
     await menu.getByRole('menuitem', { name: 'Move or rename topic' }).click(CLICK);
     const form = target.getByRole('form', { name: 'Move messages' });
-    await form.getByLabel('New topic').fill('moved by mouse');
+    await form.getByLabel('New topic', { exact: true }).fill('moved by mouse');
     await form.getByLabel('Which messages').selectOption('change_one');
     await form.getByRole('button', { name: 'Move' }).click(CLICK);
     await expect

@@ -3,7 +3,7 @@
 // as a launch request, exactly as `npm start -- path/to/manifest.json` does.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -11,9 +11,9 @@ import { FileVault } from '../../electron/accounts/vault';
 import { startBrowserHost, type BrowserHost } from '../../electron/host/host';
 import { buildAll } from '../../scripts/build';
 import { CHROMIUM, CHROMIUM_ARGS } from './support/app';
+import { FIXTURES } from '../manifest/support/fixtures';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const FIXTURES = resolve(root, '../shared/fixtures/manifests');
 const WEEKLY = join(FIXTURES, 'weekly-planning', 'manifest.json');
 const REENCODED = join(FIXTURES, 'weekly-planning-reencoded', 'manifest.json');
 const WEEKLY_AUDIO = join(FIXTURES, 'weekly-planning', 'recording.opus');

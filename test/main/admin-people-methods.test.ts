@@ -98,6 +98,38 @@ describe('bot methods', () => {
     expect(statSync(savedTo).mode & 0o777).toBe(0o600);
   });
 
+  it('changes an outgoing bot endpoint and format together; its zuliprc carries the token', async () => {
+    const webhookBot = realm.userIds.webhookBot;
+    await browser.services.handlers.updateBot({
+      accountId: browser.accountId,
+      botId: webhookBot,
+      payloadUrl: 'https://hooks.example.com/slack',
+      interfaceType: 2,
+    });
+    const listed = (await realm.client('emma').get('/bots')).body.bots.find(
+      (bot: { user_id: number }) => bot.user_id === webhookBot,
+    );
+    expect(listed.services[0]).toMatchObject({
+      base_url: 'https://hooks.example.com/slack',
+      interface: 2,
+    });
+    await expect(
+      browser.services.handlers.updateBot({
+        accountId: browser.accountId,
+        botId: webhookBot,
+        payloadUrl: 'http://me:secret@hooks.example.com/',
+        interfaceType: 1,
+      }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'service_payload_url is not a URL' });
+    const result = await browser.services.handlers.saveBotZuliprc({
+      accountId: browser.accountId,
+      botId: webhookBot,
+    });
+    expect(result).toMatchObject({
+      content: expect.stringContaining(`\ntoken=${listed.services[0].token}\n`),
+    });
+  });
+
   it('hands the zuliprc text to the page in browser mode', async () => {
     const webhookBot = realm.userIds.webhookBot;
     const result = await browser.services.handlers.saveBotZuliprc({

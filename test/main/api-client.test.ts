@@ -3,7 +3,14 @@
 // reported once instead of retried.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../shared/api/endpoints';
-import { ApiClient, encodeParams, fillPath, normalizeSite } from '../../electron/api/client';
+import { adminExtrasEndpoints } from '../../shared/api/admin-extras-endpoints';
+import {
+  ApiClient,
+  encodeParams,
+  fillPath,
+  normalizeSite,
+  wireRequest,
+} from '../../electron/api/client';
 import { ApiError } from '../../electron/api/errors';
 import { backoffDelay } from '../../electron/api/backoff';
 import { startTestServer, type TestServer } from '../support/server';
@@ -156,5 +163,76 @@ describe('path parameters', () => {
       '/user_uploads/1/ab/a%20b.txt',
     );
     expect(() => fillPath('/user_uploads/{+path_id}', {})).toThrow(/Missing path parameter/);
+  });
+});
+
+describe("the public API's names on the wire", () => {
+  it('renames the spec’s neutral words and sends message-id operands as strings', () => {
+    expect(
+      wireRequest('/realm/playgrounds', {
+        name: 'Rust',
+        lexer_language: 'Rust',
+        url_template: 'https://p/{code}',
+      }),
+    ).toEqual({
+      path: '/realm/playgrounds',
+      params: { name: 'Rust', pygments_language: 'Rust', url_template: 'https://p/{code}' },
+    });
+    expect(wireRequest('/users/me/platform_b_reg_id', { token: 't' }).path).toBe(
+      '/users/me/android_gcm_reg_id',
+    );
+    expect(wireRequest('/calls/videoprovider/create', {}).path).toBe('/calls/zoom/create');
+    // Enumerated values are renamed; free text that happens to spell one is not.
+    expect(
+      wireRequest('/messages/{message_id}/reactions', {
+        message_id: 1,
+        reaction_type: 'svc_extra_emoji',
+        emoji_name: 'svc_extra_emoji',
+      }).params,
+    ).toEqual({ message_id: 1, reaction_type: 'zulip_extra_emoji', emoji_name: 'svc_extra_emoji' });
+    expect(
+      wireRequest('/messages', {
+        narrow: [
+          { operator: 'channel', operand: 3 },
+          { operator: 'near', operand: 12 },
+          { operator: 'id', operand: 12 },
+          { operator: 'with', operand: 12 },
+          { operator: 'dm', operand: [4, 5] },
+        ],
+      }).params.narrow,
+    ).toEqual([
+      { operator: 'channel', operand: 3 },
+      { operator: 'near', operand: '12' },
+      { operator: 'id', operand: '12' },
+      { operator: 'with', operand: '12' },
+      { operator: 'dm', operand: [4, 5] },
+    ]);
+  });
+
+  it('sends a near narrow the server takes and a playground under its public parameter', async () => {
+    // The local server, like the public one, refuses a numeric near operand.
+    const page = await client.call(endpoints.getMessages, {
+      anchor: 'newest',
+      num_before: 1,
+      num_after: 0,
+      narrow: [{ operator: 'near', operand: 1 }],
+    });
+    expect(page.result).toBe('success');
+    const added = await client.call(adminExtrasEndpoints.addPlayground, {
+      name: 'Wire names',
+      pygments_language: 'Rust',
+      url_template: 'https://p.example/?c={code}',
+    });
+    const state = await client.call(endpoints.register, {
+      fetch_event_types: ['realm_playgrounds'],
+    });
+    expect((state as unknown as { realm_playgrounds: unknown[] }).realm_playgrounds).toContainEqual(
+      {
+        id: added.id,
+        name: 'Wire names',
+        pygments_language: 'Rust',
+        url_template: 'https://p.example/?c={code}',
+      },
+    );
   });
 });

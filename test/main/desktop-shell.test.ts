@@ -332,6 +332,27 @@ describe('deep-link arguments and protocols', () => {
     expect(args.manifests).toEqual(['meeting.json']);
   });
 
+  it("takes the launcher's local realm options (main runs that server's process)", () => {
+    const args = parseMainArgs([
+      '--data',
+      '/d',
+      '--local-realm-seed',
+      'large',
+      '--local-realm-scale',
+      '0.5',
+      '--node',
+      '/usr/bin/node',
+      'meeting.json',
+    ]);
+    expect(args).toMatchObject({
+      dataDir: '/d',
+      localRealm: { seed: 'large', largeScale: 0.5 },
+      nodePath: '/usr/bin/node',
+      manifests: ['meeting.json'],
+    });
+    expect(parseMainArgs(['--local-realm-seed', 'nonsense']).localRealm).toBeUndefined();
+  });
+
   it('registers both protocols in a packaged app', () => {
     registerProtocolClients();
     expect(electron.app.setAsDefaultProtocolClient.mock.calls.map((c) => c[0])).toEqual([

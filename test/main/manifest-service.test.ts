@@ -14,7 +14,6 @@ import {
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ManifestSession } from '../../shared/ipc/manifest';
 import { MEDIA_COOKIE } from '../../shared/ipc/wire';
@@ -24,11 +23,8 @@ import { startBrowserHost, type BrowserHost } from '../../electron/host/host';
 import { createDispatcher, type Dispatch } from '../../electron/ipc/dispatch';
 import { ManifestService, parseRange } from '../../electron/manifest-service';
 import { hashWithHooks } from '../manifest/support/mid-check';
+import { FIXTURES } from '../manifest/support/fixtures';
 
-const FIXTURES = resolve(
-  fileURLToPath(new URL('.', import.meta.url)),
-  '../../../shared/fixtures/manifests',
-);
 const WEEKLY = join(FIXTURES, 'weekly-planning', 'manifest.json');
 const REENCODED = join(FIXTURES, 'weekly-planning-reencoded', 'manifest.json');
 const WEEKLY_AUDIO = join(FIXTURES, 'weekly-planning', 'recording.opus');
@@ -141,6 +137,39 @@ describe('manifest service in browser mode (the host, its dispatcher and its aud
     expect(session.report.integrity.status).toBe('mismatch');
     expect(session.report.integrity.mismatches).toEqual(['opusAudioSha256']);
     expect(session.mediaToken).toBeNull();
+  });
+
+  it('plays an invalid manifest whose audio matched only after "Play anyway", remembered for that file', async () => {
+    const path = editedMeeting((doc) => {
+      doc.meeting.roomId = 'room-1';
+    });
+    const first = await call<ManifestSession>(dispatch, 'openManifest', { path });
+    expect(first.report.valid).toBe(false);
+    expect(first.report.integrity.status).toBe('verified');
+    expect(first.mediaToken).toBeNull();
+
+    const chosen = await call<ManifestSession>(dispatch, 'playManifestAnyway', {
+      sessionId: first.sessionId,
+    });
+    expect((await get(chosen.mediaToken!, { range: 'bytes=0-3' })).status).toBe(206);
+    // Opened again, the same file plays at once; the same content in another file asks again.
+    const again = await call<ManifestSession>(dispatch, 'openManifest', { path });
+    expect(again.mediaToken).not.toBeNull();
+    const copy = join(resolve(path, '..'), 'copy.json');
+    copyFileSync(path, copy);
+    expect(
+      (await call<ManifestSession>(dispatch, 'openManifest', { path: copy })).mediaToken,
+    ).toBeNull();
+    // Once the file changes, the choice no longer holds.
+    writeFileSync(path, readFileSync(path, 'utf8') + '\n');
+    expect((await call<ManifestSession>(dispatch, 'openManifest', { path })).mediaToken).toBeNull();
+
+    // Audio that does not belong is never played, whatever is asked.
+    const reencoded = await call<ManifestSession>(dispatch, 'openManifest', { path: REENCODED });
+    const refused = await callError(dispatch, 'playManifestAnyway', {
+      sessionId: reencoded.sessionId,
+    });
+    expect(refused.code).toBe('MANIFEST_AUDIO_NOT_PLAYABLE');
   });
 
   it('serves byte ranges of the verified file, and the whole file without a Range', async () => {
@@ -293,7 +322,12 @@ describe('manifest service in browser mode (the host, its dispatcher and its aud
     });
     expect(checked.report.integrity.status).toBe('verified');
     expect(existsSync(copy)).toBe(true);
-    expect((await get(checked.mediaToken!, { range: 'bytes=0-3' })).status).toBe(206);
+    // The copy's payloads are missing, so the manifest is invalid: its audio waits for "Play anyway".
+    expect(checked.mediaToken).toBeNull();
+    const playing = await call<ManifestSession>(dispatch, 'playManifestAnyway', {
+      sessionId: checked.sessionId,
+    });
+    expect((await get(playing.mediaToken!, { range: 'bytes=0-3' })).status).toBe(206);
 
     await call(dispatch, 'closeManifest', { sessionId: checked.sessionId });
     expect(existsSync(copy)).toBe(false);

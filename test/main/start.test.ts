@@ -37,7 +37,9 @@ describe('npm start (browser mode)', () => {
 
   it('prints the realm and app addresses and says why it runs in browser mode', () => {
     expect(
-      lines.some((l) => /^local realm server listening on http:\/\/127\.0\.0\.1:\d+$/.test(l)),
+      lines.some((l) =>
+        /^local realm server listening on http:\/\/127\.0\.0\.1:\d+ \(process \d+\)$/.test(l),
+      ),
     ).toBe(true);
     expect(lines.some((l) => l.startsWith('Running in browser mode: --browser was given'))).toBe(
       true,
@@ -56,7 +58,7 @@ describe('npm start (browser mode)', () => {
 
   it('proxies realm files to the page under /media, only with the media cookie and never the API', async () => {
     const realmUrl = lines
-      .map((l) => /^local realm server listening on (\S+)$/.exec(l)?.[1])
+      .map((l) => /^local realm server listening on (\S+) \(process \d+\)$/.exec(l)?.[1])
       .find(Boolean)!;
     const owner = (
       JSON.parse(readFileSync(join(dataDir, 'local-realm', 'demo-credentials.json'), 'utf8')) as {

@@ -140,6 +140,33 @@ describe('uploads', () => {
     }
   });
 
+  it('sends the real media type (multipart and tus), which the server keeps and serves', async () => {
+    // PNG bytes under a name without an extension: only the client's sniffing can tell the type,
+    // the server would otherwise record application/octet-stream.
+    const pngHead = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    for (const [name, size, method] of [
+      ['screenshot', 4 * 1024, 'multipart'],
+      ['screen recording still', 600 * 1024, 'tus'],
+    ] as const) {
+      const bytes = Buffer.concat([pngHead, randomBytes(size)]);
+      const path = join(dir, name);
+      writeFileSync(path, bytes);
+      const result = await uploads.start(target(), intake.register(path).token).done;
+      expect(result, name).toMatchObject({ state: 'done', method });
+      const res = await fetch(`${realm.url}${result.url}`, {
+        headers: { authorization: client.authorizationHeader()! },
+      });
+      expect(res.headers.get('content-type'), name).toBe('image/png');
+    }
+    // Without telling bytes, the name decides.
+    const { token } = makeFile('notes.pdf', 1024);
+    const pdf = await uploads.start(target(), token).done;
+    const res = await fetch(`${realm.url}${pdf.url}`, {
+      headers: { authorization: client.authorizationHeader()! },
+    });
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+  });
+
   it('refuses a file over max_file_upload_size_mib before sending anything', () => {
     const { token } = makeFile('too-big.bin', 1024 * 1024 + 1);
     const before = proxy.log.length;

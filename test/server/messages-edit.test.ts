@@ -289,6 +289,75 @@ describe('topic moves', () => {
     expect(old.body.messages[0].content).toMatch(/was moved to/);
   });
 
+  it('words the notices as the public server does: the whole topic, one message or N', async () => {
+    const dev = server.client('dev');
+    const noteIn = async (topic: string) =>
+      (await inTopic(topic)).body.messages
+        .filter((m: { sender_full_name: string }) => m.sender_full_name === 'Notification Bot')
+        .map((m: { content: string }) => m.content.replace(/<[^>]*>/g, ''));
+    const notify = { send_notification_to_old_thread: true, send_notification_to_new_thread: true };
+
+    // change_later from the first message moves every message: "This topic".
+    const [a] = await topicWith('words whole', 2);
+    await dev.patch(`/messages/${a}`, {
+      topic: 'words whole 2',
+      propagate_mode: 'change_later',
+      ...notify,
+    });
+    expect(await noteIn('words whole 2')).toEqual([
+      expect.stringMatching(/^This topic was moved here from/),
+    ]);
+    expect(await noteIn('words whole')).toEqual([
+      expect.stringMatching(/^This topic was moved to/),
+    ]);
+
+    // One message of three: linked where it now is.
+    const [, b] = await topicWith('words one', 3);
+    await dev.patch(`/messages/${b}`, {
+      topic: 'words one 2',
+      propagate_mode: 'change_one',
+      ...notify,
+    });
+    const single = (await inTopic('words one 2')).body.messages.at(-1).content as string;
+    // Realm links render relative, as the public server renders them.
+    expect(single).toContain(
+      `href="#narrow/channel/${editland}-editland/topic/words.20one.202/near/${b}"`,
+    );
+    expect(await noteIn('words one 2')).toEqual([
+      expect.stringMatching(/^A message was moved here from/),
+    ]);
+    expect(await noteIn('words one')).toEqual([
+      expect.stringMatching(/^A message was moved from this topic to/),
+    ]);
+
+    // All of a topic into one that has messages: counted, since the topic did not just move.
+    await topicWith('words target', 1);
+    const [c] = await topicWith('words many', 3);
+    await dev.patch(`/messages/${c}`, {
+      topic: 'words target',
+      propagate_mode: 'change_all',
+      ...notify,
+    });
+    expect(await noteIn('words target')).toEqual([
+      expect.stringMatching(/^3 messages were moved here from/),
+    ]);
+    expect(await noteIn('words many')).toEqual([expect.stringMatching(/^This topic was moved to/)]);
+
+    // Some of a topic: counted on both sides.
+    const [, d] = await topicWith('words some', 3);
+    await dev.patch(`/messages/${d}`, {
+      topic: 'words some 2',
+      propagate_mode: 'change_later',
+      ...notify,
+    });
+    expect(await noteIn('words some 2')).toEqual([
+      expect.stringMatching(/^2 messages were moved here from/),
+    ]);
+    expect(await noteIn('words some')).toEqual([
+      expect.stringMatching(/^2 messages were moved from this topic to/),
+    ]);
+  });
+
   it('resolves with change_all, notifies once, and unresolves', async () => {
     const [x, y] = await topicWith('bug 42', 2);
     const dev = server.client('dev');

@@ -188,6 +188,24 @@ describe('BAD_NARROW', () => {
     await expectBad([chan, { operator: 'is', operand: 'dm' }], /both/);
   });
 
+  it("takes near's operand only as a string, as the public server does", async () => {
+    const get = (operand: unknown) =>
+      server.client('emma').get('/messages', {
+        anchor: 'newest',
+        num_before: 1,
+        num_after: 0,
+        narrow: [{ operator: 'near', operand }],
+      });
+    // The public server's own answer (../shared/fixtures/zulip-server/errors-fl372.json).
+    expect((await get(m.plain)).body).toMatchObject({
+      result: 'error',
+      code: 'BAD_REQUEST',
+      msg: 'operand is not a string',
+    });
+    const asString = await get(String(m.plain));
+    expect(asString.status, asString.text).toBe(200);
+  });
+
   it('rejects malformed narrow JSON as a parameter error', async () => {
     const res = await server
       .client('emma')

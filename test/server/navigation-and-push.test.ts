@@ -114,16 +114,38 @@ describe('push tokens', () => {
     expect(again.status).toBe(400);
     expect(again.body.msg).toBe('Token does not exist');
   });
+
+  it("answers under the public API's own paths too, on the same tokens", async () => {
+    const dev = server.client('dev');
+    const apns = { token: 'beef0123', appid: 'org.example.app' };
+    expect((await dev.post('/users/me/apns_device_token', apns)).status).toBe(200);
+    // Registered under the public path, removed under the spec's neutral one: one token.
+    expect(
+      (await dev.delete('/users/me/platform_a_device_token', { token: 'beef0123' })).status,
+    ).toBe(200);
+    expect((await dev.post('/users/me/android_gcm_reg_id', { token: 'reg-id-2' })).status).toBe(
+      200,
+    );
+    expect((await dev.delete('/users/me/android_gcm_reg_id', { token: 'reg-id-2' })).status).toBe(
+      200,
+    );
+    const gone = await dev.delete('/users/me/platform_b_reg_id', { token: 'reg-id-2' });
+    expect(gone.body.msg).toBe('Token does not exist');
+  });
 });
 
 describe('video calls', () => {
   it('refuses to create a call (no provider) and reports no provider token', async () => {
-    const res = await server.client('dev').post('/calls/videoprovider/create');
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe('BAD_REQUEST');
+    for (const path of ['/calls/videoprovider/create', '/calls/zoom/create']) {
+      const res = await server.client('dev').post(path);
+      expect(res.status, path).toBe(400);
+      expect(res.body.code, path).toBe('BAD_REQUEST');
+    }
     const state = await server
       .client('dev')
       .post('/register', { fetch_event_types: ['video_calls'] });
-    expect(state.body.has_videoprovider_token).toBe(false);
+    // The public name of the spec's has_videoprovider_token.
+    expect(state.body.has_zoom_token).toBe(false);
+    expect(state.body).not.toHaveProperty('has_videoprovider_token');
   });
 });

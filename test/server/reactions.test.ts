@@ -97,7 +97,7 @@ describe('adding and removing', () => {
 });
 
 describe('reaction types and validation', () => {
-  it('accepts svc_extra_emoji names and rejects realm emoji that do not exist', async () => {
+  it('accepts extra emoji under both type names, answers the public one, rejects unknown realm emoji', async () => {
     const dev = server.client('dev');
     const extra = await dev.post(`/messages/${message}/reactions`, {
       emoji_name: 'zulip',
@@ -105,12 +105,19 @@ describe('reaction types and validation', () => {
       reaction_type: 'svc_extra_emoji',
     });
     expect(extra.status, extra.text).toBe(200);
+    // Answered with the public server's name for the spec's svc_extra_emoji.
     expect(await reactionsOf(message)).toContainEqual({
       emoji_name: 'zulip',
       emoji_code: 'zulip',
-      reaction_type: 'svc_extra_emoji',
+      reaction_type: 'zulip_extra_emoji',
       user_id: uid.dev,
     });
+    const again = await dev.post(`/messages/${message}/reactions`, {
+      emoji_name: 'zulip',
+      emoji_code: 'zulip',
+      reaction_type: 'zulip_extra_emoji',
+    });
+    expect(again.body.code).toBe('REACTION_ALREADY_EXISTS');
     const realm = await dev.post(`/messages/${message}/reactions`, {
       emoji_name: 'party_parrot',
       emoji_code: '42',

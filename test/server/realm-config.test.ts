@@ -119,7 +119,7 @@ describe('code playgrounds', () => {
     const q = await registerQueue(server.client('emma'), { event_types: ['realm_playgrounds'] });
     const res = await server.client('admin').post('/realm/playgrounds', {
       name: 'Rust Playground',
-      lexer_language: 'rust',
+      pygments_language: 'rust',
       url_template: 'https://play.example/?code={code}',
     });
     expect(res.status).toBe(200);
@@ -128,7 +128,7 @@ describe('code playgrounds', () => {
       {
         id: res.body.id,
         name: 'Rust Playground',
-        lexer_language: 'rust',
+        pygments_language: 'rust',
         url_template: 'https://play.example/?code={code}',
       },
     ]);
@@ -168,8 +168,16 @@ describe('code playgrounds', () => {
         .body,
     ).toMatchObject({
       code: 'REQUEST_VARIABLE_MISSING',
-      var_name: 'lexer_language',
+      var_name: 'pygments_language',
     });
+    // The spec's neutral name for the parameter is accepted too.
+    const neutral = await admin.post('/realm/playgrounds', {
+      name: 'Neutral',
+      lexer_language: 'python',
+      url_template: 'https://p/{code}',
+    });
+    expect(neutral.status, neutral.text).toBe(200);
+    expect((await admin.delete(`/realm/playgrounds/${neutral.body.id}`)).status).toBe(200);
     const member = await server.client('dev').post('/realm/playgrounds', {
       name: 'P',
       lexer_language: 'python',

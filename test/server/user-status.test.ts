@@ -66,6 +66,20 @@ describe('POST /users/me/status', () => {
       reaction_type: 'svc_extra_emoji',
     });
     expect(extra.status).toBe(200);
+    // The public server's name for the type is accepted and is what the server answers.
+    const byPublicName = await server.client('farid').post('/users/me/status', {
+      emoji_name: 'zulip',
+      emoji_code: 'zulip',
+      reaction_type: 'zulip_extra_emoji',
+    });
+    expect(byPublicName.status, byPublicName.text).toBe(200);
+    const state = await server
+      .client('dev')
+      .post('/register', { fetch_event_types: ['user_status'] });
+    expect(state.body.user_status[String(server.users.farid.user_id)]).toMatchObject({
+      emoji_name: 'zulip',
+      reaction_type: 'zulip_extra_emoji',
+    });
     const qualified = await server
       .client('farid')
       .post('/users/me/status', { emoji_name: 'heart', emoji_code: '2764-fe0f' });

@@ -90,7 +90,7 @@ describe('realm configuration in the store', () => {
       () =>
         owner.post('/realm/playgrounds', {
           name: 'Py',
-          lexer_language: 'Python',
+          pygments_language: 'Python',
           url_template: 'https://py.example/?c={code}',
         }),
       'realm_playgrounds',

@@ -58,6 +58,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     heartbeatJitterMs: 0,
     rateLimit: false,
     serverTimeBudget: false,
+    // Tests expect demo people who have never reported presence; demo-presence tests turn it on.
+    demoPresence: false,
     ...options,
     dataDir,
     host: '127.0.0.1',

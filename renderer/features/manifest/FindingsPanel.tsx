@@ -5,7 +5,7 @@ export function FindingsPanel({ errors, warnings }: { errors: Finding[]; warning
   if (errors.length === 0 && warnings.length === 0) {
     return (
       <section aria-label="Findings" className="manifest-findings">
-        <p className="manifest-ok">No errors or warnings.</p>
+        <p className="manifest-muted">The manifest itself has no errors or warnings.</p>
       </section>
     );
   }

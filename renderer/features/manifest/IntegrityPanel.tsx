@@ -3,10 +3,13 @@
 import { useState } from 'react';
 import type { IntegrityOutcome, TypedManifest } from '../../../shared/manifest';
 
-export function integritySummary(integrity: IntegrityOutcome): string {
+/** `manifestValid` false: matching audio is not called verified (an invalid manifest vouches for nothing). */
+export function integritySummary(integrity: IntegrityOutcome, manifestValid = true): string {
   switch (integrity.status) {
     case 'verified':
-      return 'Verified: this audio belongs to this manifest.';
+      return manifestValid
+        ? 'Verified: this audio belongs to this manifest.'
+        : "The audio matches the manifest's integrity values, but the manifest has errors.";
     case 'mismatch':
       return `The audio does not match this manifest: ${integrity.mismatches
         .map((m) => `${m} differs`)
@@ -22,12 +25,14 @@ export function integritySummary(integrity: IntegrityOutcome): string {
 
 export function IntegrityPanel({
   integrity,
+  manifestValid,
   manifest,
   canUseDialog,
   busy,
   onChooseAudio,
 }: {
   integrity: IntegrityOutcome;
+  manifestValid: boolean;
   manifest?: TypedManifest;
   canUseDialog: boolean;
   busy: boolean;
@@ -35,16 +40,17 @@ export function IntegrityPanel({
 }) {
   const [path, setPath] = useState('');
   const declared = manifest?.integrity as Record<string, unknown> | undefined;
+  // No green for an invalid manifest, even when its audio matched (the verdict says why).
+  const look =
+    integrity.status === 'verified' && !manifestValid ? 'matched-invalid' : integrity.status;
   return (
     <section
       aria-label="Integrity"
-      className={`manifest-integrity manifest-integrity-${integrity.status}`}
+      className={`manifest-integrity manifest-integrity-${look}`}
       data-status={integrity.status}
     >
       <h3>Audio integrity</h3>
-      <p role="status" data-testid="integrity-summary">
-        {integritySummary(integrity)}
-      </p>
+      <p data-testid="integrity-summary">{integritySummary(integrity, manifestValid)}</p>
       {integrity.audioSource && (
         <p className="manifest-muted">
           Audio: <code>{integrity.audioSource.location}</code> (found by {integrity.audioSource.via}

@@ -1,13 +1,16 @@
-// One opened manifest: the meeting, the integrity verdict and the player (present only when the audio
-// is verified), findings, chapters, the transcript that follows the audio, attachments, provenance.
-import { memo } from 'react';
+// One opened manifest: the one verdict first, then the meeting, the integrity details and the player
+// (present only when the audio is verified and the manifest valid, or after "Play anyway"), findings,
+// chapters, the transcript that follows the audio, attachments, provenance.
+import { memo, useMemo, type ReactNode } from 'react';
 import type { ManifestSession } from '../../../shared/ipc/manifest';
+import { manifestVerdict } from '../../../shared/manifest';
 import { FindingsPanel } from './FindingsPanel';
 import { IntegrityPanel, integritySummary } from './IntegrityPanel';
 import { MeetingHeader } from './MeetingHeader';
 import { AttachmentsPanel, ChaptersPanel, ProvenancePanel, chaptersOf } from './SidePanels';
 import { TranscriptPanel } from './TranscriptPanel';
 import { usePlayback } from './usePlayback';
+import { VerdictBanner } from './VerdictBanner';
 
 export interface ManifestViewProps {
   session: ManifestSession;
@@ -17,6 +20,12 @@ export interface ManifestViewProps {
   busy: boolean;
   onChooseAudio(path?: string): void;
   onSaveAttachment(index: number): void;
+  /** "Play anyway" for an invalid manifest whose audio matched (main then serves the audio). */
+  onPlayAnyway(): void;
+  /** Opens "Share to a conversation…"; absent when there is no signed-in account to share with. */
+  onShare?: () => void;
+  /** The open "Share to a conversation…" panel, shown under the verdict. */
+  sharePanel?: ReactNode;
 }
 
 const Header = memo(MeetingHeader);
@@ -32,9 +41,15 @@ export function ManifestView({
   busy,
   onChooseAudio,
   onSaveAttachment,
+  onPlayAnyway,
+  onShare,
+  sharePanel,
 }: ManifestViewProps) {
   const { report, attachments } = session;
-  const verified = report.integrity.status === 'verified' && mediaSrc !== null;
+  const verdict = useMemo(() => manifestVerdict(report), [report]);
+  // Main hands out the media token only for a playable recording; the verdict is checked as well so
+  // that the page never offers audio the verdict refuses.
+  const verified = verdict.playback !== 'refused' && mediaSrc !== null;
   const { audioRef, currentMs, seek } = usePlayback(verified ? mediaSrc : null);
   const manifest = report.manifest;
   const summaryName = (manifest?.summary as { attachment?: unknown } | undefined)?.attachment;
@@ -45,13 +60,28 @@ export function ManifestView({
 
   return (
     <article className="manifest-view" aria-label="Meeting manifest">
+      <VerdictBanner
+        verdict={verdict}
+        playingAnyway={verdict.playback === 'play-anyway' && mediaSrc !== null}
+        busy={busy}
+        onPlayAnyway={onPlayAnyway}
+      />
       <p className="manifest-path manifest-muted">
-        <code>{report.manifestPath}</code> ·{' '}
-        {report.valid ? 'valid manifest' : <strong className="manifest-error">invalid</strong>}
+        <code>{report.manifestPath}</code>
+        {onShare && (
+          <>
+            {' '}
+            <button type="button" disabled={busy} onClick={onShare}>
+              Share to a conversation…
+            </button>
+          </>
+        )}
       </p>
+      {sharePanel}
       {manifest && <Header manifest={manifest} summaryText={summaryText} />}
       <Integrity
         integrity={report.integrity}
+        manifestValid={report.valid}
         manifest={manifest}
         canUseDialog={canUseDialog}
         busy={busy}
@@ -68,7 +98,9 @@ export function ManifestView({
           />
         ) : (
           <p role="note" className="manifest-playback-refused" data-testid="playback-refused">
-            Playback is available only for verified audio. {integritySummary(report.integrity)}
+            {verdict.playback === 'play-anyway'
+              ? 'The manifest has errors: the recording plays only after you choose "Play anyway" above.'
+              : `Playback is available only for verified audio. ${integritySummary(report.integrity, report.valid)}`}
           </p>
         )}
       </section>

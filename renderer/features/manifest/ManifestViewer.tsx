@@ -4,11 +4,22 @@
 // the viewer, closes it in main, which revokes its audio token.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ManifestSession, RecentManifest } from '../../../shared/ipc/manifest';
+import type { MeetingRef } from '../../../shared/ipc/meetings';
+import { cancelMeetingDownload, MeetingDownloadStatus } from '../meetings/MeetingDownload';
+import { openMeeting } from '../meetings/meeting-probes';
 import { ManifestView } from './ManifestView';
+import { ShareDialog } from './ShareDialog';
 import { callErrorText, downloadBase64, mediaUrl, viewerApi } from './manifestApi';
 import './manifest.css';
 
-export default function ManifestViewer({ initialPath }: { initialPath?: string }) {
+export default function ManifestViewer({
+  initialPath,
+  meeting,
+}: {
+  initialPath?: string;
+  /** A meeting shared in a message: main downloads it, then it opens like a local manifest. */
+  meeting?: MeetingRef;
+}) {
   const [session, setSession] = useState<ManifestSession | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -17,6 +28,11 @@ export default function ManifestViewer({ initialPath }: { initialPath?: string }
   const [canUseDialog, setCanUseDialog] = useState(false);
   const [typedPath, setTypedPath] = useState('');
   const [dragging, setDragging] = useState(false);
+  /** The session "Share to a conversation…" is open for. */
+  const [sharing, setSharing] = useState<string | null>(null);
+  const [downloadId, setDownloadId] = useState<string | null>(null);
+  // Read by the unmount clean-up: leaving the viewer cancels a download still running.
+  const downloadRef = useRef<string | null>(null);
   // Only the latest request may replace what is shown.
   const requestId = useRef(0);
   const sessionRef = useRef<ManifestSession | null>(null);
@@ -71,6 +87,7 @@ export default function ManifestViewer({ initialPath }: { initialPath?: string }
         () => undefined,
       );
     return () => {
+      if (downloadRef.current) cancelMeetingDownload(downloadRef.current);
       const open = sessionRef.current;
       if (open)
         void viewerApi()
@@ -86,11 +103,35 @@ export default function ManifestViewer({ initialPath }: { initialPath?: string }
     return () => clearTimeout(timer);
   }, [initialPath, openPath]);
 
+  useEffect(() => {
+    if (!meeting) return;
+    const timer = setTimeout(() => {
+      const id = crypto.randomUUID();
+      downloadRef.current = id;
+      setDownloadId(id);
+      void show(`Downloading ${meeting.title ?? 'the meeting'}…`, () =>
+        openMeeting(meeting, id),
+      ).finally(() => {
+        if (downloadRef.current === id) downloadRef.current = null;
+        setDownloadId((current) => (current === id ? null : current));
+      });
+    }, 0);
+    return () => clearTimeout(timer);
+  }, [meeting, show]);
+
   const chooseAudio = (path?: string) => {
     const current = sessionRef.current;
     if (!current) return;
     void show('Checking the audio…', () =>
       viewerApi().chooseManifestAudio({ sessionId: current.sessionId, ...(path ? { path } : {}) }),
+    );
+  };
+
+  const playAnyway = () => {
+    const current = sessionRef.current;
+    if (!current) return;
+    void show('Preparing the recording…', () =>
+      viewerApi().playManifestAnyway({ sessionId: current.sessionId }),
     );
   };
 
@@ -206,7 +247,8 @@ export default function ManifestViewer({ initialPath }: { initialPath?: string }
           </details>
         )}
       </div>
-      {busy && (
+      {busy && downloadId && <MeetingDownloadStatus downloadId={downloadId} label={busy} />}
+      {busy && !downloadId && (
         <p role="status" className="manifest-busy">
           {busy}
         </p>
@@ -232,6 +274,17 @@ export default function ManifestViewer({ initialPath }: { initialPath?: string }
           busy={busy !== null}
           onChooseAudio={chooseAudio}
           onSaveAttachment={(index) => void saveAttachment(index)}
+          onPlayAnyway={playAnyway}
+          onShare={session.temporaryCopy ? undefined : () => setSharing(session.sessionId)}
+          sharePanel={
+            sharing === session.sessionId && (
+              <ShareDialog
+                sessionId={session.sessionId}
+                defaultTopic={session.report.manifest?.meeting.title ?? ''}
+                onClose={() => setSharing(null)}
+              />
+            )
+          }
         />
       )}
     </div>

@@ -12,15 +12,8 @@ export function formatClock(ms: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
 }
 
-/** 20_452 -> "20.5 s", 3_723_000 -> "1 h 2 min 3 s". */
-export function formatDuration(ms: number): string {
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  const total = Math.round(ms / 1000);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  return [h ? `${h} h` : '', m ? `${m} min` : '', s ? `${s} s` : ''].filter(Boolean).join(' ');
-}
+// The meeting card and a shared meeting's message write durations the same way (shared/manifest).
+export { formatDuration } from '../../../shared/manifest/duration';
 
 /** A UTC instant in the user's zone, with the zone named. */
 export function formatInstant(utc: string, timeZone?: string): string {

@@ -8,6 +8,10 @@ export type ViewerApi = Pick<
   TributaryApi<File | Blob>,
   | 'openManifest'
   | 'chooseManifestAudio'
+  | 'playManifestAnyway'
+  | 'meetingShareFiles'
+  | 'shareMeeting'
+  | 'cancelUpload'
   | 'closeManifest'
   | 'saveManifestAttachment'
   | 'getManifestAttachment'

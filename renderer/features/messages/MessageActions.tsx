@@ -11,12 +11,7 @@ import {
 } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { MessageWithFlags } from '../../../shared/api/types';
-import {
-  isTopicResolved,
-  narrowKey,
-  RESOLVED_TOPIC_PREFIX,
-  unresolvedTopicName,
-} from '../../../shared/narrow';
+import { isTopicResolved, narrowKey } from '../../../shared/narrow';
 import { messageNearFragment } from '../../../shared/narrow/link';
 import { useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
@@ -30,10 +25,11 @@ import { conversationOf } from './narrow-info';
 import { useMarkReadControl } from './mark-read-control';
 import { ReadReceipts } from './ReadReceipts';
 import { ReminderForm } from './ReminderForm';
+import { MoveTopicForm } from '../topics/MoveTopicForm';
+import { moveMessages, toggleResolved } from '../topics/topic-actions';
 
 type Mode =
   null | 'menu' | 'emoji' | 'edit' | 'move' | 'confirm-delete' | 'read-receipts' | 'reminder';
-type Propagate = 'change_one' | 'change_later' | 'change_all';
 
 /** The message's permanent link on its realm, in its conversation, as the web app writes it. */
 export function messageLink(site: string, message: MessageWithFlags, selfUserId: number): string {
@@ -284,12 +280,7 @@ function ActionsPanel({
 
   const resolve = () => {
     if (message.type !== 'stream') return;
-    const topic = isTopicResolved(message.subject)
-      ? unresolvedTopicName(message.subject)
-      : RESOLVED_TOPIC_PREFIX + message.subject;
-    run(
-      api().editMessage({ accountId, messageId: message.id, topic, propagateMode: 'change_all' }),
-    );
+    run(toggleResolved(accountId, message.id, message.subject));
   };
 
   return (
@@ -440,19 +431,23 @@ function ActionsPanel({
         />
       ) : null}
       {mode === 'move' && message.type === 'stream' ? (
-        <MoveForm
-          accountId={accountId}
+        <MoveTopicForm
           streamId={message.stream_id}
           topic={message.subject}
+          scope="change_all"
           onCancel={() => setMode(null)}
-          onMove={(topic, streamId, propagateMode) =>
+          onMove={(choice) =>
             run(
-              api().editMessage({
+              moveMessages({
                 accountId,
                 messageId: message.id,
-                topic,
-                streamId: streamId === message.stream_id ? undefined : streamId,
-                propagateMode,
+                fromStreamId: message.stream_id,
+                toStreamId: choice.streamId,
+                fromTopic: message.subject,
+                topic: choice.topic,
+                propagateMode: choice.propagateMode,
+                notifyOld: choice.notifyOld,
+                notifyNew: choice.notifyNew,
               }),
             )
           }
@@ -527,62 +522,6 @@ function EditForm({
         autoFocus
       />
       <button type="submit">Save</button>
-      <button type="button" onClick={onCancel}>
-        Cancel
-      </button>
-    </form>
-  );
-}
-
-function MoveForm({
-  accountId: _accountId,
-  streamId,
-  topic,
-  onMove,
-  onCancel,
-}: {
-  accountId: string;
-  streamId: number;
-  topic: string;
-  onMove: (topic: string, streamId: number, mode: Propagate) => void;
-  onCancel: () => void;
-}) {
-  const subscriptions = useChatStore((s) => selectActiveAccount(s)?.channels.subscriptions);
-  const [newTopic, setNewTopic] = useState(topic);
-  const [channel, setChannel] = useState(streamId);
-  const [mode, setMode] = useState<Propagate>('change_all');
-  return (
-    <form
-      className="menu move-form"
-      aria-label="Move messages"
-      onSubmit={(e) => {
-        e.preventDefault();
-        onMove(newTopic, channel, mode);
-      }}
-    >
-      <label>
-        Channel
-        <select value={channel} onChange={(e) => setChannel(Number(e.target.value))}>
-          {[...(subscriptions?.values() ?? [])].map((s) => (
-            <option key={s.stream_id} value={s.stream_id}>
-              #{s.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        New topic
-        <input value={newTopic} onChange={(e) => setNewTopic(e.target.value)} autoFocus />
-      </label>
-      <label>
-        Which messages
-        <select value={mode} onChange={(e) => setMode(e.target.value as Propagate)}>
-          <option value="change_one">Only this message</option>
-          <option value="change_later">This and all following messages</option>
-          <option value="change_all">All messages in the topic</option>
-        </select>
-      </label>
-      <button type="submit">Move</button>
       <button type="button" onClick={onCancel}>
         Cancel
       </button>

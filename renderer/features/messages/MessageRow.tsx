@@ -16,6 +16,8 @@ import { openUserPopover } from '../people/UserPopover';
 import { withoutMeCommand } from './me-message';
 import { withWidget } from './widgets/MessageWidget';
 import { PresenceDot } from '../people/PresenceDot';
+import { MeetingCards } from '../meetings/MeetingCards';
+import { linkedUploadPaths, mayLinkMeeting } from '../meetings/meeting-links';
 
 /** Flags of a message that mentions the reader: directly, through a group, or by a wildcard. */
 const MENTION_FLAGS = new Set([
@@ -143,6 +145,11 @@ export const MessageRow = memo(function MessageRow({
     // Shown after the sender's name, as an action.
     return isMe ? withoutMeCommand(html) : html;
   }, [content, accountId, isMe, twentyFourHour, textEmoji, stillImages, alertWords]);
+  // Uploads of a message that links a `.json` file: it may be a meeting (its card asks main lazily).
+  const meetingPaths = useMemo(
+    () => (content !== undefined && mayLinkMeeting(content) ? linkedUploadPaths(content) : null),
+    [content],
+  );
   // Kept as an empty box while the message is missing, so that the list can still measure the row.
   if (!message) return <div ref={measureRef} data-index={index} className="message-row" />;
   const header = forceHeader || !prev || !sameConversation(prev, message);
@@ -262,6 +269,9 @@ export const MessageRow = memo(function MessageRow({
           ) : (
             contentOrWidget
           )}
+          {meetingPaths && meetingPaths.length > 0 && !hidden ? (
+            <MeetingCards accountId={accountId} paths={meetingPaths} />
+          ) : null}
           {showHistory ? <EditHistory message={message} accountId={accountId} /> : null}
           {/* Most rows have none: no component (and no store subscription) for those. */}
           {message.reactions.length > 0 && !hidden ? (

@@ -1,6 +1,7 @@
 // The bar above a conversation's messages in the list: the channel and topic, or the people of a
 // direct message, with the day of the message under it (as the public app's recipient bar). Also
-// drawn for a local echo, from its destination, and as the list's sticky header.
+// drawn for a local echo, from its destination, and as the list's sticky header. A channel's bar
+// has the topic menu (features/topics), as the public web app's recipient bar does.
 import { useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import type { MessageWithFlags } from '../../../shared/api/types';
@@ -8,6 +9,7 @@ import type { LocalEchoDestination } from '../../store';
 import { channelNarrow, dmNarrow, topicNarrow } from '../../../shared/narrow';
 import { dayLabel } from '../../lib/format';
 import { navigate } from '../../src/ui-store';
+import { TopicMenu } from '../topics/TopicMenu';
 
 /** The day of a message, at the right end of its recipient bar. */
 function RecipientDate({ timestamp }: { timestamp: number }) {
@@ -23,12 +25,16 @@ function ChannelHeader({
   topic,
   fallbackName,
   timestamp,
+  messageId,
 }: {
   streamId: number;
   topic: string;
   fallbackName: string;
   timestamp: number;
+  /** The first message under the bar (none for a local echo): a move may start at it. */
+  messageId?: number;
 }) {
+  const accountId = useChatStore((s) => s.activeAccountId);
   const color = useChatStore(
     (s) => selectActiveAccount(s)?.channels.subscriptions.get(streamId)?.color,
   );
@@ -52,6 +58,9 @@ function ChannelHeader({
       >
         {topic || '(no topic)'}
       </button>
+      {accountId ? (
+        <TopicMenu accountId={accountId} streamId={streamId} topic={topic} messageId={messageId} />
+      ) : null}
       <RecipientDate timestamp={timestamp} />
     </div>
   );
@@ -96,6 +105,7 @@ export function RecipientHeader({ message }: { message: MessageWithFlags }) {
         topic={message.subject}
         fallbackName={message.display_recipient}
         timestamp={message.timestamp}
+        messageId={message.id}
       />
     );
   return <DirectHeader recipients={message.display_recipient} timestamp={message.timestamp} />;

@@ -1,54 +1,184 @@
-// What the Recent conversations view lists: topics and direct-message conversations by their newest
-// stored message, read from the store's conversation index (messages.conversations) rather than
-// from every stored message. The same array comes back until the listed conversations or their
-// order change, so a message in a conversation already at the top re-renders nothing.
+// What the Recent conversations table lists: topics and direct-message conversations by their
+// newest stored message, read from the store's conversation index (messages.conversations) rather
+// than from every stored message, with what each row shows (the time of its newest message, its
+// participants, whether the user took part, whether it is muted).
+//
+// It scales to thousands of conversations: a row is computed again only when its conversation's
+// messages changed (its id set's size or newest id), and an unchanged row keeps its object, so the
+// table's memoized rows re-render only for the conversations that changed. The same array comes
+// back until a row or the order changes.
 import type { AccountState } from '../../store';
+import { isTopicMuted, topicVisibility } from '../../store';
 import { dmNarrow, narrowKey, topicNarrow, type Narrow } from '../../../shared/narrow';
+import type { MessageIdSet } from '../../store/message-id-set';
 
 export interface RecentConversation {
   narrowKey: string;
   narrow: Narrow;
+  /** A channel topic's channel and topic; a direct message has neither. */
+  streamId?: number;
+  topic?: string;
+  /** A direct message's other people (the user alone in notes to self). */
+  dmUserIds?: number[];
+  lastId: number;
+  /** Unix seconds of the newest stored message. */
+  lastTimestamp: number;
+  /** Senders of the stored messages, the most recent first (the public web app's avatars). */
+  senders: number[];
+  /** The user sent one of the stored messages. */
+  participated: boolean;
+  /** A muted topic (or a topic of a muted channel), or a conversation only with muted users. */
+  muted: boolean;
 }
 
 const NONE: RecentConversation[] = [];
-const memo = new Map<
-  string,
-  { messages: AccountState['messages']; result: RecentConversation[]; limit: number }
->();
 
-export function selectRecentConversations(
-  account: AccountState | undefined,
-  limit = 100,
-): RecentConversation[] {
+/** A row with the state of the id set it was computed from. */
+type KeptRow = { size: number; newest: number; row: RecentConversation };
+interface Memo {
+  inputs: unknown[];
+  /** Rows by narrow key. */
+  rows: Map<string, KeptRow>;
+  result: RecentConversation[];
+}
+const memo = new Map<string, Memo>();
+
+/** Senders of a conversation's stored messages, the most recent first, and its newest time. */
+function scan(account: AccountState, ids: MessageIdSet) {
+  const byId = account.messages.byId;
+  const sorted = [...ids].sort((a, b) => b - a);
+  const senders: number[] = [];
+  const seen = new Set<number>();
+  for (const id of sorted) {
+    const sender = byId.get(id)?.sender_id;
+    if (sender === undefined || seen.has(sender)) continue;
+    seen.add(sender);
+    senders.push(sender);
+  }
+  const lastTimestamp = byId.get(sorted[0] ?? 0)?.timestamp ?? 0;
+  return { senders, lastTimestamp, participated: seen.has(account.selfUserId) };
+}
+
+function sameRow(a: RecentConversation, b: RecentConversation): boolean {
+  return (
+    a.lastId === b.lastId &&
+    a.lastTimestamp === b.lastTimestamp &&
+    a.participated === b.participated &&
+    a.muted === b.muted &&
+    a.senders.length === b.senders.length &&
+    a.senders.every((id, i) => id === b.senders[i])
+  );
+}
+
+export function selectRecentConversations(account: AccountState | undefined): RecentConversation[] {
   if (!account) return NONE;
+  const inputs = [account.messages, account.userTopics, account.channels, account.mutedUsers];
   const hit = memo.get(account.accountId);
-  if (hit && hit.messages === account.messages && hit.limit === limit) return hit.result;
-  const latest: Array<{ narrow: Narrow; lastId: number }> = [];
+  if (hit && hit.inputs.every((v, i) => v === inputs[i])) return hit.result;
+  const previous = hit?.rows ?? new Map<string, KeptRow>();
+  const rows = new Map<string, KeptRow>();
+  const keep = (key: string, ids: MessageIdSet, make: () => RecentConversation) => {
+    const old = previous.get(key);
+    let row: RecentConversation;
+    if (old && old.size === ids.size && old.newest === ids.newest) {
+      // Same messages: only the muting may have changed.
+      const fresh = { ...old.row, muted: make().muted };
+      row = fresh.muted === old.row.muted ? old.row : fresh;
+    } else {
+      row = make();
+      if (old && sameRow(old.row, row)) row = old.row;
+    }
+    rows.set(key, { size: ids.size, newest: ids.newest, row });
+  };
+
   const { channels, dms } = account.messages.conversations;
-  for (const [streamId, topics] of channels)
-    for (const [topic, ids] of topics)
-      if (ids.size > 0) latest.push({ narrow: topicNarrow(streamId, topic), lastId: ids.newest });
+  const mutedUsers = account.mutedUsers.byUser;
+  for (const [streamId, topics] of channels) {
+    const channelMuted = account.channels.subscriptions.get(streamId)?.is_muted ?? false;
+    for (const [topic, ids] of topics) {
+      if (ids.size === 0) continue;
+      const narrow = topicNarrow(streamId, topic);
+      const key = narrowKey(narrow);
+      keep(key, ids, () => ({
+        narrowKey: key,
+        narrow,
+        streamId,
+        topic,
+        lastId: ids.newest,
+        ...scan(account, ids),
+        muted: isTopicMuted(topicVisibility(account.userTopics, streamId, topic), channelMuted),
+      }));
+    }
+  }
   for (const [participants, ids] of dms) {
     if (ids.size === 0) continue;
     const others = participants
       .split(',')
       .map(Number)
       .filter((id) => id !== account.selfUserId);
-    latest.push({
-      narrow: dmNarrow(others.length ? others : [account.selfUserId]),
+    // Sorted, as the participants are: also the unreads' key once joined.
+    const dmUserIds = others.length ? others : [account.selfUserId];
+    const narrow = dmNarrow(dmUserIds);
+    const key = narrowKey(narrow);
+    keep(key, ids, () => ({
+      narrowKey: key,
+      narrow,
+      dmUserIds,
       lastId: ids.newest,
-    });
+      ...scan(account, ids),
+      // As in the public web app: a conversation only with muted users is muted.
+      muted: others.length > 0 && others.every((id) => mutedUsers.has(id)),
+    }));
   }
-  latest.sort((a, b) => b.lastId - a.lastId);
-  let result = latest
-    .slice(0, limit)
-    .map(({ narrow }) => ({ narrowKey: narrowKey(narrow), narrow }));
-  if (
-    hit &&
-    hit.result.length === result.length &&
-    hit.result.every((r, i) => r.narrowKey === result[i]!.narrowKey)
-  )
+  let result = [...rows.values()].map((r) => r.row).sort((a, b) => b.lastId - a.lastId);
+  if (hit && hit.result.length === result.length && hit.result.every((r, i) => r === result[i]))
     result = hit.result;
-  memo.set(account.accountId, { messages: account.messages, result, limit });
+  memo.set(account.accountId, { inputs, rows, result });
   return result;
+}
+
+/** The table's filters, as the public web app's Recent conversations view has them. */
+export interface RecentFilters {
+  unread: boolean;
+  participated: boolean;
+  includeMuted: boolean;
+  /** Words every one of which the channel, topic or people's names must contain. */
+  text: string;
+}
+
+/** The rows the filters let through, in order. `unread` and `title` read what the row shows. */
+export function filterRecent(
+  rows: readonly RecentConversation[],
+  filters: RecentFilters,
+  unread: (row: RecentConversation) => number,
+  title: (row: RecentConversation) => string,
+): RecentConversation[] {
+  const words = filters.text.toLowerCase().split(/\s+/).filter(Boolean);
+  return rows.filter((row) => {
+    if (!filters.includeMuted && row.muted) return false;
+    if (filters.participated && !row.participated) return false;
+    if (filters.unread && unread(row) === 0) return false;
+    if (words.length === 0) return true;
+    const text = title(row).toLowerCase();
+    return words.every((w) => text.includes(w));
+  });
+}
+
+/**
+ * When a conversation was last active, in the public web app's words: "Just now", "5 minutes
+ * ago", "3 hours ago", "Yesterday", then the date.
+ */
+export function lastActiveLabel(
+  timestamp: number,
+  nowMs: number,
+  dateLabel: (t: number) => string,
+) {
+  const seconds = Math.max(0, nowMs / 1000 - timestamp);
+  if (seconds < 60) return 'Just now';
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return minutes === 1 ? '1 minute ago' : `${minutes} minutes ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return hours === 1 ? '1 hour ago' : `${hours} hours ago`;
+  if (hours < 48) return 'Yesterday';
+  return dateLabel(timestamp);
 }

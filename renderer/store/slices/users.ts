@@ -1,7 +1,7 @@
 // Users of the realm (active, deactivated and cross-realm bots), by id. Deactivation is a
 // realm_user update with is_active false (never a remove); the user stays known so old messages
 // still show a name. Group membership is dropped by the userGroups slice.
-import type { RegisterResponse, User, UserRole } from '../../../shared/api/types';
+import type { RegisterResponse, User, UserRole, WireUser } from '../../../shared/api/types';
 import type {
   ServerEvent,
   RealmUserUpdatePerson,
@@ -32,10 +32,47 @@ function putUser(s: UsersState, user: User): void {
 
 export function usersFromRegister(reg: RegisterResponse): UsersState {
   const s = emptyUsers();
-  for (const u of reg.cross_realm_bots ?? []) putUser(s, u);
-  for (const u of reg.realm_non_active_users ?? []) putUser(s, u);
-  for (const u of reg.realm_users ?? []) putUser(s, u);
+  for (const u of reg.cross_realm_bots ?? []) putUser(s, normalizeUser(u, true));
+  for (const u of reg.realm_non_active_users ?? []) putUser(s, normalizeUser(u, false));
+  for (const u of reg.realm_users ?? []) putUser(s, normalizeUser(u, true));
   return s;
+}
+
+/**
+ * The one place a user from the wire becomes the store's User, so every screen can read every field.
+ * The public server leaves things implicit: `is_active` is absent from `realm_users` (active) and
+ * `realm_non_active_users` (not), so the list a user came in says it (`listedActive`); a realm_user
+ * add names a new, active user. Humans carry no `bot_type`/`bot_owner_id`; servers before FL59 send
+ * the is_admin/is_guest booleans without `role`, older ones lack `delivery_email`, `timezone`,
+ * `date_joined` or `avatar_version`.
+ */
+export function normalizeUser(raw: WireUser, listedActive?: boolean): User {
+  const role = raw.role ?? roleFromFlags(raw);
+  const flags = roleFlags(role);
+  return {
+    ...raw,
+    delivery_email: raw.delivery_email ?? null,
+    date_joined: raw.date_joined ?? '',
+    is_active: listedActive ?? raw.is_active ?? true,
+    is_owner: raw.is_owner ?? flags.is_owner,
+    is_admin: raw.is_admin ?? flags.is_admin,
+    is_guest: raw.is_guest ?? flags.is_guest,
+    is_bot: raw.is_bot ?? false,
+    bot_type: raw.bot_type ?? null,
+    bot_owner_id: raw.bot_owner_id ?? null,
+    role,
+    timezone: raw.timezone ?? '',
+    avatar_url: raw.avatar_url ?? null,
+    avatar_version: raw.avatar_version ?? 1,
+  };
+}
+
+/** The role the pre-FL59 booleans describe. */
+function roleFromFlags(raw: Partial<User>): UserRole {
+  if (raw.is_owner) return 100;
+  if (raw.is_admin) return 200;
+  if (raw.is_guest) return 600;
+  return 400;
 }
 
 /** The is_owner / is_admin / is_guest booleans that go with a role. */
@@ -82,7 +119,7 @@ export function handleUsersEvent(
   if (ev.type !== 'realm_user') return;
   switch (ev.op) {
     case 'add':
-      putUser(d.write, ev.person);
+      putUser(d.write, normalizeUser(ev.person));
       return;
     case 'remove': {
       // Only guests losing access to a user get this; that user is no longer visible to them.

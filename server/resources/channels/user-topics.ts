@@ -1,18 +1,50 @@
 // POST /user_topics: per-user topic visibility (0 none, 1 muted, 2 unmuted, 3 followed), the
 // user_topics register state and user_topic events; the deprecated muted_topics state and events
-// for clients that predate user_topic.
+// for clients that predate user_topic, and their PATCH /users/me/subscriptions/muted_topics.
 import type { ResourceModule } from '../module';
 import { p } from '../../http/params';
-import { badRequest, invalidParam } from '../../http/errors';
+import { ApiError, badRequest, invalidParam } from '../../http/errors';
+import type { RealmContext } from '../../realm/context';
 import { LIMITS } from '../../config';
 import { canReadChannelContent } from '../../realm/permissions';
-import { getChannel } from './channels-store';
+import { getChannel, getChannelByName } from './channels-store';
 import { emptyTopicDisplayName, topicForClient } from '../messages/messages-rules';
 import {
   announceTopicPolicyChanges,
   mutedTopics,
   storeTopicPolicy,
 } from '../messages/messages-visibility';
+/**
+ * Sets one user's visibility policy for a topic (0 removes it) and announces the change; nothing
+ * is stored or sent when removing a policy that was not set.
+ */
+function setTopicVisibility(
+  ctx: RealmContext,
+  userId: number,
+  channelId: number,
+  rawTopic: string,
+  policy: number,
+): void {
+  let topic = rawTopic.trim();
+  if (topic === emptyTopicDisplayName(ctx.db) || topic === '(no topic)') topic = '';
+  if ([...topic].length > LIMITS.maxTopicLength) throw badRequest('Topic too long');
+  if (topic.includes('\u0000')) throw badRequest('Topic must not contain null bytes');
+  if (policy !== VISIBILITY_INHERIT) {
+    announceTopicPolicyChanges(ctx, [storeTopicPolicy(ctx, userId, channelId, topic, policy)]);
+    return;
+  }
+  const removed = ctx.db
+    .prepare('DELETE FROM user_topics WHERE user_id = ? AND channel_id = ? AND topic_name = ?')
+    .run(userId, channelId, topic);
+  if (removed.changes === 0) return;
+  announceTopicPolicyChanges(ctx, [
+    { userId, channelId, topic, policy: VISIBILITY_INHERIT, lastUpdated: ctx.nowSeconds() },
+  ]);
+}
+
+const VISIBILITY_INHERIT = 0;
+const VISIBILITY_MUTED = 1;
+
 export const userTopicsResource: ResourceModule = {
   name: 'user-topics',
   routes(api, ctx) {
@@ -26,36 +58,49 @@ export const userTopicsResource: ResourceModule = {
         const channel = getChannel(ctx.db, params.stream_id);
         if (!channel || !canReadChannelContent(ctx.db, user, channel))
           throw badRequest('Invalid channel ID');
-        let topic = params.topic.trim();
-        if (topic === emptyTopicDisplayName(ctx.db) || topic === '(no topic)') topic = '';
-        if ([...topic].length > LIMITS.maxTopicLength) throw badRequest('Topic too long');
-        if (topic.includes('\u0000')) throw badRequest('Topic must not contain null bytes');
-        if (params.visibility_policy !== 0) {
-          const change = storeTopicPolicy(
-            ctx,
-            user.id,
-            channel.id,
-            topic,
-            params.visibility_policy,
+        setTopicVisibility(ctx, user.id, channel.id, params.topic, params.visibility_policy);
+      },
+    );
+
+    // The deprecated form the public server still accepts (its Python bindings' mute_topic):
+    // mutes a topic, or removes the topic's policy, naming the channel by name or by id.
+    api.patch(
+      '/users/me/subscriptions/muted_topics',
+      {
+        params: {
+          stream_id: p.int().optional(),
+          stream: p.string().optional(),
+          topic: p.string(),
+          op: p.enumOf(['add', 'remove']),
+        },
+      },
+      ({ user, params }) => {
+        if (params.stream_id === undefined && params.stream === undefined)
+          throw badRequest("Missing 'stream_id' argument");
+        if (params.stream_id !== undefined && params.stream !== undefined) {
+          throw new ApiError(
+            'INCOMPATIBLE_PARAMETERS',
+            'Unsupported parameter combination: stream_id, stream',
           );
-          announceTopicPolicyChanges(ctx, [change]);
+        }
+        const channel =
+          params.stream !== undefined
+            ? getChannelByName(ctx.db, params.stream)
+            : getChannel(ctx.db, params.stream_id!);
+        if (params.op === 'remove') {
+          // As the public server: removing needs the channel to exist, not access to it.
+          if (!channel) throw badRequest('Topic is not muted');
+          setTopicVisibility(ctx, user.id, channel.id, params.topic, VISIBILITY_INHERIT);
           return;
         }
-        const removed = ctx.db
-          .prepare(
-            'DELETE FROM user_topics WHERE user_id = ? AND channel_id = ? AND topic_name = ?',
-          )
-          .run(user.id, channel.id, topic);
-        if (removed.changes === 0) return;
-        announceTopicPolicyChanges(ctx, [
-          {
-            userId: user.id,
-            channelId: channel.id,
-            topic,
-            policy: 0,
-            lastUpdated: ctx.nowSeconds(),
-          },
-        ]);
+        if (!channel || !canReadChannelContent(ctx.db, user, channel)) {
+          throw badRequest(
+            params.stream !== undefined
+              ? `Invalid channel name '${params.stream}'`
+              : 'Invalid channel ID',
+          );
+        }
+        setTopicVisibility(ctx, user.id, channel.id, params.topic, VISIBILITY_MUTED);
       },
     );
   },

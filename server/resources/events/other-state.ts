@@ -13,7 +13,8 @@ const EMPTY_STATE: Record<string, () => Record<string, unknown>> = {
   onboarding_steps: () => ({ onboarding_steps: [] }),
   navigation_views: () => ({ navigation_views: [] }),
   stop_words: () => ({ stop_words: [] }),
-  video_calls: () => ({ has_videoprovider_token: false }),
+  // The public name of the spec's has_videoprovider_token (shared/api/public-names.ts).
+  video_calls: () => ({ has_zoom_token: false }),
 };
 
 export const otherStateResource: ResourceModule = {

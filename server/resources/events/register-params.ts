@@ -16,7 +16,7 @@ const narrowTerm = z.union([
 export const clientOptionsParams = {
   event_types: p.json(z.array(z.string())).optional(),
   apply_markdown: p.bool().default(false),
-  client_extavatar: p.bool().default(true).alias('client_gravatar'),
+  client_gravatar: p.bool().default(true).alias('client_extavatar'),
   client_capabilities: p.json(z.record(z.string(), z.unknown())).optional(),
   narrow: p.json(z.array(narrowTerm)).default([]),
   all_public_streams: p.bool().default(false),
@@ -43,7 +43,7 @@ export function clientOptionsFrom(
     eventTypes: params.event_types ? new Set(params.event_types) : null,
     capabilities,
     applyMarkdown: params.apply_markdown,
-    clientExtavatar: params.client_extavatar,
+    clientExtavatar: params.client_gravatar,
     narrow,
     allPublicStreams: params.all_public_streams,
     slimPresence: params.slim_presence,

@@ -40,6 +40,8 @@ import {
   moveScope,
   resolveAction,
   sendMoveNotifications,
+  moveExtent,
+  type MoveExtent,
   type MovePlan,
   type PropagateMode,
 } from './messages-move';
@@ -303,10 +305,15 @@ export function editMessage(
   const move = planMove(ctx, user, message, request);
   if (!edit && !move) return { detached_uploads: [] };
   let scope: MessageRow[] = [message];
+  let extent: MoveExtent = { count: 1, movedAll: false, destinationHadMessages: false };
   if (move) {
     checkMovePermission(ctx, user, move);
     scope = moveScope(ctx, user, move);
     checkMoveTimeLimit(ctx, user, move, scope, now);
+    // What the notices will say depends on the topics as they are before the move.
+    // (A resolve's notice and a move without notices need none of it.)
+    if (!move.resolution && (request.notifyOld || request.notifyNew))
+      extent = moveExtent(ctx, user, move, scope);
   }
 
   const oldAudience = messageAudience(db, message);
@@ -343,7 +350,7 @@ export function editMessage(
     );
   }
   if (move) {
-    sendMoveNotifications(ctx, user, move, scope.length, {
+    sendMoveNotifications(ctx, user, move, extent, {
       old: request.notifyOld,
       new: request.notifyNew,
     });

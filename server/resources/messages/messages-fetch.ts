@@ -50,7 +50,7 @@ export function registerFetchRoutes(api: ApiRouter, ctx: RealmContext): void {
         num_before: p.int().optional(),
         num_after: p.int().optional(),
         narrow: p.json(narrowSchema).default([]),
-        client_extavatar: p.bool().default(true).alias('client_gravatar'),
+        client_gravatar: p.bool().default(true).alias('client_extavatar'),
         apply_markdown: p.bool().default(true),
         use_first_unread_anchor: p.bool().default(false),
         message_ids: p.json(z.array(z.number().int())).optional(),
@@ -61,7 +61,7 @@ export function registerFetchRoutes(api: ApiRouter, ctx: RealmContext): void {
       const query = new NarrowQuery(ctx.db, user, normalizeNarrow(params.narrow));
       const options = {
         applyMarkdown: params.apply_markdown,
-        clientExtavatar: params.client_extavatar,
+        clientExtavatar: params.client_gravatar,
         allowEmptyTopicName: params.allow_empty_topic_name,
       };
       const builder = new MessageViewBuilder(ctx);

@@ -21,6 +21,7 @@ import { NarrowQuery } from './narrow-query';
 import { announceTopicPolicyChanges, type TopicPolicyChange } from './messages-visibility';
 import { databaseLookup } from '../../markdown/lookup';
 import { renderMessage } from '../../markdown/render';
+import { topicFragment } from '../../../shared/narrow/link';
 
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
 
@@ -47,16 +48,63 @@ export function resolveAction(
   return null;
 }
 
+/** A topic's messages as visible to the acting user, oldest first, from `start` on. */
+function visibleTopicMessages(
+  ctx: RealmContext,
+  user: AuthUser,
+  channelId: number,
+  topic: string,
+  start = 0,
+): MessageRow[] {
+  const query = new NarrowQuery(ctx.db, user, [
+    { operator: 'channel', operand: channelId, negated: false },
+    { operator: 'topic', operand: topic, negated: false },
+  ]);
+  return query.range(start, 0, Number.MAX_SAFE_INTEGER, true).rows;
+}
+
 /** The messages a move applies to, as visible to the acting user, oldest first. */
 export function moveScope(ctx: RealmContext, user: AuthUser, plan: MovePlan): MessageRow[] {
   const { message, mode } = plan;
   if (mode === 'change_one') return [message];
-  const query = new NarrowQuery(ctx.db, user, [
-    { operator: 'channel', operand: message.channel_id!, negated: false },
-    { operator: 'topic', operand: message.topic, negated: false },
-  ]);
   const start = mode === 'change_later' ? message.id : 0;
-  return query.range(start, 0, Number.MAX_SAFE_INTEGER, true).rows;
+  return visibleTopicMessages(ctx, user, message.channel_id!, message.topic, start);
+}
+
+/**
+ * What the notification bot's notices say about a move, decided before it is applied, as the
+ * public server decides it with the mover's own access: whether every message of the topic the
+ * mover can see moves (whatever the propagate_mode), and whether the destination topic already
+ * had messages the mover can see.
+ */
+export interface MoveExtent {
+  count: number;
+  movedAll: boolean;
+  destinationHadMessages: boolean;
+}
+
+export function moveExtent(
+  ctx: RealmContext,
+  user: AuthUser,
+  plan: MovePlan,
+  scope: readonly MessageRow[],
+): MoveExtent {
+  const { message } = plan;
+  const movedAll =
+    plan.mode === 'change_all' ||
+    visibleTopicMessages(ctx, user, message.channel_id!, message.topic).length === scope.length;
+  const moved = new Set(scope.map((m) => m.id));
+  const destination = visibleTopicMessages(
+    ctx,
+    user,
+    (plan.newChannel ?? plan.oldChannel).id,
+    plan.newTopic ?? message.topic,
+  );
+  return {
+    count: scope.length,
+    movedAll,
+    destinationHadMessages: destination.some((m) => !moved.has(m.id)),
+  };
 }
 
 export function checkMovePermission(ctx: RealmContext, user: AuthUser, plan: MovePlan): void {
@@ -251,12 +299,13 @@ function placeName(channel: ChannelRow, topic: string, readersChannel: ChannelRo
   return `#**${channel.name}>${topic}**`;
 }
 
-/** Notification-bot messages after a move (or the resolved/unresolved notice). */
+/** Notification-bot messages after a move (or the resolved/unresolved notice), in the public
+ * server's words. */
 export function sendMoveNotifications(
   ctx: RealmContext,
   user: AuthUser,
   plan: MovePlan,
-  count: number,
+  extent: MoveExtent,
   notify: { old: boolean; new: boolean },
 ): void {
   const { message, oldChannel } = plan;
@@ -277,21 +326,31 @@ export function sendMoveNotifications(
     post(newChannel, newTopic, `${who} has marked this topic as ${verb}.`);
     return;
   }
-  const what =
-    plan.mode === 'change_all' ? 'This topic' : count === 1 ? 'A message' : `${count} messages`;
-  const was = plan.mode === 'change_all' || count === 1 ? 'was' : 'were';
+  const { count, movedAll } = extent;
   if (notify.new) {
+    const from = placeName(oldChannel, message.topic, newChannel);
+    // The moved message, where it now is (the public server links a single moved message).
+    const link = `${ctx.realmUrl.replace(/\/$/, '')}/${topicFragment(newChannel.id, newChannel.name, newTopic)}/near/${message.id}`;
     post(
       newChannel,
       newTopic,
-      `${what} ${was} moved here from ${placeName(oldChannel, message.topic, newChannel)} by ${who}.`,
+      movedAll && !extent.destinationHadMessages
+        ? `This topic was moved here from ${from} by ${who}.`
+        : count === 1
+          ? `[A message](${link}) was moved here from ${from} by ${who}.`
+          : `${count} messages were moved here from ${from} by ${who}.`,
     );
   }
   if (notify.old) {
+    const to = placeName(newChannel, newTopic, oldChannel);
     post(
       oldChannel,
       message.topic,
-      `${what} ${was} moved to ${placeName(newChannel, newTopic, oldChannel)} by ${who}.`,
+      movedAll
+        ? `This topic was moved to ${to} by ${who}.`
+        : count === 1
+          ? `A message was moved from this topic to ${to} by ${who}.`
+          : `${count} messages were moved from this topic to ${to} by ${who}.`,
     );
   }
 }

@@ -52,6 +52,7 @@ import { announceAttachmentUpdates, linkAttachmentsToMessage } from '../../uploa
 import { writeBatcher } from './messages-write-batch';
 import { clientNameFrom, defaultReadBySender } from './client-name';
 import type { ApiRouter } from '../../http/router';
+import { queueWebhookTriggers, wakeWebhookDelivery } from '../webhooks/outgoing-queue';
 
 export type MessageTarget =
   { kind: 'channel'; channel: ChannelRow; topic: string } | { kind: 'direct'; userIds: number[] };
@@ -168,6 +169,8 @@ export interface CreatedMessage {
   /** Stored with the message, announced by announceCreatedMessage after the commit. */
   topicPolicyChanges: TopicPolicyChange[];
   linkedAttachmentIds: number[];
+  /** Outgoing webhook calls the message queued (resources/webhooks/outgoing-queue.ts). */
+  webhookCalls: number;
 }
 
 /** As the public server: a message from someone a recipient muted arrives read for them. */
@@ -194,17 +197,23 @@ function addAlertWordFlags(db: Db, alertText: string, flagsByUser: Map<number, n
   }
 }
 
+/** Users a rendering mentions by name or through a group (not silently, not by a wildcard). */
+function mentionedUsers(ctx: RealmContext, rendered: RenderedMessage): Set<number> {
+  const mentioned = new Set(rendered.mentionedUserIds);
+  for (const groupId of rendered.mentionedGroupIds) {
+    for (const id of groupMemberIds(ctx.db, groupId)) mentioned.add(id);
+  }
+  return mentioned;
+}
+
 /** Per-recipient flags from the mentions a rendering found. */
 export function mentionFlags(
   ctx: RealmContext,
   rendered: RenderedMessage,
   recipients: readonly number[],
   topicParticipants: ReadonlySet<number>,
+  mentioned: ReadonlySet<number> = mentionedUsers(ctx, rendered),
 ): Map<number, number> {
-  const mentioned = new Set(rendered.mentionedUserIds);
-  for (const groupId of rendered.mentionedGroupIds) {
-    for (const id of groupMemberIds(ctx.db, groupId)) mentioned.add(id);
-  }
   const flags = new Map<number, number>();
   for (const id of recipients) {
     let bits = 0;
@@ -243,6 +252,7 @@ export function announceCreatedMessage(
   announceTopicPolicyChanges(ctx, created.topicPolicyChanges);
   sendMessageEvent(ctx, created.row, created.flagsByUser, localEcho);
   announceAttachmentUpdates(ctx, created.linkedAttachmentIds);
+  if (created.webhookCalls > 0) wakeWebhookDelivery(ctx);
 }
 
 /**
@@ -306,7 +316,8 @@ export function storeMessage(
           rendered.hasAttachment ? 1 : 0,
         ).lastInsertRowid,
     );
-    const flagsByUser = mentionFlags(ctx, rendered, recipients, participants);
+    const mentioned = mentionedUsers(ctx, rendered);
+    const flagsByUser = mentionFlags(ctx, rendered, recipients, participants, mentioned);
     // A sender who is not subscribed (posting to a public channel) still gets a row.
     if (!flagsByUser.has(sender.id)) flagsByUser.set(sender.id, 0);
     if (options.readBySender) {
@@ -320,6 +331,13 @@ export function storeMessage(
       rendered.uploadPathIds.length > 0
         ? linkAttachmentsToMessage(db, sender.id, id, rendered.uploadPathIds)
         : [];
+    const webhookCalls = queueWebhookTriggers(
+      db,
+      sender,
+      id,
+      { kind: target.kind, mentionedUserIds: mentioned, recipientIds: recipients },
+      Date.now(),
+    );
     const row = getMessage(db, id)!;
     const topicPolicyChanges: TopicPolicyChange[] = [];
     if (target.kind === 'channel') {
@@ -335,6 +353,7 @@ export function storeMessage(
       automaticNewVisibilityPolicy: topicPolicyChanges.find((c) => c.userId === sender.id)?.policy,
       topicPolicyChanges,
       linkedAttachmentIds,
+      webhookCalls,
     };
   })();
 }

@@ -20,6 +20,7 @@ import {
   type Submessage,
 } from '../../../shared/api/types';
 import { submessagesFor } from './submessages-store';
+import { publicName } from '../../../shared/api/public-names';
 
 // The wire types live in shared/api; message code imports them from here with the rows.
 export { RESOLVED_TOPIC_PREFIX, type EditHistoryEntry };
@@ -377,7 +378,7 @@ export class MessageViewBuilder {
         list.push({
           emoji_name: r.emoji_name,
           emoji_code: r.emoji_code,
-          reaction_type: r.reaction_type,
+          reaction_type: publicName(r.reaction_type),
           user_id: r.user_id,
         });
       }

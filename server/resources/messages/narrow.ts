@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { Db } from '../../db';
 import { MessageFlag } from '../../db/flags';
-import { ApiError, checkListCap } from '../../http/errors';
+import { ApiError, badRequest, checkListCap } from '../../http/errors';
 import { LIMITS } from '../../config';
 import type { AuthUser } from '../../realm/context';
 import { canSeeChannelMetadata } from '../../realm/permissions';
@@ -249,7 +249,9 @@ function termCondition(
       return { sql: 'm.id = ?', params: [id] };
     }
     case 'near':
-      // No effect on the server (api-notes §3.4); clients pass it as the anchor.
+      // No effect on the server (api-notes §3.4); clients pass it as the anchor. The public server
+      // takes its operand only as a string and refuses a number with this message.
+      if (typeof term.operand !== 'string') throw badRequest('operand is not a string');
       return TRUE;
     case 'with': {
       const id = Number(operandString(term));

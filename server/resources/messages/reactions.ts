@@ -15,17 +15,18 @@ import {
   userMessageFlags,
   type MessageRow,
 } from './messages-store';
+import { neutralName, publicName } from '../../../shared/api/public-names';
 
 const REACTION_TYPES = ['unicode_emoji', 'realm_emoji', 'svc_extra_emoji'] as const;
 
 function reactionType(raw: string | undefined): string {
   if (raw === undefined) return 'unicode_emoji';
-  // The public server's name for the extra emoji type.
-  if (raw === 'zulip_extra_emoji') return 'svc_extra_emoji';
-  if (!(REACTION_TYPES as readonly string[]).includes(raw)) {
+  // Stored under the spec's neutral name; the public one (zulip_extra_emoji) is accepted too.
+  const type = neutralName(raw);
+  if (!(REACTION_TYPES as readonly string[]).includes(type)) {
     throw badRequest(`Invalid reaction type '${raw}'`);
   }
-  return raw;
+  return type;
 }
 
 // Reactions are listed in the order they were added; created_at is a strictly increasing stamp.
@@ -62,6 +63,7 @@ function sendReactionEvent(
     op,
     message_id: message.id,
     ...emoji,
+    reaction_type: publicName(emoji.reaction_type),
     user_id: user.id,
     user: { user_id: user.id, email: user.email, full_name: user.full_name },
   });

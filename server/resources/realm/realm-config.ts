@@ -12,6 +12,7 @@ import { requireAdmin } from '../../realm/permissions';
 import type { RealmContext } from '../../realm/context';
 import { activeUserIds } from '../users/users-store';
 import { enumeratesAllIds, storeOrder } from '../../realm/ordering';
+import type { RealmPlayground } from '../../../shared/api/realm-config';
 import {
   checkLinkifier,
   compileLinkifierPattern,
@@ -68,8 +69,12 @@ function listLinkifiers(db: Db): Record<string, unknown>[] {
     .map(linkifierObject);
 }
 
-function listPlaygrounds(db: Db): PlaygroundRow[] {
-  return db.prepare<[], PlaygroundRow>('SELECT * FROM code_playgrounds ORDER BY id').all();
+/** The realm's playgrounds with the public field name (pygments_language; the spec's lexer_language). */
+function listPlaygrounds(db: Db): RealmPlayground[] {
+  return db
+    .prepare<[], PlaygroundRow>('SELECT * FROM code_playgrounds ORDER BY id')
+    .all()
+    .map(({ lexer_language, ...rest }) => ({ ...rest, pygments_language: lexer_language }));
 }
 
 function listDomains(db: Db): Array<{ domain: string; allow_subdomains: boolean }> {
@@ -208,11 +213,18 @@ export const realmConfigResource: ResourceModule = {
 
     api.post(
       '/realm/playgrounds',
-      { params: { name: p.string(), lexer_language: p.string(), url_template: p.string() } },
+      {
+        params: {
+          name: p.string(),
+          // Third-party clients send the public name; the spec writes it lexer_language.
+          pygments_language: p.string().alias('lexer_language'),
+          url_template: p.string(),
+        },
+      },
       ({ user, params }) => {
         requireAdmin(user);
         const name = params.name.trim();
-        const language = params.lexer_language.trim();
+        const language = params.pygments_language.trim();
         if (name === '') throw badRequest('Name cannot be blank');
         if (language === '') throw badRequest('Language cannot be blank');
         const variables = templateVariables(params.url_template);

@@ -20,6 +20,11 @@ import { NOTIFICATION_BOT_EMAIL } from './system-bots';
 import { botConfig, botAudience, botObject, sendBotUpdate } from './bot-events';
 import { deactivateUser } from './user-lifecycle';
 import {
+  OUTGOING_WEBHOOK_INTERFACES,
+  normalizePayloadUrl,
+  notAUrl,
+} from '../../../shared/admin/bot-rules';
+import {
   MAX_AVATAR_FILE_SIZE_MIB,
   markAvatar,
   renderAvatar,
@@ -30,21 +35,18 @@ import {
 
 const BOT_TYPES = { generic: 1, incomingWebhook: 2, outgoingWebhook: 3 } as const;
 /** Outgoing webhook payload formats: 1 the public server's own, 2 Slack-compatible. */
-const INTERFACES = [1, 2];
+const INTERFACES = OUTGOING_WEBHOOK_INTERFACES.map(([id]) => id as number);
 const SHORT_NAME = /^[a-z0-9_.+-]+$/i;
 const MAX_AVATAR_BYTES = MAX_AVATAR_FILE_SIZE_MIB * 1024 * 1024;
 
 /** Bots get addresses in the realm's own domain (the one its system bots use). */
 const botDomain = () => NOTIFICATION_BOT_EMAIL.split('@')[1];
 
-function checkPayloadUrl(url: string): string {
-  try {
-    const parsed = new URL(url.trim());
-    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.toString();
-  } catch {
-    // refused below
-  }
-  throw badRequest('Enter a valid URL.');
+/** An outgoing webhook's endpoint (shared/admin/bot-rules.ts), else the public server's refusal. */
+function checkPayloadUrl(url: string, parameter: 'payload_url' | 'service_payload_url'): string {
+  const normalized = normalizePayloadUrl(url);
+  if (normalized === null) throw badRequest(notAUrl(parameter));
+  return normalized;
 }
 
 function checkBotNameFree(ctx: RealmContext, fullName: string, exceptId: number | null): void {
@@ -118,7 +120,7 @@ export const botAdminResource: ResourceModule = {
           if (!INTERFACES.includes(params.interface_type))
             throw badRequest('Invalid interface type');
           config = {
-            base_url: checkPayloadUrl(params.payload_url),
+            base_url: checkPayloadUrl(params.payload_url, 'payload_url'),
             interface: params.interface_type,
             token: randomBytes(24).toString('base64url'),
           };
@@ -244,7 +246,7 @@ export const botAdminResource: ResourceModule = {
             throw badRequest('Only outgoing webhook bots have a payload URL');
           const config = botConfig(ctx.db, bot.id) ?? {};
           if (params.service_payload_url !== undefined)
-            config.base_url = checkPayloadUrl(params.service_payload_url);
+            config.base_url = checkPayloadUrl(params.service_payload_url, 'service_payload_url');
           if (params.service_interface !== undefined) {
             if (!INTERFACES.includes(params.service_interface))
               throw badRequest('Invalid interface type');

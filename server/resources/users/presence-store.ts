@@ -105,6 +105,32 @@ export function resetPresence(db: Db, userId: number, now: number, enabled: bool
   return presenceRow(db, userId)!;
 }
 
+/**
+ * A sighting from before now (the demo realm's people, server/demo/demo-presence.ts): kept only
+ * where it is newer than what is stored, so a real report always wins. Users with
+ * presence_enabled off are skipped, as their reports are.
+ */
+export function recordSighting(
+  db: Db,
+  userId: number,
+  activeAt: number,
+  connectedAt: number,
+): void {
+  db.prepare(
+    `INSERT INTO user_presence (user_id, last_active_time, last_connected_time, last_update_id)
+     SELECT @userId, @activeAt, @connectedAt,
+            (SELECT COALESCE(MAX(last_update_id), 0) + 1 FROM user_presence)
+      WHERE COALESCE((SELECT json_extract(settings, '$.presence_enabled') FROM user_settings
+                       WHERE user_id = @userId), 1) != 0
+     ON CONFLICT (user_id) DO UPDATE
+        SET last_active_time = MAX(COALESCE(last_active_time, 0), excluded.last_active_time),
+            last_connected_time = MAX(last_connected_time, excluded.last_connected_time),
+            last_update_id = excluded.last_update_id
+      WHERE excluded.last_connected_time > user_presence.last_connected_time
+         OR excluded.last_active_time > COALESCE(user_presence.last_active_time, 0)`,
+  ).run({ userId, activeAt, connectedAt });
+}
+
 function presenceRow(db: Db, userId: number): PresenceRow | null {
   return (
     db

@@ -48,6 +48,12 @@ export function presenceEnabledChanged(ctx: RealmContext, userId: number, enable
   announcePresence(ctx, resetPresence(ctx.db, userId, ctx.nowSeconds(), enabled), true);
 }
 
+/** One client report: stored as the public server stores it, announced when it says so. */
+export function reportPresence(ctx: RealmContext, userId: number, active: boolean): void {
+  const report = recordPresence(ctx.db, userId, ctx.nowSeconds(), active);
+  if (report.announce && report.row) announcePresence(ctx, report.row);
+}
+
 export const presenceResource: ResourceModule = {
   name: 'presence',
   routes(api, ctx) {
@@ -69,10 +75,9 @@ export const presenceResource: ResourceModule = {
         if (params.status !== 'active' && params.status !== 'idle') {
           throw badRequest(`Invalid status: ${params.status}`);
         }
-        const now = ctx.nowSeconds();
-        const report = recordPresence(ctx.db, user.id, now, params.status === 'active');
-        if (report.announce && report.row) announcePresence(ctx, report.row);
+        reportPresence(ctx, user.id, params.status === 'active');
         if (params.ping_only) return {};
+        const now = ctx.nowSeconds();
         const lastUpdateId = params.last_update_id ?? null;
         // Sending last_update_id means the client speaks the modern API.
         const slim = params.slim_presence || lastUpdateId !== null;

@@ -1,10 +1,12 @@
 // Deprecated push registration (4.16, 4.24): POST /users/me/platform_a_device_token and
-// POST/DELETE /users/me/platform_b_reg_id (and DELETE for platform A). The local realm sends no
-// push notifications; it only records and validates the tokens as the API describes.
+// POST/DELETE /users/me/platform_b_reg_id (and DELETE for platform A), each also under the public
+// API's own path (apns_device_token, android_gcm_reg_id: shared/api/public-names.ts). The local realm
+// sends no push notifications; it only records and validates the tokens as the API describes.
 import type { ResourceModule } from '../module';
 import type { RealmContext } from '../../realm/context';
 import { p } from '../../http/params';
 import { badRequest } from '../../http/errors';
+import { bothSpellings } from '../../../shared/api/public-names';
 
 const MAX_TOKEN_LENGTH = 4096;
 
@@ -24,10 +26,13 @@ function removeToken(ctx: RealmContext, userId: number, kind: string, token: str
 export const pushDevicesResource: ResourceModule = {
   name: 'push-devices',
   routes(api, ctx) {
-    api.post(
-      '/users/me/platform_a_device_token',
-      { params: { token: p.string(), appid: p.string() } },
-      ({ user, params }) => {
+    for (const path of bothSpellings('/users/me/platform_a_device_token')) {
+      platformARoutes(path);
+    }
+    for (const path of bothSpellings('/users/me/platform_b_reg_id')) platformBRoutes(path);
+
+    function platformARoutes(path: string): void {
+      api.post(path, { params: { token: p.string(), appid: p.string() } }, ({ user, params }) => {
         checkLength(params.token);
         // Platform A tokens are hexadecimal device tokens.
         if (!/^[0-9a-fA-F]+$/.test(params.token)) throw badRequest('Invalid APNS token');
@@ -37,34 +42,24 @@ export const pushDevicesResource: ResourceModule = {
             'INSERT OR REPLACE INTO push_devices (user_id, kind, token, appid) VALUES (?, ?, ?, ?)',
           )
           .run(user.id, 'platform_a', params.token.toLowerCase(), params.appid);
-      },
-    );
-    api.delete(
-      '/users/me/platform_a_device_token',
-      { params: { token: p.string() } },
-      ({ user, params }) => {
+      });
+      api.delete(path, { params: { token: p.string() } }, ({ user, params }) => {
         removeToken(ctx, user.id, 'platform_a', params.token.toLowerCase());
-      },
-    );
+      });
+    }
 
-    api.post(
-      '/users/me/platform_b_reg_id',
-      { params: { token: p.string() } },
-      ({ user, params }) => {
+    function platformBRoutes(path: string): void {
+      api.post(path, { params: { token: p.string() } }, ({ user, params }) => {
         checkLength(params.token);
         ctx.db
           .prepare(
             'INSERT OR REPLACE INTO push_devices (user_id, kind, token, appid) VALUES (?, ?, ?, NULL)',
           )
           .run(user.id, 'platform_b', params.token);
-      },
-    );
-    api.delete(
-      '/users/me/platform_b_reg_id',
-      { params: { token: p.string() } },
-      ({ user, params }) => {
+      });
+      api.delete(path, { params: { token: p.string() } }, ({ user, params }) => {
         removeToken(ctx, user.id, 'platform_b', params.token);
-      },
-    );
+      });
+    }
   },
 };

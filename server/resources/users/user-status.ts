@@ -14,6 +14,7 @@ import { accessUserRow, activeUserIds, getUserRow } from './users-store';
 import { customEmojiTable } from '../realm/realm-emoji';
 import { presenceEnabledChanged } from './presence';
 import type { Db } from '../../db';
+import { publicName } from '../../../shared/api/public-names';
 import { rescheduleStatusExpiry, startStatusExpiry } from './user-status-expiry';
 
 const statusParams = {
@@ -171,7 +172,14 @@ function applyStatus(
   })();
   rescheduleStatusExpiry(ctx);
   // The event carries only what changed, as the public API does; the end time goes to the owner.
-  const event = { type: 'user_status', user_id: userId, ...change };
+  const event = {
+    type: 'user_status',
+    user_id: userId,
+    ...change,
+    ...(change.reaction_type === undefined
+      ? {}
+      : { reaction_type: publicName(change.reaction_type) }),
+  };
   let others = activeUserIds(ctx.db);
   if (endTime !== null) {
     ctx.events.send([userId], { ...event, scheduled_end_time: endTime });
@@ -275,7 +283,7 @@ function statusEntry(
   if (row?.emoji_name) {
     entry.emoji_name = row.emoji_name;
     entry.emoji_code = row.emoji_code;
-    entry.reaction_type = row.reaction_type;
+    entry.reaction_type = publicName(row.reaction_type);
   }
   if (row?.scheduled_end_time && row.user_id === viewerId) {
     entry.scheduled_end_time = row.scheduled_end_time;

@@ -36,7 +36,7 @@ import {
 } from './users-store';
 
 const viewParams = {
-  client_extavatar: p.bool().default(true).alias('client_gravatar'),
+  client_gravatar: p.bool().default(true).alias('client_extavatar'),
   include_custom_profile_fields: p.bool().default(false),
 };
 
@@ -100,7 +100,7 @@ export const usersResource: ResourceModule = {
         return {
           members: rows.map((row) =>
             userObject(row, user, {
-              clientExtavatar: params.client_extavatar,
+              clientExtavatar: params.client_gravatar,
               profileData,
               visibility,
             }),
@@ -112,7 +112,7 @@ export const usersResource: ResourceModule = {
     api.get('/users/me', { params: viewParams }, ({ user }) => {
       const row = getUserRow(ctx.db, user.id)!;
       return {
-        // Your own avatar always comes as a URL, whatever client_extavatar says (as on the public
+        // Your own avatar always comes as a URL, whatever client_gravatar says (as on the public
         // server), so a client never has to compute its own.
         ...userObject(row, user, {
           clientExtavatar: false,
@@ -132,7 +132,7 @@ export const usersResource: ResourceModule = {
       if (!row || !canAccessUser(ctx.db, user, row.id)) throw badRequest('No such user');
       return {
         user: userObject(row, user, {
-          clientExtavatar: params.client_extavatar,
+          clientExtavatar: params.client_gravatar,
           profileData: params.include_custom_profile_fields ? profileDataByUser(ctx.db) : undefined,
           visibility: emailVisibilityByUser(ctx.db),
         }),
@@ -216,7 +216,7 @@ export const usersResource: ResourceModule = {
         role: me.role,
         date_joined: me.date_joined,
         avatar_source: me.avatar_source,
-        // Always a URL for yourself (the public server ignores client_extavatar here).
+        // Always a URL for yourself (the public server ignores client_gravatar here).
         avatar_url: avatarUrl(me),
         avatar_url_medium: avatarUrl(me, true),
         avatar_version: me.avatar_version,

@@ -53,7 +53,9 @@ export interface Realm {
 
 export async function startRealm(): Promise<Realm> {
   const dir = mkdtempSync(join(tmpdir(), 'tributary-e2e-realm-'));
-  let server = await createRealmServer({ dataDir: dir, seed: 'demo', port: 0 });
+  // Without the demo people's made-up presence: tests watch people report it themselves.
+  const options = { dataDir: dir, seed: 'demo' as const, port: 0, demoPresence: false };
+  let server = await createRealmServer(options);
   const port = server.port;
   const credentials = JSON.parse(readFileSync(credentialsPath(dir), 'utf8')) as {
     users: Array<DemoCredential & { key?: string }>;
@@ -79,7 +81,7 @@ export async function startRealm(): Promise<Realm> {
     },
     async restart() {
       await realm.stop();
-      server = await createRealmServer({ dataDir: dir, seed: 'demo', port });
+      server = await createRealmServer({ ...options, port });
       running = true;
     },
     async close() {
@@ -121,8 +123,14 @@ export function ensureBuilt(): Promise<void> {
   return built;
 }
 
+/** What startApp needs of a server: its URL and a user's sign-in (a Realm, or a replay server). */
+export interface SignInServer {
+  readonly url: string;
+  user(key: string): { email: string; api_key: string };
+}
+
 export async function startApp(
-  realm: Realm,
+  realm: SignInServer,
   userKey: string,
   options: StartAppOptions = {},
 ): Promise<App> {

@@ -21,6 +21,20 @@ export async function openTopic(page: Page, channel: string, topic: string): Pro
   await page.getByRole('heading', { name: `#${channel} > ${topic}` }).waitFor();
 }
 
+/** Opens a section of Settings (opening Settings first) and waits until it is on screen. */
+export async function openSettings(page: Page, section: string): Promise<void> {
+  if ((await page.getByRole('navigation', { name: 'Settings sections' }).count()) === 0)
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  await page
+    .getByRole('navigation', { name: 'Settings sections' })
+    .getByRole('button', { name: section, exact: true })
+    .click();
+  await page
+    .getByRole('region', { name: 'Settings', exact: true })
+    .getByRole('region', { name: section, exact: true })
+    .waitFor();
+}
+
 /** Types into compose and sends with the Send button (works whatever enter_sends is). */
 export async function send(page: Page, text: string): Promise<void> {
   const box = page.getByRole('textbox', { name: 'Message' });

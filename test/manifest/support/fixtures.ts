@@ -5,9 +5,11 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
 
-export const FIXTURES = resolve(
-  fileURLToPath(new URL('.', import.meta.url)),
-  '../../../../shared/fixtures/manifests',
+// The spec folder sits beside the repository; a git worktree elsewhere names it in TRIBUTARY_SHARED.
+export const FIXTURES = join(
+  process.env.TRIBUTARY_SHARED ??
+    resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../../shared'),
+  'fixtures/manifests',
 );
 export const WEEKLY = join(FIXTURES, 'weekly-planning');
 export const REENCODED = join(FIXTURES, 'weekly-planning-reencoded');
@@ -81,3 +83,13 @@ export function deleteAt(doc: Json, path: (string | number)[]): void {
   const { parent, key } = at(doc, path);
   delete (parent as Record<string, Json>)[key as string];
 }
+
+/** The files sharing weekly-planning posts, in the order its message links them. */
+export const WEEKLY_SHARED_FILES = [
+  'manifest.json',
+  'recording.opus',
+  'transcript.raw.vtt',
+  'transcript.corrected.json',
+  'transcript.es.txt',
+  'transcript.readable.txt',
+];

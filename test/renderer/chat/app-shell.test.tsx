@@ -68,6 +68,35 @@ describe('App shell', () => {
     expect(screen.getByLabelText('Server URL')).toBeTruthy();
   });
 
+  it("says the local server's outage, or why it could not start with a Retry", async () => {
+    uiStore.setState({ localRealm: null });
+    const fake = installBridge([]);
+    render(<App store={createChatStore()} />);
+    await screen.findByRole('heading', { name: 'Sign in to a chat server' });
+    expect(fake.getLocalRealm).toHaveBeenCalled();
+    expect(screen.queryByTestId('local-realm-banner')).toBeNull();
+
+    push('localRealm', {
+      state: 'restarting',
+      reason: 'stopped unexpectedly (SIGKILL)',
+      retryAt: Date.now() + 60_000,
+    });
+    expect(screen.getByTestId('local-realm-banner').textContent).toMatch(
+      /^The local server stopped unexpectedly \(SIGKILL\)\. Restarting it in \d+ s\.$/,
+    );
+
+    push('localRealm', { state: 'failed', reason: 'port 9991 is taken by another program' });
+    const banner = screen.getByTestId('local-realm-banner');
+    expect(banner.textContent).toContain(
+      'The local server is not running: port 9991 is taken by another program.',
+    );
+    fireEvent.click(within(banner).getByRole('button', { name: 'Retry' }));
+    expect(fake.retryLocalRealm).toHaveBeenCalledTimes(1);
+
+    push('localRealm', { state: 'running', url: 'http://127.0.0.1:9991' });
+    expect(screen.queryByTestId('local-realm-banner')).toBeNull();
+  });
+
   it('loads the snapshot, then applies pushed event batches to what is on screen', async () => {
     installBridge([LIVE_ACCOUNT]);
     render(<App store={createChatStore()} />);

@@ -6,7 +6,12 @@ import { ManifestView } from '../../../renderer/features/manifest/ManifestView';
 import type { ManifestSession } from '../../../shared/ipc/manifest';
 import { roleName } from '../../../renderer/features/manifest/timeline';
 import { fakeTranscriptLayout } from './support/layout';
-import { invalidSession, mismatchedSession, verifiedSession } from './support/reports';
+import {
+  invalidMatchedSession,
+  invalidSession,
+  mismatchedSession,
+  verifiedSession,
+} from './support/reports';
 
 let restoreLayout: () => void;
 beforeEach(() => {
@@ -18,7 +23,11 @@ afterEach(() => {
 });
 
 function renderView(session: ManifestSession, mediaSrc: string | null) {
-  const calls = { chooseAudio: [] as Array<string | undefined>, save: [] as number[] };
+  const calls = {
+    chooseAudio: [] as Array<string | undefined>,
+    save: [] as number[],
+    playAnyway: 0,
+  };
   const utils = render(
     <ManifestView
       session={session}
@@ -27,6 +36,7 @@ function renderView(session: ManifestSession, mediaSrc: string | null) {
       busy={false}
       onChooseAudio={(path) => calls.chooseAudio.push(path)}
       onSaveAttachment={(index) => calls.save.push(index)}
+      onPlayAnyway={() => calls.playAnyway++}
     />,
   );
   return { ...utils, calls };
@@ -72,6 +82,10 @@ describe('ManifestView with verified audio', () => {
 
   it('says verified and offers the player, with no refusal', () => {
     renderView(verifiedSession(), '/media/meeting-audio/token');
+    const verdict = screen.getByTestId('manifest-verdict');
+    expect(verdict.dataset.kind).toBe('verified');
+    expect(verdict.className).toContain('manifest-verdict-good');
+    expect(verdict.textContent).toContain('Verified recording');
     expect(screen.getByTestId('integrity-summary').textContent).toMatch(/^Verified/);
     expect(audio().getAttribute('src')).toBe('/media/meeting-audio/token');
     expect(screen.queryByTestId('playback-refused')).toBeNull();
@@ -292,6 +306,13 @@ describe('ManifestView with a long transcript', () => {
 describe('ManifestView with mismatched audio', () => {
   it('has no player and says why: opusAudioSha256 differs, with both values', () => {
     renderView(mismatchedSession(), null);
+    // The finding that matters comes first, and nothing below contradicts it.
+    const verdict = screen.getByTestId('manifest-verdict');
+    expect(verdict.textContent).toContain('Audio does not belong to this manifest');
+    expect(verdict.textContent).toContain('opusAudioSha256 differs');
+    expect(document.querySelector('.manifest-view')!.firstElementChild).toBe(verdict);
+    expect(screen.queryByText('No errors or warnings.')).toBeNull();
+    expect(screen.getByText('The manifest itself has no errors or warnings.')).toBeTruthy();
     expect(screen.queryByTestId('manifest-audio')).toBeNull();
     expect(document.querySelector('audio')).toBeNull();
     const refused = screen.getByTestId('playback-refused');
@@ -338,9 +359,37 @@ describe('ManifestView with an invalid manifest', () => {
       ['error', 'pattern-mismatch', '/meeting/createdAtUtc'],
       ['error', 'pattern-mismatch', '/meeting/roomId'],
     ]);
-    expect(screen.getByText('invalid')).toBeTruthy();
+    const verdict = screen.getByTestId('manifest-verdict');
+    expect(verdict.textContent).toContain('Manifest has errors');
+    const listed = within(screen.getByRole('list', { name: 'Manifest errors' })).getAllByRole(
+      'listitem',
+    );
+    expect(listed.map((li) => li.textContent!.split(' ')[0])).toEqual([
+      '/meeting/createdAtUtc',
+      '/meeting/roomId',
+    ]);
+    expect(screen.queryByRole('button', { name: 'Play anyway' })).toBeNull();
     expect(screen.getByTestId('playback-refused').textContent).toContain(
       'No audio file: no audio file found beside the manifest; pick one.',
     );
+  });
+
+  it('with matching audio: nothing green, no player until "Play anyway"', () => {
+    const { calls } = renderView(invalidMatchedSession(null), null);
+    const verdict = screen.getByTestId('manifest-verdict');
+    expect(verdict.dataset.kind).toBe('invalid');
+    expect(verdict.className).toContain('manifest-verdict-bad');
+    expect(document.querySelector('[class*="good"], [class*="verified"], .manifest-ok')).toBeNull();
+    expect(screen.getByTestId('integrity-summary').textContent).not.toMatch(/^Verified/);
+    expect(document.querySelector('audio')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Play anyway' }));
+    expect(calls.playAnyway).toBe(1);
+    cleanup();
+
+    // Main answered with the token: the player appears, and the choice is stated.
+    renderView(invalidMatchedSession('token-anyway-0123456789'), '/media/meeting-audio/anyway');
+    expect(audio().getAttribute('src')).toBe('/media/meeting-audio/anyway');
+    expect(screen.getByTestId('playing-anyway').textContent).toContain('this file only');
+    expect(screen.queryByRole('button', { name: 'Play anyway' })).toBeNull();
   });
 });

@@ -64,7 +64,8 @@ const methods = () => calls.map((c) => c.method);
 describe('ManifestViewer', () => {
   it('opens the path it was given (command line, launch request) and shows the meeting', async () => {
     render(<ManifestViewer initialPath="/meetings/weekly/manifest.json" />);
-    await screen.findByRole('heading', { name: 'Weekly planning' });
+    // The first render of the file also loads the viewer's modules: a slow machine needs the margin.
+    await screen.findByRole('heading', { name: 'Weekly planning' }, { timeout: 10_000 });
     expect(calls.filter((c) => c.method === 'openManifest')).toEqual([
       { method: 'openManifest', payload: { path: '/meetings/weekly/manifest.json' } },
     ]);

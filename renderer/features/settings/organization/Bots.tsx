@@ -1,7 +1,8 @@
 // Bots, as the public web app splits them: "Your bots" (personal settings: create generic,
 // incoming-webhook and outgoing-webhook bots with an avatar, show or regenerate a key, download a
-// zuliprc, rename, deactivate) and "Bots" (organization settings: every bot of the realm with its
-// owner; administrators may deactivate and reactivate any of them, others only read the list).
+// zuliprc, see and change an outgoing webhook's endpoint, format and token, rename, deactivate)
+// and "Bots" (organization settings: every bot of the realm with its owner; administrators may
+// deactivate and reactivate any of them, others only read the list).
 // A key reaches this page only as the answer to "Show API key" or "Regenerate" for a bot the user
 // owns; it lives in this component's state until the panel is closed, never in the store.
 import { useState } from 'react';
@@ -12,6 +13,12 @@ import { api } from '../../../src/tributary';
 import { avatar } from '../../messages/MessageRow';
 import { isRealmAdmin, realmAllows } from '../../channels/channel-permissions';
 import { useAdminAction, StatusLine, type AdminAction } from './admin-action';
+import {
+  OUTGOING_WEBHOOK_INTERFACES,
+  interfaceName,
+  normalizePayloadUrl,
+  notAUrl,
+} from '../../../../shared/admin/bot-rules';
 import './admin-people.css';
 
 const BOT_TYPES = [
@@ -24,15 +31,6 @@ const typeName = (type: number | null | undefined) =>
 const SHORT_NAME = /^[a-zA-Z0-9_.+-]+$/;
 const MAX_AVATAR_BYTES = 5 * 1024 * 1024;
 const NO_BOTS: readonly RealmBot[] = [];
-
-function validUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
 /** The picture's problem before anything is sent, or null. */
 function avatarProblem(file: File | null): string | null {
@@ -100,8 +98,9 @@ function CreateBot({ accountId }: { accountId: string }) {
     if (fullName.trim() === '') return action.fail('Give the bot a name.');
     if (!SHORT_NAME.test(shortName.trim()))
       return action.fail('The bot email may use letters, digits and . _ + - only.');
-    if (botType === 3 && !validUrl(payloadUrl.trim()))
-      return action.fail('Enter the endpoint URL (http or https).');
+    // The server's own words: http or https, no credentials in it.
+    if (botType === 3 && normalizePayloadUrl(payloadUrl) === null)
+      return action.fail(notAUrl('payload_url'));
     const problem = avatarProblem(file);
     if (problem) return action.fail(problem);
     const request = (async () => {
@@ -161,26 +160,12 @@ function CreateBot({ accountId }: { accountId: string }) {
         </span>
       </label>
       {botType === 3 ? (
-        <>
-          <label>
-            <span className="field-label">Endpoint URL</span>
-            <input
-              value={payloadUrl}
-              onChange={(e) => setPayloadUrl(e.target.value)}
-              placeholder="https://example.com/hook"
-            />
-          </label>
-          <label>
-            <span className="field-label">Outgoing webhook message format</span>
-            <select
-              value={interfaceType}
-              onChange={(e) => setInterfaceType(Number(e.target.value) as 1 | 2)}
-            >
-              <option value={1}>Zulip</option>
-              <option value={2}>Slack compatible</option>
-            </select>
-          </label>
-        </>
+        <ServiceFields
+          url={payloadUrl}
+          onUrl={setPayloadUrl}
+          format={interfaceType}
+          onFormat={setInterfaceType}
+        />
       ) : null}
       <label>
         <span className="field-label">Avatar</span>
@@ -221,10 +206,10 @@ function BotCard({ accountId, bot, admin }: { accountId: string; bot: RealmBot; 
           <div className="muted">
             {typeName(bot.bot_type)}
             {bot.is_active ? '' : ' · deactivated'}
-            {bot.services[0]?.base_url ? ` · ${bot.services[0].base_url}` : ''}
           </div>
         </div>
       </div>
+      {bot.bot_type === 3 && bot.services[0] ? <OutgoingService bot={bot} /> : null}
       {bot.is_active ? (
         <div className="bot-actions">
           <button
@@ -311,7 +296,75 @@ function BotCard({ accountId, bot, admin }: { accountId: string; bot: RealmBot; 
   );
 }
 
-/** Edit a bot: its name, an outgoing webhook's endpoint, a new avatar. Only changes are sent. */
+/** An outgoing webhook bot's endpoint URL and payload format, in the create and edit forms. */
+function ServiceFields(props: {
+  url: string;
+  onUrl: (url: string) => void;
+  format: 1 | 2;
+  onFormat: (format: 1 | 2) => void;
+}) {
+  return (
+    <>
+      <label>
+        <span className="field-label">Endpoint URL</span>
+        <input
+          value={props.url}
+          onChange={(e) => props.onUrl(e.target.value)}
+          placeholder="https://example.com/hook"
+        />
+      </label>
+      <label>
+        <span className="field-label">Outgoing webhook message format</span>
+        <select
+          value={props.format}
+          onChange={(e) => props.onFormat(Number(e.target.value) as 1 | 2)}
+        >
+          {OUTGOING_WEBHOOK_INTERFACES.map(([id, label]) => (
+            <option key={id} value={id}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
+    </>
+  );
+}
+
+/**
+ * An outgoing webhook bot's service, as its owner needs it to set up the endpoint: where the
+ * server posts, in which format, and the token each payload carries (what the endpoint checks).
+ */
+function OutgoingService({ bot }: { bot: RealmBot }) {
+  const service = bot.services[0];
+  return (
+    <dl className="bot-service" aria-label={`${bot.full_name} outgoing webhook`}>
+      <dt>Endpoint URL</dt>
+      <dd data-testid="bot-endpoint-url">{service.base_url ?? ''}</dd>
+      <dt>Format</dt>
+      <dd data-testid="bot-interface">{interfaceName(service.interface)}</dd>
+      {service.token ? (
+        <>
+          <dt>Token</dt>
+          <dd>
+            <code data-testid="bot-service-token">{service.token}</code>{' '}
+            <button
+              type="button"
+              className="small"
+              onClick={() => void navigator.clipboard.writeText(service.token ?? '')}
+            >
+              Copy
+            </button>
+          </dd>
+        </>
+      ) : null}
+    </dl>
+  );
+}
+
+/**
+ * Edit a bot: its name, an outgoing webhook's endpoint and format, a new avatar. Only changes are
+ * sent; the endpoint and format go together, as the public server takes the format only with a URL.
+ */
 function EditBot({
   accountId,
   bot,
@@ -325,13 +378,18 @@ function EditBot({
 }) {
   const [name, setName] = useState(bot.full_name);
   const currentUrl = bot.services[0]?.base_url ?? '';
+  const currentInterface = bot.services[0]?.interface === 2 ? 2 : 1;
   const [url, setUrl] = useState(currentUrl);
+  const [interfaceType, setInterfaceType] = useState<1 | 2>(currentInterface);
   const [file, setFile] = useState<File | null>(null);
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     if (name.trim() === '') return action.fail('Give the bot a name.');
-    if (bot.bot_type === 3 && !validUrl(url.trim()))
-      return action.fail('Enter the endpoint URL (http or https).');
+    const outgoing = bot.bot_type === 3;
+    if (outgoing && normalizePayloadUrl(url) === null)
+      return action.fail(notAUrl('service_payload_url'));
+    const serviceChanged =
+      outgoing && (url.trim() !== currentUrl || interfaceType !== currentInterface);
     const problem = avatarProblem(file);
     if (problem) return action.fail(problem);
     const request = (async () => {
@@ -340,7 +398,7 @@ function EditBot({
         accountId,
         botId: bot.user_id,
         ...(name.trim() !== bot.full_name ? { fullName: name.trim() } : {}),
-        ...(bot.bot_type === 3 && url.trim() !== currentUrl ? { payloadUrl: url.trim() } : {}),
+        ...(serviceChanged ? { payloadUrl: url.trim(), interfaceType } : {}),
         ...(avatarToken ? { avatarToken } : {}),
       });
       onClose();
@@ -354,10 +412,12 @@ function EditBot({
         <input value={name} onChange={(e) => setName(e.target.value)} autoFocus />
       </label>
       {bot.bot_type === 3 ? (
-        <label>
-          <span className="field-label">Endpoint URL</span>
-          <input value={url} onChange={(e) => setUrl(e.target.value)} />
-        </label>
+        <ServiceFields
+          url={url}
+          onUrl={setUrl}
+          format={interfaceType}
+          onFormat={setInterfaceType}
+        />
       ) : null}
       <label>
         <span className="field-label">New avatar</span>

@@ -97,9 +97,10 @@ export function Playgrounds({ accountId }: { accountId: string }) {
   if (!account) return null;
   const me = standing(account);
   const playgrounds = ((account.settings.realm.realm_playgrounds ?? []) as RealmPlayground[])
-    .filter((p) => matchesFilter(filter, p.name, p.lexer_language))
+    .filter((p) => matchesFilter(filter, p.name, p.pygments_language))
     .sort(
-      (a, b) => a.lexer_language.localeCompare(b.lexer_language) || a.name.localeCompare(b.name),
+      (a, b) =>
+        a.pygments_language.localeCompare(b.pygments_language) || a.name.localeCompare(b.name),
     );
   return (
     <section className="settings-section admin-section" aria-label="Code playgrounds">
@@ -124,7 +125,7 @@ export function Playgrounds({ accountId }: { accountId: string }) {
       >
         {playgrounds.map((p) => (
           <tr key={p.id} aria-label={p.name}>
-            <td>{p.lexer_language}</td>
+            <td>{p.pygments_language}</td>
             <td>{p.name}</td>
             <td>{p.url_template}</td>
             {me.isAdmin ? (

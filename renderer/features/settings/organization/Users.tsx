@@ -29,7 +29,7 @@ function lastActiveText(activeSeconds: number | undefined, now: number): string 
   if (minutes < 2) return 'Active now';
   if (minutes < 60) return `${minutes} minutes ago`;
   const hours = Math.floor(minutes / 60);
-  if (hours < 24) return `${hours} hours ago`;
+  if (hours < 24) return `${hours} ${hours === 1 ? 'hour' : 'hours'} ago`;
   return new Date(activeSeconds * 1000).toLocaleDateString();
 }
 

@@ -13,19 +13,25 @@ import {
 
 // jsdom tests have no Node types, and Vite refuses imports outside the repository; Node's own
 // loader reads the fixtures (vitest runs jsdom tests inside Node).
-const fs = (
+const nodeProcess = (
   globalThis as unknown as {
     process: {
       getBuiltinModule(id: 'node:fs'): { readFileSync(path: string, enc: 'utf8'): string };
+      env: Record<string, string | undefined>;
     };
   }
-).process.getBuiltinModule('node:fs');
+).process;
+const fs = nodeProcess.getBuiltinModule('node:fs');
 // Vite may hand a module a /@fs/ path as its URL; only the file-system path matters here.
 const HERE = decodeURIComponent(import.meta.url.replace(/^file:\/\//, '').replace(/^\/@fs/, ''));
-const FIXTURES = HERE.replace(/\/test\/renderer\/manifest\/support\/reports\.ts.*$/, '').replace(
-  /\/[^/]+$/,
-  '/shared/fixtures/manifests',
-);
+// The spec folder sits beside the repository; a git worktree elsewhere names it in TRIBUTARY_SHARED.
+const SHARED =
+  nodeProcess.env.TRIBUTARY_SHARED ??
+  HERE.replace(/\/test\/renderer\/manifest\/support\/reports\.ts.*$/, '').replace(
+    /\/[^/]+$/,
+    '/shared',
+  );
+const FIXTURES = `${SHARED}/fixtures/manifests`;
 const fixture = (path: string) => fs.readFileSync(`${FIXTURES}/${path}`, 'utf8');
 
 const weeklyManifest = fixture('weekly-planning/manifest.json');
@@ -161,5 +167,18 @@ export function invalidSession(): ManifestSession {
       reason: 'no audio file found beside the manifest; pick one',
     }),
     null,
+  );
+}
+
+/** bad-patterns.json (two errors) whose audio matched: it plays only after "Play anyway". */
+export function invalidMatchedSession(mediaToken: string | null): ManifestSession {
+  return session(
+    report(badPatterns, '/meetings/invalid/bad-patterns.json', {
+      status: 'verified',
+      mismatches: [],
+      audioSource: { via: 'only-file', location: '/meetings/invalid/recording.opus' },
+      actual: actual(WEEKLY_SHA),
+    }),
+    mediaToken,
   );
 }

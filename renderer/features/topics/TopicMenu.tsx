@@ -1,0 +1,217 @@
+// The topic menu wherever a topic appears (the sidebar's topic rows, the message list's recipient
+// headers), with the public web app's topic actions: follow / mute, mark as read / unread, copy
+// link, move or rename, resolve / unresolve. Moving opens a dialog on top of the page (a portal: the
+// message list clips what it contains); a refusal by the server is shown in it and nothing changes.
+import { useState } from 'react';
+import { createPortal } from 'react-dom';
+import { useChatStore, useChatStoreApi } from '../../store/hooks';
+import { selectActiveAccount, topicVisibility } from '../../store';
+import { isTopicResolved, topicNarrow } from '../../../shared/narrow';
+import { errorText } from '../../src/tributary';
+import { uiStore } from '../../src/ui-store';
+import { RowMenu } from '../sidebar/RowMenu';
+import { useMarkReadControl } from '../messages/mark-read-control';
+import { MoveTopicForm, type MoveChoice } from './MoveTopicForm';
+import {
+  markNarrowRead,
+  markTopicUnread,
+  moveMessages,
+  setPolicy,
+  toggleResolved,
+  topicLink,
+  topicMessageId,
+  type TopicRef,
+} from './topic-actions';
+
+export function TopicMenu({
+  accountId,
+  streamId,
+  topic,
+  messageId,
+  report,
+}: {
+  accountId: string;
+  streamId: number;
+  topic: string;
+  /** The message the menu belongs to (a recipient header's first message): moves may start at it. */
+  messageId?: number;
+  /** Shows a failed request's error; without it the menu shows it under itself. */
+  report?: (request: Promise<unknown>) => void;
+}) {
+  const store = useChatStoreApi();
+  const policy = useChatStore((s) => {
+    const account = selectActiveAccount(s);
+    return account ? topicVisibility(account.userTopics, streamId, topic) : 0;
+  });
+  const markRead = useMarkReadControl();
+  const [moving, setMoving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const ref: TopicRef = { accountId, streamId, topic };
+  const show =
+    report ??
+    ((request: Promise<unknown>) => {
+      setError(null);
+      request.catch((e: unknown) => setError(errorText(e)));
+    });
+  /** The message a whole-topic edit goes through. */
+  const anyMessage = async () =>
+    messageId ?? topicMessageId(ref, selectActiveAccount(store.getState()));
+  const channelName = () =>
+    selectActiveAccount(store.getState())?.channels.channels.get(streamId)?.name ?? '';
+  const site = () => uiStore.getState().accounts.find((a) => a.id === accountId)?.site ?? '';
+
+  return (
+    <>
+      <RowMenu label={`Topic ${topic || '(no topic)'} options`}>
+        {/* Each toggle sets its policy, or back to none (0) when it is the current one. */}
+        {(
+          [
+            [3, 'Unfollow topic', 'Follow topic'],
+            [1, 'Unmute topic', 'Mute topic'],
+          ] as const
+        ).map(([toggled, undo, label]) => (
+          <button
+            key={toggled}
+            type="button"
+            role="menuitem"
+            onClick={() =>
+              show(setPolicy(accountId, streamId, topic, policy === toggled ? 0 : toggled))
+            }
+          >
+            {policy === toggled ? undo : label}
+          </button>
+        ))}
+        <button
+          type="button"
+          role="menuitem"
+          onClick={() => show(markNarrowRead(accountId, topicNarrow(streamId, topic)))}
+        >
+          Mark topic as read
+        </button>
+        <button
+          type="button"
+          role="menuitem"
+          onClick={() => {
+            // An open list would mark them read again at once: it waits for the reader to scroll.
+            markRead.suspend();
+            show(
+              markTopicUnread(ref).catch((e: unknown) => {
+                markRead.resume();
+                throw e;
+              }),
+            );
+          }}
+        >
+          Mark topic as unread
+        </button>
+        <button
+          type="button"
+          role="menuitem"
+          onClick={() =>
+            show(navigator.clipboard.writeText(topicLink(site(), streamId, channelName(), topic)))
+          }
+        >
+          Copy link to topic
+        </button>
+        <button type="button" role="menuitem" onClick={() => setMoving(true)}>
+          Move or rename topic
+        </button>
+        <button
+          type="button"
+          role="menuitem"
+          onClick={() => show(anyMessage().then((id) => toggleResolved(accountId, id, topic)))}
+        >
+          {isTopicResolved(topic) ? 'Mark as unresolved' : 'Mark as resolved'}
+        </button>
+      </RowMenu>
+      {error && !moving ? (
+        <p role="alert" className="error topic-menu-error">
+          {error}
+        </p>
+      ) : null}
+      {moving ? (
+        <MoveTopicDialog
+          streamId={streamId}
+          topic={topic}
+          fromMessage={messageId !== undefined}
+          onMove={async (choice) => {
+            await moveMessages({
+              accountId,
+              messageId: await anyMessage(),
+              fromStreamId: streamId,
+              toStreamId: choice.streamId,
+              fromTopic: topic,
+              topic: choice.topic,
+              propagateMode: choice.propagateMode,
+              notifyOld: choice.notifyOld,
+              notifyNew: choice.notifyNew,
+            });
+          }}
+          onClose={() => setMoving(false)}
+        />
+      ) : null}
+    </>
+  );
+}
+
+/** The move form in a modal dialog; the server's refusal is shown in it, which stays open. */
+function MoveTopicDialog({
+  streamId,
+  topic,
+  fromMessage,
+  onMove,
+  onClose,
+}: {
+  streamId: number;
+  topic: string;
+  fromMessage: boolean;
+  onMove: (choice: MoveChoice) => Promise<void>;
+  onClose: () => void;
+}) {
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  return createPortal(
+    // Events inside still bubble through the React tree (the list's keys and clicks): they end here.
+    <div
+      className="overlay"
+      onClick={(e) => {
+        e.stopPropagation();
+        if (e.target === e.currentTarget) onClose();
+      }}
+      onKeyDown={(e) => e.stopPropagation()}
+    >
+      <div
+        className="panel move-topic-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-label={`Move or rename ${topic || '(no topic)'}`}
+      >
+        <h3>Move or rename topic</h3>
+        <MoveTopicForm
+          className="move-form"
+          streamId={streamId}
+          topic={topic}
+          scope={fromMessage ? 'change_all' : undefined}
+          onCancel={onClose}
+          onMove={(choice) => {
+            if (busy) return;
+            setBusy(true);
+            setRefusal(null);
+            onMove(choice)
+              .then(onClose)
+              .catch((e: unknown) => {
+                setRefusal(errorText(e));
+                setBusy(false);
+              });
+          }}
+        />
+        {refusal ? (
+          <p role="alert" className="error">
+            {refusal}
+          </p>
+        ) : null}
+      </div>
+    </div>,
+    document.body,
+  );
+}

@@ -1,0 +1,133 @@
+// What the topic menus do (the sidebar's topic rows and the message list's recipient headers), as
+// the public web app's topic menu does it, each through the public API:
+// - move or rename: PATCH /messages/{id} with a topic and/or stream_id, a propagate_mode (this
+//   message, this and later, all) and whether the notification bot tells the old and the new topic;
+// - resolve / unresolve: the same request renaming every message to or from "✔ topic";
+// - mark as unread: POST /messages/flags/narrow removing `read` from the whole topic;
+// - copy link: the web app's `#narrow/channel/ID-name/topic/…` link on the realm.
+// Nothing changes locally until the server's update_message or flags events arrive, so a request the
+// server refuses (a time limit, a permission) leaves everything as it was.
+import type { AccountState } from '../../store';
+import {
+  type Narrow,
+  isTopicResolved,
+  RESOLVED_TOPIC_PREFIX,
+  topicNarrow,
+  unresolvedTopicName,
+} from '../../../shared/narrow';
+import { topicFragment } from '../../../shared/narrow/link';
+import { api } from '../../src/tributary';
+
+export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
+
+export interface TopicRef {
+  accountId: string;
+  streamId: number;
+  topic: string;
+}
+
+/** The topic's link on its realm, as "Copy link to topic" in the public web app writes it. */
+export function topicLink(site: string, streamId: number, channelName: string, topic: string) {
+  return `${site.replace(/\/$/, '')}/${topicFragment(streamId, channelName, topic)}`;
+}
+
+/** The name a topic gets when resolved, or back when unresolved. */
+export function toggledResolution(topic: string): string {
+  return isTopicResolved(topic) ? unresolvedTopicName(topic) : RESOLVED_TOPIC_PREFIX + topic;
+}
+
+/**
+ * A message of the topic to address a whole-topic edit through (the API edits topics through one
+ * of their messages): the newest stored one, else the newest the server has.
+ */
+export async function topicMessageId(
+  t: TopicRef,
+  account: AccountState | undefined,
+): Promise<number> {
+  const stored = account?.messages.conversations.channels.get(t.streamId)?.get(t.topic);
+  if (stored && stored.size > 0) return stored.newest;
+  const res = await api().getMessages({
+    accountId: t.accountId,
+    anchor: 'newest',
+    numBefore: 1,
+    numAfter: 0,
+    narrow: topicNarrow(t.streamId, t.topic),
+  });
+  const id = res.messages.at(-1)?.id;
+  if (id === undefined) throw new Error('This topic has no messages to move.');
+  return id;
+}
+
+export interface MoveRequest {
+  accountId: string;
+  messageId: number;
+  /** The channel the messages are in now, and where they go (the same when only renamed). */
+  fromStreamId: number;
+  toStreamId: number;
+  fromTopic: string;
+  topic: string;
+  propagateMode: PropagateMode;
+  notifyOld: boolean;
+  notifyNew: boolean;
+}
+
+export function moveMessages(r: MoveRequest): Promise<unknown> {
+  return api().editMessage({
+    accountId: r.accountId,
+    messageId: r.messageId,
+    // Only what changes: the same topic sent with a channel move would read as a rename.
+    topic: r.topic === r.fromTopic ? undefined : r.topic,
+    streamId: r.toStreamId === r.fromStreamId ? undefined : r.toStreamId,
+    propagateMode: r.propagateMode,
+    sendNotificationToOldThread: r.notifyOld,
+    sendNotificationToNewThread: r.notifyNew,
+  });
+}
+
+/** Resolves or unresolves the whole topic, as the web app does (the notice goes to the topic). */
+export function toggleResolved(accountId: string, messageId: number, topic: string) {
+  return api().editMessage({
+    accountId,
+    messageId,
+    topic: toggledResolution(topic),
+    propagateMode: 'change_all',
+    sendNotificationToOldThread: false,
+    sendNotificationToNewThread: true,
+  });
+}
+
+/** Marks every message of the topic unread (the public web app's "Mark as unread"). */
+export function markTopicUnread(t: TopicRef) {
+  return api().updateFlagsForNarrow({
+    accountId: t.accountId,
+    anchor: 'oldest',
+    numBefore: 0,
+    numAfter: 5000,
+    narrow: topicNarrow(t.streamId, t.topic),
+    op: 'remove',
+    flag: 'read',
+  });
+}
+
+/** Sets the user's visibility policy of a topic (0 none, 1 muted, 2 unmuted, 3 followed). */
+export function setPolicy(
+  accountId: string,
+  streamId: number,
+  topic: string,
+  visibilityPolicy: number,
+) {
+  return api().setUserTopic({ accountId, streamId, topic, visibilityPolicy });
+}
+
+/** Marks every unread message of a narrow (a channel, a topic) read. */
+export function markNarrowRead(accountId: string, narrow: Narrow) {
+  return api().updateFlagsForNarrow({
+    accountId,
+    anchor: 'oldest',
+    numBefore: 0,
+    numAfter: 5000,
+    narrow: [...narrow, { operator: 'is', operand: 'unread' }],
+    op: 'add',
+    flag: 'read',
+  });
+}

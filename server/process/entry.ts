@@ -1,0 +1,44 @@
+// The local realm server in its own process: what the app's supervisor (supervisor.ts) forks, so a
+// heavy request (a large register, a search, an import) never holds up the process that serves
+// the window. Built to dist/server/realm-process.mjs (scripts/build.ts). It starts the server as
+// `npm run server` does, tells the parent where it listens (or why it could not start, then exits),
+// and stops when told to (SIGTERM, SIGINT) or when the parent is gone (the IPC channel closes).
+import { createRealmServer, type RealmServer } from '../app';
+import type { RealmProcessConfig, RealmProcessMessage } from './messages';
+
+function tell(message: RealmProcessMessage): Promise<void> {
+  return new Promise((resolve) => {
+    if (!process.send || !process.connected) return resolve();
+    process.send(message, undefined, {}, () => resolve());
+  });
+}
+
+async function main(): Promise<void> {
+  const config = JSON.parse(process.argv[2] ?? '{}') as RealmProcessConfig;
+  let server: RealmServer;
+  try {
+    server = await createRealmServer({
+      dataDir: config.dataDir,
+      port: config.port,
+      seed: config.seed,
+      largeScale: config.largeScale,
+      host: config.host ?? '127.0.0.1',
+    });
+  } catch (error) {
+    const { code, message } = error as { code?: string; message?: string };
+    await tell({ type: 'failed', code, message: message ?? String(error) });
+    process.exit(1);
+  }
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void server.close().finally(() => process.exit(0));
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('disconnect', stop);
+  await tell({ type: 'listening', url: server.url, port: server.port });
+}
+
+void main();

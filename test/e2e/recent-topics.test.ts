@@ -1,0 +1,222 @@
+// Issue #20, parts 3 and 4, in real Chromium against the real local server (browser mode): the
+// Recent conversations table (its filters, its keys) and the topic menus (rename with the
+// notification choices, resolve, mark as unread, copy link; a move the server refuses shows its
+// reason and changes nothing).
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { appSession, openApp, realmClient, startApp } from './support/app';
+import { messageWithText, openTopic } from './support/ui';
+import type { ApiClient } from '../support/client';
+
+declare const navigator: { clipboard: { readText(): Promise<string> } };
+declare const document: { activeElement: unknown };
+
+const session = appSession('owner');
+let page: Page;
+let owner: ApiClient;
+let emma: ApiClient;
+let general: number;
+
+beforeAll(async () => {
+  page = session.page;
+  // "Copy link to topic" is read back from the clipboard.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  owner = realmClient(session.realm, 'owner');
+  emma = realmClient(session.realm, 'emma');
+  const subs = (await owner.get('/users/me/subscriptions')).body.subscriptions as Array<{
+    name: string;
+    stream_id: number;
+  }>;
+  general = subs.find((s) => s.name === 'general')!.stream_id;
+});
+
+async function sendAs(client: ApiClient, topic: string, content: string): Promise<number> {
+  const res = await client.post('/messages', { type: 'stream', to: general, topic, content });
+  expect(res.status).toBe(200);
+  return res.body.id as number;
+}
+
+/** The topic's messages as the owner sees them, oldest first. */
+async function topicMessages(topic: string) {
+  const res = await owner.get('/messages', {
+    anchor: 'newest',
+    num_before: 50,
+    num_after: 0,
+    narrow: JSON.stringify([
+      { operator: 'channel', operand: general },
+      { operator: 'topic', operand: topic },
+    ]),
+  });
+  expect(res.status).toBe(200);
+  return res.body.messages as Array<{
+    id: number;
+    subject: string;
+    content: string;
+    sender_full_name: string;
+    flags: string[];
+  }>;
+}
+
+/**
+ * The topic menu button of the recipient bar on screen: a row's, or the list's sticky bar's when
+ * the row's is scrolled away.
+ */
+const barMenuButton = (p: Page, topic: string) =>
+  p
+    .locator('.message-list-wrap')
+    .getByRole('button', { name: `Topic ${topic} options` })
+    .filter({ visible: true })
+    .first();
+const nav = () => page.getByRole('navigation', { name: 'Conversations' });
+const table = () => page.getByRole('grid', { name: 'Recent conversations' });
+/** A body row of the table by its topic (its accessible name holds the row's text). */
+const recentRow = (topic: string) => table().getByRole('row', { name: new RegExp(topic) });
+const filter = (name: string) => page.getByRole('button', { name: new RegExp(`^(✓ )?${name}$`) });
+
+describe('Recent conversations', () => {
+  it('filters by unread, participated and muted, and is driven by the keyboard', async () => {
+    await sendAs(emma, 'recent alpha', 'alpha from emma');
+    await sendAs(owner, 'recent beta', 'beta from me');
+    await sendAs(emma, 'recent gamma', 'gamma from emma');
+    const muted = await owner.post('/user_topics', {
+      stream_id: general,
+      topic: 'recent gamma',
+      visibility_policy: 1,
+    });
+    expect(muted.status).toBe(200);
+
+    await nav().getByRole('button', { name: 'Recent conversations' }).click();
+    await recentRow('recent alpha').waitFor();
+    await recentRow('recent beta').waitFor();
+    // Emma's avatar (initials here) and the unread count are in her row.
+    await recentRow('recent alpha').getByRole('img', { name: 'Emma Member' }).waitFor();
+    await recentRow('recent alpha').getByLabel('1 unread').waitFor();
+    expect(await recentRow('recent gamma').count()).toBe(0);
+
+    await filter('Include muted').click();
+    await recentRow('recent gamma').waitFor();
+    await filter('Include muted').click();
+    await expect.poll(() => recentRow('recent gamma').count()).toBe(0);
+
+    await filter('Unread').click();
+    await recentRow('recent alpha').waitFor();
+    await expect.poll(() => recentRow('recent beta').count()).toBe(0);
+    await filter('Unread').click();
+
+    await filter('Participated').click();
+    await recentRow('recent beta').waitFor();
+    await expect.poll(() => recentRow('recent alpha').count()).toBe(0);
+    await filter('Participated').click();
+
+    // The newest rows: beta (sent last but gamma is muted, so hidden), then alpha. Keys from the
+    // page put the keyboard on the first row, j moves down, k up, Enter opens.
+    const rows = table().getByRole('row');
+    await expect.poll(() => rows.nth(1).textContent()).toContain('recent beta');
+    await page.locator('body').click({ position: { x: 2, y: 300 } });
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => rows.nth(1).evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    await page.keyboard.press('k');
+    await expect.poll(() => rows.nth(2).evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: '#general > recent alpha', exact: true }).waitFor();
+    await messageWithText(page, 'alpha from emma').waitFor();
+  });
+});
+
+describe('topic actions', () => {
+  it('renames a topic from the sidebar, telling only the old topic, and the view follows', async () => {
+    await sendAs(emma, 'rename me', 'a message about renaming');
+    await openTopic(page, 'general', 'rename me');
+    const topics = nav().getByRole('list', { name: 'Topics in #general' });
+    await topics.getByRole('button', { name: /^rename me/ }).waitFor();
+    await topics.getByRole('button', { name: 'Topic rename me options' }).click();
+    await page.getByRole('menuitem', { name: 'Move or rename topic' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Move or rename rename me' });
+    await dialog.getByLabel('New topic', { exact: true }).fill('renamed topic');
+    await dialog.getByLabel('Send automated notice to new topic').uncheck();
+    await dialog.getByLabel('Send automated notice to old topic').check();
+    await dialog.getByRole('button', { name: 'Move', exact: true }).click();
+
+    await page.getByRole('heading', { name: '#general > renamed topic', exact: true }).waitFor();
+    await messageWithText(page, 'a message about renaming').waitFor();
+    // The old topic holds the notice; the new one only the moved message.
+    await expect
+      .poll(async () => (await topicMessages('rename me')).map((m) => m.content))
+      .toEqual([expect.stringMatching(/moved to.*renamed topic/)]);
+    expect((await topicMessages('renamed topic')).map((m) => m.content)).toEqual([
+      expect.stringContaining('a message about renaming'),
+    ]);
+  });
+
+  it('resolves, marks unread and copies a link from the recipient header', async () => {
+    await openTopic(page, 'general', 'renamed topic');
+    let topic = 'renamed topic';
+    const choose = async (item: string) => {
+      await barMenuButton(page, topic).click();
+      await page.getByRole('menuitem', { name: item }).click();
+    };
+
+    await choose('Mark as resolved');
+    await page.getByRole('heading', { name: '#general > ✔ renamed topic', exact: true }).waitFor();
+    topic = '✔ renamed topic';
+    const resolved = await topicMessages('✔ renamed topic');
+    expect(resolved.at(-1)!.content).toMatch(/marked this topic as resolved/);
+
+    await choose('Copy link to topic');
+    await expect
+      .poll(() => page.evaluate(() => navigator.clipboard.readText()))
+      .toBe(
+        `${session.realm.url}/#narrow/channel/${general}-general/topic/.E2.9C.94.20renamed.20topic`,
+      );
+
+    // Everything in the topic is read now (it is open); marking it unread sticks.
+    await expect
+      .poll(async () =>
+        (await topicMessages('✔ renamed topic')).every((m) => m.flags.includes('read')),
+      )
+      .toBe(true);
+    await choose('Mark topic as unread');
+    await expect
+      .poll(async () =>
+        (await topicMessages('✔ renamed topic')).map((m) => m.flags.includes('read')),
+      )
+      .toEqual(resolved.map(() => false));
+  });
+
+  it("shows the server's refusal of a move and changes nothing", async () => {
+    // The demo realm's "lunch plans" is hours old; a member may move only messages younger than
+    // the realm's limit, here a minute.
+    const [old] = await topicMessages('lunch plans');
+    expect(
+      (await owner.patch('/realm', { move_messages_within_stream_limit_seconds: 60 })).status,
+    ).toBe(200);
+    const memberApp = await startApp(session.realm, 'emma');
+    const member = await openApp(session.browser, memberApp);
+    try {
+      await openTopic(member, 'general', 'lunch plans');
+      await messageWithText(member, old!.content.replace(/<[^>]*>/g, '').slice(0, 20)).waitFor();
+      await member
+        .getByRole('navigation', { name: 'Conversations' })
+        .getByRole('button', { name: 'Topic lunch plans options' })
+        .click();
+      await member.getByRole('menuitem', { name: 'Move or rename topic' }).click();
+      const dialog = member.getByRole('dialog', { name: 'Move or rename lunch plans' });
+      await dialog.getByLabel('New topic', { exact: true }).fill('should not happen');
+      await dialog.getByRole('button', { name: 'Move', exact: true }).click();
+      await dialog
+        .getByRole('alert')
+        .filter({ hasText: /permission|most recent messages/ })
+        .waitFor();
+      // Still open, still the same topic, here and on the server.
+      await member.getByRole('heading', { name: '#general > lunch plans', exact: true }).waitFor();
+      const stored = (await owner.get(`/messages/${old!.id}`)).body.message;
+      expect(stored.subject).toBe('lunch plans');
+      expect(await member.getByRole('heading', { name: /should not happen/ }).count()).toBe(0);
+    } finally {
+      await member.context().close();
+      await memberApp.close();
+    }
+  });
+});

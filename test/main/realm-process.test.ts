@@ -1,0 +1,116 @@
+// The local realm server's process as the app supervises it (server/process/supervisor.ts), against
+// the real server: a taken port is said (or left for a free one on a first start), a killed process
+// comes back on its port, deaths in a row are bounded and then wait for Retry, and stop() ends it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalRealmStatus } from '../../shared/ipc/system';
+import { RealmProcess } from '../../server/process/supervisor';
+import { buildAll } from '../../scripts/build';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+const alive = (pid: number | undefined) => {
+  if (pid === undefined) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('the local realm server process supervisor', () => {
+  let dir: string;
+  let blocker: Server;
+  let takenPort: number;
+  const processes: RealmProcess[] = [];
+  const supervise = (options: Partial<ConstructorParameters<typeof RealmProcess>[0]> = {}) => {
+    const seen: LocalRealmStatus[] = [];
+    const realm = new RealmProcess({
+      root,
+      dataDir: dir,
+      seed: 'demo',
+      port: 0,
+      restartDelaysMs: [50],
+      onStatus: (status) => seen.push(status),
+      ...options,
+    });
+    processes.push(realm);
+    return { realm, seen };
+  };
+
+  beforeAll(async () => {
+    await buildAll();
+    dir = mkdtempSync(join(tmpdir(), 'tributary-realm-process-'));
+    blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    takenPort = (blocker.address() as { port: number }).port;
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const realm of processes) await realm.stop();
+    blocker.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('says a taken port, or takes a free one on a first start when allowed', async () => {
+    const { realm } = supervise({ port: takenPort });
+    expect(await realm.start()).toEqual({
+      state: 'failed',
+      reason: `port ${takenPort} is taken by another program`,
+    });
+    expect(realm.pid).toBeUndefined();
+
+    const moved = supervise({ port: takenPort, anyPortIfTaken: true });
+    const status = await moved.realm.start();
+    expect(status.state).toBe('running');
+    expect(moved.realm.url).not.toContain(`:${takenPort}`);
+    await moved.realm.stop();
+  }, 60_000);
+
+  it('restarts a killed process on its port, gives up after too many deaths in a row, and retries', async () => {
+    const { realm, seen } = supervise();
+    const first = await realm.start();
+    expect(first.state).toBe('running');
+    const url = realm.url;
+    const health = async () => (await fetch(`${url}/api/v1/server_settings`)).status;
+    expect(await health()).toBe(200);
+
+    const pid = realm.pid;
+    // Asked again (the launcher's start, then its wait for it): the same process, not another.
+    expect(await realm.start()).toEqual(first);
+    expect(realm.pid).toBe(pid);
+    process.kill(pid!, 'SIGKILL');
+    // Another process, running.
+    await expect
+      .poll(
+        () => realm.status.state === 'running' && realm.pid !== undefined && realm.pid !== pid,
+        {
+          timeout: 30_000,
+        },
+      )
+      .toBe(true);
+    expect(realm.url).toBe(url);
+    expect(await health()).toBe(200);
+    expect(seen.map((s) => s.state)).toEqual(['starting', 'running', 'restarting', 'running']);
+    expect(seen[2]).toMatchObject({ reason: 'stopped unexpectedly (SIGKILL)' });
+
+    // One more death in a row than there are delays: it waits for the person.
+    process.kill(realm.pid!, 'SIGKILL');
+    await expect.poll(() => realm.status.state, { timeout: 30_000 }).toBe('failed');
+    expect(realm.status).toEqual({
+      state: 'failed',
+      reason: 'it stopped unexpectedly (SIGKILL), 2 times in a row',
+    });
+
+    expect((await realm.retry()).state).toBe('running');
+    expect(realm.url).toBe(url);
+    const last = realm.pid;
+    await realm.stop();
+    expect(alive(last)).toBe(false);
+  }, 90_000);
+});
