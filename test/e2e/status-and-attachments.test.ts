@@ -60,6 +60,7 @@ describe('Set status', () => {
     await page.locator('.user-list-row', { hasText: '(you)' }).click();
     const card = page.getByRole('dialog', { name: `User card: ${me.full_name}` });
     await expect.poll(() => card.textContent()).toContain('In a meeting');
+    expect(await card.textContent()).toMatch(/Clears (at|on) /);
     expect(await card.locator('.status .emoji, .status img, .status span').count()).toBeGreaterThan(
       0,
     );
