@@ -150,6 +150,7 @@ export function chatHandlers(sessions: {
         emoji_name: p.emojiName,
         emoji_code: p.emojiCode,
         reaction_type: p.reactionType,
+        scheduled_end_time: p.scheduledEndTime,
       }),
     getUser: (p) =>
       session(p).client.call(endpoints.getUser, {

@@ -488,4 +488,14 @@ export const migrations: Migration[] = [
         CREATE INDEX outgoing_webhook_deliveries_due ON outgoing_webhook_deliveries (next_attempt_at);
       `),
   },
+  {
+    version: 15,
+    description: 'status clear-after (scheduled_end_time): when the server clears a status itself',
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE user_status ADD COLUMN scheduled_end_time INTEGER;
+        CREATE INDEX user_status_end ON user_status (scheduled_end_time)
+          WHERE scheduled_end_time IS NOT NULL;
+      `),
+  },
 ];

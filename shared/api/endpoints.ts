@@ -168,6 +168,8 @@ export interface StatusParams {
   emoji_code?: string;
   reaction_type?: string;
   away?: boolean;
+  /** When the server clears the status (seconds); servers that lack it list it as ignored. */
+  scheduled_end_time?: number;
 }
 
 /**

@@ -357,6 +357,8 @@ export interface UserStatusEvent extends EventBase {
   reaction_type?: ReactionType | '';
   /** Deprecated: !presence_enabled. */
   away?: boolean;
+  /** The owner's clear-after time; a change without it drops it. */
+  scheduled_end_time?: number;
 }
 
 /** A legacy per-client presence record, as presence events carry it. */

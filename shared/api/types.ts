@@ -376,6 +376,8 @@ export interface UserStatus {
   reaction_type?: ReactionType;
   /** Deprecated: !presence_enabled. */
   away?: boolean;
+  /** When the server clears this status (seconds); sent only to its owner, by newer servers. */
+  scheduled_end_time?: number;
 }
 
 /** 0 none (cleared), 1 muted, 2 unmuted (FL 170), 3 followed (FL 219). */

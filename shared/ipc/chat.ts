@@ -226,6 +226,7 @@ export const chatMethods = {
       emojiName: z.string().max(128).optional(),
       emojiCode: z.string().max(128).optional(),
       reactionType: reactionType.optional(),
+      scheduledEndTime: z.number().int().positive().optional(),
     }),
   ),
   getUser: method<SuccessEnvelope & { user: User }>()(

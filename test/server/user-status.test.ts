@@ -200,3 +200,85 @@ describe('POST /users/{user_id}/status', () => {
     expect(state[String(server.users.farid.user_id)].status_text).toBe('Set by admin');
   });
 });
+
+describe('clear-after: scheduled_end_time on POST /users/me/status', () => {
+  const inSeconds = (s: number) => Math.floor(Date.now() / 1000) + s;
+
+  it('is stored, shown only to its owner, and dropped by a change that does not pass it', async () => {
+    const moderator = server.client('moderator');
+    const id = String(server.userIds.moderator);
+    const own = await registerQueue(moderator, { event_types: ['user_status'] });
+    const other = await registerQueue(server.client('admin'), { event_types: ['user_status'] });
+    const at = inSeconds(3600);
+    const res = await moderator.post('/users/me/status', {
+      status_text: 'In a meeting',
+      emoji_name: 'calendar',
+      scheduled_end_time: at,
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(await own.waitFor((e) => e.type === 'user_status')).toMatchObject({
+      status_text: 'In a meeting',
+      emoji_name: 'calendar',
+      scheduled_end_time: at,
+    });
+    const seen = await other.waitFor((e) => e.type === 'user_status');
+    expect(seen).toMatchObject({ status_text: 'In a meeting' });
+    expect(seen).not.toHaveProperty('scheduled_end_time');
+
+    const mine = await moderator.post('/register', { fetch_event_types: ['user_status'] });
+    expect(mine.body.user_status[id]).toMatchObject({ scheduled_end_time: at });
+    const theirs = await server.client('admin').post('/register', {
+      fetch_event_types: ['user_status'],
+    });
+    expect(theirs.body.user_status[id]).not.toHaveProperty('scheduled_end_time');
+    expect((await moderator.get(`/users/${id}/status`)).body.status).toMatchObject({
+      scheduled_end_time: at,
+    });
+
+    // Only the end time changes: the others are told nothing.
+    await moderator.post('/users/me/status', { scheduled_end_time: at + 60 });
+    expect(await own.waitFor((e) => e.type === 'user_status')).toMatchObject({
+      scheduled_end_time: at + 60,
+    });
+    await moderator.post('/users/me/status', { status_text: 'Still in a meeting' });
+    expect(await other.waitFor((e) => e.type === 'user_status')).toMatchObject({
+      status_text: 'Still in a meeting',
+    });
+    const after = await moderator.post('/register', { fetch_event_types: ['user_status'] });
+    expect(after.body.user_status[id]).not.toHaveProperty('scheduled_end_time');
+    await moderator.post('/users/me/status', { status_text: '', emoji_name: '' });
+  });
+
+  it('refuses an end time without a status, and stores nothing', async () => {
+    const res = await server
+      .client('owner')
+      .post('/users/me/status', { scheduled_end_time: inSeconds(600) });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      code: 'BAD_REQUEST',
+      msg: 'Client does not have any status set.',
+    });
+    const state = await server.client('owner').post('/register', {
+      fetch_event_types: ['user_status'],
+    });
+    expect(state.body.user_status).not.toHaveProperty(String(server.userIds.owner));
+  });
+
+  it('is cleared by the server at that time, with an event to everyone', async () => {
+    const admin = server.client('admin');
+    const watcher = await registerQueue(server.client('emma'), { event_types: ['user_status'] });
+    const res = await admin.post('/users/me/status', {
+      status_text: 'Commuting',
+      emoji_name: 'bus',
+      scheduled_end_time: inSeconds(1),
+    });
+    expect(res.status, res.text).toBe(200);
+    const cleared = await watcher.waitFor(
+      (e) => e.type === 'user_status' && e.user_id === server.userIds.admin && e.status_text === '',
+      20,
+    );
+    expect(cleared).toMatchObject({ status_text: '', emoji_name: '' });
+    const state = await admin.post('/register', { fetch_event_types: ['user_status'] });
+    expect(state.body.user_status).not.toHaveProperty(String(server.userIds.admin));
+  });
+});

@@ -1,7 +1,7 @@
 // The compose box: channel and topic (completed from the channel's topics), or direct-message
 // recipients; the message with the public app's typeahead (use-completion.tsx) and a preview rendered
 // by the server (Preview.tsx); Enter to send (or Ctrl+Enter, by enter_sends); drafts saved as the user
-// types; uploads by button, drop or paste with progress and cancel; local echo on send; typing
+// types; uploads by button, drop or paste, as chips (uploads.tsx); local echo on send; typing
 // notifications; the server's length limit shown before sending.
 import {
   useCallback,
@@ -21,7 +21,7 @@ import { forgetUnsent, isHostUnreachable, keepUnsent } from '../../src/unsent';
 import { takeComposeRequest, uiStore, useUi, type ComposeRequest } from '../../src/ui-store';
 import { clockNow } from '../../lib/format';
 import { draftBodyFor, findDraft, type Destination } from './drafts';
-import { UploadList, useUploads } from './uploads';
+import { UploadList, useUploads, withoutLink } from './uploads';
 import { RecipientPicker } from './RecipientPicker';
 import { ScheduleControl, scheduledMessageFor } from './ScheduleControl';
 import { useCompletion } from './use-completion';
@@ -199,7 +199,7 @@ export function Compose({ accountId, defaultDestination, viewNarrowKey }: Compos
         .catch(() => undefined);
   };
 
-  // --- Uploads insert [name](url) when done. ---------------------------------------------------
+  // --- Uploads insert [name](url) when done; removing a chip takes its link out. ---------------
   const insertText = useCallback((snippet: string) => {
     setText((current) => {
       const el = textRef.current;
@@ -208,7 +208,12 @@ export function Compose({ accountId, defaultDestination, viewNarrowKey }: Compos
       return current.slice(0, at) + sep + snippet + current.slice(at);
     });
   }, []);
-  const uploads = useUploads(accountId, insertText);
+  const removeLink = (link: string) => {
+    const next = withoutLink(text, link);
+    setText(next);
+    saveDraft(next, destination);
+  };
+  const uploads = useUploads(accountId, text, insertText, removeLink);
 
   // --- Requests from keyboard shortcuts and message actions. ------------------------------------
   // Taken for the view this box shows: at once when made for it; made with a navigation (quote and

@@ -1,5 +1,7 @@
 // Uploads from compose: a picked, dropped or pasted file goes to main (uploadFile), which reports
-// progress; each shows a progress bar and a cancel button, and when done its link is inserted.
+// progress. Each file is a chip (name, size, progress, remove) until the message is sent; when done
+// its link is inserted, and the chip stays while that link is in the text. Removing a chip cancels
+// an upload under way, or takes a finished one's link out of the text.
 import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent } from 'react';
 import { api, errorText } from '../../src/tributary';
 import { uiStore, useUi } from '../../src/ui-store';
@@ -8,36 +10,75 @@ import type { UploadProgress } from '../../../shared/ipc/uploads';
 interface LocalUpload {
   key: string;
   name: string;
+  /** Bytes, as the file said when it was picked. */
+  size: number;
   uploadId?: string;
   error?: string;
+  /** Once done: the link inserted into the message. */
+  link?: string;
 }
 
-export function useUploads(accountId: string, insert: (snippet: string) => void) {
+/** "512 B", "3.4 KB", "12 MB": a file's size as people read it (1 KB = 1024 bytes). */
+export function formatFileSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
+}
+
+/** The text without `link` (its first occurrence) and the space inserted before it. */
+export function withoutLink(text: string, link: string): string {
+  const at = text.indexOf(link);
+  if (at < 0) return text;
+  let before = text.slice(0, at);
+  const after = text.slice(at + link.length);
+  if (/ $/.test(before) && (after === '' || /^\s/.test(after))) before = before.slice(0, -1);
+  return before + after;
+}
+
+export function useUploads(
+  accountId: string,
+  text: string,
+  insert: (snippet: string) => void,
+  removeLink: (link: string) => void,
+) {
   const [mine, setMine] = useState<LocalUpload[]>([]);
   const [dragging, setDragging] = useState(false);
   const progress = useUi((s) => s.uploads);
   const inserted = useRef(new Set<string>());
-
-  const start = (files: File[]) => {
-    for (const file of files) {
-      const key = `${Date.now()}-${Math.random()}`;
-      setMine((m) => [...m, { key, name: file.name || 'pasted-file' }]);
-      api()
-        .uploadFile(accountId, file)
-        .then(({ uploadId }) =>
-          setMine((m) => m.map((u) => (u.key === key ? { ...u, uploadId } : u))),
-        )
-        .catch((e: unknown) =>
-          setMine((m) => m.map((u) => (u.key === key ? { ...u, error: errorText(e) } : u))),
-        );
-    }
-  };
-
-  // Finished uploads insert their link once; cancelled ones leave the list.
   const mineRef = useRef(mine);
   useEffect(() => {
     mineRef.current = mine;
   }, [mine]);
+  const update = (key: string, change: Partial<LocalUpload>) =>
+    setMine((m) => m.map((u) => (u.key === key ? { ...u, ...change } : u)));
+  const drop = (key: string) => setMine((m) => m.filter((x) => x.key !== key));
+
+  const start = (files: File[]) => {
+    for (const file of files) {
+      const key = `${Date.now()}-${Math.random()}`;
+      setMine((m) => [
+        ...m.filter((u) => !u.link || text.includes(u.link)),
+        { key, name: file.name || 'pasted-file', size: file.size },
+      ]);
+      api()
+        .uploadFile(accountId, file)
+        .then(({ uploadId }) => {
+          // Removed before main answered: stop the transfer now.
+          if (!mineRef.current.some((u) => u.key === key)) {
+            void api().cancelUpload({ uploadId });
+          } else update(key, { uploadId });
+        })
+        .catch((e: unknown) => update(key, { error: errorText(e) }));
+    }
+  };
+
+  // Finished uploads insert their link once; cancelled ones leave the list.
   useEffect(
     () =>
       uiStore.subscribe((state) => {
@@ -45,15 +86,28 @@ export function useUploads(accountId: string, insert: (snippet: string) => void)
           const p = u.uploadId ? state.uploads[u.uploadId] : undefined;
           if (p?.state === 'done' && p.url && !inserted.current.has(p.uploadId)) {
             inserted.current.add(p.uploadId);
-            insert(`[${p.filename ?? p.name}](${p.url})`);
-            setMine((m) => m.filter((x) => x.key !== u.key));
+            const link = `[${p.filename ?? p.name}](${p.url})`;
+            insert(link);
+            update(u.key, { link });
           } else if (p?.state === 'cancelled') {
-            setMine((m) => m.filter((x) => x.key !== u.key));
+            drop(u.key);
           }
         }
       }),
     [insert],
   );
+
+  // A finished file's chip lasts as long as its link: sending (which empties the text) or deleting
+  // the link by hand takes the chip away (forgotten for good at the next upload).
+  const shown = mine.filter((u) => !u.link || text.includes(u.link));
+
+  const remove = (u: LocalUpload) => {
+    if (u.link) removeLink(u.link);
+    else if (u.uploadId && !u.error && progress[u.uploadId]?.state !== 'failed') {
+      void api().cancelUpload({ uploadId: u.uploadId });
+    }
+    drop(u.key);
+  };
 
   const dropHandlers = {
     onDragOver: (e: DragEvent) => {
@@ -75,40 +129,52 @@ export function useUploads(accountId: string, insert: (snippet: string) => void)
     e.preventDefault();
     start(files);
   };
-  return { mine, progress, dragging, start, dropHandlers, onPaste };
+  return { mine: shown, progress, dragging, start, remove, dropHandlers, onPaste };
 }
 
 export function UploadList({
   mine,
   progress,
+  remove,
 }: {
   mine: LocalUpload[];
   progress: Record<string, UploadProgress>;
+  remove: (u: LocalUpload) => void;
 }) {
   if (mine.length === 0) return null;
   return (
-    <ul className="uploads" aria-label="Uploads">
+    <ul className="uploads" aria-label="Attachments">
       {mine.map((u) => {
         const p = u.uploadId ? progress[u.uploadId] : undefined;
         const failed = u.error ?? (p?.state === 'failed' ? (p.error?.msg ?? 'failed') : undefined);
+        const uploading = !u.link && !failed;
         return (
-          <li key={u.key} data-testid="upload">
-            <span>{u.name}</span>
-            <progress
-              aria-label={`Uploading ${u.name}`}
-              max={p?.total || 1}
-              value={p ? p.loaded : 0}
-            />
-            {failed ? <span role="alert">Upload failed: {failed}</span> : null}
-            {u.uploadId && !failed ? (
-              <button
-                type="button"
-                aria-label={`Cancel upload of ${u.name}`}
-                onClick={() => void api().cancelUpload({ uploadId: u.uploadId! })}
-              >
-                Cancel
-              </button>
+          <li
+            key={u.key}
+            data-testid="upload"
+            className={`upload-chip${failed ? ' failed' : ''}${u.link ? ' done' : ''}`}
+          >
+            <span className="upload-name" title={u.name}>
+              {u.name}
+            </span>
+            <span className="upload-size">{formatFileSize(p?.total || u.size)}</span>
+            {uploading ? (
+              <progress
+                aria-label={`Uploading ${u.name}`}
+                max={p?.total || 1}
+                value={p ? p.loaded : 0}
+              />
             ) : null}
+            {failed ? <span role="alert">Upload failed: {failed}</span> : null}
+            <button
+              type="button"
+              className="upload-remove"
+              aria-label={uploading ? `Cancel upload of ${u.name}` : `Remove ${u.name}`}
+              title={uploading ? 'Cancel upload' : 'Remove'}
+              onClick={() => remove(u)}
+            >
+              ×
+            </button>
           </li>
         );
       })}

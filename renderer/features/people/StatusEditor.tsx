@@ -1,4 +1,6 @@
-// Setting one's own status text and emoji.
+// The Set status dialog, as the public web app's: emoji and text, its suggested statuses, and
+// "Automatically clear status" (scheduled_end_time; a server without it says so by listing the
+// parameter as ignored, and the status is saved without an end).
 import { useState } from 'react';
 import { useChatStore, useUserStatus } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
@@ -7,12 +9,18 @@ import { uiStore } from '../../src/ui-store';
 import { EmojiPicker } from '../emoji/EmojiPicker';
 import { Emoji } from '../emoji/Emoji';
 import type { ReactionType } from '../../../shared/api/types';
+import './status-editor.css';
+import { CLEAR_AFTER_CHOICES, STATUS_SUGGESTIONS, clearsAtText } from './status-choices';
 
 type StatusEmoji = { name: string; code: string; type: ReactionType };
+
+/** The choice that keeps a status's current end time (any save without one drops it). */
+const KEEP = 'keep';
 
 export function StatusEditor({ accountId }: { accountId: string }) {
   const self = useChatStore((s) => selectActiveAccount(s)?.selfUserId ?? 0);
   const current = useUserStatus(self);
+  const currentEnd = current?.scheduled_end_time;
   const [text, setText] = useState(current?.status_text ?? '');
   const [emoji, setEmoji] = useState<StatusEmoji | null>(
     current?.emoji_code
@@ -23,37 +31,82 @@ export function StatusEditor({ accountId }: { accountId: string }) {
         }
       : null,
   );
+  const [clearAfter, setClearAfter] = useState(currentEnd ? KEEP : 'never');
   const [picking, setPicking] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const close = () => uiStore.setState({ overlay: null });
-  const save = (statusText: string, e: StatusEmoji | null) =>
-    api()
+  const endTime = (): number | undefined => {
+    if (clearAfter === KEEP) return currentEnd;
+    const choice = CLEAR_AFTER_CHOICES.find((c) => c.id === clearAfter);
+    return choice?.endAt(new Date()) ?? undefined;
+  };
+  const save = (statusText: string, e: StatusEmoji | null) => {
+    const end = statusText || e ? endTime() : undefined;
+    return api()
       .setStatus({
         accountId,
         statusText,
         emojiName: e?.name ?? '',
         emojiCode: e?.code ?? '',
         reactionType: e?.type ?? 'unicode_emoji',
+        scheduledEndTime: end,
       })
-      .then(close)
+      .then((res) => {
+        if (
+          end !== undefined &&
+          res.ignored_parameters_unsupported?.includes('scheduled_end_time')
+        ) {
+          setNotice('Status saved. This server cannot clear statuses automatically.');
+        } else close();
+      })
       .catch((err: unknown) => setError(errorText(err)));
+  };
   return (
     <div className="overlay" role="dialog" aria-modal="true" aria-label="Set status">
       <form
-        className="panel"
+        className="panel status-editor"
         onSubmit={(e) => {
           e.preventDefault();
-          void save(text, emoji);
+          void save(text.trim(), emoji);
         }}
       >
         <h2>Set status</h2>
-        <button type="button" aria-label="Choose status emoji" onClick={() => setPicking(!picking)}>
-          {emoji ? (
-            <Emoji accountId={accountId} name={emoji.name} code={emoji.code} type={emoji.type} />
-          ) : (
-            '☺'
-          )}
-        </button>
+        <div className="status-input-row">
+          <button
+            type="button"
+            className="status-emoji-button"
+            aria-label="Choose status emoji"
+            title="Select emoji"
+            onClick={() => setPicking(!picking)}
+          >
+            {emoji ? (
+              <Emoji accountId={accountId} name={emoji.name} code={emoji.code} type={emoji.type} />
+            ) : (
+              '☺'
+            )}
+          </button>
+          <input
+            aria-label="Status text"
+            placeholder="Your status"
+            maxLength={60}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+          />
+          {text || emoji ? (
+            <button
+              type="button"
+              className="status-clear-input"
+              aria-label="Clear status text and emoji"
+              onClick={() => {
+                setText('');
+                setEmoji(null);
+              }}
+            >
+              ×
+            </button>
+          ) : null}
+        </div>
         {picking ? (
           <EmojiPicker
             accountId={accountId}
@@ -64,19 +117,50 @@ export function StatusEditor({ accountId }: { accountId: string }) {
             }}
           />
         ) : null}
-        <input
-          aria-label="Status text"
-          maxLength={60}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-        />
-        <button type="submit">Save status</button>
-        <button type="button" onClick={() => void save('', null)}>
-          Clear status
-        </button>
-        <button type="button" onClick={close}>
-          Cancel
-        </button>
+        <ul className="status-suggestions" aria-label="Suggested statuses">
+          {STATUS_SUGGESTIONS.map((s) => (
+            <li key={s.text}>
+              <button
+                type="button"
+                onClick={() => {
+                  setText(s.text);
+                  setEmoji({ name: s.emojiName, code: s.emojiCode, type: 'unicode_emoji' });
+                }}
+              >
+                <Emoji
+                  accountId={accountId}
+                  name={s.emojiName}
+                  code={s.emojiCode}
+                  type="unicode_emoji"
+                />
+                {s.text}
+              </button>
+            </li>
+          ))}
+        </ul>
+        <label className="status-clear-after">
+          Automatically clear status
+          <select value={clearAfter} onChange={(e) => setClearAfter(e.target.value)}>
+            {currentEnd ? (
+              <option value={KEEP}>{clearsAtText(currentEnd, new Date())}</option>
+            ) : null}
+            {CLEAR_AFTER_CHOICES.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="status-actions">
+          <button type="submit">Save status</button>
+          <button type="button" onClick={() => void save('', null)}>
+            Clear status
+          </button>
+          <button type="button" onClick={close}>
+            {notice ? 'Close' : 'Cancel'}
+          </button>
+        </div>
+        {notice ? <p role="status">{notice}</p> : null}
         {error ? <p role="alert">{error}</p> : null}
       </form>
     </div>

@@ -11,6 +11,7 @@ import { navigate, uiStore } from '../../src/ui-store';
 import { Emoji } from '../emoji/Emoji';
 import type { User, UserStatus } from '../../../shared/api/types';
 import { profileFieldRows } from './profile-fields';
+import { clearsAtText } from './status-choices';
 
 /** A user's role (bot, deactivated) and status line: the card and the profile both show them. */
 export function RoleAndStatus({ user, status }: { user: User; status: UserStatus | undefined }) {
@@ -33,6 +34,13 @@ export function RoleAndStatus({ user, status }: { user: User; status: UserStatus
             </>
           ) : null}
           {status.status_text}
+          {/* Only one's own status carries its clear-after time. */}
+          {status.scheduled_end_time ? (
+            <span className="status-clears">
+              {' · '}
+              {clearsAtText(status.scheduled_end_time, new Date())}
+            </span>
+          ) : null}
         </p>
       ) : null}
     </>

@@ -19,6 +19,9 @@ function clean(status: UserStatus): UserStatus | undefined {
     if (status.reaction_type) out.reaction_type = status.reaction_type;
   }
   if (status.away) out.away = true;
+  if (status.scheduled_end_time && Object.keys(out).length > 0) {
+    out.scheduled_end_time = status.scheduled_end_time;
+  }
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
@@ -44,6 +47,9 @@ export function handleStatusesEvent(
   for (const key of ['status_text', 'emoji_name', 'emoji_code', 'reaction_type', 'away'] as const) {
     if (ev[key] !== undefined) merged[key] = ev[key];
   }
+  // The server drops the clear-after time on any change that does not pass it again.
+  if (ev.scheduled_end_time === undefined) delete merged.scheduled_end_time;
+  else merged.scheduled_end_time = ev.scheduled_end_time;
   // Clearing the emoji name clears the whole emoji.
   if (ev.emoji_name === '') {
     delete merged.emoji_code;

@@ -6,6 +6,7 @@
 // owner why. A failed reminder or a deactivated owner's message fails quietly.
 import { ApiError } from '../../http/errors';
 import type { RealmContext } from '../../realm/context';
+import { deadlineTimer, type DeadlineTimer } from '../../realm/deadline-timer';
 import { createMessage, resolveSendTarget } from '../messages/messages-send';
 import { getUserRow, toViewer } from '../users/users-store';
 import { notificationBot } from '../users/system-bots';
@@ -19,8 +20,6 @@ import {
   type ScheduledRow,
 } from './scheduled-messages-store';
 
-// setTimeout holds at most ~24.8 days; far rows are simply re-checked when this wait ends.
-const MAX_WAIT_MS = 6 * 60 * 60 * 1000;
 /** As the public server: a message more than this late (the server was down) is not sent. */
 const LATE_CUTOFF_SECONDS = 10 * 60;
 
@@ -47,38 +46,22 @@ export function announceScheduled(
   }
 }
 
-interface Scheduler {
-  timer: NodeJS.Timeout | undefined;
-  stopped: boolean;
-}
-
-const schedulers = new WeakMap<RealmContext, Scheduler>();
+const schedulers = new WeakMap<RealmContext, DeadlineTimer>();
 
 /** Re-arms the timer after rows were added, changed or removed. */
 export function rescheduleDeliveries(ctx: RealmContext): void {
-  const scheduler = schedulers.get(ctx);
-  if (!scheduler || scheduler.stopped) return;
-  if (scheduler.timer) clearTimeout(scheduler.timer);
-  scheduler.timer = undefined;
-  const next = nextDeliveryTimestamp(ctx.db);
-  if (next === undefined) return;
-  const waitMs = Math.min(Math.max(0, next * 1000 - Date.now()), MAX_WAIT_MS);
-  scheduler.timer = setTimeout(() => {
-    scheduler.timer = undefined;
-    deliverDue(ctx);
-    rescheduleDeliveries(ctx);
-  }, waitMs);
+  schedulers.get(ctx)?.rearm();
 }
 
 export function startScheduledDelivery(ctx: RealmContext): () => void {
-  const scheduler: Scheduler = { timer: undefined, stopped: false };
-  schedulers.set(ctx, scheduler);
+  const timer = deadlineTimer(
+    () => nextDeliveryTimestamp(ctx.db),
+    () => deliverDue(ctx),
+  );
+  schedulers.set(ctx, timer);
   deliverDue(ctx);
-  rescheduleDeliveries(ctx);
-  return () => {
-    scheduler.stopped = true;
-    if (scheduler.timer) clearTimeout(scheduler.timer);
-  };
+  timer.rearm();
+  return timer.stop;
 }
 
 function deliverDue(ctx: RealmContext): void {

@@ -1,5 +1,7 @@
 // Statuses: POST /users/me/status (4.10), POST /users/{user_id}/status (4.9, administrators),
-// the user_status register state and user_status events (to every active user).
+// the user_status register state and user_status events (to every active user). A status may carry
+// scheduled_end_time (clear-after, as the public server's): only its owner is told of it, any
+// change that does not pass it drops it, and at that time the server clears the status itself.
 import type { ResourceModule } from '../module';
 import type { AuthUser, RealmContext } from '../../realm/context';
 import { p } from '../../http/params';
@@ -13,6 +15,7 @@ import { customEmojiTable } from '../realm/realm-emoji';
 import { presenceEnabledChanged } from './presence';
 import type { Db } from '../../db';
 import { publicName } from '../../../shared/api/public-names';
+import { rescheduleStatusExpiry, startStatusExpiry } from './user-status-expiry';
 
 const statusParams = {
   status_text: p.string().optional(),
@@ -35,12 +38,29 @@ interface StatusRow {
   emoji_name: string;
   emoji_code: string;
   reaction_type: string;
+  scheduled_end_time: number | null;
+}
+
+const NO_STATUS: Omit<StatusRow, 'user_id'> = {
+  status_text: '',
+  emoji_name: '',
+  emoji_code: '',
+  reaction_type: '',
+  scheduled_end_time: null,
+};
+
+function statusRow(db: Db, userId: number): StatusRow | undefined {
+  return db.prepare<[number], StatusRow>('SELECT * FROM user_status WHERE user_id = ?').get(userId);
 }
 
 /** Validates the parameters (spec 4.9 errors) and returns what changes. */
-function validateStatus(db: Db, params: StatusChange): StatusChange {
+function validateStatus(
+  db: Db,
+  params: StatusChange & { scheduled_end_time?: number },
+): StatusChange {
   const change: StatusChange = {};
   if (
+    params.scheduled_end_time === undefined &&
     params.status_text === undefined &&
     params.emoji_name === undefined &&
     params.emoji_code === undefined &&
@@ -85,18 +105,37 @@ function validateStatus(db: Db, params: StatusChange): StatusChange {
   return change;
 }
 
-function applyStatus(ctx: RealmContext, userId: number, change: StatusChange): void {
+/**
+ * Checks a clear-after time against the current status, as the public server does: there must be
+ * a status to clear. True when nothing but the end time changes (the others need no event then).
+ */
+function onlyEndTimeChanges(db: Db, userId: number, change: StatusChange): boolean {
+  const current = statusRow(db, userId) ?? { ...NO_STATUS, user_id: userId };
+  if (
+    change.status_text === undefined &&
+    change.emoji_name === undefined &&
+    !current.status_text &&
+    !current.emoji_name
+  ) {
+    throw badRequest('Client does not have any status set.');
+  }
+  return (
+    (change.status_text === undefined || change.status_text === current.status_text) &&
+    (change.emoji_name === undefined || change.emoji_name === current.emoji_name)
+  );
+}
+
+/** Stores a change; `endTime` is the new clear-after time (null: none, as after any change). */
+function applyStatus(
+  ctx: RealmContext,
+  userId: number,
+  change: StatusChange,
+  endTime: number | null = null,
+): void {
   const wasEnabled = userSettings(ctx.db, userId).presence_enabled !== false;
+  const onlyEndTime = endTime !== null && onlyEndTimeChanges(ctx.db, userId, change);
   ctx.db.transaction(() => {
-    const current = ctx.db
-      .prepare<[number], StatusRow>('SELECT * FROM user_status WHERE user_id = ?')
-      .get(userId) ?? {
-      user_id: userId,
-      status_text: '',
-      emoji_name: '',
-      emoji_code: '',
-      reaction_type: '',
-    };
+    const current = statusRow(ctx.db, userId) ?? { ...NO_STATUS, user_id: userId };
     const next = {
       status_text: change.status_text ?? current.status_text,
       emoji_name: change.emoji_name ?? current.emoji_name,
@@ -105,11 +144,13 @@ function applyStatus(ctx: RealmContext, userId: number, change: StatusChange): v
     };
     ctx.db
       .prepare(
-        `INSERT INTO user_status (user_id, status_text, emoji_name, emoji_code, reaction_type, timestamp)
-         VALUES (?, ?, ?, ?, ?, ?)
+        `INSERT INTO user_status
+           (user_id, status_text, emoji_name, emoji_code, reaction_type, timestamp, scheduled_end_time)
+         VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT(user_id) DO UPDATE SET status_text = excluded.status_text,
            emoji_name = excluded.emoji_name, emoji_code = excluded.emoji_code,
-           reaction_type = excluded.reaction_type, timestamp = excluded.timestamp`,
+           reaction_type = excluded.reaction_type, timestamp = excluded.timestamp,
+           scheduled_end_time = excluded.scheduled_end_time`,
       )
       .run(
         userId,
@@ -118,6 +159,7 @@ function applyStatus(ctx: RealmContext, userId: number, change: StatusChange): v
         next.emoji_code,
         next.reaction_type,
         ctx.nowSeconds(),
+        endTime,
       );
     if (change.away !== undefined) {
       // away is the legacy inverse of presence_enabled.
@@ -128,15 +170,22 @@ function applyStatus(ctx: RealmContext, userId: number, change: StatusChange): v
         .run(JSON.stringify(settings), userId);
     }
   })();
-  // The event carries only what changed, as the public API does.
-  ctx.events.send(activeUserIds(ctx.db), {
+  rescheduleStatusExpiry(ctx);
+  // The event carries only what changed, as the public API does; the end time goes to the owner.
+  const event = {
     type: 'user_status',
     user_id: userId,
     ...change,
     ...(change.reaction_type === undefined
       ? {}
       : { reaction_type: publicName(change.reaction_type) }),
-  });
+  };
+  let others = activeUserIds(ctx.db);
+  if (endTime !== null) {
+    ctx.events.send([userId], { ...event, scheduled_end_time: endTime });
+    others = others.filter((id) => id !== userId);
+  }
+  if (!onlyEndTime) ctx.events.send(others, event);
   if (change.away !== undefined && change.away === wasEnabled) {
     presenceEnabledChanged(ctx, userId, !change.away);
   }
@@ -155,15 +204,22 @@ export const userStatusResource: ResourceModule = {
   routes(api, ctx) {
     api.post(
       '/users/me/status',
-      { params: { ...statusParams, away: p.bool().optional() } },
+      {
+        params: {
+          ...statusParams,
+          away: p.bool().optional(),
+          scheduled_end_time: p.int().optional(),
+        },
+      },
       ({ user, params }) => {
-        applyStatus(ctx, user.id, validateStatus(ctx.db, params));
+        const change = validateStatus(ctx.db, params);
+        applyStatus(ctx, user.id, change, params.scheduled_end_time ?? null);
       },
     );
 
     api.get('/users/:user_id/status', { ids: ['user_id'] }, ({ user, ids }) => {
       const target = accessUserRow(ctx.db, user, getUserRow(ctx.db, ids.user_id));
-      return { status: userStatusOf(ctx.db, target.id) };
+      return { status: userStatusOf(ctx.db, target.id, user.id) };
     });
 
     api.post(
@@ -178,7 +234,7 @@ export const userStatusResource: ResourceModule = {
     );
   },
 
-  initialState(ctx, _user, request) {
+  initialState(ctx, user, request) {
     if (!request.wants('user_status')) return {};
     const statuses: Record<string, Record<string, unknown>> = {};
     const rows = ctx.db
@@ -187,7 +243,7 @@ export const userStatusResource: ResourceModule = {
       )
       .all();
     for (const row of rows) {
-      const entry = statusEntry(row, false);
+      const entry = statusEntry(row, false, user.id);
       if (Object.keys(entry).length > 0) statuses[String(row.user_id)] = entry;
     }
     const away = ctx.db
@@ -198,10 +254,29 @@ export const userStatusResource: ResourceModule = {
     for (const row of away) (statuses[String(row.user_id)] ??= {}).away = true;
     return { user_status: statuses };
   },
+
+  start(ctx) {
+    // Clearing ends the clear-after too, so nobody but the owner needs more than the cleared fields.
+    return startStatusExpiry(ctx, (userId) =>
+      applyStatus(ctx, userId, {
+        status_text: '',
+        emoji_name: '',
+        emoji_code: '',
+        reaction_type: '',
+      }),
+    );
+  },
 };
 
-/** One user's status as register's user_status and GET /users/{id}/status show it. */
-function statusEntry(row: StatusRow | undefined, away: boolean): Record<string, unknown> {
+/**
+ * One user's status as register's user_status and GET /users/{id}/status show it to `viewerId`
+ * (the end time only to the status's owner).
+ */
+function statusEntry(
+  row: StatusRow | undefined,
+  away: boolean,
+  viewerId: number,
+): Record<string, unknown> {
   const entry: Record<string, unknown> = {};
   if (away) entry.away = true;
   if (row?.status_text) entry.status_text = row.status_text;
@@ -210,14 +285,18 @@ function statusEntry(row: StatusRow | undefined, away: boolean): Record<string, 
     entry.emoji_code = row.emoji_code;
     entry.reaction_type = publicName(row.reaction_type);
   }
+  if (row?.scheduled_end_time && row.user_id === viewerId) {
+    entry.scheduled_end_time = row.scheduled_end_time;
+  }
   return entry;
 }
 
-export function userStatusOf(db: Db, userId: number): Record<string, unknown> {
-  const row = db
-    .prepare<[number], StatusRow>('SELECT * FROM user_status WHERE user_id = ?')
-    .get(userId);
-  return statusEntry(row, userSettings(db, userId).presence_enabled === false);
+export function userStatusOf(db: Db, userId: number, viewerId: number): Record<string, unknown> {
+  return statusEntry(
+    statusRow(db, userId),
+    userSettings(db, userId).presence_enabled === false,
+    viewerId,
+  );
 }
 
 function mayChangeOthersStatus(user: AuthUser): boolean {

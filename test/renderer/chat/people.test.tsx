@@ -182,6 +182,45 @@ describe('StatusEditor', () => {
     });
   });
 
+  it('fills a suggestion with its emoji and sends the chosen clear-after time', async () => {
+    api.setStatus.mockResolvedValue({ result: 'success', msg: '' });
+    const dialog = renderEditor();
+    const suggestions = within(dialog).getByRole('list', { name: 'Suggested statuses' });
+    fireEvent.click(within(suggestions).getByRole('button', { name: 'Out sick' }));
+    expect((within(dialog).getByLabelText('Status text') as HTMLInputElement).value).toBe(
+      'Out sick',
+    );
+    const emojiButton = within(dialog).getByRole('button', { name: 'Choose status emoji' });
+    expect(emojiButton.querySelector('span.emoji')!.className).toBe('emoji emoji-1f915');
+    fireEvent.change(within(dialog).getByLabelText('Automatically clear status'), {
+      target: { value: '30m' },
+    });
+    const before = Math.floor(Date.now() / 1000);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save status' }));
+    await waitFor(() => expect(uiStore.getState().overlay).toBeNull());
+    const sent = api.setStatus.mock.calls[0][0] as { scheduledEndTime: number };
+    expect(sent).toMatchObject({ statusText: 'Out sick', emojiName: 'hurt', emojiCode: '1f915' });
+    expect(sent.scheduledEndTime - before).toBeGreaterThanOrEqual(1800);
+    expect(sent.scheduledEndTime - before).toBeLessThan(1900);
+  });
+
+  it('says so when the server cannot clear statuses itself (the parameter ignored)', async () => {
+    api.setStatus.mockResolvedValue({
+      result: 'success',
+      msg: '',
+      ignored_parameters_unsupported: ['scheduled_end_time'],
+    });
+    const dialog = renderEditor();
+    fireEvent.change(within(dialog).getByLabelText('Automatically clear status'), {
+      target: { value: 'today' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save status' }));
+    expect((await within(dialog).findByRole('status')).textContent).toMatch(
+      /cannot clear statuses automatically/,
+    );
+    expect(uiStore.getState().overlay).toEqual({ kind: 'status' });
+  });
+
   it('shows the error when the server refuses, and keeps the editor open', async () => {
     api.setStatus.mockRejectedValue(new Error('Status text too long'));
     const dialog = renderEditor();

@@ -1,4 +1,4 @@
-// Uploads from compose (progress bar, cancel, link inserted when done) and the global keyboard
+// Uploads from compose (chips with progress, cancel, link inserted when done and removed with its chip) and the global keyboard
 // shortcuts (c, x, r, n, Ctrl+K, Esc).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
@@ -67,6 +67,22 @@ describe('Compose uploads', () => {
     const box = screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
     expect(box.value).toBe('[plan.pdf](/user_uploads/1/ab/plan.pdf)');
     expect(screen.queryByRole('progressbar')).toBeNull();
+  });
+
+  it('keeps a chip with name and size until removed, which takes the link out of the text', async () => {
+    renderCompose();
+    await screen.findByRole('button', { name: 'Cancel upload of plan.pdf' });
+    const box = screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
+    fireEvent.change(box, { target: { value: 'see ', selectionStart: 4 } });
+    progress('done', 1000);
+    expect(box.value).toBe('see [plan.pdf](/user_uploads/1/ab/plan.pdf)');
+    const chip = screen.getByTestId('upload');
+    expect(chip.textContent).toContain('plan.pdf');
+    expect(chip.textContent).toContain('1000 B');
+    fireEvent.click(screen.getByRole('button', { name: 'Remove plan.pdf' }));
+    expect(box.value).toBe('see');
+    expect(screen.queryByTestId('upload')).toBeNull();
+    expect(api.cancelUpload).not.toHaveBeenCalled();
   });
 
   it('cancels through main', async () => {

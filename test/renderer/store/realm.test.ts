@@ -358,7 +358,10 @@ describe('statuses, user topics, drafts, settings', () => {
       emoji_name: 'calendar',
       emoji_code: '1f4c5',
       reaction_type: 'unicode_emoji',
+      scheduled_end_time: 2_000_000_000,
     });
+    // The clear-after time is kept, and any change without one drops it (as the server does).
+    expect(t.account().statuses.byUser.get(EMMA)?.scheduled_end_time).toBe(2_000_000_000);
     t.apply({ id: eventId(), type: 'user_status', user_id: EMMA, status_text: '' });
     expect(t.account().statuses.byUser.get(EMMA)).toEqual({
       emoji_name: 'calendar',
