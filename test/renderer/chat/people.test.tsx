@@ -1,7 +1,7 @@
 // People screens on the demo snapshot with a recording bridge: the profile's custom profile fields
 // (definitions from register, renamed by a custom_profile_fields event), the status editor with the
 // emoji picker, and the typing indicator of the open conversation.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { UserProfile } from '../../../renderer/features/people/UserProfile';
 import { StatusEditor } from '../../../renderer/features/people/StatusEditor';
@@ -309,5 +309,33 @@ describe('TypingIndicator', () => {
       recipients: [user(EMMA), user(SELF)],
     });
     expect(document.querySelector('.typing')!.textContent).toBe('Emma Member is typing…');
+  });
+
+  it('forgets a typer whose start was never renewed, after the server expiry period', async () => {
+    vi.useFakeTimers({
+      toFake: ['Date', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'],
+    });
+    try {
+      const { store, apply } = typingStore();
+      render(
+        <Providers store={store}>
+          <TypingIndicator accountId="a" streamId={GENERAL} topic="lunch" />
+        </Providers>,
+      );
+      const line = () => document.querySelector('.typing')!.textContent;
+      apply(channelTyping('start', EMMA, 'lunch'));
+      expect(line()).toBe('Emma Member is typing…');
+      const expiry = store.getState().accounts.a!.typing.startedExpiryMs;
+      await act(async () => {
+        vi.advanceTimersByTime(expiry - 5_000);
+      });
+      expect(line()).toBe('Emma Member is typing…');
+      await act(async () => {
+        vi.advanceTimersByTime(10_000);
+      });
+      expect(line()).toBe('');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
