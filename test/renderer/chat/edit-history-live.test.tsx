@@ -51,6 +51,13 @@ async function send(content: string, topic: string): Promise<number> {
   return sent.messageId!;
 }
 
+/** A version's text as it reads, without the words it struck out. */
+function shownText(content: Element): string {
+  const copy = content.cloneNode(true) as Element;
+  for (const removed of copy.querySelectorAll('del')) removed.remove();
+  return copy.textContent ?? '';
+}
+
 describe('edit history through main', () => {
   it('shows every version with its content, channel, topic, editor and time', async () => {
     const id = await send('First **draft** of the plan', 'plans');
@@ -77,13 +84,22 @@ describe('edit history through main', () => {
 
     expect(edited.textContent).toMatch(/^Edited .* by Olivia/);
     expect(edited.textContent).toContain('#general › plans');
-    expect(edited.querySelector('.content')?.textContent).toBe('Second draft');
+    // The edit shows the new text with what changed marked: removed words struck out, added ones
+    // highlighted (as the public web app's edit history).
+    expect(shownText(edited.querySelector('.content')!)).toBe('Second draft');
+    expect([...edited.querySelectorAll('.content ins')].map((e) => e.textContent)).toEqual([
+      'Second',
+    ]);
+    expect([...edited.querySelectorAll('.content del')].map((e) => e.textContent?.trim())).toEqual([
+      'First',
+      'of the plan',
+    ]);
 
     expect(move.textContent).toMatch(/^Moved .* by Adam Admin/);
     expect(move.textContent).toContain('#design › final plans');
-    expect(move.textContent).toContain('Moved from #general');
-    expect(move.textContent).toContain('Topic was “plans”');
-    expect(move.querySelector('.content')?.textContent).toBe('Second draft');
+    expect(move.textContent).toContain('Moved from #general to #design');
+    expect(move.textContent).toContain('Topic changed from plans to final plans');
+    expect(shownText(move.querySelector('.content')!)).toBe('Second draft');
   });
 
   it('sanitizes the HTML of every version before it reaches the DOM', async () => {
@@ -103,7 +119,7 @@ describe('edit history through main', () => {
     const history = within(row).getByRole('region', { name: 'Edit history' });
     const versions = await within(history).findAllByRole('listitem');
     const html = versions.at(-1)!.innerHTML;
-    expect(html).toContain('still harmless');
+    expect(shownText(versions.at(-1)!.querySelector('.content')!)).toBe('still harmlessx');
     expect(html).not.toMatch(/<script|onerror|javascript:/i);
   });
 
