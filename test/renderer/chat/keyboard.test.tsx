@@ -82,7 +82,8 @@ describe('c and x outside a conversation', () => {
   it('c in settings with no channel visited opens all messages with a channel compose', async () => {
     await startApp();
     go({ kind: 'settings' });
-    await screen.findByRole('heading', { name: 'Settings' });
+    // Settings is a lazily loaded chunk: its first import (transformed on demand) can take seconds.
+    await screen.findByRole('heading', { name: 'Settings' }, { timeout: 15_000 });
     fireEvent.keyDown(document.body, { key: 'c' });
     expect(routeKey()).toBe(narrowKey([]));
     const topic = await screen.findByRole('textbox', { name: 'Topic' });
