@@ -169,6 +169,11 @@ export class MeetingFolders {
    * other meetings, least recently opened first. Returns the bytes this folder may still take.
    */
   async makeRoom(accountId: string, folder: string, held: number, needed: number): Promise<number> {
+    // Refused before anything is deleted: no eviction can make a meeting fit that alone exceeds the cap.
+    if (held + needed > this.capBytes)
+      throw new MeetingTooLarge(
+        `This meeting needs more than the ${formatBytes(this.capBytes)} kept for downloaded meetings`,
+      );
     const others = await this.others(accountId, folder);
     let used = others.reduce((sum, f) => sum + f.bytes, 0) + held;
     for (const other of others) {
@@ -176,10 +181,6 @@ export class MeetingFolders {
       await rm(other.folder, { recursive: true, force: true });
       used -= other.bytes;
     }
-    if (held + needed > this.capBytes)
-      throw new MeetingTooLarge(
-        `This meeting needs more than the ${formatBytes(this.capBytes)} kept for downloaded meetings`,
-      );
     return this.capBytes - used;
   }
 

@@ -3,7 +3,7 @@
 // card, downloads what the manifest needs into the account's private folder and opens it through the
 // manifest service's own check. Faults (a body cut halfway, a web page instead of the file) are
 // injected into the realm's answers only.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MeetingMessages } from '../../electron/meetings/service';
@@ -360,5 +360,38 @@ describe('downloads that go wrong', () => {
     // Both do not fit in 100 kB: the one opened first was deleted.
     expect(existsSync(roomy.folders.folderFor(accountId, first[0]!))).toBe(false);
     expect(existsSync(roomy.folders.folderFor(accountId, second[0]!))).toBe(true);
+  });
+
+  it('a meeting larger than the cap is refused before any other meeting is deleted', async () => {
+    const small = new MeetingMessages({
+      meetingsDir: join(main.dataDir, 'meetings-refused'),
+      push: () => undefined,
+      client: () => main.services.session(accountId).client,
+      manifests: main.services.manifests,
+      capBytes: 40_000,
+    });
+    // Another meeting already downloaded (a small one, opened long ago).
+    const other = small.folders.folderFor(accountId, '/user_uploads/1/aa/other.json');
+    mkdirSync(join(other, 'files'), { recursive: true });
+    writeFileSync(join(other, 'files', 'other.json'), '{}');
+    small.folders.saveState(other, {
+      manifestUpload: '/user_uploads/1/aa/other.json',
+      files: {
+        'other.json': {
+          upload: '/user_uploads/1/aa/other.json',
+          size: 2,
+          sha256: '',
+          ino: 0,
+          mtimeMs: 0,
+        },
+      },
+      openedAt: 1,
+      verdict: null,
+    });
+    const paths = await uploadMeeting();
+    await expect(small.open(accountId, paths[0]!, paths, nextId())).rejects.toMatchObject({
+      code: 'MEETING_TOO_LARGE',
+    });
+    expect(existsSync(join(other, 'files', 'other.json'))).toBe(true);
   });
 });
