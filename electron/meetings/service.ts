@@ -97,21 +97,34 @@ export class MeetingMessages {
     paths: string[],
     downloadId: string,
   ): Promise<ManifestSession> {
+    if (this.downloads.has(downloadId))
+      throw fail('BAD_REQUEST', 'This download id is already in use', 400);
+    // Registered before the first await, so a cancel that follows the open at once is not lost.
+    const controller = new AbortController();
+    this.downloads.set(downloadId, controller);
+    try {
+      return await this.openRegistered(accountId, manifestPath, paths, downloadId, controller);
+    } finally {
+      this.downloads.delete(downloadId);
+    }
+  }
+
+  private async openRegistered(
+    accountId: string,
+    manifestPath: string,
+    paths: string[],
+    downloadId: string,
+    controller: AbortController,
+  ): Promise<ManifestSession> {
     const client = this.options.client(accountId);
     const linked = this.linked(client, [manifestPath, ...paths]);
     const manifest = linked[0];
     if (!manifest) throw fail(MeetingIpcCodes.notAMeeting, 'Not an upload of this realm', 400);
     const probed = await this.read(accountId, client, manifest);
     if (probed.kind === 'skip') throw fail(MeetingIpcCodes.notAMeeting, probed.message, 422);
-    if (this.downloads.has(downloadId))
-      throw fail('BAD_REQUEST', 'This download id is already in use', 400);
-    const controller = new AbortController();
-    this.downloads.set(downloadId, controller);
     const plan = planMeetingFiles(probed.doc, manifest, linked);
     const wanted = [{ relativePath: manifest.name, upload: manifest }, ...plan.files];
     const folder = this.folders.folderFor(accountId, manifest.path);
-    const state = this.folders.state(folder, manifest.path);
-    await this.folders.sweepParts(folder);
     let progress: MeetingDownloadProgress = {
       downloadId,
       file: manifest.name,
@@ -126,6 +139,9 @@ export class MeetingMessages {
       this.options.push('meetingDownloadProgress', progress);
     };
     try {
+      controller.signal.throwIfAborted();
+      const state = this.folders.state(folder, manifest.path);
+      await this.folders.sweepParts(folder);
       for (const [index, item] of wanted.entries()) {
         if (await this.folders.reusable(folder, item.relativePath, state.files[item.relativePath]))
           continue;
@@ -154,8 +170,6 @@ export class MeetingMessages {
       if (error instanceof MeetingTooLarge)
         throw fail(MeetingIpcCodes.tooLarge, error.message, 413);
       throw error;
-    } finally {
-      this.downloads.delete(downloadId);
     }
   }
 

@@ -338,6 +338,18 @@ describe('downloads that go wrong', () => {
     ).toEqual([]);
   });
 
+  it('a cancel right after the open (before any answer) is not lost', async () => {
+    const paths = await uploadMeeting();
+    const downloadId = nextId();
+    const { meetings, progress } = withFault((_url, response) => response);
+    const opening = meetings.open(accountId, paths[0]!, paths, downloadId);
+    meetings.cancel(downloadId);
+    await expect(opening).rejects.toMatchObject({ code: 'MEETING_DOWNLOAD_CANCELLED' });
+    expect(progress.at(-1)!.state).toBe('cancelled');
+    // The id is free again.
+    await expect(meetings.open(accountId, paths[0]!, paths, downloadId)).resolves.toBeTruthy();
+  });
+
   it('a meeting larger than the cap is refused; older meetings make room', async () => {
     const capped = (capBytes: number) =>
       new MeetingMessages({
