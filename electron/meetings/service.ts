@@ -65,6 +65,8 @@ export class MeetingMessages {
   readonly folders: MeetingFolders;
   private readonly probes = new Map<string, Promise<ProbeOutcome>>();
   private readonly downloads = new Map<string, AbortController>();
+  /** Per folder, the last open's turn (settled, never rejecting). */
+  private readonly turns = new Map<string, Promise<void>>();
 
   constructor(private readonly options: MeetingMessagesOptions) {
     this.folders = new MeetingFolders(options.meetingsDir, options.capBytes);
@@ -139,28 +141,34 @@ export class MeetingMessages {
       this.options.push('meetingDownloadProgress', progress);
     };
     try {
-      controller.signal.throwIfAborted();
-      const state = this.folders.state(folder, manifest.path);
-      await this.folders.sweepParts(folder);
-      for (const [index, item] of wanted.entries()) {
-        if (await this.folders.reusable(folder, item.relativePath, state.files[item.relativePath]))
-          continue;
-        await this.download(accountId, client, folder, state, item, controller.signal, (p) =>
-          report({ ...p, fileIndex: index }),
+      // One open of a folder at a time: another's sweep would delete this one's live `.part` files,
+      // and both would write state.json. Eviction skips the folder meanwhile.
+      return await this.inTurn(folder, async () => {
+        controller.signal.throwIfAborted();
+        const state = this.folders.state(folder, manifest.path);
+        await this.folders.sweepParts(folder);
+        for (const [index, item] of wanted.entries()) {
+          if (
+            await this.folders.reusable(folder, item.relativePath, state.files[item.relativePath])
+          )
+            continue;
+          await this.download(accountId, client, folder, state, item, controller.signal, (p) =>
+            report({ ...p, fileIndex: index }),
+          );
+        }
+        // The open time (for the cap's least-recently-opened order) is written with the verdict below.
+        state.openedAt = Date.now();
+        report({ state: 'checking' });
+        const session = await this.options.manifests.openPath(
+          this.folders.fileAt(folder, manifest.name)!,
+          undefined,
+          { remember: false },
         );
-      }
-      // The open time (for the cap's least-recently-opened order) is written with the verdict below.
-      state.openedAt = Date.now();
-      report({ state: 'checking' });
-      const session = await this.options.manifests.openPath(
-        this.folders.fileAt(folder, manifest.name)!,
-        undefined,
-        { remember: false },
-      );
-      state.verdict = verdictOf(session);
-      this.folders.saveState(folder, state);
-      report({ state: 'done' });
-      return session;
+        state.verdict = verdictOf(session);
+        this.folders.saveState(folder, state);
+        report({ state: 'done' });
+        return session;
+      });
     } catch (error) {
       if (controller.signal.aborted) {
         report({ state: 'cancelled' });
@@ -171,6 +179,28 @@ export class MeetingMessages {
         throw fail(MeetingIpcCodes.tooLarge, error.message, 413);
       throw error;
     }
+  }
+
+  /** Runs `fn` once every earlier open of `folder` has settled, with the folder kept from eviction. */
+  private inTurn<T>(folder: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.turns.get(folder) ?? Promise.resolve();
+    const turn = previous.then(async () => {
+      this.folders.busy.add(folder);
+      try {
+        return await fn();
+      } finally {
+        this.folders.busy.delete(folder);
+      }
+    });
+    const settled = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.turns.set(folder, settled);
+    void settled.then(() => {
+      if (this.turns.get(folder) === settled) this.turns.delete(folder);
+    });
+    return turn;
   }
 
   cancel(downloadId: string): void {

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MeetingFolders } from '../../electron/meetings/folders';
 import { MeetingMessages } from '../../electron/meetings/service';
 import type { MeetingDownloadProgress } from '../../shared/ipc/meetings';
 import { MEETING_PROBE_BYTES, meetingsMethods } from '../../shared/ipc/meetings';
@@ -336,6 +337,61 @@ describe('downloads that go wrong', () => {
     expect(
       readdirSync(join(folder, 'files')).filter((n) => n.startsWith('recording.opus')),
     ).toEqual([]);
+  });
+
+  it('two opens of the same meeting take turns (neither deletes the other’s download)', async () => {
+    const paths = await uploadMeeting();
+    let release: () => void = () => undefined;
+    let gated = false;
+    const { meetings, progress } = withFault((url, response) => {
+      if (!url.endsWith('/recording.opus') || gated) return response;
+      gated = true;
+      // The first open's recording: a first chunk, then waits until the second open has started.
+      const reader = response.body!.getReader();
+      let first = true;
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          if (!first) await new Promise<void>((r) => (release = r));
+          first = false;
+          const { done, value } = await reader.read();
+          if (done) return controller.close();
+          controller.enqueue(value);
+        },
+      });
+      return new Response(body, { status: 200, headers: response.headers });
+    });
+    const first = meetings.open(accountId, paths[0]!, paths, nextId());
+    await expect.poll(() => progress.some((p) => p.file === 'recording.opus')).toBe(true);
+    const second = meetings.open(accountId, paths[0]!, paths, nextId());
+    await new Promise((r) => setTimeout(r, 300));
+    release();
+    const [a, b] = await Promise.all([first, second]);
+    expect(a.report.integrity.status).toBe('verified');
+    expect(b.report.integrity.status).toBe('verified');
+    const folder = meetings.folders.folderFor(accountId, paths[0]!);
+    expect(readdirSync(join(folder, 'files')).some((n) => n.includes('.part-'))).toBe(false);
+  });
+
+  it('eviction skips a meeting being opened', async () => {
+    const folders = new MeetingFolders(join(main.dataDir, 'meetings-busy'), 1000);
+    const fake = (name: string, openedAt: number) => {
+      const folder = folders.folderFor(accountId, `/user_uploads/1/aa/${name}`);
+      mkdirSync(join(folder, 'files'), { recursive: true });
+      folders.saveState(folder, {
+        manifestUpload: `/user_uploads/1/aa/${name}`,
+        files: { [name]: { upload: name, size: 400, sha256: '', ino: 0, mtimeMs: 0 } },
+        openedAt,
+        verdict: null,
+      });
+      return folder;
+    };
+    const busy = fake('busy.json', 1);
+    const idle = fake('idle.json', 2);
+    folders.busy.add(busy);
+    const target = folders.folderFor(accountId, '/user_uploads/1/aa/new.json');
+    await folders.makeRoom(accountId, target, 0, 500);
+    expect(existsSync(busy)).toBe(true);
+    expect(existsSync(idle)).toBe(false);
   });
 
   it('a cancel right after the open (before any answer) is not lost', async () => {
