@@ -6,6 +6,7 @@
 // Nothing outside the manifest's folder is ever shared: paths go through resolveInsideFolder.
 import { basename, dirname, resolve } from 'node:path';
 import { decodeManifest, isPlainObject, linkableFileName } from '../../shared/manifest';
+import { sanitizeFileName } from '../../shared/upload-name';
 import { locateAudio } from './audio';
 import { readManifestBytes } from './inspect';
 import { resolveInsideFolder } from './safe-files';
@@ -73,6 +74,12 @@ export async function meetingFilesToShare(manifestPath: string): Promise<Meeting
   for (const file of files) {
     if (!linkableFileName(file.name)) {
       problems.push(`${file.name}: a shared file's name cannot contain [, ] or control characters`);
+    } else if (sanitizeFileName(file.name) !== file.name) {
+      // The server renames uploads (spaces to '-', other characters dropped); the receiver would
+      // look for the name the manifest uses and not find it.
+      problems.push(
+        `${file.name}: the server would store it as ${sanitizeFileName(file.name)}, and a receiver finds files by the name the manifest uses (rename it to letters, digits, '_', '-' and '.' only)`,
+      );
     }
     const other = names.get(file.name);
     if (other) {

@@ -47,6 +47,9 @@ const FILES = 'files';
 export class MeetingTooLarge extends Error {}
 
 export class MeetingFolders {
+  /** Folders an open is downloading into or checking right now: never evicted. */
+  readonly busy = new Set<string>();
+
   constructor(
     private readonly root: string,
     private readonly capBytes = DEFAULT_MEETING_CAP_BYTES,
@@ -166,20 +169,24 @@ export class MeetingFolders {
 
   /**
    * Makes room for `needed` more bytes in `folder` (which already holds `held`): deletes the account's
-   * other meetings, least recently opened first. Returns the bytes this folder may still take.
+   * other meetings, least recently opened first, never one being opened (its bytes still count).
+   * Returns the bytes this folder may still take.
    */
   async makeRoom(accountId: string, folder: string, held: number, needed: number): Promise<number> {
-    const others = await this.others(accountId, folder);
-    let used = others.reduce((sum, f) => sum + f.bytes, 0) + held;
-    for (const other of others) {
-      if (used + needed <= this.capBytes) break;
-      await rm(other.folder, { recursive: true, force: true });
-      used -= other.bytes;
-    }
+    // Refused before anything is deleted: no eviction can make a meeting fit that alone exceeds the cap.
     if (held + needed > this.capBytes)
       throw new MeetingTooLarge(
         `This meeting needs more than the ${formatBytes(this.capBytes)} kept for downloaded meetings`,
       );
+    const others = await this.others(accountId, folder);
+    let used = others.reduce((sum, f) => sum + f.bytes, 0) + held;
+    for (const other of others) {
+      if (used + needed <= this.capBytes) break;
+      // Its bytes count, but another open is writing into it: it is not deleted under that open.
+      if (this.busy.has(other.folder)) continue;
+      await rm(other.folder, { recursive: true, force: true });
+      used -= other.bytes;
+    }
     return this.capBytes - used;
   }
 

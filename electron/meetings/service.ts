@@ -65,6 +65,8 @@ export class MeetingMessages {
   readonly folders: MeetingFolders;
   private readonly probes = new Map<string, Promise<ProbeOutcome>>();
   private readonly downloads = new Map<string, AbortController>();
+  /** Per folder, the last open's turn (settled, never rejecting). */
+  private readonly turns = new Map<string, Promise<void>>();
 
   constructor(private readonly options: MeetingMessagesOptions) {
     this.folders = new MeetingFolders(options.meetingsDir, options.capBytes);
@@ -97,21 +99,34 @@ export class MeetingMessages {
     paths: string[],
     downloadId: string,
   ): Promise<ManifestSession> {
+    if (this.downloads.has(downloadId))
+      throw fail('BAD_REQUEST', 'This download id is already in use', 400);
+    // Registered before the first await, so a cancel that follows the open at once is not lost.
+    const controller = new AbortController();
+    this.downloads.set(downloadId, controller);
+    try {
+      return await this.openRegistered(accountId, manifestPath, paths, downloadId, controller);
+    } finally {
+      this.downloads.delete(downloadId);
+    }
+  }
+
+  private async openRegistered(
+    accountId: string,
+    manifestPath: string,
+    paths: string[],
+    downloadId: string,
+    controller: AbortController,
+  ): Promise<ManifestSession> {
     const client = this.options.client(accountId);
     const linked = this.linked(client, [manifestPath, ...paths]);
     const manifest = linked[0];
     if (!manifest) throw fail(MeetingIpcCodes.notAMeeting, 'Not an upload of this realm', 400);
     const probed = await this.read(accountId, client, manifest);
     if (probed.kind === 'skip') throw fail(MeetingIpcCodes.notAMeeting, probed.message, 422);
-    if (this.downloads.has(downloadId))
-      throw fail('BAD_REQUEST', 'This download id is already in use', 400);
-    const controller = new AbortController();
-    this.downloads.set(downloadId, controller);
     const plan = planMeetingFiles(probed.doc, manifest, linked);
     const wanted = [{ relativePath: manifest.name, upload: manifest }, ...plan.files];
     const folder = this.folders.folderFor(accountId, manifest.path);
-    const state = this.folders.state(folder, manifest.path);
-    await this.folders.sweepParts(folder);
     let progress: MeetingDownloadProgress = {
       downloadId,
       file: manifest.name,
@@ -126,25 +141,34 @@ export class MeetingMessages {
       this.options.push('meetingDownloadProgress', progress);
     };
     try {
-      for (const [index, item] of wanted.entries()) {
-        if (await this.folders.reusable(folder, item.relativePath, state.files[item.relativePath]))
-          continue;
-        await this.download(accountId, client, folder, state, item, controller.signal, (p) =>
-          report({ ...p, fileIndex: index }),
+      // One open of a folder at a time: another's sweep would delete this one's live `.part` files,
+      // and both would write state.json. Eviction skips the folder meanwhile.
+      return await this.inTurn(folder, async () => {
+        controller.signal.throwIfAborted();
+        const state = this.folders.state(folder, manifest.path);
+        await this.folders.sweepParts(folder);
+        for (const [index, item] of wanted.entries()) {
+          if (
+            await this.folders.reusable(folder, item.relativePath, state.files[item.relativePath])
+          )
+            continue;
+          await this.download(accountId, client, folder, state, item, controller.signal, (p) =>
+            report({ ...p, fileIndex: index }),
+          );
+        }
+        // The open time (for the cap's least-recently-opened order) is written with the verdict below.
+        state.openedAt = Date.now();
+        report({ state: 'checking' });
+        const session = await this.options.manifests.openPath(
+          this.folders.fileAt(folder, manifest.name)!,
+          undefined,
+          { remember: false },
         );
-      }
-      // The open time (for the cap's least-recently-opened order) is written with the verdict below.
-      state.openedAt = Date.now();
-      report({ state: 'checking' });
-      const session = await this.options.manifests.openPath(
-        this.folders.fileAt(folder, manifest.name)!,
-        undefined,
-        { remember: false },
-      );
-      state.verdict = verdictOf(session);
-      this.folders.saveState(folder, state);
-      report({ state: 'done' });
-      return session;
+        state.verdict = verdictOf(session);
+        this.folders.saveState(folder, state);
+        report({ state: 'done' });
+        return session;
+      });
     } catch (error) {
       if (controller.signal.aborted) {
         report({ state: 'cancelled' });
@@ -154,9 +178,29 @@ export class MeetingMessages {
       if (error instanceof MeetingTooLarge)
         throw fail(MeetingIpcCodes.tooLarge, error.message, 413);
       throw error;
-    } finally {
-      this.downloads.delete(downloadId);
     }
+  }
+
+  /** Runs `fn` once every earlier open of `folder` has settled, with the folder kept from eviction. */
+  private inTurn<T>(folder: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.turns.get(folder) ?? Promise.resolve();
+    const turn = previous.then(async () => {
+      this.folders.busy.add(folder);
+      try {
+        return await fn();
+      } finally {
+        this.folders.busy.delete(folder);
+      }
+    });
+    const settled = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.turns.set(folder, settled);
+    void settled.then(() => {
+      if (this.turns.get(folder) === settled) this.turns.delete(folder);
+    });
+    return turn;
   }
 
   cancel(downloadId: string): void {

@@ -46,6 +46,14 @@ function messageClasses(value: string): string {
 let purifier: DOMPurify | null = null;
 /** The account whose message is being sanitized (hooks run synchronously inside sanitize()). */
 let currentAccount = '';
+/** Whether the HTML being sanitized is an edit history version, whose diff marks keep their class. */
+let currentDiffMarks = false;
+
+/**
+ * The edit history's own marks of what an edit changed (shared/diff/word-diff.ts), told apart from an
+ * author's `~~struck~~` text (a bare `<del>`); kept only on that path and only on those tags.
+ */
+const DIFF_MARK_CLASS: Record<string, string> = { INS: 'diff-inserted', DEL: 'diff-deleted' };
 
 function getPurifier(): DOMPurify {
   if (purifier) return purifier;
@@ -63,6 +71,9 @@ function getPurifier(): DOMPurify {
       let kept = messageClasses(classes);
       if (inMath)
         kept = [...new Set([...kept.split(' '), ...katexClasses(classes)])].join(' ').trim();
+      const diffMark = DIFF_MARK_CLASS[el.tagName];
+      if (currentDiffMarks && diffMark && classes.split(/\s+/).includes(diffMark))
+        kept = `${kept} ${diffMark}`.trim();
       if (kept) el.setAttribute('class', kept);
       else el.removeAttribute('class');
     }
@@ -312,12 +323,14 @@ function simpleHtml(html: string): string | null {
     });
 }
 
-function purify(html: string, accountId: string): string {
+function purify(html: string, accountId: string, diffMarks = false): string {
   currentAccount = accountId;
+  currentDiffMarks = diffMarks;
   try {
     return getPurifier().sanitize(html) as string;
   } finally {
     currentAccount = '';
+    currentDiffMarks = false;
   }
 }
 
@@ -329,13 +342,22 @@ function purify(html: string, accountId: string): string {
 const CACHE_ENTRIES = 2000;
 const sanitized = new Map<string, string>();
 
-/** Sanitized HTML for a message body (or any server-rendered HTML) of one account. */
-export function sanitizeMessageHtml(html: string, accountId: string): string {
+/**
+ * Sanitized HTML for a message body (or any server-rendered HTML) of one account. `diffMarks`: the
+ * HTML is an edit history version marked by shared/diff/word-diff.ts, whose `<ins class="diff-inserted">`
+ * and `<del class="diff-deleted">` keep their class (everywhere else it is dropped).
+ */
+export function sanitizeMessageHtml(
+  html: string,
+  accountId: string,
+  options: { diffMarks?: boolean } = {},
+): string {
   if (html.length <= FAST_PATH_MAX_CHARS && PLAIN_HTML.test(html)) return html;
-  const key = `${accountId}\u0000${html}`;
+  const diffMarks = options.diffMarks === true;
+  const key = `${accountId}\u0000${diffMarks ? 'diff' : ''}\u0000${html}`;
   let out = sanitized.get(key);
   if (out === undefined) {
-    out = simpleHtml(html) ?? purify(html, accountId);
+    out = simpleHtml(html) ?? purify(html, accountId, diffMarks);
     if (sanitized.size >= CACHE_ENTRIES) sanitized.delete(sanitized.keys().next().value!);
     sanitized.set(key, out);
   }

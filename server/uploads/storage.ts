@@ -5,12 +5,12 @@ import { randomBytes } from 'node:crypto';
 import { copyFile, link, mkdir, rename, rm, rmdir, unlink } from 'node:fs/promises';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { FALLBACK_UPLOAD_NAME as FALLBACK_NAME, sanitizeFileName } from '../../shared/upload-name';
+
+export { sanitizeFileName };
 
 /** The local realm has exactly one realm row (id 1); path_ids start with it as the API's do. */
 export const REALM_ID = 1;
-
-const FALLBACK_NAME = 'uploaded-file';
-const MAX_NAME_CHARS = 150;
 
 export class UploadStorage {
   readonly root: string;
@@ -116,29 +116,6 @@ export function isWellFormedPathId(pathId: string): boolean {
     parts[3] !== '..' &&
     !/[\\\0]/.test(parts[3])
   );
-}
-
-/**
- * A file name safe as one URL path segment and one file name on every OS: letters, digits, '_',
- * '-', '.' (Unicode letters kept, NFKC-normalised), spaces become '-', no leading dot, at most
- * MAX_NAME_CHARS characters with the extension kept.
- */
-export function sanitizeFileName(name: string): string {
-  const base = name.normalize('NFKC').split(/[/\\]/).pop() ?? '';
-  let clean = base
-    .replace(/[^\p{L}\p{N}\p{M}_.\- ]/gu, '')
-    .trim()
-    .replace(/\s+/g, '-')
-    .replace(/-{2,}/g, '-')
-    .replace(/^[.-]+/, '');
-  if (clean === '' || /^\.+$/.test(clean)) return FALLBACK_NAME;
-  const chars = [...clean];
-  if (chars.length > MAX_NAME_CHARS) {
-    const dot = clean.lastIndexOf('.');
-    const ext = dot > 0 ? [...clean.slice(dot)].slice(0, 16).join('') : '';
-    clean = chars.slice(0, MAX_NAME_CHARS - [...ext].length).join('') + ext;
-  }
-  return clean;
 }
 
 /** The name shown to users: the client's name without folders or control characters. */

@@ -3,9 +3,10 @@
 // card, downloads what the manifest needs into the account's private folder and opens it through the
 // manifest service's own check. Faults (a body cut halfway, a web page instead of the file) are
 // injected into the realm's answers only.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MeetingFolders } from '../../electron/meetings/folders';
 import { MeetingMessages } from '../../electron/meetings/service';
 import type { MeetingDownloadProgress } from '../../shared/ipc/meetings';
 import { MEETING_PROBE_BYTES, meetingsMethods } from '../../shared/ipc/meetings';
@@ -338,6 +339,73 @@ describe('downloads that go wrong', () => {
     ).toEqual([]);
   });
 
+  it('two opens of the same meeting take turns (neither deletes the other’s download)', async () => {
+    const paths = await uploadMeeting();
+    let release: () => void = () => undefined;
+    let gated = false;
+    const { meetings, progress } = withFault((url, response) => {
+      if (!url.endsWith('/recording.opus') || gated) return response;
+      gated = true;
+      // The first open's recording: a first chunk, then waits until the second open has started.
+      const reader = response.body!.getReader();
+      let first = true;
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          if (!first) await new Promise<void>((r) => (release = r));
+          first = false;
+          const { done, value } = await reader.read();
+          if (done) return controller.close();
+          controller.enqueue(value);
+        },
+      });
+      return new Response(body, { status: 200, headers: response.headers });
+    });
+    const first = meetings.open(accountId, paths[0]!, paths, nextId());
+    await expect.poll(() => progress.some((p) => p.file === 'recording.opus')).toBe(true);
+    const second = meetings.open(accountId, paths[0]!, paths, nextId());
+    await new Promise((r) => setTimeout(r, 300));
+    release();
+    const [a, b] = await Promise.all([first, second]);
+    expect(a.report.integrity.status).toBe('verified');
+    expect(b.report.integrity.status).toBe('verified');
+    const folder = meetings.folders.folderFor(accountId, paths[0]!);
+    expect(readdirSync(join(folder, 'files')).some((n) => n.includes('.part-'))).toBe(false);
+  });
+
+  it('eviction skips a meeting being opened', async () => {
+    const folders = new MeetingFolders(join(main.dataDir, 'meetings-busy'), 1000);
+    const fake = (name: string, openedAt: number) => {
+      const folder = folders.folderFor(accountId, `/user_uploads/1/aa/${name}`);
+      mkdirSync(join(folder, 'files'), { recursive: true });
+      folders.saveState(folder, {
+        manifestUpload: `/user_uploads/1/aa/${name}`,
+        files: { [name]: { upload: name, size: 400, sha256: '', ino: 0, mtimeMs: 0 } },
+        openedAt,
+        verdict: null,
+      });
+      return folder;
+    };
+    const busy = fake('busy.json', 1);
+    const idle = fake('idle.json', 2);
+    folders.busy.add(busy);
+    const target = folders.folderFor(accountId, '/user_uploads/1/aa/new.json');
+    await folders.makeRoom(accountId, target, 0, 500);
+    expect(existsSync(busy)).toBe(true);
+    expect(existsSync(idle)).toBe(false);
+  });
+
+  it('a cancel right after the open (before any answer) is not lost', async () => {
+    const paths = await uploadMeeting();
+    const downloadId = nextId();
+    const { meetings, progress } = withFault((_url, response) => response);
+    const opening = meetings.open(accountId, paths[0]!, paths, downloadId);
+    meetings.cancel(downloadId);
+    await expect(opening).rejects.toMatchObject({ code: 'MEETING_DOWNLOAD_CANCELLED' });
+    expect(progress.at(-1)!.state).toBe('cancelled');
+    // The id is free again.
+    await expect(meetings.open(accountId, paths[0]!, paths, downloadId)).resolves.toBeTruthy();
+  });
+
   it('a meeting larger than the cap is refused; older meetings make room', async () => {
     const capped = (capBytes: number) =>
       new MeetingMessages({
@@ -360,5 +428,38 @@ describe('downloads that go wrong', () => {
     // Both do not fit in 100 kB: the one opened first was deleted.
     expect(existsSync(roomy.folders.folderFor(accountId, first[0]!))).toBe(false);
     expect(existsSync(roomy.folders.folderFor(accountId, second[0]!))).toBe(true);
+  });
+
+  it('a meeting larger than the cap is refused before any other meeting is deleted', async () => {
+    const small = new MeetingMessages({
+      meetingsDir: join(main.dataDir, 'meetings-refused'),
+      push: () => undefined,
+      client: () => main.services.session(accountId).client,
+      manifests: main.services.manifests,
+      capBytes: 40_000,
+    });
+    // Another meeting already downloaded (a small one, opened long ago).
+    const other = small.folders.folderFor(accountId, '/user_uploads/1/aa/other.json');
+    mkdirSync(join(other, 'files'), { recursive: true });
+    writeFileSync(join(other, 'files', 'other.json'), '{}');
+    small.folders.saveState(other, {
+      manifestUpload: '/user_uploads/1/aa/other.json',
+      files: {
+        'other.json': {
+          upload: '/user_uploads/1/aa/other.json',
+          size: 2,
+          sha256: '',
+          ino: 0,
+          mtimeMs: 0,
+        },
+      },
+      openedAt: 1,
+      verdict: null,
+    });
+    const paths = await uploadMeeting();
+    await expect(small.open(accountId, paths[0]!, paths, nextId())).rejects.toMatchObject({
+      code: 'MEETING_TOO_LARGE',
+    });
+    expect(existsSync(join(other, 'files', 'other.json'))).toBe(true);
   });
 });

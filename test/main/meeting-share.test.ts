@@ -4,7 +4,15 @@
 // user downloads every upload and gets the same bytes. A meeting that cannot be shared whole, or a
 // file over the server's limit, posts nothing.
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -174,6 +182,31 @@ describe('sharing a meeting from the viewer', () => {
     expect(main.pushesOf('uploadProgress').some((p) => p.group === 'share-escape-0001')).toBe(
       false,
     );
+  });
+
+  it('refuses a file whose name the server would change, saying which and why', async () => {
+    const before = await messageCount();
+    const spaced = await open(
+      meetingCopy((dir) => {
+        const manifest = join(dir, 'manifest.json');
+        const text = readFileSync(manifest, 'utf8');
+        writeFileSync(manifest, text.replaceAll('"transcript.es.txt"', '"transcript es.txt"'));
+        renameSync(join(dir, 'transcript.es.txt'), join(dir, 'transcript es.txt'));
+      }),
+    );
+    const refused = await callError('meetingShareFiles', { sessionId: spaced.sessionId });
+    expect(refused.code).toBe('MEETING_NOT_SHAREABLE');
+    expect(refused.msg).toContain(
+      'transcript es.txt: the server would store it as transcript-es.txt',
+    );
+    const shared = await callError('shareMeeting', {
+      accountId: main.accountId,
+      sessionId: spaced.sessionId,
+      group: 'share-spaced-0001',
+      destination: { type: 'channel', to: 'general', topic: 'meetings' },
+    });
+    expect(shared.code).toBe('MEETING_NOT_SHAREABLE');
+    expect(await messageCount()).toBe(before);
   });
 
   it('cancelling one upload cancels the share: nothing is posted', async () => {

@@ -65,6 +65,7 @@ export function EditHistory({
                     ? version.renderedContent
                     : markHtmlDifferences(version.prevRenderedContent, version.renderedContent),
                   accountId,
+                  { diffMarks: true },
                 ),
               ),
               twentyFourHour,

@@ -4,10 +4,10 @@
 // its values), Enter with none highlighted searches for what is typed, Esc closes the list, then
 // leaves the bar. A search the server refuses (an unknown operator) shows its reason and leaves the
 // view on screen as it was.
-import { forwardRef, useId, useMemo, useState, type KeyboardEvent } from 'react';
+import { forwardRef, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useAccountNames, useChatStore, useChatStoreApi } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
-import { navigate, useUi } from '../../src/ui-store';
+import { navigate, uiStore, useUi } from '../../src/ui-store';
 import { api } from '../../src/tributary';
 import {
   canonicalOperator,
@@ -66,6 +66,8 @@ export const SearchBox = forwardRef<HTMLInputElement>(function SearchBox(_props,
   const [choice, setChoice] = useState(-1);
   const [error, setError] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
+  // `checking` as of now, for a second submit before the first one's render.
+  const inFlight = useRef(false);
   const listId = useId();
   // Another view opened (the sidebar, a link): the bar shows it, not what was left typed.
   const [typedIn, setTypedIn] = useState(route);
@@ -120,9 +122,18 @@ export const SearchBox = forwardRef<HTMLInputElement>(function SearchBox(_props,
   };
 
   const search = async (query: string) => {
+    // One search at a time: a second Enter while the server is asked does not search again.
+    if (inFlight.current) return;
     const account = selectActiveAccount(store.getState());
     const narrow = searchNarrow(query, account, { unknownOperators: 'terms' });
     if (needsServerCheck(narrow) && accountId) {
+      const routeBefore = uiStore.getState().route;
+      const accountBefore = store.getState().activeAccountId;
+      // The reader went elsewhere (another view, another account) while the server answered.
+      const movedOn = () =>
+        uiStore.getState().route !== routeBefore ||
+        store.getState().activeAccountId !== accountBefore;
+      inFlight.current = true;
       setChecking(true);
       try {
         await api().getMessages({
@@ -134,6 +145,7 @@ export const SearchBox = forwardRef<HTMLInputElement>(function SearchBox(_props,
         });
       } catch (e) {
         const reason = refusalReason(e);
+        if (movedOn()) return;
         if (reason !== null) {
           // The view stays as it was; the text stays to be corrected.
           setText(query);
@@ -142,8 +154,10 @@ export const SearchBox = forwardRef<HTMLInputElement>(function SearchBox(_props,
           return;
         }
       } finally {
+        inFlight.current = false;
         setChecking(false);
       }
+      if (movedOn()) return;
     }
     navigate({ kind: 'narrow', narrow });
     finish();
@@ -151,7 +165,7 @@ export const SearchBox = forwardRef<HTMLInputElement>(function SearchBox(_props,
 
   const take = (s: SearchSuggestion, thenSearch: boolean) => {
     if (thenSearch && !s.partial) {
-      void search(s.text);
+      if (!checking) void search(s.text);
       return;
     }
     edit(s.text);

@@ -3,7 +3,8 @@
 // - move or rename: PATCH /messages/{id} with a topic and/or stream_id, a propagate_mode (this
 //   message, this and later, all) and whether the notification bot tells the old and the new topic;
 // - resolve / unresolve: the same request renaming every message to or from "✔ topic";
-// - mark as unread: POST /messages/flags/narrow removing `read` from the whole topic;
+// - mark as unread: POST /messages/flags/narrow removing `read` from the whole topic, batch after
+//   batch until the server reaches the newest message;
 // - copy link: the web app's `#narrow/channel/ID-name/topic/…` link on the realm.
 // Nothing changes locally until the server's update_message or flags events arrive, so a request the
 // server refuses (a time limit, a permission) leaves everything as it was.
@@ -98,15 +99,7 @@ export function toggleResolved(accountId: string, messageId: number, topic: stri
 
 /** Marks every message of the topic unread (the public web app's "Mark as unread"). */
 export function markTopicUnread(t: TopicRef) {
-  return api().updateFlagsForNarrow({
-    accountId: t.accountId,
-    anchor: 'oldest',
-    numBefore: 0,
-    numAfter: 5000,
-    narrow: topicNarrow(t.streamId, t.topic),
-    op: 'remove',
-    flag: 'read',
-  });
+  return updateWholeNarrow(t.accountId, topicNarrow(t.streamId, t.topic), 'remove');
 }
 
 /** Sets the user's visibility policy of a topic (0 none, 1 muted, 2 unmuted, 3 followed). */
@@ -121,13 +114,32 @@ export function setPolicy(
 
 /** Marks every unread message of a narrow (a channel, a topic) read. */
 export function markNarrowRead(accountId: string, narrow: Narrow) {
-  return api().updateFlagsForNarrow({
-    accountId,
-    anchor: 'oldest',
-    numBefore: 0,
-    numAfter: 5000,
-    narrow: [...narrow, { operator: 'is', operand: 'unread' }],
-    op: 'add',
-    flag: 'read',
-  });
+  return updateWholeNarrow(accountId, [...narrow, { operator: 'is', operand: 'unread' }], 'add');
+}
+
+/** Messages the server is asked to flag per request, as the public web app asks. */
+const FLAG_BATCH = 1000;
+
+/**
+ * Adds or removes `read` on every message of a narrow, batch after batch, as the public web app does:
+ * each request goes on after the last message the previous one processed, until the server says it
+ * reached the newest. Resolves with the last answer.
+ */
+async function updateWholeNarrow(accountId: string, narrow: Narrow, op: 'add' | 'remove') {
+  let anchor: number | 'oldest' = 'oldest';
+  for (;;) {
+    const answer = await api().updateFlagsForNarrow({
+      accountId,
+      anchor,
+      includeAnchor: anchor === 'oldest',
+      numBefore: 0,
+      numAfter: FLAG_BATCH,
+      narrow,
+      op,
+      flag: 'read',
+    });
+    const last = answer.last_processed_id;
+    if (answer.found_newest || last === null || last === anchor) return answer;
+    anchor = last;
+  }
 }

@@ -102,6 +102,21 @@ describe('edit history through main', () => {
     expect(shownText(move.querySelector('.content')!)).toBe('Second draft');
   });
 
+  it('tells the diff’s marks from an author’s own struck-out text', async () => {
+    const id = await send('lunch at ~~noon~~ one', 'struck');
+    await live.realm.client('owner').patch(`/messages/${id}`, { content: 'lunch at ~~noon~~ two' });
+    const row = await showRow(id);
+    fireEvent.click(within(row).getByRole('button', { name: '(edited)' }));
+    const history = within(row).getByRole('region', { name: 'Edit history' });
+    const edited = (await within(history).findAllByRole('listitem')).at(-1)!;
+    const marks = (selector: string) =>
+      [...edited.querySelectorAll(`.content ${selector}`)].map((e) => e.textContent?.trim());
+    expect(marks('ins.diff-inserted')).toEqual(['two']);
+    expect(marks('del.diff-deleted')).toEqual(['one']);
+    // The author's ~~noon~~ is a plain <del>, not styled as a removal.
+    expect(marks('del:not(.diff-deleted)')).toEqual(['noon']);
+  });
+
   it('sanitizes the HTML of every version before it reaches the DOM', async () => {
     const id = await send('harmless', 'hostile history');
     await live.realm.client('owner').patch(`/messages/${id}`, { content: 'still harmless' });

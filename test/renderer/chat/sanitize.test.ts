@@ -73,6 +73,19 @@ describe('sanitizeMessageHtml', () => {
     }
   });
 
+  it('keeps the edit diff’s two classes on their tags only when asked (the edit history)', () => {
+    const html =
+      '<p><del>a</del> <ins class="diff-inserted">b</ins> <del class="diff-deleted">c</del> ' +
+      '<span class="diff-inserted">d</span> <ins class="diff-deleted overlay">e</ins></p>';
+    expect(sanitizeMessageHtml(html, 'diff', { diffMarks: true })).toBe(
+      '<p><del>a</del> <ins class="diff-inserted">b</ins> <del class="diff-deleted">c</del> ' +
+        '<span>d</span> <ins>e</ins></p>',
+    );
+    expect(sanitizeMessageHtml(html, 'diff')).toBe(
+      '<p><del>a</del> <ins>b</ins> <del>c</del> <span>d</span> <ins>e</ins></p>',
+    );
+  });
+
   it("keeps the rendered markdown's classes and drops the app's, with or without DOMPurify", () => {
     // Dressed as the app's own overlay, menu and banner: the classes go, the text stays.
     for (const html of [

@@ -202,6 +202,33 @@ describe('search the server refuses', () => {
     expect(box.getAttribute('aria-invalid')).toBe('true');
   });
 
+  it('does not open a checked search once the reader has gone elsewhere, nor search twice', async () => {
+    let answer: () => void = () => undefined;
+    const getMessages = vi.fn(
+      () =>
+        new Promise((resolve) => {
+          answer = () => resolve({ result: 'success', msg: '', messages: [] });
+        }),
+    );
+    installFakeApi({});
+    (window as unknown as { tributary: Record<string, unknown> }).tributary.getMessages =
+      getMessages;
+    navigate({ kind: 'narrow', narrow: topicNarrow(GENERAL, 'lunch') });
+    const { box } = renderSearch();
+    fireEvent.change(box, { target: { value: 'foo:bar budget' } });
+    fireEvent.submit(box.form!);
+    fireEvent.submit(box.form!);
+    expect(getMessages).toHaveBeenCalledTimes(1);
+    // While the server is asked, the reader opens another topic from the sidebar.
+    act(() => navigate({ kind: 'narrow', narrow: topicNarrow(DESIGN, 'colours') }));
+    await act(async () => answer());
+    const route = uiStore.getState().route;
+    expect(route.kind === 'narrow' && narrowKey(route.narrow)).toBe(
+      narrowKey(topicNarrow(DESIGN, 'colours')),
+    );
+    expect(getMessages).toHaveBeenCalledTimes(1);
+  });
+
   it('searches for times and addresses as words, without asking the server first', () => {
     const { search } = renderSearch();
     expect(search('at 10:30 see https://example.com')).toEqual([
