@@ -1,7 +1,7 @@
 // Outgoing webhooks against a real HTTP endpoint on 127.0.0.1: which messages call a bot, the
 // payloads of both interfaces field by field, answers posted as the bot, retries, failures told to
 // the bot's owner by the Notification Bot, a restart in the middle of a call, and refused URLs.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
 import type { ApiClient } from '../support/client';
 import { registerQueue, type TestQueue } from '../support/events';
@@ -303,6 +303,23 @@ describe('outgoing webhooks', () => {
     await sendDirect(dev, [bot.id], 'dm to a slack bot');
     expect(pendingCalls(server)).toBe(0);
     expect(endpoint.calls.length).toBe(before);
+  });
+
+  it("does not call a bot switched to Slack's interface for a direct message queued before", async () => {
+    const bot = await createBot(server, endpoint.url);
+    endpoint.answerWith(() => 'hang');
+    const dev = server.client('dev');
+    await sendDirect(dev, [bot.id], 'queued under interface 1');
+    await endpoint.nextCall();
+    const res = await dev.patch(`/bots/${bot.id}`, { service_interface: 2 });
+    expect(res.status, res.text).toBe(200);
+    // The restart aborts the hanging call; its row is owed again, now to a Slack-format bot.
+    endpoint.answerWith(() => ({ body: { content: 'must not be posted' } }));
+    const calls = endpoint.calls.length;
+    await server.restart();
+    await vi.waitFor(() => expect(pendingCalls(server)).toBe(0), { timeout: 5000 });
+    await outgoingWebhooksIdle(server.server.ctx);
+    expect(endpoint.calls.length).toBe(calls);
   });
 
   it('posts nothing for response_not_required, an empty content or a JSON ""', async () => {

@@ -31,7 +31,12 @@ import {
 } from '../messages/messages-send';
 import { validateContent } from '../messages/messages-rules';
 import { writeBatcher } from '../messages/messages-write-batch';
-import { OUTGOING_WEBHOOK_BOT, setWebhookWaker, type WebhookTrigger } from './outgoing-queue';
+import {
+  OUTGOING_WEBHOOK_BOT,
+  SLACK_INTERFACE,
+  setWebhookWaker,
+  type WebhookTrigger,
+} from './outgoing-queue';
 import { buildWebhookRequest, readWebhookAnswer } from './outgoing-payload';
 import { callWebhook, webhookAgent, type CallOutcome } from './outgoing-call';
 
@@ -171,6 +176,13 @@ class DeliveryWorker {
       return;
     }
     const interfaceType = service.interface ?? 1;
+    // A direct message queued while the bot used interface 1, whose owner switched it to Slack's
+    // since: Slack's interface has no form for direct messages, and the public server does not
+    // call Slack bots for them, so the row is finished without a call.
+    if (message.type === 'private' && interfaceType === SLACK_INTERFACE) {
+      await this.finish(row, null);
+      return;
+    }
     const request = buildWebhookRequest(
       ctx,
       bot,
