@@ -4,13 +4,19 @@
 // public server's payload to it (interface 1 JSON, interface 2 Slack-style form) and posts back
 // the `content` (or `text`) it answers, quoting what was said.
 //
-// Its port changes with every start, so every outgoing bot whose URL points at the echo path on
-// 127.0.0.1 is moved to the new port when it starts (the seeded bot, and any bot a person pointed
-// there). A bot whose owner gave it another URL is left alone.
+// Its port changes with every start, so the bots that point at the echo are moved to the new port
+// when it starts: the seeded Echo bot (still on the seed's placeholder, or the discard URL earlier
+// demo realms stored) and any bot still on an echo address this server gave it before (kept in its
+// config as demo_echo_url). A bot whose owner gave it another URL is left alone, even a service of
+// their own on localhost at the same path. The owner and administrators get the realm_bot update
+// the bot admin API sends for a service change.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Db } from '../db';
 import { parseJson } from '../db';
+import type { RealmContext } from '../realm/context';
+import { getUserRow } from '../resources/users/users-store';
+import { botObject, sendBotUpdate } from '../resources/users/bot-events';
 
 /** The path the echo answers on; a bot URL with it on 127.0.0.1 follows the echo's port. */
 export const ECHO_PATH = '/demo-echo';
@@ -33,6 +39,8 @@ interface BotConfig {
   base_url?: string;
   interface?: number;
   token?: string;
+  /** The echo address this server last gave the bot: while base_url is still it, it is ours. */
+  demo_echo_url?: string;
 }
 
 export interface EchoService {
@@ -41,9 +49,15 @@ export interface EchoService {
   close(): Promise<void>;
 }
 
-function isEchoUrl(value: string | undefined): boolean {
-  if (!value) return false;
-  if (value === EARLIER_DEMO_URL) return true;
+/** Whether the bot points at the echo: a seeded URL, or the echo address this server gave it. */
+function isEchoBot(config: BotConfig): boolean {
+  const url = config.base_url;
+  if (!url) return false;
+  if (url === ECHO_PLACEHOLDER_URL || url === EARLIER_DEMO_URL) return true;
+  return url === config.demo_echo_url && isLoopbackEchoUrl(url);
+}
+
+function isLoopbackEchoUrl(value: string): boolean {
   try {
     const url = new URL(value);
     return (
@@ -65,18 +79,21 @@ function outgoingBots(db: Db): Array<{ id: number; config: BotConfig }> {
 
 /** Outgoing bots whose endpoint is the echo (whatever port it had). */
 export function echoBots(db: Db): Array<{ id: number; config: BotConfig }> {
-  return outgoingBots(db).filter((bot) => isEchoUrl(bot.config.base_url));
+  return outgoingBots(db).filter((bot) => isEchoBot(bot.config));
 }
 
-/** Points every echo bot at the echo's current address. */
-function followEchoPort(db: Db, url: string): void {
+/** Points every echo bot at the echo's current address; returns the ids of the bots moved. */
+function followEchoPort(db: Db, url: string): number[] {
   const update = db.prepare('UPDATE users SET bot_config = ? WHERE id = ?');
+  const moved: number[] = [];
   db.transaction(() => {
     for (const bot of echoBots(db)) {
-      if (bot.config.base_url !== url)
-        update.run(JSON.stringify({ ...bot.config, base_url: url }), bot.id);
+      if (bot.config.base_url === url) continue;
+      update.run(JSON.stringify({ ...bot.config, base_url: url, demo_echo_url: url }), bot.id);
+      moved.push(bot.id);
     }
   })();
+  return moved;
 }
 
 /** The message text without the mentions of the bot itself (`@**Name**`, `@_**Name|id**`). */
@@ -183,7 +200,8 @@ async function handle(db: Db, req: IncomingMessage, res: ServerResponse): Promis
  * Starts the echo if any outgoing bot points at it (the demo realm's does) and moves those bots to
  * its port; null when no bot uses it, so other realms get no extra listener.
  */
-export async function startEchoService(db: Db): Promise<EchoService | null> {
+export async function startEchoService(ctx: RealmContext): Promise<EchoService | null> {
+  const { db } = ctx;
   if (echoBots(db).length === 0) return null;
   const server: Server = createServer((req, res) => {
     handle(db, req, res).catch(() => {
@@ -199,7 +217,12 @@ export async function startEchoService(db: Db): Promise<EchoService | null> {
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}${ECHO_PATH}`;
-  followEchoPort(db, url);
+  // Started after listen, so a client may already have a queue: tell the owner and administrators
+  // of the new address as PATCH /bots does (none is told when nobody is connected yet).
+  for (const id of followEchoPort(db, url)) {
+    const bot = getUserRow(db, id);
+    if (bot) sendBotUpdate(ctx, bot, { services: botObject(db, bot).services });
+  }
   return {
     url,
     close: () =>

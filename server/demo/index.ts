@@ -12,7 +12,7 @@ export interface DemoServices {
 }
 
 export async function startDemoServices(ctx: RealmContext): Promise<DemoServices> {
-  const echo = await startEchoService(ctx.db);
+  const echo = await startEchoService(ctx);
   const stopPresence = ctx.config.demoPresence ? startDemoPresence(ctx) : () => {};
   return {
     echoUrl: echo?.url ?? null,

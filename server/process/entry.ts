@@ -15,7 +15,20 @@ function tell(message: RealmProcessMessage): Promise<void> {
 
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '{}') as RealmProcessConfig;
-  let server: RealmServer;
+  // Listened for before the server starts (a large seed takes a while): a parent that dies or
+  // stops it during start-up leaves no orphan; the stop happens once the server exists.
+  let server: RealmServer | null = null;
+  let stopRequested = false;
+  let stopping = false;
+  const stop = () => {
+    stopRequested = true;
+    if (!server || stopping) return;
+    stopping = true;
+    void server.close().finally(() => process.exit(0));
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('disconnect', stop);
   try {
     server = await createRealmServer({
       dataDir: config.dataDir,
@@ -29,15 +42,10 @@ async function main(): Promise<void> {
     await tell({ type: 'failed', code, message: message ?? String(error) });
     process.exit(1);
   }
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    void server.close().finally(() => process.exit(0));
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  process.on('disconnect', stop);
+  if (stopRequested) {
+    stop();
+    return;
+  }
   await tell({ type: 'listening', url: server.url, port: server.port });
 }
 

@@ -34,6 +34,8 @@ export interface RealmProcessOptions extends RealmProcessConfig {
   restartDelaysMs?: number[];
   /** A process that ran this long starts the count of deaths in a row afresh. */
   stableAfterMs?: number;
+  /** A child that has not reported listening this long after it was forked is killed (failed). */
+  startTimeoutMs?: number;
   /** On the first start only: if the wanted port is taken, listen on any free one instead. */
   anyPortIfTaken?: boolean;
   onStatus?: (status: LocalRealmStatus) => void;
@@ -44,6 +46,8 @@ type Attempt =
 
 const DEFAULT_RESTART_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
 const STOP_GRACE_MS = 5000;
+/** Generous: the first start of a large seed builds its whole database before it listens. */
+const DEFAULT_START_TIMEOUT_MS = 60_000;
 // The npm `server` script's flag: a larger young generation cut garbage collection from about 12%
 // to 4% of the server's time under load (server/cli.ts).
 const NODE_FLAGS = ['--max-semi-space-size=32'];
@@ -114,12 +118,15 @@ export class RealmProcess {
     let attempt = await this.spawn(this.port);
     if (
       !attempt.ok &&
+      !this.stopping &&
       attempt.code === 'EADDRINUSE' &&
       this.options.anyPortIfTaken &&
       this.port !== 0
     ) {
       attempt = await this.spawn(0);
     }
+    // stop() during the start: the child went because it was told to, not a failure.
+    if (this.stopping) return this.setStatus({ state: 'stopped' });
     if (!attempt.ok) return this.setStatus({ state: 'failed', reason: attempt.reason });
     this.port = attempt.port;
     return this.setStatus({ state: 'running', url: attempt.url });
@@ -127,6 +134,7 @@ export class RealmProcess {
 
   /** One child: resolves when it listens, or with why it could not. */
   private spawn(port: number): Promise<Attempt> {
+    if (this.stopping) return Promise.resolve({ ok: false, reason: 'it was stopped' });
     const { root, nodePath, dataDir, seed, largeScale, host } = this.options;
     const config: RealmProcessConfig = { dataDir, seed, largeScale, host, port };
     const entry = realmProcessEntry(root);
@@ -142,10 +150,22 @@ export class RealmProcess {
     this.child = child;
     return new Promise<Attempt>((resolve) => {
       let settled = false;
+      let timedOut = false;
       let failure: { code?: string; message: string } | null = null;
+      const startTimeoutMs = this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+      const timeout = setTimeout(() => {
+        // Hung before listening: killed, and this start fails (its exit is not a later death).
+        timedOut = true;
+        child.kill('SIGKILL');
+        settle({
+          ok: false,
+          reason: `it did not start within ${startTimeoutMs / 1000} seconds`,
+        });
+      }, startTimeoutMs);
       const settle = (attempt: Attempt) => {
         if (settled) return;
         settled = true;
+        clearTimeout(timeout);
         resolve(attempt);
       };
       child.on('message', (message: RealmProcessMessage) => {
@@ -163,6 +183,8 @@ export class RealmProcess {
       });
       child.once('exit', (code, signal) => {
         if (this.child === child) this.child = null;
+        clearTimeout(timeout);
+        if (timedOut) return;
         if (!settled) {
           settle({
             ok: false,

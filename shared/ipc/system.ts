@@ -41,7 +41,8 @@ export const systemMethods = {
 /**
  * The local realm server runs in its own process, started and supervised by the app: `starting`,
  * `running` at `url`, `restarting` after it stopped unexpectedly (again at `retryAt`, epoch ms), or
- * `failed` (it could not start, or kept stopping) until the person retries. Said on screen:
+ * `failed` (it could not start, or kept stopping) until the person retries, or `stopped` (the app
+ * stopped it, even during its first start: not a failure, nothing is shown). Said on screen:
  * "The local server {restarting.reason}" ("stopped unexpectedly (SIGKILL)") and "The local server
  * is not running: {failed.reason}" ("port 9991 is taken by another program", "the disk is full").
  */
@@ -49,7 +50,8 @@ export type LocalRealmStatus =
   | { state: 'starting' }
   | { state: 'running'; url: string }
   | { state: 'restarting'; reason: string; retryAt: number }
-  | { state: 'failed'; reason: string };
+  | { state: 'failed'; reason: string }
+  | { state: 'stopped' };
 
 /**
  * Whether the page reaches the app's own process. Said by the transport itself, not by main: the

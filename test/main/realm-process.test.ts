@@ -72,6 +72,28 @@ describe('the local realm server process supervisor', () => {
     await moved.realm.stop();
   }, 60_000);
 
+  it('ends a start stopped midway as stopped, not failed, and leaves no process', async () => {
+    const { realm, seen } = supervise();
+    const started = realm.start();
+    const pid = realm.pid;
+    expect(pid).toBeDefined();
+    await realm.stop();
+    expect(await started).toEqual({ state: 'stopped' });
+    expect(seen.map((s) => s.state)).not.toContain('failed');
+    expect(alive(pid)).toBe(false);
+  }, 60_000);
+
+  it('kills a child that does not report listening within the start timeout', async () => {
+    const { realm } = supervise({ startTimeoutMs: 100 });
+    const started = realm.start();
+    const pid = realm.pid;
+    expect(await started).toEqual({
+      state: 'failed',
+      reason: 'it did not start within 0.1 seconds',
+    });
+    await expect.poll(() => alive(pid), { timeout: 10_000 }).toBe(false);
+  }, 60_000);
+
   it('restarts a killed process on its port, gives up after too many deaths in a row, and retries', async () => {
     const { realm, seen } = supervise();
     const first = await realm.start();

@@ -194,6 +194,17 @@ describe('the demo Echo bot endpoint', () => {
     expect((await echoBotService()).base_url).toBe(server.server.demo.echoUrl);
   });
 
+  it("leaves the owner's own localhost service at the echo path alone across restarts", async () => {
+    const emma = server.client('emma');
+    const own = 'http://127.0.0.1:1/demo-echo';
+    const patched = await emma.patch(`/bots/${server.userIds.webhookBot}`, {
+      service_payload_url: JSON.stringify(own),
+    });
+    expect(patched.status).toBe(200);
+    await server.restart();
+    expect((await echoBotService()).base_url).toBe(own);
+  });
+
   it('leaves a URL the owner chose alone across restarts', async () => {
     const emma = server.client('emma');
     const mine = 'https://bots.example.com/echo';

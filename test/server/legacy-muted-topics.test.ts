@@ -81,6 +81,26 @@ describe('PATCH /users/me/subscriptions/muted_topics', () => {
     expect(res.body.msg).toBe('Invalid channel ID');
     res = await patch({ stream: 'no such channel', topic: 't', op: 'remove' });
     expect(res.body.msg).toBe('Topic is not muted');
+    // Only a mute is removed, and a muted topic is not muted again.
+    res = await patch({ stream: 'general', topic: 'never muted', op: 'remove' });
+    expect(res.status).toBe(400);
+    expect(res.body.msg).toBe('Topic is not muted');
+    res = await dev.post('/user_topics', {
+      stream_id: general,
+      topic: 'followed',
+      visibility_policy: 3,
+    });
+    expect(res.status, res.text).toBe(200);
+    res = await patch({ stream: 'general', topic: 'followed', op: 'remove' });
+    expect(res.body.msg).toBe('Topic is not muted');
+    expect(await userTopics()).toContainEqual(
+      expect.objectContaining({ topic_name: 'followed', visibility_policy: 3 }),
+    );
+    res = await patch({ stream: 'general', topic: 'already', op: 'add' });
+    expect(res.status, res.text).toBe(200);
+    res = await patch({ stream: 'general', topic: 'already', op: 'add' });
+    expect(res.status).toBe(400);
+    expect(res.body.msg).toBe('Topic already muted');
     res = await patch({ stream: 'general', topic: 't', op: 'toggle' });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('REQUEST_VARIABLE_INVALID');

@@ -1,13 +1,21 @@
 // Outgoing webhooks against a real HTTP endpoint on 127.0.0.1: which messages call a bot, the
 // payloads of both interfaces field by field, answers posted as the bot, retries, failures told to
 // the bot's owner by the Notification Bot, a restart in the middle of a call, and refused URLs.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
 import type { ApiClient } from '../support/client';
 import { registerQueue, type TestQueue } from '../support/events';
 import { startWebhookEndpoint, type WebhookEndpoint } from '../support/webhook-endpoint';
 import { outgoingWebhooksIdle } from '../../server/resources/webhooks/outgoing-delivery';
-import { fetchMessages, sendDirect, sendToChannel, topicNarrow } from './messages-support';
+import {
+  createChannel,
+  fetchMessages,
+  sendDirect,
+  sendToChannel,
+  topicNarrow,
+} from './messages-support';
+import { createUser } from '../../server/realm/accounts';
+import { Role } from '../../server/realm/roles';
 
 interface Bot {
   id: number;
@@ -305,6 +313,23 @@ describe('outgoing webhooks', () => {
     expect(endpoint.calls.length).toBe(before);
   });
 
+  it("does not call a bot switched to Slack's interface for a direct message queued before", async () => {
+    const bot = await createBot(server, endpoint.url);
+    endpoint.answerWith(() => 'hang');
+    const dev = server.client('dev');
+    await sendDirect(dev, [bot.id], 'queued under interface 1');
+    await endpoint.nextCall();
+    const res = await dev.patch(`/bots/${bot.id}`, { service_interface: 2 });
+    expect(res.status, res.text).toBe(200);
+    // The restart aborts the hanging call; its row is owed again, now to a Slack-format bot.
+    endpoint.answerWith(() => ({ body: { content: 'must not be posted' } }));
+    const calls = endpoint.calls.length;
+    await server.restart();
+    await vi.waitFor(() => expect(pendingCalls(server)).toBe(0), { timeout: 5000 });
+    await outgoingWebhooksIdle(server.server.ctx);
+    expect(endpoint.calls.length).toBe(calls);
+  });
+
   it('posts nothing for response_not_required, an empty content or a JSON ""', async () => {
     const bot = await createBot(server, endpoint.url);
     const dev = server.client('dev');
@@ -341,6 +366,50 @@ describe('outgoing webhooks', () => {
     expect(
       topic.body.messages.filter((m: { sender_id: number }) => m.sender_id === bot.id),
     ).toHaveLength(1);
+  });
+
+  it("holds the bot's answer to the send path's checks, and tells the owner of a refusal", async () => {
+    const bot = await createBot(server, endpoint.url);
+    const dev = server.client('dev');
+    /** Someone mentions the bot; returns the raw notice its owner (dev) gets. */
+    const refusal = async (sender: ApiClient, channel: string, topic: string) => {
+      const queue = await messageQueue(dev);
+      await sendToChannel(sender, channel, topic, `@**${bot.fullName}** hi`);
+      const notice = await messageFrom(queue, notificationBotId(server));
+      const messages = await fetchMessages(dev, { narrow: topicNarrow(channel, topic) });
+      expect(messages.body.messages).toHaveLength(1);
+      return (await dev.get(`/messages/${notice.id}`, { apply_markdown: false })).body.message
+        .content as string;
+    };
+
+    // A wildcard mention the realm does not allow the bot (a member) in a channel this large.
+    const crowd: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      crowd.push(
+        createUser(server.server.db, {
+          email: `hookcrowd${i}@tributary.local`,
+          fullName: `Hook Crowd ${i}`,
+          role: Role.member,
+          password: null,
+        }).id,
+      );
+    }
+    await createChannel(server, server.client('owner'), 'hook-crowd', [
+      server.users.owner.user_id,
+      server.users.dev.user_id,
+      bot.id,
+      ...crowd,
+    ]);
+    endpoint.answerWith(() => ({ body: { content: '@**all** listen up' } }));
+    let raw = await refusal(dev, 'hook-crowd', 'wildcard answer');
+    expect(raw).toContain(
+      'resulted in the following error:\n> You do not have permission to use channel wildcard mentions in this channel.',
+    );
+
+    // A channel only administrators may post to: the bot's answer is refused there.
+    endpoint.answerWith(() => ({ body: { content: 'announcing' } }));
+    raw = await refusal(server.client('admin'), 'announcements', 'bot news');
+    expect(raw).toContain('> You do not have permission to post in this channel.');
   });
 
   it('retries a 5xx and answers once the endpoint recovers', async () => {

@@ -249,6 +249,34 @@ describe('clear-after: scheduled_end_time on POST /users/me/status', () => {
     await moderator.post('/users/me/status', { status_text: '', emoji_name: '' });
   });
 
+  it('tells the others of an away change that keeps the end time, and the owner of a dropped one', async () => {
+    const farid = server.client('farid');
+    const own = await registerQueue(farid, { event_types: ['user_status'] });
+    const other = await registerQueue(server.client('dev'), { event_types: ['user_status'] });
+    const at = inSeconds(3600);
+    await farid.post('/users/me/status', { status_text: 'Lunch', scheduled_end_time: at });
+    await own.waitFor((e) => e.type === 'user_status');
+    await other.waitFor((e) => e.type === 'user_status');
+
+    const res = await farid.post('/users/me/status', { away: true, scheduled_end_time: at });
+    expect(res.status, res.text).toBe(200);
+    const seen = await other.waitFor((e) => e.type === 'user_status');
+    expect(seen).toMatchObject({ user_id: server.userIds.farid, away: true });
+    expect(seen).not.toHaveProperty('scheduled_end_time');
+    expect(await own.waitFor((e) => e.type === 'user_status')).toMatchObject({
+      away: true,
+      scheduled_end_time: at,
+    });
+
+    // A change without the end time drops it: the owner's event says so.
+    await farid.post('/users/me/status', { away: false });
+    expect(await own.waitFor((e) => e.type === 'user_status')).toMatchObject({
+      away: false,
+      scheduled_end_time: null,
+    });
+    await farid.post('/users/me/status', { status_text: '' });
+  });
+
   it('refuses an end time without a status, and stores nothing', async () => {
     const res = await server
       .client('owner')

@@ -42,6 +42,23 @@ function setTopicVisibility(
   ]);
 }
 
+/** The stored policy for a topic as the request names it (0 when none). */
+function topicPolicy(
+  ctx: RealmContext,
+  userId: number,
+  channelId: number,
+  rawTopic: string,
+): number {
+  let topic = rawTopic.trim();
+  if (topic === emptyTopicDisplayName(ctx.db) || topic === '(no topic)') topic = '';
+  const row = ctx.db
+    .prepare<[number, number, string], { visibility_policy: number }>(
+      'SELECT visibility_policy FROM user_topics WHERE user_id = ? AND channel_id = ? AND topic_name = ?',
+    )
+    .get(userId, channelId, topic);
+  return row?.visibility_policy ?? VISIBILITY_INHERIT;
+}
+
 const VISIBILITY_INHERIT = 0;
 const VISIBILITY_MUTED = 1;
 
@@ -88,8 +105,10 @@ export const userTopicsResource: ResourceModule = {
             ? getChannelByName(ctx.db, params.stream)
             : getChannel(ctx.db, params.stream_id!);
         if (params.op === 'remove') {
-          // As the public server: removing needs the channel to exist, not access to it.
-          if (!channel) throw badRequest('Topic is not muted');
+          // As the public server: removing needs the channel to exist, not access to it, and
+          // removes only a mute (a followed or unmuted topic is "not muted").
+          if (!channel || topicPolicy(ctx, user.id, channel.id, params.topic) !== VISIBILITY_MUTED)
+            throw badRequest('Topic is not muted');
           setTopicVisibility(ctx, user.id, channel.id, params.topic, VISIBILITY_INHERIT);
           return;
         }
@@ -100,6 +119,8 @@ export const userTopicsResource: ResourceModule = {
               : 'Invalid channel ID',
           );
         }
+        if (topicPolicy(ctx, user.id, channel.id, params.topic) === VISIBILITY_MUTED)
+          throw badRequest('Topic already muted');
         setTopicVisibility(ctx, user.id, channel.id, params.topic, VISIBILITY_MUTED);
       },
     );

@@ -48,6 +48,14 @@ export function resolveAction(
   return null;
 }
 
+/** The narrow of a topic as the acting user sees it. */
+function topicQuery(ctx: RealmContext, user: AuthUser, channelId: number, topic: string) {
+  return new NarrowQuery(ctx.db, user, [
+    { operator: 'channel', operand: channelId, negated: false },
+    { operator: 'topic', operand: topic, negated: false },
+  ]);
+}
+
 /** A topic's messages as visible to the acting user, oldest first, from `start` on. */
 function visibleTopicMessages(
   ctx: RealmContext,
@@ -56,11 +64,8 @@ function visibleTopicMessages(
   topic: string,
   start = 0,
 ): MessageRow[] {
-  const query = new NarrowQuery(ctx.db, user, [
-    { operator: 'channel', operand: channelId, negated: false },
-    { operator: 'topic', operand: topic, negated: false },
-  ]);
-  return query.range(start, 0, Number.MAX_SAFE_INTEGER, true).rows;
+  return topicQuery(ctx, user, channelId, topic).range(start, 0, Number.MAX_SAFE_INTEGER, true)
+    .rows;
 }
 
 /** The messages a move applies to, as visible to the acting user, oldest first. */
@@ -90,21 +95,20 @@ export function moveExtent(
   scope: readonly MessageRow[],
 ): MoveExtent {
   const { message } = plan;
+  // Counted and probed in the database: neither topic's messages are loaded for this.
   const movedAll =
     plan.mode === 'change_all' ||
-    visibleTopicMessages(ctx, user, message.channel_id!, message.topic).length === scope.length;
-  const moved = new Set(scope.map((m) => m.id));
-  const destination = visibleTopicMessages(
+    topicQuery(ctx, user, message.channel_id!, message.topic).count() === scope.length;
+  // The moved messages themselves do not count (a rename that changes only letter case).
+  const destinationHadMessages = topicQuery(
     ctx,
     user,
     (plan.newChannel ?? plan.oldChannel).id,
     plan.newTopic ?? message.topic,
-  );
-  return {
-    count: scope.length,
-    movedAll,
-    destinationHadMessages: destination.some((m) => !moved.has(m.id)),
-  };
+  ).exists('m.id NOT IN (SELECT value FROM json_each(?))', [
+    JSON.stringify(scope.map((m) => m.id)),
+  ]);
+  return { count: scope.length, movedAll, destinationHadMessages };
 }
 
 export function checkMovePermission(ctx: RealmContext, user: AuthUser, plan: MovePlan): void {

@@ -55,6 +55,28 @@ export class NarrowQuery {
       .all(this.viewer.id, ...this.params, ...extraParams);
   }
 
+  /** How many messages match the narrow (and `extra`), without loading them. */
+  count(extra = '1', extraParams: readonly unknown[] = []): number {
+    const sql = `SELECT COUNT(*) AS n FROM messages m
+                   LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?
+                  WHERE ${this.where} AND ${extra}`;
+    return this.db
+      .prepare<unknown[], { n: number }>(sql)
+      .get(this.viewer.id, ...this.params, ...extraParams)!.n;
+  }
+
+  /** Whether any message matches the narrow (and `extra`): stops at the first. */
+  exists(extra = '1', extraParams: readonly unknown[] = []): boolean {
+    const sql = `SELECT 1 FROM messages m
+                   LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?
+                  WHERE ${this.where} AND ${extra} LIMIT 1`;
+    return (
+      this.db
+        .prepare<unknown[], unknown>(sql)
+        .get(this.viewer.id, ...this.params, ...extraParams) !== undefined
+    );
+  }
+
   /** The oldest unread message matching the narrow. */
   firstUnreadId(): number | undefined {
     // Driven from the viewer's unread index rather than a scan of all messages from the oldest.

@@ -107,9 +107,16 @@ function validateStatus(
 
 /**
  * Checks a clear-after time against the current status, as the public server does: there must be
- * a status to clear. True when nothing but the end time changes (the others need no event then).
+ * a status to clear. True when nothing but the end time changes: every other key the change
+ * carries (away included, stored as presence_enabled) equals what is stored, so the others need no
+ * event.
  */
-function onlyEndTimeChanges(db: Db, userId: number, change: StatusChange): boolean {
+function onlyEndTimeChanges(
+  db: Db,
+  userId: number,
+  change: StatusChange,
+  currentAway: boolean,
+): boolean {
   const current = statusRow(db, userId) ?? { ...NO_STATUS, user_id: userId };
   if (
     change.status_text === undefined &&
@@ -119,9 +126,15 @@ function onlyEndTimeChanges(db: Db, userId: number, change: StatusChange): boole
   ) {
     throw badRequest('Client does not have any status set.');
   }
-  return (
-    (change.status_text === undefined || change.status_text === current.status_text) &&
-    (change.emoji_name === undefined || change.emoji_name === current.emoji_name)
+  const stored: Required<StatusChange> = {
+    status_text: current.status_text,
+    emoji_name: current.emoji_name,
+    emoji_code: current.emoji_code,
+    reaction_type: current.reaction_type,
+    away: currentAway,
+  };
+  return (Object.keys(change) as Array<keyof StatusChange>).every(
+    (key) => change[key] === undefined || change[key] === stored[key],
   );
 }
 
@@ -133,7 +146,8 @@ function applyStatus(
   endTime: number | null = null,
 ): void {
   const wasEnabled = userSettings(ctx.db, userId).presence_enabled !== false;
-  const onlyEndTime = endTime !== null && onlyEndTimeChanges(ctx.db, userId, change);
+  const onlyEndTime = endTime !== null && onlyEndTimeChanges(ctx.db, userId, change, !wasEnabled);
+  const storedEndTime = statusRow(ctx.db, userId)?.scheduled_end_time ?? null;
   ctx.db.transaction(() => {
     const current = statusRow(ctx.db, userId) ?? { ...NO_STATUS, user_id: userId };
     const next = {
@@ -181,7 +195,8 @@ function applyStatus(
       : { reaction_type: publicName(change.reaction_type) }),
   };
   let others = activeUserIds(ctx.db);
-  if (endTime !== null) {
+  // A change that drops a stored end time tells the owner so (null), as it told them of it.
+  if (endTime !== null || storedEndTime !== null) {
     ctx.events.send([userId], { ...event, scheduled_end_time: endTime });
     others = others.filter((id) => id !== userId);
   }

@@ -26,12 +26,19 @@ import { notificationBot } from '../users/system-bots';
 import { directRecipientUserIds, getMessage, type MessageRow } from '../messages/messages-store';
 import {
   announceCreatedMessage,
+  resolveSendTarget,
   storeMessage,
   type MessageTarget,
 } from '../messages/messages-send';
+import type { RenderedMessage } from '../../markdown/render';
 import { validateContent } from '../messages/messages-rules';
 import { writeBatcher } from '../messages/messages-write-batch';
-import { OUTGOING_WEBHOOK_BOT, setWebhookWaker, type WebhookTrigger } from './outgoing-queue';
+import {
+  OUTGOING_WEBHOOK_BOT,
+  SLACK_INTERFACE,
+  setWebhookWaker,
+  type WebhookTrigger,
+} from './outgoing-queue';
 import { buildWebhookRequest, readWebhookAnswer } from './outgoing-payload';
 import { callWebhook, webhookAgent, type CallOutcome } from './outgoing-call';
 
@@ -171,6 +178,13 @@ class DeliveryWorker {
       return;
     }
     const interfaceType = service.interface ?? 1;
+    // A direct message queued while the bot used interface 1, whose owner switched it to Slack's
+    // since: Slack's interface has no form for direct messages, and the public server does not
+    // call Slack bots for them, so the row is finished without a call.
+    if (message.type === 'private' && interfaceType === SLACK_INTERFACE) {
+      await this.finish(row, null);
+      return;
+    }
     const request = buildWebhookRequest(
       ctx,
       bot,
@@ -207,10 +221,13 @@ class DeliveryWorker {
         );
       }
       try {
+        const content = validateContent(answer.content);
+        const { target, rendered } = this.answerTarget(bot, message, content);
         await this.finish(row, {
           sender: toViewer(bot),
-          target: this.answerTarget(bot, message),
-          content: validateContent(answer.content),
+          target,
+          content,
+          rendered,
           client: 'OutgoingWebhookResponse',
         });
       } catch (error) {
@@ -238,21 +255,33 @@ class DeliveryWorker {
     );
   }
 
-  /** Where the bot answers: the message's topic, or its direct message conversation. */
-  private answerTarget(bot: UserRow, message: MessageRow): MessageTarget {
+  /**
+   * Where the bot answers, the message's topic or its direct message conversation, checked and
+   * rendered by the send path's own checks as the bot (posting rights, topic rules, wildcard
+   * mentions, active recipients); a refusal is an ApiError, told to the owner.
+   */
+  private answerTarget(
+    bot: UserRow,
+    message: MessageRow,
+    content: string,
+  ): { target: MessageTarget; rendered: RenderedMessage } {
     const { db } = this.ctx;
+    const sender = toViewer(bot);
     if (message.type === 'private') {
       const others = directRecipientUserIds(db, message.recipient_id).filter((id) => id !== bot.id);
-      return { kind: 'direct', userIds: others.length > 0 ? others : [bot.id] };
+      return resolveSendTarget(this.ctx, sender, {
+        type: 'direct',
+        to: others.length > 0 ? others : [bot.id],
+        topic: undefined,
+        content,
+      });
     }
-    const channel = getChannel(db, message.channel_id!);
-    if (!channel || channel.is_archived === 1) {
-      throw new ApiError(
-        'BAD_REQUEST',
-        `Not authorized to send to channel '${channel?.name ?? ''}'`,
-      );
-    }
-    return { kind: 'channel', channel, topic: message.topic };
+    return resolveSendTarget(this.ctx, sender, {
+      type: 'stream',
+      to: message.channel_id!,
+      topic: message.topic,
+      content,
+    });
   }
 
   /** Deletes the row and posts the answer or notice with it, in one transaction. */
@@ -264,6 +293,7 @@ class DeliveryWorker {
       return storeMessage(ctx, post.sender, post.target, post.content, {
         client: post.client,
         readBySender: false,
+        rendered: post.rendered,
       });
     });
     if (created && !this.stopped) announceCreatedMessage(ctx, created);
@@ -275,6 +305,8 @@ interface OutgoingPost {
   sender: AuthUser;
   target: MessageTarget;
   content: string;
+  /** The content as the send path's checks rendered it. */
+  rendered?: RenderedMessage;
   client: string;
 }
 
