@@ -18,6 +18,9 @@ const fence = (message, patterns, paths = []) => ({
   ],
 });
 
+const RENDERER_FENCE =
+  'The renderer talks to main only through window.tributary (shared/ipc); it never imports electron/, server/ or Node.';
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', '.tsbuild/', 'bench/.out/'] },
   js.configs.recommended,
@@ -61,10 +64,35 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       ...fence(
-        'The renderer talks to main only through window.tributary (shared/ipc); it never imports electron/, server/ or Node.',
+        RENDERER_FENCE,
         ['**/electron/**', '**/server/**', 'node:*', 'electron', 'electron/*'],
         [...builtinModules, 'electron'],
       ),
+    },
+  },
+  {
+    // The renderer's floors: the shell (renderer/shell) imports every feature; features, the store,
+    // the bridge and lib stand below it and never import it back. Repeats the fence above, since a
+    // later block's no-restricted-imports replaces an earlier one's.
+    files: ['renderer/{features,store,bridge,lib}/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [...builtinModules, 'electron'].map((name) => ({ name, message: RENDERER_FENCE })),
+          patterns: [
+            {
+              group: ['**/electron/**', '**/server/**', 'node:*', 'electron', 'electron/*'],
+              message: RENDERER_FENCE,
+            },
+            {
+              regex: '^(\\.\\./)+shell(/|$)',
+              message:
+                'renderer/shell is the top floor (the app frame that imports every feature); nothing below imports it. Move what both need down into store/, bridge/ or lib/.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -1,5 +1,5 @@
 // Browser mode keeps its promise about messages the page holds but has not handed to the app
-// (src/unsent.ts: kept in this origin's localStorage, handed over when the app is reachable):
+// (unsent.ts: kept in this origin's localStorage, handed over when the app is reachable):
 // - the window asks before it closes or reloads while it holds any (the browser's leave-page
 //   prompt);
 // - a sealed copy sits in cookies, which 127.0.0.1 shares across ports (localStorage does not), so
@@ -12,7 +12,7 @@ import {
   UNSENT_HANDOVER_PATH,
   UNSENT_KEY_LABEL,
 } from '../../shared/ipc/wire';
-import { listUnsent, mirrorUnsent, type UnsentMessage } from '../src/unsent';
+import { listUnsent, mirrorUnsent, type UnsentMessage } from './unsent';
 
 /** Cookie values are kept under 4 KB each, and few: every request to the path carries them all. */
 const CHUNK_CHARS = 3800;

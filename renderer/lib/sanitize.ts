@@ -4,7 +4,7 @@
 // talks to the chat server and the CSP allows no remote images.
 import createDOMPurify, { type DOMPurify } from 'dompurify';
 import { mediaUrl } from '../bridge/media';
-import { uiStore } from '../src/ui-store';
+import { uiStore } from '../store/ui-store';
 import { katexClasses, katexStyle } from './sanitize-katex';
 
 const EXTERNAL_SCHEMES = /^(https?:|mailto:)/i;

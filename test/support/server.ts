@@ -1,7 +1,7 @@
 /**
  * Test helpers for the local realm server. Every server test uses these; read this first.
  *
- *   import { startTestServer } from '../support/server';
+ *   import { startTestServer } from './server';
  *
  *   const server = await startTestServer({ seed: 'demo' });   // real server, 127.0.0.1, port 0,
  *                                                              // fresh temp data folder

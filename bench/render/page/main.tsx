@@ -7,7 +7,7 @@
 // - cold: nothing rendered or painted before and no warm-up: open() is the page's first React
 //   render and its first text layout (the figure earlier versions of this bench reported).
 // - app (default): the app's shell (the real Sidebar and a top bar) has rendered and painted, and
-//   the sanitizer was warmed at idle as the app's entry does (renderer/src/main.tsx), but no message
+//   the sanitizer was warmed at idle as the app's entry does (renderer/shell/main.tsx), but no message
 //   list has run yet. open() mounts the MessageList in the main area.
 // - switch: as app, and another channel's list (200 messages) is on screen, as in the app, which
 //   opens on All messages: open() replaces it with the 10,000-message one (a new MessageList, as
@@ -21,7 +21,7 @@ import { createChatStore } from '../../../renderer/store';
 import { ChatStoreProvider } from '../../../renderer/store/hooks';
 import { MessageList } from '../../../renderer/features/messages/MessageList';
 import { Sidebar } from '../../../renderer/features/sidebar/Sidebar';
-import { uiStore } from '../../../renderer/src/ui-store';
+import { uiStore } from '../../../renderer/store/ui-store';
 import { warmSanitizerWhenIdle } from '../../../renderer/lib/sanitize';
 import {
   warmMessageBodiesWhenIdle,
@@ -34,7 +34,7 @@ import type {
   User,
   Subscription,
 } from '../../../shared/api/types';
-import '../../../renderer/src/styles';
+import '../../../renderer/shell/styles';
 
 // 10,000 by default; run.ts also loads ?messages=50000 for the renderer-heap bar.
 const params = new URLSearchParams(location.search);

@@ -2,8 +2,8 @@
 import { useChatStore, useChatStoreApi } from '../../store/hooks';
 import { selectUnreadCounts } from '../../store';
 import type { ConnectionState } from '../../../shared/ipc/common';
-import { api } from '../../src/tributary';
-import { ALL_MESSAGES_ROUTE, navigate, uiStore, useUi } from '../../src/ui-store';
+import { api } from '../../bridge/api';
+import { ALL_MESSAGES_ROUTE, navigate, uiStore, useUi } from '../../store/ui-store';
 import { RealmIcon } from './RealmIcon';
 
 export function connectionLabel(state: ConnectionState | undefined): string {

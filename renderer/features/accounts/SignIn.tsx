@@ -2,8 +2,8 @@
 // password or an API key.
 import { useState } from 'react';
 import type { ServerCheck } from '../../../shared/ipc/accounts';
-import { api, errorText } from '../../src/tributary';
-import { ALL_MESSAGES_ROUTE, leaveScreen, replaceRoute, useUi } from '../../src/ui-store';
+import { api, errorText } from '../../bridge/api';
+import { ALL_MESSAGES_ROUTE, leaveScreen, replaceRoute, useUi } from '../../store/ui-store';
 import { useChatStoreApi } from '../../store/hooks';
 
 export function SignIn() {

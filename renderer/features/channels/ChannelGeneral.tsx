@@ -8,7 +8,7 @@ import type { Channel, GroupSettingValue } from '../../../shared/api/types';
 import type { ChannelGroupSettings } from '../../../shared/ipc/admin-people';
 import { useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
-import { api, errorText } from '../../src/tributary';
+import { api, errorText } from '../../bridge/api';
 import { canAdministerChannel } from './channel-permissions';
 import { GroupSettingField } from '../settings/organization/group-settings';
 import { ErrorLine } from './parts';

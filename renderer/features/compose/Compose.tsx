@@ -16,9 +16,9 @@ import { useChatActions, useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import type { Message } from '../../../shared/api/types';
 import type { OutgoingMessage } from '../../../shared/ipc/chat';
-import { api, errorText } from '../../src/tributary';
-import { forgetUnsent, isHostUnreachable, keepUnsent } from '../../src/unsent';
-import { takeComposeRequest, uiStore, useUi, type ComposeRequest } from '../../src/ui-store';
+import { api, errorText } from '../../bridge/api';
+import { forgetUnsent, isHostUnreachable, keepUnsent } from '../../bridge/unsent';
+import { takeComposeRequest, uiStore, useUi, type ComposeRequest } from '../../store/ui-store';
 import { clockNow } from '../../lib/format';
 import { draftBodyFor, findDraft, type Destination } from './drafts';
 import { UploadList, useUploads, withoutLink } from './uploads';
@@ -319,7 +319,7 @@ export function Compose({ accountId, defaultDestination, viewNarrowKey }: Compos
           : { type: 'private', to: destination.to },
     });
     sentElsewhere.noteSent(localId, destination);
-    // Kept by the page until main has it (src/unsent.ts): the box is cleared, the text is not lost.
+    // Kept by the page until main has it (bridge/unsent.ts): the box is cleared, the text is not lost.
     keepUnsent({ accountId, localId, message });
     api()
       .sendMessage({ accountId, message, localId })

@@ -4,7 +4,7 @@
 import { useMemo, type KeyboardEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useChatStore } from '../../store/hooks';
-import { api, errorText } from '../../src/tributary';
+import { api, errorText } from '../../bridge/api';
 import { messageBodyHtml } from '../messages/rich-content';
 import { handleContentClick, handleContentKeyDown } from '../messages/content-controls';
 

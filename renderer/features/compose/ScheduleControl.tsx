@@ -3,8 +3,8 @@
 // go out. The list of scheduled messages is the "Scheduled messages" view.
 import { useState } from 'react';
 import type { OutgoingMessage } from '../../../shared/ipc/chat';
-import { api, errorText } from '../../src/tributary';
-import { navigate } from '../../src/ui-store';
+import { api, errorText } from '../../bridge/api';
+import { navigate } from '../../store/ui-store';
 import { formatDateTime } from '../../lib/format';
 import { useTwentyFourHour } from '../../store/hooks';
 import { TimeChoices } from './TimeChoices';

@@ -6,7 +6,7 @@ import { useCallback, useState } from 'react';
 import { useChatStore, useChatStoreApi } from '../../store/hooks';
 import { selectActiveAccount, selectOutboxForNarrow } from '../../store';
 import { dmNarrow, topicNarrow } from '../../../shared/narrow';
-import { navigate } from '../../src/ui-store';
+import { navigate } from '../../store/ui-store';
 import type { Destination } from './drafts';
 
 export function useSentElsewhere(viewNarrowKey: string | undefined) {

@@ -3,8 +3,8 @@
 // its link is inserted, and the chip stays while that link is in the text. Removing a chip cancels
 // an upload under way, or takes a finished one's link out of the text.
 import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent } from 'react';
-import { api, errorText } from '../../src/tributary';
-import { uiStore, useUi } from '../../src/ui-store';
+import { api, errorText } from '../../bridge/api';
+import { uiStore, useUi } from '../../store/ui-store';
 import type { UploadProgress } from '../../../shared/ipc/uploads';
 
 interface LocalUpload {

@@ -5,7 +5,7 @@ import { useMemo, useState, type KeyboardEvent, type ReactNode, type RefObject }
 import { useQuery } from '@tanstack/react-query';
 import { useChatStore, useChatStoreApi } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
-import { api } from '../../src/tributary';
+import { api } from '../../bridge/api';
 import {
   applyCompletion,
   candidateName,

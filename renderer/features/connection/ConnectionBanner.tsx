@@ -1,10 +1,10 @@
 // Shown while the account is not live: backing off (with the next retry time and a retry button),
 // signed out (with a way to sign in again), or connecting.
 import { useEffect, useState } from 'react';
-import { useUi } from '../../src/ui-store';
-import { api } from '../../src/tributary';
+import { useUi } from '../../store/ui-store';
+import { api } from '../../bridge/api';
 import { secondsUntil } from '../../lib/format';
-import { errorText } from '../../src/tributary';
+import { errorText } from '../../bridge/api';
 
 /** A new password or API key for a signed-out account (same server and email). */
 function Reauthenticate({ accountId, onDone }: { accountId: string; onDone: () => void }) {

@@ -3,8 +3,8 @@
 // not start, with Retry.
 // Remote accounts work meanwhile; the local account's own banner shows it is not connected.
 import { useEffect, useState } from 'react';
-import { useUi } from '../../src/ui-store';
-import { api } from '../../src/tributary';
+import { useUi } from '../../store/ui-store';
+import { api } from '../../bridge/api';
 import { secondsUntil } from '../../lib/format';
 
 export function LocalRealmBanner() {

@@ -1,11 +1,12 @@
 // The keyboard shortcut help (`?`): every shortcut by group, as the public app's help lists them.
 // Esc closes it (the global handler closes any overlay); so does the Close button.
 import { useEffect, useRef } from 'react';
-import { uiStore } from '../../src/ui-store';
-import { shortcutSections } from './shortcut-list';
+import { uiStore } from '../../store/ui-store';
+import { shortcutSections, type ShortcutInfo } from './shortcut-list';
 import './shortcut-help.css';
 
-export function ShortcutHelp() {
+/** `global`: the shell's own keys (shell/shortcuts.ts), which this floor cannot import. */
+export function ShortcutHelp({ global }: { global: readonly ShortcutInfo[] }) {
   const closeRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     const before = document.activeElement as HTMLElement | null;
@@ -33,7 +34,7 @@ export function ShortcutHelp() {
           </button>
         </header>
         <div className="shortcut-sections">
-          {shortcutSections().map(({ group, shortcuts }) => (
+          {shortcutSections(global).map(({ group, shortcuts }) => (
             <section key={group} aria-label={group}>
               <h3>{group}</h3>
               <table>

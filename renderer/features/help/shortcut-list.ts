@@ -1,7 +1,21 @@
 // Every keyboard shortcut the help overlay lists, in the public app's groups: the global keys from
-// their handler's own table (src/shortcuts.ts), and the keys handled where they act (the message
+// their handler's own table (shell/shortcuts.ts, handed in by the shell), and the keys handled where they act (the message
 // list, menus, compose, the image viewer), named here beside the component that handles each.
-import { GLOBAL_SHORTCUTS, type ShortcutGroup, type ShortcutInfo } from '../../src/shortcuts';
+
+/** A shortcut as the help overlay lists it, in the public app's groups. */
+export interface ShortcutInfo {
+  keys: string[];
+  description: string;
+  group: ShortcutGroup;
+}
+export type ShortcutGroup =
+  | 'The basics'
+  | 'Search'
+  | 'Navigation'
+  | 'Composing messages'
+  | 'Message actions'
+  | 'Menus'
+  | 'Image viewer';
 
 /** Keys handled inside one part of the app (the file that handles each is named beside it). */
 export const LOCAL_SHORTCUTS: readonly ShortcutInfo[] = [
@@ -46,8 +60,10 @@ const GROUP_ORDER: readonly ShortcutGroup[] = [
 ];
 
 /** The shortcuts by group, in the public app's order of groups. */
-export function shortcutSections(): { group: ShortcutGroup; shortcuts: ShortcutInfo[] }[] {
-  const all = [...GLOBAL_SHORTCUTS, ...LOCAL_SHORTCUTS];
+export function shortcutSections(
+  global: readonly ShortcutInfo[],
+): { group: ShortcutGroup; shortcuts: ShortcutInfo[] }[] {
+  const all = [...global, ...LOCAL_SHORTCUTS];
   return GROUP_ORDER.map((group) => ({
     group,
     shortcuts: all.filter((s) => s.group === group),

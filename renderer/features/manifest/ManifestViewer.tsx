@@ -1,4 +1,4 @@
-// The meeting-manifest viewer (rendered by the app shell, renderer/src/ManifestRoute.tsx). Files are
+// The meeting-manifest viewer (rendered by the app shell, renderer/shell/ManifestRoute.tsx). Files are
 // reached only through main: a path (command line, recent list, or typed in browser mode), the native
 // dialog (Electron), or a dropped file. One manifest is open at a time; opening another, or leaving
 // the viewer, closes it in main, which revokes its audio token.

@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { MeetingShareFile, ShareDestination } from '../../../shared/ipc/manifest';
 import { selectActiveAccount } from '../../store/selectors';
 import { useChatStore } from '../../store/hooks';
-import { useUi } from '../../src/ui-store';
+import { useUi } from '../../store/ui-store';
 import { callErrorText, viewerApi } from './manifestApi';
 
 type Phase =

@@ -5,7 +5,7 @@
 import { useEffect, useReducer, useRef, useState } from 'react';
 import type { MeetingCardInfo, MeetingProbe } from '../../../shared/ipc/meetings';
 import { manifestVerdict, UNNAMED_AUDIO } from '../../../shared/manifest';
-import { navigate } from '../../src/ui-store';
+import { navigate } from '../../store/ui-store';
 import { formatClock } from '../manifest/format';
 import { onProbesForgotten, probeMeetings } from './meeting-probes';
 import './meetings.css';

@@ -2,7 +2,7 @@
 // main honours by deleting what it had of that file). Leaving the viewer cancels too (ManifestViewer).
 import { useEffect, useState } from 'react';
 import type { MeetingDownloadProgress } from '../../../shared/ipc/meetings';
-import { api } from '../../src/tributary';
+import { api } from '../../bridge/api';
 
 export function cancelMeetingDownload(downloadId: string): void {
   void api()

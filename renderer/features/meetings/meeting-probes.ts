@@ -3,7 +3,7 @@
 // verdict becomes known), so a successful open forgets the answers that list that manifest.
 import type { MeetingProbe, MeetingRef } from '../../../shared/ipc/meetings';
 import type { ManifestSession } from '../../../shared/ipc/manifest';
-import { api } from '../../src/tributary';
+import { api } from '../../bridge/api';
 
 const probes = new Map<string, Promise<MeetingProbe>>();
 const listeners = new Set<() => void>();

@@ -8,7 +8,7 @@ import { useChatStore } from '../../store/hooks';
 import type { AccountState } from '../../store';
 import { sanitizeMessageHtml } from '../../lib/sanitize';
 import { formatDateTime } from '../../lib/format';
-import { api, errorText } from '../../src/tributary';
+import { api, errorText } from '../../bridge/api';
 import { userName } from './narrow-info';
 import { handleContentClick, handleContentKeyDown } from './content-controls';
 import { decorateMessageHtml, localizeTimes } from './rich-content';

@@ -12,8 +12,8 @@ import {
 } from '../../store/hooks';
 import type { AccountState, IdList, OutboxEntry } from '../../store';
 import { narrowCanMarkRead, narrowFromKey } from '../../../shared/narrow';
-import { useUi, uiStore } from '../../src/ui-store';
-import { api } from '../../src/tributary';
+import { useUi, uiStore } from '../../store/ui-store';
+import { api } from '../../bridge/api';
 import { DateSeparator, MessageRow } from './MessageRow';
 import { EchoRecipientHeader, RecipientHeader } from './RecipientHeader';
 import { localDay } from '../../lib/format';

@@ -8,7 +8,7 @@ import { narrowKey, type Narrow } from '../../../shared/narrow';
 import { MessageList } from './MessageList';
 import { describeNarrow, dmIdsOf } from './narrow-info';
 import { Compose, destinationForView, destinationOfMessage } from '../compose/Compose';
-import { useUi } from '../../src/ui-store';
+import { useUi } from '../../store/ui-store';
 import { TypingIndicator } from '../people/TypingIndicator';
 import { markNarrowRead } from '../sidebar/Sidebar';
 

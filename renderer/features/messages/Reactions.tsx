@@ -4,7 +4,7 @@ import type { MessageWithFlags, Reaction } from '../../../shared/api/types';
 import { useShallow } from 'zustand/shallow';
 import { useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
-import { api } from '../../src/tributary';
+import { api } from '../../bridge/api';
 import { userName } from './narrow-info';
 import { Emoji } from '../emoji/Emoji';
 

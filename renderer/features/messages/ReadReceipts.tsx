@@ -4,7 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useAccountNames } from '../../store/hooks';
 import { MenuDialog } from './MenuDialog';
-import { api, errorText } from '../../src/tributary';
+import { api, errorText } from '../../bridge/api';
 import { avatar } from './MessageRow';
 
 export function ReadReceipts({

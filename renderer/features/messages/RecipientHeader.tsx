@@ -8,7 +8,7 @@ import type { MessageWithFlags } from '../../../shared/api/types';
 import type { LocalEchoDestination } from '../../store';
 import { channelNarrow, dmNarrow, topicNarrow } from '../../../shared/narrow';
 import { dayLabel } from '../../lib/format';
-import { navigate } from '../../src/ui-store';
+import { navigate } from '../../store/ui-store';
 import { TopicMenu } from '../topics/TopicMenu';
 
 /** The day of a message, at the right end of its recipient bar. */

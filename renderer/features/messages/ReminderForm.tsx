@@ -3,7 +3,7 @@
 // in an hour, tomorrow or Monday at 9 am, or a time of your own.
 import { useState } from 'react';
 import { MenuDialog } from './MenuDialog';
-import { api, errorText } from '../../src/tributary';
+import { api, errorText } from '../../bridge/api';
 import { clockNow, formatDateTime } from '../../lib/format';
 import { useTwentyFourHour } from '../../store/hooks';
 import { TimeChoices } from '../compose/TimeChoices';

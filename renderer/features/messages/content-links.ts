@@ -3,7 +3,7 @@
 // main (upload-links.ts), never in the app's window. The element carrying the handler names the
 // account in data-account-id.
 import type { MouseEvent } from 'react';
-import { api } from '../../src/tributary';
+import { api } from '../../bridge/api';
 import { openNarrowLink } from './narrow-links';
 import { openUploadLink } from './upload-links';
 import { handleMediaClick } from './media/media-click';

@@ -3,7 +3,7 @@
 // `href="#narrow/…"` marked `data-narrow-link`; absolute ones to the account's own server
 // (`https://realm/#narrow/…`, as message links and quotes carry them) are recognised here.
 import { parseNarrowLink, type NarrowLink } from '../../../shared/narrow/link';
-import { navigate, uiStore } from '../../src/ui-store';
+import { navigate, uiStore } from '../../store/ui-store';
 
 function sameServer(href: string, site: string): boolean {
   try {

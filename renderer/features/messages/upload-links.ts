@@ -4,7 +4,7 @@
 // not open anything but app:// and the system handler takes only http(s) links, so main opens the
 // file instead (openUpload: the realm's short-lived download URL in the system browser).
 import { MEDIA_SCHEME } from '../../../shared/ipc/wire';
-import { api } from '../../src/tributary';
+import { api } from '../../bridge/api';
 
 /** Opens an upload link of this account; false for links that are not uploads. */
 export function openUploadLink(anchor: Element, accountId: string | undefined): boolean {

@@ -8,8 +8,8 @@ import type { ChatStore } from '../../store';
 import { useChatStoreApi, useChatStore } from '../../store/hooks';
 import { narrowFromKey } from '../../../shared/narrow';
 import type { MessagesPage } from '../../../shared/ipc/chat';
-import { api } from '../../src/tributary';
-import { uiStore } from '../../src/ui-store';
+import { api } from '../../bridge/api';
+import { uiStore } from '../../store/ui-store';
 import { readingPosition } from './reading-position';
 
 export const PAGE_SIZE = 100;

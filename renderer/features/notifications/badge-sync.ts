@@ -3,7 +3,7 @@
 import { badgeCount, windowTitle, type AccountUnreads } from '../../../shared/notifications/badge';
 import type { AccountState, ChatState, ChatStore } from '../../store';
 import { selectUnreadCounts } from '../../store/selectors';
-import type { Api } from '../../src/tributary';
+import type { Api } from '../../bridge/api';
 
 function* followedTopicIds(account: AccountState): Generator<number> {
   for (const [streamId, topics] of account.unreads.streams) {

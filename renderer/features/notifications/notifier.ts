@@ -10,8 +10,8 @@ import {
 } from '../../../shared/notifications/decide';
 import type { ChatStore } from '../../store';
 import { topicVisibility } from '../../store/slices/userTopics';
-import type { Api } from '../../src/tributary';
-import { uiStore } from '../../src/ui-store';
+import type { Api } from '../../bridge/api';
+import { uiStore } from '../../store/ui-store';
 import { messageText } from './message-text';
 import { openNotificationTarget } from './open-target';
 import { playNotificationSound } from './sounds';

@@ -3,8 +3,8 @@
 import { dmNarrow, topicNarrow } from '../../../shared/narrow';
 import type { NotificationTargetPayload } from '../../../shared/ipc/notifications';
 import type { ChatStore } from '../../store';
-import type { Api } from '../../src/tributary';
-import { navigate, uiStore } from '../../src/ui-store';
+import type { Api } from '../../bridge/api';
+import { navigate, uiStore } from '../../store/ui-store';
 
 export function openNotificationTarget(
   api: Api,

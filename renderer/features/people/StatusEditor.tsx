@@ -4,8 +4,8 @@
 import { useState } from 'react';
 import { useChatStore, useUserStatus } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
-import { api, errorText } from '../../src/tributary';
-import { uiStore } from '../../src/ui-store';
+import { api, errorText } from '../../bridge/api';
+import { uiStore } from '../../store/ui-store';
 import { EmojiPicker } from '../emoji/EmojiPicker';
 import { Emoji } from '../emoji/Emoji';
 import type { ReactionType } from '../../../shared/api/types';

@@ -5,7 +5,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useAccountNames, useChatStore } from '../../store/hooks';
 import { presenceStatus, selectActiveAccount } from '../../store';
-import { useUi } from '../../src/ui-store';
+import { useUi } from '../../store/ui-store';
 import { channelIdOf } from '../messages/narrow-info';
 import { StatusDot } from './PresenceDot';
 import { avatarSource, initialsOf } from '../messages/MessageRow';

@@ -6,8 +6,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useChatStore, useIsUserMuted, useUser, useUserStatus } from '../../store/hooks';
 import { dmNarrow } from '../../../shared/narrow';
 import { localTimeIn } from '../../lib/format';
-import { api, errorText } from '../../src/tributary';
-import { navigate, requestCompose, uiStore } from '../../src/ui-store';
+import { api, errorText } from '../../bridge/api';
+import { navigate, requestCompose, uiStore } from '../../store/ui-store';
 import { PresenceDot } from './PresenceDot';
 import { RoleAndStatus } from './UserProfile';
 

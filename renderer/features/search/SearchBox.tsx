@@ -7,8 +7,8 @@
 import { forwardRef, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useAccountNames, useChatStore, useChatStoreApi } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
-import { navigate, uiStore, useUi } from '../../src/ui-store';
-import { api } from '../../src/tributary';
+import { navigate, uiStore, useUi } from '../../store/ui-store';
+import { api } from '../../bridge/api';
 import {
   canonicalOperator,
   isKnownSearchOperator,

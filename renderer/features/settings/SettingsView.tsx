@@ -2,7 +2,7 @@
 // public web app's settings overlay. Which screens exist is sections.ts.
 import { useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
-import { goBack, replaceRoute } from '../../src/ui-store';
+import { goBack, replaceRoute } from '../../store/ui-store';
 import { SETTINGS_SECTIONS, type SettingsSection } from './sections';
 
 const GROUPS: Array<[SettingsSection['group'], string]> = [

@@ -12,8 +12,8 @@ import { selectActiveAccount, selectUnreadCounts } from '../../store';
 import type { Subscription, VisibilityPolicy } from '../../../shared/api/types';
 import { channelNarrow, dmNarrow, narrowKey, topicNarrow } from '../../../shared/narrow';
 import { PresenceDot } from '../people/PresenceDot';
-import { navigate, useUi, type Route } from '../../src/ui-store';
-import { api, errorText } from '../../src/tributary';
+import { navigate, useUi, type Route } from '../../store/ui-store';
+import { api, errorText } from '../../bridge/api';
 import { channelIdOf, userName } from '../messages/narrow-info';
 import {
   filterChannelSections,

@@ -17,7 +17,7 @@ import {
   unresolvedTopicName,
 } from '../../../shared/narrow';
 import { topicFragment } from '../../../shared/narrow/link';
-import { api } from '../../src/tributary';
+import { api } from '../../bridge/api';
 
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
 

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
-import { navigate, uiStore } from '../../src/ui-store';
+import { navigate, uiStore } from '../../store/ui-store';
 import { selectSwitcherTargets } from './switcher-model';
 
 export function ConversationSwitcher() {

@@ -1,8 +1,8 @@
 // Drafts: every saved draft of the account, to reopen or delete.
 import { useAccountNames } from '../../store/hooks';
 import { dmNarrow, topicNarrow } from '../../../shared/narrow';
-import { api } from '../../src/tributary';
-import { navigate, useUi } from '../../src/ui-store';
+import { api } from '../../bridge/api';
+import { navigate, useUi } from '../../store/ui-store';
 import { userName } from '../messages/narrow-info';
 import type { LocalDraft } from '../../../shared/ipc/drafts';
 

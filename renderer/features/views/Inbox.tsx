@@ -9,7 +9,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useAccountNames, useUnreadCounts } from '../../store/hooks';
 import type { ChannelUnreads } from '../../store/selectors';
 import { channelNarrow, dmNarrow, topicNarrow } from '../../../shared/narrow';
-import { navigate } from '../../src/ui-store';
+import { navigate } from '../../store/ui-store';
 import { userName } from '../messages/narrow-info';
 import { markAfterPaint } from '../../lib/paint-marks';
 

@@ -27,8 +27,8 @@ import {
 } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import { channelNarrow, narrowKey } from '../../../shared/narrow';
-import { api, errorText } from '../../src/tributary';
-import { navigate } from '../../src/ui-store';
+import { api, errorText } from '../../bridge/api';
+import { navigate } from '../../store/ui-store';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { userName } from '../messages/narrow-info';
 import { avatar } from '../messages/MessageRow';

@@ -8,8 +8,8 @@ import { useAccountNames, useChatStore, useTwentyFourHour } from '../../store/ho
 import { selectActiveAccount } from '../../store';
 import { scheduledMessagesInOrder } from '../../store/slices/scheduledMessages';
 import type { AccountNames } from '../../store/account';
-import { api, errorText } from '../../src/tributary';
-import { navigate } from '../../src/ui-store';
+import { api, errorText } from '../../bridge/api';
+import { navigate } from '../../store/ui-store';
 import { formatDateTime } from '../../lib/format';
 import { userName } from '../messages/narrow-info';
 import { messageBodyHtml } from '../messages/rich-content';

@@ -3,9 +3,9 @@
 // switcher changes what the window shows and tells main.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { App } from '../../../renderer/src/App';
+import { App } from '../../../renderer/shell/App';
 import { createChatStore, selectActiveAccount } from '../../../renderer/store';
-import { uiStore, ALL_MESSAGES_ROUTE } from '../../../renderer/src/ui-store';
+import { uiStore, ALL_MESSAGES_ROUTE } from '../../../renderer/store/ui-store';
 import { EMMA, GENERAL, register, unreadMsgs } from '../store/fixtures';
 import { fakeLayout, installFakeApi, QUIET_MAIN_ANSWERS, resetUi } from './harness';
 

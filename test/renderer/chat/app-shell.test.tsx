@@ -2,9 +2,9 @@
 // connection states arrive as pushes and show on screen; an account-less start shows sign-in.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { App } from '../../../renderer/src/App';
+import { App } from '../../../renderer/shell/App';
 import { createChatStore } from '../../../renderer/store';
-import { uiStore, ALL_MESSAGES_ROUTE } from '../../../renderer/src/ui-store';
+import { uiStore, ALL_MESSAGES_ROUTE } from '../../../renderer/store/ui-store';
 import { channelMessage, GENERAL, messageEvent, register, unreadMsgs } from '../store/fixtures';
 import { fakeLayout, installFakeApi, LIVE_ACCOUNT, QUIET_MAIN_ANSWERS, resetUi } from './harness';
 

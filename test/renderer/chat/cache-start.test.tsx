@@ -6,9 +6,9 @@
 // test/e2e/cache-start.test.ts run the real one.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
-import { App } from '../../../renderer/src/App';
+import { App } from '../../../renderer/shell/App';
 import { createChatStore } from '../../../renderer/store';
-import { navigate, uiStore, ALL_MESSAGES_ROUTE } from '../../../renderer/src/ui-store';
+import { navigate, uiStore, ALL_MESSAGES_ROUTE } from '../../../renderer/store/ui-store';
 import { channelNarrow, narrowKey, topicNarrow } from '../../../shared/narrow';
 import { readingPosition } from '../../../renderer/features/messages/reading-position';
 import { channelMessage, GENERAL, register } from '../store/fixtures';

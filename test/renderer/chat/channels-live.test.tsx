@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { ChannelBrowser } from '../../../renderer/features/channels/ChannelBrowser';
-import { navigate, useUi } from '../../../renderer/src/ui-store';
+import { navigate, useUi } from '../../../renderer/store/ui-store';
 import { Providers, resetUi } from './harness';
 import { startLiveAccount, type LiveAccount } from './live-realm';
 

@@ -13,7 +13,7 @@ import {
   takeComposeRequest,
   uiStore,
   useUi,
-} from '../../../renderer/src/ui-store';
+} from '../../../renderer/store/ui-store';
 import { topicNarrow } from '../../../shared/narrow';
 import { GENERAL, setupStore } from '../store/fixtures';
 import { installFakeApi, Providers, resetUi } from './harness';

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { Compose } from '../../../renderer/features/compose/Compose';
-import { uiStore } from '../../../renderer/src/ui-store';
+import { uiStore } from '../../../renderer/store/ui-store';
 import { GENERAL, register, setupStore } from '../store/fixtures';
 import { installFakeApi, Providers, resetUi, type FakeApi } from './harness';
 

@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, within } from '@testing-library/react';
 import { MessageRow } from '../../../renderer/features/messages/MessageRow';
-import { uiStore } from '../../../renderer/src/ui-store';
+import { uiStore } from '../../../renderer/store/ui-store';
 import { topicNarrow } from '../../../shared/narrow';
 import { Providers, resetUi } from './harness';
 import { startLiveAccount, type LiveAccount } from './live-realm';

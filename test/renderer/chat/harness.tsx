@@ -6,7 +6,7 @@ import { vi } from 'vitest';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ChatStoreProvider } from '../../../renderer/store/hooks';
 import type { ChatStore } from '../../../renderer/store';
-import { uiStore, ALL_MESSAGES_ROUTE } from '../../../renderer/src/ui-store';
+import { uiStore, ALL_MESSAGES_ROUTE } from '../../../renderer/store/ui-store';
 import { methodNames } from '../../../shared/ipc/contract';
 
 export type FakeApi = Record<string, ReturnType<typeof vi.fn>>;

@@ -3,10 +3,10 @@
 // next unread topic in sidebar order after the open one.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { App } from '../../../renderer/src/App';
+import { App } from '../../../renderer/shell/App';
 import { createChatStore, type ChatStore } from '../../../renderer/store';
-import { navigate, uiStore, type Route } from '../../../renderer/src/ui-store';
-import { useShortcuts } from '../../../renderer/src/shortcuts';
+import { navigate, uiStore, type Route } from '../../../renderer/store/ui-store';
+import { useShortcuts } from '../../../renderer/shell/shortcuts';
 import { dmNarrow, narrowKey, topicNarrow, type Narrow } from '../../../shared/narrow';
 import type { RegisterResponse } from '../../../shared/api/types';
 import {

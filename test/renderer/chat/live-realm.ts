@@ -5,7 +5,7 @@
 // The server and main-process helpers live in the Node TypeScript project, which this web project
 // cannot import statically: they are loaded by URL and typed here by the few members used.
 import { createChatStore, type ChatStore } from '../../../renderer/store';
-import { connectBridge } from '../../../renderer/src/bridge-sync';
+import { connectBridge } from '../../../renderer/shell/bridge-sync';
 import type { TributaryApi } from '../../../shared/ipc/contract';
 import type { MessageWithFlags, RegisterResponse } from '../../../shared/api/types';
 import { narrowKey, topicNarrow } from '../../../shared/narrow';

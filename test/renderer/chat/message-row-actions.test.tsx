@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MessageList } from '../../../renderer/features/messages/MessageList';
 import { narrowKey, channelNarrow } from '../../../shared/narrow';
-import { uiStore } from '../../../renderer/src/ui-store';
+import { uiStore } from '../../../renderer/store/ui-store';
 import { channelMessage, GENERAL, setupStore } from '../store/fixtures';
 import { fakeLayout, installFakeApi, Providers, resetUi, type FakeApi } from './harness';
 

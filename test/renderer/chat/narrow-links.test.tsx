@@ -18,7 +18,7 @@ import {
   messageNearFragment,
   parseNarrowLink,
 } from '../../../shared/narrow/link';
-import { uiStore, ALL_MESSAGES_ROUTE } from '../../../renderer/src/ui-store';
+import { uiStore, ALL_MESSAGES_ROUTE } from '../../../renderer/store/ui-store';
 import { channelMessage, DESIGN, GENERAL, setupStore } from '../store/fixtures';
 import { installFakeApi, Providers, resetUi, type FakeApi } from './harness';
 

@@ -1,16 +1,16 @@
-// Main's outbox pushes drive the local echoes on screen (renderer/src/bridge-sync.ts): a failed
+// Main's outbox pushes drive the local echoes on screen (renderer/shell/bridge-sync.ts): a failed
 // message shows "Not sent" with Retry and Discard; Retry asks main to send again and the row goes
 // back to "Sending…"; Discard asks main to drop it and the row leaves once main's outbox no longer
 // lists it, without a reload. The real store, bridge sync and message list; main is a fake bridge
 // whose outbox answers as main's does (a push of the new list after every change).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { App } from '../../../renderer/src/App';
+import { App } from '../../../renderer/shell/App';
 import { createChatStore, type ChatStore } from '../../../renderer/store';
-import { connectBridge } from '../../../renderer/src/bridge-sync';
-import type { Api } from '../../../renderer/src/tributary';
+import { connectBridge } from '../../../renderer/shell/bridge-sync';
+import type { Api } from '../../../renderer/bridge/api';
 import type { OutboxEntry } from '../../../shared/ipc/chat';
-import { uiStore, ALL_MESSAGES_ROUTE } from '../../../renderer/src/ui-store';
+import { uiStore, ALL_MESSAGES_ROUTE } from '../../../renderer/store/ui-store';
 import { GENERAL, register } from '../store/fixtures';
 import { fakeLayout, installFakeApi, liveAppAnswers, resetUi } from './harness';
 

@@ -8,7 +8,7 @@ import { MessageRow } from '../../../renderer/features/messages/MessageRow';
 import { UserPopover } from '../../../renderer/features/people/UserPopover';
 import { UserProfile } from '../../../renderer/features/people/UserProfile';
 import { searchNarrow } from '../../../renderer/features/search/search-narrow';
-import { useUi } from '../../../renderer/src/ui-store';
+import { useUi } from '../../../renderer/store/ui-store';
 import { Providers, resetUi } from './harness';
 import { startLiveAccount, type LiveAccount } from './live-realm';
 

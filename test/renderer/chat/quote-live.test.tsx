@@ -9,7 +9,7 @@ import { MessageActions } from '../../../renderer/features/messages/MessageActio
 import type { TributaryApi } from '../../../shared/ipc/contract';
 import type { MessageWithFlags } from '../../../shared/api/types';
 import { narrowKey, topicNarrow } from '../../../shared/narrow';
-import { uiStore } from '../../../renderer/src/ui-store';
+import { uiStore } from '../../../renderer/store/ui-store';
 import { Providers, resetUi } from './harness';
 import { startLiveAccount, type LiveAccount, type LiveRealm } from './live-realm';
 

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { Recent } from '../../../renderer/features/views/Recent';
 import { lastActiveLabel } from '../../../renderer/features/views/recent-model';
-import { uiStore } from '../../../renderer/src/ui-store';
+import { uiStore } from '../../../renderer/store/ui-store';
 import { dmNarrow, topicNarrow } from '../../../shared/narrow';
 import {
   channelMessage,

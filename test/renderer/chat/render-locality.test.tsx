@@ -5,11 +5,11 @@
 import { Profiler, act, type ProfilerOnRenderCallback } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
-import { App } from '../../../renderer/src/App';
+import { App } from '../../../renderer/shell/App';
 import { Sidebar } from '../../../renderer/features/sidebar/Sidebar';
 import { NarrowView } from '../../../renderer/features/messages/NarrowView';
 import { createChatStore } from '../../../renderer/store';
-import { navigate, uiStore } from '../../../renderer/src/ui-store';
+import { navigate, uiStore } from '../../../renderer/store/ui-store';
 import { topicNarrow } from '../../../shared/narrow';
 import type { ServerEvent } from '../../../shared/api/events';
 import type { MessageWithFlags } from '../../../shared/api/types';

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { SearchBox } from '../../../renderer/features/search/SearchBox';
 import { describeNarrow } from '../../../renderer/features/messages/narrow-info';
-import { navigate, uiStore } from '../../../renderer/src/ui-store';
+import { navigate, uiStore } from '../../../renderer/store/ui-store';
 import { dmNarrow, narrowKey, topicNarrow, type Narrow } from '../../../shared/narrow';
 import { DESIGN, EMMA, FARID, GENERAL, SELF, setupStore } from '../store/fixtures';
 import { installFakeApi, Providers, resetUi } from './harness';

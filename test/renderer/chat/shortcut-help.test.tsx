@@ -3,10 +3,10 @@
 // own table), so the help cannot fall behind the keys.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { App } from '../../../renderer/src/App';
+import { App } from '../../../renderer/shell/App';
 import { createChatStore } from '../../../renderer/store';
-import { uiStore } from '../../../renderer/src/ui-store';
-import { GLOBAL_SHORTCUTS } from '../../../renderer/src/shortcuts';
+import { uiStore } from '../../../renderer/store/ui-store';
+import { GLOBAL_SHORTCUTS } from '../../../renderer/shell/shortcuts';
 import { shortcutSections } from '../../../renderer/features/help/shortcut-list';
 import { register } from '../store/fixtures';
 import { fakeLayout, installFakeApi, liveAppAnswers, resetUi } from './harness';
@@ -66,7 +66,7 @@ describe('keyboard shortcut help', () => {
   });
 
   it('lists every key the global handler acts on', () => {
-    const listed = shortcutSections().flatMap((s) => s.shortcuts.flatMap((x) => x.keys));
+    const listed = shortcutSections(GLOBAL_SHORTCUTS).flatMap((s) => s.shortcuts.flatMap((x) => x.keys));
     for (const shortcut of GLOBAL_SHORTCUTS)
       for (const key of shortcut.keys) expect(listed).toContain(key);
     expect(GLOBAL_SHORTCUTS.flatMap((s) => s.keys)).toEqual(

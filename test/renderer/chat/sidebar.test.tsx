@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { Sidebar } from '../../../renderer/features/sidebar/Sidebar';
-import { navigate } from '../../../renderer/src/ui-store';
+import { navigate } from '../../../renderer/store/ui-store';
 import { channelNarrow, dmNarrow, topicNarrow } from '../../../shared/narrow';
 import { act } from 'react';
 import {

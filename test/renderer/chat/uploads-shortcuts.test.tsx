@@ -3,8 +3,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { Compose } from '../../../renderer/features/compose/Compose';
-import { uiStore } from '../../../renderer/src/ui-store';
-import { useShortcuts } from '../../../renderer/src/shortcuts';
+import { uiStore } from '../../../renderer/store/ui-store';
+import { useShortcuts } from '../../../renderer/shell/shortcuts';
 import { narrowKey, topicNarrow } from '../../../shared/narrow';
 import type { ChatStore } from '../../../renderer/store';
 import { channelMessage, GENERAL, messageEvent, setupStore, unreadMsgs } from '../store/fixtures';

@@ -8,7 +8,7 @@ import type { User } from '../../../shared/api/types';
 import { UserList } from '../../../renderer/features/people/UserList';
 import { UserPopover } from '../../../renderer/features/people/UserPopover';
 import { groupUsers, matchesUserQuery } from '../../../renderer/features/people/user-list-model';
-import { navigate, uiStore, useUi } from '../../../renderer/src/ui-store';
+import { navigate, uiStore, useUi } from '../../../renderer/store/ui-store';
 import { channelNarrow } from '../../../shared/narrow';
 import { register, setupStore, EMMA, FARID, GENERAL, GUS, SELF } from '../store/fixtures';
 import { fakeLayout, installFakeApi, Providers, resetUi, type FakeApi } from './harness';

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { MessageRow } from '../../../renderer/features/messages/MessageRow';
 import { UserPopover } from '../../../renderer/features/people/UserPopover';
-import { uiStore, useUi } from '../../../renderer/src/ui-store';
+import { uiStore, useUi } from '../../../renderer/store/ui-store';
 import { narrowKey } from '../../../shared/narrow';
 import { channelMessage, EMMA, GENERAL, setupStore } from '../store/fixtures';
 import { installFakeApi, Providers, resetUi } from './harness';

@@ -6,7 +6,7 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import { Inbox } from '../../../renderer/features/views/Inbox';
 import { Drafts } from '../../../renderer/features/views/Drafts';
 import { AccountSwitcher } from '../../../renderer/features/accounts/AccountSwitcher';
-import { uiStore } from '../../../renderer/src/ui-store';
+import { uiStore } from '../../../renderer/store/ui-store';
 import type { AccountSummary } from '../../../shared/ipc/accounts';
 import type { LocalDraft } from '../../../shared/ipc/drafts';
 import { dmNarrow, narrowKey, topicNarrow } from '../../../shared/narrow';

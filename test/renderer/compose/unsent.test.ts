@@ -7,8 +7,8 @@ import {
   keepUnsent,
   listUnsent,
   type UnsentMessage,
-} from '../../../renderer/src/unsent';
-import type { Api } from '../../../renderer/src/tributary';
+} from '../../../renderer/bridge/unsent';
+import type { Api } from '../../../renderer/bridge/api';
 
 const message = (localId: string, createdAt: number, accountId = 'a'): UnsentMessage => ({
   accountId,

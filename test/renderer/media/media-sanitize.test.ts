@@ -3,7 +3,7 @@
 // loaded but marked for a click-to-load placeholder, and videos that fetch only their metadata.
 import { afterEach, describe, expect, it } from 'vitest';
 import { sanitizeMessageHtml } from '../../../renderer/lib/sanitize';
-import { uiStore } from '../../../renderer/src/ui-store';
+import { uiStore } from '../../../renderer/store/ui-store';
 import type { AccountSummary } from '../../../shared/ipc/accounts';
 
 function parse(html: string): HTMLElement {

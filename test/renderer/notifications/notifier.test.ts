@@ -9,8 +9,8 @@ import type { MessageFlag } from '../../../shared/api/types';
 import { createChatStore, type ChatStore } from '../../../renderer/store';
 import { startNotifier } from '../../../renderer/features/notifications/notifier';
 import { syncUnreadBadge } from '../../../renderer/features/notifications/badge-sync';
-import { uiStore } from '../../../renderer/src/ui-store';
-import type { Api } from '../../../renderer/src/tributary';
+import { uiStore } from '../../../renderer/store/ui-store';
+import type { Api } from '../../../renderer/bridge/api';
 import { resetUi } from '../chat/harness';
 import {
   channelMessage,

@@ -1,8 +1,8 @@
 // The page tells main about the person's activity (browser mode has no system idle time): once at
 // start, on input at most every 15 s, and whenever the page is shown or hidden.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { reportPageActivity } from '../../../renderer/src/activity-report';
-import type { Api } from '../../../renderer/src/tributary';
+import { reportPageActivity } from '../../../renderer/shell/activity-report';
+import type { Api } from '../../../renderer/bridge/api';
 
 afterEach(() => vi.useRealTimers());
 

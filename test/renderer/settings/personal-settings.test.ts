@@ -9,8 +9,8 @@ import { channelClickNarrow } from '../../../renderer/features/sidebar/channel-d
 import type { TopicItem } from '../../../renderer/features/sidebar/sidebar-model';
 import { stillAnimatedImages } from '../../../renderer/features/messages/rich-content';
 import { profileValueProblem } from '../../../renderer/features/settings/personal/profile-field-input';
-import { homeRoute } from '../../../renderer/src/home-view';
-import { ALL_MESSAGES_ROUTE } from '../../../renderer/src/ui-store';
+import { homeRoute } from '../../../renderer/shell/home-view';
+import { ALL_MESSAGES_ROUTE } from '../../../renderer/store/ui-store';
 import { eventId, setupStore } from '../store/fixtures';
 
 const topic = (name: string, unread: number, muted = false): TopicItem => ({

@@ -13,7 +13,7 @@ import {
 import { formatDateTime } from '../../../lib/format';
 import { useTwentyFourHour } from '../../../store/hooks';
 import { mediaUrl } from '../../../bridge/media';
-import { api } from '../../../src/tributary';
+import { api } from '../../../bridge/api';
 import type { ViewerItem } from './viewer-items';
 
 const MIN_SCALE = 1;

@@ -2,7 +2,7 @@
 // fetches the one file (fetchExternalMedia: no credentials, image/video only, size-capped) and the
 // page shows it from a blob: URL, so the CSP keeps refusing every remote load. The sanitizer marks
 // such media (data-remote-src on the img or video, data-remote-host on its link).
-import { api, errorText } from '../../../src/tributary';
+import { api, errorText } from '../../../bridge/api';
 
 /** Blob URLs of media already fetched, by remote URL: a row scrolled away and back loads at once. */
 const loaded = new Map<string, Promise<string>>();

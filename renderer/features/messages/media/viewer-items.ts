@@ -7,7 +7,7 @@ import { sanitizeMessageHtml } from '../../../lib/sanitize';
 import { mediaUrl } from '../../../bridge/media';
 import { appStore } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
-import { uiStore } from '../../../src/ui-store';
+import { uiStore } from '../../../store/ui-store';
 import { loadedRemoteUrl } from './remote-media';
 
 export interface ViewerItem {

@@ -2,7 +2,7 @@
 // changes when the server's submessage event comes back, as in the web app, so every reader (and
 // this one) sees the same order of votes and edits.
 import { useRef, useState } from 'react';
-import { api } from '../../../src/tributary';
+import { api } from '../../../bridge/api';
 
 export function sendWidgetEvent(
   accountId: string,

@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { useChatStore } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
-import { api } from '../../../src/tributary';
+import { api } from '../../../bridge/api';
 import type { RealmDomain } from '../../../../shared/api/realm-config';
 import { ListTable, ReadOnlyNote, Refusal, RowActions, standing, useChange } from './extras-kit';
 

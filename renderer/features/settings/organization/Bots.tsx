@@ -9,7 +9,7 @@ import { useState } from 'react';
 import type { RealmBot, User } from '../../../../shared/api/types';
 import { useChatStore } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
-import { api } from '../../../src/tributary';
+import { api } from '../../../bridge/api';
 import { avatar } from '../../messages/MessageRow';
 import { isRealmAdmin, realmAllows } from '../../channels/channel-permissions';
 import { useAdminAction, StatusLine, type AdminAction } from './admin-action';

@@ -8,7 +8,7 @@ import { useMemo, useState } from 'react';
 import type { Channel } from '../../../../shared/api/types';
 import { useChatStore } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
-import { api } from '../../../src/tributary';
+import { api } from '../../../bridge/api';
 import { creatablePrivacies, isRealmAdmin } from '../../channels/channel-permissions';
 import { PrivacyIcon } from '../../channels/PrivacyIcon';
 import { ChannelSettings } from '../../channels/ChannelSettings';

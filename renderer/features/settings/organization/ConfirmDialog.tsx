@@ -1,7 +1,7 @@
 // A confirmation before a consequential change (deactivating or reactivating someone): says what
 // will happen, and shows the server's refusal in place if the change is refused.
 import { useState, type ReactNode } from 'react';
-import { errorText } from '../../../src/tributary';
+import { errorText } from '../../../bridge/api';
 
 export function ConfirmDialog({
   title,

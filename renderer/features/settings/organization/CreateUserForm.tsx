@@ -1,7 +1,7 @@
 // Creating an account directly (POST /users): administrators with the can_create_users
 // permission (the demo realm's owner has it). The new person signs in with this password.
 import { useState } from 'react';
-import { api, errorText } from '../../../src/tributary';
+import { api, errorText } from '../../../bridge/api';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 

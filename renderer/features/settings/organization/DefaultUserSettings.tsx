@@ -4,7 +4,7 @@
 // offers only the values the server allows, and numbers out of range are refused before sending.
 import { useChatStore } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
-import { api } from '../../../src/tributary';
+import { api } from '../../../bridge/api';
 import {
   DEFAULTS_GROUP_TITLES,
   NOTIFICATION_MATRIX,

@@ -2,7 +2,7 @@
 // so e-mail invitations are not offered: the link is shown to copy and share.
 import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, errorText } from '../../../src/tributary';
+import { api, errorText } from '../../../bridge/api';
 import { useChatStore } from '../../../store/hooks';
 import { ROLE_NAMES } from './form/permissions';
 import { EmptyRow } from './form/fields';

@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { useChatStore } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
-import { api } from '../../../src/tributary';
+import { api } from '../../../bridge/api';
 import type { RealmLinkifier } from '../../../../shared/api/realm-config';
 import type { LinkifierInput } from '../../../../shared/ipc/admin-extras';
 import { checkLinkifier } from '../../../../shared/linkifier-rules';

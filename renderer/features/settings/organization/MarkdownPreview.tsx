@@ -2,7 +2,7 @@
 // decorated as message content is: the organization description's preview.
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { api, errorText } from '../../../src/tributary';
+import { api, errorText } from '../../../bridge/api';
 import { messageBodyHtml } from '../../messages/rich-content';
 import { handleContentClick } from '../../messages/content-controls';
 

@@ -2,7 +2,7 @@
 // (the chosen image is previewed here first, then sent) and "Remove icon" while an uploaded one is
 // in use. The new icon arrives for everyone, this screen included, with the realm update_dict event.
 import { useState } from 'react';
-import { api } from '../../../src/tributary';
+import { api } from '../../../bridge/api';
 import { RealmIcon } from '../../accounts/RealmIcon';
 import { ImageFileInput, Refusal, useChange, useLocalPreview } from './extras-kit';
 import './organization-icon.css';

@@ -4,7 +4,7 @@
 // them; administrators change them, and owners the ones the public server keeps for owners.
 import { useChatStore } from '../../../store/hooks';
 import { selectActiveAccount, type AccountState } from '../../../store';
-import { api } from '../../../src/tributary';
+import { api } from '../../../bridge/api';
 import { OWNER_ONLY_GROUP_SETTINGS } from '../../../../shared/admin/realm-settings';
 import type { GroupSettingValue } from '../../../../shared/api/types';
 import { useSettingsForm, type SettingsForm } from './form/use-settings-form';

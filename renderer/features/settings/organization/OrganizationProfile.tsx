@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { useChatStore } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
-import { api } from '../../../src/tributary';
+import { api } from '../../../bridge/api';
 import {
   REALM_DESCRIPTION_MAX_LENGTH,
   REALM_LANGUAGES,

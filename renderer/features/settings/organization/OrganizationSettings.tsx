@@ -3,7 +3,7 @@
 // administrators change them, owners also the retention.
 import { useChatStore } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
-import { api } from '../../../src/tributary';
+import { api } from '../../../bridge/api';
 import {
   CODE_BLOCK_LANGUAGE_MAX_LENGTH,
   EDIT_HISTORY_POLICIES,

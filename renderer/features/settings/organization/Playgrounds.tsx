@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { useChatStore } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
-import { api } from '../../../src/tributary';
+import { api } from '../../../bridge/api';
 import type { RealmPlayground } from '../../../../shared/api/realm-config';
 import { templateVariables } from '../../../../shared/linkifier-rules';
 import {

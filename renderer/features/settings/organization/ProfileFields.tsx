@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { useChatStore } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
-import { api } from '../../../src/tributary';
+import { api } from '../../../bridge/api';
 import type { CustomProfileField } from '../../../../shared/api/types';
 import { ListTable, Refusal, RowActions, useChange } from './extras-kit';
 import {

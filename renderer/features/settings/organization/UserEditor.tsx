@@ -2,7 +2,7 @@
 // PATCH /users/{id}. Only owners may make or unmake owners (the server says so too).
 import { useState } from 'react';
 import type { CustomProfileField, User } from '../../../../shared/api/types';
-import { api, errorText } from '../../../src/tributary';
+import { api, errorText } from '../../../bridge/api';
 import { ROLE_NAMES } from './form/permissions';
 
 /** Field types edited as text here; person pickers are left to the user's own profile. */

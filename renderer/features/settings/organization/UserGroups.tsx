@@ -8,7 +8,7 @@ import type { GroupSettingValue, UserGroup } from '../../../../shared/api/types'
 import type { UserGroupSettings } from '../../../../shared/ipc/admin-people';
 import { useChatStore } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
-import { api } from '../../../src/tributary';
+import { api } from '../../../bridge/api';
 import { PeoplePicker } from '../../channels/PeoplePicker';
 import { GroupSettingField, groupDisplayName } from './group-settings';
 import { groupPowers, mayCreateGroups } from './group-permissions';

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useChatStore } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
 import type { User } from '../../../../shared/api/types';
-import { api } from '../../../src/tributary';
+import { api } from '../../../bridge/api';
 import { isAdminAccount, isOwnerAccount } from './form/permissions';
 import { roleName } from '../../../lib/format';
 import { ConfirmDialog } from './ConfirmDialog';

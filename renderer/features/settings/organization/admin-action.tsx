@@ -1,7 +1,7 @@
 // One request at a time from an administration screen, with its outcome on screen: the check that
 // refused it before sending, the server's refusal, or a short confirmation.
 import { useCallback, useState } from 'react';
-import { errorText } from '../../../src/tributary';
+import { errorText } from '../../../bridge/api';
 
 export interface AdminAction {
   busy: boolean;

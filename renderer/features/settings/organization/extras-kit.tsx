@@ -6,7 +6,7 @@ import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react
 import { isInGroupSetting } from '../../../../shared/group-setting';
 import type { GroupSettingValue } from '../../../../shared/api/types';
 import type { AccountState } from '../../../store';
-import { errorText } from '../../../src/tributary';
+import { errorText } from '../../../bridge/api';
 import { isNotGuest, isRealmAdmin, isRealmOwner } from '../../channels/channel-permissions';
 
 export interface Standing {

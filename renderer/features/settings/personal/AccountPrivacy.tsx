@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { useChatStore, useUser } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
-import { api, errorText } from '../../../src/tributary';
+import { api, errorText } from '../../../bridge/api';
 import { ChoiceSetting } from './ChoiceSetting';
 import { useSaveSetting } from './use-save-setting';
 import type { Choice } from './preference-options';

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { MAX_ALERT_WORD_LENGTH } from '../../../../shared/ipc/personal';
 import { useChatStore } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
-import { api, errorText } from '../../../src/tributary';
+import { api, errorText } from '../../../bridge/api';
 import { ActionsHeader } from './ActionsHeader';
 
 export function AlertWords({ accountId }: { accountId: string }) {

@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react';
 import type { DesktopShellState, ProxyMode, ProxyPreference } from '../../../../shared/ipc/shell';
 import { ZOOM_RANGE } from '../../../../shared/ipc/shell';
-import { api, errorText } from '../../../src/tributary';
+import { api, errorText } from '../../../bridge/api';
 import './desktop.css';
 
 type Patch = Parameters<ReturnType<typeof api>['setDesktopPreferences']>[0];

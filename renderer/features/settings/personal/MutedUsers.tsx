@@ -3,7 +3,7 @@
 import { useMemo, useState } from 'react';
 import { useChatStore, useTwentyFourHour } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
-import { api, errorText } from '../../../src/tributary';
+import { api, errorText } from '../../../bridge/api';
 import { ActionsHeader } from './ActionsHeader';
 import { formatDateTime } from '../../../lib/format';
 

@@ -10,7 +10,7 @@ import { iconCountChoices } from '../../../../shared/notifications/badge';
 import { decideTestNotification } from '../../../../shared/notifications/decide';
 import { useChatStore, useChatStoreApi } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
-import { api, errorText } from '../../../src/tributary';
+import { api, errorText } from '../../../bridge/api';
 import { accountLabel, presentNotification } from '../../notifications/notifier';
 import { NOTIFICATION_SOUNDS, playNotificationSound } from '../../notifications/sounds';
 

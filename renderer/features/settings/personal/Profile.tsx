@@ -6,7 +6,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import type { CustomProfileField } from '../../../../shared/api/types';
 import { useChatStore, useUser } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
-import { api, errorText } from '../../../src/tributary';
+import { api, errorText } from '../../../bridge/api';
 import { avatar } from '../../messages/MessageRow';
 import { ProfileFieldInput } from './ProfileFieldInput';
 import { useSaveSetting } from './use-save-setting';

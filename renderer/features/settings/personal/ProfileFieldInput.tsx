@@ -5,7 +5,7 @@ import { useId, useMemo, useState } from 'react';
 import type { CustomProfileField } from '../../../../shared/api/types';
 import { useChatStore } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
-import { api, errorText } from '../../../src/tributary';
+import { api, errorText } from '../../../bridge/api';
 import { FIELD_TYPES, profileValueProblem, selectOptions } from './profile-field-input';
 
 export function ProfileFieldInput({

@@ -1,7 +1,7 @@
 // Saving one PATCH /settings value from a settings screen: the store changes only when the server's
 // user_settings event comes back, and a refusal shows as the screen's alert.
 import { useState } from 'react';
-import { api, errorText } from '../../../src/tributary';
+import { api, errorText } from '../../../bridge/api';
 
 export function useSaveSetting(accountId: string) {
   const [error, setError] = useState<string | null>(null);

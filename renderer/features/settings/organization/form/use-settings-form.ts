@@ -3,7 +3,7 @@
 // server's refusal. A saved change stays shown until the realm's event brings it back, so the
 // field never flashes the old value between the response and the event.
 import { useState } from 'react';
-import { errorText } from '../../../../src/tributary';
+import { errorText } from '../../../../bridge/api';
 
 export type FormValues = Record<string, unknown>;
 

@@ -5,10 +5,10 @@ import type { ChatStore } from '../store';
 import type { ConnectionState as IpcConnection } from '../../shared/ipc/common';
 import type { OutboxEntry as MainOutboxEntry } from '../../shared/ipc/chat';
 import type { AccountsChanged } from '../../shared/ipc/accounts';
-import type { Api } from './tributary';
-import { navigate, replaceRoute, uiStore } from './ui-store';
+import type { Api } from '../bridge/api';
+import { navigate, replaceRoute, uiStore } from '../store/ui-store';
 import { narrowKey, type NarrowTerm } from '../../shared/narrow';
-import { forgetUnsent, handOverUnsent } from './unsent';
+import { forgetUnsent, handOverUnsent } from '../bridge/unsent';
 import { openDeepLink } from './deep-links';
 import { markOnce } from '../lib/paint-marks';
 

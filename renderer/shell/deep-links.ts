@@ -4,8 +4,8 @@
 import type { DeepLink } from '../../shared/narrow/deep-link';
 import { serverKey } from '../../shared/narrow/deep-link';
 import type { ChatStore } from '../store';
-import type { Api } from './tributary';
-import { ALL_MESSAGES_ROUTE, navigate, uiStore, type Route } from './ui-store';
+import type { Api } from '../bridge/api';
+import { ALL_MESSAGES_ROUTE, navigate, uiStore, type Route } from '../store/ui-store';
 
 function whenAccountsLoaded(): Promise<void> {
   if (uiStore.getState().accountsLoaded) return Promise.resolve();

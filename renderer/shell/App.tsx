@@ -5,13 +5,13 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { appStore, ChatStoreProvider, useChatStore } from '../store/hooks';
 import { selectActiveAccount, type ChatStore } from '../store';
 import { connectBridge } from './bridge-sync';
-import { api } from './tributary';
-import { leaveScreen, navigate, toggleUserList, uiStore, useUi } from './ui-store';
+import { api } from '../bridge/api';
+import { leaveScreen, navigate, toggleUserList, uiStore, useUi } from '../store/ui-store';
 import { followTopicMoves } from './topic-moves';
 import { reportPageActivity } from './activity-report';
 import { startNotifier } from '../features/notifications/notifier';
 import { syncUnreadBadge } from '../features/notifications/badge-sync';
-import { useShortcuts } from './shortcuts';
+import { GLOBAL_SHORTCUTS, useShortcuts } from './shortcuts';
 import { useHomeViewAtStart } from './home-view';
 import { ManifestRoute } from './ManifestRoute';
 import { useDisplaySettings } from '../lib/theme';
@@ -138,7 +138,7 @@ function Shell({ store }: { store: ChatStore }) {
         <UserProfile accountId={activeAccountId} userId={overlay.userId} />
       ) : null}
       {overlay?.kind === 'status' ? <StatusEditor accountId={activeAccountId} /> : null}
-      {overlay?.kind === 'help' ? <ShortcutHelp /> : null}
+      {overlay?.kind === 'help' ? <ShortcutHelp global={GLOBAL_SHORTCUTS} /> : null}
     </div>
   );
 }

@@ -1,15 +1,17 @@
 // Global keyboard shortcuts: c compose, x new direct message, r reply, n next unread topic,
 // / search, ? shortcut help, Esc close (menu, then overlay) or back, Ctrl/Cmd+K switch
 // conversation. Letters are ignored while typing in a field. Each key's entry carries its help text,
-// so the help overlay (features/help) lists what this handler does.
+// so the help overlay (features/help, handed GLOBAL_SHORTCUTS by the shell) lists what this handler
+// does.
 import { useEffect, type RefObject } from 'react';
 import type { ChatStore } from '../store';
 import { selectActiveAccount } from '../store';
 import { narrowKey, type Narrow } from '../../shared/narrow';
 import { conversationOf, describeNarrow } from '../features/messages/narrow-info';
-import { ALL_MESSAGES_ROUTE, goBack, navigate, requestCompose, uiStore } from './ui-store';
+import { ALL_MESSAGES_ROUTE, goBack, navigate, requestCompose, uiStore } from '../store/ui-store';
 import { nextUnreadConversation } from './next-unread';
 import { closeOpenMenu } from './open-menus';
+import type { ShortcutInfo } from '../features/help/shortcut-list';
 
 function typingInField(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
@@ -45,21 +47,6 @@ function composeFrom(store: ChatStore, kind: 'channel' | 'dm'): void {
   // Taken by the narrow view's compose box as it mounts.
   requestCompose(kind);
 }
-
-/** A shortcut as the help overlay lists it, in the public app's groups. */
-export interface ShortcutInfo {
-  keys: string[];
-  description: string;
-  group: ShortcutGroup;
-}
-export type ShortcutGroup =
-  | 'The basics'
-  | 'Search'
-  | 'Navigation'
-  | 'Composing messages'
-  | 'Message actions'
-  | 'Menus'
-  | 'Image viewer';
 
 interface KeyAction extends ShortcutInfo {
   run(store: ChatStore, searchRef: RefObject<HTMLInputElement | null>, e: KeyboardEvent): void;

@@ -1,7 +1,7 @@
 // Tells main that the person is using the page (browser mode has no system idle time; in Electron it
 // adds to powerMonitor's): input at most every REPORT_EVERY_MS, and at once when the page is shown
 // or hidden. Main turns it into presence reports for every account.
-import type { Api } from './tributary';
+import type { Api } from '../bridge/api';
 
 const REPORT_EVERY_MS = 15_000;
 

@@ -6,7 +6,7 @@ import type { ServerEvent, UpdateMessageEvent } from '../../shared/api/events';
 import { topicNarrow } from '../../shared/narrow';
 import { selectActiveAccount, type ChatStore } from '../store';
 import { describeNarrow } from '../features/messages/narrow-info';
-import { replaceRoute, uiStore } from './ui-store';
+import { replaceRoute, uiStore } from '../store/ui-store';
 
 type TopicsAnswer = { topics: Array<{ name: string; max_id: number }> } | undefined;
 

@@ -7,7 +7,7 @@
 // Browser mode also mirrors the list where a launch on another port finds it, and asks before the
 // window closes while it is not empty (renderer/bridge/unsent-handover.ts).
 import type { OutgoingMessage } from '../../shared/ipc/chat';
-import type { Api } from './tributary';
+import type { Api } from './api';
 
 export interface UnsentMessage {
   accountId: string;
