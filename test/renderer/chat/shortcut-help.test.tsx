@@ -66,7 +66,9 @@ describe('keyboard shortcut help', () => {
   });
 
   it('lists every key the global handler acts on', () => {
-    const listed = shortcutSections(GLOBAL_SHORTCUTS).flatMap((s) => s.shortcuts.flatMap((x) => x.keys));
+    const listed = shortcutSections(GLOBAL_SHORTCUTS).flatMap((s) =>
+      s.shortcuts.flatMap((x) => x.keys),
+    );
     for (const shortcut of GLOBAL_SHORTCUTS)
       for (const key of shortcut.keys) expect(listed).toContain(key);
     expect(GLOBAL_SHORTCUTS.flatMap((s) => s.keys)).toEqual(
