@@ -1,8 +1,22 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
-// Three projects: unit/integration tests in Node (they start the real local server on 127.0.0.1),
-// renderer tests in jsdom, and end-to-end tests that drive Debian's Chromium through Playwright.
+// Node tests that replace a module with vi.mock: each runs in a fresh module registry, since a
+// shared one would hand one file's fake to the next.
+const MOCKING_MODULES = [
+  'test/main/shell.test.ts',
+  'test/main/desktop-shell.test.ts',
+  'test/main/notifications.test.ts',
+];
+
+// CI has 2 cores. Vitest's default is one worker fewer than the cores, which ran the unit and
+// renderer files one at a time; these tests wait on HTTP and child processes often enough that two
+// workers keep both cores busy.
+const WORKERS = 2;
+
+// Four projects: unit/integration tests in Node (they start the real local server on 127.0.0.1),
+// the few of them that mock modules, renderer tests in jsdom, and end-to-end tests that drive
+// Debian's Chromium through Playwright.
 export default defineConfig({
   test: {
     projects: [
@@ -11,7 +25,22 @@ export default defineConfig({
           name: 'unit',
           environment: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/e2e/**', 'test/renderer/**'],
+          exclude: ['test/e2e/**', 'test/renderer/**', ...MOCKING_MODULES],
+          // One module registry per worker instead of per file: every file imports the server and
+          // the main process anew otherwise, which was a third of the suite's CPU. Files share no
+          // state besides modules: each starts its own server on its own SQLite file.
+          isolate: false,
+          maxWorkers: WORKERS,
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'unit-mocked',
+          environment: 'node',
+          include: MOCKING_MODULES,
+          maxWorkers: WORKERS,
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },
@@ -22,6 +51,7 @@ export default defineConfig({
           name: 'renderer',
           environment: 'jsdom',
           include: ['test/renderer/**/*.test.{ts,tsx}'],
+          maxWorkers: WORKERS,
           testTimeout: 20_000,
         },
       },
