@@ -3,8 +3,10 @@
 // so the stored account's URL stays valid), moved to a free port only when that one is taken at
 // launch (the account is repointed). The window hears of every change (`localRealm` pushes): an
 // outage while it restarts, or why it could not start with a Retry. Once it runs, a launch with no
-// account yet signs in as the demo owner (bootstrap.ts); remote accounts never wait for it.
+// account yet signs in as the demo owner (bootstrap.ts); remote accounts never wait for it, and
+// neither does a returning launch whose port is still free (settle).
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { LocalRealmStatus } from '../shared/ipc/system';
 import { RealmProcess } from '../server/process/supervisor';
@@ -41,6 +43,9 @@ export class LocalRealm implements LocalRealmControl {
   private readonly listeners = new Set<(status: LocalRealmStatus) => void>();
   private readonly portFile: string;
   private readonly remembered: number | undefined;
+  /** Whether the remembered port was free just before the process was forked to listen on it. */
+  private rememberedFree: Promise<boolean> | null = null;
+  private starting: Promise<LocalRealmStatus> | null = null;
 
   constructor(private readonly options: LocalRealmOptions) {
     this.realmDir = join(options.dataDir, 'local-realm');
@@ -75,7 +80,10 @@ export class LocalRealm implements LocalRealmControl {
 
   /** Starts its process; resolves once it listens or could not start (never rejects). */
   start(): Promise<LocalRealmStatus> {
-    return this.process.start();
+    this.rememberedFree ??=
+      this.remembered === undefined ? Promise.resolve(false) : portIsFree(this.remembered);
+    this.starting ??= this.rememberedFree.then(() => this.process.start());
+    return this.starting;
   }
 
   retry(): Promise<LocalRealmStatus> {
@@ -92,18 +100,36 @@ export class LocalRealm implements LocalRealmControl {
   }
 
   /**
-   * Waits for the first start, and repoints an account on the port it had to leave, in the store
-   * the services read: call it before their sessions start.
+   * Call it before the services' sessions start. When the stored accounts' server is coming back
+   * on the port they name (remembered, and free just before the process was forked), it resolves
+   * at once: the sessions start while the server boots (their first requests are refused until it
+   * listens, and MainServices wakes them then), so its boot is off the path to the window. If the
+   * port was taken after all, `repoint` moves the running sessions. Otherwise (a first launch, or
+   * a port already taken) it waits for the start and repoints the stored accounts before any
+   * session reads them.
    */
-  async settle(accounts: AccountStore): Promise<LocalRealmStatus> {
-    const status = await this.start();
-    if (status.state !== 'running' || this.remembered === undefined) return status;
-    const old = `http://127.0.0.1:${this.remembered}`;
-    for (const account of accounts.list()) {
-      if (account.site === old && old !== status.url)
-        accounts.upsert({ ...account, site: status.url });
+  async settle(accounts: AccountStore, repoint: (from: string, to: string) => void): Promise<void> {
+    const started = this.start();
+    if (accounts.list().length > 0 && (await this.rememberedFree)) {
+      void started.then((status) => {
+        const moved = this.movedFrom(status);
+        if (moved !== null && status.state === 'running') repoint(moved, status.url);
+      });
+      return;
     }
-    return status;
+    const status = await started;
+    const moved = this.movedFrom(status);
+    if (moved === null || status.state !== 'running') return;
+    for (const account of accounts.list()) {
+      if (account.site === moved) accounts.upsert({ ...account, site: status.url });
+    }
+  }
+
+  /** The remembered site, if the server now runs elsewhere. */
+  private movedFrom(status: LocalRealmStatus): string | null {
+    if (status.state !== 'running' || this.remembered === undefined) return null;
+    const old = `http://127.0.0.1:${this.remembered}`;
+    return old === status.url ? null : old;
   }
 
   /**
@@ -129,4 +155,15 @@ export class LocalRealm implements LocalRealmControl {
     }
     for (const listener of this.listeners) listener(status);
   }
+}
+
+/** Whether nothing listens on 127.0.0.1:port (a bind that is closed again at once). */
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen({ host: '127.0.0.1', port, exclusive: true }, () =>
+      probe.close(() => resolve(true)),
+    );
+  });
 }

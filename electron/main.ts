@@ -198,13 +198,20 @@ if (!app.requestSingleInstanceLock()) {
     powerMonitor.on('unlock-screen', () => running.wakeAll());
 
     if (localRealm) {
-      const status = await localRealm.settle(running.accounts);
-      if (status.state === 'failed') {
-        console.error(`Tributary: the local realm server could not start: ${status.reason}`);
-      }
+      const realm = localRealm;
+      void realm.start().then((status) => {
+        if (status.state === 'failed') {
+          console.error(`Tributary: the local realm server could not start: ${status.reason}`);
+        }
+      });
+      await realm.settle(running.accounts, (from, to) => void running.repointSite(from, to));
     }
     running.start();
-    if (localRealm) await localRealm.signInWhenRunning(running);
+    if (localRealm) {
+      // A first launch signs in as the demo owner once the server runs; a returning one goes on.
+      if (running.accounts.list().length === 0) await localRealm.start();
+      await localRealm.signInWhenRunning(running);
+    }
     if (args.localRealmUrl && args.localRealmCredentials) {
       await signInToLocalRealm(running, args.localRealmUrl, args.localRealmCredentials).catch(
         (error: unknown) => console.error('Tributary: signing in to the local realm failed', error),

@@ -253,6 +253,22 @@ export class MainServices {
     return this.summary(record);
   }
 
+  /**
+   * The server of `from` now answers at `to` (the local realm server had to leave its port): its
+   * accounts are stored with the new site and their sessions started anew on it.
+   */
+  async repointSite(from: string, to: string): Promise<void> {
+    for (const record of this.accounts.list()) {
+      if (normalizeSite(record.site) !== normalizeSite(from)) continue;
+      const moved = { ...record, site: normalizeSite(to) };
+      this.accounts.upsert(moved);
+      if (!this.sessions.has(record.id)) continue;
+      await this.stopSession(record.id);
+      this.startSession(moved);
+    }
+    this.pushAccounts();
+  }
+
   async removeAccount(accountId: string): Promise<AccountsChanged> {
     await this.stopSession(accountId);
     deleteAccountCache(this.options.dataDir, this.options.vault, accountId);

@@ -216,10 +216,15 @@ async function main(): Promise<void> {
       .version,
     openExternal: (url) => openInBrowser(url),
     localRealm: realm ?? undefined,
-    beforeServicesStart: (services) => realm?.settle(services.accounts) ?? Promise.resolve(),
+    beforeServicesStart: async (services) =>
+      realm?.settle(services.accounts, (from, to) => void services.repointSite(from, to)),
   });
-  await realmStarted;
-  if (realm) await realm.signInWhenRunning(host.services);
+  if (realm) {
+    // A first launch signs in once the server runs, before it shows the window (else the page
+    // would flash the sign-in form); a returning one does not wait for the server at all.
+    if (host.services.accounts.list().length === 0) await realmStarted;
+    await realm.signInWhenRunning(host.services);
+  }
   for (const path of options.manifests) host.services.requestOpenManifest(path);
   for (const link of options.links) {
     if (!host.services.shell.requestOpenLink(link)) console.warn(`Not a Tributary link: ${link}`);
