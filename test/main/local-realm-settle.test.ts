@@ -67,7 +67,7 @@ describe('a launch and the local realm server process', () => {
         userId: 1,
         realmName: 'Demo',
         featureLevel: 400,
-        secretBackend: 'file',
+        secretBackend: 'file-0600',
         addedAt: 0,
       });
     }
