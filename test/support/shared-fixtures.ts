@@ -1,12 +1,12 @@
 // The spec and fixtures folder beside the repository (`../shared`), read at test time and never
-// copied into the repo. TRIBUTARY_SHARED_DIR points elsewhere (a worktree whose parent has no
+// copied into the repo. TRIBUTARY_SHARED points elsewhere (a worktree whose parent has no
 // `shared/`); tests that need a file skip with a message naming what is missing.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const SHARED_DIR =
-  process.env.TRIBUTARY_SHARED_DIR ?? fileURLToPath(new URL('../../../shared', import.meta.url));
+  process.env.TRIBUTARY_SHARED ?? fileURLToPath(new URL('../../../shared', import.meta.url));
 
 /** Absolute path of a file under the shared folder. */
 export function sharedPath(relative: string): string {
@@ -17,7 +17,7 @@ export function haveShared(relative: string): boolean {
   const found = existsSync(sharedPath(relative));
   if (!found) {
     console.warn(
-      `skipped: ${sharedPath(relative)} is absent (set TRIBUTARY_SHARED_DIR to the spec and fixtures folder)`,
+      `skipped: ${sharedPath(relative)} is absent (set TRIBUTARY_SHARED to the spec and fixtures folder)`,
     );
   }
   return found;

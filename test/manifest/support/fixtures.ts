@@ -1,16 +1,11 @@
 // Access to the shared fixtures and temporary copies of them for tests that change files.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterEach } from 'vitest';
+import { sharedPath } from '../../support/shared-fixtures';
 
-// The spec folder sits beside the repository; a git worktree elsewhere names it in TRIBUTARY_SHARED.
-export const FIXTURES = join(
-  process.env.TRIBUTARY_SHARED ??
-    resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../../shared'),
-  'fixtures/manifests',
-);
+export const FIXTURES = sharedPath('fixtures/manifests');
 export const WEEKLY = join(FIXTURES, 'weekly-planning');
 export const REENCODED = join(FIXTURES, 'weekly-planning-reencoded');
 export const INVALID = join(FIXTURES, 'invalid');
