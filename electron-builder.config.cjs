@@ -1,7 +1,7 @@
 // Installers (npm run dist, which runs scripts/dist.ts): Linux AppImage and deb, macOS dmg, Windows
 // NSIS. Plain CommonJS so electron-builder and test/main/packaging.test.ts read the same object
-// without a transpiler (the package is "type": "module", hence .cjs). The README's "Desktop shell
-// and installers" table is checked against this file by that test.
+// without a transpiler (the package is "type": "module", hence .cjs). The table in
+// docs/desktop-shell.md ("Desktop shell and installers") is checked against this file by that test.
 //
 // What is packed: scripts/dist.ts stages dist/app/ (the bundled main process and preload, which
 // need no node_modules, the built renderer, and a package.json without dependencies), so nothing is
@@ -33,7 +33,7 @@ module.exports = {
   files: ['**/*', '!**/*.map'],
   asar: true,
   npmRebuild: false,
-  // tributary://host/#narrow/… and the public app's zulip:// links open a conversation (README).
+  // tributary://host/#narrow/… and the public app's zulip:// links open a conversation (docs/desktop-shell.md).
   protocols: [{ name: 'Tributary link', schemes: ['tributary', 'zulip'], role: 'Viewer' }],
   linux: {
     target: ['AppImage', 'deb'],

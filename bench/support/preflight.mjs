@@ -29,7 +29,7 @@ const REQUIREMENTS = {
   packages: {
     what: "the repository's packages (node_modules)",
     here: () => existsSync(join(root, 'node_modules/tsx/package.json')),
-    how: 'run `npm ci` in the repository (README: "Set up, run, test")',
+    how: 'run `npm ci` in the repository (README: "Install")',
   },
   sqlite: {
     what: 'better-sqlite3 compiled for this Node (the local realm server stores its data with it)',

@@ -1,7 +1,7 @@
 // The proxy main's own connections go through. Every request to a chat server is made by main with
 // Node's fetch (the page never opens a connection), so the proxy is set on Node's global dispatcher,
 // not on Chromium's session; it applies in browser mode too. Uploads larger than the tus threshold
-// use Node's http module and do not go through it (README, "Desktop shell and installers").
+// use Node's http module and do not go through it (docs/desktop-shell.md).
 import { EnvHttpProxyAgent, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import type { ProxyPreference } from '../../shared/ipc/shell';
 

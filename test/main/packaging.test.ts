@@ -1,6 +1,6 @@
 // The installers' configuration, without building: electron-builder accepts it (its own schema), and
-// its targets, icons, protocols and manifest associations are those the README's "Desktop shell and
-// installers" table states. `npm run dist` where the Electron runtime is absent (these machines) says
+// its targets, icons, protocols and manifest associations are those the table of
+// docs/desktop-shell.md ("Desktop shell and installers") states. `npm run dist` where the Electron runtime is absent (these machines) says
 // so in one paragraph and fails without a stack trace; the app it would pack is staged correctly.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,10 +29,9 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The README table's rows: platform -> [targets, icon, manifests]. */
-function readmeTable(): Map<string, string[]> {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Desktop shell and installers'));
+/** The installers table's rows in docs/desktop-shell.md: platform -> [targets, icon, manifests]. */
+function installersTable(): Map<string, string[]> {
+  const section = readFileSync(join(root, 'docs/desktop-shell.md'), 'utf8');
   const rows = new Map<string, string[]>();
   for (const line of section.split('\n')) {
     const cells = line
@@ -59,8 +58,8 @@ describe('electron-builder configuration', () => {
     ).rejects.toThrow(/Invalid configuration object/);
   });
 
-  it('has the targets and icons the README lists, and the icons exist and are what they claim', async () => {
-    const table = readmeTable();
+  it('has the targets and icons the docs list, and the icons exist and are what they claim', async () => {
+    const table = installersTable();
     expect([...table.keys()]).toEqual(['Linux', 'macOS', 'Windows']);
     const platforms = { Linux: config.linux, macOS: config.mac, Windows: config.win };
     for (const [name, options] of Object.entries(platforms)) {
@@ -78,8 +77,8 @@ describe('electron-builder configuration', () => {
     expect([...readFileSync(join(root, config.win.icon)).subarray(0, 4)]).toEqual([0, 0, 1, 0]);
   });
 
-  it('registers the protocols the README names, which are the ones the app parses', async () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  it('registers the protocols the docs name, which are the ones the app parses', async () => {
+    const readme = readFileSync(join(root, 'docs/desktop-shell.md'), 'utf8');
     const line = /Protocols registered by every installer: (.*)\./.exec(readme)![1]!;
     const schemes = config.protocols.flatMap((p: { schemes: string[] }) => p.schemes);
     expect(line.split(', ').map((s) => s.replace(/`/g, ''))).toEqual(schemes);
@@ -88,7 +87,7 @@ describe('electron-builder configuration', () => {
   });
 
   it('offers itself for JSON manifests on every platform without taking .json over', () => {
-    const table = readmeTable();
+    const table = installersTable();
     expect(config.fileAssociations).toBeUndefined();
     expect(config.win.fileAssociations).toBeUndefined();
     expect(config.mac.fileAssociations).toEqual([

@@ -1,0 +1,232 @@
+// `npm run screenshots`: pictures of the main screens for the README and for looking at the layout.
+// It starts what the end-to-end tests start (test/e2e/support/app.ts): a fresh demo realm and the
+// browser-mode app in temporary folders, signed in as the demo owner, and drives Debian's Chromium
+// to each screen at 800, 1,024 and 1,400 px wide, in the light and the dark theme (the browser's
+// colour scheme, which the demo owner's "automatic" theme follows). Files:
+// docs/screenshots/<screen>-<width>-<theme>.png; only the few the README shows are committed.
+//
+//   npm run screenshots -- [--only inbox,topic] [--widths 1400] [--themes light] [--out DIR]
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { Browser, Page } from 'playwright-core';
+import {
+  launchChromium,
+  openApp,
+  startApp,
+  startRealm,
+  type App,
+  type Realm,
+} from '../test/e2e/support/app';
+import { openSettings, openTopic } from '../test/e2e/support/ui';
+import { haveShared, sharedPath } from '../test/support/shared-fixtures';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** Window sizes: the three widths the layout is judged at, each at a usual height for it. */
+const WINDOWS = [
+  { width: 800, height: 600 },
+  { width: 1024, height: 768 },
+  { width: 1400, height: 900 },
+] as const;
+const THEMES = ['light', 'dark'] as const;
+type Theme = (typeof THEMES)[number];
+
+/** The meeting the viewer shows: a manifest of the spec's fixtures, read in place (`../shared`). */
+const MEETING = 'fixtures/manifests/weekly-planning/manifest.json';
+
+interface Screen {
+  name: string;
+  /** Brings the freshly loaded app to the screen and waits until it shows. */
+  show(page: Page, app: App): Promise<void>;
+}
+
+const SCREENS: Screen[] = [
+  {
+    name: 'inbox',
+    async show(page, app) {
+      await load(page, app, 'inbox');
+      await page.getByRole('main').getByRole('heading', { name: 'Inbox' }).waitFor();
+    },
+  },
+  {
+    name: 'topic',
+    async show(page) {
+      await openTopic(page, 'design', 'dark mode');
+      await page.getByTestId('message').first().waitFor();
+    },
+  },
+  {
+    name: 'recent',
+    async show(page, app) {
+      await load(page, app, 'recent');
+      await page.getByRole('main').getByRole('heading', { name: 'Recent conversations' }).waitFor();
+    },
+  },
+  {
+    name: 'search',
+    async show(page) {
+      const search = page.getByRole('combobox', { name: 'Search messages' });
+      await search.fill('review');
+      await search.press('Enter');
+      await page.getByTestId('message').first().waitFor();
+    },
+  },
+  {
+    name: 'compose-preview',
+    async show(page) {
+      await openTopic(page, 'general', 'release 1.2');
+      await page
+        .getByRole('textbox', { name: 'Message' })
+        .fill(
+          'Release notes are up, @**Emma Member** :tada:\n\n' +
+            '- **faster** start-up\n- `npm test` is green\n\n' +
+            '```ts\nconst answer = 42;\n```\n\n$$e^{i\\pi} + 1 = 0$$',
+        );
+      await page.getByRole('button', { name: 'Preview' }).click();
+      await page.locator('.katex').first().waitFor();
+    },
+  },
+  {
+    name: 'user-card',
+    async show(page) {
+      await openTopic(page, 'design', 'dark mode');
+      await page
+        .getByTestId('message')
+        .getByRole('button', { name: 'Emma Member', exact: true })
+        .first()
+        .click();
+      await page.getByRole('dialog', { name: 'User card: Emma Member' }).waitFor();
+    },
+  },
+  {
+    name: 'settings-personal',
+    show: (page) => openSettings(page, 'Preferences'),
+  },
+  {
+    name: 'settings-organization',
+    show: (page) => openSettings(page, 'Users'),
+  },
+  {
+    name: 'channel-browser',
+    async show(page) {
+      await page
+        .getByRole('navigation', { name: 'Conversations' })
+        .getByRole('button', { name: 'Browse channels' })
+        .click();
+      await page.getByRole('heading', { name: 'Channels', level: 1 }).waitFor();
+    },
+  },
+  {
+    name: 'meeting-viewer',
+    async show(page, app) {
+      // As `npm start -- path/to/manifest.json` hands it over: a launch request the page takes.
+      app.host.services.requestOpenManifest(sharedPath(MEETING));
+      await page.reload();
+      await page.getByRole('heading', { name: 'Weekly planning' }).waitFor();
+    },
+  },
+  {
+    name: 'sign-in',
+    async show(page) {
+      await page.getByRole('button', { name: 'Add account' }).click();
+      await page.getByRole('heading', { name: 'Sign in to a chat server' }).waitFor();
+    },
+  },
+];
+
+/** Loads the app afresh (optionally on a view the launch URL names) and waits for the shell. */
+async function load(page: Page, app: App, view?: 'inbox' | 'recent'): Promise<void> {
+  await page.goto('about:blank');
+  await page.goto(view ? `${app.url}&view=${view}` : app.url);
+  await page.getByRole('navigation', { name: 'Conversations' }).waitFor();
+}
+
+/** Lets the screen finish drawing: fonts, images that are loading, the next two frames. */
+async function settle(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const doc = (globalThis as unknown as { document: { fonts: { ready: Promise<unknown> } } })
+      .document;
+    await doc.fonts.ready;
+    for (let i = 0; i < 2; i++) await new Promise((done) => requestAnimationFrame(done));
+  });
+  await page.waitForTimeout(400); // transitions and the list's idle-time rows
+}
+
+function list<T extends string>(value: string | undefined, all: readonly T[]): T[] {
+  if (!value) return [...all];
+  const chosen = value.split(',').map((v) => v.trim());
+  const unknown = chosen.filter((v) => !all.includes(v as T));
+  if (unknown.length)
+    throw new Error(`unknown: ${unknown.join(', ')} (choose from ${all.join(', ')})`);
+  return chosen as T[];
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      only: { type: 'string' },
+      widths: { type: 'string' },
+      themes: { type: 'string' },
+      out: { type: 'string' },
+    },
+  });
+  const names = list(
+    values.only,
+    SCREENS.map((s) => s.name),
+  );
+  const widths = list(
+    values.widths,
+    WINDOWS.map((w) => String(w.width)),
+  );
+  const themes = list<Theme>(values.themes, THEMES);
+  const out = values.out ?? join(root, 'docs/screenshots');
+  mkdirSync(out, { recursive: true });
+  const screens = SCREENS.filter((s) => names.includes(s.name)).filter(
+    (s) => s.name !== 'meeting-viewer' || haveShared(MEETING),
+  );
+
+  let realm: Realm | undefined;
+  let app: App | undefined;
+  let browser: Browser | undefined;
+  const failed: string[] = [];
+  try {
+    realm = await startRealm();
+    app = await startApp(realm, 'owner');
+    browser = await launchChromium();
+    for (const window of WINDOWS.filter((w) => widths.includes(String(w.width)))) {
+      for (const theme of themes) {
+        const page = await openApp(browser, app, { viewport: window, colorScheme: theme });
+        for (const screen of screens) {
+          const file = join(out, `${screen.name}-${window.width}-${theme}.png`);
+          try {
+            await load(page, app);
+            await screen.show(page, app);
+            await settle(page);
+            await page.screenshot({ path: file });
+            console.log(`wrote ${file}`);
+          } catch (error) {
+            // Keep going: a screen that cannot be reached at one width is itself a finding.
+            await page.screenshot({ path: file }).catch(() => undefined);
+            const reason = (error as Error).message.split('\n')[0];
+            failed.push(`${screen.name} at ${window.width} px, ${theme}: ${reason}`);
+            console.error(`could not show ${screen.name} (${window.width}, ${theme}): ${reason}`);
+          }
+        }
+        await page.context().close();
+      }
+    }
+  } finally {
+    await browser?.close();
+    await app?.close();
+    await realm?.close();
+  }
+  if (failed.length) {
+    console.error(`\n${failed.length} screen(s) not reached (their file shows where it stopped):`);
+    for (const line of failed) console.error(`- ${line}`);
+    process.exitCode = 1;
+  }
+}
+
+await main();
