@@ -3,7 +3,7 @@
 // the search starts after the open topic, goes through the following channels, wraps around, and
 // ends with the topics before the open one. Muted topics are skipped, and so are a muted channel's
 // topics unless unmuted or followed. With no unread topic left, unread direct-message conversations
-// follow, in sidebar order after the open one.
+// follow, in sidebar order after the open one. `p` goes through those alone.
 import type { AccountState } from '../store';
 import { dmConversationKey, dmNarrow, topicNarrow, type Narrow } from '../../shared/narrow';
 import { describeNarrow } from '../features/messages/narrow-info';
@@ -72,4 +72,12 @@ export function nextUnreadConversation(
 ): Narrow | null {
   if (!account) return null;
   return nextUnreadTopic(account, open) ?? nextUnreadDm(account, open);
+}
+
+/** The direct-message conversation `p` opens from the open narrow, or null if none is unread. */
+export function nextUnreadDmConversation(
+  account: AccountState | undefined,
+  open: Narrow | null,
+): Narrow | null {
+  return account ? nextUnreadDm(account, open) : null;
 }
