@@ -1,8 +1,10 @@
-// Global keyboard shortcuts: c compose, x new direct message, r reply, n next unread topic,
-// / search, ? shortcut help, Esc close (menu, then overlay) or back, Ctrl/Cmd+K switch
-// conversation. Letters are ignored while typing in a field. Each key's entry carries its help text,
-// so the help overlay (features/help, handed GLOBAL_SHORTCUTS by the shell) lists what this handler
-// does.
+// Global keyboard shortcuts, as the public web app defines them: compose and reply (c, x, r,
+// Shift+R, @, >), moving the message selection from anywhere (j, k, Shift+G), going places (n, p,
+// s, Shift+I, t, a, Shift+P, *, d), filters (/, q, w), the selected message's actions (Ctrl+S, +,
+// =, Shift+M; message-keys.ts), ? help, Esc close (menu, then overlay) or back, Ctrl/Cmd+K switch
+// conversation. Letters are ignored while typing in a field and behind a dialog. Each key's entry
+// carries its help text, so the help overlay (features/help, handed GLOBAL_SHORTCUTS by the shell)
+// lists what this handler does.
 import { useEffect, type RefObject } from 'react';
 import type { ChatStore } from '../store';
 import { selectActiveAccount } from '../store';
@@ -260,7 +262,7 @@ const KEY_ACTIONS: Record<string, KeyAction> = {
   '+': {
     keys: ['+'],
     group: 'Message actions',
-    description: 'React with 👍 (again to take it back)',
+    description: 'React with thumbs up (again to take it back)',
     run: onMessage(toggleThumbsUp),
   },
   '=': {
