@@ -1,7 +1,8 @@
 // What the message keys do to the message they act on (the selected one, else the last in view, as
 // the web app's pointer): star (Ctrl+S), react with 👍 (+) or toggle the first reaction (=), mute
 // or unmute its topic (Shift+M), reply to its sender (Shift+R) or mentioning them (@), quote it
-// (>), and `s`, which goes to its conversation, then from a topic to the channel.
+// (>), show its sender's card (u), and `s`, which goes to its conversation, then from a topic to
+// the channel.
 import type { ChatStore, AccountState } from '../store';
 import { selectActiveAccount } from '../store';
 import type { MessageWithFlags } from '../../shared/api/types';
@@ -15,6 +16,7 @@ import { currentMessageId } from '../features/messages/selection-cursor';
 import { toggleReaction } from '../features/messages/Reactions';
 import { quoteAndReply } from '../features/messages/MessageActions';
 import { setPolicy } from '../features/topics/topic-actions';
+import { openUserPopover } from '../features/people/UserPopover';
 
 const THUMBS_UP = '1f44d';
 
@@ -140,4 +142,12 @@ export function replyMentioningSender(store: ChatStore): void {
 export function quoteMessage(store: ChatStore): void {
   const t = keyTarget(store);
   if (t) void quoteAndReply(t.accountId, t.message, t.account.selfUserId);
+}
+
+/** `u`: the sender's card, beside their name (or the message, when its row shows no name). */
+export function showSenderCard(store: ChatStore): void {
+  const t = keyTarget(store);
+  const row = t && document.querySelector<HTMLElement>(`[data-message-id="${t.message.id}"]`);
+  if (!t || !row) return;
+  openUserPopover(t.message.sender_id, row.querySelector<HTMLElement>('.sender') ?? row);
 }

@@ -1,10 +1,10 @@
 // Global keyboard shortcuts, as the public web app defines them: compose and reply (c, x, r,
-// Shift+R, @, >), moving the message selection from anywhere (j, k, Shift+G), going places (n, p,
-// s, Shift+I, t, a, Shift+P, *, d), filters (/, q, w), the selected message's actions (Ctrl+S, +,
-// =, Shift+M; message-keys.ts), ? help, Esc close (menu, then overlay) or back, Ctrl/Cmd+K switch
-// conversation. Letters are ignored while typing in a field and behind a dialog. Each key's entry
-// carries its help text, so the help overlay (features/help, handed GLOBAL_SHORTCUTS by the shell)
-// lists what this handler does.
+// Shift+R, @, >), moving the message selection from anywhere (j, k, Shift+G), going places (n,
+// Shift+N, p, s, Shift+I, t, a, Shift+P, *, d), filters (/, q, w), the selected message's actions
+// (Ctrl+S, +, =, Shift+M, u; message-keys.ts), ? help, Esc close (menu, then overlay) or back,
+// Ctrl/Cmd+K switch conversation. Letters are ignored while typing in a field and behind a dialog.
+// Each key's entry carries its help text, so the help overlay (features/help, handed
+// GLOBAL_SHORTCUTS by the shell) lists what this handler does.
 import { useEffect, type RefObject } from 'react';
 import type { ChatStore } from '../store';
 import { selectActiveAccount } from '../store';
@@ -19,12 +19,17 @@ import {
   uiStore,
   type Route,
 } from '../store/ui-store';
-import { nextUnreadConversation, nextUnreadDmConversation } from './next-unread';
+import {
+  nextUnreadConversation,
+  nextUnreadDmConversation,
+  nextUnreadFollowedTopic,
+} from './next-unread';
 import {
   keyTarget,
   quoteMessage,
   replyMentioningSender,
   replyToSender,
+  showSenderCard,
   toggleConversationView,
   toggleFirstReaction,
   toggleStar,
@@ -185,6 +190,15 @@ const KEY_ACTIONS: Record<string, KeyAction> = {
       if (next) navigate({ kind: 'narrow', narrow: next });
     },
   },
+  N: {
+    keys: ['Shift+N'],
+    group: 'Navigation',
+    description: 'Next unread followed topic',
+    run: (store) => {
+      const next = nextUnreadFollowedTopic(selectActiveAccount(store.getState()), openNarrow());
+      if (next) navigate({ kind: 'narrow', narrow: next });
+    },
+  },
   p: {
     keys: ['p'],
     group: 'Navigation',
@@ -270,6 +284,12 @@ const KEY_ACTIONS: Record<string, KeyAction> = {
     group: 'Message actions',
     description: 'Join or leave the first reaction',
     run: onMessage(toggleFirstReaction),
+  },
+  u: {
+    keys: ['u'],
+    group: 'Message actions',
+    description: 'Show the sender’s card',
+    run: onMessage(showSenderCard),
   },
   M: {
     keys: ['Shift+M'],

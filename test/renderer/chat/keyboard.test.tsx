@@ -196,7 +196,7 @@ function pressN(store: ChatStore, from: Narrow | null, key = 'n'): Narrow | null
       previous: [],
     }),
   );
-  fireEvent.keyDown(document.body, { key });
+  fireEvent.keyDown(document.body, { key, shiftKey: key !== key.toLowerCase() });
   const route = uiStore.getState().route;
   return route.kind === 'narrow' && (!from || narrowKey(route.narrow) !== narrowKey(from))
     ? route.narrow
@@ -289,6 +289,20 @@ describe('n: next unread topic', () => {
     // A link or search may name the user too: still Emma's conversation, so Farid's comes next.
     expect(pressN(store, dmNarrow([SELF, EMMA]))).toEqual(dmNarrow([FARID]));
     expect(pressN(store, dmNarrow([FARID]))).toEqual(dmNarrow([EMMA]));
+  });
+
+  it('Shift+N goes through unread followed topics only', () => {
+    const store = setup({
+      user_topics: [
+        { stream_id: GENERAL, topic_name: 'plans', last_updated: 1, visibility_policy: 3 },
+        { stream_id: RANDOM, topic_name: 'later', last_updated: 1, visibility_policy: 3 },
+      ],
+    });
+    expect(pressN(store, topicNarrow(DESIGN, 'mockups'), 'N')).toEqual(
+      topicNarrow(GENERAL, 'plans'),
+    );
+    expect(pressN(store, topicNarrow(GENERAL, 'plans'), 'N')).toEqual(topicNarrow(RANDOM, 'later'));
+    expect(pressN(store, topicNarrow(RANDOM, 'later'), 'N')).toEqual(topicNarrow(GENERAL, 'plans'));
   });
 
   it('p goes through unread direct messages only, from a topic as from a conversation', () => {
@@ -399,6 +413,13 @@ describe("the web app's message keys", () => {
     await waitFor(() =>
       expect((message as HTMLTextAreaElement).value).toBe(`@**${name}|${EMMA}** `),
     );
+  });
+
+  it("u shows the selected message's sender card", async () => {
+    await inAllMessages();
+    press('k');
+    press('u');
+    expect(uiStore.getState().overlay).toMatchObject({ kind: 'user', userId: EMMA });
   });
 
   it('q and w go to the channel filter and the people search', async () => {
