@@ -144,7 +144,8 @@ const KEY_ACTIONS: Record<string, KeyAction> = {
     },
   },
   r: {
-    keys: ['r'],
+    // Enter too, on the message list itself (on a button or link in it, Enter is that control's).
+    keys: ['r', 'Enter'],
     group: 'The basics',
     description: 'Reply to the selected message',
     run: (store, _, e) => {
@@ -376,12 +377,16 @@ export function useShortcuts(
       }
       if (typingInField(e.target) || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented)
         return;
-      if (!Object.hasOwn(KEY_ACTIONS, e.key)) return;
+      const key =
+        e.key === 'Enter' && (e.target as HTMLElement | null)?.classList?.contains('message-list')
+          ? 'r'
+          : e.key;
+      if (!Object.hasOwn(KEY_ACTIONS, key)) return;
       // A capital letter is its Shift shortcut only with Shift (not with Caps Lock).
-      if (/^[A-Z]$/.test(e.key) && !e.shiftKey) return;
+      if (/^[A-Z]$/.test(key) && !e.shiftKey) return;
       // Behind a dialog (the image viewer's + and -, a form) only `?` (to close the help) counts.
-      if (e.key !== '?' && document.querySelector('[aria-modal="true"]')) return;
-      KEY_ACTIONS[e.key].run(store, searchRef, e);
+      if (key !== '?' && document.querySelector('[aria-modal="true"]')) return;
+      KEY_ACTIONS[key].run(store, searchRef, e);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);

@@ -415,6 +415,21 @@ describe("the web app's message keys", () => {
     );
   });
 
+  it('Enter on the message list replies to the selected message, as r does', async () => {
+    await inAllMessages();
+    press('k');
+    const list = screen.getByRole('list', { name: 'Messages' });
+    expect(document.activeElement).toBe(list);
+    fireEvent.keyDown(list, { key: 'Enter' });
+    expect(uiStore.getState().route).toEqual({
+      kind: 'narrow',
+      narrow: topicNarrow(GENERAL, 'lunch'),
+      anchor: 102,
+    });
+    const message = await screen.findByRole('textbox', { name: 'Message' });
+    await waitFor(() => expect(document.activeElement).toBe(message));
+  });
+
   it("u shows the selected message's sender card", async () => {
     await inAllMessages();
     press('k');
