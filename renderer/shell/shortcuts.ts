@@ -6,7 +6,7 @@
 // Each key's entry carries its help text, so the help overlay (features/help, handed
 // GLOBAL_SHORTCUTS by the shell) lists what this handler does.
 import { useEffect, type RefObject } from 'react';
-import type { ChatStore } from '../store';
+import type { AccountState, ChatStore } from '../store';
 import { selectActiveAccount } from '../store';
 import { narrowKey, type Narrow } from '../../shared/narrow';
 import { conversationOf, describeNarrow } from '../features/messages/narrow-info';
@@ -102,6 +102,16 @@ function goTo(route: Route, toggles = false): KeyAction['run'] {
   };
 }
 
+/** A key that opens the next unread conversation `pick` finds after the open one, if any. */
+function goToNext(
+  pick: (account: AccountState | undefined, open: Narrow | null) => Narrow | null,
+): KeyAction['run'] {
+  return (store) => {
+    const next = pick(selectActiveAccount(store.getState()), openNarrow());
+    if (next) navigate({ kind: 'narrow', narrow: next });
+  };
+}
+
 /** A key that acts on the selected message (message-keys.ts). */
 function onMessage(action: (store: ChatStore) => void): KeyAction['run'] {
   return (store, _, e) => {
@@ -186,28 +196,19 @@ const KEY_ACTIONS: Record<string, KeyAction> = {
     keys: ['n'],
     group: 'Navigation',
     description: 'Next unread topic',
-    run: (store) => {
-      const next = nextUnreadConversation(selectActiveAccount(store.getState()), openNarrow());
-      if (next) navigate({ kind: 'narrow', narrow: next });
-    },
+    run: goToNext(nextUnreadConversation),
   },
   N: {
     keys: ['Shift+N'],
     group: 'Navigation',
     description: 'Next unread followed topic',
-    run: (store) => {
-      const next = nextUnreadFollowedTopic(selectActiveAccount(store.getState()), openNarrow());
-      if (next) navigate({ kind: 'narrow', narrow: next });
-    },
+    run: goToNext(nextUnreadFollowedTopic),
   },
   p: {
     keys: ['p'],
     group: 'Navigation',
     description: 'Next unread direct message',
-    run: (store) => {
-      const next = nextUnreadDmConversation(selectActiveAccount(store.getState()), openNarrow());
-      if (next) navigate({ kind: 'narrow', narrow: next });
-    },
+    run: goToNext(nextUnreadDmConversation),
   },
   s: {
     keys: ['s'],

@@ -62,6 +62,17 @@ async function startApp(messageIds: number[] = []) {
 }
 
 const go = (route: Route) => act(() => navigate(route));
+
+/** What r (or Enter) does with message `id` of general > lunch: the topic open at it, compose focused. */
+async function expectReplyAt(id: number) {
+  expect(uiStore.getState().route).toEqual({
+    kind: 'narrow',
+    narrow: topicNarrow(GENERAL, 'lunch'),
+    anchor: id,
+  });
+  const message = await screen.findByRole('textbox', { name: 'Message' });
+  await waitFor(() => expect(document.activeElement).toBe(message));
+}
 const routeKey = () => {
   const route = uiStore.getState().route;
   return route.kind === 'narrow' ? narrowKey(route.narrow) : route.kind;
@@ -167,13 +178,7 @@ describe('arrow keys, r and /', () => {
     fireEvent.keyDown(list, { key: 'ArrowUp' });
     expect(uiStore.getState().selectedMessageId).toBe(101);
     fireEvent.keyDown(list, { key: 'r' });
-    expect(uiStore.getState().route).toEqual({
-      kind: 'narrow',
-      narrow: topicNarrow(GENERAL, 'lunch'),
-      anchor: 101,
-    });
-    const message = await screen.findByRole('textbox', { name: 'Message' });
-    await waitFor(() => expect(document.activeElement).toBe(message));
+    await expectReplyAt(101);
   });
 
   it('/ focuses the search box', async () => {
@@ -421,13 +426,7 @@ describe("the web app's message keys", () => {
     const list = screen.getByRole('list', { name: 'Messages' });
     expect(document.activeElement).toBe(list);
     fireEvent.keyDown(list, { key: 'Enter' });
-    expect(uiStore.getState().route).toEqual({
-      kind: 'narrow',
-      narrow: topicNarrow(GENERAL, 'lunch'),
-      anchor: 102,
-    });
-    const message = await screen.findByRole('textbox', { name: 'Message' });
-    await waitFor(() => expect(document.activeElement).toBe(message));
+    await expectReplyAt(102);
   });
 
   it("u shows the selected message's sender card", async () => {
