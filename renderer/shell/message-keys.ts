@@ -1,8 +1,8 @@
-// What the message keys do to the message they act on (the selected one, else the last in view, as
-// the web app's pointer): star (Ctrl+S), react with 👍 (+) or toggle the first reaction (=), mute
-// or unmute its topic (Shift+M), reply to its sender (Shift+R) or mentioning them (@), quote it
-// (>), show its sender's card (u), and `s`, which goes to its conversation, then from a topic to
-// the channel.
+// What the message keys do to the message they act on (the selected one, else the last in view,
+// as the web app's pointer): reply (r), star (Ctrl+S), react with 👍 (+) or toggle the first
+// reaction (=), mute or unmute its topic (Shift+M), reply to its sender (Shift+R) or mentioning
+// them (@), quote it (>), show its sender's card (u), and `s`, which goes to its conversation, then
+// from a topic to the channel.
 import type { ChatStore, AccountState } from '../store';
 import { selectActiveAccount } from '../store';
 import type { MessageWithFlags } from '../../shared/api/types';
@@ -121,6 +121,13 @@ function replyIn(narrow: Narrow, messageId: number, text?: string): void {
   if (route.kind !== 'narrow' || narrowKey(route.narrow) !== narrowKey(narrow))
     navigate({ kind: 'narrow', narrow, anchor: messageId });
   requestCompose('reply', text);
+}
+
+/** `r`: a reply in the message's conversation (with no message, in the open view's compose). */
+export function replyToMessage(store: ChatStore): void {
+  const t = keyTarget(store);
+  if (t) replyIn(conversationOf(t.message, t.account.selfUserId), t.message.id);
+  else requestCompose('reply');
 }
 
 /** Shift+R: a direct message to the sender of the selected message. */

@@ -8,8 +8,8 @@
 import { useEffect, type RefObject } from 'react';
 import type { AccountState, ChatStore } from '../store';
 import { selectActiveAccount } from '../store';
-import { narrowKey, type Narrow } from '../../shared/narrow';
-import { conversationOf, describeNarrow } from '../features/messages/narrow-info';
+import type { Narrow } from '../../shared/narrow';
+import { describeNarrow } from '../features/messages/narrow-info';
 import {
   ALL_MESSAGES_ROUTE,
   goBack,
@@ -25,9 +25,9 @@ import {
   nextUnreadFollowedTopic,
 } from './next-unread';
 import {
-  keyTarget,
   quoteMessage,
   replyMentioningSender,
+  replyToMessage,
   replyToSender,
   showSenderCard,
   toggleConversationView,
@@ -158,18 +158,7 @@ const KEY_ACTIONS: Record<string, KeyAction> = {
     keys: ['r', 'Enter'],
     group: 'The basics',
     description: 'Reply to the selected message',
-    run: (store, _, e) => {
-      // Reply in the conversation of the selected message (else the last one in view).
-      e.preventDefault();
-      const t = keyTarget(store);
-      if (t) {
-        const narrow = conversationOf(t.message, t.account.selfUserId);
-        const route = uiStore.getState().route;
-        if (route.kind !== 'narrow' || narrowKey(route.narrow) !== narrowKey(narrow))
-          navigate({ kind: 'narrow', narrow, anchor: t.message.id });
-      }
-      requestCompose('reply');
-    },
+    run: onMessage(replyToMessage),
   },
   R: {
     keys: ['Shift+R'],
