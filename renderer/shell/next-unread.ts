@@ -3,7 +3,8 @@
 // the search starts after the open topic, goes through the following channels, wraps around, and
 // ends with the topics before the open one. Muted topics are skipped, and so are a muted channel's
 // topics unless unmuted or followed. With no unread topic left, unread direct-message conversations
-// follow, in sidebar order after the open one.
+// follow, in sidebar order after the open one. `p` goes through those alone, Shift+N through the
+// followed topics alone.
 import type { AccountState } from '../store';
 import { dmConversationKey, dmNarrow, topicNarrow, type Narrow } from '../../shared/narrow';
 import { describeNarrow } from '../features/messages/narrow-info';
@@ -19,9 +20,18 @@ function wrappedAfter<T>(items: readonly T[], index: number): T[] {
   return [...items.slice(index + 1), ...items.slice(0, Math.max(0, index))];
 }
 
-const isNext = (t: TopicItem) => t.unread > 0 && !t.muted;
+/** Unread and not muted; with `followedOnly` (Shift+N), also followed. */
+const unreadFilter =
+  (followedOnly: boolean) =>
+  (t: TopicItem): boolean =>
+    t.unread > 0 && !t.muted && (!followedOnly || t.policy === 3);
 
-function nextUnreadTopic(account: AccountState, open: Narrow | null): Narrow | null {
+function nextUnreadTopic(
+  account: AccountState,
+  open: Narrow | null,
+  followedOnly = false,
+): Narrow | null {
+  const isNext = unreadFilter(followedOnly);
   const sections = selectChannelSections(account);
   const channelIds = [...sections.pinned, ...sections.active, ...sections.muted].map(
     (sub) => sub.stream_id,
@@ -72,4 +82,20 @@ export function nextUnreadConversation(
 ): Narrow | null {
   if (!account) return null;
   return nextUnreadTopic(account, open) ?? nextUnreadDm(account, open);
+}
+
+/** The followed topic Shift+N opens from the open narrow, or null if none is unread. */
+export function nextUnreadFollowedTopic(
+  account: AccountState | undefined,
+  open: Narrow | null,
+): Narrow | null {
+  return account ? nextUnreadTopic(account, open, true) : null;
+}
+
+/** The direct-message conversation `p` opens from the open narrow, or null if none is unread. */
+export function nextUnreadDmConversation(
+  account: AccountState | undefined,
+  open: Narrow | null,
+): Narrow | null {
+  return account ? nextUnreadDm(account, open) : null;
 }

@@ -1,15 +1,42 @@
-// Global keyboard shortcuts: c compose, x new direct message, r reply, n next unread topic,
-// / search, ? shortcut help, Esc close (menu, then overlay) or back, Ctrl/Cmd+K switch
-// conversation. Letters are ignored while typing in a field. Each key's entry carries its help text,
-// so the help overlay (features/help, handed GLOBAL_SHORTCUTS by the shell) lists what this handler
-// does.
+// Global keyboard shortcuts, as the public web app defines them: compose and reply (c, x, r,
+// Shift+R, @, >), moving the message selection from anywhere (j, k, Shift+G), going places (n,
+// Shift+N, p, s, Shift+I, t, a, Shift+P, *, d), filters (/, q, w), the selected message's actions
+// (Ctrl+S, +, =, Shift+M, u; message-keys.ts), ? help, Esc close (menu, then overlay) or back,
+// Ctrl/Cmd+K switch conversation. Letters are ignored while typing in a field and behind a dialog.
+// Each key's entry carries its help text, so the help overlay (features/help, handed
+// GLOBAL_SHORTCUTS by the shell) lists what this handler does.
 import { useEffect, type RefObject } from 'react';
-import type { ChatStore } from '../store';
+import type { AccountState, ChatStore } from '../store';
 import { selectActiveAccount } from '../store';
-import { narrowKey, type Narrow } from '../../shared/narrow';
-import { conversationOf, describeNarrow } from '../features/messages/narrow-info';
-import { ALL_MESSAGES_ROUTE, goBack, navigate, requestCompose, uiStore } from '../store/ui-store';
-import { nextUnreadConversation } from './next-unread';
+import type { Narrow } from '../../shared/narrow';
+import { describeNarrow } from '../features/messages/narrow-info';
+import {
+  ALL_MESSAGES_ROUTE,
+  goBack,
+  navigate,
+  requestCompose,
+  toggleUserList,
+  uiStore,
+  type Route,
+} from '../store/ui-store';
+import {
+  nextUnreadConversation,
+  nextUnreadDmConversation,
+  nextUnreadFollowedTopic,
+} from './next-unread';
+import {
+  quoteMessage,
+  replyMentioningSender,
+  replyToMessage,
+  replyToSender,
+  showSenderCard,
+  toggleConversationView,
+  toggleFirstReaction,
+  toggleStar,
+  toggleThumbsUp,
+  toggleTopicMute,
+} from './message-keys';
+import { moveSelection, type SelectionMove } from '../features/messages/selection-cursor';
 import { closeOpenMenu } from './open-menus';
 import type { ShortcutInfo } from '../features/help/shortcut-list';
 
@@ -52,7 +79,61 @@ interface KeyAction extends ShortcutInfo {
   run(store: ChatStore, searchRef: RefObject<HTMLInputElement | null>, e: KeyboardEvent): void;
 }
 
-/** The single keys handled outside text fields, by `KeyboardEvent.key`. */
+/** The open narrow, or null outside a message view. */
+function openNarrow(): Narrow | null {
+  const { route } = uiStore.getState();
+  return route.kind === 'narrow' ? route.narrow : null;
+}
+
+/** Focuses the first element `selector` finds, waiting a few frames for one that is mounting. */
+function focusWhenShown(selector: string, framesLeft = 10): void {
+  const el = document.querySelector<HTMLElement>(selector);
+  if (el) el.focus();
+  else if (framesLeft > 0) requestAnimationFrame(() => focusWhenShown(selector, framesLeft - 1));
+}
+
+/** A key that opens a view (or, for `d`, closes it again). */
+function goTo(route: Route, toggles = false): KeyAction['run'] {
+  return (_, __, e) => {
+    e.preventDefault();
+    const current = uiStore.getState().route;
+    if (toggles && current.kind === route.kind) goBack();
+    else navigate(route);
+  };
+}
+
+/** A key that opens the next unread conversation `pick` finds after the open one, if any. */
+function goToNext(
+  pick: (account: AccountState | undefined, open: Narrow | null) => Narrow | null,
+): KeyAction['run'] {
+  return (store) => {
+    const next = pick(selectActiveAccount(store.getState()), openNarrow());
+    if (next) navigate({ kind: 'narrow', narrow: next });
+  };
+}
+
+/** A key that acts on the selected message (message-keys.ts). */
+function onMessage(action: (store: ChatStore) => void): KeyAction['run'] {
+  return (store, _, e) => {
+    e.preventDefault();
+    action(store);
+  };
+}
+
+/** A key that moves the message selection (the open message list's cursor). */
+function moveTo(to: SelectionMove): KeyAction['run'] {
+  return (_, __, e) => {
+    if (!moveSelection(to)) return;
+    e.preventDefault();
+    // On the list, so the arrow keys and Home/End carry on from here.
+    document.querySelector<HTMLElement>('.message-list')?.focus({ preventScroll: true });
+  };
+}
+
+/**
+ * The single keys handled outside text fields, by `KeyboardEvent.key` (a capital letter is the key
+ * with Shift), as the public web app defines them.
+ */
 const KEY_ACTIONS: Record<string, KeyAction> = {
   c: {
     keys: ['c'],
@@ -73,37 +154,87 @@ const KEY_ACTIONS: Record<string, KeyAction> = {
     },
   },
   r: {
-    keys: ['r'],
+    // Enter too, on the message list itself (on a button or link in it, Enter is that control's).
+    keys: ['r', 'Enter'],
     group: 'The basics',
     description: 'Reply to the selected message',
-    run: (store, _, e) => {
-      // Reply in the conversation of the selected message (arrow keys select one).
-      e.preventDefault();
-      const { selectedMessageId } = uiStore.getState();
-      const account = selectActiveAccount(store.getState());
-      const message =
-        selectedMessageId !== null ? account?.messages.byId.get(selectedMessageId) : undefined;
-      if (message && account) {
-        const narrow = conversationOf(message, account.selfUserId);
-        const route = uiStore.getState().route;
-        if (route.kind !== 'narrow' || narrowKey(route.narrow) !== narrowKey(narrow))
-          navigate({ kind: 'narrow', narrow, anchor: message.id });
-      }
-      requestCompose('reply');
-    },
+    run: onMessage(replyToMessage),
   },
+  R: {
+    keys: ['Shift+R'],
+    group: 'Composing messages',
+    description: 'Reply directly to the sender',
+    run: onMessage(replyToSender),
+  },
+  '@': {
+    keys: ['@'],
+    group: 'Composing messages',
+    description: 'Reply @-mentioning the sender',
+    run: onMessage(replyMentioningSender),
+  },
+  '>': {
+    keys: ['>'],
+    group: 'Composing messages',
+    description: 'Quote the selected message',
+    run: onMessage(quoteMessage),
+  },
+  j: { keys: ['j'], group: 'Navigation', description: 'Next message', run: moveTo('next') },
+  k: { keys: ['k'], group: 'Navigation', description: 'Previous message', run: moveTo('previous') },
+  G: { keys: ['Shift+G'], group: 'Navigation', description: 'Last message', run: moveTo('last') },
   n: {
     keys: ['n'],
     group: 'Navigation',
     description: 'Next unread topic',
-    run: (store) => {
-      const { route } = uiStore.getState();
-      const next = nextUnreadConversation(
-        selectActiveAccount(store.getState()),
-        route.kind === 'narrow' ? route.narrow : null,
-      );
-      if (next) navigate({ kind: 'narrow', narrow: next });
-    },
+    run: goToNext(nextUnreadConversation),
+  },
+  N: {
+    keys: ['Shift+N'],
+    group: 'Navigation',
+    description: 'Next unread followed topic',
+    run: goToNext(nextUnreadFollowedTopic),
+  },
+  p: {
+    keys: ['p'],
+    group: 'Navigation',
+    description: 'Next unread direct message',
+    run: goToNext(nextUnreadDmConversation),
+  },
+  s: {
+    keys: ['s'],
+    group: 'Navigation',
+    description: 'Go to the selected message’s conversation; from a topic, to its channel',
+    run: onMessage(toggleConversationView),
+  },
+  I: { keys: ['Shift+I'], group: 'Navigation', description: 'Inbox', run: goTo({ kind: 'inbox' }) },
+  t: {
+    keys: ['t'],
+    group: 'Navigation',
+    description: 'Recent conversations',
+    run: goTo({ kind: 'recent' }),
+  },
+  a: {
+    keys: ['a'],
+    group: 'Navigation',
+    description: 'All messages',
+    run: goTo(ALL_MESSAGES_ROUTE),
+  },
+  P: {
+    keys: ['Shift+P'],
+    group: 'Navigation',
+    description: 'Direct message feed',
+    run: goTo({ kind: 'narrow', narrow: [{ operator: 'is', operand: 'dm' }] }),
+  },
+  '*': {
+    keys: ['*'],
+    group: 'Navigation',
+    description: 'Starred messages',
+    run: goTo({ kind: 'narrow', narrow: [{ operator: 'is', operand: 'starred' }] }),
+  },
+  d: {
+    keys: ['d'],
+    group: 'Navigation',
+    description: 'Drafts (again to close)',
+    run: goTo({ kind: 'drafts' }, true),
   },
   '/': {
     keys: ['/'],
@@ -114,16 +245,85 @@ const KEY_ACTIONS: Record<string, KeyAction> = {
       searchRef.current?.focus();
     },
   },
+  q: {
+    keys: ['q'],
+    group: 'Search',
+    description: 'Filter channels',
+    run: (_, __, e) => {
+      e.preventDefault();
+      focusWhenShown('input[aria-label="Filter sidebar channels"]');
+    },
+  },
+  w: {
+    keys: ['w'],
+    group: 'Search',
+    description: 'Search people',
+    run: (_, __, e) => {
+      e.preventDefault();
+      if (!uiStore.getState().userListOpen) toggleUserList();
+      focusWhenShown('input[aria-label="Search people"]');
+    },
+  },
+  '+': {
+    keys: ['+'],
+    group: 'Message actions',
+    description: 'React with thumbs up (again to take it back)',
+    run: onMessage(toggleThumbsUp),
+  },
+  '=': {
+    keys: ['='],
+    group: 'Message actions',
+    description: 'Join or leave the first reaction',
+    run: onMessage(toggleFirstReaction),
+  },
+  u: {
+    keys: ['u'],
+    group: 'Message actions',
+    description: 'Show the sender’s card',
+    run: onMessage(showSenderCard),
+  },
+  M: {
+    keys: ['Shift+M'],
+    group: 'Message actions',
+    description: 'Mute or unmute the topic',
+    run: onMessage(toggleTopicMute),
+  },
   '?': {
     keys: ['?'],
     group: 'The basics',
     description: 'Show keyboard shortcuts',
     run: (_, __, e) => {
       e.preventDefault();
-      uiStore.setState({ overlay: { kind: 'help' } });
+      const open = uiStore.getState().overlay?.kind === 'help';
+      uiStore.setState({ overlay: open ? null : { kind: 'help' } });
     },
   },
 };
+
+/** The keys handled with Ctrl (⌘ on a Mac), by the lower-case key. */
+const CTRL_KEY_ACTIONS: Record<string, KeyAction> = {
+  k: {
+    keys: ['Ctrl+K', '⌘K'],
+    group: 'Navigation',
+    description: 'Switch conversation',
+    run: (_, __, e) => {
+      e.preventDefault();
+      uiStore.setState({ overlay: { kind: 'switcher' } });
+    },
+  },
+  s: {
+    keys: ['Ctrl+S', '⌘S'],
+    group: 'Message actions',
+    description: 'Star or unstar the selected message',
+    run: onMessage(toggleStar),
+  },
+};
+
+const helpOf = ({ keys, group, description }: KeyAction): ShortcutInfo => ({
+  keys,
+  group,
+  description,
+});
 
 /** What the global handler below does, for the help overlay. */
 export const GLOBAL_SHORTCUTS: readonly ShortcutInfo[] = [
@@ -132,12 +332,8 @@ export const GLOBAL_SHORTCUTS: readonly ShortcutInfo[] = [
     group: 'The basics',
     description: 'Close the menu or dialog, else go back',
   },
-  { keys: ['Ctrl+K', '⌘K'], group: 'Navigation', description: 'Switch conversation' },
-  ...Object.values(KEY_ACTIONS).map(({ keys, group, description }) => ({
-    keys,
-    group,
-    description,
-  })),
+  ...Object.values(CTRL_KEY_ACTIONS).map(helpOf),
+  ...Object.values(KEY_ACTIONS).map(helpOf),
 ];
 
 export function useShortcuts(
@@ -146,9 +342,17 @@ export function useShortcuts(
 ): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
-        e.preventDefault();
-        uiStore.setState({ overlay: { kind: 'switcher' } });
+      const ctrl = e.ctrlKey || e.metaKey;
+      if (
+        ctrl &&
+        !e.altKey &&
+        !e.shiftKey &&
+        Object.hasOwn(CTRL_KEY_ACTIONS, e.key.toLowerCase())
+      ) {
+        // Ctrl+K opens the switcher from a field too; Ctrl+S acts on a message, not on text.
+        const action = CTRL_KEY_ACTIONS[e.key.toLowerCase()];
+        if (action === CTRL_KEY_ACTIONS.k || !typingInField(e.target))
+          action.run(store, searchRef, e);
         return;
       }
       if (e.key === 'Escape') {
@@ -161,8 +365,18 @@ export function useShortcuts(
         else if (!typingInField(e.target)) goBack();
         return;
       }
-      if (typingInField(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
-      if (Object.hasOwn(KEY_ACTIONS, e.key)) KEY_ACTIONS[e.key].run(store, searchRef, e);
+      if (typingInField(e.target) || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented)
+        return;
+      const key =
+        e.key === 'Enter' && (e.target as HTMLElement | null)?.classList?.contains('message-list')
+          ? 'r'
+          : e.key;
+      if (!Object.hasOwn(KEY_ACTIONS, key)) return;
+      // A capital letter is its Shift shortcut only with Shift (not with Caps Lock).
+      if (/^[A-Z]$/.test(key) && !e.shiftKey) return;
+      // Behind a dialog (the image viewer's + and -, a form) only `?` (to close the help) counts.
+      if (key !== '?' && document.querySelector('[aria-modal="true"]')) return;
+      KEY_ACTIONS[key].run(store, searchRef, e);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);

@@ -55,7 +55,7 @@ export function quoteText(message: MessageWithFlags, source: string, link: strin
  * through main (GET /messages/{id}); the rendered text, which loses formatting and links, only when
  * the source cannot be had.
  */
-async function quoteAndReply(
+export async function quoteAndReply(
   accountId: string,
   message: MessageWithFlags,
   selfUserId: number,

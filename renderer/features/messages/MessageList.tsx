@@ -22,6 +22,7 @@ import { rememberReadingPosition } from './reading-position';
 import { describeNarrow, echoContinues, sameConversation } from './narrow-info';
 import { expectedListRect, expectedRowPx, rememberListLayout } from './list-layout';
 import { MarkReadControlContext, READING_KEYS, type MarkReadControl } from './mark-read-control';
+import { registerSelectionCursor, type SelectionMove } from './selection-cursor';
 import {
   useListVirtualizer,
   useViewportValue,
@@ -35,6 +36,14 @@ const MARK_READ_DELAY_MS = 400;
 /** Rows rendered beyond each edge of the viewport once the list is on screen. The first frame has
  * none: rows out of view would only delay it. */
 const OVERSCAN_ROWS = 6;
+
+/** The keys the focused list moves its selection with (`j`/`k` come through the cursor). */
+const LIST_KEYS: Partial<Record<string, SelectionMove>> = {
+  ArrowDown: 'next',
+  ArrowUp: 'previous',
+  Home: 'first',
+  End: 'last',
+};
 
 export interface MessageListProps {
   accountId: string;
@@ -535,21 +544,44 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
     return !range || firstUnreadIndex < range[0] || firstUnreadIndex > range[1];
   });
 
-  // --- Keyboard: arrows move the selection, Home/End jump. -------------------------------------
-  const onKeyDown = (e: React.KeyboardEvent) => {
+  // --- Keyboard: arrows move the selection, Home/End jump; j/k reach it through the cursor. ----
+  /** The last message in view (local echoes after the messages are not selectable). */
+  const endIndex = () => Math.min(visibleRange(virtualizer)?.[1] ?? idCount - 1, idCount - 1);
+  const moveSelectionTo = (to: SelectionMove) => {
     if (!ids || idCount === 0) return;
     const current = selected !== null ? ids.search(selected) : -1;
-    // The last message in view (local echoes after the messages are not selectable).
-    const endIndex = Math.min(visibleRange(virtualizer)?.[1] ?? idCount - 1, idCount - 1);
-    let next: number;
-    if (e.key === 'ArrowDown') next = Math.min(idCount - 1, (current < 0 ? endIndex : current) + 1);
-    else if (e.key === 'ArrowUp') next = Math.max(0, (current < 0 ? endIndex : current) - 1);
-    else if (e.key === 'End') next = idCount - 1;
-    else if (e.key === 'Home') next = 0;
-    else return;
-    e.preventDefault();
+    const from = current < 0 ? endIndex() : current;
+    const next =
+      to === 'next'
+        ? Math.min(idCount - 1, from + 1)
+        : to === 'previous'
+          ? Math.max(0, from - 1)
+          : to === 'last'
+            ? idCount - 1
+            : 0;
     uiStore.setState({ selectedMessageId: ids.at(next) ?? null });
     virtualizer.scrollToIndex(next, { align: 'auto' });
+  };
+  // Registered anew with each render, so it reads this render's list and selection.
+  useEffect(() =>
+    registerSelectionCursor({
+      move: (to) => {
+        userScrolled.current = true;
+        markReadControl.resume();
+        moveSelectionTo(to);
+      },
+      current: () => {
+        if (!ids || idCount === 0) return null;
+        if (selected !== null && ids.search(selected) >= 0) return selected;
+        return ids.at(endIndex()) ?? null;
+      },
+    }),
+  );
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    const to = LIST_KEYS[e.key];
+    if (!to || !ids || idCount === 0) return;
+    e.preventDefault();
+    moveSelectionTo(to);
   };
 
   const empty = ready && count === 0;

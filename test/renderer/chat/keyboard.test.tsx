@@ -1,6 +1,8 @@
 // Keyboard shortcuts in the whole app (App on a fake bridge): c and x from views without compose,
 // Esc closing an open menu before going back, arrow keys then r, / and Ctrl+K; and `n` choosing the
-// next unread topic in sidebar order after the open one.
+// next unread topic in sidebar order after the open one (`p` the next direct message); and the web
+// app's keys that act on the selected message (j/k, Ctrl+S, +, Shift+M, s, Shift+R), q/w and the
+// view keys, checked against the requests the bridge receives.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { App } from '../../../renderer/shell/App';
@@ -60,6 +62,17 @@ async function startApp(messageIds: number[] = []) {
 }
 
 const go = (route: Route) => act(() => navigate(route));
+
+/** What r (or Enter) does with message `id` of general > lunch: the topic open at it, compose focused. */
+async function expectReplyAt(id: number) {
+  expect(uiStore.getState().route).toEqual({
+    kind: 'narrow',
+    narrow: topicNarrow(GENERAL, 'lunch'),
+    anchor: id,
+  });
+  const message = await screen.findByRole('textbox', { name: 'Message' });
+  await waitFor(() => expect(document.activeElement).toBe(message));
+}
 const routeKey = () => {
   const route = uiStore.getState().route;
   return route.kind === 'narrow' ? narrowKey(route.narrow) : route.kind;
@@ -165,13 +178,7 @@ describe('arrow keys, r and /', () => {
     fireEvent.keyDown(list, { key: 'ArrowUp' });
     expect(uiStore.getState().selectedMessageId).toBe(101);
     fireEvent.keyDown(list, { key: 'r' });
-    expect(uiStore.getState().route).toEqual({
-      kind: 'narrow',
-      narrow: topicNarrow(GENERAL, 'lunch'),
-      anchor: 101,
-    });
-    const message = await screen.findByRole('textbox', { name: 'Message' });
-    await waitFor(() => expect(document.activeElement).toBe(message));
+    await expectReplyAt(101);
   });
 
   it('/ focuses the search box', async () => {
@@ -186,15 +193,15 @@ function Shortcuts({ store }: { store: ChatStore }) {
   return null;
 }
 
-/** `n` pressed in `from`; the narrow it opened (or null when it stayed). */
-function pressN(store: ChatStore, from: Narrow | null): Narrow | null {
+/** `key` pressed in `from`; the narrow it opened (or null when it stayed). */
+function pressN(store: ChatStore, from: Narrow | null, key = 'n'): Narrow | null {
   act(() =>
     uiStore.setState({
       route: from ? { kind: 'narrow', narrow: from } : { kind: 'inbox' },
       previous: [],
     }),
   );
-  fireEvent.keyDown(document.body, { key: 'n' });
+  fireEvent.keyDown(document.body, { key, shiftKey: key !== key.toLowerCase() });
   const route = uiStore.getState().route;
   return route.kind === 'narrow' && (!from || narrowKey(route.narrow) !== narrowKey(from))
     ? route.narrow
@@ -287,5 +294,176 @@ describe('n: next unread topic', () => {
     // A link or search may name the user too: still Emma's conversation, so Farid's comes next.
     expect(pressN(store, dmNarrow([SELF, EMMA]))).toEqual(dmNarrow([FARID]));
     expect(pressN(store, dmNarrow([FARID]))).toEqual(dmNarrow([EMMA]));
+  });
+
+  it('Shift+N goes through unread followed topics only', () => {
+    const store = setup({
+      user_topics: [
+        { stream_id: GENERAL, topic_name: 'plans', last_updated: 1, visibility_policy: 3 },
+        { stream_id: RANDOM, topic_name: 'later', last_updated: 1, visibility_policy: 3 },
+      ],
+    });
+    expect(pressN(store, topicNarrow(DESIGN, 'mockups'), 'N')).toEqual(
+      topicNarrow(GENERAL, 'plans'),
+    );
+    expect(pressN(store, topicNarrow(GENERAL, 'plans'), 'N')).toEqual(topicNarrow(RANDOM, 'later'));
+    expect(pressN(store, topicNarrow(RANDOM, 'later'), 'N')).toEqual(topicNarrow(GENERAL, 'plans'));
+  });
+
+  it('p goes through unread direct messages only, from a topic as from a conversation', () => {
+    const store = setup({
+      unread_msgs: unreadMsgs({
+        streams: [{ stream_id: GENERAL, topic: 'lunch', unread_message_ids: [50] }],
+        pms: [
+          { other_user_id: EMMA, unread_message_ids: [70] },
+          { other_user_id: FARID, unread_message_ids: [65] },
+        ],
+      }),
+    });
+    expect(pressN(store, topicNarrow(GENERAL, 'lunch'), 'p')).toEqual(dmNarrow([EMMA]));
+    expect(pressN(store, dmNarrow([EMMA]), 'p')).toEqual(dmNarrow([FARID]));
+    expect(pressN(store, dmNarrow([FARID]), 'p')).toEqual(dmNarrow([EMMA]));
+  });
+});
+
+describe("the web app's message keys", () => {
+  /** The app in all messages with 101-103 (general > lunch, from Emma) listed. */
+  async function inAllMessages() {
+    const bridge = await startApp([101, 102, 103]);
+    await screen.findAllByTestId('message');
+    return bridge;
+  }
+  const press = (key: string, init: Partial<KeyboardEventInit> = {}) =>
+    fireEvent.keyDown(document.activeElement ?? document.body, { key, ...init });
+  const selected = () => uiStore.getState().selectedMessageId;
+
+  it('j and k move the selection from anywhere, and put the focus on the list', async () => {
+    await inAllMessages();
+    (document.activeElement as HTMLElement | null)?.blur();
+    // Nothing selected: from the last message in view, as the arrow keys start.
+    press('j');
+    expect(selected()).toBe(103);
+    expect(document.activeElement).toBe(screen.getByRole('list', { name: 'Messages' }));
+    press('k');
+    expect(selected()).toBe(102);
+    press('k');
+    press('k');
+    expect(selected()).toBe(101);
+    press('G', { shiftKey: true });
+    expect(selected()).toBe(103);
+    // Typed into a field they are letters.
+    const search = screen.getByRole('combobox', { name: 'Search messages' });
+    search.focus();
+    fireEvent.keyDown(search, { key: 'k' });
+    expect(selected()).toBe(103);
+  });
+
+  it('Ctrl+S stars, + reacts with 👍 and Shift+M mutes the topic of the selected message', async () => {
+    const bridge = await inAllMessages();
+    press('k');
+    expect(selected()).toBe(102);
+    press('s', { ctrlKey: true });
+    expect(bridge.updateFlags).toHaveBeenCalledWith(
+      expect.objectContaining({ messages: [102], op: 'add', flag: 'starred' }),
+    );
+    press('+');
+    expect(bridge.addReaction).toHaveBeenCalledWith(
+      expect.objectContaining({ messageId: 102, emojiCode: '1f44d', emojiName: '+1' }),
+    );
+    // M without Shift (Caps Lock) is not Shift+M.
+    press('M');
+    expect(bridge.setUserTopic).not.toHaveBeenCalled();
+    press('M', { shiftKey: true });
+    expect(bridge.setUserTopic).toHaveBeenCalledWith(
+      expect.objectContaining({ streamId: GENERAL, topic: 'lunch', visibilityPolicy: 1 }),
+    );
+    // Nothing acts behind a dialog (the help's own keys, the image viewer's + and -).
+    press('?');
+    expect(screen.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeTruthy();
+    press('+');
+    expect(bridge.addReaction).toHaveBeenCalledTimes(1);
+    press('?');
+    expect(screen.queryByRole('dialog', { name: 'Keyboard shortcuts' })).toBeNull();
+  });
+
+  it('s opens the selected message’s topic, then its channel', async () => {
+    await inAllMessages();
+    press('k');
+    press('s');
+    expect(uiStore.getState().route).toEqual({
+      kind: 'narrow',
+      narrow: topicNarrow(GENERAL, 'lunch'),
+      anchor: 102,
+    });
+    press('s');
+    expect(routeKey()).toBe(narrowKey([{ operator: 'channel', operand: GENERAL }]));
+  });
+
+  it('Shift+R replies to the sender directly', async () => {
+    await inAllMessages();
+    press('k');
+    press('R', { shiftKey: true });
+    expect(routeKey()).toBe(narrowKey(dmNarrow([EMMA])));
+    const message = await screen.findByRole('textbox', { name: 'Message' });
+    await waitFor(() => expect(document.activeElement).toBe(message));
+  });
+
+  it('@ replies in the conversation mentioning the sender', async () => {
+    await inAllMessages();
+    press('k');
+    press('@');
+    expect(routeKey()).toBe(narrowKey(topicNarrow(GENERAL, 'lunch')));
+    const message = await screen.findByRole('textbox', { name: 'Message' });
+    const name = channelMessage(102, GENERAL, 'lunch').sender_full_name;
+    await waitFor(() =>
+      expect((message as HTMLTextAreaElement).value).toBe(`@**${name}|${EMMA}** `),
+    );
+  });
+
+  it('Enter on the message list replies to the selected message, as r does', async () => {
+    await inAllMessages();
+    press('k');
+    const list = screen.getByRole('list', { name: 'Messages' });
+    expect(document.activeElement).toBe(list);
+    fireEvent.keyDown(list, { key: 'Enter' });
+    await expectReplyAt(102);
+  });
+
+  it("u shows the selected message's sender card", async () => {
+    await inAllMessages();
+    press('k');
+    press('u');
+    expect(uiStore.getState().overlay).toMatchObject({ kind: 'user', userId: EMMA });
+  });
+
+  it('q and w go to the channel filter and the people search', async () => {
+    await startApp();
+    press('q');
+    expect(document.activeElement).toBe(
+      screen.getByRole('searchbox', { name: 'Filter sidebar channels' }),
+    );
+    (document.activeElement as HTMLElement).blur();
+    press('w');
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('searchbox', { name: 'Search people' })),
+    );
+  });
+
+  it('views: Shift+I inbox, t recent, a all messages, * starred, Shift+P direct messages, d drafts and back', async () => {
+    await startApp();
+    press('I', { shiftKey: true });
+    expect(routeKey()).toBe('inbox');
+    press('t');
+    expect(routeKey()).toBe('recent');
+    press('*');
+    expect(routeKey()).toBe(narrowKey([{ operator: 'is', operand: 'starred' }]));
+    press('P', { shiftKey: true });
+    expect(routeKey()).toBe(narrowKey([{ operator: 'is', operand: 'dm' }]));
+    press('a');
+    expect(routeKey()).toBe(narrowKey([]));
+    press('d');
+    expect(routeKey()).toBe('drafts');
+    press('d');
+    expect(routeKey()).toBe(narrowKey([]));
   });
 });

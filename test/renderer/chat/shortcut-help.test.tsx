@@ -72,7 +72,22 @@ describe('keyboard shortcut help', () => {
     for (const shortcut of GLOBAL_SHORTCUTS)
       for (const key of shortcut.keys) expect(listed).toContain(key);
     expect(GLOBAL_SHORTCUTS.flatMap((s) => s.keys)).toEqual(
-      expect.arrayContaining(['c', 'x', 'r', 'n', '/', '?', 'Esc', 'Ctrl+K']),
+      expect.arrayContaining(
+        // The public web app's common keys (issue #19).
+        ['c', 'x', 'r', 'n', 'p', 's', 'j', 'k', '/', 'q', 'w', '?', 'Esc', 'Ctrl+K'].concat([
+          'Shift+M',
+          '*',
+          '+',
+          'Ctrl+S',
+          'Shift+R',
+          '@',
+          '>',
+          'Shift+I',
+          't',
+          'a',
+          'd',
+        ]),
+      ),
     );
   });
 });
