@@ -78,7 +78,7 @@ const everything = {
 async function writeSomething(accountId: string, text: string) {
   await services.handlers.saveDraft({
     accountId,
-    draft: { type: 'stream', to: [], topic: 'draft topic', content: `${text} (draft)` },
+    draft: { type: '', to: [], topic: '', content: `${text} (draft)` },
   });
   await services.handlers.sendMessage({
     accountId,
