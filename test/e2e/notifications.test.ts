@@ -325,7 +325,7 @@ describe('several accounts', () => {
     });
     const accounts = page.getByRole('navigation', { name: 'Accounts' });
     await accounts
-      .getByRole('button', { name: `${emma.full_name} at ${second.realmName}` })
+      .getByRole('button', { name: `${emma.full_name} at ${second.realmName}`, exact: true })
       .waitFor();
     expect(await page.evaluate(() => window.tributary.listAccounts({}))).toMatchObject({
       activeAccountId: app.accountId,
