@@ -7,7 +7,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appSession, realmClient } from './support/app';
-import { messageWithText, openSettings } from './support/ui';
+import { messageWithText, openSettings, type PageWindow } from './support/ui';
+
+declare const window: PageWindow;
 
 const session = appSession('owner');
 const page = () => session.page;

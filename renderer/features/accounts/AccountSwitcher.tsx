@@ -113,7 +113,13 @@ function AccountItem({
           </button>
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>
-          <DropdownMenu.Content className="account-menu" side="right" align="start">
+          <DropdownMenu.Content
+            className="account-menu"
+            side="right"
+            align="start"
+            // Beside the rail, not over the account it is about.
+            sideOffset={36}
+          >
             <AccountMenuItems
               kit={DropdownMenu}
               account={account}

@@ -10,6 +10,15 @@ import { connectionLabel, useSwitchAccount } from './AccountSwitcher';
 import { RemoveAccountDialog } from './RemoveAccountDialog';
 import './accounts.css';
 
+/** The server as a person knows it: its host name (the whole address when it is not a URL). */
+function hostOf(site: string): string {
+  try {
+    return new URL(site).host;
+  } catch {
+    return site;
+  }
+}
+
 function AccountRow({
   account,
   active,
@@ -27,8 +36,9 @@ function AccountRow({
       <AccountBadge account={account} identity={identity} />
       <span className="who">
         <strong>{identity.label}</strong>
+        <span>{account.email}</span>
         <span>
-          {account.email} · {account.site} · {connectionLabel(connection)}
+          {hostOf(account.site)} · {connectionLabel(connection)}
         </span>
       </span>
       {active ? (
@@ -68,7 +78,11 @@ export function AccountsSettings(_props: { accountId: string }) {
         ))}
       </ul>
       <p>
-        <button type="button" onClick={() => navigate({ kind: 'signin' })}>
+        <button
+          type="button"
+          className="accounts-settings-add"
+          onClick={() => navigate({ kind: 'signin' })}
+        >
           <Plus size={16} aria-hidden="true" />
           Add account
         </button>

@@ -89,7 +89,11 @@ function DialogBody({ account, onDone }: { account: AccountSummary; onDone: () =
               ? `${plural(unsent.length, 'message is', 'messages are')} not sent yet (${sending} still sending)`
               : `${plural(unsent.length, 'message was', 'messages were')} not sent`}
           </h3>
-          <p>They are lost when the account is removed. Wait until they are sent, or copy them.</p>
+          <p>
+            {unsent.length === 1 ? 'It is' : 'They are'} lost when the account is removed. Wait
+            until {unsent.length === 1 ? 'it is' : 'they are'} sent, or copy{' '}
+            {unsent.length === 1 ? 'it' : 'them'}.
+          </p>
           <ItemList items={unsent} label="Unsent messages" />
         </section>
       ) : null}
@@ -101,6 +105,12 @@ function DialogBody({ account, onDone }: { account: AccountSummary; onDone: () =
           </h3>
           <ItemList items={drafts} label="Drafts only on this computer" />
         </section>
+      ) : null}
+      {unsent.length + drafts.length > 0 ? (
+        <button type="button" className="remove-account-copy" onClick={() => void copy()}>
+          <Copy size={16} aria-hidden="true" />
+          {copied ? 'Copied' : 'Copy them'}
+        </button>
       ) : null}
       {risk && risk.syncedDrafts > 0 ? (
         <p>
@@ -114,13 +124,6 @@ function DialogBody({ account, onDone }: { account: AccountSummary; onDone: () =
         </p>
       ) : null}
       <div className="remove-account-actions">
-        {unsent.length + drafts.length > 0 ? (
-          <button type="button" onClick={() => void copy()}>
-            <Copy size={16} aria-hidden="true" />
-            {copied ? 'Copied' : 'Copy them'}
-          </button>
-        ) : null}
-        <span className="spacer" />
         <AlertDialog.Cancel asChild>
           <button type="button">Cancel</button>
         </AlertDialog.Cancel>
