@@ -5,6 +5,7 @@
 import { useState } from 'react';
 import type { AccountSummary } from '../../../shared/ipc/accounts';
 import { useChatStore } from '../../store/hooks';
+import { useUi } from '../../store/ui-store';
 import { avatarSource, initialsOf } from '../messages/MessageRow';
 import { RealmIcon } from './RealmIcon';
 
@@ -29,12 +30,38 @@ export function useAccountIdentity(account: AccountSummary): AccountIdentity {
   };
 }
 
-/** A hue of its own for each account (by site and email): the same on every launch. */
-export function accountHue(account: Pick<AccountSummary, 'site' | 'email'>): number {
+/** Nine colours far enough apart to tell at a glance, white initials readable on each. */
+const PALETTE = [
+  '#c62828',
+  '#2e7d32',
+  '#1565c0',
+  '#7b1fa2',
+  '#e65100',
+  '#00838f',
+  '#ad1457',
+  '#5d4037',
+  '#455a64',
+];
+
+function paletteIndex(account: Pick<AccountSummary, 'email'>): number {
   let hash = 0;
-  for (const char of `${account.site}\n${account.email.toLowerCase()}`)
-    hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-  return hash % 360;
+  for (const char of account.email.toLowerCase()) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return hash % PALETTE.length;
+}
+
+/**
+ * The account's colour: chosen by its e-mail (the same on every launch), moved on to the next free
+ * one when an account earlier in the list already has it, so no two accounts share a colour.
+ */
+export function accountColour(account: AccountSummary, all: readonly AccountSummary[]): string {
+  const taken = new Set<number>();
+  for (const other of all) {
+    let index = paletteIndex(other);
+    while (taken.has(index) && taken.size < PALETTE.length) index = (index + 1) % PALETTE.length;
+    if (other.id === account.id) return PALETTE[index];
+    taken.add(index);
+  }
+  return PALETTE[paletteIndex(account)];
 }
 
 function PersonAvatar({
@@ -45,13 +72,14 @@ function PersonAvatar({
   identity: AccountIdentity;
 }) {
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
+  const all = useUi((s) => s.accounts);
   const src = identity.avatarSrc;
   if (src && src !== failedSrc)
     return <img className="account-avatar" src={src} alt="" onError={() => setFailedSrc(src)} />;
   return (
     <span
       className="account-avatar initials"
-      style={{ backgroundColor: `hsl(${accountHue(account)} 55% 40%)` }}
+      style={{ backgroundColor: accountColour(account, all) }}
       aria-hidden="true"
     >
       {initialsOf(identity.person.replace(/@.*/, '')) || '?'}
