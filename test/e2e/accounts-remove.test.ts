@@ -105,8 +105,11 @@ describe('removing accounts', () => {
     expect(existsSync(join(app.dataDir, 'accounts', app.accountId))).toBe(false);
     expect(existsSync(join(app.dataDir, 'accounts', second.id))).toBe(true);
 
-    // Emma's account is shown now and still hears the server.
+    // Emma's account is shown now, has the focus, and still hears the server.
     await expect.poll(() => emmaButton.getAttribute('aria-current')).toBe('true');
+    await expect
+      .poll(() => emmaButton.evaluate((el) => el === el.ownerDocument.activeElement))
+      .toBe(true);
     const sent = await realmClient(realm, 'farid').post('/messages', {
       type: 'direct',
       to: JSON.stringify([emma.user_id]),

@@ -2,7 +2,7 @@
 // data), and first of all what would be lost — messages not yet sent and drafts kept only here —
 // listed, with a button that copies them. While messages are still sending the action says it
 // discards them, so nobody removes an account mid-send without being told.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { AlertDialog } from 'radix-ui';
 import { Copy, LogOut, TriangleAlert } from 'lucide-react';
 import type { AccountSummary } from '../../../shared/ipc/accounts';
@@ -28,7 +28,13 @@ function ItemList({ items, label }: { items: UnsentItem[]; label: string }) {
   );
 }
 
-function DialogBody({ account, onDone }: { account: AccountSummary; onDone: () => void }) {
+function DialogBody({
+  account,
+  onDone,
+}: {
+  account: AccountSummary;
+  onDone: (removed: boolean) => void;
+}) {
   const store = useChatStoreApi();
   const identity = useAccountIdentity(account);
   const [risk, setRisk] = useState<AtRisk | null>(null);
@@ -63,7 +69,7 @@ function DialogBody({ account, onDone }: { account: AccountSummary; onDone: () =
     setError(null);
     try {
       await removeAccount(store, account.id);
-      onDone();
+      onDone(true);
     } catch (e) {
       setError(errorText(e));
       setBusy(false);
@@ -151,12 +157,32 @@ export function RemoveAccountDialog({
   account: AccountSummary | null;
   onClose: () => void;
 }) {
+  // Focus goes back where it was on Cancel; after a removal that place (the removed account's
+  // button or row) is gone, so it goes to the account now shown, else wherever the page starts.
+  const removed = useRef(false);
   return (
     <AlertDialog.Root open={account !== null} onOpenChange={(open) => !open && onClose()}>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="remove-account-overlay" />
-        <AlertDialog.Content className="remove-account-dialog">
-          {account ? <DialogBody key={account.id} account={account} onDone={onClose} /> : null}
+        <AlertDialog.Content
+          className="remove-account-dialog"
+          onCloseAutoFocus={(event) => {
+            if (!removed.current) return;
+            removed.current = false;
+            event.preventDefault();
+            document.querySelector<HTMLElement>('.account-switcher .account.active')?.focus();
+          }}
+        >
+          {account ? (
+            <DialogBody
+              key={account.id}
+              account={account}
+              onDone={(wasRemoved) => {
+                removed.current = wasRemoved;
+                onClose();
+              }}
+            />
+          ) : null}
         </AlertDialog.Content>
       </AlertDialog.Portal>
     </AlertDialog.Root>
