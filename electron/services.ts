@@ -12,6 +12,7 @@ import { ApiClient, normalizeSite, type ApiClientOptions } from './api/client';
 import { ApiError } from './api/errors';
 import { AccountStore, type AccountRecord } from './accounts/account-store';
 import { AccountSession } from './accounts/session';
+import { deleteAccountFolder } from './accounts/account-files';
 import { accountHandlers, type NewAccount } from './accounts/account-handlers';
 import { VaultError, type Vault } from './accounts/vault';
 import { FileIntake } from './uploads/intake';
@@ -269,12 +270,31 @@ export class MainServices {
     this.pushAccounts();
   }
 
+  /**
+   * Removes an account from this computer: its session stops (the others go on), then its key, its
+   * cache and the cache's key, its outbox and drafts, its meeting downloads and its entry go. The
+   * entry goes last, so a removal cut short can be done again. Nothing changes on the server.
+   */
   async removeAccount(accountId: string): Promise<AccountsChanged> {
+    if (!this.accounts.get(accountId)) {
+      throw new ApiError('server', IpcCodes.unknownAccount, `No account ${accountId}`, 404);
+    }
+    this.sessions.get(accountId)?.forgetLocalState();
     await this.stopSession(accountId);
     deleteAccountCache(this.options.dataDir, this.options.vault, accountId);
     await this.meetings.forgetAccount(accountId);
+    deleteAccountFolder(this.options.dataDir, accountId);
     this.options.vault.delete(accountId);
     this.accounts.remove(accountId);
+    return this.pushAccounts();
+  }
+
+  /** Puts an account at another place in the account list (the rail shows them in this order). */
+  moveAccount(accountId: string, toIndex: number): AccountsChanged {
+    if (!this.accounts.get(accountId)) {
+      throw new ApiError('server', IpcCodes.unknownAccount, `No account ${accountId}`, 404);
+    }
+    this.accounts.move(accountId, toIndex);
     return this.pushAccounts();
   }
 
@@ -303,6 +323,7 @@ export class MainServices {
         checkServer: (site) => this.checkServer(site),
         addAccount: (input) => this.addAccount(input),
         removeAccount: (accountId) => this.removeAccount(accountId),
+        moveAccount: (accountId, toIndex) => this.moveAccount(accountId, toIndex),
         switchAccount: (accountId) => this.switchAccount(accountId),
         record: (accountId) => this.accounts.get(accountId),
         session: (accountId) => this.session(accountId),

@@ -25,6 +25,7 @@ export interface AccountServices {
   checkServer(site: string): Promise<ServerCheck>;
   addAccount(input: NewAccount): Promise<AccountSummary>;
   removeAccount(accountId: string): Promise<AccountsChanged>;
+  moveAccount(accountId: string, toIndex: number): AccountsChanged;
   switchAccount(accountId: string): AccountsChanged;
   record(accountId: string): AccountRecord | undefined;
   session(accountId: string): AccountSession;
@@ -64,6 +65,7 @@ export function accountHandlers(services: AccountServices): AccountHandlers {
       return services.addAccount({ site: record.site, ...credentials(auth), allowWeakEncryption });
     },
     removeAccount: ({ accountId }) => services.removeAccount(accountId),
+    moveAccount: ({ accountId, toIndex }) => services.moveAccount(accountId, toIndex),
     switchAccount: ({ accountId }) => services.switchAccount(accountId),
     getSnapshot: ({ accountId }) => services.session(accountId).getSnapshot(),
     resync: ({ accountId }) => {

@@ -57,6 +57,16 @@ export class AccountStore {
     this.save();
   }
 
+  /** Moves an account to `toIndex` (clamped to the list), keeping the others' order. */
+  move(id: string, toIndex: number): void {
+    const moved = this.get(id);
+    if (!moved) return;
+    const rest = this.data.accounts.filter((account) => account.id !== id);
+    const at = Math.max(0, Math.min(toIndex, rest.length));
+    this.data.accounts = [...rest.slice(0, at), moved, ...rest.slice(at)];
+    this.save();
+  }
+
   setActive(id: string): void {
     this.data.activeAccountId = id;
     this.save();

@@ -21,6 +21,7 @@ import { Outbox, type DeliveryQuery } from '../outbox/outbox';
 import { sameMessage } from '../outbox/delivery-match';
 import { DraftStore } from '../drafts/drafts';
 import type { AccountRecord } from './account-store';
+import { accountFolder } from './account-files';
 import type { ActivityTracker } from '../presence/activity';
 import { PresenceReporter } from '../presence/presence-reporter';
 import { eventsWithoutBotKeys, registerWithoutBotKeys } from '../admin/bot-keys';
@@ -77,7 +78,7 @@ export class AccountSession {
   constructor(private readonly options: SessionOptions) {
     const { record, push } = options;
     this.id = record.id;
-    const folder = join(options.dataDir, 'accounts', record.id);
+    const folder = accountFolder(options.dataDir, record.id);
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     this.cache = options.cache ?? null;
     const cached = this.cache?.load();
@@ -147,6 +148,15 @@ export class AccountSession {
   start(): void {
     this.signedOut = false;
     this.loop.start();
+  }
+
+  /**
+   * The account is being removed: its outbox and drafts stop writing their files (a send or a sync
+   * still in flight would otherwise write them again after the folder is gone). Call before stop().
+   */
+  forgetLocalState(): void {
+    this.outbox.forget();
+    this.drafts.forget();
   }
 
   async stop(): Promise<void> {

@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import type { MethodHandlers } from '../../shared/ipc/contract';
 import type { cacheMethods } from '../../shared/ipc/cache';
 import type { Vault } from '../accounts/vault';
+import { accountFolder } from '../accounts/account-files';
 import type { AccountRecord } from '../accounts/account-store';
 import type { AccountSession } from '../accounts/session';
 import { AccountCache, deleteCacheFiles } from './account-cache';
@@ -13,7 +14,7 @@ import { CacheCipher } from './cache-cipher';
 const cacheKeyId = (accountId: string) => `cache:${accountId}`;
 
 export function cachePath(dataDir: string, accountId: string): string {
-  return join(dataDir, 'accounts', accountId, 'cache.sqlite');
+  return join(accountFolder(dataDir, accountId), 'cache.sqlite');
 }
 
 /** The account's cache, or null when no key can be stored (e.g. a weak keyring the user refused). */
@@ -41,7 +42,7 @@ export function openAccountCache(
     deleteCacheFiles(cachePath(dataDir, record.id)); // sealed with a key that is gone
   }
   try {
-    mkdirSync(join(dataDir, 'accounts', record.id), { recursive: true, mode: 0o700 });
+    mkdirSync(accountFolder(dataDir, record.id), { recursive: true, mode: 0o700 });
     return AccountCache.open(cachePath(dataDir, record.id), key);
   } catch (error) {
     // Without a cache the account still works; it only waits for the server at start.

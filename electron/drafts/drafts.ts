@@ -34,6 +34,8 @@ export class DraftStore {
   private syncAgain = false;
   /** Bodies of creates in flight: their drafts "add" event may arrive before the create's answer. */
   private readonly creating = new Set<string>();
+  /** The account was removed: nothing is written any more (forget()). */
+  private forgotten = false;
 
   constructor(
     private readonly file: string,
@@ -200,7 +202,14 @@ export class DraftStore {
     this.data.drafts = [...this.data.drafts.filter((d) => d.key !== merged.key), merged];
   }
 
+  /** The account is removed: no sync, and no write of the file from now on. */
+  forget(): void {
+    this.forgotten = true;
+    this.syncEnabled = false;
+  }
+
   private persist(): void {
+    if (this.forgotten) return;
     writeJsonFile(this.file, this.data);
     this.onChange(this.list());
   }

@@ -65,6 +65,8 @@ export class Outbox {
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private retryAttempt = 0;
   private persistTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The account was removed: nothing is written any more (forget()). */
+  private forgotten = false;
   /** Message ids already matched to entries, so two identical messages are not both "found". */
   private readonly claimed = new Set<number>();
   private readonly inFlight = new Map<string, Promise<number | null>>();
@@ -166,6 +168,14 @@ export class Outbox {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
     if (this.persistTimer) this.persist();
+  }
+
+  /** The account is removed: no retry, and no write of the file from now on. */
+  forget(): void {
+    this.forgotten = true;
+    if (this.persistTimer) clearTimeout(this.persistTimer);
+    this.persistTimer = null;
+    this.dispose();
   }
 
   private async flushAll(includeFailed: boolean): Promise<void> {
@@ -276,6 +286,7 @@ export class Outbox {
   private persist(): void {
     if (this.persistTimer) clearTimeout(this.persistTimer);
     this.persistTimer = null;
+    if (this.forgotten) return;
     writeJsonFile(this.file, {
       entries: this.entries,
       completed: this.completed,
@@ -284,7 +295,7 @@ export class Outbox {
   }
 
   private persistSoon(): void {
-    if (this.persistTimer) return;
+    if (this.persistTimer || this.forgotten) return;
     this.persistTimer = setTimeout(() => this.persist(), 0);
   }
 }

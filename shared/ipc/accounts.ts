@@ -87,7 +87,10 @@ export const accountsMethods = {
   reauthenticate: method<AccountSummary>()(
     forAccount({ auth: addAccountAuth, allowWeakEncryption: z.boolean().optional() }),
   ),
+  /** Removes the account from this computer: its key, cache, outbox, drafts and entry. */
   removeAccount: method<AccountsChanged>()(forAccount({})),
+  /** Puts the account at `toIndex` in the list (clamped): the account rail's order. */
+  moveAccount: method<AccountsChanged>()(forAccount({ toIndex: z.number().int().min(0).max(999) })),
   switchAccount: method<AccountsChanged>()(forAccount({})),
   /** The latest snapshot plus every event delivered since it, for a renderer that (re)starts. */
   getSnapshot: method<{

@@ -11,6 +11,7 @@ export const METHOD_NAMES = [
   'importZuliprc',
   'reauthenticate',
   'removeAccount',
+  'moveAccount',
   'switchAccount',
   'getSnapshot',
   'resync',

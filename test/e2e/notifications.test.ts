@@ -324,7 +324,9 @@ describe('several accounts', () => {
       allowWeakEncryption: true,
     });
     const accounts = page.getByRole('navigation', { name: 'Accounts' });
-    await accounts.getByRole('button', { name: new RegExp(emma.email) }).waitFor();
+    await accounts
+      .getByRole('button', { name: `${emma.full_name} at ${second.realmName}`, exact: true })
+      .waitFor();
     expect(await page.evaluate(() => window.tributary.listAccounts({}))).toMatchObject({
       activeAccountId: app.accountId,
     });

@@ -65,7 +65,8 @@ function twoAccounts() {
 
 const accountButton = (realm: string) =>
   within(screen.getByRole('navigation', { name: 'Accounts' })).getByRole('button', {
-    name: new RegExp(`^${realm},`),
+    // "Person at Realm": the rail names the person and the organization.
+    name: new RegExp(`^(?!Menu of ).* at ${realm}$`),
   });
 
 describe('the active account', () => {
