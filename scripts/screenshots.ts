@@ -203,6 +203,13 @@ async function main(): Promise<void> {
   let app: App | undefined;
   let browser: Browser | undefined;
   const failed: string[] = [];
+  const stop = async () => {
+    await browser?.close().catch(() => undefined);
+    await app?.close().catch(() => undefined);
+    await realm?.close().catch(() => undefined);
+  };
+  // Ctrl+C still removes the temporary realm and app folders and stops their servers.
+  process.once('SIGINT', () => void stop().finally(() => process.exit(130)));
   try {
     realm = await startRealm();
     app = await startApp(realm, 'owner');
@@ -230,9 +237,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    await browser?.close();
-    await app?.close();
-    await realm?.close();
+    await stop();
   }
   if (failed.length) {
     console.error(`\n${failed.length} screen(s) not reached (their file shows where it stopped):`);
