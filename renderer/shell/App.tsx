@@ -1,12 +1,27 @@
 // The app shell: react-query and the chat store, the bridge subscription, the account switcher and
 // sidebar, and the routes (narrows, inbox, recent, drafts, settings, sign-in, the manifest viewer).
+// The window's layout (which side panels are inline or overlays) is layout.ts; settings and the
+// channel browser open as full-window screens over it.
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { appStore, ChatStoreProvider, useChatStore } from '../store/hooks';
 import { selectActiveAccount, type ChatStore } from '../store';
 import { connectBridge } from './bridge-sync';
 import { api } from '../bridge/api';
-import { leaveScreen, navigate, toggleUserList, uiStore, useUi } from '../store/ui-store';
+import {
+  goBack,
+  leaveScreen,
+  replaceRoute,
+  ALL_MESSAGES_ROUTE,
+  toggleUserList,
+  uiStore,
+  useUi,
+} from '../store/ui-store';
+import { X } from 'lucide-react';
+import { useDismissPanel, useLayout } from './layout';
+import { TopBar } from './TopBar';
+import { closeOpenMenu } from './open-menus';
+import { Welcome } from '../features/help/Welcome';
 import { followTopicMoves } from './topic-moves';
 import { reportPageActivity } from './activity-report';
 import { startNotifier } from '../features/notifications/notifier';
@@ -33,7 +48,6 @@ const SettingsView = lazy(() =>
 import { ChannelBrowser } from '../features/channels/ChannelBrowser';
 import { ConnectionBanner } from '../features/connection/ConnectionBanner';
 import { LocalRealmBanner } from '../features/connection/LocalRealmBanner';
-import { SearchBox } from '../features/search/SearchBox';
 import { UserProfile } from '../features/people/UserProfile';
 import { UserPopover } from '../features/people/UserPopover';
 import { StatusEditor } from '../features/people/StatusEditor';
@@ -52,6 +66,13 @@ function Shell({ store }: { store: ChatStore }) {
   const loaded = useChatStore((s) => selectActiveAccount(s) !== undefined);
   const userSettings = useChatStore((s) => selectActiveAccount(s)?.settings.user);
   const searchRef = useRef<HTMLInputElement>(null);
+  const layout = useLayout();
+  useDismissPanel(
+    layout.panel,
+    layout.closePanel,
+    layout.panel === 'people' ? '.user-list' : '.sidebar',
+    layout.panel === 'people' ? '.people-toggle' : '.sidebar-toggle',
+  );
   useShortcuts(store, searchRef);
   useDisplaySettings(userSettings ?? {});
   useHomeViewAtStart(loaded, userSettings?.web_home_view);
@@ -91,45 +112,63 @@ function Shell({ store }: { store: ChatStore }) {
   else if (route.kind === 'recent') main = <Recent accountId={activeAccountId} />;
   else if (route.kind === 'drafts') main = <Drafts accountId={activeAccountId} />;
   else if (route.kind === 'scheduled') main = <ScheduledMessages accountId={activeAccountId} />;
-  else if (route.kind === 'settings')
-    main = (
-      <Suspense fallback={<p className="placeholder">Loading settings…</p>}>
-        <SettingsView accountId={activeAccountId} section={route.section} />
-      </Suspense>
+
+  // Settings and the channel browser open over the whole window, as the public web app's
+  // overlays: both sidebars out of the way, their tables at the window's width.
+  let screen: React.ReactNode = null;
+  if (loaded && route.kind === 'settings')
+    screen = (
+      <ScreenOverlay title="Settings" kind="settings">
+        <Suspense fallback={<p className="placeholder">Loading settings…</p>}>
+          <SettingsView accountId={activeAccountId} section={route.section} />
+        </Suspense>
+      </ScreenOverlay>
     );
-  else if (route.kind === 'channels')
-    main = (
-      <ChannelBrowser accountId={activeAccountId} streamId={route.streamId} create={route.create} />
+  else if (loaded && route.kind === 'channels')
+    screen = (
+      <ScreenOverlay title="Channels" kind="channels">
+        <ChannelBrowser
+          accountId={activeAccountId}
+          streamId={route.streamId}
+          create={route.create}
+        />
+      </ScreenOverlay>
     );
 
+  const peopleShown = layout.peopleInline ? userListOpen : layout.panel === 'people';
   return (
     <div className="app">
       <AccountSwitcher />
       <MentionStyles />
       <div className="column">
-        <header className="topbar">
-          <SearchBox ref={searchRef} />
-          <button type="button" onClick={() => uiStore.setState({ overlay: { kind: 'status' } })}>
-            Set status
-          </button>
-          <button type="button" onClick={() => navigate({ kind: 'manifest' })}>
-            Open meeting manifest…
-          </button>
-          <button type="button" onClick={() => navigate({ kind: 'settings' })}>
-            Settings
-          </button>
-          <button type="button" aria-pressed={userListOpen} onClick={toggleUserList}>
-            People
-          </button>
-        </header>
+        <TopBar
+          searchRef={searchRef}
+          sidebarInline={layout.sidebarInline}
+          sidebarOpen={layout.panel === 'sidebar'}
+          peopleShown={peopleShown}
+          onToggleSidebar={() => layout.togglePanel('sidebar')}
+          onTogglePeople={() =>
+            layout.peopleInline ? toggleUserList() : layout.togglePanel('people')
+          }
+        />
         <LocalRealmBanner />
         <ConnectionBanner accountId={activeAccountId} />
-        <div className="workspace">
+        <div
+          className="workspace"
+          data-sidebar={
+            layout.sidebarInline ? 'inline' : layout.panel === 'sidebar' ? 'overlay' : 'hidden'
+          }
+          data-people={layout.peopleInline ? 'inline' : 'overlay'}
+        >
           {loaded ? <Sidebar accountId={activeAccountId} /> : null}
-          <main className="main">{main}</main>
-          {loaded && userListOpen ? <UserList /> : null}
+          <main className="main">
+            {loaded && !screen ? <Welcome /> : null}
+            {main}
+          </main>
+          {loaded && peopleShown ? <UserList /> : null}
         </div>
       </div>
+      {screen}
       {overlay?.kind === 'switcher' ? <ConversationSwitcher /> : null}
       {overlay?.kind === 'user' ? (
         <UserPopover userId={overlay.userId} anchor={overlay.anchor} />
@@ -139,6 +178,61 @@ function Shell({ store }: { store: ChatStore }) {
       ) : null}
       {overlay?.kind === 'status' ? <StatusEditor accountId={activeAccountId} /> : null}
       {overlay?.kind === 'help' ? <ShortcutHelp global={GLOBAL_SHORTCUTS} /> : null}
+    </div>
+  );
+}
+
+/** Leaves a full-window screen (all its own pages: a channel's settings, the create form). */
+function closeScreen(kind: 'settings' | 'channels'): void {
+  while (uiStore.getState().route.kind === kind) {
+    if (uiStore.getState().previous.length === 0) return replaceRoute(ALL_MESSAGES_ROUTE);
+    goBack();
+  }
+}
+
+/**
+ * The frame of a full-window screen: a bar with its close button over the screen itself. Esc
+ * closes it when nothing inside is open (a menu closes first; a field being typed in keeps its Esc).
+ */
+function ScreenOverlay({
+  title,
+  kind,
+  children,
+}: {
+  title: string;
+  kind: 'settings' | 'channels';
+  children: React.ReactNode;
+}) {
+  return (
+    <div
+      className="screen-overlay"
+      role="dialog"
+      aria-label={title}
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape' || e.defaultPrevented || uiStore.getState().overlay) return;
+        const field = e.target as HTMLElement;
+        if (field.matches('input:not([type=checkbox]):not([type=radio]), textarea, select')) return;
+        e.stopPropagation();
+        if (!closeOpenMenu(e.currentTarget)) closeScreen(kind);
+      }}
+    >
+      <div className="screen-overlay-bar">
+        {kind === 'settings' ? (
+          <h1>{title}</h1>
+        ) : (
+          <span className="screen-overlay-title">{title}</span>
+        )}
+        <button
+          type="button"
+          className="topbar-icon"
+          aria-label={`Close ${title.toLowerCase()}`}
+          title="Close (Esc)"
+          onClick={() => closeScreen(kind)}
+        >
+          <X size={18} aria-hidden="true" />
+        </button>
+      </div>
+      <div className="screen-overlay-body">{children}</div>
     </div>
   );
 }
