@@ -183,6 +183,14 @@ describe('first run on the demo realm', () => {
     ])
       await welcome.getByRole('button', { name }).waitFor();
     await shoot('welcome-1400-light');
+    // Its things to try go where they say.
+    await welcome.getByRole('button', { name: 'Reply to a message' }).click();
+    await page.getByRole('heading', { name: '#general > welcome', exact: true }).waitFor();
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+    await welcome.getByRole('button', { name: 'Open a meeting recording' }).click();
+    await page.getByRole('heading', { name: 'Meeting manifest' }).waitFor();
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await page.getByRole('heading', { name: '#general > welcome', exact: true }).waitFor();
     // The meeting viewer is in the main menu, not a permanent button in the top bar.
     const bar = page.getByRole('banner');
     expect(await bar.getByRole('button', { name: 'Open meeting manifest…' }).count()).toBe(0);

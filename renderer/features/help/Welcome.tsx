@@ -4,7 +4,9 @@
 // its own messages.
 import { MessageSquareReply, Server, SmilePlus, Video, X } from 'lucide-react';
 import { navigate, requestCompose, useUi } from '../../store/ui-store';
-import { useChatStore } from '../../store/hooks';
+import { useChatStore, useChatStoreApi } from '../../store/hooks';
+import { selectActiveAccount } from '../../store';
+import { topicNarrow } from '../../../shared/narrow';
 import { dismissWelcome, useWelcomeDismissed } from './welcome';
 
 /** The demo seed's organization name (server/seed/demo.ts). */
@@ -20,9 +22,23 @@ function useOnDemoRealm(): boolean {
   return account.realmName === DEMO_REALM_NAME || (!!localUrl && sameSite(account.site, localUrl));
 }
 
+/** The demo's greeting conversation (server/seed/demo-messages.ts), to reply in. */
+const GREETING = { channel: 'general', topic: 'welcome' };
+
 export function Welcome() {
   const dismissed = useWelcomeDismissed();
   const onDemo = useOnDemoRealm();
+  const store = useChatStoreApi();
+  // Reply where the demo's people said hello (all messages, if that channel is gone), compose open.
+  const reply = () => {
+    const channels = selectActiveAccount(store.getState())?.channels.subscriptions.values() ?? [];
+    const general = [...channels].find((s) => s.name === GREETING.channel);
+    navigate({
+      kind: 'narrow',
+      narrow: general ? topicNarrow(general.stream_id, GREETING.topic) : [],
+    });
+    requestCompose('reply');
+  };
   if (dismissed || !onDemo) return null;
   return (
     <section className="welcome" aria-labelledby="welcome-title">
@@ -34,7 +50,7 @@ export function Welcome() {
         </p>
         <ul className="welcome-tries">
           <li>
-            <button type="button" onClick={() => requestCompose('reply')}>
+            <button type="button" onClick={reply}>
               <MessageSquareReply size={16} aria-hidden="true" />
               Reply to a message
             </button>
