@@ -75,8 +75,11 @@ export function useDismissPanel(
     if (!panel) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape' || e.defaultPrevented) return;
-      // An open menu (in the panel, or in a portal it opened) closes first.
+      // An open menu (in the panel, or in a portal it opened) closes first, and a filter being
+      // typed in the panel clears first (the channel filter, the people search).
       if (document.querySelector('[role="menu"]')) return;
+      const target = e.target as HTMLInputElement | null;
+      if (target?.closest?.(panelSelector) && target.tagName === 'INPUT' && target.value) return;
       e.stopPropagation();
       e.preventDefault();
       close();

@@ -351,6 +351,9 @@ function ChannelTopics({
   );
   return (
     <ul className="topics" aria-label={`Topics in #${name}`}>
+      {serverTopics && topics.length === 0 ? (
+        <li className="sidebar-empty topics-empty">No topics yet.</li>
+      ) : null}
       {topics.map((t) => (
         <TopicRow
           key={t.name}
