@@ -157,6 +157,13 @@ beforeAll(async () => {
     (await dev.post('/messages', { type: 'private', to: JSON.stringify([ownerId]), content: 'Hi' }))
       .status,
   ).toBe(200);
+  const scheduled = await owner.post('/scheduled_messages', {
+    type: 'direct',
+    to: JSON.stringify([ownerId]),
+    content: 'A note for later',
+    scheduled_delivery_timestamp: Math.floor(Date.now() / 1000) + 7200,
+  });
+  expect(scheduled.status).toBe(200);
   app = await startApp(realm, 'owner');
   browser = await launchChromium();
   // Not openApp: a fresh window, whose welcome panel has never been dismissed.
@@ -211,6 +218,18 @@ describe('first run on the demo realm', () => {
     await welcome.waitFor();
     await welcome.getByRole('button', { name: 'Dismiss welcome' }).click();
     await expect.poll(() => welcome.count()).toBe(0);
+  });
+});
+
+describe('the sidebar views', () => {
+  it('name each view, and give a count its own label (scheduled messages are not unread)', async () => {
+    const button = sidebar().getByRole('button', { name: 'Scheduled messages', exact: true });
+    await button.getByTestId('unread-count').waitFor();
+    const described = await button.getAttribute('aria-describedby');
+    expect(described).toBeTruthy();
+    expect(await page.locator(`[id="${described}"]`).getAttribute('aria-label')).toBe(
+      '1 scheduled',
+    );
   });
 });
 
