@@ -19,7 +19,7 @@ import {
   type App,
   type Realm,
 } from './support/app';
-import { messageWithText, openTopic, send } from './support/ui';
+import { localInputValue, messageWithText, openTopic, send } from './support/ui';
 
 const SHOTS = join(tmpdir(), 'tributary-e2e-screenshots');
 
@@ -271,6 +271,26 @@ describe.each([
       await shoot(`${width}-${scheme}`);
     });
   }
+
+  it('the "scheduled" notice stays over the conversation, clear of the sidebar', async () => {
+    await openTopic(page, 'general', 'layout');
+    await page.getByRole('textbox', { name: 'Message' }).fill(`For later, at ${width}`);
+    await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+    const menu = page.getByRole('dialog', { name: 'Schedule message' });
+    await menu.getByLabel('Send at').fill(localInputValue(7200));
+    await menu.getByRole('button', { name: 'Schedule at this time' }).click();
+    const notice = page
+      .getByRole('status')
+      .filter({ hasText: 'Your message has been scheduled for' });
+    await notice.waitFor();
+    const [box, main] = await Promise.all([
+      notice.boundingBox(),
+      page.getByRole('main').boundingBox(),
+    ]);
+    expect(box!.x).toBeGreaterThanOrEqual(main!.x);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(main!.x + main!.width);
+    await shoot(`${width}-scheduled-notice`);
+  });
 
   it('the people list opens from the top bar as an overlay and closes with Esc or a press outside', async () => {
     const toggle = page.getByRole('banner').getByRole('button', { name: 'People' });
