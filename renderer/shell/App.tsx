@@ -8,19 +8,10 @@ import { appStore, ChatStoreProvider, useChatStore } from '../store/hooks';
 import { selectActiveAccount, type ChatStore } from '../store';
 import { connectBridge } from './bridge-sync';
 import { api } from '../bridge/api';
-import {
-  goBack,
-  leaveScreen,
-  replaceRoute,
-  ALL_MESSAGES_ROUTE,
-  toggleUserList,
-  uiStore,
-  useUi,
-} from '../store/ui-store';
-import { X } from 'lucide-react';
+import { leaveScreen, toggleUserList, useUi } from '../store/ui-store';
 import { useDismissPanel, useLayout } from './layout';
 import { TopBar } from './TopBar';
-import { closeOpenMenu } from './open-menus';
+import { ScreenOverlay } from './ScreenOverlay';
 import { Welcome } from '../features/help/Welcome';
 import { followTopicMoves } from './topic-moves';
 import { reportPageActivity } from './activity-report';
@@ -178,61 +169,6 @@ function Shell({ store }: { store: ChatStore }) {
       ) : null}
       {overlay?.kind === 'status' ? <StatusEditor accountId={activeAccountId} /> : null}
       {overlay?.kind === 'help' ? <ShortcutHelp global={GLOBAL_SHORTCUTS} /> : null}
-    </div>
-  );
-}
-
-/** Leaves a full-window screen (all its own pages: a channel's settings, the create form). */
-function closeScreen(kind: 'settings' | 'channels'): void {
-  while (uiStore.getState().route.kind === kind) {
-    if (uiStore.getState().previous.length === 0) return replaceRoute(ALL_MESSAGES_ROUTE);
-    goBack();
-  }
-}
-
-/**
- * The frame of a full-window screen: a bar with its close button over the screen itself. Esc
- * closes it when nothing inside is open (a menu closes first; a field being typed in keeps its Esc).
- */
-function ScreenOverlay({
-  title,
-  kind,
-  children,
-}: {
-  title: string;
-  kind: 'settings' | 'channels';
-  children: React.ReactNode;
-}) {
-  return (
-    <div
-      className="screen-overlay"
-      role="dialog"
-      aria-label={title}
-      onKeyDown={(e) => {
-        if (e.key !== 'Escape' || e.defaultPrevented || uiStore.getState().overlay) return;
-        const field = e.target as HTMLElement;
-        if (field.matches('input:not([type=checkbox]):not([type=radio]), textarea, select')) return;
-        e.stopPropagation();
-        if (!closeOpenMenu(e.currentTarget)) closeScreen(kind);
-      }}
-    >
-      <div className="screen-overlay-bar">
-        {kind === 'settings' ? (
-          <h1>{title}</h1>
-        ) : (
-          <span className="screen-overlay-title">{title}</span>
-        )}
-        <button
-          type="button"
-          className="topbar-icon"
-          aria-label={`Close ${title.toLowerCase()}`}
-          title="Close (Esc)"
-          onClick={() => closeScreen(kind)}
-        >
-          <X size={18} aria-hidden="true" />
-        </button>
-      </div>
-      <div className="screen-overlay-body">{children}</div>
     </div>
   );
 }

@@ -1,11 +1,13 @@
 // Whether the first-run welcome panel is dismissed: remembered in this window's storage across
-// launches, and shown again on request (the app menu's "Welcome and things to try").
+// launches, and shown again on request (the main menu's "Welcome and things to try").
 import { useSyncExternalStore } from 'react';
 
 const KEY = 'tributary.welcomeDismissed';
 const listeners = new Set<() => void>();
 /** Shown on request even where it was dismissed, until dismissed again. */
 let requested = false;
+/** Dismissed in this session: holds until a reload where storage is unavailable. */
+let dismissedForSession = false;
 
 function dismissedInStorage(): boolean {
   try {
@@ -15,27 +17,20 @@ function dismissedInStorage(): boolean {
   }
 }
 
-function isDismissed(): boolean {
-  return !requested && dismissedInStorage();
-}
-
 function changed(): void {
   for (const listener of listeners) listener();
 }
 
 export function dismissWelcome(): void {
   requested = false;
+  dismissedForSession = true;
   try {
     globalThis.localStorage?.setItem(KEY, 'true');
   } catch {
     // Without storage it stays dismissed for this session only.
   }
-  dismissedForSession = true;
   changed();
 }
-
-/** Where storage is unavailable, dismissing still holds until the window reloads. */
-let dismissedForSession = false;
 
 export function showWelcome(): void {
   requested = true;
@@ -49,6 +44,6 @@ export function useWelcomeDismissed(): boolean {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    () => !requested && (dismissedForSession || isDismissed()),
+    () => !requested && (dismissedForSession || dismissedInStorage()),
   );
 }
