@@ -1,12 +1,18 @@
 // The app shell: react-query and the chat store, the bridge subscription, the account switcher and
 // sidebar, and the routes (narrows, inbox, recent, drafts, settings, sign-in, the manifest viewer).
+// The window's layout (which side panels are inline or overlays) is layout.ts; settings and the
+// channel browser open as full-window screens over it.
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { appStore, ChatStoreProvider, useChatStore } from '../store/hooks';
 import { selectActiveAccount, type ChatStore } from '../store';
 import { connectBridge } from './bridge-sync';
 import { api } from '../bridge/api';
-import { leaveScreen, navigate, toggleUserList, uiStore, useUi } from '../store/ui-store';
+import { leaveScreen, toggleUserList, useUi } from '../store/ui-store';
+import { useDismissPanel, useLayout } from './layout';
+import { TopBar } from './TopBar';
+import { ScreenOverlay } from './ScreenOverlay';
+import { Welcome } from '../features/help/Welcome';
 import { followTopicMoves } from './topic-moves';
 import { reportPageActivity } from './activity-report';
 import { startNotifier } from '../features/notifications/notifier';
@@ -33,7 +39,6 @@ const SettingsView = lazy(() =>
 import { ChannelBrowser } from '../features/channels/ChannelBrowser';
 import { ConnectionBanner } from '../features/connection/ConnectionBanner';
 import { LocalRealmBanner } from '../features/connection/LocalRealmBanner';
-import { SearchBox } from '../features/search/SearchBox';
 import { UserProfile } from '../features/people/UserProfile';
 import { UserPopover } from '../features/people/UserPopover';
 import { StatusEditor } from '../features/people/StatusEditor';
@@ -52,6 +57,13 @@ function Shell({ store }: { store: ChatStore }) {
   const loaded = useChatStore((s) => selectActiveAccount(s) !== undefined);
   const userSettings = useChatStore((s) => selectActiveAccount(s)?.settings.user);
   const searchRef = useRef<HTMLInputElement>(null);
+  const layout = useLayout();
+  useDismissPanel(
+    layout.panel,
+    layout.closePanel,
+    layout.panel === 'people' ? '.user-list' : '.sidebar',
+    layout.panel === 'people' ? '.people-toggle' : '.sidebar-toggle',
+  );
   useShortcuts(store, searchRef);
   useDisplaySettings(userSettings ?? {});
   useHomeViewAtStart(loaded, userSettings?.web_home_view);
@@ -91,45 +103,63 @@ function Shell({ store }: { store: ChatStore }) {
   else if (route.kind === 'recent') main = <Recent accountId={activeAccountId} />;
   else if (route.kind === 'drafts') main = <Drafts accountId={activeAccountId} />;
   else if (route.kind === 'scheduled') main = <ScheduledMessages accountId={activeAccountId} />;
-  else if (route.kind === 'settings')
-    main = (
-      <Suspense fallback={<p className="placeholder">Loading settings…</p>}>
-        <SettingsView accountId={activeAccountId} section={route.section} />
-      </Suspense>
+
+  // Settings and the channel browser open over the whole window, as the public web app's
+  // overlays: both sidebars out of the way, their tables at the window's width.
+  let screen: React.ReactNode = null;
+  if (loaded && route.kind === 'settings')
+    screen = (
+      <ScreenOverlay title="Settings" kind="settings">
+        <Suspense fallback={<p className="placeholder">Loading settings…</p>}>
+          <SettingsView accountId={activeAccountId} section={route.section} />
+        </Suspense>
+      </ScreenOverlay>
     );
-  else if (route.kind === 'channels')
-    main = (
-      <ChannelBrowser accountId={activeAccountId} streamId={route.streamId} create={route.create} />
+  else if (loaded && route.kind === 'channels')
+    screen = (
+      <ScreenOverlay title="Channels" kind="channels">
+        <ChannelBrowser
+          accountId={activeAccountId}
+          streamId={route.streamId}
+          create={route.create}
+        />
+      </ScreenOverlay>
     );
 
+  const peopleShown = layout.peopleInline ? userListOpen : layout.panel === 'people';
   return (
     <div className="app">
       <AccountSwitcher />
       <MentionStyles />
       <div className="column">
-        <header className="topbar">
-          <SearchBox ref={searchRef} />
-          <button type="button" onClick={() => uiStore.setState({ overlay: { kind: 'status' } })}>
-            Set status
-          </button>
-          <button type="button" onClick={() => navigate({ kind: 'manifest' })}>
-            Open meeting manifest…
-          </button>
-          <button type="button" onClick={() => navigate({ kind: 'settings' })}>
-            Settings
-          </button>
-          <button type="button" aria-pressed={userListOpen} onClick={toggleUserList}>
-            People
-          </button>
-        </header>
+        <TopBar
+          searchRef={searchRef}
+          sidebarInline={layout.sidebarInline}
+          sidebarOpen={layout.panel === 'sidebar'}
+          peopleShown={peopleShown}
+          onToggleSidebar={() => layout.togglePanel('sidebar')}
+          onTogglePeople={() =>
+            layout.peopleInline ? toggleUserList() : layout.togglePanel('people')
+          }
+        />
         <LocalRealmBanner />
         <ConnectionBanner accountId={activeAccountId} />
-        <div className="workspace">
+        <div
+          className="workspace"
+          data-sidebar={
+            layout.sidebarInline ? 'inline' : layout.panel === 'sidebar' ? 'overlay' : 'hidden'
+          }
+          data-people={layout.peopleInline ? 'inline' : 'overlay'}
+        >
           {loaded ? <Sidebar accountId={activeAccountId} /> : null}
-          <main className="main">{main}</main>
-          {loaded && userListOpen ? <UserList /> : null}
+          <main className="main">
+            {loaded && !screen ? <Welcome /> : null}
+            {main}
+          </main>
+          {loaded && peopleShown ? <UserList /> : null}
         </div>
       </div>
+      {screen}
       {overlay?.kind === 'switcher' ? <ConversationSwitcher /> : null}
       {overlay?.kind === 'user' ? (
         <UserPopover userId={overlay.userId} anchor={overlay.anchor} />

@@ -168,7 +168,9 @@ describe('everyday navigation defects (issue #13)', () => {
 
   it('the manifest viewer has Back, to where the person came from', async () => {
     await openTopic(page(), 'general', 'tides');
-    await page().getByRole('button', { name: 'Open meeting manifest…' }).click();
+    // From the main menu: the viewer is no permanent button of the top bar.
+    await page().getByRole('banner').getByRole('button', { name: 'Main menu' }).click();
+    await page().getByRole('menuitem', { name: 'Open meeting manifest…' }).click();
     await page().getByRole('heading', { name: 'Meeting manifest' }).waitFor();
     await page().getByRole('button', { name: 'Back', exact: true }).click();
     await page().getByRole('heading', { name: '#general > tides', exact: true }).waitFor();

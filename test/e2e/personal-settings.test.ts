@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { encodePng } from '../../server/seed/png';
 import { appSession, realmClient } from './support/app';
-import { messageWithText, openTopic } from './support/ui';
+import { closeSettings, messageWithText, openTopic } from './support/ui';
 
 const SHOTS = join(tmpdir(), 'tributary-e2e-screenshots');
 mkdirSync(SHOTS, { recursive: true });
@@ -177,6 +177,7 @@ describe('personal settings', () => {
       .getByLabel('Channel links in the left sidebar go to')
       .selectOption({ label: 'Channel feed' });
     await expect.poll(async () => (await ownerSettings()).web_channel_default_view).toBe(2);
+    await closeSettings(page());
     await sidebarGeneral.click();
     await expect.poll(() => heading.textContent()).toBe('#general');
 
@@ -185,6 +186,7 @@ describe('personal settings', () => {
       .getByLabel('Channel links in the left sidebar go to')
       .selectOption({ label: 'Top topic in the channel' });
     await expect.poll(async () => (await ownerSettings()).web_channel_default_view).toBe(1);
+    await closeSettings(page());
     await sidebarGeneral.click();
     await expect.poll(() => heading.textContent()).toBe('#general > newest topic');
   });
@@ -197,6 +199,7 @@ describe('personal settings', () => {
     await expect.poll(async () => (await ownerSettings()).web_home_view).toBe('recent');
     // A launch reopens the conversation left open (the local cache); one left on the Inbox opens
     // the home view.
+    await closeSettings(page());
     await page()
       .getByRole('navigation', { name: 'Conversations' })
       .getByRole('button', { name: /^Inbox/ })

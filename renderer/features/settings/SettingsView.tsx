@@ -2,7 +2,7 @@
 // public web app's settings overlay. Which screens exist is sections.ts.
 import { useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
-import { goBack, replaceRoute } from '../../store/ui-store';
+import { replaceRoute } from '../../store/ui-store';
 import { SETTINGS_SECTIONS, type SettingsSection } from './sections';
 
 const GROUPS: Array<[SettingsSection['group'], string]> = [
@@ -18,10 +18,6 @@ export function SettingsView({ accountId, section }: { accountId: string; sectio
   return (
     <section className="view settings" aria-label="Settings">
       <nav className="settings-nav" aria-label="Settings sections">
-        <button type="button" className="link settings-back" onClick={goBack}>
-          ← Back
-        </button>
-        <h1>Settings</h1>
         {GROUPS.map(([group, title]) => {
           const items = shown.filter((s) => s.group === group);
           if (items.length === 0) return null;

@@ -5,7 +5,7 @@
 // Each part selects only what it shows (the sections, one channel's count, the open channel's
 // topics, the conversation list), so an event re-renders only the rows whose values changed: a
 // typing notification or a message elsewhere leaves the rest of the sidebar alone.
-import { memo, useCallback, useMemo, useState } from 'react';
+import { memo, useCallback, useId, useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useChatStore, useChatStoreApi } from '../../store/hooks';
 import { selectActiveAccount, selectUnreadCounts } from '../../store';
@@ -30,10 +30,10 @@ import { markNarrowRead } from '../topics/topic-actions';
 /** Shows a failed request's error above the channels. */
 type Report = (request: Promise<unknown>) => void;
 
-function Count({ n, label }: { n: number; label: string }) {
+function Count({ n, label, id }: { n: number; label: string; id?: string }) {
   if (n <= 0) return null;
   return (
-    <span className="count" aria-label={`${n} unread ${label}`} data-testid="unread-count">
+    <span className="count" aria-label={label} data-testid="unread-count" id={id}>
       {n}
     </span>
   );
@@ -50,6 +50,8 @@ export function Sidebar({ accountId }: { accountId: string }) {
   const allSections = useChatStore((s) => selectChannelSections(selectActiveAccount(s)));
   const [filter, setFilter] = useState('');
   const sections = filterChannelSections(allSections, filter);
+  const noChannelsShown =
+    sections.pinned.length + sections.active.length + sections.muted.length === 0;
   const route = useUi((s) => s.route);
   const routeKey = routeKeyOf(route);
   const openChannel = useChatStore((s) =>
@@ -127,6 +129,11 @@ export function Sidebar({ accountId }: { accountId: string }) {
           }}
         />
         {channelRows('active')}
+        {noChannelsShown ? (
+          <p className="sidebar-empty" role="status">
+            {filter ? 'No matching channels' : 'You are not subscribed to any channels yet.'}
+          </p>
+        ) : null}
       </section>
       {sections.muted.length > 0 ? (
         <section aria-label="Muted channels">
@@ -147,7 +154,16 @@ function SidebarViews({ accountId, routeKey }: { accountId: string; routeKey: st
   const mentions = useChatStore((s) => selectUnreadCounts(selectActiveAccount(s)).mentions);
   const drafts = useUi((s) => s.drafts[accountId]?.length ?? 0);
   const scheduled = useChatStore((s) => selectActiveAccount(s)?.scheduledMessages.byId.size ?? 0);
-  const views: Array<{ label: string; route: Route; key: string; count?: number }> = [
+  const idPrefix = useId();
+  // Each count says what it counts (unread, drafts, scheduled) in its own label, which describes
+  // the button: the button's name stays the view's name.
+  const views: Array<{
+    label: string;
+    route: Route;
+    key: string;
+    count?: number;
+    counts?: (n: number) => string;
+  }> = [
     { label: 'Inbox', route: { kind: 'inbox' }, key: 'inbox', count: total },
     { label: 'Recent conversations', route: { kind: 'recent' }, key: 'recent' },
     { label: 'All messages', route: { kind: 'narrow', narrow: [] }, key: narrowKey([]) },
@@ -156,34 +172,48 @@ function SidebarViews({ accountId, routeKey }: { accountId: string; routeKey: st
       route: { kind: 'narrow', narrow: MENTIONS_NARROW },
       key: narrowKey(MENTIONS_NARROW),
       count: mentions,
+      counts: (n) => `${n} unread ${n === 1 ? 'mention' : 'mentions'}`,
     },
     {
       label: 'Starred messages',
       route: { kind: 'narrow', narrow: STARRED_NARROW },
       key: narrowKey(STARRED_NARROW),
     },
-    { label: 'Drafts', route: { kind: 'drafts' }, key: 'drafts', count: drafts },
+    {
+      label: 'Drafts',
+      route: { kind: 'drafts' },
+      key: 'drafts',
+      count: drafts,
+      counts: (n) => `${n} ${n === 1 ? 'draft' : 'drafts'}`,
+    },
     {
       label: 'Scheduled messages',
       route: { kind: 'scheduled' },
       key: 'scheduled',
       count: scheduled,
+      counts: (n) => `${n} scheduled`,
     },
   ];
   return (
     <ul className="views">
-      {views.map((v) => (
-        <li key={v.key}>
-          <button
-            type="button"
-            className={navClass(routeKey === v.key)}
-            onClick={() => navigate(v.route)}
-          >
-            <span className="name">{v.label}</span>
-            <Count n={v.count ?? 0} label={v.label} />
-          </button>
-        </li>
-      ))}
+      {views.map((v, i) => {
+        const n = v.count ?? 0;
+        const countId = `${idPrefix}-count-${i}`;
+        return (
+          <li key={v.key}>
+            <button
+              type="button"
+              className={navClass(routeKey === v.key)}
+              aria-label={v.label}
+              aria-describedby={n > 0 ? countId : undefined}
+              onClick={() => navigate(v.route)}
+            >
+              <span className="name">{v.label}</span>
+              <Count n={n} id={countId} label={(v.counts ?? ((k) => `${k} unread`))(n)} />
+            </button>
+          </li>
+        );
+      })}
     </ul>
   );
 }
@@ -252,7 +282,7 @@ const ChannelRow = memo(function ChannelRow({
         <button type="button" className={navClass(active)} onClick={() => void openChannel()}>
           <span className="swatch" style={{ background: sub.color }} aria-hidden="true" />
           <span className="name">#{sub.name}</span>
-          <Count n={unread} label={`in #${sub.name}`} />
+          <Count n={unread} label={`${unread} unread in #${sub.name}`} />
         </button>
         <RowMenu label={`Channel #${sub.name} options`}>
           <button type="button" role="menuitem" onClick={() => setSubscription('is_muted', !muted)}>
@@ -321,6 +351,9 @@ function ChannelTopics({
   );
   return (
     <ul className="topics" aria-label={`Topics in #${name}`}>
+      {serverTopics && topics.length === 0 ? (
+        <li className="sidebar-empty topics-empty">No topics yet.</li>
+      ) : null}
       {topics.map((t) => (
         <TopicRow
           key={t.name}
@@ -377,7 +410,7 @@ const TopicRow = memo(function TopicRow({
               🔇
             </span>
           ) : null}
-          <Count n={muted ? 0 : unread} label={`in ${name}`} />
+          <Count n={muted ? 0 : unread} label={`${unread} unread in ${name}`} />
         </button>
         <TopicMenu accountId={accountId} streamId={streamId} topic={name} report={report} />
       </div>
@@ -397,6 +430,7 @@ function DmList({ routeKey }: { routeKey: string }) {
   return (
     <section aria-label="Direct messages">
       <h2>Direct messages</h2>
+      {dms.length === 0 ? <p className="sidebar-empty">No direct messages yet.</p> : null}
       <ul>
         {dms.slice(0, 30).map((dm) => (
           <DmRow
@@ -439,7 +473,7 @@ const DmRow = memo(function DmRow({
         {/* As the public app: a one-to-one conversation shows the person's dot, a group none. */}
         {dmKey.includes(',') ? null : <PresenceDot userId={Number(dmKey)} />}
         <span className="name">{names}</span>
-        <Count n={unread} label={`from ${names}`} />
+        <Count n={unread} label={`${unread} unread from ${names}`} />
       </button>
     </li>
   );

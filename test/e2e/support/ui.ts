@@ -35,6 +35,13 @@ export async function openSettings(page: Page, section: string): Promise<void> {
     .waitFor();
 }
 
+/** Closes Settings (it covers the whole window) with its close button. */
+export async function closeSettings(page: Page): Promise<void> {
+  const settings = page.getByRole('dialog', { name: 'Settings' });
+  await settings.getByRole('button', { name: 'Close settings' }).click();
+  await settings.waitFor({ state: 'detached' });
+}
+
 /** Types into compose and sends with the Send button (works whatever enter_sends is). */
 export async function send(page: Page, text: string): Promise<void> {
   const box = page.getByRole('textbox', { name: 'Message' });
