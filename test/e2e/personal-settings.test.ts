@@ -298,7 +298,7 @@ describe('personal settings', () => {
     await openSettings('Profile');
     const screen = pane('Profile');
     await screen.getByLabel('Name').fill('Olivia Q. Owner');
-    await screen.getByRole('button', { name: 'Save name' }).click();
+    await screen.getByLabel('Name').press('Enter');
     const me = async () =>
       (await client('owner').get('/users/me', { include_custom_profile_fields: true })).body as {
         full_name: string;
@@ -309,7 +309,7 @@ describe('personal settings', () => {
 
     // Validated before sending.
     await screen.getByLabel('Name').fill('   ');
-    await screen.getByRole('button', { name: 'Save name' }).click();
+    await screen.getByLabel('Name').press('Enter');
     await screen.getByRole('alert').filter({ hasText: 'Your name must have' }).waitFor();
 
     const png = encodePng(64, 64, (x, y) => [x * 4, y * 4, 160, 255]);

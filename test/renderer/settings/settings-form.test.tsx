@@ -143,6 +143,22 @@ describe('a settings text field and leaving Settings', () => {
     expect(leaveQuestion.getState().proceed).toBeNull();
   });
 
+  it('waits for a save on its way before leaving, and does not ask', async () => {
+    let answer: (value: unknown) => void = () => undefined;
+    const send = vi.fn(() => new Promise((resolve) => (answer = resolve)));
+    render(<NameField send={send} />);
+    const input = screen.getByRole('textbox', { name: 'Name' });
+    fireEvent.change(input, { target: { value: 'Rowers' } });
+    fireEvent.blur(input);
+    expect(send).toHaveBeenCalledTimes(1);
+    const proceed = vi.fn();
+    leaveSettings(proceed);
+    await act(async () => answer({}));
+    await vi.waitFor(() => expect(proceed).toHaveBeenCalled());
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(leaveQuestion.getState().proceed).toBeNull();
+  });
+
   it('asks before leaving when the server refused a value, and leaves only if told to', async () => {
     const send = vi.fn(() => Promise.reject(new Error('Invalid characters in name!')));
     render(<NameField send={send} />);

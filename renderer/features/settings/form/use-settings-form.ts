@@ -108,7 +108,10 @@ export function useSettingsForm<T extends FormValues>(
   );
   if (arrived.length > 0) setModel({ ...model, sent: without(model.sent, arrived) });
 
+  // Saves on their way: a later commit waits for them, so it sends in order and knows the outcome.
+  const inflight = useRef(new Set<Promise<unknown>>());
   const commit = async (): Promise<boolean> => {
+    while (inflight.current.size > 0) await Promise.allSettled([...inflight.current]);
     const { saved: now, options: opts } = latest.current;
     const pending = pendingOf(current.current, now);
     const problems = problemsOf(current.current, now, opts);
@@ -128,8 +131,10 @@ export function useSettingsForm<T extends FormValues>(
       refusals: without(m.refusals, keys),
     }));
     let ok = true;
+    const sending = opts.send(changes);
+    inflight.current.add(sending);
     try {
-      await opts.send(changes);
+      await sending;
       update((m) => ({
         ...m,
         sent: { ...m.sent, ...changes },
@@ -148,6 +153,8 @@ export function useSettingsForm<T extends FormValues>(
         refusals: { ...m.refusals, ...Object.fromEntries(keys.map((k) => [k, errorText(error)])) },
         saving: m.saving.filter((k) => !keys.includes(k)),
       }));
+    } finally {
+      inflight.current.delete(sending);
     }
     return ok && Object.keys(pendingOf(current.current, latest.current.saved)).length === 0;
   };
