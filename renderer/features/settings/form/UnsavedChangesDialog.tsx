@@ -15,8 +15,8 @@ export function UnsavedChangesDialog() {
             <h3>Discard changes?</h3>
           </AlertDialog.Title>
           <AlertDialog.Description className="org-dialog-body">
-            A change on this screen has not been saved: the server refused it or it cannot be sent
-            as it is. Its message is shown beside the field.
+            A change on this screen has not been saved: the server refused it, it cannot be sent as
+            it is, or it waits for its Save button. Keep editing to correct or save it.
           </AlertDialog.Description>
           <div className="org-dialog-buttons">
             <AlertDialog.Cancel asChild>
