@@ -311,6 +311,9 @@ describe('personal settings', () => {
     await screen.getByLabel('Name').fill('   ');
     await screen.getByLabel('Name').press('Enter');
     await screen.getByRole('alert').filter({ hasText: 'Your name must have' }).waitFor();
+    // The invalid name stays in the field until corrected; Esc puts back the saved one.
+    await screen.getByLabel('Name').press('Escape');
+    await expect(screen.getByLabel('Name').inputValue()).resolves.toBe('Olivia Q. Owner');
 
     const png = encodePng(64, 64, (x, y) => [x * 4, y * 4, 160, 255]);
     await screen.getByLabel('Avatar image').setInputFiles({
