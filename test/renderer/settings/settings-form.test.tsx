@@ -42,6 +42,17 @@ describe('useSettingsForm', () => {
     expect(form.result.current.values.limit).toBe(3600);
   });
 
+  it('shows the value as the server stored it once its event comes', async () => {
+    const send = vi.fn(() => Promise.resolve({}));
+    const form = setup(send);
+    act(() => form.result.current.edit('name', ' Rowers '));
+    await act(() => form.result.current.commit());
+    expect(form.result.current.values.name).toBe(' Rowers ');
+    form.rerender({ saved: { name: 'Rowers', limit: 600 } });
+    expect(form.result.current.values.name).toBe('Rowers');
+    expect(form.result.current.dirty).toBe(false);
+  });
+
   it('sends typing only when committed, and nothing that equals the saved value', async () => {
     const send = vi.fn(() => Promise.resolve({}));
     const form = setup(send);

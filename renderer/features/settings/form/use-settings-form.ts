@@ -60,12 +60,14 @@ interface Model {
   edits: FormValues;
   /** Accepted by the server, not yet back in `saved`. */
   sent: FormValues;
+  /** The saved value each sent one was sent over: once `saved` moves, the store knows better. */
+  sentOver: FormValues;
   saving: readonly string[];
   saved: readonly string[];
   refusals: Record<string, string>;
 }
 
-const EMPTY: Model = { edits: {}, sent: {}, saving: [], saved: [], refusals: {} };
+const EMPTY: Model = { edits: {}, sent: {}, sentOver: {}, saving: [], saved: [], refusals: {} };
 
 const without = <V>(record: Record<string, V>, keys: readonly string[]) =>
   Object.fromEntries(Object.entries(record).filter(([k]) => !keys.includes(k)));
@@ -102,11 +104,20 @@ export function useSettingsForm<T extends FormValues>(
     setModel(current.current);
   };
 
-  // A sent value the store now holds is no longer needed on top of it.
+  // A sent value is no longer needed on top of the store once the store has it, or has moved on
+  // (the server stored it normalised, say trimmed, or someone changed it since).
   const arrived = Object.keys(model.sent).filter(
-    (k) => !model.saving.includes(k) && same(model.sent[k], saved[k]),
+    (k) =>
+      !model.saving.includes(k) &&
+      (same(model.sent[k], saved[k]) || !same(model.sentOver[k], saved[k])),
   );
-  if (arrived.length > 0) setModel({ ...model, sent: without(model.sent, arrived) });
+  if (arrived.length > 0) {
+    setModel({
+      ...model,
+      sent: without(model.sent, arrived),
+      sentOver: without(model.sentOver, arrived),
+    });
+  }
 
   // Saves on their way: a later commit waits for them, so it sends in order and knows the outcome.
   const inflight = useRef(new Set<Promise<unknown>>());
@@ -138,6 +149,10 @@ export function useSettingsForm<T extends FormValues>(
       update((m) => ({
         ...m,
         sent: { ...m.sent, ...changes },
+        sentOver: {
+          ...m.sentOver,
+          ...Object.fromEntries(keys.map((k) => [k, latest.current.saved[k]])),
+        },
         // Typed on meanwhile: the newer text stays an edit.
         edits: without(
           m.edits,
