@@ -5,9 +5,16 @@ import type { ReactNode } from 'react';
 import { X } from 'lucide-react';
 import { ALL_MESSAGES_ROUTE, goBack, replaceRoute, uiStore } from '../store/ui-store';
 import { closeOpenMenu } from './open-menus';
+import { leaveSettings } from '../features/settings/form/unsaved';
 
 /** Leaves a full-window screen (all its own pages: a channel's settings, the create form). */
 function closeScreen(kind: 'settings' | 'channels'): void {
+  // Settings save as they go; what could not be saved is asked about before it is dropped.
+  if (kind === 'settings') leaveSettings(() => goBackFrom(kind));
+  else goBackFrom(kind);
+}
+
+function goBackFrom(kind: 'settings' | 'channels'): void {
   for (;;) {
     const shown = uiStore.getState().route;
     if (shown.kind !== kind) return;

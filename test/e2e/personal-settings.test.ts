@@ -301,7 +301,7 @@ describe('personal settings', () => {
     await openSettings('Profile');
     const screen = pane('Profile');
     await screen.getByLabel('Name').fill('Olivia Q. Owner');
-    await screen.getByRole('button', { name: 'Save name' }).click();
+    await screen.getByLabel('Name').press('Enter');
     const me = async () =>
       (await client('owner').get('/users/me', { include_custom_profile_fields: true })).body as {
         full_name: string;
@@ -312,8 +312,11 @@ describe('personal settings', () => {
 
     // Validated before sending.
     await screen.getByLabel('Name').fill('   ');
-    await screen.getByRole('button', { name: 'Save name' }).click();
+    await screen.getByLabel('Name').press('Enter');
     await screen.getByRole('alert').filter({ hasText: 'Your name must have' }).waitFor();
+    // The invalid name stays in the field until corrected; Esc puts back the saved one.
+    await screen.getByLabel('Name').press('Escape');
+    await expect(screen.getByLabel('Name').inputValue()).resolves.toBe('Olivia Q. Owner');
 
     const png = encodePng(64, 64, (x, y) => [x * 4, y * 4, 160, 255]);
     await screen.getByLabel('Avatar image').setInputFiles({

@@ -4,6 +4,8 @@ import { useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import { replaceRoute } from '../../store/ui-store';
 import { SETTINGS_SECTIONS, type SettingsSection } from './sections';
+import { leaveSettings } from './form/unsaved';
+import { UnsavedChangesDialog } from './form/UnsavedChangesDialog';
 
 const GROUPS: Array<[SettingsSection['group'], string]> = [
   ['personal', 'Personal settings'],
@@ -30,7 +32,9 @@ export function SettingsView({ accountId, section }: { accountId: string; sectio
                     <button
                       type="button"
                       aria-current={s.id === current?.id ? 'page' : undefined}
-                      onClick={() => replaceRoute({ kind: 'settings', section: s.id })}
+                      onClick={() =>
+                        leaveSettings(() => replaceRoute({ kind: 'settings', section: s.id }))
+                      }
                     >
                       {s.label}
                     </button>
@@ -44,6 +48,7 @@ export function SettingsView({ accountId, section }: { accountId: string; sectio
       <div className="settings-pane">
         {current ? <current.Component key={current.id} accountId={accountId} /> : null}
       </div>
+      <UnsavedChangesDialog />
     </section>
   );
 }

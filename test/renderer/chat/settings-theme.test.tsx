@@ -44,13 +44,16 @@ describe('settings screen', () => {
     expect(fontSize.value).toBe('18');
   });
 
-  it('goes back to the saved value and shows why when the server refuses', async () => {
+  it("keeps the person's value and shows why when the server refuses; Esc goes back", async () => {
     api.updateSettings.mockRejectedValue(new Error('Invalid web_font_size_px'));
     const { fontSize } = renderSettings();
     fireEvent.change(fontSize, { target: { value: '20' } });
     fireEvent.keyDown(fontSize, { key: 'Enter' });
     expect((await screen.findByRole('alert')).textContent).toMatch(/Invalid web_font_size_px/);
+    expect(fontSize.value).toBe('20');
+    fireEvent.keyDown(fontSize, { key: 'Escape' });
     expect(fontSize.value).toBe('16');
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it("refuses values outside the server's range before sending, and saves with Enter", async () => {

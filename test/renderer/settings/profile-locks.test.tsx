@@ -50,17 +50,17 @@ describe('profile screen', () => {
     screen.getByRole('button', { name: 'Upload new avatar' });
   });
 
-  it('refuses an empty or overlong name before sending, and sends a good one trimmed', () => {
+  it('refuses an empty or overlong name before sending, and sends a good one trimmed on leaving it', () => {
     renderProfile(400, false);
     const name = screen.getByRole('textbox', { name: 'Name' });
     fireEvent.change(name, { target: { value: '   ' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save name' }));
+    fireEvent.blur(name);
     screen.getByRole('alert');
     fireEvent.change(name, { target: { value: 'x'.repeat(101) } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save name' }));
+    fireEvent.blur(name);
     expect(api.updateSettings).not.toHaveBeenCalled();
     fireEvent.change(name, { target: { value: '  New Name ' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save name' }));
+    fireEvent.blur(name);
     expect(api.updateSettings).toHaveBeenCalledWith({
       accountId: 'a',
       settings: { full_name: 'New Name' },

@@ -13,8 +13,8 @@ import {
   type DefaultSetting,
   type DefaultsGroup,
 } from '../../../../shared/admin/user-defaults';
-import { useSettingsForm, type SettingsForm } from './form/use-settings-form';
-import { SaveBar } from './form/SaveBar';
+import { useSettingsForm, type SettingsForm } from '../form/use-settings-form';
+import { FieldStatus, numberFieldProps } from '../form/FieldStatus';
 import { CheckboxField } from './form/fields';
 import { isAdminAccount } from './form/permissions';
 
@@ -30,6 +30,7 @@ function SettingControl({
   disabled: boolean;
 }) {
   const value = form.values[setting.name];
+  const status = <FieldStatus form={form} name={setting.name} />;
   switch (setting.kind) {
     case 'bool':
       return (
@@ -38,53 +39,52 @@ function SettingControl({
           checked={value === true}
           disabled={disabled}
           onChange={(v) => form.set(setting.name, v)}
+          status={status}
         />
       );
     case 'range':
       return (
-        <label className="org-field">
-          <span>{setting.label}</span>
-          <input
-            inputMode="numeric"
-            value={String(value ?? '')}
-            disabled={disabled}
-            aria-invalid={form.problems[setting.name] ? true : undefined}
-            onChange={(e) => {
-              const text = e.target.value.trim();
-              form.set(
-                setting.name,
-                text !== '' && !Number.isNaN(Number(text)) ? Number(text) : text,
-              );
-            }}
-          />
-          <span className="org-hint">
-            {setting.min}–{setting.max}
-          </span>
-        </label>
+        <>
+          <label className="org-field">
+            <span>{setting.label}</span>
+            <input
+              inputMode="numeric"
+              disabled={disabled}
+              {...numberFieldProps(form, setting.name)}
+            />
+            <span className="org-hint">
+              {setting.min}–{setting.max}
+            </span>
+          </label>
+          {status}
+        </>
       );
     case 'int-choice':
     case 'string-choice': {
       const options: ReadonlyArray<[number | string, string]> = setting.options;
       return (
-        <label className="org-field">
-          <span>{setting.label}</span>
-          <select
-            value={String(value)}
-            disabled={disabled}
-            onChange={(e) =>
-              form.set(
-                setting.name,
-                setting.kind === 'int-choice' ? Number(e.target.value) : e.target.value,
-              )
-            }
-          >
-            {options.map(([v, text]) => (
-              <option key={v} value={v}>
-                {text}
-              </option>
-            ))}
-          </select>
-        </label>
+        <>
+          <label className="org-field">
+            <span>{setting.label}</span>
+            <select
+              value={String(value)}
+              disabled={disabled}
+              onChange={(e) =>
+                form.set(
+                  setting.name,
+                  setting.kind === 'int-choice' ? Number(e.target.value) : e.target.value,
+                )
+              }
+            >
+              {options.map(([v, text]) => (
+                <option key={v} value={v}>
+                  {text}
+                </option>
+              ))}
+            </select>
+          </label>
+          {status}
+        </>
       );
     }
   }
@@ -123,6 +123,15 @@ function NotificationMatrix({ form, disabled }: { form: SettingsForm<Values>; di
           </tr>
         ))}
       </tbody>
+      <tfoot>
+        <tr>
+          <td colSpan={NOTIFICATION_MATRIX.columns.length + 1}>
+            {[...IN_MATRIX].map((name) => (
+              <FieldStatus key={name} form={form} name={name} />
+            ))}
+          </td>
+        </tr>
+      </tfoot>
     </table>
   );
 }
@@ -165,7 +174,6 @@ function DefaultsGroupForm({
         .map((setting) => (
           <SettingControl key={setting.name} setting={setting} form={form} disabled={!canEdit} />
         ))}
-      {canEdit ? <SaveBar form={form} label={title} /> : null}
     </fieldset>
   );
 }

@@ -2,13 +2,14 @@
 // groups, send direct messages, mention many people, move, resolve and delete messages, and add
 // custom emoji. Each is a group setting (spec 2.6) chosen among the role groups. Everyone sees
 // them; administrators change them, and owners the ones the public server keeps for owners.
+import { Fragment } from 'react';
 import { useChatStore } from '../../../store/hooks';
 import { selectActiveAccount, type AccountState } from '../../../store';
 import { api } from '../../../bridge/api';
 import { OWNER_ONLY_GROUP_SETTINGS } from '../../../../shared/admin/realm-settings';
 import type { GroupSettingValue } from '../../../../shared/api/types';
-import { useSettingsForm, type SettingsForm } from './form/use-settings-form';
-import { SaveBar } from './form/SaveBar';
+import { useSettingsForm, type SettingsForm } from '../form/use-settings-form';
+import { FieldStatus } from '../form/FieldStatus';
 import { isAdminAccount, isOwnerAccount } from './form/permissions';
 
 /** Role groups as the public app names them, widest first. */
@@ -135,37 +136,39 @@ function PermissionSection({
         const custom = typeof value !== 'number' || ![...ids.values()].includes(value);
         const editable = canEdit && (!OWNER_ONLY.has(name) || isOwner);
         return (
-          <label key={name} className="org-field">
-            <span>
-              {label}
-              {OWNER_ONLY.has(name) && canEdit && !isOwner ? (
-                <em className="org-hint"> (owners only)</em>
-              ) : null}
-            </span>
-            <select
-              value={custom ? 'custom' : String(value)}
-              disabled={!editable}
-              onChange={(e) => form.set(name, Number(e.target.value))}
-            >
-              {custom ? (
-                <option value="custom" disabled>
-                  Custom group of users
-                </option>
-              ) : null}
-              {ROLE_GROUPS.filter(
-                ([group]) => group !== 'role:everyone' || GUESTS_ALLOWED.has(name),
-              ).map(([group, text]) =>
-                ids.has(group) ? (
-                  <option key={group} value={ids.get(group)}>
-                    {text}
+          <Fragment key={name}>
+            <label className="org-field">
+              <span>
+                {label}
+                {OWNER_ONLY.has(name) && canEdit && !isOwner ? (
+                  <em className="org-hint"> (owners only)</em>
+                ) : null}
+              </span>
+              <select
+                value={custom ? 'custom' : String(value)}
+                disabled={!editable}
+                onChange={(e) => form.set(name, Number(e.target.value))}
+              >
+                {custom ? (
+                  <option value="custom" disabled>
+                    Custom group of users
                   </option>
-                ) : null,
-              )}
-            </select>
-          </label>
+                ) : null}
+                {ROLE_GROUPS.filter(
+                  ([group]) => group !== 'role:everyone' || GUESTS_ALLOWED.has(name),
+                ).map(([group, text]) =>
+                  ids.has(group) ? (
+                    <option key={group} value={ids.get(group)}>
+                      {text}
+                    </option>
+                  ) : null,
+                )}
+              </select>
+            </label>
+            <FieldStatus form={form} name={name} />
+          </Fragment>
         );
       })}
-      {canEdit ? <SaveBar form={form} label={title} /> : null}
     </fieldset>
   );
 }

@@ -12,8 +12,8 @@ import {
   realmDescriptionProblem,
   realmNameProblem,
 } from '../../../../shared/admin/realm-settings';
-import { useSettingsForm } from './form/use-settings-form';
-import { SaveBar } from './form/SaveBar';
+import { useSettingsForm } from '../form/use-settings-form';
+import { FieldStatus, textFieldProps } from '../form/FieldStatus';
 import { isAdminAccount } from './form/permissions';
 import { MarkdownPreview } from './MarkdownPreview';
 import { OrganizationIcon } from './OrganizationIcon';
@@ -38,7 +38,6 @@ export function OrganizationProfile({ accountId }: { accountId: string }) {
     },
   );
   if (!account) return null;
-  const name = form.values.name;
   return (
     <section className="settings-section org-section" aria-label="Organization profile">
       <h2>Organization profile</h2>
@@ -49,13 +48,12 @@ export function OrganizationProfile({ accountId }: { accountId: string }) {
       <label className="org-field">
         <span>Organization name</span>
         <input
-          value={name}
           maxLength={REALM_NAME_MAX_LENGTH}
           disabled={!canEdit}
-          aria-invalid={form.problems.name ? true : undefined}
-          onChange={(e) => form.set('name', e.target.value)}
+          {...textFieldProps(form, 'name')}
         />
       </label>
+      <FieldStatus form={form} name="name" />
       <div className="org-field">
         <span id="org-description-label">Organization description</span>
         {canEdit ? (
@@ -75,12 +73,11 @@ export function OrganizationProfile({ accountId }: { accountId: string }) {
           <textarea
             aria-labelledby="org-description-label"
             rows={5}
-            value={form.values.description}
             disabled={!canEdit}
-            aria-invalid={form.problems.description ? true : undefined}
-            onChange={(e) => form.set('description', e.target.value)}
+            {...textFieldProps(form, 'description', { multiline: true })}
           />
         )}
+        <FieldStatus form={form} name="description" />
         {canEdit ? (
           <span className="org-hint">
             Markdown. {[...form.values.description].length}/{REALM_DESCRIPTION_MAX_LENGTH}
@@ -101,7 +98,7 @@ export function OrganizationProfile({ accountId }: { accountId: string }) {
           ))}
         </select>
       </label>
-      {canEdit ? <SaveBar form={form} label="organization profile" /> : null}
+      <FieldStatus form={form} name="default_language" />
     </section>
   );
 }

@@ -10,9 +10,9 @@ import {
   VIDEO_CHAT_PROVIDERS,
 } from '../../../../shared/admin/realm-settings';
 import type { RealmChanges } from '../../../../shared/ipc/admin-realm';
-import { useSettingsForm } from './form/use-settings-form';
+import { useSettingsForm, type SettingsForm } from '../form/use-settings-form';
+import { FieldStatus, textFieldProps } from '../form/FieldStatus';
 import { CheckboxField } from './form/fields';
-import { SaveBar } from './form/SaveBar';
 import { TimeLimitField, timeLimitProblem } from './form/TimeLimitField';
 import { isAdminAccount, isOwnerAccount } from './form/permissions';
 
@@ -74,7 +74,7 @@ export function OrganizationSettings({ accountId }: { accountId: string }) {
   );
 
   const retentionDays = Number(realm.realm_message_retention_days ?? -1);
-  const retention = useSettingsForm(
+  const retention: SettingsForm<{ forever: boolean; days: string }> = useSettingsForm(
     { forever: retentionDays === -1, days: retentionDays === -1 ? '' : String(retentionDays) },
     {
       validate: (v) => ({
@@ -83,9 +83,11 @@ export function OrganizationSettings({ accountId }: { accountId: string }) {
             ? undefined
             : 'Message retention: enter a positive whole number of days.',
       }),
-      send: (c) => {
-        const forever = c.forever ?? retentionDays === -1;
-        return send({ message_retention_days: forever ? 'unlimited' : Number(c.days ?? '') });
+      // Both fields travel as one value, read from what the form shows.
+      together: true,
+      send: (): Promise<unknown> => {
+        const { forever, days } = retention.values;
+        return send({ message_retention_days: forever ? 'unlimited' : Number(days) });
       },
     },
   );
@@ -126,6 +128,7 @@ export function OrganizationSettings({ accountId }: { accountId: string }) {
           checked={editing.values.allow_message_editing === true}
           disabled={!canEdit}
           onChange={(v) => editing.set('allow_message_editing', v)}
+          status={<FieldStatus form={editing} name="allow_message_editing" />}
         />
         {TIME_LIMITS.map(([name, label]) => (
           <TimeLimitField
@@ -137,7 +140,10 @@ export function OrganizationSettings({ accountId }: { accountId: string }) {
               (name === 'message_content_edit_limit_seconds' &&
                 !editing.values.allow_message_editing)
             }
-            onChange={(v) => editing.set(name, v)}
+            onChoose={(v) => editing.set(name, v)}
+            onType={(v) => editing.edit(name, v)}
+            onDone={() => void editing.commit()}
+            status={<FieldStatus form={editing} name={name} />}
           />
         ))}
         <label className="org-field">
@@ -154,7 +160,7 @@ export function OrganizationSettings({ accountId }: { accountId: string }) {
             ))}
           </select>
         </label>
-        {canEdit ? <SaveBar form={editing} label="message editing" /> : null}
+        <FieldStatus form={editing} name="message_edit_history_visibility_policy" />
       </fieldset>
 
       <fieldset className="org-subsection" aria-label="Message retention">
@@ -167,19 +173,21 @@ export function OrganizationSettings({ accountId }: { accountId: string }) {
           checked={retention.values.forever}
           disabled={!isOwner}
           onChange={(v) => retention.set('forever', v)}
+          status={<FieldStatus form={retention} name="forever" />}
         />
         {retention.values.forever ? null : (
-          <label className="org-field">
-            <span>Delete messages after (days)</span>
-            <input
-              inputMode="numeric"
-              value={retention.values.days}
-              disabled={!isOwner}
-              onChange={(e) => retention.set('days', e.target.value)}
-            />
-          </label>
+          <>
+            <label className="org-field">
+              <span>Delete messages after (days)</span>
+              <input
+                inputMode="numeric"
+                disabled={!isOwner}
+                {...textFieldProps(retention, 'days')}
+              />
+            </label>
+            <FieldStatus form={retention} name="days" />
+          </>
         )}
-        {isOwner ? <SaveBar form={retention} label="message retention" /> : null}
       </fieldset>
 
       <fieldset className="org-subsection" aria-label="Other settings">
@@ -187,12 +195,12 @@ export function OrganizationSettings({ accountId }: { accountId: string }) {
         <label className="org-field">
           <span>Default language for code blocks</span>
           <input
-            value={other.values.default_code_block_language}
             placeholder="No language set"
             disabled={!canEdit}
-            onChange={(e) => other.set('default_code_block_language', e.target.value)}
+            {...textFieldProps(other, 'default_code_block_language')}
           />
         </label>
+        <FieldStatus form={other} name="default_code_block_language" />
         <label className="org-field">
           <span>Call provider</span>
           <select
@@ -207,13 +215,14 @@ export function OrganizationSettings({ accountId }: { accountId: string }) {
             ))}
           </select>
         </label>
+        <FieldStatus form={other} name="video_chat_provider" />
         <CheckboxField
           label="Enable read receipts"
           checked={other.values.enable_read_receipts}
           disabled={!canEdit}
           onChange={(v) => other.set('enable_read_receipts', v)}
+          status={<FieldStatus form={other} name="enable_read_receipts" />}
         />
-        {canEdit ? <SaveBar form={other} label="other settings" /> : null}
       </fieldset>
     </section>
   );

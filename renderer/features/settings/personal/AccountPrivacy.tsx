@@ -1,12 +1,13 @@
 // Account & privacy: your email and role, your API key (shown once after you type your password
 // again; main asks the server for it and nothing keeps it: it lives in this screen's state until you
 // hide it or leave), and the privacy settings the public web app lists here.
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useChatStore, useUser } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
 import { api, errorText } from '../../../bridge/api';
 import { ChoiceSetting } from './ChoiceSetting';
-import { useSaveSetting } from './use-save-setting';
+import { useUserSettingsForm } from './use-user-settings-form';
+import { FieldStatus } from '../form/FieldStatus';
 import type { Choice } from './preference-options';
 
 const ROLE_NAMES: Record<number, string> = {
@@ -36,7 +37,7 @@ export function AccountPrivacy({ accountId }: { accountId: string }) {
   const selfId = useChatStore((s) => selectActiveAccount(s)?.selfUserId ?? -1);
   const me = useUser(selfId);
   const user = useChatStore((s) => selectActiveAccount(s)?.settings.user);
-  const { save, error } = useSaveSetting(accountId);
+  const form = useUserSettingsForm(accountId, user ?? {});
   if (!me || !user) return null;
   return (
     <section className="settings-section" aria-label="Account & privacy">
@@ -52,22 +53,25 @@ export function AccountPrivacy({ accountId }: { accountId: string }) {
 
       <h3>Privacy</h3>
       {PRIVACY_TOGGLES.map(([name, label]) => (
-        <label key={name} className="check-setting">
-          <input
-            type="checkbox"
-            checked={user[name] !== false}
-            onChange={(e) => void save(name, e.target.checked)}
-          />
-          {label}
-        </label>
+        <Fragment key={name}>
+          <label className="check-setting">
+            <input
+              type="checkbox"
+              checked={form.values[name] !== false}
+              onChange={(e) => form.set(name, e.target.checked)}
+            />
+            {label}
+          </label>
+          <FieldStatus form={form} name={name} />
+        </Fragment>
       ))}
       <ChoiceSetting
         label="Who can access your email address"
         choices={EMAIL_VISIBILITY}
-        value={Number(user.email_address_visibility ?? 1)}
-        onSave={(v) => void save('email_address_visibility', v)}
+        form={form}
+        name="email_address_visibility"
+        fallback={1}
       />
-      {error ? <p role="alert">{error}</p> : null}
     </section>
   );
 }

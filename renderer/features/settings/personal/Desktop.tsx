@@ -1,10 +1,11 @@
 // Settings > Desktop: this computer's shell preferences, kept by main (not on any server): start at
 // login, zoom, the proxy main connects through, and what the desktop app adds (deep links, spell
 // check, downloads). In browser mode the page says which of these only the desktop app applies.
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { DesktopShellState, ProxyMode, ProxyPreference } from '../../../../shared/ipc/shell';
 import { ZOOM_RANGE } from '../../../../shared/ipc/shell';
 import { api, errorText } from '../../../bridge/api';
+import { registerSettingsForm } from '../form/unsaved';
 import './desktop.css';
 
 type Patch = Parameters<ReturnType<typeof api>['setDesktopPreferences']>[0];
@@ -19,7 +20,12 @@ function DesktopOnly({ shown }: { shown: boolean }) {
   return shown ? <span className="desktop-only">Desktop app only</span> : null;
 }
 
-/** Edits a copy of the saved proxy; a new saved value (its key) starts a fresh copy. */
+/**
+ * Edits a copy of the saved proxy; a new saved value (its key) starts a fresh copy. The one
+ * exception to saving at once (docs/settings.md): mode, address and exceptions only work together,
+ * and a half-typed proxy would cut every connection, so Save proxy applies them; leaving Settings
+ * with an unsaved proxy asks first.
+ */
 function ProxySettings({
   proxy,
   onSave,
@@ -29,6 +35,18 @@ function ProxySettings({
 }) {
   const [draft, setDraft] = useState(proxy);
   const changed = JSON.stringify(draft) !== JSON.stringify(proxy);
+  const unsaved = useRef(false);
+  useLayoutEffect(() => {
+    unsaved.current = changed;
+  });
+  useEffect(
+    () =>
+      registerSettingsForm({
+        dirty: () => unsaved.current,
+        commit: () => Promise.resolve(!unsaved.current),
+      }),
+    [],
+  );
   return (
     <fieldset className="desktop-proxy">
       <legend>Proxy for connections to chat servers</legend>

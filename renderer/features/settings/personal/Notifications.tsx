@@ -13,6 +13,8 @@ import { selectActiveAccount } from '../../../store';
 import { api, errorText } from '../../../bridge/api';
 import { accountLabel, presentNotification } from '../../notifications/notifier';
 import { NOTIFICATION_SOUNDS, playNotificationSound } from '../../notifications/sounds';
+import { FieldStatus } from '../form/FieldStatus';
+import { useUserSettingsForm } from './use-user-settings-form';
 
 type BooleanSetting = keyof UserSettings & string;
 
@@ -54,6 +56,7 @@ export function Notifications({ accountId }: { accountId: string }) {
   const [desktop, setDesktop] = useState<DesktopShellState | null>(null);
   const [runtime, setRuntime] = useState<'electron' | 'browser' | null>(null);
   const [permission, setPermission] = useState(browserPermission);
+  const form = useUserSettingsForm(accountId, user ?? {});
 
   useEffect(() => {
     let live = true;
@@ -71,14 +74,9 @@ export function Notifications({ accountId }: { accountId: string }) {
   }, []);
 
   if (!user) return null;
-  const save = (name: string, value: boolean | number | string) => {
-    void api()
-      .updateSettings({ accountId, settings: { [name]: value } })
-      .then(() => setError(null))
-      .catch((e: unknown) => setError(errorText(e)));
-  };
+  const save = (name: string, value: boolean | number | string) => form.set(name, value);
   const checked = (name: BooleanSetting) =>
-    (user[name] as boolean | undefined) ?? DEFAULTS[name] ?? true;
+    (form.values[name] as boolean | undefined) ?? DEFAULTS[name] ?? true;
   const checkbox = (name: BooleanSetting, label: string) => (
     <input
       type="checkbox"
@@ -87,7 +85,7 @@ export function Notifications({ accountId }: { accountId: string }) {
       onChange={(e) => save(name, e.target.checked)}
     />
   );
-  const sound = user.notification_sound ?? 'zulip';
+  const sound = String(form.values.notification_sound ?? 'zulip');
   const sounds = Array.isArray(user.available_notification_sounds)
     ? (user.available_notification_sounds as string[])
     : NOTIFICATION_SOUNDS;
@@ -133,6 +131,9 @@ export function Notifications({ accountId }: { accountId: string }) {
           ))}
         </tbody>
       </table>
+      {TRIGGERS.flatMap((row) => row.slice(1)).map((name) =>
+        name ? <FieldStatus key={name} form={form} name={name} /> : null,
+      )}
       <p className="settings-hint">
         A channel can override its row in its own settings. Muted channels, topics and users never
         notify, except direct @-mentions and followed topics in muted channels.
@@ -147,6 +148,7 @@ export function Notifications({ accountId }: { accountId: string }) {
         />
         Include content of direct messages in desktop notifications
       </label>
+      <FieldStatus form={form} name="pm_content_in_desktop_notifications" />
       <label>
         Notification sound
         <select
@@ -172,10 +174,11 @@ export function Notifications({ accountId }: { accountId: string }) {
           Play
         </button>
       </label>
+      <FieldStatus form={form} name="notification_sound" />
       <label>
         Unread count badge
         <select
-          value={Number(user.desktop_icon_count_display ?? 1)}
+          value={Number(form.values.desktop_icon_count_display ?? 1)}
           onChange={(e) => save('desktop_icon_count_display', Number(e.target.value))}
         >
           {iconCountChoices(featureLevel).map((choice) => (
@@ -185,6 +188,7 @@ export function Notifications({ accountId }: { accountId: string }) {
           ))}
         </select>
       </label>
+      <FieldStatus form={form} name="desktop_icon_count_display" />
       <p className="settings-hint">
         The count in the window title, on the dock or taskbar icon, and in the tray, added up over
         every account by each account’s own choice.

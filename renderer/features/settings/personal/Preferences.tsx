@@ -1,12 +1,14 @@
 // Preferences, grouped as the public web app groups them: general display, information density,
 // navigation (what opens at start and when a channel is clicked), and emoji. Each value is saved on
-// the server (PATCH /settings); the store follows its user_settings events.
+// the server (PATCH /settings) as soon as it is chosen, with its status beside it; the store
+// follows its user_settings events.
 import { useChatStore } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
 import { FONT_SIZE_PX, LINE_HEIGHT_PERCENT } from '../../../lib/theme';
 import { NumberSetting } from '../NumberSetting';
 import { ChoiceSetting } from './ChoiceSetting';
-import { useSaveSetting } from './use-save-setting';
+import { useUserSettingsForm } from './use-user-settings-form';
+import { FieldStatus, rangeProblem } from '../form/FieldStatus';
 import { Emoji } from '../../emoji/Emoji';
 import {
   ANIMATE_IMAGES,
@@ -35,7 +37,24 @@ export function Preferences({ accountId }: { accountId: string }) {
     const account = selectActiveAccount(s);
     return account?.users.users.get(account.selfUserId)?.timezone ?? '';
   });
-  const { save, error } = useSaveSetting(accountId);
+  const form = useUserSettingsForm(
+    accountId,
+    {
+      web_font_size_px: FONT_SIZE_PX.default,
+      web_line_height_percent: LINE_HEIGHT_PERCENT.default,
+      ...user,
+      timezone: timeZone,
+    },
+    (v) => ({
+      web_font_size_px: rangeProblem('Font size', v.web_font_size_px, FONT_SIZE_PX, 'px'),
+      web_line_height_percent: rangeProblem(
+        'Line height',
+        v.web_line_height_percent,
+        LINE_HEIGHT_PERCENT,
+        '%',
+      ),
+    }),
+  );
   if (!user) return null;
   return (
     <section className="settings-section" aria-label="Preferences">
@@ -45,32 +64,38 @@ export function Preferences({ accountId }: { accountId: string }) {
       <ChoiceSetting
         label="Theme"
         choices={COLOR_SCHEMES}
-        value={user.color_scheme ?? 1}
-        onSave={(v) => void save('color_scheme', v)}
+        form={form}
+        name="color_scheme"
+        fallback={1}
       />
       <ChoiceSetting
         label="Time zone"
         choices={timeZoneChoices(timeZone)}
-        value={timeZone}
-        onSave={(v) => void save('timezone', v)}
+        form={form}
+        name="timezone"
+        fallback={timeZone}
       />
       <ChoiceSetting
         label="Time format"
         choices={TIME_FORMATS}
-        value={user.twenty_four_hour_time ? '24' : '12'}
-        onSave={(v) => void save('twenty_four_hour_time', v === '24')}
+        form={form}
+        name="twenty_four_hour_time"
+        fallback="12"
+        codec={{ read: (saved) => (saved ? '24' : '12'), write: (choice) => choice === '24' }}
       />
       <ChoiceSetting
         label="Play animated images"
         choices={ANIMATE_IMAGES}
-        value={user.web_animate_image_previews ?? 'on_hover'}
-        onSave={(v) => void save('web_animate_image_previews', v)}
+        form={form}
+        name="web_animate_image_previews"
+        fallback={'on_hover'}
       />
       <ChoiceSetting
         label="User list style"
         choices={USER_LIST_STYLES}
-        value={user.user_list_style ?? 3}
-        onSave={(v) => void save('user_list_style', v)}
+        form={form}
+        name="user_list_style"
+        fallback={3}
       />
 
       <h3>Information density</h3>
@@ -78,15 +103,15 @@ export function Preferences({ accountId }: { accountId: string }) {
         label="Font size"
         unit="px"
         range={FONT_SIZE_PX}
-        value={user.web_font_size_px ?? FONT_SIZE_PX.default}
-        onSave={(v) => save('web_font_size_px', v)}
+        form={form}
+        name="web_font_size_px"
       />
       <NumberSetting
         label="Line height"
         unit="%"
         range={LINE_HEIGHT_PERCENT}
-        value={user.web_line_height_percent ?? LINE_HEIGHT_PERCENT.default}
-        onSave={(v) => save('web_line_height_percent', v)}
+        form={form}
+        name="web_line_height_percent"
       />
 
       <h3>Navigation</h3>
@@ -94,29 +119,33 @@ export function Preferences({ accountId }: { accountId: string }) {
         label="Home view"
         hint="Where Tributary opens."
         choices={HOME_VIEWS}
-        value={user.web_home_view ?? 'inbox'}
-        onSave={(v) => void save('web_home_view', v)}
+        form={form}
+        name="web_home_view"
+        fallback={'inbox'}
       />
       <ChoiceSetting
         label="Channel links in the left sidebar go to"
         choices={CHANNEL_DEFAULT_VIEWS}
-        value={user.web_channel_default_view ?? 1}
-        onSave={(v) => void save('web_channel_default_view', v)}
+        form={form}
+        name="web_channel_default_view"
+        fallback={1}
       />
       <ChoiceSetting
         label="Automatically mark messages as read"
         choices={MARK_READ_ON_SCROLL}
-        value={user.web_mark_read_on_scroll_policy ?? 1}
-        onSave={(v) => void save('web_mark_read_on_scroll_policy', v)}
+        form={form}
+        name="web_mark_read_on_scroll_policy"
+        fallback={1}
       />
       <label className="check-setting">
         <input
           type="checkbox"
-          checked={user.enter_sends !== false}
-          onChange={(e) => void save('enter_sends', e.target.checked)}
+          checked={form.values.enter_sends !== false}
+          onChange={(e) => form.set('enter_sends', e.target.checked)}
         />
         Enter sends (Shift+Enter for a new line)
       </label>
+      <FieldStatus form={form} name="enter_sends" />
 
       <h3>Emoji</h3>
       <fieldset className="emoji-set-choice">
@@ -127,8 +156,8 @@ export function Preferences({ accountId }: { accountId: string }) {
               type="radio"
               name="emojiset"
               value={set.value}
-              checked={(user.emojiset ?? 'google') === set.value}
-              onChange={() => void save('emojiset', set.value)}
+              checked={(form.values.emojiset ?? 'google') === set.value}
+              onChange={() => form.set('emojiset', set.value)}
             />
             <span>{set.label}</span>
             <span className="emoji-set-sample" data-emojiset-sample={set.value} aria-hidden="true">
@@ -140,8 +169,8 @@ export function Preferences({ accountId }: { accountId: string }) {
             </span>
           </label>
         ))}
+        <FieldStatus form={form} name="emojiset" />
       </fieldset>
-      {error ? <p role="alert">{error}</p> : null}
     </section>
   );
 }

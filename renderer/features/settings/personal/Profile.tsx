@@ -9,7 +9,8 @@ import { selectActiveAccount } from '../../../store';
 import { api, errorText } from '../../../bridge/api';
 import { avatar } from '../../messages/MessageRow';
 import { ProfileFieldInput } from './ProfileFieldInput';
-import { useSaveSetting } from './use-save-setting';
+import { useSettingsForm } from '../form/use-settings-form';
+import { FieldStatus, textFieldProps } from '../form/FieldStatus';
 
 const MAX_FULL_NAME_LENGTH = 100;
 /** The public server's default max_avatar_file_size_mib; main checks the server's own figure. */
@@ -52,50 +53,39 @@ interface OwnProps {
 }
 
 function FullName({ accountId, name, locked }: OwnProps) {
-  const [text, setText] = useState<string | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const { save, error } = useSaveSetting(accountId);
-  const submit = () => {
-    if (text === null) return;
-    const trimmed = text.trim();
-    if (trimmed === '' || [...trimmed].length > MAX_FULL_NAME_LENGTH) {
-      setProblem(`Your name must have 1 to ${MAX_FULL_NAME_LENGTH} characters.`);
-      return;
-    }
-    setProblem(null);
-    if (trimmed === name) return setText(null);
-    void save('full_name', trimmed).then((ok) => {
-      if (ok) setText(null);
-    });
-  };
+  const form = useSettingsForm(
+    { full_name: name },
+    {
+      validate: (v) => {
+        const trimmed = v.full_name.trim();
+        return {
+          full_name:
+            trimmed === '' || [...trimmed].length > MAX_FULL_NAME_LENGTH
+              ? `Your name must have 1 to ${MAX_FULL_NAME_LENGTH} characters.`
+              : undefined,
+        };
+      },
+      send: (c) =>
+        api().updateSettings({ accountId, settings: { full_name: (c.full_name ?? '').trim() } }),
+    },
+  );
   return (
-    <form
-      className="profile-name"
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
-    >
+    <div className="profile-name">
       <label>
         <span className="setting-label">Name</span>
         <input
           type="text"
-          value={text ?? name}
           disabled={locked}
           maxLength={MAX_FULL_NAME_LENGTH * 2}
-          onChange={(e) => setText(e.target.value)}
-          aria-invalid={problem !== null}
+          {...textFieldProps(form, 'full_name')}
         />
       </label>
       {locked ? (
         <p className="setting-hint">Name changes are disabled in this organization.</p>
       ) : (
-        <button type="submit" disabled={text === null || text === name}>
-          Save name
-        </button>
+        <FieldStatus form={form} name="full_name" />
       )}
-      {problem || error ? <p role="alert">{problem ?? error}</p> : null}
-    </form>
+    </div>
   );
 }
 

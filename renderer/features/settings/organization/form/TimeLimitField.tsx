@@ -1,6 +1,7 @@
 // A time limit as the public web app offers it: "Any time" (no limit), a few presets, or a custom
-// number of minutes. The value is seconds, or null for no limit.
-import { useState } from 'react';
+// number of minutes. The value is seconds, or null for no limit. A preset is saved when chosen,
+// custom minutes when the field is left or Enter is pressed (docs/settings.md).
+import { useState, type ReactNode } from 'react';
 
 const PRESETS: ReadonlyArray<[number | null, string]> = [
   [null, 'Any time'],
@@ -15,12 +16,21 @@ export function TimeLimitField({
   label,
   value,
   disabled,
-  onChange,
+  onChoose,
+  onType,
+  onDone,
+  status,
 }: {
   label: string;
   value: number | null;
   disabled?: boolean;
-  onChange: (value: number | null) => void;
+  /** A preset was chosen: save it. */
+  onChoose: (value: number | null) => void;
+  /** Custom minutes being typed. */
+  onType: (value: number) => void;
+  /** The custom minutes are finished: save them. */
+  onDone: () => void;
+  status?: ReactNode;
 }) {
   const preset = PRESETS.some(([v]) => v === value);
   const [custom, setCustom] = useState(!preset);
@@ -38,7 +48,7 @@ export function TimeLimitField({
               return;
             }
             setCustom(false);
-            onChange(e.target.value === 'null' ? null : Number(e.target.value));
+            onChoose(e.target.value === 'null' ? null : Number(e.target.value));
           }}
         >
           {PRESETS.map(([v, text]) => (
@@ -49,21 +59,29 @@ export function TimeLimitField({
           <option value="custom">Custom</option>
         </select>
       </label>
+      {custom ? null : status}
       {custom ? (
-        <label className="org-field">
-          <span>Custom time limit (minutes)</span>
-          <input
-            inputMode="numeric"
-            value={minutes}
-            disabled={disabled}
-            onChange={(e) => {
-              setMinutes(e.target.value);
-              const n = Number(e.target.value);
-              // Anything but a positive whole number is kept as typed and flagged by validation.
-              onChange(Number.isInteger(n) && n > 0 ? n * 60 : Number.NaN);
-            }}
-          />
-        </label>
+        <>
+          <label className="org-field">
+            <span>Custom time limit (minutes)</span>
+            <input
+              inputMode="numeric"
+              value={minutes}
+              disabled={disabled}
+              onChange={(e) => {
+                setMinutes(e.target.value);
+                const n = Number(e.target.value);
+                // Anything but a positive whole number is kept as typed and flagged by validation.
+                onType(Number.isInteger(n) && n > 0 ? n * 60 : Number.NaN);
+              }}
+              onBlur={onDone}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') onDone();
+              }}
+            />
+          </label>
+          {status}
+        </>
       ) : null}
     </div>
   );
