@@ -196,7 +196,7 @@ function MoveTopicDialog({
         aria-modal="true"
         aria-label={`Move or rename ${topic || '(no topic)'}`}
       >
-        <h3>Move or rename topic</h3>
+        <h3>{moveLabel(permissions)}</h3>
         <MoveTopicForm
           className="move-form"
           streamId={streamId}
