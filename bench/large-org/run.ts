@@ -255,6 +255,11 @@ async function openOnInbox(
   const metric = (name: string) => 1000 * (metrics.find((m) => m.name === name)?.value ?? NaN);
   if (profileName) await saveProfile(cdp, profileName);
   const marks = await pageMarks(page);
+  // A returning launch paints from the cache and may do so before main's register answer arrives
+  // (on a loaded machine the large register takes longer than the page): wait for it.
+  const registerDeadline = now() + TIMEOUT_MS;
+  while (!launch.timings.has('register-received') && now() < registerDeadline)
+    await new Promise((resolve) => setTimeout(resolve, 100));
   const registerReceived = launch.timings.get('register-received');
   const registerSent = launch.timings.get('register-sent');
   if (registerReceived === undefined || registerSent === undefined) {

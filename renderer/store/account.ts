@@ -49,6 +49,12 @@ import {
   type ScheduledMessagesState,
 } from './slices/scheduledMessages';
 import {
+  handleRemindersEvent,
+  remindersEventTypes,
+  remindersFrom,
+  type RemindersState,
+} from './slices/reminders';
+import {
   handleUserTopicsEvent,
   userTopicsEventTypes,
   userTopicsFrom,
@@ -118,6 +124,7 @@ export interface AccountState {
   readonly userGroups: UserGroupsState;
   readonly drafts: DraftsState;
   readonly scheduledMessages: ScheduledMessagesState;
+  readonly reminders: RemindersState;
   readonly userTopics: UserTopicsState;
   readonly statuses: StatusesState;
   readonly settings: SettingsState;
@@ -157,6 +164,7 @@ const SLICES: readonly [SliceName, Handler, readonly ServerEventType[]][] = [
   ['userGroups', handleUserGroupsEvent, userGroupsEventTypes],
   ['drafts', handleDraftsEvent, draftsEventTypes],
   ['scheduledMessages', handleScheduledMessagesEvent, scheduledMessagesEventTypes],
+  ['reminders', handleRemindersEvent, remindersEventTypes],
   ['statuses', handleStatusesEvent, statusesEventTypes],
   ['settings', handleSettingsEvent, settingsEventTypes],
   ['typing', handleTypingEvent, typingEventTypes],
@@ -198,6 +206,7 @@ export function accountFromRegister(
     userGroups: userGroupsFrom(reg.realm_user_groups),
     drafts: draftsFrom(reg.drafts, previous ? new Map(previous.drafts.local) : undefined),
     scheduledMessages: scheduledMessagesFrom(reg.scheduled_messages),
+    reminders: remindersFrom(reg.reminders),
     userTopics: userTopicsFrom(reg.user_topics),
     statuses: statusesFrom(reg.user_status),
     settings,
@@ -231,6 +240,7 @@ export class AccountBatch {
       userGroups: new SliceDraft(account.userGroups),
       drafts: new SliceDraft(account.drafts),
       scheduledMessages: new SliceDraft(account.scheduledMessages),
+      reminders: new SliceDraft(account.reminders),
       userTopics: new SliceDraft(account.userTopics),
       statuses: new SliceDraft(account.statuses),
       settings: new SliceDraft(account.settings),

@@ -10,6 +10,7 @@ import type { UsersState } from './slices/users';
 import type { UserGroupsState } from './slices/userGroups';
 import type { DraftsState } from './slices/drafts';
 import type { ScheduledMessagesState } from './slices/scheduledMessages';
+import type { RemindersState } from './slices/reminders';
 import type { UserTopicsState } from './slices/userTopics';
 import type { StatusesState } from './slices/statuses';
 import type { SettingsState } from './slices/settings';
@@ -27,6 +28,7 @@ export interface SliceDrafts {
   userGroups: SliceDraft<UserGroupsState>;
   drafts: SliceDraft<DraftsState>;
   scheduledMessages: SliceDraft<ScheduledMessagesState>;
+  reminders: SliceDraft<RemindersState>;
   userTopics: SliceDraft<UserTopicsState>;
   statuses: SliceDraft<StatusesState>;
   settings: SliceDraft<SettingsState>;

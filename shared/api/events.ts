@@ -13,6 +13,7 @@ import type {
   ProfileDataValue,
   ReactionType,
   ScheduledMessage,
+  Reminder,
   SettingValue,
   StoredDraft,
   Subscription,
@@ -429,6 +430,11 @@ export type ScheduledMessagesEvent = EventBase & { type: 'scheduled_messages' } 
     | { op: 'remove'; scheduled_message_id: number }
   );
 
+/** Message reminders (FL399): one added when set, removed when deleted or delivered. */
+export type RemindersEvent = EventBase & { type: 'reminders' } & (
+    { op: 'add'; reminders: Reminder[] } | { op: 'remove'; reminder_id: number }
+  );
+
 // ---------------------------------------------------------------------------------------------
 // Realm and settings
 
@@ -624,6 +630,7 @@ export type ServerEvent =
   | UserTopicEvent
   | DraftsEvent
   | ScheduledMessagesEvent
+  | RemindersEvent
   | TypingEvent
   | RealmEvent
   | RealmUserSettingsDefaultsEvent

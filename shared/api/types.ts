@@ -525,6 +525,8 @@ export interface RegisterResponse extends ApiSuccess {
   unread_msgs: UnreadMessages;
   drafts: StoredDraft[];
   scheduled_messages?: ScheduledMessage[];
+  /** Pending message reminders (FL399). */
+  reminders?: Reminder[];
   user_settings: UserSettings;
   realm_user_settings_defaults?: UserSettings;
   realm_user_groups: UserGroup[];

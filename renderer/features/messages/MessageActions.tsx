@@ -26,7 +26,8 @@ import { useMarkReadControl } from './mark-read-control';
 import { ReadReceipts } from './ReadReceipts';
 import { ReminderForm } from './ReminderForm';
 import { MoveTopicForm } from '../topics/MoveTopicForm';
-import { moveMessages, toggleResolved } from '../topics/topic-actions';
+import { moveMessages, toggleResolved, type PropagateMode } from '../topics/topic-actions';
+import { moveLabel, useTopicPermissions } from '../topics/topic-permissions';
 
 type Mode =
   null | 'menu' | 'emoji' | 'edit' | 'move' | 'confirm-delete' | 'read-receipts' | 'reminder';
@@ -267,6 +268,12 @@ function ActionsPanel({
     message.sender_id === self &&
     editingAllowed &&
     (editLimit == null || editLimit === 0 || clockNow() / 1000 - message.timestamp < editLimit);
+  // Moves from a message are bound by the realm's time limits from its send time.
+  const topicRights = useTopicPermissions(
+    message.type === 'stream' ? message.stream_id : -1,
+    message.timestamp,
+  );
+  const moveScope = useChatStore((s) => movePlacement(selectActiveAccount(s), message));
   const starred = message.flags.includes('starred');
   const site = uiStore.getState().accounts.find((a) => a.id === accountId)?.site ?? '';
   const menuRef = useRef<HTMLDivElement>(null);
@@ -340,15 +347,15 @@ function ActionsPanel({
               Edit message
             </button>
           ) : null}
-          {message.type === 'stream' ? (
-            <>
-              <button role="menuitem" type="button" onClick={() => setMode('move')}>
-                Move or rename topic
-              </button>
-              <button role="menuitem" type="button" onClick={resolve}>
-                {isTopicResolved(message.subject) ? 'Mark as unresolved' : 'Mark as resolved'}
-              </button>
-            </>
+          {message.type === 'stream' && (topicRights.moveTopics || topicRights.moveChannels) ? (
+            <button role="menuitem" type="button" onClick={() => setMode('move')}>
+              {moveLabel(topicRights)}
+            </button>
+          ) : null}
+          {message.type === 'stream' && topicRights.resolve ? (
+            <button role="menuitem" type="button" onClick={resolve}>
+              {isTopicResolved(message.subject) ? 'Mark as unresolved' : 'Mark as resolved'}
+            </button>
           ) : null}
           <button
             role="menuitem"
@@ -434,7 +441,8 @@ function ActionsPanel({
         <MoveTopicForm
           streamId={message.stream_id}
           topic={message.subject}
-          scope="change_all"
+          scope={moveScope}
+          permissions={topicRights}
           onCancel={() => setMode(null)}
           onMove={(choice) =>
             run(
@@ -455,6 +463,20 @@ function ActionsPanel({
       ) : null}
     </>
   );
+}
+
+/**
+ * Which messages a move from this message moves at first, as the web app picks by its place in the
+ * topic: only it when it is the newest, it and the later ones otherwise (from the first, that is
+ * all of them).
+ */
+function movePlacement(
+  account: ReturnType<typeof selectActiveAccount>,
+  message: MessageWithFlags,
+): PropagateMode {
+  if (message.type !== 'stream') return 'change_one';
+  const ids = account?.messages.conversations.channels.get(message.stream_id)?.get(message.subject);
+  return !ids || ids.newest === message.id ? 'change_one' : 'change_later';
 }
 
 /** The edit form, started from the message's Markdown source as the server keeps it (the rendered

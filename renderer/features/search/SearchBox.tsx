@@ -4,7 +4,15 @@
 // its values), Enter with none highlighted searches for what is typed, Esc closes the list, then
 // leaves the bar. A search the server refuses (an unknown operator) shows its reason and leaves the
 // view on screen as it was.
-import { forwardRef, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  forwardRef,
+  useDeferredValue,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+} from 'react';
 import { useAccountNames, useChatStore, useChatStoreApi } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import { navigate, uiStore, useUi } from '../../store/ui-store';
@@ -77,6 +85,9 @@ export const SearchBox = forwardRef<HTMLInputElement>(function SearchBox(_props,
     setError(null);
   }
   const value = text ?? current;
+  // The suggestions follow the text at a lower priority: a keystroke paints the letter at once, and
+  // matching thousands of people and topics happens in a render React may drop for the next key.
+  const query = useDeferredValue(value);
 
   // One array per users state: matchUsers keeps its folded index per array.
   const usersState = names?.users;
@@ -87,13 +98,13 @@ export const SearchBox = forwardRef<HTMLInputElement>(function SearchBox(_props,
     [channelsState],
   );
   const topicChannel = open
-    ? (typedChannel(value, names?.channels.idByName) ?? viewChannel ?? null)
+    ? (typedChannel(query, names?.channels.idByName) ?? viewChannel ?? null)
     : null;
   const topics = useChannelTopics(accountId, topicChannel);
 
   const suggestions = useMemo((): SearchSuggestion[] => {
     if (!open || !names) return [];
-    return searchSuggestions(value, {
+    return searchSuggestions(query, {
       channels: subscriptions,
       users,
       selfUserId: names.selfUserId,
@@ -102,7 +113,7 @@ export const SearchBox = forwardRef<HTMLInputElement>(function SearchBox(_props,
       isPerson: (operand) => personId(operand, names) !== undefined,
       currentStreamId: viewChannel,
     });
-  }, [open, names, value, subscriptions, users, topicChannel, topics, viewChannel]);
+  }, [open, names, query, subscriptions, users, topicChannel, topics, viewChannel]);
   const shown = open && suggestions.length > 0;
   const active = shown && choice >= 0 && choice < suggestions.length ? choice : -1;
 

@@ -5,7 +5,7 @@
 // Each part selects only what it shows (the sections, one channel's count, the open channel's
 // topics, the conversation list), so an event re-renders only the rows whose values changed: a
 // typing notification or a message elsewhere leaves the rest of the sidebar alone.
-import { memo, useCallback, useId, useMemo, useState } from 'react';
+import { memo, startTransition, useCallback, useId, useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useChatStore, useChatStoreApi } from '../../store/hooks';
 import { selectActiveAccount, selectUnreadCounts } from '../../store';
@@ -114,20 +114,7 @@ export function Sidebar({ accountId }: { accountId: string }) {
             +
           </button>
         </div>
-        <input
-          type="search"
-          className="channel-filter"
-          aria-label="Filter sidebar channels"
-          placeholder="Filter channels"
-          value={filter}
-          onChange={(e) => setFilter(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Escape' && filter) {
-              e.stopPropagation();
-              setFilter('');
-            }
-          }}
-        />
+        <ChannelFilter onFilter={setFilter} />
         {channelRows('active')}
         {noChannelsShown ? (
           <p className="sidebar-empty" role="status">
@@ -143,6 +130,35 @@ export function Sidebar({ accountId }: { accountId: string }) {
       ) : null}
       <DmList routeKey={routeKey} />
     </nav>
+  );
+}
+
+/**
+ * The channel filter's input. It keeps its own text, so a keystroke re-renders only the input and
+ * paints at once; the lists follow in a transition React may interrupt for the next key (the
+ * filter over hundreds of channels and the rows it mounts never hold up the typed letter).
+ */
+function ChannelFilter({ onFilter }: { onFilter: (query: string) => void }) {
+  const [text, setText] = useState('');
+  const change = (next: string) => {
+    setText(next);
+    startTransition(() => onFilter(next));
+  };
+  return (
+    <input
+      type="search"
+      className="channel-filter"
+      aria-label="Filter sidebar channels"
+      placeholder="Filter channels"
+      value={text}
+      onChange={(e) => change(e.target.value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && text) {
+          e.stopPropagation();
+          change('');
+        }
+      }}
+    />
   );
 }
 

@@ -213,10 +213,31 @@ function computeDms(account: AccountState): DmItem[] {
  */
 export function channelMatchesFilter(name: string, query: string): boolean {
   const q = query.trim().toLowerCase();
-  if (!q) return true;
+  return !q || nameMatches(foldName(name), q);
+}
+
+/** A name lowercased, and its words, as the filter matches them. */
+interface FoldedName {
+  lower: string;
+  words: string[];
+}
+
+function foldName(name: string): FoldedName {
   const lower = name.toLowerCase();
-  if (lower.startsWith(q)) return true;
-  return lower.split(/[\s\-_/]+/).some((word) => word.startsWith(q));
+  return { lower, words: lower.split(/[\s\-_/]+/) };
+}
+
+function nameMatches(name: FoldedName, q: string): boolean {
+  return name.lower.startsWith(q) || name.words.some((word) => word.startsWith(q));
+}
+
+/** Each subscription's folded name, made once (not on every keystroke for every channel). */
+const foldedNames = new WeakMap<Subscription, FoldedName>();
+
+function foldedName(sub: Subscription): FoldedName {
+  let folded = foldedNames.get(sub);
+  if (!folded) foldedNames.set(sub, (folded = foldName(sub.name)));
+  return folded;
 }
 
 const filteredMemo = new WeakMap<ChannelSections, { query: string; result: ChannelSections }>();
@@ -226,7 +247,8 @@ export function filterChannelSections(sections: ChannelSections, query: string):
   if (!query.trim()) return sections;
   const hit = filteredMemo.get(sections);
   if (hit?.query === query) return hit.result;
-  const keep = (subs: Subscription[]) => subs.filter((s) => channelMatchesFilter(s.name, query));
+  const q = query.trim().toLowerCase();
+  const keep = (subs: Subscription[]) => subs.filter((s) => nameMatches(foldedName(s), q));
   const result = {
     pinned: keep(sections.pinned),
     active: keep(sections.active),

@@ -1,11 +1,14 @@
-// The move/rename form, as the public web app's "Move messages" dialog: the channel, the new topic
-// name, which messages (only this one, this and all following, all of the topic) when it is opened
-// from a message, and whether the notification bot tells the new and the old topic. Used inline in
-// a message's actions and in a dialog from the topic menus (TopicMenu).
+// The move/rename form, as the public web app's "Move messages" dialog: the channel (only for
+// people who may move between channels), the new topic name (read-only for people who may only
+// move between channels), which messages (only this one, this and all following, all of the topic)
+// when it is opened from a message, and whether the notification bot tells the new and the old
+// topic. Used inline in a message's actions and in a dialog from the topic menus (TopicMenu); from
+// a topic row the whole topic moves, as in the web app.
 import { useState } from 'react';
 import { useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import type { PropagateMode } from './topic-actions';
+import type { TopicPermissions } from './topic-permissions';
 
 export interface MoveChoice {
   topic: string;
@@ -19,14 +22,17 @@ export function MoveTopicForm({
   streamId,
   topic,
   scope,
+  permissions,
   className = 'menu move-form',
   onMove,
   onCancel,
 }: {
   streamId: number;
   topic: string;
-  /** Offer the choice of which messages, starting at this one; without it, the whole topic moves. */
+  /** Offer the choice of which messages, starting with this one; without it, the whole topic moves. */
   scope?: PropagateMode;
+  /** What the person may change: the channel, the topic name. */
+  permissions: Pick<TopicPermissions, 'moveTopics' | 'moveChannels'>;
   className?: string;
   onMove: (choice: MoveChoice) => void;
   onCancel: () => void;
@@ -62,46 +68,39 @@ export function MoveTopicForm({
         onCancel();
       }}
     >
-      <label>
-        Channel
-        <select value={channel} onChange={(e) => setChannel(Number(e.target.value))}>
-          {[...(subscriptions?.values() ?? [])].map((s) => (
-            <option key={s.stream_id} value={s.stream_id}>
-              #{s.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        New topic
-        <input value={newTopic} onChange={(e) => setNewTopic(e.target.value)} autoFocus />
-      </label>
-      {scope ? (
+      {permissions.moveChannels ? (
         <label>
-          Which messages
-          <select value={mode} onChange={(e) => setMode(e.target.value as PropagateMode)}>
-            <option value="change_one">Only this message</option>
-            <option value="change_later">This and all following messages</option>
-            <option value="change_all">All messages in the topic</option>
+          Channel
+          <select value={channel} onChange={(e) => setChannel(Number(e.target.value))}>
+            {[...(subscriptions?.values() ?? [])].map((s) => (
+              <option key={s.stream_id} value={s.stream_id}>
+                #{s.name}
+              </option>
+            ))}
           </select>
         </label>
       ) : null}
-      <label className="check">
+      <label>
+        New topic
         <input
-          type="checkbox"
-          checked={notifyNew}
-          onChange={(e) => setNotifyNew(e.target.checked)}
+          value={newTopic}
+          onChange={(e) => setNewTopic(e.target.value)}
+          disabled={!permissions.moveTopics}
+          autoFocus={permissions.moveTopics}
         />
-        Send automated notice to new topic
       </label>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={notifyOld}
-          onChange={(e) => setNotifyOld(e.target.checked)}
-        />
-        Send automated notice to old topic
-      </label>
+      {scope ? (
+        <label>
+          Which messages should be moved?
+          <select value={mode} onChange={(e) => setMode(e.target.value as PropagateMode)}>
+            <option value="change_one">Move only this message</option>
+            <option value="change_later">Move this and all following messages in this topic</option>
+            <option value="change_all">Move all messages in this topic</option>
+          </select>
+        </label>
+      ) : null}
+      <NoticeChoice where="new" checked={notifyNew} onChange={setNotifyNew} />
+      <NoticeChoice where="old" checked={notifyOld} onChange={setNotifyOld} />
       <div className="form-buttons">
         <button type="submit" disabled={unchanged}>
           Move
@@ -111,5 +110,23 @@ export function MoveTopicForm({
         </button>
       </div>
     </form>
+  );
+}
+
+/** One "Send automated notice to … topic" choice. */
+function NoticeChoice({
+  where,
+  checked,
+  onChange,
+}: {
+  where: 'new' | 'old';
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  return (
+    <label className="check">
+      <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
+      Send automated notice to {where} topic
+    </label>
   );
 }

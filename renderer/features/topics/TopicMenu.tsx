@@ -1,6 +1,7 @@
 // The topic menu wherever a topic appears (the sidebar's topic rows, the message list's recipient
 // headers), with the public web app's topic actions: follow / mute, mark as read / unread, copy
-// link, move or rename, resolve / unresolve. Moving opens a dialog on top of the page (a portal: the
+// link, move or rename, resolve / unresolve. Moving and resolving are offered only to people the
+// realm lets do them (topic-permissions.ts). Moving opens a dialog on top of the page (a portal: the
 // message list clips what it contains); a refusal by the server is shown in it and nothing changes.
 import { useState } from 'react';
 import { createPortal } from 'react-dom';
@@ -12,6 +13,7 @@ import { uiStore } from '../../store/ui-store';
 import { RowMenu } from '../sidebar/RowMenu';
 import { useMarkReadControl } from '../messages/mark-read-control';
 import { MoveTopicForm, type MoveChoice } from './MoveTopicForm';
+import { moveLabel, useTopicPermissions, type TopicPermissions } from './topic-permissions';
 import {
   markNarrowRead,
   markTopicUnread,
@@ -43,6 +45,7 @@ export function TopicMenu({
     const account = selectActiveAccount(s);
     return account ? topicVisibility(account.userTopics, streamId, topic) : 0;
   });
+  const permissions = useTopicPermissions(streamId);
   const markRead = useMarkReadControl();
   const [moving, setMoving] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -113,16 +116,20 @@ export function TopicMenu({
         >
           Copy link to topic
         </button>
-        <button type="button" role="menuitem" onClick={() => setMoving(true)}>
-          Move or rename topic
-        </button>
-        <button
-          type="button"
-          role="menuitem"
-          onClick={() => show(anyMessage().then((id) => toggleResolved(accountId, id, topic)))}
-        >
-          {isTopicResolved(topic) ? 'Mark as unresolved' : 'Mark as resolved'}
-        </button>
+        {permissions.moveTopics || permissions.moveChannels ? (
+          <button type="button" role="menuitem" onClick={() => setMoving(true)}>
+            {moveLabel(permissions)}
+          </button>
+        ) : null}
+        {permissions.resolve ? (
+          <button
+            type="button"
+            role="menuitem"
+            onClick={() => show(anyMessage().then((id) => toggleResolved(accountId, id, topic)))}
+          >
+            {isTopicResolved(topic) ? 'Mark as unresolved' : 'Mark as resolved'}
+          </button>
+        ) : null}
       </RowMenu>
       {error && !moving ? (
         <p role="alert" className="error topic-menu-error">
@@ -134,6 +141,7 @@ export function TopicMenu({
           streamId={streamId}
           topic={topic}
           fromMessage={messageId !== undefined}
+          permissions={permissions}
           onMove={async (choice) => {
             await moveMessages({
               accountId,
@@ -159,12 +167,14 @@ function MoveTopicDialog({
   streamId,
   topic,
   fromMessage,
+  permissions,
   onMove,
   onClose,
 }: {
   streamId: number;
   topic: string;
   fromMessage: boolean;
+  permissions: TopicPermissions;
   onMove: (choice: MoveChoice) => Promise<void>;
   onClose: () => void;
 }) {
@@ -186,12 +196,13 @@ function MoveTopicDialog({
         aria-modal="true"
         aria-label={`Move or rename ${topic || '(no topic)'}`}
       >
-        <h3>Move or rename topic</h3>
+        <h3>{moveLabel(permissions)}</h3>
         <MoveTopicForm
           className="move-form"
           streamId={streamId}
           topic={topic}
           scope={fromMessage ? 'change_all' : undefined}
+          permissions={permissions}
           onCancel={onClose}
           onMove={(choice) => {
             if (busy) return;

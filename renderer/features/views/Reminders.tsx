@@ -1,13 +1,17 @@
 // Reminders, listed below the scheduled messages (where the public web app keeps them, beside its
 // scheduled messages): each with its time and the message it points to, a new time or deleted.
-// Read from the server when shown (GET /reminders, FL399). The public API has no reminder edit,
-// so a new time is a new reminder about the same message, then the old one deleted.
-import { useState } from 'react';
+// The list follows the server's `reminders` events (store/slices/reminders.ts), so one set or
+// deleted elsewhere (another device, the API) appears or goes at once; a server whose snapshot has
+// no reminders is asked (GET /reminders, FL399) when the list is shown and after every reconnect.
+// The public API has no reminder edit, so a new time is a new reminder about the same message, then
+// the old one deleted.
+import { useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Reminder } from '../../../shared/api/types';
 import { dmNarrow, topicNarrow } from '../../../shared/narrow';
 import { useAccountNames, useChatStore, useTwentyFourHour } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
+import { remindersInOrder } from '../../store/slices/reminders';
 import { api, errorText } from '../../bridge/api';
 import { navigate } from '../../store/ui-store';
 import { formatDateTime } from '../../lib/format';
@@ -18,23 +22,43 @@ import { EditScheduled } from './EditScheduled';
 
 export const remindersQueryKey = (accountId: string) => ['reminders', accountId];
 
-export function Reminders({ accountId }: { accountId: string }) {
-  const reminders = useQuery({
-    queryKey: remindersQueryKey(accountId),
+/** The pending reminders: the store's, kept by events, else the server's answer. */
+function usePendingReminders(accountId: string) {
+  const live = useChatStore((s) => s.accounts[accountId]?.reminders);
+  // A new snapshot (a reconnect) may have missed changes: the key changes with it.
+  const generation = useChatStore((s) => s.accounts[accountId]?.generation ?? 0);
+  const fetched = useQuery({
+    queryKey: [...remindersQueryKey(accountId), generation],
     queryFn: () => api().getReminders({ accountId }),
+    enabled: !live?.byId,
     retry: false,
   });
-  const list = reminders.data?.reminders ?? [];
+  const list = useMemo(
+    () => remindersInOrder(live?.byId ? live.byId.values() : (fetched.data?.reminders ?? [])),
+    [live, fetched.data],
+  );
+  if (live?.byId) return { list, pending: false, error: null, loaded: true };
+  return {
+    list,
+    pending: fetched.isPending,
+    error: fetched.isError ? fetched.error : null,
+    loaded: fetched.isSuccess,
+  };
+}
+
+export function Reminders({ accountId }: { accountId: string }) {
+  const reminders = usePendingReminders(accountId);
+  const list = reminders.list;
   return (
     <section className="reminders" aria-label="Reminders">
       <h2>Reminders</h2>
-      {reminders.isPending ? <p role="status">Loading reminders…</p> : null}
-      {reminders.isError ? (
+      {reminders.pending ? <p role="status">Loading reminders…</p> : null}
+      {reminders.error ? (
         <p role="alert" className="error">
           Could not load reminders: {errorText(reminders.error)}
         </p>
       ) : null}
-      {reminders.isSuccess && list.length === 0 ? <p>No reminders.</p> : null}
+      {reminders.loaded && list.length === 0 ? <p>No reminders.</p> : null}
       <ul>
         {list.map((r) => (
           <ReminderItem key={r.reminder_id} accountId={accountId} reminder={r} />

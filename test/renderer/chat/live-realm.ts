@@ -24,6 +24,7 @@ export interface LiveRealm {
   client(who: string): {
     post(path: string, params: Record<string, unknown>): Promise<ApiResponse>;
     patch(path: string, params: Record<string, unknown>): Promise<ApiResponse>;
+    delete(path: string, params?: Record<string, unknown>): Promise<ApiResponse>;
   };
   close(): Promise<void>;
 }
