@@ -119,6 +119,11 @@ export interface RealmServerOptions {
   queueGcIntervalMs?: number;
   /** Bounds of the event queues' memory (default DEFAULT_EVENT_QUEUE_BOUNDS). */
   queueBounds?: Partial<EventQueueBounds>;
+  /**
+   * Quiet time after a burst of requests before memory is given back (memory/idle-release.ts;
+   * default 5 s, 0 turns it off).
+   */
+  idleReleaseMs?: number;
   /** Quiet time before a blocked GET /events gets a heartbeat (default 45 s). */
   heartbeatMs?: number;
   /** Random extra added to heartbeatMs, spreading heartbeats (default 10 s; tests use 0). */
@@ -193,6 +198,7 @@ export interface RealmConfig {
   queueIdleTimeoutMs: number;
   queueGcIntervalMs: number;
   queueBounds: EventQueueBounds;
+  idleReleaseMs: number;
   heartbeatMs: number;
   heartbeatJitterMs: number;
   pollCoalesceMs: number;
@@ -217,6 +223,7 @@ export function resolveConfig(options: RealmServerOptions): RealmConfig {
     queueIdleTimeoutMs: options.queueIdleTimeoutMs ?? 10 * 60 * 1000,
     queueGcIntervalMs: options.queueGcIntervalMs ?? 60 * 1000,
     queueBounds: { ...DEFAULT_EVENT_QUEUE_BOUNDS, ...options.queueBounds },
+    idleReleaseMs: options.idleReleaseMs ?? 5000,
     heartbeatMs: options.heartbeatMs ?? 45 * 1000,
     heartbeatJitterMs: options.heartbeatJitterMs ?? 10 * 1000,
     pollCoalesceMs: options.pollCoalesceMs ?? 20,

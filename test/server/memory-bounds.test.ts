@@ -106,3 +106,33 @@ describe('event queue bounds', () => {
     expect(await dev.poll()).toEqual([]);
   });
 });
+
+describe('memory given back when idle', () => {
+  it('releases once after a burst of requests, then not again until the next burst', async () => {
+    const quiet = await startTestServer({ idleReleaseMs: 100 });
+    try {
+      const release = quiet.server.idleRelease!;
+      const releases = release.releases;
+      const dev = quiet.client('dev');
+      for (let i = 0; i < 5; i++) expect((await dev.get('/users/me')).status).toBe(200);
+      await until(() => release.releases > releases);
+      const afterBurst = release.releases;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(release.releases).toBe(afterBurst);
+      // The page cache it emptied is refilled on demand: reads still answer.
+      const res = await dev.get('/messages', { anchor: 'newest', num_before: 5, num_after: 0 });
+      expect(res.status).toBe(200);
+      expect((res.body.messages as unknown[]).length).toBeGreaterThan(0);
+      await until(() => release.releases > afterBurst);
+    } finally {
+      await quiet.close();
+    }
+  });
+});
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  expect(condition()).toBe(true);
+}
