@@ -37,9 +37,15 @@ import { LIMITS } from '../../server/config';
 import { ApiClient } from '../../test/support/client';
 import { startServerProcess } from '../support/server-process';
 import { writeBenchFigures } from '../support/output';
-import { check, createAccounts, type BenchAccount } from '../support/accounts';
+import { check, createAccounts, patiently, type BenchAccount } from '../support/accounts';
 import { formRequest, Histogram, longPollMessages } from '../support/http-load';
-import { heapSnapshot, idleRss, memoryFigures, rssMb } from '../support/server-memory';
+import {
+  deleteQueues,
+  heapSnapshot,
+  idleRss,
+  memoryFigures,
+  rssMb,
+} from '../support/server-memory';
 
 const { values } = parseArgs({
   options: {
@@ -109,10 +115,12 @@ async function startRealm(root: string | undefined, prefill: boolean): Promise<R
   const owner = new ApiClient(() => url, { email: ownerCred.email, apiKey: ownerCred.api_key });
   const accounts = await createAccounts(owner, 1 + SENDERS + QUEUES, 'hostile-bench-');
   check(
-    await owner.post('/users/me/subscriptions', {
-      subscriptions: [{ name: CHANNEL }],
-      principals: accounts.map((a) => a.id),
-    }),
+    await patiently(() =>
+      owner.post('/users/me/subscriptions', {
+        subscriptions: [{ name: CHANNEL }],
+        principals: accounts.map((a) => a.id),
+      }),
+    ),
     'subscribe',
   );
   const [hostile, ...rest] = accounts;
@@ -121,9 +129,9 @@ async function startRealm(root: string | undefined, prefill: boolean): Promise<R
   for (let first = 0; first < POOL.length; first += LIMITS.maxNewChannelsPerRequest) {
     const batch = POOL.slice(first, first + LIMITS.maxNewChannelsPerRequest);
     check(
-      await owner.post('/users/me/subscriptions', {
-        subscriptions: batch.map((name) => ({ name })),
-      }),
+      await patiently(() =>
+        owner.post('/users/me/subscriptions', { subscriptions: batch.map((name) => ({ name })) }),
+      ),
       'pool channels',
     );
   }
@@ -132,11 +140,18 @@ async function startRealm(root: string | undefined, prefill: boolean): Promise<R
     await Promise.all(
       senders.map(async (sender, s) => {
         for (let i = s; i < LIMITS.maxMessageIdsPerRequest; i += senders.length) {
-          const res = await formRequest(
-            'POST',
-            `${url}/api/v1/messages`,
-            sender.authorization,
-            form({ type: 'stream', to: CHANNEL, topic: `setup ${i % 10}`, content: `setup ${i}` }),
+          const res = await patiently(() =>
+            formRequest(
+              'POST',
+              `${url}/api/v1/messages`,
+              sender.authorization,
+              form({
+                type: 'stream',
+                to: CHANNEL,
+                topic: `setup ${i % 10}`,
+                content: `setup ${i}`,
+              }),
+            ),
           );
           check(res, 'POST /messages');
         }
@@ -554,6 +569,8 @@ async function loadPhases(realm: Realm) {
   await new Promise((resolve) => setTimeout(resolve, 2000));
   clearInterval(sending);
   running = false;
+  // Sends still in the backlog are dropped, so the server goes idle once those in flight end.
+  for (const queued of backlog) queued.length = 0;
   const loadAfter = loadavg();
   // Long polls still open end with the server; don't wait for them.
   void pollers;
@@ -704,6 +721,7 @@ async function main(): Promise<void> {
       };
       console.log('malformed', JSON.stringify(result.malformed));
     }
+    await deleteQueues(realm.url, realm.receivers);
     const peak = rssMb(pid).peak_rss_mb;
     console.log(`idle ${IDLE_S} s for the server's memory to come back...`);
     result.server_memory = memoryFigures(rssBefore, peak, await idleRss(pid, IDLE_S));

@@ -41,7 +41,13 @@ import { startServerProcess } from '../support/server-process';
 import { writeBenchFigures } from '../support/output';
 import { check, createAccounts } from '../support/accounts';
 import { Histogram, longPoll, sendAgent } from '../support/http-load';
-import { heapSnapshot, idleRss, memoryFigures, rssMb } from '../support/server-memory';
+import {
+  deleteQueues,
+  heapSnapshot,
+  idleRss,
+  memoryFigures,
+  rssMb,
+} from '../support/server-memory';
 
 const { values } = parseArgs({
   options: {
@@ -400,6 +406,11 @@ async function main(): Promise<void> {
     // or when the server stops).
     await new Promise((resolve) => setTimeout(resolve, 2000));
     running = false;
+    // Sends still waiting in the backlog are dropped and those in flight awaited: from here the
+    // server is idle, and its memory is watched coming back.
+    for (const queued of backlog) queued.length = 0;
+    while (inFlight.some(Boolean)) await new Promise((resolve) => setTimeout(resolve, 100));
+    await deleteQueues(url, pollers);
     const peakRss = rssMb(child.pid!).peak_rss_mb;
     console.log(`idle ${IDLE_S} s for the server's memory to come back...`);
     const serverMemory = memoryFigures(rssBefore, peakRss, await idleRss(child.pid!, IDLE_S));

@@ -44,13 +44,13 @@ export async function createAccounts(
  * Setup is not what a bench measures: a request the server's time budget refuses (hostile-load runs
  * with it on, and a loaded machine makes each account cost more) is sent again after Retry-After.
  */
-async function patiently<T extends { status: number; body: Record<string, unknown> }>(
+export async function patiently<T extends { status: number; body?: Record<string, unknown> }>(
   send: () => Promise<T>,
 ): Promise<T> {
   for (;;) {
     const res = await send();
     if (res.status !== 429) return res;
-    const seconds = Number(res.body['retry-after'] ?? 1);
+    const seconds = Number(res.body?.['retry-after'] ?? 1);
     await new Promise((resolve) => setTimeout(resolve, Math.min(30, seconds) * 1000));
   }
 }

@@ -10,6 +10,7 @@ import { existsSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
+import { formRequest } from './http-load';
 
 export const HEAP_SNAPSHOT_DIR = process.env.BENCH_HEAP_SNAPSHOTS || null;
 
@@ -79,4 +80,19 @@ export async function heapSnapshot(child: ChildProcess, label: string): Promise<
   if (existsSync(target)) throw new Error(`${target} exists already`);
   renameSync(join(dir, file), target);
   return target;
+}
+
+/**
+ * Deletes the bench's event queues, as clients that close do, so what stays in the server after
+ * the load is what it keeps by itself (a queue left behind holds its unacknowledged events until it
+ * expires after 10 minutes, within the queue bounds).
+ */
+export async function deleteQueues(
+  baseUrl: string,
+  queues: ReadonlyArray<{ authorization: string; queueId: string }>,
+): Promise<void> {
+  for (const { authorization, queueId } of queues) {
+    const target = `${baseUrl}/api/v1/events?queue_id=${encodeURIComponent(queueId)}`;
+    await formRequest('DELETE', target, authorization, '').catch(() => undefined);
+  }
 }
