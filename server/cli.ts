@@ -5,7 +5,8 @@
 //   [--camo-url URL --camo-key KEY]   (proxy for external image previews in messages)
 // Prints exactly one line, "listening on http://HOST:PORT", once ready. The npm script runs it with
 // --max-semi-space-size=32: a larger young generation cut garbage collection from about 12% to
-// 4% of the server's time under the load bench.
+// 4% of the server's time under the load bench; and with --expose-gc, for the one full collection
+// after a burst of requests that gives the memory back (memory/idle-release.ts).
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import envPaths from 'env-paths';
