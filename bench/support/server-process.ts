@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HEAP_SNAPSHOT_DIR } from './server-memory';
+import { SERVER_ENV } from '../../server/process/supervisor';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -54,7 +55,8 @@ export async function startServerProcess(
       ...(options.timeBudget ? [] : ['--time-budget', 'off']),
       ...(process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? []),
     ],
-    { cwd, stdio: ['ignore', 'pipe', 'inherit'] },
+    // The environment the app's supervisor gives the server (server/process/supervisor.ts).
+    { cwd, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...SERVER_ENV } },
   );
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
