@@ -22,6 +22,7 @@ import { seedRealm } from './seed';
 import { spoolMultipartFile } from './uploads/multipart-spool';
 import { configureMarkdown } from './markdown/lookup';
 import { startDemoServices, type DemoServices } from './demo';
+import { releaseMemoryWhenIdle, type IdleRelease } from './memory/idle-release';
 
 export interface RealmServer {
   /** http://host:port, without a trailing slash. */
@@ -35,6 +36,8 @@ export interface RealmServer {
   config: RealmConfig;
   /** The demo Echo bot's endpoint and the demo people's presence (server/demo/). */
   demo: DemoServices;
+  /** Memory given back after a burst of requests (server/memory/idle-release.ts); null if off. */
+  idleRelease: IdleRelease | null;
   close(): Promise<void>;
 }
 
@@ -162,6 +165,8 @@ export async function createRealmServer(options: RealmServerOptions): Promise<Re
   const demo = await startDemoServices(ctx);
   events.start();
   const stopBackgroundWork = resources.flatMap((resource) => resource.start?.(ctx) ?? []);
+  const idleRelease =
+    config.idleReleaseMs > 0 ? releaseMemoryWhenIdle(app.server, db, config.idleReleaseMs) : null;
 
   let closed = false;
   return {
@@ -174,10 +179,12 @@ export async function createRealmServer(options: RealmServerOptions): Promise<Re
     events,
     config,
     demo,
+    idleRelease,
     async close() {
       if (closed) return;
       closed = true;
       for (const stop of stopBackgroundWork) stop();
+      idleRelease?.stop();
       await demo.close();
       events.stop();
       await app.close();

@@ -76,6 +76,30 @@ export const DEFAULT_SERVER_TIME_BUDGET: ServerTimeBudgetOptions = {
   msPerEventMegabyte: 20,
 };
 
+/** Bounds of the event queues' memory (events/hub.ts); see server/README.md, "Memory bounds". */
+export interface EventQueueBounds {
+  /** Pending event JSON one queue may hold; past it the queue is dropped (BAD_EVENT_QUEUE_ID). */
+  maxPendingBytes: number;
+  /** Pending event JSON all queues together may hold; past it the largest queue is dropped. */
+  maxPendingBytesTotal: number;
+  /** Queues one user may hold; a new one past it drops their least recently polled queue. */
+  maxQueuesPerUser: number;
+  /** Queues in all; a new one past it drops the least recently polled queue of anyone. */
+  maxQueues: number;
+}
+
+/**
+ * A client that polls keeps its queue near empty; these are reached only by clients that stopped
+ * polling (or never acknowledge) while events kept coming. 16 MiB is tens of thousands of
+ * messages, more than the client could want to replay rather than register again.
+ */
+export const DEFAULT_EVENT_QUEUE_BOUNDS: EventQueueBounds = {
+  maxPendingBytes: 16 * 1024 * 1024,
+  maxPendingBytesTotal: 256 * 1024 * 1024,
+  maxQueuesPerUser: 64,
+  maxQueues: 10_000,
+};
+
 export const SEED_KINDS = ['demo', 'empty', 'large'] as const;
 export type SeedKind = (typeof SEED_KINDS)[number];
 
@@ -93,6 +117,13 @@ export interface RealmServerOptions {
   queueIdleTimeoutMs?: number;
   /** How often expired queues are swept (default 60 s). */
   queueGcIntervalMs?: number;
+  /** Bounds of the event queues' memory (default DEFAULT_EVENT_QUEUE_BOUNDS). */
+  queueBounds?: Partial<EventQueueBounds>;
+  /**
+   * Quiet time after a burst of requests before memory is given back (memory/idle-release.ts;
+   * default 5 s, 0 turns it off).
+   */
+  idleReleaseMs?: number;
   /** Quiet time before a blocked GET /events gets a heartbeat (default 45 s). */
   heartbeatMs?: number;
   /** Random extra added to heartbeatMs, spreading heartbeats (default 10 s; tests use 0). */
@@ -166,6 +197,8 @@ export interface RealmConfig {
   largeScale: number;
   queueIdleTimeoutMs: number;
   queueGcIntervalMs: number;
+  queueBounds: EventQueueBounds;
+  idleReleaseMs: number;
   heartbeatMs: number;
   heartbeatJitterMs: number;
   pollCoalesceMs: number;
@@ -189,6 +222,8 @@ export function resolveConfig(options: RealmServerOptions): RealmConfig {
     largeScale: options.largeScale ?? 1,
     queueIdleTimeoutMs: options.queueIdleTimeoutMs ?? 10 * 60 * 1000,
     queueGcIntervalMs: options.queueGcIntervalMs ?? 60 * 1000,
+    queueBounds: { ...DEFAULT_EVENT_QUEUE_BOUNDS, ...options.queueBounds },
+    idleReleaseMs: options.idleReleaseMs ?? 5000,
     heartbeatMs: options.heartbeatMs ?? 45 * 1000,
     heartbeatJitterMs: options.heartbeatJitterMs ?? 10 * 1000,
     pollCoalesceMs: options.pollCoalesceMs ?? 20,

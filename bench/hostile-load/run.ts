@@ -1,5 +1,5 @@
 // npm run bench:hostile -- [--duration 20] [--quiet 8] [--queues 100] [--senders 4] [--rate 40]
-//   [--before DIR]
+//   [--malformed 15000] [--idle 60] [--before DIR]
 //
 // Issue #15's bar: one member sending the largest allowed requests leaves the other clients'
 // delivery p99 under 100 ms. The real server runs as a child process (demo seed) with a preloaded
@@ -16,6 +16,12 @@
 //   2. Quiet: senders and pollers only, for `quiet` s (the reference).
 //   3. Hostile: the same load plus one member sending, back to back, the largest allowed requests
 //      (see HOSTILE_REQUESTS), for `duration` s.
+//   4. Malformed: `malformed` refused requests (15,000 by default; bad JSON, over-long lists and
+//      texts, bodies past the size limit, unknown queues and routes, wrong credentials), 16 at a
+//      time from several accounts, as a client gone wrong or a fuzzer would send them.
+//   Then a minute of idle. The server's RSS is reported before phase 1, at its peak and after that
+//   minute (issue #24: back within 1.3x of before); BENCH_HEAP_SNAPSHOTS=DIR also writes heap
+//   snapshots before and after (bench/support/server-memory.ts, heap-summary.ts).
 //   --before DIR: phase 1 again against another checkout (the code before the caps, e.g.
 //      `git worktree add /tmp/precaps 2825fec`, with node_modules linked), for the before/after
 //      figures. Its 20,000-name request is given up to 10 minutes.
@@ -31,8 +37,15 @@ import { LIMITS } from '../../server/config';
 import { ApiClient } from '../../test/support/client';
 import { startServerProcess } from '../support/server-process';
 import { writeBenchFigures } from '../support/output';
-import { check, createAccounts, type BenchAccount } from '../support/accounts';
+import { check, createAccounts, patiently, type BenchAccount } from '../support/accounts';
 import { formRequest, Histogram, longPollMessages } from '../support/http-load';
+import {
+  deleteQueues,
+  heapSnapshot,
+  idleRss,
+  memoryFigures,
+  rssMb,
+} from '../support/server-memory';
 
 const { values } = parseArgs({
   options: {
@@ -43,6 +56,8 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '40' },
     before: { type: 'string' },
     trace: { type: 'boolean', default: false },
+    malformed: { type: 'string', default: '15000' },
+    idle: { type: 'string', default: '60' },
   },
 });
 const DURATION_S = Number(values.duration);
@@ -50,6 +65,8 @@ const QUIET_S = Number(values.quiet);
 const QUEUES = Number(values.queues);
 const SENDERS = Number(values.senders);
 const RATE = Number(values.rate);
+const MALFORMED = Number(values.malformed);
+const IDLE_S = Number(values.idle);
 const CHANNEL = 'hostile-bench';
 /** Existing channels: a subscribe of 1,000 names is these and the most new ones allowed. */
 const POOL = Array.from(
@@ -98,10 +115,12 @@ async function startRealm(root: string | undefined, prefill: boolean): Promise<R
   const owner = new ApiClient(() => url, { email: ownerCred.email, apiKey: ownerCred.api_key });
   const accounts = await createAccounts(owner, 1 + SENDERS + QUEUES, 'hostile-bench-');
   check(
-    await owner.post('/users/me/subscriptions', {
-      subscriptions: [{ name: CHANNEL }],
-      principals: accounts.map((a) => a.id),
-    }),
+    await patiently(() =>
+      owner.post('/users/me/subscriptions', {
+        subscriptions: [{ name: CHANNEL }],
+        principals: accounts.map((a) => a.id),
+      }),
+    ),
     'subscribe',
   );
   const [hostile, ...rest] = accounts;
@@ -110,9 +129,9 @@ async function startRealm(root: string | undefined, prefill: boolean): Promise<R
   for (let first = 0; first < POOL.length; first += LIMITS.maxNewChannelsPerRequest) {
     const batch = POOL.slice(first, first + LIMITS.maxNewChannelsPerRequest);
     check(
-      await owner.post('/users/me/subscriptions', {
-        subscriptions: batch.map((name) => ({ name })),
-      }),
+      await patiently(() =>
+        owner.post('/users/me/subscriptions', { subscriptions: batch.map((name) => ({ name })) }),
+      ),
       'pool channels',
     );
   }
@@ -121,11 +140,18 @@ async function startRealm(root: string | undefined, prefill: boolean): Promise<R
     await Promise.all(
       senders.map(async (sender, s) => {
         for (let i = s; i < LIMITS.maxMessageIdsPerRequest; i += senders.length) {
-          const res = await formRequest(
-            'POST',
-            `${url}/api/v1/messages`,
-            sender.authorization,
-            form({ type: 'stream', to: CHANNEL, topic: `setup ${i % 10}`, content: `setup ${i}` }),
+          const res = await patiently(() =>
+            formRequest(
+              'POST',
+              `${url}/api/v1/messages`,
+              sender.authorization,
+              form({
+                type: 'stream',
+                to: CHANNEL,
+                topic: `setup ${i % 10}`,
+                content: `setup ${i}`,
+              }),
+            ),
           );
           check(res, 'POST /messages');
         }
@@ -182,17 +208,6 @@ function serverStallMs(realm: Realm, fromEpochMs: number, toEpochMs: number): nu
     if (at >= fromEpochMs && at <= toEpochMs && delay > max) max = delay;
   }
   return max;
-}
-
-/** Peak and current resident memory of a process in MB, from /proc (Linux). */
-function memoryMb(pid: number): { peak_rss_mb: number; rss_mb: number } {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1]);
-    return { peak_rss_mb: Math.round(kb('VmHWM') / 1024), rss_mb: Math.round(kb('VmRSS') / 1024) };
-  } catch {
-    return { peak_rss_mb: NaN, rss_mb: NaN };
-  }
 }
 
 /** The largest subscribe by channel count: the most new names allowed, the rest existing. */
@@ -269,7 +284,7 @@ async function singleRequests(realm: Realm, includeRefused: boolean) {
       ms: result.ms,
       server_stall_ms: serverStallMs(realm, result.startedEpochMs, result.endedEpochMs + 250),
       bystander_max_wait_ms: Math.round(probeMaxMs),
-      ...memoryMb(realm.child.pid!),
+      ...rssMb(realm.child.pid!),
       ...(result.error ? { error: result.error } : {}),
     };
     console.log(label, JSON.stringify(results[label]));
@@ -554,6 +569,8 @@ async function loadPhases(realm: Realm) {
   await new Promise((resolve) => setTimeout(resolve, 2000));
   clearInterval(sending);
   running = false;
+  // Sends still in the backlog are dropped, so the server goes idle once those in flight end.
+  for (const queued of backlog) queued.length = 0;
   const loadAfter = loadavg();
   // Long polls still open end with the server; don't wait for them.
   void pollers;
@@ -595,9 +612,79 @@ async function loadPhases(realm: Realm) {
     },
     ratio_hostile_to_quiet_p99: round(hostile.percentile(99) / quiet.percentile(99)),
     poll_responses: pollResponses,
-    server_memory: memoryMb(realm.child.pid!),
+    server_memory: rssMb(realm.child.pid!),
     errors,
   };
+}
+
+/**
+ * Phase 4: `count` requests the server refuses, 16 in flight, spread over the senders' accounts
+ * and none. Returns the statuses seen (every one a 4xx; a 5xx or a network error is a bug).
+ */
+async function malformedRequests(realm: Realm, count: number): Promise<Record<string, number>> {
+  const api = `${realm.url}/api/v1`;
+  const longText = 'x'.repeat(LIMITS.maxMessageLength * 10);
+  const brokenJson = `[{"operator":"channel","operand":"${'y'.repeat(50_000)}"`;
+  const tooManyIds = JSON.stringify(
+    Array.from({ length: LIMITS.maxMessageIdsPerRequest * 4 }, (_, i) => i + 1),
+  );
+  const pastBodyLimit = `content=${'z'.repeat(5 * 1024 * 1024)}`;
+  const kinds: Array<(auth: string, i: number) => [string, string, string, string]> = [
+    (auth) => [
+      'POST',
+      `${api}/messages`,
+      auth,
+      form({ type: 'stream', to: CHANNEL, topic: 't', content: longText }),
+    ],
+    (auth, i) => [
+      'GET',
+      `${api}/messages`,
+      auth,
+      `anchor=newest&num_before=1&num_after=0&narrow=${encodeURIComponent(brokenJson + i)}`,
+    ],
+    (_auth, i) => [
+      'GET',
+      `${api}/users/me`,
+      `Basic ${Buffer.from(`nobody${i}@example.com:${i}`).toString('base64')}`,
+      '',
+    ],
+    (auth, i) => ['POST', `${api}/register`, auth, form({ event_types: `["message",${i}` })],
+    (auth, i) => [
+      'GET',
+      `${api}/events`,
+      auth,
+      `queue_id=gone-${i}&last_event_id=-1&dont_block=true`,
+    ],
+    (auth, i) => ['POST', `${api}/no/such/route/${i}`, auth, form({ a: longText.slice(0, 5000) })],
+    (auth) => ['POST', `${api}/messages/flags`, auth, `messages=${tooManyIds}&op=add&flag=read`],
+    (auth, i) => [
+      'POST',
+      `${api}/users/me/subscriptions`,
+      auth,
+      form({ subscriptions: `[{"name":${i}` }),
+    ],
+  ];
+  const statuses: Record<string, number> = {};
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < count) {
+        const i = next++;
+        const auth = realm.senders[i % realm.senders.length].authorization;
+        // One in 100 is a body past the server's limit (5 MB), refused with 413.
+        const [method, target, authorization, body] =
+          i % 100 === 99
+            ? ['POST', `${api}/messages`, auth, pastBodyLimit]
+            : kinds[i % kinds.length](auth, i);
+        const status = await formRequest(method, target, authorization, body).then(
+          (res) => String(res.status),
+          () => 'network',
+        );
+        statuses[status] = (statuses[status] ?? 0) + 1;
+      }
+    }),
+  );
+  return statuses;
 }
 
 async function main(): Promise<void> {
@@ -619,8 +706,28 @@ async function main(): Promise<void> {
   };
   const realm = await startRealm(undefined, true);
   try {
+    const pid = realm.child.pid!;
+    const rssBefore = rssMb(pid).rss_mb;
+    await heapSnapshot(realm.child, 'hostile-before');
     result.single_requests = await singleRequests(realm, true);
     result.load = await loadPhases(realm);
+    if (MALFORMED > 0) {
+      const started = performance.now();
+      const statuses = await malformedRequests(realm, MALFORMED);
+      result.malformed = {
+        requests: MALFORMED,
+        seconds: Math.round((performance.now() - started) / 100) / 10,
+        statuses,
+      };
+      console.log('malformed', JSON.stringify(result.malformed));
+    }
+    await deleteQueues(realm.url, realm.receivers);
+    const peak = rssMb(pid).peak_rss_mb;
+    console.log(`idle ${IDLE_S} s for the server's memory to come back...`);
+    result.server_memory = memoryFigures(rssBefore, peak, await idleRss(pid, IDLE_S));
+    console.log('server_memory', JSON.stringify(result.server_memory));
+    const after = await heapSnapshot(realm.child, 'hostile-after');
+    if (after) console.log(`heap snapshots: ${after.replace('after', '{before,after}')}`);
   } finally {
     await stopRealm(realm);
   }

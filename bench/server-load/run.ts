@@ -1,7 +1,6 @@
 // npm run bench:server -- [--duration 30] [--warmup 3] [--rate 1000] [--senders 50]
 //   [--pollers 200] [--fanout realistic|all] [--channels 20] [--subscriptions 2]
-//   [--slow-bot] [--slow-bot-every 100] [--slow-bot-delay-ms 5000]
-//   [--slow-bot] [--slow-bot-every 100] [--slow-bot-delay-ms 5000]
+//   [--slow-bot] [--slow-bot-every 100] [--slow-bot-delay-ms 5000] [--idle 60]
 //
 // Load test of the local realm server on loopback: `senders` accounts send channel messages at
 // `rate` messages/s in total (open loop, evenly paced) while `pollers` other accounts long-poll
@@ -25,6 +24,9 @@
 // --slow-bot-delay-ms: every --slow-bot-every-th message mentions it, so the server keeps calls to
 // it in flight and posts its late answers throughout. The delivery figures are still those of the
 // other clients' messages; compare them with a run without the option.
+// The server's memory: RSS once set up (before the load), at its peak, and after `idle` seconds
+// with the load stopped (issue #24: back within 1.3x of before); BENCH_HEAP_SNAPSHOTS=DIR also
+// writes heap snapshots before and after (bench/support/server-memory.ts, heap-summary.ts).
 // Writes bench/.out/server-load.json (realistic) or bench/.out/server-load-all.json (all), with
 // a -slow-bot suffix under --slow-bot.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -39,6 +41,13 @@ import { startServerProcess } from '../support/server-process';
 import { writeBenchFigures } from '../support/output';
 import { check, createAccounts } from '../support/accounts';
 import { Histogram, longPoll, sendAgent } from '../support/http-load';
+import {
+  deleteQueues,
+  heapSnapshot,
+  idleRss,
+  memoryFigures,
+  rssMb,
+} from '../support/server-memory';
 
 const { values } = parseArgs({
   options: {
@@ -53,6 +62,7 @@ const { values } = parseArgs({
     'slow-bot': { type: 'boolean', default: false },
     'slow-bot-every': { type: 'string', default: '100' },
     'slow-bot-delay-ms': { type: 'string', default: '5000' },
+    idle: { type: 'string', default: '60' },
   },
 });
 const DURATION_S = Number(values.duration);
@@ -68,6 +78,7 @@ const SLOW_BOT = values['slow-bot'] === true;
 const SLOW_BOT_EVERY = Number(values['slow-bot-every']);
 const SLOW_BOT_DELAY_MS = Number(values['slow-bot-delay-ms']);
 const SLOW_BOT_NAME = 'Slow Bot';
+const IDLE_S = Number(values.idle);
 
 /** The slow bot's endpoint: answers every call after SLOW_BOT_DELAY_MS; counts calls. */
 async function startSlowEndpoint(): Promise<{ url: string; calls: () => number; close(): void }> {
@@ -265,6 +276,9 @@ async function main(): Promise<void> {
       }),
     );
 
+    const rssBefore = rssMb(child.pid!).rss_mb;
+    await heapSnapshot(child, `${resultName()}-before`);
+
     // sentAt[seq]: when message seq was handed to the socket layer; measured[seq]: sent after
     // the warm-up (only those count in throughput and latency).
     const sentAt: number[] = [];
@@ -392,6 +406,16 @@ async function main(): Promise<void> {
     // or when the server stops).
     await new Promise((resolve) => setTimeout(resolve, 2000));
     running = false;
+    // Sends still waiting in the backlog are dropped and those in flight awaited: from here the
+    // server is idle, and its memory is watched coming back.
+    for (const queued of backlog) queued.length = 0;
+    while (inFlight.some(Boolean)) await new Promise((resolve) => setTimeout(resolve, 100));
+    await deleteQueues(url, pollers);
+    const peakRss = rssMb(child.pid!).peak_rss_mb;
+    console.log(`idle ${IDLE_S} s for the server's memory to come back...`);
+    const serverMemory = memoryFigures(rssBefore, peakRss, await idleRss(child.pid!, IDLE_S));
+    const heapAfter = await heapSnapshot(child, `${resultName()}-after`);
+    if (heapAfter) console.log(`heap snapshots: ${heapAfter.replace('-after', '-{before,after}')}`);
 
     const bare = bareInsertRate();
     const result = {
@@ -442,6 +466,7 @@ async function main(): Promise<void> {
       load_average_after: loadAfter,
       bare_sqlite_inserts_per_s: bare,
       server_vs_bare_ratio: acknowledged / sendSeconds / bare,
+      server_memory: serverMemory,
     };
     console.log(JSON.stringify(result, null, 2));
     writeResult(result);
@@ -471,8 +496,12 @@ function writeResult(result: Record<string, unknown>): void {
   console.log(
     `machine: ${machine.nproc} cores, ${machine.cpu}, ${machine.date}, node ${machine.node}`,
   );
-  const name = `${FANOUT === 'all' ? 'server-load-all' : 'server-load'}${SLOW_BOT ? '-slow-bot' : ''}`;
+  const name = resultName();
   writeBenchFigures(name, { name, machine, ...result });
+}
+
+function resultName(): string {
+  return `${FANOUT === 'all' ? 'server-load-all' : 'server-load'}${SLOW_BOT ? '-slow-bot' : ''}`;
 }
 
 main().then(

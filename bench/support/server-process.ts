@@ -2,12 +2,15 @@
 // `npm run server`), so a benchmark's load generator does not share the server's event loop.
 // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") is passed to node to
 // profile the server; BENCH_SERVER_ARGS (e.g. "--poll-coalesce-ms 30") is
-// passed to the CLI, to compare settings.
+// passed to the CLI, to compare settings. BENCH_HEAP_SNAPSHOTS=DIR lets the bench ask the server
+// for heap snapshots written there (server-memory.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HEAP_SNAPSHOT_DIR } from './server-memory';
+import { SERVER_ENV } from '../../server/process/supervisor';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -34,6 +37,9 @@ export async function startServerProcess(
     [
       ...serverScriptNodeFlags(cwd),
       ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      ...(HEAP_SNAPSHOT_DIR
+        ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${HEAP_SNAPSHOT_DIR}`]
+        : []),
       '--import',
       'tsx',
       'server/cli.ts',
@@ -49,7 +55,8 @@ export async function startServerProcess(
       ...(options.timeBudget ? [] : ['--time-budget', 'off']),
       ...(process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? []),
     ],
-    { cwd, stdio: ['ignore', 'pipe', 'inherit'] },
+    // The environment the app's supervisor gives the server (server/process/supervisor.ts).
+    { cwd, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...SERVER_ENV } },
   );
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);

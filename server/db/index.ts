@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { migrations } from './migrations';
+import { BoundedMap } from '../memory/bounded-map';
 
 export type Db = Database.Database;
 
@@ -48,7 +49,15 @@ export function openDatabase(dataDir: string): Db {
  */
 function cachePreparedStatements(db: Db): void {
   const prepare = db.prepare.bind(db);
-  const cache = new Map<string, Database.Statement>();
+  // A compiled statement lives in SQLite's (native) memory until the Statement object is collected;
+  // its size grows with its SQL, and lists of ids make SQL of every length. So the cache is bounded
+  // by its SQL text as well as by count, least recently used first: the server's fixed statements
+  // (a few hundred) stay, and one-off IN (?, ?, ...) lists come and go.
+  const cache = new BoundedMap<string, Database.Statement>({
+    maxEntries: 2000,
+    maxBytes: 1024 * 1024,
+    weigh: (sql) => sql.length,
+  });
   const cached = (sql: string): Database.Statement => {
     const hit = cache.get(sql);
     if (hit && !hit.busy) {
@@ -56,7 +65,7 @@ function cachePreparedStatements(db: Db): void {
       return hit;
     }
     const statement = prepare(sql);
-    if (cache.size < 5000) cache.set(sql, statement);
+    cache.set(sql, statement);
     return statement;
   };
   db.prepare = cached as Db['prepare'];

@@ -10,6 +10,7 @@
 //
 // Cached values are shared by every caller and frozen; callers copy before changing them.
 import type { Db } from './index';
+import { BoundedMap } from '../memory/bounded-map';
 
 interface Watch {
   /** Bumped by a trigger on every row change of the table. */
@@ -68,15 +69,19 @@ export interface TableCache<K, V> {
   get(key: K): V;
 }
 
+/** Keys a table cache keeps at most (least recently used evicted first): see server/README.md. */
+export const TABLE_CACHE_MAX_ENTRIES = 10_000;
+
 /**
  * A lookup memoized per key until one of `tables` changes. compute must read only those tables;
- * its result is frozen (shallowly) and shared.
+ * its result is frozen (shallowly) and shared. At most `limit` keys are kept, the least recently
+ * used evicted first; a value's size is bounded by the table rows it was computed from.
  */
 export function tableCache<K, V>(
   db: Db,
   tables: readonly string[],
   compute: (key: K) => V,
-  limit = 10_000,
+  limit = TABLE_CACHE_MAX_ENTRIES,
 ): TableCache<K, V> {
   const watch = watchOf(db);
   // The triggers are created outside any transaction: a CREATE TEMP TRIGGER inside one would be
@@ -93,7 +98,7 @@ export function tableCache<K, V>(
     return watching;
   };
   startWatching();
-  const entries = new Map<K, V>();
+  const entries = new BoundedMap<K, V>({ maxEntries: limit });
   let seenVersion = -1;
   const version = () => {
     let sum = 0;
@@ -109,13 +114,10 @@ export function tableCache<K, V>(
         entries.clear();
         seenVersion = now;
       }
-      if (entries.has(key)) return entries.get(key)!;
+      if (entries.has(key)) return entries.get(key) as V;
       const value = frozen(compute(key));
       const touched = tables.some((table) => watch.changedInTransaction.has(table));
-      if (!touched) {
-        if (entries.size >= limit) entries.clear();
-        entries.set(key, value);
-      }
+      if (!touched) entries.set(key, value);
       return value;
     },
   };

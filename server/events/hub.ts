@@ -1,7 +1,9 @@
-// The event hub: every queue in memory, indexed by id and by user, with idle expiry. Resources emit
+// The event hub: every queue in memory, indexed by id and by user, with idle expiry and bounds on
+// how many queues there are and how many bytes of events they hold (EventQueueBounds). Resources emit
 // through send(): one event for all recipients, or a builder called per recipient queue so each can
 // get its own variant (flags, local_message_id, capability-dependent shapes). Returning null from a
 // builder skips that queue.
+import type { EventQueueBounds } from '../config';
 import { badEventQueueId } from '../http/errors';
 import { RawJson } from '../http/raw-json';
 import { EventQueue, type ClientOptions, type EventBody, type QueueView } from './queue';
@@ -16,6 +18,8 @@ export interface EventHubOptions {
   heartbeatJitterMs: number;
   /** Least time between two event-carrying responses to one queue (see EventQueue). */
   pollCoalesceMs: number;
+  /** Bounds of the queues' memory (see enforceByteBounds and register). */
+  queueBounds: EventQueueBounds;
 }
 
 export class EventHub {
@@ -26,6 +30,9 @@ export class EventHub {
   private gcTimer: ReturnType<typeof setInterval> | null = null;
   /** Bytes of event JSON queued since start, summed over queues: what delivery will write. */
   private bytesQueuedTotal = 0;
+  /** Bytes of event JSON waiting in all queues now (kept by the queues as they change). */
+  private pendingBytesTotal = 0;
+  private readonly pendingBytesChanged = (delta: number) => (this.pendingBytesTotal += delta);
 
   constructor(private readonly options: EventHubOptions) {}
 
@@ -46,12 +53,17 @@ export class EventHub {
   }
 
   register(userId: number, options: ClientOptions): EventQueue {
+    const { maxQueuesPerUser, maxQueues } = this.options.queueBounds;
+    const own = this.byUser.get(userId);
+    if (own && own.size >= maxQueuesPerUser) this.remove(leastRecentlyPolled(own.values()));
+    if (this.queues.size >= maxQueues) this.remove(leastRecentlyPolled(this.queues.values()));
     const queue = new EventQueue(
       userId,
       options,
       () => this.heartbeatDelay(),
       Date.now(),
       this.options.pollCoalesceMs,
+      this.pendingBytesChanged,
     );
     this.queues.set(queue.id, queue);
     if (options.allPublicStreams) this.allPublicStreamsQueues += 1;
@@ -116,6 +128,11 @@ export class EventHub {
     return this.queues.size;
   }
 
+  /** Bytes of event JSON waiting in all queues (bounded by queueBounds.maxPendingBytesTotal). */
+  get pendingBytes(): number {
+    return this.pendingBytesTotal;
+  }
+
   collectGarbage(now: number): void {
     for (const queue of this.queues.values()) {
       if (!queue.isPolled && now - queue.lastConnectionMs >= this.options.queueIdleTimeoutMs) {
@@ -137,6 +154,25 @@ export class EventHub {
     const json = serializeShallowMemo(body, memo);
     this.bytesQueuedTotal += json.length;
     queue.push(body, json);
+    this.enforceByteBounds(queue);
+  }
+
+  /**
+   * A queue holding more than its share is dropped, as the public server drops a queue it gave up
+   * on: its client's next poll gets BAD_EVENT_QUEUE_ID and registers again, fetching current state
+   * instead of a backlog (a client that stopped polling, or one that never acknowledges). Past the
+   * total, the largest queues go first: they are the ones furthest behind.
+   */
+  private enforceByteBounds(pushedTo: EventQueue): void {
+    const { maxPendingBytes, maxPendingBytesTotal } = this.options.queueBounds;
+    if (pushedTo.pendingBytes > maxPendingBytes) this.remove(pushedTo);
+    while (this.pendingBytesTotal > maxPendingBytesTotal && this.queues.size > 0) {
+      let largest: EventQueue | null = null;
+      for (const queue of this.queues.values()) {
+        if (!largest || queue.pendingBytes > largest.pendingBytes) largest = queue;
+      }
+      this.remove(largest!);
+    }
   }
 
   private remove(queue: EventQueue): void {
@@ -152,6 +188,15 @@ export class EventHub {
   private heartbeatDelay(): number {
     return this.options.heartbeatMs + Math.random() * this.options.heartbeatJitterMs;
   }
+}
+
+/** The queue whose client polled least recently (the first of equals). */
+function leastRecentlyPolled(queues: Iterable<EventQueue>): EventQueue {
+  let oldest: EventQueue | null = null;
+  for (const queue of queues) {
+    if (!oldest || queue.lastConnectionMs < oldest.lastConnectionMs) oldest = queue;
+  }
+  return oldest!;
 }
 
 /**

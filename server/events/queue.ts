@@ -80,6 +80,8 @@ export class EventQueue implements QueueView {
      * hundreds of pollers affordable at high message rates.
      */
     private readonly minResponseIntervalMs = 0,
+    /** Told of every change of pendingBytes (the hub keeps the total over its queues). */
+    private readonly pendingBytesChanged: (delta: number) => void = () => {},
   ) {
     this.lastConnectionMs = now;
   }
@@ -115,6 +117,7 @@ export class EventQueue implements QueueView {
   push(body: EventBody, json: string = JSON.stringify(body)): void {
     this.events.push({ id: this.nextEventId++, type: body.type, json });
     this.eventsBytes += json.length;
+    this.pendingBytesChanged(json.length);
     if (this.waiter && !this.wakeScheduled) {
       this.wakeScheduled = true;
       const delay =
@@ -154,9 +157,12 @@ export class EventQueue implements QueueView {
     this.lastConnectionMs = now;
   }
 
-  /** Ends a blocked poll with no events (queue deleted or server closing). */
+  /** Ends a blocked poll with no events and lets go of the pending ones (queue deleted or dropped). */
   close(): void {
     this.releaseWaiter([]);
+    this.pendingBytesChanged(-this.eventsBytes);
+    this.events = [];
+    this.eventsBytes = 0;
   }
 
   private prune(lastEventId: number): void {
@@ -168,12 +174,17 @@ export class EventQueue implements QueueView {
       );
     }
     let removed = 0;
+    let removedBytes = 0;
     while (removed < this.events.length && this.events[removed].id <= lastEventId) {
       this.newestPrunedId = this.events[removed].id;
-      this.eventsBytes -= this.events[removed].json.length;
+      removedBytes += this.events[removed].json.length;
       removed += 1;
     }
-    if (removed > 0) this.events.splice(0, removed);
+    if (removed > 0) {
+      this.events.splice(0, removed);
+      this.eventsBytes -= removedBytes;
+      this.pendingBytesChanged(-removedBytes);
+    }
     if (lastEventId !== this.newestPrunedId) {
       throw new ApiError('BAD_REQUEST', `Event ${lastEventId} was not in this queue`, 400);
     }

@@ -2,6 +2,14 @@
 // clients a real RATE_LIMIT_HIT to handle. The default limit is generous (see config.ts).
 import type { RateLimitOptions } from '../config';
 import { ApiError } from './errors';
+import { BoundedMap } from '../memory/bounded-map';
+
+/**
+ * Keys (users and client addresses) counted at once. Past it the least recently seen key's window
+ * is forgotten: that key starts a fresh window, which lets nobody in sooner unless more than this
+ * many clients are active within one window.
+ */
+export const RATE_LIMIT_MAX_KEYS = 10_000;
 
 interface Window {
   start: number;
@@ -9,7 +17,7 @@ interface Window {
 }
 
 export class RateLimiter {
-  private readonly windows = new Map<string, Window>();
+  private readonly windows = new BoundedMap<string, Window>({ maxEntries: RATE_LIMIT_MAX_KEYS });
 
   constructor(private readonly options: RateLimitOptions) {}
 
@@ -19,7 +27,6 @@ export class RateLimiter {
     if (!window || now - window.start >= this.options.windowMs) {
       window = { start: now, count: 0 };
       this.windows.set(key, window);
-      if (this.windows.size > 10000) this.sweep(now);
     }
     window.count += 1;
     const resetSeconds = (window.start + this.options.windowMs) / 1000;
@@ -40,11 +47,5 @@ export class RateLimiter {
       );
     }
     return headers;
-  }
-
-  private sweep(now: number): void {
-    for (const [key, window] of this.windows) {
-      if (now - window.start >= this.options.windowMs) this.windows.delete(key);
-    }
   }
 }

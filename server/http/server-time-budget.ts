@@ -13,6 +13,13 @@
 // after it ran, so one large request may overdraw the bucket; the user then waits it out.
 import type { ServerTimeBudgetOptions } from '../config';
 import { ApiError } from './errors';
+import { BoundedMap } from '../memory/bounded-map';
+
+/**
+ * Buckets kept at once (one per user). Past it the least recently charged user's bucket is
+ * forgotten and starts full again: only a realm with more active users than this could gain by it.
+ */
+export const TIME_BUDGET_MAX_KEYS = 10_000;
 
 interface Bucket {
   balanceMs: number;
@@ -20,7 +27,7 @@ interface Bucket {
 }
 
 export class ServerTimeBudget {
-  private readonly buckets = new Map<string, Bucket>();
+  private readonly buckets = new BoundedMap<string, Bucket>({ maxEntries: TIME_BUDGET_MAX_KEYS });
 
   constructor(private readonly options: ServerTimeBudgetOptions) {}
 
@@ -54,20 +61,11 @@ export class ServerTimeBudget {
     if (!bucket) {
       bucket = { balanceMs: this.options.burstMs, updatedMs: now };
       this.buckets.set(key, bucket);
-      if (this.buckets.size > 10000) this.sweep(now);
       return bucket;
     }
     const earned = ((now - bucket.updatedMs) / 1000) * this.options.refillMsPerSecond;
     bucket.balanceMs = Math.min(this.options.burstMs, bucket.balanceMs + earned);
     bucket.updatedMs = now;
     return bucket;
-  }
-
-  /** Forgets full buckets: a new one starts full, so nothing is lost. */
-  private sweep(now: number): void {
-    for (const [key, bucket] of this.buckets) {
-      const earned = ((now - bucket.updatedMs) / 1000) * this.options.refillMsPerSecond;
-      if (bucket.balanceMs + earned >= this.options.burstMs) this.buckets.delete(key);
-    }
   }
 }

@@ -3,6 +3,7 @@
 // Channel links only resolve to channels the author may see, so a link never leaks a private name.
 import type { Db } from '../db';
 import { sharedTableCache } from '../db/table-cache';
+import { BoundedMap } from '../memory/bounded-map';
 import type { AuthUser } from '../realm/context';
 import { canSeeChannelMetadata } from '../realm/permissions';
 import { userSettings } from '../realm/accounts';
@@ -94,7 +95,8 @@ export function databaseLookup(db: Db, author: AuthUser): MentionLookup {
   };
 }
 
-const compiled = new Map<string, Linkifier | null>();
+/** Compiled linkifiers by pattern and template; kept past a change, as an edit often restores one. */
+const compiled = new BoundedMap<string, Linkifier | null>({ maxEntries: 1000 });
 
 /**
  * The realm's linkifiers, compiled once per pattern/template pair; invalid ones are skipped.

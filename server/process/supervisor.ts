@@ -48,9 +48,18 @@ const DEFAULT_RESTART_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
 const STOP_GRACE_MS = 5000;
 /** Generous: the first start of a large seed builds its whole database before it listens. */
 const DEFAULT_START_TIMEOUT_MS = 60_000;
-// The npm `server` script's flag: a larger young generation cut garbage collection from about 12%
-// to 4% of the server's time under load (server/cli.ts).
-const NODE_FLAGS = ['--max-semi-space-size=32'];
+// The npm `server` script's flags: a larger young generation cut garbage collection from about 12%
+// to 4% of the server's time under load (server/cli.ts); --expose-gc lets the server run one full
+// collection once a burst of requests is over (server/memory/idle-release.ts), which brought its
+// RSS back from 364 to 233 MB (baseline 201) where it otherwise stayed at 315 (docs/benchmarks.md).
+const NODE_FLAGS = ['--max-semi-space-size=32', '--expose-gc'];
+/**
+ * Two malloc arenas instead of glibc's eight per core: with one per thread the freed memory of a
+ * load stayed spread over arenas and was never returned (bench:server RSS 250 -> 418 MB a minute
+ * after the load, heap flat; with two: 252 -> 200 MB, docs/benchmarks.md). Other C libraries
+ * ignore it.
+ */
+export const SERVER_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
 
 export class RealmProcess {
   private child: ChildProcess | null = null;
@@ -143,8 +152,8 @@ export class RealmProcess {
       execPath: nodePath ?? process.execPath,
       // Set explicitly: a parent run through tsx or a test runner would hand down its loaders.
       execArgv: [...NODE_FLAGS, ...entry.execArgv],
-      // Electron's binary runs as plain Node for the child; Node ignores it.
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      // Electron's binary runs as plain Node for the child; Node ignores it. SERVER_ENV: see there.
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', ...SERVER_ENV },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     this.child = child;

@@ -3,6 +3,7 @@
 import type { Db } from '../db';
 import { parseJson } from '../db';
 import { sharedTableCache } from '../db/table-cache';
+import { BoundedMap } from '../memory/bounded-map';
 import type { AuthUser } from './context';
 import { isAdmin, isGuest, type SystemGroupName } from './roles';
 import { badRequest } from '../http/errors';
@@ -165,14 +166,15 @@ export function channelGroupSetting(
   let settings = parsedGroupSettings.get(channel.group_settings);
   if (!settings) {
     settings = parseJson<Record<string, GroupSettingValue>>(channel.group_settings, {});
-    if (parsedGroupSettings.size >= 1000) parsedGroupSettings.clear();
     parsedGroupSettings.set(channel.group_settings, settings);
   }
   return settings[name];
 }
 
-/** group_settings JSON text -> parsed value (shared; never modified). */
-const parsedGroupSettings = new Map<string, Record<string, GroupSettingValue>>();
+/** group_settings JSON text -> parsed value (shared; never modified). Channels share few texts. */
+const parsedGroupSettings = new BoundedMap<string, Record<string, GroupSettingValue>>({
+  maxEntries: 1000,
+});
 
 /**
  * Metadata access (name, description, subscriber list): subscribers always; non-guests for public

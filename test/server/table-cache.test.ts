@@ -124,4 +124,27 @@ describe('tableCache', () => {
     ).toThrow('roll back');
     expect(cache!.get(1)).toEqual(['a']);
   });
+
+  it('keeps at most its limit of keys, evicting the least recently used', () => {
+    db.prepare("INSERT INTO probe VALUES (2, 'b'), (3, 'c')").run();
+    const cache = tableCache(
+      db,
+      ['probe'],
+      (group: number) => {
+        computed += 1;
+        return group;
+      },
+      2,
+    );
+    cache.get(1);
+    cache.get(2);
+    cache.get(1); // 2 is now the least recently used
+    cache.get(3); // evicts 2
+    expect(computed).toBe(3);
+    cache.get(1);
+    cache.get(3);
+    expect(computed).toBe(3);
+    cache.get(2);
+    expect(computed).toBe(4);
+  });
 });
