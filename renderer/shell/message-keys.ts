@@ -7,7 +7,6 @@ import type { ChatStore, AccountState } from '../store';
 import { selectActiveAccount } from '../store';
 import type { MessageWithFlags } from '../../shared/api/types';
 import { channelNarrow, dmNarrow, narrowKey, type Narrow } from '../../shared/narrow';
-import { emojiNameForCode } from '../../shared/emoji/names';
 import { api } from '../bridge/api';
 import { navigate, requestCompose, uiStore } from '../store/ui-store';
 import { isTopicMuted, topicVisibility } from '../store/slices/userTopics';
@@ -19,6 +18,9 @@ import { setPolicy } from '../features/topics/topic-actions';
 import { openUserPopover } from '../features/people/UserPopover';
 
 const THUMBS_UP = '1f44d';
+/** The public server's canonical name for U+1F44D. A literal: the emoji name table (140 KB) is
+ * loaded only with the emoji picker, not with the app's first script. */
+const THUMBS_UP_NAME = '+1';
 
 interface Target {
   accountId: string;
@@ -63,7 +65,7 @@ export function toggleThumbsUp(store: ChatStore): void {
   const t = keyTarget(store);
   if (!t) return;
   const emoji = {
-    name: emojiNameForCode(THUMBS_UP) ?? '+1',
+    name: THUMBS_UP_NAME,
     code: THUMBS_UP,
     type: 'unicode_emoji' as const,
   };
