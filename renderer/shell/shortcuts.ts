@@ -1,5 +1,5 @@
 // Global keyboard shortcuts: c compose, x new direct message, r reply, n next unread topic,
-// / search, ? shortcut help, Esc close (menu, then overlay) or back, Ctrl/Cmd+K switch
+// / search, ? shortcut help, Esc close (menu, then overlay) or home view, Ctrl/Cmd+K switch
 // conversation. Letters are ignored while typing in a field. Each key's entry carries its help text,
 // so the help overlay (features/help, handed GLOBAL_SHORTCUTS by the shell) lists what this handler
 // does.
@@ -8,9 +8,9 @@ import type { ChatStore } from '../store';
 import { selectActiveAccount } from '../store';
 import { narrowKey, type Narrow } from '../../shared/narrow';
 import { conversationOf, describeNarrow } from '../features/messages/narrow-info';
-import { ALL_MESSAGES_ROUTE, goBack, navigate, requestCompose, uiStore } from '../store/ui-store';
+import { ALL_MESSAGES_ROUTE, navigate, requestCompose, uiStore } from '../store/ui-store';
 import { nextUnreadConversation } from './next-unread';
-import { closeOpenMenu } from './open-menus';
+import { homeRoute } from './home-view';
 import type { ShortcutInfo } from '../features/help/shortcut-list';
 
 function typingInField(target: EventTarget | null): boolean {
@@ -46,6 +46,34 @@ function composeFrom(store: ChatStore, kind: 'channel' | 'dm'): void {
   navigate(target ? { kind: 'narrow', narrow: target } : ALL_MESSAGES_ROUTE);
   // Taken by the narrow view's compose box as it mounts.
   requestCompose(kind);
+}
+
+/**
+ * Esc closes the innermost open thing before it does anything else. An open menu, popover or
+ * dialog is a Radix layer (lib/ui): it closes itself on Esc, gives the focus back and marks the key
+ * handled before this window listener hears it. A field's own Esc is the field's (the search box
+ * clears, the compose box lets go of the focus and keeps its draft). Then an overlay still drawn
+ * without Radix closes. Only with nothing open does Esc navigate, as the public web app does: to
+ * the home view when the person's web_escape_navigates_to_home_view says so (its default), else
+ * nowhere.
+ */
+function onEscape(store: ChatStore, e: KeyboardEvent): void {
+  if (e.defaultPrevented) return;
+  if (uiStore.getState().overlay) {
+    e.preventDefault();
+    uiStore.setState({ overlay: null });
+    return;
+  }
+  if (typingInField(e.target)) return;
+  const settings = selectActiveAccount(store.getState())?.settings.user;
+  if (settings?.web_escape_navigates_to_home_view === false) return;
+  const home = homeRoute(settings?.web_home_view);
+  const { route } = uiStore.getState();
+  const atHome =
+    route.kind === home.kind &&
+    (route.kind !== 'narrow' ||
+      (home.kind === 'narrow' && narrowKey(route.narrow) === narrowKey(home.narrow)));
+  if (!atHome) navigate(home);
 }
 
 interface KeyAction extends ShortcutInfo {
@@ -130,7 +158,7 @@ export const GLOBAL_SHORTCUTS: readonly ShortcutInfo[] = [
   {
     keys: ['Esc'],
     group: 'The basics',
-    description: 'Close the menu or dialog, else go back',
+    description: 'Close the open menu, dialog or overlay; with nothing open, go to the home view',
   },
   { keys: ['Ctrl+K', '⌘K'], group: 'Navigation', description: 'Switch conversation' },
   ...Object.values(KEY_ACTIONS).map(({ keys, group, description }) => ({
@@ -152,13 +180,7 @@ export function useShortcuts(
         return;
       }
       if (e.key === 'Escape') {
-        // Innermost first: an open menu (inside the modal overlay, if one is open), the overlay,
-        // then back to the previous view.
-        const { overlay } = uiStore.getState();
-        const modal = overlay ? document.querySelector('[aria-modal="true"]') : null;
-        if (closeOpenMenu(modal ?? document)) e.preventDefault();
-        else if (overlay) uiStore.setState({ overlay: null });
-        else if (!typingInField(e.target)) goBack();
+        onEscape(store, e);
         return;
       }
       if (typingInField(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;

@@ -41,13 +41,15 @@ afterEach(() => {
 });
 
 /** The app on a bridge whose snapshot is the demo register and whose history is `messages`. */
-async function startApp(messageIds: number[] = []) {
+async function startApp(messageIds: number[] = [], userSettings: Record<string, unknown> = {}) {
+  const base = register();
+  const snapshot = () => ({ ...base, user_settings: { ...base.user_settings, ...userSettings } });
   const messages = messageIds.map((id) => ({
     ...channelMessage(id, GENERAL, 'lunch'),
     flags: ['read'],
   }));
   const bridge = installFakeApi({
-    ...liveAppAnswers(register),
+    ...liveAppAnswers(snapshot),
     getMessages: (input) => ({
       ...(QUIET_MAIN_ANSWERS.getMessages(input) as object),
       messages,
@@ -118,9 +120,10 @@ describe('Esc', () => {
     fireEvent.keyDown(item, { key: 'Escape' });
     expect(screen.queryByRole('menu')).toBeNull();
     expect(trigger.getAttribute('aria-expanded')).toBe('false');
-    expect(document.activeElement).toBe(trigger);
+    // The menu gives the focus back as it unmounts.
+    await waitFor(() => expect(document.activeElement).toBe(trigger));
     expect(routeKey()).toBe(narrowKey([]));
-    // With nothing open, Esc goes back.
+    // With nothing open, Esc goes to the home view (the demo's: the inbox).
     fireEvent.keyDown(document.body, { key: 'Escape' });
     expect(routeKey()).toBe('inbox');
   });
@@ -136,7 +139,7 @@ describe('Esc', () => {
     item.focus();
     fireEvent.keyDown(item, { key: 'Escape' });
     expect(screen.queryByRole('menu')).toBeNull();
-    expect(document.activeElement).toBe(trigger);
+    await waitFor(() => expect(document.activeElement).toBe(trigger));
     expect(routeKey()).toBe(narrowKey(topicNarrow(GENERAL, 'lunch')));
   });
 
@@ -148,6 +151,35 @@ describe('Esc', () => {
     expect(screen.getByRole('dialog', { name: 'Switch conversation' })).toBeTruthy();
     fireEvent.keyDown(document.body, { key: 'Escape' });
     expect(screen.queryByRole('dialog')).toBeNull();
+    expect(routeKey()).toBe(narrowKey(topicNarrow(GENERAL, 'lunch')));
+  });
+
+  it('with nothing open goes to the home view the person chose, and nowhere if they said so', async () => {
+    await startApp([], { web_home_view: 'recent' });
+    go({ kind: 'inbox' });
+    go({ kind: 'narrow', narrow: topicNarrow(GENERAL, 'lunch') });
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(routeKey()).toBe('recent');
+    cleanup();
+    resetUi('a');
+    await startApp([], { web_escape_navigates_to_home_view: false });
+    go({ kind: 'narrow', narrow: topicNarrow(GENERAL, 'lunch') });
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(routeKey()).toBe(narrowKey(topicNarrow(GENERAL, 'lunch')));
+  });
+
+  it('closes the shortcut help dialog and gives the focus back to what had it', async () => {
+    await startApp();
+    go({ kind: 'narrow', narrow: topicNarrow(GENERAL, 'lunch') });
+    const before = screen.getByRole('button', { name: 'Channel #design options' });
+    before.focus();
+    fireEvent.keyDown(before, { key: '?' });
+    const help = screen.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    // The focus is trapped inside: it starts on the dialog's first control.
+    await waitFor(() => expect(help.contains(document.activeElement)).toBe(true));
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(before));
     expect(routeKey()).toBe(narrowKey(topicNarrow(GENERAL, 'lunch')));
   });
 });
