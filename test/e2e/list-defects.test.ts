@@ -112,7 +112,8 @@ async function flagsOf(id: number): Promise<string[]> {
 async function openMenu(target: Locator): Promise<Locator> {
   await target.hover();
   await target.getByRole('button', { name: 'Message actions' }).click();
-  const menu = target.getByRole('menu', { name: 'Message actions' });
+  // The menu opens in a layer over the page (a portal), not inside the row.
+  const menu = target.page().getByRole('menu', { name: 'Message actions' });
   await menu.waitFor();
   return menu;
 }

@@ -1,6 +1,6 @@
 // The actions of one message: react, quote and reply, star, edit (within the realm's limit), move or
 // rename the topic with a propagate mode, resolve/unresolve, delete, mark unread from here, copy link.
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import {
   AlarmClock,
   ArrowRightLeft,
@@ -112,6 +112,8 @@ export function MessageActions({
 }) {
   const [mode, setModeState] = useState<Mode>(null);
   const [opensUp, setOpensUp] = useState(false);
+  /** The list the row is in: its menu stays inside it, off the compose box below. */
+  const [list, setList] = useState<Element | null>(null);
   const [error, setError] = useState<string | null>(null);
   const rootRef = useRef<HTMLDivElement>(null);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
@@ -128,6 +130,7 @@ export function MessageActions({
         menuButtonRef.current?.focus();
     } else if (rootRef.current) {
       setOpensUp(moreRoomAbove(rootRef.current));
+      setList(rootRef.current.closest('.message-list'));
     }
     setModeState(next);
   }, []);
@@ -176,6 +179,7 @@ export function MessageActions({
           'aria-keyshortcuts': selected ? 'i' : undefined,
         }}
         open={mode === 'menu'}
+        collisionBoundary={list}
         // Radix closes the menu after an item's onSelect: an item that opened a form keeps it.
         onOpenChange={(open) => {
           if (open) setMode('menu');
@@ -205,7 +209,6 @@ export function MessageActions({
           mode={mode}
           setMode={setMode}
           setError={setError}
-          menuButtonRef={menuButtonRef}
         />
       ) : null}
       {error ? (
@@ -387,14 +390,12 @@ function ActionsPanel({
   mode,
   setMode,
   setError,
-  menuButtonRef,
 }: {
   accountId: string;
   message: MessageWithFlags;
   mode: Exclude<Mode, null>;
   setMode: (mode: Mode) => void;
   setError: (error: string | null) => void;
-  menuButtonRef: RefObject<HTMLButtonElement | null>;
 }) {
   const self = useChatStore((s) => selectActiveAccount(s)?.selfUserId ?? 0);
   const run = runner(setMode, setError);
@@ -427,7 +428,6 @@ function ActionsPanel({
         <ConfirmAlert
           label="Delete message?"
           confirmLabel="Delete"
-          returnFocus={menuButtonRef}
           onClose={() => setMode(null)}
           onConfirm={() => run(api().deleteMessage({ accountId, messageId: message.id }))}
         >

@@ -1,21 +1,26 @@
 // Modal dialogs on Radix's Dialog: the library traps the focus inside, closes on Esc and on a click
 // on the dimmed backdrop, hides the rest of the page from screen readers and gives the focus back
 // to where it was when the dialog closes. Every dialog and overlay in the app is one of these.
-import { useState, type ComponentProps, type ReactNode, type RefObject } from 'react';
+import { useState, type ComponentProps, type ReactNode } from 'react';
 import { AlertDialog, Dialog } from 'radix-ui';
 
 type ContentProps = ComponentProps<typeof Dialog.Content>;
 
 /**
- * Opened from the app's state rather than from a Radix trigger, a dialog would give the focus back
- * to nothing: it goes back to `to`, else to what had it when the dialog opened if still there.
+ * Where the focus goes back to when a dialog closes: what had it as the dialog opened or, when that
+ * was an item of a menu (which is gone by then), the menu's button. Opened from the app's state
+ * rather than from a Radix trigger, the dialog would otherwise give the focus back to nothing.
  */
-function useFocusReturn(to?: RefObject<HTMLElement | null>): (e: Event) => void {
-  const [before] = useState(() => document.activeElement as HTMLElement | null);
+function useFocusReturn(): (e: Event) => void {
+  const [before] = useState(() => {
+    const active = document.activeElement as HTMLElement | null;
+    const menu = active?.closest('[role="menu"]');
+    const trigger = menu?.id ? document.querySelector(`[aria-controls="${menu.id}"]`) : null;
+    return (trigger as HTMLElement | null) ?? active;
+  });
   return (e) => {
     e.preventDefault();
-    const target = to?.current ?? before;
-    if (target?.isConnected) target.focus();
+    if (before?.isConnected) before.focus();
   };
 }
 
@@ -25,7 +30,6 @@ export function ModalDialog({
   onClose,
   showTitle = false,
   onOpenAutoFocus,
-  returnFocus,
   children,
 }: {
   /** The dialog's accessible name (its title). */
@@ -37,11 +41,9 @@ export function ModalDialog({
   showTitle?: boolean;
   /** Where the focus goes as it opens; by default the first focusable element inside. */
   onOpenAutoFocus?: ContentProps['onOpenAutoFocus'];
-  /** Where the focus goes when it closes; by default where it was when it opened. */
-  returnFocus?: RefObject<HTMLElement | null>;
   children: ReactNode;
 }) {
-  const restoreFocus = useFocusReturn(returnFocus);
+  const restoreFocus = useFocusReturn();
   return (
     <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
       <Dialog.Portal>
@@ -88,17 +90,15 @@ export function ConfirmAlert({
   confirmLabel,
   onConfirm,
   onClose,
-  returnFocus,
   children,
 }: {
   label: string;
   confirmLabel: string;
   onConfirm: () => void;
   onClose: () => void;
-  returnFocus?: RefObject<HTMLElement | null>;
   children: ReactNode;
 }) {
-  const restoreFocus = useFocusReturn(returnFocus);
+  const restoreFocus = useFocusReturn();
   return (
     <AlertDialog.Root open onOpenChange={(open) => !open && onClose()}>
       <AlertDialog.Portal>

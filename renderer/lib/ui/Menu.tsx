@@ -25,6 +25,8 @@ export interface MenuProps {
   open?: boolean;
   onOpenChange?: (open: boolean) => void;
   align?: ContentProps['align'];
+  /** What the menu must stay inside besides the window (the message list, above the compose box). */
+  collisionBoundary?: Element | null;
   /** What the focus does when the menu closes; by default it returns to the button. */
   onCloseAutoFocus?: ContentProps['onCloseAutoFocus'];
   children: ReactNode;
@@ -38,6 +40,7 @@ export function Menu({
   open: controlled,
   onOpenChange,
   align = 'end',
+  collisionBoundary,
   onCloseAutoFocus,
   children,
 }: MenuProps) {
@@ -72,6 +75,7 @@ export function Menu({
           align={align}
           sideOffset={4}
           collisionPadding={8}
+          collisionBoundary={collisionBoundary ?? []}
           onCloseAutoFocus={onCloseAutoFocus}
           // Keys inside the menu are the menu's, not the message list's or the app's behind it.
           onKeyDown={(e) => e.stopPropagation()}
