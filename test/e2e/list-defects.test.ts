@@ -163,7 +163,8 @@ describe('the message list', () => {
     const deleteId = Number(await target.getAttribute('data-message-id'));
     menu = await openMenu(target);
     await menu.getByRole('menuitem', { name: 'Delete message' }).click(CLICK);
-    await target
+    // The question is a modal alert dialog over the page, not inside the row.
+    await page
       .getByRole('alertdialog', { name: 'Delete message?' })
       .getByRole('button', { name: 'Delete' })
       .click(CLICK);
