@@ -97,6 +97,14 @@ export function Preferences({ accountId }: { accountId: string }) {
         value={user.web_home_view ?? 'inbox'}
         onSave={(v) => void save('web_home_view', v)}
       />
+      <label className="check-setting">
+        <input
+          type="checkbox"
+          checked={user.web_escape_navigates_to_home_view !== false}
+          onChange={(e) => void save('web_escape_navigates_to_home_view', e.target.checked)}
+        />
+        Escape key navigates to home view
+      </label>
       <ChoiceSetting
         label="Channel links in the left sidebar go to"
         choices={CHANNEL_DEFAULT_VIEWS}
