@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, openApp, startApp, startRealm, type App, type Realm } from './support/app';
-import { messageWithText, openTopic } from './support/ui';
+import { messageWithText, openSettings, openTopic } from './support/ui';
 import { ApiClient } from '../support/client';
 
 // The page's globals as code passed to page.evaluate sees them (e2e files compile without DOM types).
@@ -111,6 +111,34 @@ describe('Esc, innermost first', () => {
     await page.keyboard.press('Escape');
     await page.getByRole('main').getByRole('heading', { name: 'Inbox' }).waitFor();
     expect(await heading.count()).toBe(0);
+  });
+});
+
+describe("Esc with nothing open, by the person's setting", () => {
+  it('stays in the conversation once "Escape key navigates to home view" is off', async () => {
+    await openSettings(page, 'Preferences');
+    const setting = page.getByRole('checkbox', { name: 'Escape key navigates to home view' });
+    expect(await setting.isChecked()).toBe(true);
+    // Saved to the server; the box shows the setting once the server's event comes back.
+    await setting.click();
+    await expect.poll(() => setting.isChecked()).toBe(false);
+    await expect
+      .poll(
+        async () =>
+          (await owner.post('/register', { fetch_event_types: '["user_settings"]' })).body
+            .user_settings?.web_escape_navigates_to_home_view,
+      )
+      .toBe(false);
+    try {
+      await openTopic(page, 'general', 'esc order');
+      await page.getByRole('list', { name: 'Messages' }).focus();
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Escape');
+      await page.getByRole('heading', { name: '#general > esc order' }).waitFor();
+      expect(await page.getByRole('main').getByRole('heading', { name: 'Inbox' }).count()).toBe(0);
+    } finally {
+      await owner.patch('/settings', { web_escape_navigates_to_home_view: true });
+    }
   });
 });
 
