@@ -4,7 +4,6 @@
 import type { ReactNode } from 'react';
 import { X } from 'lucide-react';
 import { ALL_MESSAGES_ROUTE, goBack, replaceRoute, uiStore } from '../store/ui-store';
-import { closeOpenMenu } from './open-menus';
 import { leaveSettings } from '../features/settings/form/unsaved';
 
 /** Leaves a full-window screen (all its own pages: a channel's settings, the create form). */
@@ -46,8 +45,9 @@ export function ScreenOverlay({
         if (e.key !== 'Escape' || e.defaultPrevented || uiStore.getState().overlay) return;
         const field = e.target as HTMLElement;
         if (field.matches('input:not([type=checkbox]):not([type=radio]), textarea, select')) return;
+        // An open menu or dialog inside is a Radix layer: it closed on this Esc (defaultPrevented).
         e.stopPropagation();
-        if (!closeOpenMenu(e.currentTarget)) closeScreen(kind);
+        closeScreen(kind);
       }}
     >
       <div className="screen-overlay-bar">

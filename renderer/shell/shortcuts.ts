@@ -1,14 +1,14 @@
 // Global keyboard shortcuts, as the public web app defines them: compose and reply (c, x, r,
 // Shift+R, @, >), moving the message selection from anywhere (j, k, Shift+G), going places (n,
 // Shift+N, p, s, Shift+I, t, a, Shift+P, *, d), filters (/, q, w), the selected message's actions
-// (Ctrl+S, +, =, Shift+M, u; message-keys.ts), ? help, Esc close (menu, then overlay) or back,
-// Ctrl/Cmd+K switch conversation. Letters are ignored while typing in a field and behind a dialog.
+// (Ctrl+S, +, =, Shift+M, u; message-keys.ts), ? help, Esc close (menu, dialog, overlay) or home view,
+// Ctrl/Cmd+K search, Ctrl/Cmd+Shift+K switch conversation. Letters are ignored while typing in a field and behind a dialog.
 // Each key's entry carries its help text, so the help overlay (features/help, handed
 // GLOBAL_SHORTCUTS by the shell) lists what this handler does.
 import { useEffect, type RefObject } from 'react';
 import type { AccountState, ChatStore } from '../store';
 import { selectActiveAccount } from '../store';
-import type { Narrow } from '../../shared/narrow';
+import { narrowKey, type Narrow } from '../../shared/narrow';
 import { describeNarrow } from '../features/messages/narrow-info';
 import {
   ALL_MESSAGES_ROUTE,
@@ -37,7 +37,7 @@ import {
   toggleTopicMute,
 } from './message-keys';
 import { moveSelection, type SelectionMove } from '../features/messages/selection-cursor';
-import { closeOpenMenu } from './open-menus';
+import { homeRoute } from './home-view';
 import type { ShortcutInfo } from '../features/help/shortcut-list';
 
 function typingInField(target: EventTarget | null): boolean {
@@ -73,6 +73,34 @@ function composeFrom(store: ChatStore, kind: 'channel' | 'dm'): void {
   navigate(target ? { kind: 'narrow', narrow: target } : ALL_MESSAGES_ROUTE);
   // Taken by the narrow view's compose box as it mounts.
   requestCompose(kind);
+}
+
+/**
+ * Esc closes the innermost open thing before it does anything else. An open menu, popover or
+ * dialog is a Radix layer (lib/ui): it closes itself on Esc, gives the focus back and marks the key
+ * handled before this window listener hears it. A field's own Esc is the field's (the search box
+ * clears, the compose box lets go of the focus and keeps its draft). Then an overlay still drawn
+ * without Radix closes. Only with nothing open does Esc navigate, as the public web app does: to
+ * the home view when the person's web_escape_navigates_to_home_view says so (its default), else
+ * nowhere.
+ */
+function onEscape(store: ChatStore, e: KeyboardEvent): void {
+  if (e.defaultPrevented) return;
+  if (uiStore.getState().overlay) {
+    e.preventDefault();
+    uiStore.setState({ overlay: null });
+    return;
+  }
+  if (typingInField(e.target)) return;
+  const settings = selectActiveAccount(store.getState())?.settings.user;
+  if (settings?.web_escape_navigates_to_home_view === false) return;
+  const home = homeRoute(settings?.web_home_view);
+  const { route } = uiStore.getState();
+  const atHome =
+    route.kind === home.kind &&
+    (route.kind !== 'narrow' ||
+      (home.kind === 'narrow' && narrowKey(route.narrow) === narrowKey(home.narrow)));
+  if (!atHome) navigate(home);
 }
 
 interface KeyAction extends ShortcutInfo {
@@ -300,10 +328,21 @@ const KEY_ACTIONS: Record<string, KeyAction> = {
   },
 };
 
-/** The keys handled with Ctrl (⌘ on a Mac), by the lower-case key. */
+/** Keys with Ctrl (⌘ on macOS), by `Shift+` and the lower-case key. */
 const CTRL_KEY_ACTIONS: Record<string, KeyAction> = {
+  // The public web app's second search key.
   k: {
     keys: ['Ctrl+K', '⌘K'],
+    group: 'Search',
+    description: 'Search messages',
+    run: (_, searchRef, e) => {
+      e.preventDefault();
+      searchRef.current?.focus();
+    },
+  },
+  // Tributary's own: the web app has no switcher.
+  'Shift+k': {
+    keys: ['Ctrl+Shift+K', '⇧⌘K'],
     group: 'Navigation',
     description: 'Switch conversation',
     run: (_, __, e) => {
@@ -319,22 +358,33 @@ const CTRL_KEY_ACTIONS: Record<string, KeyAction> = {
   },
 };
 
+/** Ctrl+K and Ctrl+Shift+K work from a field too; Ctrl+S acts on a message, not on text. */
+const FROM_FIELDS = new Set(['k', 'Shift+k']);
+
 const helpOf = ({ keys, group, description }: KeyAction): ShortcutInfo => ({
   keys,
   group,
   description,
 });
 
-/** What the global handler below does, for the help overlay. */
+/** What the global handler below does, for the help overlay: one row per action (`/` and Ctrl+K
+ * both search, as the web app's help lists them). */
+const ESC_HELP: ShortcutInfo = {
+  keys: ['Esc'],
+  group: 'The basics',
+  description: 'Close the open menu, dialog or overlay; with nothing open, go to the home view',
+};
+
 export const GLOBAL_SHORTCUTS: readonly ShortcutInfo[] = [
-  {
-    keys: ['Esc'],
-    group: 'The basics',
-    description: 'Close the menu or dialog, else go back',
-  },
-  ...Object.values(CTRL_KEY_ACTIONS).map(helpOf),
+  ESC_HELP,
   ...Object.values(KEY_ACTIONS).map(helpOf),
-];
+  ...Object.values(CTRL_KEY_ACTIONS).map(helpOf),
+].reduce<ShortcutInfo[]>((rows, info) => {
+  const same = rows.find((r) => r.group === info.group && r.description === info.description);
+  if (same) same.keys = [...same.keys, ...info.keys];
+  else rows.push({ ...info, keys: [...info.keys] });
+  return rows;
+}, []);
 
 export function useShortcuts(
   store: ChatStore,
@@ -343,26 +393,14 @@ export function useShortcuts(
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const ctrl = e.ctrlKey || e.metaKey;
-      if (
-        ctrl &&
-        !e.altKey &&
-        !e.shiftKey &&
-        Object.hasOwn(CTRL_KEY_ACTIONS, e.key.toLowerCase())
-      ) {
-        // Ctrl+K opens the switcher from a field too; Ctrl+S acts on a message, not on text.
-        const action = CTRL_KEY_ACTIONS[e.key.toLowerCase()];
-        if (action === CTRL_KEY_ACTIONS.k || !typingInField(e.target))
-          action.run(store, searchRef, e);
+      const ctrlKey = `${e.shiftKey ? 'Shift+' : ''}${e.key.toLowerCase()}`;
+      if (ctrl && !e.altKey && Object.hasOwn(CTRL_KEY_ACTIONS, ctrlKey)) {
+        if (FROM_FIELDS.has(ctrlKey) || !typingInField(e.target))
+          CTRL_KEY_ACTIONS[ctrlKey].run(store, searchRef, e);
         return;
       }
       if (e.key === 'Escape') {
-        // Innermost first: an open menu (inside the modal overlay, if one is open), the overlay,
-        // then back to the previous view.
-        const { overlay } = uiStore.getState();
-        const modal = overlay ? document.querySelector('[aria-modal="true"]') : null;
-        if (closeOpenMenu(modal ?? document)) e.preventDefault();
-        else if (overlay) uiStore.setState({ overlay: null });
-        else if (!typingInField(e.target)) goBack();
+        onEscape(store, e);
         return;
       }
       if (typingInField(e.target) || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented)

@@ -7,6 +7,7 @@ import '../styles/app.css';
 import '../styles/channels.css';
 import '../styles/recent.css';
 import '../styles/topics.css';
+import '../styles/menus.css';
 import '../styles/message-content.css';
 import '../styles/settings.css';
 import '../styles/settings-admin-extras.css';

@@ -131,7 +131,7 @@ describe('channels for everyone', () => {
       .getByRole('heading', { name: 'Channels', level: 1 })
       .waitFor({ state: 'detached' });
     await sidebar().getByRole('button', { name: 'Channel #field-trips options' }).click();
-    await sidebar().getByRole('menuitem', { name: 'Channel settings' }).click();
+    await session.page.getByRole('menuitem', { name: 'Channel settings' }).click();
     const settings = session.page.getByRole('article', { name: 'Settings for #field-trips' });
     await settings.getByRole('tab', { name: 'Subscribers' }).click();
     await settings.getByRole('searchbox', { name: 'Add subscribers' }).fill('farid');

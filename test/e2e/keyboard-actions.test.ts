@@ -84,11 +84,12 @@ describe('keyboard access to message actions and sidebar menus', () => {
       .toBe('1');
 
     await page.keyboard.press('i');
-    const menu = row.getByRole('menu', { name: 'Message actions' });
+    const menu = page.getByRole('menu', { name: 'Message actions' });
     await menu.waitFor();
     expect((await focused(page)).label).toBe('Quote and reply');
     await page.keyboard.press('ArrowDown');
-    expect((await focused(page)).label).toBe('Star');
+    // The menu moves its focus a task after the key.
+    await expect.poll(async () => (await focused(page)).label).toBe('Star');
     await page.keyboard.press('Enter');
     await expect.poll(() => flagsOf(id)).toContain('starred');
     await row.getByRole('img', { name: 'Starred' }).waitFor();
@@ -131,7 +132,7 @@ describe('keyboard access to message actions and sidebar menus', () => {
     await row.waitFor();
     await row.hover();
     await row.getByRole('button', { name: 'Message actions' }).click();
-    const menu = row.getByRole('menu', { name: 'Message actions' });
+    const menu = page.getByRole('menu', { name: 'Message actions' });
     await menu.waitFor();
     const rowBox = (await row.boundingBox())!;
     const menuBox = (await menu.boundingBox())!;
@@ -153,14 +154,10 @@ describe('keyboard access to message actions and sidebar menus', () => {
       opacity: '1',
     });
     await page.keyboard.press('Enter');
-    const menu = nav.getByRole('menu', { name: 'Channel #design options' });
+    const menu = page.getByRole('menu', { name: 'Channel #design options' });
     await menu.waitFor();
-    let item = await focused(page);
-    for (let i = 0; i < 4 && item.label !== 'Mute channel'; i++) {
-      await page.keyboard.press('Tab');
-      item = await focused(page);
-    }
-    expect(item.label).toBe('Mute channel');
+    // Opened from the keyboard, the menu puts the focus on its first item.
+    expect((await focused(page)).label).toBe('Mute channel');
     await page.keyboard.press('Enter');
     const muted = async () =>
       (await owner.get('/users/me/subscriptions')).body.subscriptions.find(

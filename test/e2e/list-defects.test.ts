@@ -112,7 +112,8 @@ async function flagsOf(id: number): Promise<string[]> {
 async function openMenu(target: Locator): Promise<Locator> {
   await target.hover();
   await target.getByRole('button', { name: 'Message actions' }).click();
-  const menu = target.getByRole('menu', { name: 'Message actions' });
+  // The menu opens in a layer over the page (a portal), not inside the row.
+  const menu = target.page().getByRole('menu', { name: 'Message actions' });
   await menu.waitFor();
   return menu;
 }
@@ -162,7 +163,8 @@ describe('the message list', () => {
     const deleteId = Number(await target.getAttribute('data-message-id'));
     menu = await openMenu(target);
     await menu.getByRole('menuitem', { name: 'Delete message' }).click(CLICK);
-    await target
+    // The question is a modal alert dialog over the page, not inside the row.
+    await page
       .getByRole('alertdialog', { name: 'Delete message?' })
       .getByRole('button', { name: 'Delete' })
       .click(CLICK);

@@ -71,7 +71,8 @@ describe('everyday navigation defects (issue #13)', () => {
       await page().mouse.move(1, 1);
       await row.hover();
       await row.getByRole('button', { name: 'Message actions' }).click();
-      await row.getByRole('menuitem', { name: item }).click();
+      // The menu opens in a layer over the page (a portal), not inside the row.
+      await page().getByRole('menuitem', { name: item }).click();
     };
 
     await resolveFromMenu('Mark as resolved');

@@ -209,7 +209,9 @@ describe('topic actions', () => {
         .getByRole('alert')
         .filter({ hasText: /permission|most recent messages/ })
         .waitFor();
-      // Still open, still the same topic, here and on the server.
+      // Still open (the page behind a modal dialog is hidden from the accessibility tree until it
+      // closes), still the same topic, here and on the server.
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
       await member.getByRole('heading', { name: '#general > lunch plans', exact: true }).waitFor();
       const stored = (await owner.get(`/messages/${old!.id}`)).body.message;
       expect(stored.subject).toBe('lunch plans');

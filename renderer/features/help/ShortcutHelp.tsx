@@ -1,37 +1,27 @@
 // The keyboard shortcut help (`?`): every shortcut by group, as the public app's help lists them.
-// Esc closes it (the global handler closes any overlay); so does the Close button.
-import { useEffect, useRef } from 'react';
+// A modal dialog (lib/ui/Dialog): Esc, a click beside it, the Close button or `?` again closes it
+// (the dialog keeps its keys from the page's handlers, so `?` is heard here).
 import { uiStore } from '../../store/ui-store';
 import { shortcutSections, type ShortcutInfo } from './shortcut-list';
+import { DialogClose, ModalDialog } from '../../lib/ui/Dialog';
 import './shortcut-help.css';
 
 /** `global`: the shell's own keys (shell/shortcuts.ts), which this floor cannot import. */
 export function ShortcutHelp({ global }: { global: readonly ShortcutInfo[] }) {
-  const closeRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    const before = document.activeElement as HTMLElement | null;
-    closeRef.current?.focus();
-    return () => before?.focus?.();
-  }, []);
   const close = () => uiStore.setState({ overlay: null });
   return (
-    <div
-      className="overlay"
-      onMouseDown={(e) => {
-        if (e.target === e.currentTarget) close();
-      }}
-    >
+    <ModalDialog label="Keyboard shortcuts" className="shortcut-help" onClose={close}>
       <div
-        className="panel shortcut-help"
-        role="dialog"
-        aria-modal="true"
-        aria-label="Keyboard shortcuts"
+        className="shortcut-help-body"
+        onKeyDown={(e) => {
+          if (e.key !== '?') return;
+          e.preventDefault();
+          close();
+        }}
       >
         <header>
           <h2>Keyboard shortcuts</h2>
-          <button ref={closeRef} type="button" onClick={close}>
-            Close
-          </button>
+          <DialogClose>Close</DialogClose>
         </header>
         <div className="shortcut-sections">
           {shortcutSections(global).map(({ group, shortcuts }) => (
@@ -40,7 +30,7 @@ export function ShortcutHelp({ global }: { global: readonly ShortcutInfo[] }) {
               <table>
                 <tbody>
                   {shortcuts.map((s) => (
-                    <tr key={s.description}>
+                    <tr key={`${s.description} ${s.keys.join()}`}>
                       <td>{s.description}</td>
                       <td className="keys">
                         {s.keys.map((k, i) => (
@@ -58,6 +48,6 @@ export function ShortcutHelp({ global }: { global: readonly ShortcutInfo[] }) {
           ))}
         </div>
       </div>
-    </div>
+    </ModalDialog>
   );
 }

@@ -1,14 +1,24 @@
 // The actions of one message: react, quote and reply, star, edit (within the realm's limit), move or
 // rename the topic with a propagate mode, resolve/unresolve, delete, mark unread from here, copy link.
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import {
-  useCallback,
-  useEffect,
-  useLayoutEffect,
-  useRef,
-  useState,
-  type KeyboardEvent as ReactKeyboardEvent,
-  type RefObject,
-} from 'react';
+  AlarmClock,
+  ArrowRightLeft,
+  CheckCheck,
+  CircleCheck,
+  CircleX,
+  Ellipsis,
+  Link,
+  MailOpen,
+  Pencil,
+  Quote,
+  SmilePlus,
+  Star,
+  StarOff,
+  Trash2,
+} from 'lucide-react';
+import { Menu, MenuItem, MenuSeparator } from '../../lib/ui/Menu';
+import { ConfirmAlert } from '../../lib/ui/Dialog';
 import { useQuery } from '@tanstack/react-query';
 import type { MessageWithFlags } from '../../../shared/api/types';
 import { isTopicResolved, narrowKey } from '../../../shared/narrow';
@@ -103,19 +113,25 @@ export function MessageActions({
 }) {
   const [mode, setModeState] = useState<Mode>(null);
   const [opensUp, setOpensUp] = useState(false);
+  /** The list the row is in: its menu stays inside it, off the compose box below. */
+  const [list, setList] = useState<Element | null>(null);
   const [error, setError] = useState<string | null>(null);
   const rootRef = useRef<HTMLDivElement>(null);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
+  /** The mode as last set, read by the menu's callbacks within the same event. */
+  const modeRef = useRef<Mode>(null);
   const selected = useUi((s) => s.selectedMessageId === message.id);
   /** Closing puts the focus back on the menu button when it was inside the actions (or lost with
    * them), so a keyboard user carries on from the message rather than from the top of the page. */
   const setMode = useCallback((next: Mode) => {
+    modeRef.current = next;
     if (next === null) {
       const focused = document.activeElement;
       if (!focused || focused === document.body || rootRef.current?.contains(focused))
         menuButtonRef.current?.focus();
     } else if (rootRef.current) {
       setOpensUp(moreRoomAbove(rootRef.current));
+      setList(rootRef.current.closest('.message-list'));
     }
     setModeState(next);
   }, []);
@@ -153,21 +169,40 @@ export function MessageActions({
         title="Add reaction"
         onClick={() => setMode(mode === 'emoji' ? null : 'emoji')}
       >
-        ☺
+        <SmilePlus aria-hidden="true" size={16} />
       </button>
-      <button
-        ref={menuButtonRef}
-        type="button"
-        className="icon"
-        aria-label="Message actions"
-        aria-haspopup="menu"
-        aria-expanded={mode === 'menu'}
-        aria-keyshortcuts={selected ? 'i' : undefined}
-        title="Message actions (i)"
-        onClick={() => setMode(mode === 'menu' ? null : 'menu')}
+      <Menu
+        label="Message actions"
+        button={<Ellipsis aria-hidden="true" size={16} />}
+        buttonProps={{
+          ref: menuButtonRef,
+          title: 'Message actions (i)',
+          'aria-keyshortcuts': selected ? 'i' : undefined,
+        }}
+        open={mode === 'menu'}
+        collisionBoundary={list}
+        // Radix closes the menu after an item's onSelect: an item that opened a form keeps it.
+        onOpenChange={(open) => {
+          if (open) setMode('menu');
+          else if (modeRef.current === 'menu') {
+            modeRef.current = null;
+            setModeState(null);
+          }
+        }}
+        onCloseAutoFocus={(e) => {
+          // A form or dialog chosen from the menu takes the focus; the button gets it otherwise.
+          if (modeRef.current !== null && modeRef.current !== 'menu') e.preventDefault();
+        }}
       >
-        ⋯
-      </button>
+        {mode === 'menu' ? (
+          <MessageMenu
+            accountId={accountId}
+            message={message}
+            setMode={setMode}
+            setError={setError}
+          />
+        ) : null}
+      </Menu>
       {mode ? (
         <ActionsPanel
           accountId={accountId}
@@ -209,46 +244,23 @@ function useMessageActionsKey(selected: boolean, open: () => void): void {
   }, [selected, open]);
 }
 
-/** Menu keys: the first item takes the focus when the menu opens; arrows, Home and End move it,
- * Esc closes it. */
-function useMenuFocus(menuRef: RefObject<HTMLDivElement | null>, open: boolean): void {
-  useEffect(() => {
-    if (open) menuRef.current?.querySelector<HTMLElement>('[role=menuitem]')?.focus();
-  }, [menuRef, open]);
+/** Runs a request from the actions: closes them when it succeeds, shows its error when not. */
+function runner(setMode: (mode: Mode) => void, setError: (error: string | null) => void) {
+  return (p: Promise<unknown>) => {
+    setError(null);
+    p.then(() => setMode(null)).catch((e: unknown) => setError(errorText(e)));
+  };
 }
 
-function onMenuKeyDown(e: ReactKeyboardEvent<HTMLDivElement>, close: () => void): void {
-  if (e.key === 'Escape') {
-    // This menu only, not the view behind it (Esc there goes back).
-    e.preventDefault();
-    e.stopPropagation();
-    close();
-    return;
-  }
-  const items = [...e.currentTarget.querySelectorAll<HTMLElement>('[role=menuitem]')];
-  const at = items.indexOf(document.activeElement as HTMLElement);
-  let next: number;
-  if (e.key === 'ArrowDown') next = (at + 1) % items.length;
-  else if (e.key === 'ArrowUp') next = (at - 1 + items.length) % items.length;
-  else if (e.key === 'Home') next = 0;
-  else if (e.key === 'End') next = items.length - 1;
-  else return;
-  e.preventDefault();
-  e.stopPropagation(); // not the message list's arrow keys
-  items[next]?.focus();
-}
-
-/** The open menu, emoji picker or form of one message's actions. */
-function ActionsPanel({
+/** The items of the actions menu (lib/ui/Menu), each with the public web app's icon. */
+function MessageMenu({
   accountId,
   message,
-  mode,
   setMode,
   setError,
 }: {
   accountId: string;
   message: MessageWithFlags;
-  mode: Exclude<Mode, null>;
   setMode: (mode: Mode) => void;
   setError: (error: string | null) => void;
 }) {
@@ -273,22 +285,132 @@ function ActionsPanel({
     message.type === 'stream' ? message.stream_id : -1,
     message.timestamp,
   );
-  const moveScope = useChatStore((s) => movePlacement(selectActiveAccount(s), message));
   const starred = message.flags.includes('starred');
   const site = uiStore.getState().accounts.find((a) => a.id === accountId)?.site ?? '';
-  const menuRef = useRef<HTMLDivElement>(null);
-  useMenuFocus(menuRef, mode === 'menu');
   const markRead = useMarkReadControl();
+  const run = runner(setMode, setError);
+  const resolved = message.type === 'stream' && isTopicResolved(message.subject);
 
-  const run = (p: Promise<unknown>) => {
-    setError(null);
-    p.then(() => setMode(null)).catch((e: unknown) => setError(errorText(e)));
-  };
+  return (
+    <>
+      <MenuItem
+        icon={Quote}
+        onSelect={() => {
+          setMode(null);
+          void quoteAndReply(accountId, message, self);
+        }}
+      >
+        Quote and reply
+      </MenuItem>
+      <MenuItem
+        icon={starred ? StarOff : Star}
+        onSelect={() =>
+          run(
+            api().updateFlags({
+              accountId,
+              messages: [message.id],
+              op: starred ? 'remove' : 'add',
+              flag: 'starred',
+            }),
+          )
+        }
+      >
+        {starred ? 'Unstar' : 'Star'}
+      </MenuItem>
+      {canEdit ? (
+        <MenuItem icon={Pencil} onSelect={() => setMode('edit')}>
+          Edit message
+        </MenuItem>
+      ) : null}
+      {message.type === 'stream' && (topicRights.moveTopics || topicRights.moveChannels) ? (
+        <MenuItem icon={ArrowRightLeft} onSelect={() => setMode('move')}>
+          {moveLabel(topicRights)}
+        </MenuItem>
+      ) : null}
+      {message.type === 'stream' && topicRights.resolve ? (
+        <MenuItem
+          icon={resolved ? CircleX : CircleCheck}
+          onSelect={() => run(toggleResolved(accountId, message.id, message.subject))}
+        >
+          {resolved ? 'Mark as unresolved' : 'Mark as resolved'}
+        </MenuItem>
+      ) : null}
+      <MenuSeparator />
+      <MenuItem
+        icon={MailOpen}
+        onSelect={() => {
+          // The list would mark them read again at once (they are in view): it waits for
+          // the reader to scroll, as in the web app.
+          markRead.suspend();
+          run(
+            api()
+              .updateFlagsForNarrow({
+                accountId,
+                anchor: message.id,
+                numBefore: 0,
+                numAfter: 5000,
+                includeAnchor: true,
+                narrow: conversationOf(message, self),
+                op: 'remove',
+                flag: 'read',
+              })
+              .catch((e: unknown) => {
+                markRead.resume();
+                throw e;
+              }),
+          );
+        }}
+      >
+        Mark as unread from here
+      </MenuItem>
+      <MenuItem
+        icon={Link}
+        onSelect={() => run(navigator.clipboard.writeText(messageLink(site, message, self)))}
+      >
+        Copy link to message
+      </MenuItem>
+      {canRemind ? (
+        <MenuItem icon={AlarmClock} onSelect={() => setMode('reminder')}>
+          Remind me about this
+        </MenuItem>
+      ) : null}
+      <MenuItem icon={CheckCheck} onSelect={() => setMode('read-receipts')}>
+        Read receipts
+      </MenuItem>
+      {message.sender_id === self || selfIsAdmin ? (
+        <>
+          <MenuSeparator />
+          <MenuItem icon={Trash2} onSelect={() => setMode('confirm-delete')}>
+            Delete message
+          </MenuItem>
+        </>
+      ) : null}
+    </>
+  );
+}
 
-  const resolve = () => {
-    if (message.type !== 'stream') return;
-    run(toggleResolved(accountId, message.id, message.subject));
-  };
+/** The open emoji picker, form or dialog of one message's actions (the menu is MessageMenu). */
+function ActionsPanel({
+  accountId,
+  message,
+  mode,
+  setMode,
+  setError,
+}: {
+  accountId: string;
+  message: MessageWithFlags;
+  mode: Exclude<Mode, null>;
+  setMode: (mode: Mode) => void;
+  setError: (error: string | null) => void;
+}) {
+  const self = useChatStore((s) => selectActiveAccount(s)?.selfUserId ?? 0);
+  const run = runner(setMode, setError);
+  // Moves from a message are bound by the realm's time limits from its send time.
+  const topicRights = useTopicPermissions(
+    message.type === 'stream' ? message.stream_id : -1,
+    message.timestamp,
+  );
+  const moveScope = useChatStore((s) => movePlacement(selectActiveAccount(s), message));
 
   return (
     <>
@@ -308,105 +430,6 @@ function ActionsPanel({
           }
         />
       ) : null}
-      {mode === 'menu' ? (
-        <div
-          className="menu"
-          role="menu"
-          aria-label="Message actions"
-          ref={menuRef}
-          onKeyDown={(e) => onMenuKeyDown(e, () => setMode(null))}
-        >
-          <button
-            role="menuitem"
-            type="button"
-            onClick={() => {
-              setMode(null);
-              void quoteAndReply(accountId, message, self);
-            }}
-          >
-            Quote and reply
-          </button>
-          <button
-            role="menuitem"
-            type="button"
-            onClick={() =>
-              run(
-                api().updateFlags({
-                  accountId,
-                  messages: [message.id],
-                  op: starred ? 'remove' : 'add',
-                  flag: 'starred',
-                }),
-              )
-            }
-          >
-            {starred ? 'Unstar' : 'Star'}
-          </button>
-          {canEdit ? (
-            <button role="menuitem" type="button" onClick={() => setMode('edit')}>
-              Edit message
-            </button>
-          ) : null}
-          {message.type === 'stream' && (topicRights.moveTopics || topicRights.moveChannels) ? (
-            <button role="menuitem" type="button" onClick={() => setMode('move')}>
-              {moveLabel(topicRights)}
-            </button>
-          ) : null}
-          {message.type === 'stream' && topicRights.resolve ? (
-            <button role="menuitem" type="button" onClick={resolve}>
-              {isTopicResolved(message.subject) ? 'Mark as unresolved' : 'Mark as resolved'}
-            </button>
-          ) : null}
-          <button
-            role="menuitem"
-            type="button"
-            onClick={() => {
-              // The list would mark them read again at once (they are in view): it waits for
-              // the reader to scroll, as in the web app.
-              markRead.suspend();
-              run(
-                api()
-                  .updateFlagsForNarrow({
-                    accountId,
-                    anchor: message.id,
-                    numBefore: 0,
-                    numAfter: 5000,
-                    includeAnchor: true,
-                    narrow: conversationOf(message, self),
-                    op: 'remove',
-                    flag: 'read',
-                  })
-                  .catch((e: unknown) => {
-                    markRead.resume();
-                    throw e;
-                  }),
-              );
-            }}
-          >
-            Mark as unread from here
-          </button>
-          <button
-            role="menuitem"
-            type="button"
-            onClick={() => run(navigator.clipboard.writeText(messageLink(site, message, self)))}
-          >
-            Copy link to message
-          </button>
-          {canRemind ? (
-            <button role="menuitem" type="button" onClick={() => setMode('reminder')}>
-              Remind me about this
-            </button>
-          ) : null}
-          <button role="menuitem" type="button" onClick={() => setMode('read-receipts')}>
-            Read receipts
-          </button>
-          {message.sender_id === self || selfIsAdmin ? (
-            <button role="menuitem" type="button" onClick={() => setMode('confirm-delete')}>
-              Delete message
-            </button>
-          ) : null}
-        </div>
-      ) : null}
       {mode === 'reminder' ? (
         <ReminderForm accountId={accountId} messageId={message.id} onClose={() => setMode(null)} />
       ) : null}
@@ -414,18 +437,14 @@ function ActionsPanel({
         <ReadReceipts accountId={accountId} messageId={message.id} onClose={() => setMode(null)} />
       ) : null}
       {mode === 'confirm-delete' ? (
-        <div className="menu" role="alertdialog" aria-label="Delete message?">
+        <ConfirmAlert
+          label="Delete message?"
+          confirmLabel="Delete"
+          onClose={() => setMode(null)}
+          onConfirm={() => run(api().deleteMessage({ accountId, messageId: message.id }))}
+        >
           <p>Delete this message for everyone?</p>
-          <button
-            type="button"
-            onClick={() => run(api().deleteMessage({ accountId, messageId: message.id }))}
-          >
-            Delete
-          </button>
-          <button type="button" onClick={() => setMode(null)}>
-            Cancel
-          </button>
-        </div>
+        </ConfirmAlert>
       ) : null}
       {mode === 'edit' ? (
         <EditMessage

@@ -1,5 +1,6 @@
 // A user's profile: name, role, status, local time from their time zone, custom profile fields,
 // and a button to message them.
+import { DialogClose, ModalDialog } from '../../lib/ui/Dialog';
 import { useQuery } from '@tanstack/react-query';
 import { useChatStore, useUser, useUserStatus } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
@@ -71,54 +72,45 @@ export function UserProfile({ accountId, userId }: { accountId: string; userId: 
     (id) => users?.get(id)?.full_name ?? `User ${id}`,
   );
   return (
-    <div
-      className="overlay"
-      role="dialog"
-      aria-modal="true"
-      aria-label={`Profile of ${user.full_name}`}
-    >
-      <div className="panel profile">
-        <h2>{user.full_name}</h2>
-        <RoleAndStatus user={user} status={status} />
-        <dl>
-          <dt>Email</dt>
-          <dd>{user.delivery_email ?? user.email}</dd>
-          {time ? (
-            <>
-              <dt>Local time</dt>
-              <dd>
-                {time} ({user.timezone})
-              </dd>
-            </>
-          ) : null}
-          {rows.map((row) => (
-            <div key={row.id}>
-              <dt>{row.name}</dt>
-              <dd>
-                {row.html ? (
-                  <span
-                    dangerouslySetInnerHTML={{ __html: sanitizeMessageHtml(row.html, accountId) }}
-                  />
-                ) : (
-                  row.text
-                )}
-              </dd>
-            </div>
-          ))}
-        </dl>
-        <button
-          type="button"
-          onClick={() => {
-            close();
-            navigate({ kind: 'narrow', narrow: dmNarrow([user.user_id]) });
-          }}
-        >
-          Send direct message
-        </button>
-        <button type="button" onClick={close}>
-          Close
-        </button>
-      </div>
-    </div>
+    <ModalDialog label={`Profile of ${user.full_name}`} className="profile" onClose={close}>
+      <h2>{user.full_name}</h2>
+      <RoleAndStatus user={user} status={status} />
+      <dl>
+        <dt>Email</dt>
+        <dd>{user.delivery_email ?? user.email}</dd>
+        {time ? (
+          <>
+            <dt>Local time</dt>
+            <dd>
+              {time} ({user.timezone})
+            </dd>
+          </>
+        ) : null}
+        {rows.map((row) => (
+          <div key={row.id}>
+            <dt>{row.name}</dt>
+            <dd>
+              {row.html ? (
+                <span
+                  dangerouslySetInnerHTML={{ __html: sanitizeMessageHtml(row.html, accountId) }}
+                />
+              ) : (
+                row.text
+              )}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <button
+        type="button"
+        onClick={() => {
+          close();
+          navigate({ kind: 'narrow', narrow: dmNarrow([user.user_id]) });
+        }}
+      >
+        Send direct message
+      </button>
+      <DialogClose>Close</DialogClose>
+    </ModalDialog>
   );
 }

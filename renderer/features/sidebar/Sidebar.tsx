@@ -24,6 +24,8 @@ import {
 import { ChannelList, type RowSlot } from './ChannelList';
 import { channelClickNarrow, needsTopics } from './channel-default-view';
 import { RowMenu } from './RowMenu';
+import { MenuItem } from '../../lib/ui/Menu';
+import { Bell, BellOff, BookCheck, Pin, PinOff, Settings } from 'lucide-react';
 import { TopicMenu } from '../topics/TopicMenu';
 import { markNarrowRead } from '../topics/topic-actions';
 
@@ -301,30 +303,27 @@ const ChannelRow = memo(function ChannelRow({
           <Count n={unread} label={`${unread} unread in #${sub.name}`} />
         </button>
         <RowMenu label={`Channel #${sub.name} options`}>
-          <button type="button" role="menuitem" onClick={() => setSubscription('is_muted', !muted)}>
+          <MenuItem
+            icon={muted ? Bell : BellOff}
+            onSelect={() => setSubscription('is_muted', !muted)}
+          >
             {muted ? 'Unmute channel' : 'Mute channel'}
-          </button>
-          <button
-            type="button"
-            role="menuitem"
-            onClick={() => setSubscription('pin_to_top', !sub.pin_to_top)}
+          </MenuItem>
+          <MenuItem
+            icon={sub.pin_to_top ? PinOff : Pin}
+            onSelect={() => setSubscription('pin_to_top', !sub.pin_to_top)}
           >
             {sub.pin_to_top ? 'Unpin channel' : 'Pin channel to top'}
-          </button>
-          <button
-            type="button"
-            role="menuitem"
-            onClick={() => report(markNarrowRead(accountId, channelNarrow(id)))}
+          </MenuItem>
+          <MenuItem
+            icon={BookCheck}
+            onSelect={() => report(markNarrowRead(accountId, channelNarrow(id)))}
           >
             Mark channel as read
-          </button>
-          <button
-            type="button"
-            role="menuitem"
-            onClick={() => navigate({ kind: 'channels', streamId: id })}
-          >
+          </MenuItem>
+          <MenuItem icon={Settings} onSelect={() => navigate({ kind: 'channels', streamId: id })}>
             Channel settings
-          </button>
+          </MenuItem>
         </RowMenu>
       </div>
       {open ? (

@@ -1,16 +1,27 @@
 // The topic menu wherever a topic appears (the sidebar's topic rows, the message list's recipient
 // headers), with the public web app's topic actions: follow / mute, mark as read / unread, copy
 // link, move or rename, resolve / unresolve. Moving and resolving are offered only to people the
-// realm lets do them (topic-permissions.ts). Moving opens a dialog on top of the page (a portal: the
-// message list clips what it contains); a refusal by the server is shown in it and nothing changes.
+// realm lets do them (topic-permissions.ts). Moving opens a modal dialog (lib/ui/Dialog); a refusal
+// by the server is shown in it and nothing changes.
 import { useState } from 'react';
-import { createPortal } from 'react-dom';
 import { useChatStore, useChatStoreApi } from '../../store/hooks';
 import { selectActiveAccount, topicVisibility } from '../../store';
 import { isTopicResolved, topicNarrow } from '../../../shared/narrow';
 import { errorText } from '../../bridge/api';
 import { uiStore } from '../../store/ui-store';
 import { RowMenu } from '../sidebar/RowMenu';
+import { MenuItem } from '../../lib/ui/Menu';
+import { ModalDialog } from '../../lib/ui/Dialog';
+import {
+  ArrowRightLeft,
+  BellOff,
+  BellRing,
+  BookCheck,
+  BookDashed,
+  CircleCheck,
+  CircleX,
+  Link,
+} from 'lucide-react';
 import { useMarkReadControl } from '../messages/mark-read-control';
 import { MoveTopicForm, type MoveChoice } from './MoveTopicForm';
 import { moveLabel, useTopicPermissions, type TopicPermissions } from './topic-permissions';
@@ -69,32 +80,29 @@ export function TopicMenu({
         {/* Each toggle sets its policy, or back to none (0) when it is the current one. */}
         {(
           [
-            [3, 'Unfollow topic', 'Follow topic'],
-            [1, 'Unmute topic', 'Mute topic'],
+            [3, 'Unfollow topic', 'Follow topic', BellRing],
+            [1, 'Unmute topic', 'Mute topic', BellOff],
           ] as const
-        ).map(([toggled, undo, label]) => (
-          <button
+        ).map(([toggled, undo, label, icon]) => (
+          <MenuItem
             key={toggled}
-            type="button"
-            role="menuitem"
-            onClick={() =>
+            icon={icon}
+            onSelect={() =>
               show(setPolicy(accountId, streamId, topic, policy === toggled ? 0 : toggled))
             }
           >
             {policy === toggled ? undo : label}
-          </button>
+          </MenuItem>
         ))}
-        <button
-          type="button"
-          role="menuitem"
-          onClick={() => show(markNarrowRead(accountId, topicNarrow(streamId, topic)))}
+        <MenuItem
+          icon={BookCheck}
+          onSelect={() => show(markNarrowRead(accountId, topicNarrow(streamId, topic)))}
         >
           Mark topic as read
-        </button>
-        <button
-          type="button"
-          role="menuitem"
-          onClick={() => {
+        </MenuItem>
+        <MenuItem
+          icon={BookDashed}
+          onSelect={() => {
             // An open list would mark them read again at once: it waits for the reader to scroll.
             markRead.suspend();
             show(
@@ -106,29 +114,27 @@ export function TopicMenu({
           }}
         >
           Mark topic as unread
-        </button>
-        <button
-          type="button"
-          role="menuitem"
-          onClick={() =>
+        </MenuItem>
+        <MenuItem
+          icon={Link}
+          onSelect={() =>
             show(navigator.clipboard.writeText(topicLink(site(), streamId, channelName(), topic)))
           }
         >
           Copy link to topic
-        </button>
+        </MenuItem>
         {permissions.moveTopics || permissions.moveChannels ? (
-          <button type="button" role="menuitem" onClick={() => setMoving(true)}>
+          <MenuItem icon={ArrowRightLeft} onSelect={() => setMoving(true)}>
             {moveLabel(permissions)}
-          </button>
+          </MenuItem>
         ) : null}
         {permissions.resolve ? (
-          <button
-            type="button"
-            role="menuitem"
-            onClick={() => show(anyMessage().then((id) => toggleResolved(accountId, id, topic)))}
+          <MenuItem
+            icon={isTopicResolved(topic) ? CircleX : CircleCheck}
+            onSelect={() => show(anyMessage().then((id) => toggleResolved(accountId, id, topic)))}
           >
             {isTopicResolved(topic) ? 'Mark as unresolved' : 'Mark as resolved'}
-          </button>
+          </MenuItem>
         ) : null}
       </RowMenu>
       {error && !moving ? (
@@ -180,49 +186,37 @@ function MoveTopicDialog({
 }) {
   const [refusal, setRefusal] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  return createPortal(
-    // Events inside still bubble through the React tree (the list's keys and clicks): they end here.
-    <div
-      className="overlay"
-      onClick={(e) => {
-        e.stopPropagation();
-        if (e.target === e.currentTarget) onClose();
-      }}
-      onKeyDown={(e) => e.stopPropagation()}
+  return (
+    <ModalDialog
+      label={`Move or rename ${topic || '(no topic)'}`}
+      className="move-topic-dialog"
+      onClose={onClose}
     >
-      <div
-        className="panel move-topic-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-label={`Move or rename ${topic || '(no topic)'}`}
-      >
-        <h3>{moveLabel(permissions)}</h3>
-        <MoveTopicForm
-          className="move-form"
-          streamId={streamId}
-          topic={topic}
-          scope={fromMessage ? 'change_all' : undefined}
-          permissions={permissions}
-          onCancel={onClose}
-          onMove={(choice) => {
-            if (busy) return;
-            setBusy(true);
-            setRefusal(null);
-            onMove(choice)
-              .then(onClose)
-              .catch((e: unknown) => {
-                setRefusal(errorText(e));
-                setBusy(false);
-              });
-          }}
-        />
-        {refusal ? (
-          <p role="alert" className="error">
-            {refusal}
-          </p>
-        ) : null}
-      </div>
-    </div>,
-    document.body,
+      <h3>{moveLabel(permissions)}</h3>
+      <MoveTopicForm
+        className="move-form"
+        streamId={streamId}
+        topic={topic}
+        scope={fromMessage ? 'change_all' : undefined}
+        permissions={permissions}
+        onCancel={onClose}
+        onMove={(choice) => {
+          if (busy) return;
+          setBusy(true);
+          setRefusal(null);
+          onMove(choice)
+            .then(onClose)
+            .catch((e: unknown) => {
+              setRefusal(errorText(e));
+              setBusy(false);
+            });
+        }}
+      />
+      {refusal ? (
+        <p role="alert" className="error">
+          {refusal}
+        </p>
+      ) : null}
+    </ModalDialog>
   );
 }

@@ -1,5 +1,5 @@
 // Keyboard shortcuts in the whole app (App on a fake bridge): c and x from views without compose,
-// Esc closing an open menu before going back, arrow keys then r, / and Ctrl+K; and `n` choosing the
+// Esc closing an open menu before going back, arrow keys then r, / and Ctrl+K (search), Ctrl+Shift+K (the switcher); and `n` choosing the
 // next unread topic in sidebar order after the open one (`p` the next direct message); and the web
 // app's keys that act on the selected message (j/k, Ctrl+S, +, Shift+M, s, Shift+R), q/w and the
 // view keys, checked against the requests the bridge receives.
@@ -43,13 +43,15 @@ afterEach(() => {
 });
 
 /** The app on a bridge whose snapshot is the demo register and whose history is `messages`. */
-async function startApp(messageIds: number[] = []) {
+async function startApp(messageIds: number[] = [], userSettings: Record<string, unknown> = {}) {
+  const base = register();
+  const snapshot = () => ({ ...base, user_settings: { ...base.user_settings, ...userSettings } });
   const messages = messageIds.map((id) => ({
     ...channelMessage(id, GENERAL, 'lunch'),
     flags: ['read'],
   }));
   const bridge = installFakeApi({
-    ...liveAppAnswers(register),
+    ...liveAppAnswers(snapshot),
     getMessages: (input) => ({
       ...(QUIET_MAIN_ANSWERS.getMessages(input) as object),
       messages,
@@ -131,9 +133,10 @@ describe('Esc', () => {
     fireEvent.keyDown(item, { key: 'Escape' });
     expect(screen.queryByRole('menu')).toBeNull();
     expect(trigger.getAttribute('aria-expanded')).toBe('false');
-    expect(document.activeElement).toBe(trigger);
+    // The menu gives the focus back as it unmounts.
+    await waitFor(() => expect(document.activeElement).toBe(trigger));
     expect(routeKey()).toBe(narrowKey([]));
-    // With nothing open, Esc goes back.
+    // With nothing open, Esc goes to the home view (the demo's: the inbox).
     fireEvent.keyDown(document.body, { key: 'Escape' });
     expect(routeKey()).toBe('inbox');
   });
@@ -149,18 +152,47 @@ describe('Esc', () => {
     item.focus();
     fireEvent.keyDown(item, { key: 'Escape' });
     expect(screen.queryByRole('menu')).toBeNull();
-    expect(document.activeElement).toBe(trigger);
+    await waitFor(() => expect(document.activeElement).toBe(trigger));
     expect(routeKey()).toBe(narrowKey(topicNarrow(GENERAL, 'lunch')));
   });
 
-  it('closes the conversation switcher opened with Ctrl+K before going back', async () => {
+  it('closes the conversation switcher opened with Ctrl+Shift+K before going back', async () => {
     await startApp();
     go({ kind: 'inbox' });
     go({ kind: 'narrow', narrow: topicNarrow(GENERAL, 'lunch') });
-    fireEvent.keyDown(document.body, { key: 'k', ctrlKey: true });
+    fireEvent.keyDown(document.body, { key: 'K', ctrlKey: true, shiftKey: true });
     expect(screen.getByRole('dialog', { name: 'Switch conversation' })).toBeTruthy();
     fireEvent.keyDown(document.body, { key: 'Escape' });
     expect(screen.queryByRole('dialog')).toBeNull();
+    expect(routeKey()).toBe(narrowKey(topicNarrow(GENERAL, 'lunch')));
+  });
+
+  it('with nothing open goes to the home view the person chose, and nowhere if they said so', async () => {
+    await startApp([], { web_home_view: 'recent' });
+    go({ kind: 'inbox' });
+    go({ kind: 'narrow', narrow: topicNarrow(GENERAL, 'lunch') });
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(routeKey()).toBe('recent');
+    cleanup();
+    resetUi('a');
+    await startApp([], { web_escape_navigates_to_home_view: false });
+    go({ kind: 'narrow', narrow: topicNarrow(GENERAL, 'lunch') });
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(routeKey()).toBe(narrowKey(topicNarrow(GENERAL, 'lunch')));
+  });
+
+  it('closes the shortcut help dialog and gives the focus back to what had it', async () => {
+    await startApp();
+    go({ kind: 'narrow', narrow: topicNarrow(GENERAL, 'lunch') });
+    const before = screen.getByRole('button', { name: 'Channel #design options' });
+    before.focus();
+    fireEvent.keyDown(before, { key: '?' });
+    const help = screen.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    // The focus is trapped inside: it starts on the dialog's first control.
+    await waitFor(() => expect(help.contains(document.activeElement)).toBe(true));
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(before));
     expect(routeKey()).toBe(narrowKey(topicNarrow(GENERAL, 'lunch')));
   });
 });
@@ -181,10 +213,17 @@ describe('arrow keys, r and /', () => {
     await expectReplyAt(101);
   });
 
-  it('/ focuses the search box', async () => {
+  it('/ and Ctrl+K (the web app’s second search key, from a field too) focus the search box', async () => {
     await startApp();
+    const search = screen.getByRole('combobox', { name: 'Search messages' });
     fireEvent.keyDown(document.body, { key: '/' });
-    expect(document.activeElement).toBe(screen.getByRole('combobox', { name: 'Search messages' }));
+    expect(document.activeElement).toBe(search);
+    search.blur();
+    const filter = screen.getByRole('searchbox', { name: 'Filter sidebar channels' });
+    filter.focus();
+    fireEvent.keyDown(filter, { key: 'k', ctrlKey: true });
+    expect(document.activeElement).toBe(search);
+    expect(screen.queryByRole('dialog', { name: 'Switch conversation' })).toBeNull();
   });
 });
 

@@ -48,9 +48,11 @@ describe('keyboard shortcut help', () => {
     for (const key of ['x', 'r', '?', 'Esc'])
       expect(within(basics).getAllByText(key, { selector: 'kbd' }).length).toBeGreaterThan(0);
     const navigation = within(help).getByRole('region', { name: 'Navigation' });
-    for (const key of ['n', 'Ctrl+K', '↑', 'Home'])
+    for (const key of ['n', 'Ctrl+Shift+K', '↑', 'Home'])
       expect(within(navigation).getByText(key, { selector: 'kbd' })).toBeTruthy();
-    expect(within(help).getByText('/', { selector: 'kbd' })).toBeTruthy();
+    const search = within(help).getByRole('region', { name: 'Search' });
+    for (const key of ['/', 'Ctrl+K'])
+      expect(within(search).getByText(key, { selector: 'kbd' })).toBeTruthy();
     expect(within(help).getByText('i', { selector: 'kbd' })).toBeTruthy();
     expect(within(help).getByText('Alt+P', { selector: 'kbd' })).toBeTruthy();
 

@@ -103,7 +103,7 @@ function Shortcuts({ store }: { store: ChatStore }) {
 }
 
 describe('keyboard shortcuts', () => {
-  it('n opens the next unread topic, Ctrl+K the switcher, Esc closes it, c and x request compose', () => {
+  it('n opens the next unread topic, Ctrl+Shift+K the switcher, Esc closes it, c and x request compose', () => {
     const { store } = setupStore({
       unread_msgs: unreadMsgs({
         streams: [{ stream_id: GENERAL, topic: 'lunch', unread_message_ids: [101] }],
@@ -116,7 +116,7 @@ describe('keyboard shortcuts', () => {
       narrowKey(topicNarrow(GENERAL, 'lunch')),
     );
 
-    fireEvent.keyDown(window, { key: 'k', ctrlKey: true });
+    fireEvent.keyDown(window, { key: 'K', ctrlKey: true, shiftKey: true });
     expect(uiStore.getState().overlay).toEqual({ kind: 'switcher' });
     fireEvent.keyDown(window, { key: 'Escape' });
     expect(uiStore.getState().overlay).toBeNull();

@@ -123,6 +123,15 @@ export function Preferences({ accountId }: { accountId: string }) {
         name="web_home_view"
         fallback={'inbox'}
       />
+      <label className="check-setting">
+        <input
+          type="checkbox"
+          checked={form.values.web_escape_navigates_to_home_view !== false}
+          onChange={(e) => form.set('web_escape_navigates_to_home_view', e.target.checked)}
+        />
+        Escape key navigates to home view
+      </label>
+      <FieldStatus form={form} name="web_escape_navigates_to_home_view" />
       <ChoiceSetting
         label="Channel links in the left sidebar go to"
         choices={CHANNEL_DEFAULT_VIEWS}
