@@ -133,18 +133,24 @@ export class LocalRealm implements LocalRealmControl {
   }
 
   /**
-   * Signs in as the demo owner whenever it runs and there is no account yet (a first launch, or
-   * one whose server could not start until Retry). Resolves after the attempt for the current
-   * status. Call it once the services' sessions have started.
+   * Signs in as the demo owner once it runs, on a launch that started with no account (a first
+   * launch, or one whose server could not start until Retry). Only until this launch has had an
+   * account: after the person removed the last one, a restart of the server must not sign them
+   * back in. Resolves after the attempt for the current status. Call it once the services'
+   * sessions have started.
    */
   signInWhenRunning(services: MainServices): Promise<void> {
+    if (services.accounts.list().length > 0) return Promise.resolve();
+    let stop = () => {};
     const signIn = async (status: LocalRealmStatus) => {
-      if (status.state !== 'running' || services.accounts.list().length > 0) return;
+      if (services.accounts.list().length > 0) return stop();
+      if (status.state !== 'running') return;
       await signInToLocalRealm(services, status.url, this.credentialsFile).catch((error: unknown) =>
         console.error('Tributary: signing in to the local realm failed', error),
       );
+      if (services.accounts.list().length > 0) stop();
     };
-    this.subscribe((status) => void signIn(status));
+    stop = this.subscribe((status) => void signIn(status));
     return signIn(this.status());
   }
 

@@ -204,7 +204,15 @@ if (!app.requestSingleInstanceLock()) {
           console.error(`Tributary: the local realm server could not start: ${status.reason}`);
         }
       });
-      await realm.settle(running.accounts, (from, to) => void running.repointSite(from, to));
+      await realm.settle(
+        running.accounts,
+        (from, to) =>
+          void running
+            .repointSite(from, to)
+            .catch((error: unknown) =>
+              console.error('Tributary: repointing the local account failed', error),
+            ),
+      );
     }
     running.start();
     if (localRealm) {

@@ -259,13 +259,15 @@ export class MainServices {
    * accounts are stored with the new site and their sessions started anew on it.
    */
   async repointSite(from: string, to: string): Promise<void> {
-    for (const record of this.accounts.list()) {
-      if (normalizeSite(record.site) !== normalizeSite(from)) continue;
+    for (const { id } of this.accounts.list()) {
+      // Read afresh after each wait: an account removed meanwhile must not come back.
+      const record = this.accounts.get(id);
+      if (!record || normalizeSite(record.site) !== normalizeSite(from)) continue;
       const moved = { ...record, site: normalizeSite(to) };
       this.accounts.upsert(moved);
-      if (!this.sessions.has(record.id)) continue;
-      await this.stopSession(record.id);
-      this.startSession(moved);
+      if (!this.sessions.has(id)) continue;
+      await this.stopSession(id);
+      if (this.accounts.get(id)) this.startSession(this.accounts.get(id)!);
     }
     this.pushAccounts();
   }

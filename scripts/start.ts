@@ -217,7 +217,15 @@ async function main(): Promise<void> {
     openExternal: (url) => openInBrowser(url),
     localRealm: realm ?? undefined,
     beforeServicesStart: async (services) =>
-      realm?.settle(services.accounts, (from, to) => void services.repointSite(from, to)),
+      realm?.settle(
+        services.accounts,
+        (from, to) =>
+          void services
+            .repointSite(from, to)
+            .catch((error: unknown) =>
+              console.error('Tributary: repointing the local account failed', error),
+            ),
+      ),
   });
   if (realm) {
     // A first launch signs in once the server runs, before it shows the window (else the page

@@ -1,13 +1,14 @@
 // Settings and the channel browser open over the whole window, as the public web app's overlays:
 // both sidebars out of the way, their tables at the window's width. The frame has a bar with the
 // close button; Esc closes it too.
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { X } from 'lucide-react';
 import { ALL_MESSAGES_ROUTE, goBack, replaceRoute, uiStore } from '../store/ui-store';
 import { leaveSettings } from '../features/settings/form/unsaved';
 
-/** Leaves a full-window screen (all its own pages: a channel's settings, the create form). */
-function closeScreen(kind: 'settings' | 'channels'): void {
+/** Leaves a full-window screen (all its own pages: a channel's settings, the create form). The
+ * close button, Esc inside it and the global Esc (shortcuts.ts) all come here. */
+export function closeScreen(kind: 'settings' | 'channels'): void {
   // Settings save as they go; what could not be saved is asked about before it is dropped.
   if (kind === 'settings') leaveSettings(() => goBackFrom(kind));
   else goBackFrom(kind);
@@ -36,8 +37,23 @@ export function ScreenOverlay({
   kind: 'settings' | 'channels';
   children: ReactNode;
 }) {
+  // The screen takes the focus as it opens (the button that opened it is now under it) and gives
+  // it back as it closes, when the focus was still inside.
+  const frame = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const opener = document.activeElement as HTMLElement | null;
+    if (!frame.current?.contains(opener)) frame.current?.focus();
+    const node = frame.current;
+    return () => {
+      const focused = document.activeElement;
+      if (opener?.isConnected && (!focused || focused === document.body || node?.contains(focused)))
+        opener.focus();
+    };
+  }, []);
   return (
     <div
+      ref={frame}
+      tabIndex={-1}
       className="screen-overlay"
       role="dialog"
       aria-label={title}

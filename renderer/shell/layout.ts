@@ -61,6 +61,10 @@ export function useLayout(): Layout {
   return { peopleInline, sidebarInline, panel, togglePanel, closePanel };
 }
 
+/** What sits above an overlaid panel and takes Esc before it. */
+const OPEN_LAYERS =
+  '[role="menu"], [role="dialog"], [role="alertdialog"], [data-radix-popper-content-wrapper]';
+
 /**
  * Closes the overlaid panel on Esc (before anything else hears it, unless a menu inside it is open:
  * that closes first) and on a press outside it and outside the button that opened it.
@@ -75,9 +79,10 @@ export function useDismissPanel(
     if (!panel) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape' || e.defaultPrevented) return;
-      // An open menu (in the panel, or in a portal it opened) closes first, and a filter being
-      // typed in the panel clears first (the channel filter, the people search).
-      if (document.querySelector('[role="menu"]')) return;
+      // Anything open above the panel closes first: a menu, a dialog or card it opened (in a
+      // portal; they hear Esc after this capture-phase listener). A filter being typed in the
+      // panel clears first too (the channel filter, the people search).
+      if (document.querySelector(OPEN_LAYERS)) return;
       const target = e.target as HTMLInputElement | null;
       if (target?.closest?.(panelSelector) && target.tagName === 'INPUT' && target.value) return;
       e.stopPropagation();

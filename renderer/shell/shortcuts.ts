@@ -38,6 +38,8 @@ import {
 } from './message-keys';
 import { moveSelection, type SelectionMove } from '../features/messages/selection-cursor';
 import { homeRoute } from './home-view';
+import { closeScreen } from './ScreenOverlay';
+import { leaveSettings } from '../features/settings/form/unsaved';
 import type { ShortcutInfo } from '../features/help/shortcut-list';
 
 function typingInField(target: EventTarget | null): boolean {
@@ -92,6 +94,14 @@ function onEscape(store: ChatStore, e: KeyboardEvent): void {
     return;
   }
   if (typingInField(e.target)) return;
+  // Settings or the channel browser over the window (the focus outside it): closed as its own Esc
+  // and close button do, asking first about settings that could not be saved.
+  const screen = openScreen();
+  if (screen) {
+    e.preventDefault();
+    closeScreen(screen);
+    return;
+  }
   const settings = selectActiveAccount(store.getState())?.settings.user;
   if (settings?.web_escape_navigates_to_home_view === false) return;
   const home = homeRoute(settings?.web_home_view);
@@ -101,6 +111,12 @@ function onEscape(store: ChatStore, e: KeyboardEvent): void {
     (route.kind !== 'narrow' ||
       (home.kind === 'narrow' && narrowKey(route.narrow) === narrowKey(home.narrow)));
   if (!atHome) navigate(home);
+}
+
+/** The full-window screen on show, if any. */
+function openScreen(): 'settings' | 'channels' | null {
+  const { kind } = uiStore.getState().route;
+  return kind === 'settings' || kind === 'channels' ? kind : null;
 }
 
 interface KeyAction extends ShortcutInfo {
@@ -410,6 +426,17 @@ export function useShortcuts(
           ? 'r'
           : e.key;
       if (!Object.hasOwn(KEY_ACTIONS, key)) return;
+      // Over Settings or the channel browser the chat's keys would act on what is hidden; only
+      // the compose keys leave it (as its close button does, asking about unsaved settings).
+      const screen = openScreen();
+      if (screen && key !== '?') {
+        if (key !== 'c' && key !== 'x') return;
+        e.preventDefault();
+        const compose = () => KEY_ACTIONS[key].run(store, searchRef, e);
+        if (screen === 'settings') leaveSettings(compose);
+        else compose();
+        return;
+      }
       // A capital letter is its Shift shortcut only with Shift (not with Caps Lock).
       if (/^[A-Z]$/.test(key) && !e.shiftKey) return;
       // Behind a dialog (the image viewer's + and -, a form) only `?` (to close the help) counts.

@@ -166,6 +166,10 @@ export function RemoveAccountDialog({
         <AlertDialog.Overlay className="remove-account-overlay" />
         <AlertDialog.Content
           className="remove-account-dialog"
+          // Modal for the app's keys too (shortcuts.ts skips letters behind aria-modal), and its
+          // keys end here.
+          aria-modal="true"
+          onKeyDown={(e) => e.stopPropagation()}
           onCloseAutoFocus={(event) => {
             if (!removed.current) return;
             removed.current = false;

@@ -100,7 +100,7 @@ describe('c and x outside a conversation', () => {
     // Settings is a lazily loaded chunk: its first import (transformed on demand) can take seconds.
     await screen.findByRole('heading', { name: 'Settings' }, { timeout: 15_000 });
     fireEvent.keyDown(document.body, { key: 'c' });
-    expect(routeKey()).toBe(narrowKey([]));
+    await waitFor(() => expect(routeKey()).toBe(narrowKey([])));
     const topic = await screen.findByRole('textbox', { name: 'Topic' });
     await waitFor(() => expect(document.activeElement).toBe(topic));
   });
@@ -165,6 +165,18 @@ describe('Esc', () => {
     fireEvent.keyDown(document.body, { key: 'Escape' });
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(routeKey()).toBe(narrowKey(topicNarrow(GENERAL, 'lunch')));
+  });
+
+  it('over Settings, ignores the chat’s letters and closes Settings on Esc from anywhere', async () => {
+    await startApp();
+    go({ kind: 'narrow', narrow: topicNarrow(GENERAL, 'lunch') });
+    go({ kind: 'settings' });
+    (document.activeElement as HTMLElement | null)?.blur();
+    fireEvent.keyDown(document.body, { key: 'a' });
+    fireEvent.keyDown(document.body, { key: 't' });
+    expect(uiStore.getState().route.kind).toBe('settings');
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    await waitFor(() => expect(routeKey()).toBe(narrowKey(topicNarrow(GENERAL, 'lunch'))));
   });
 
   it('with nothing open goes to the home view the person chose, and nowhere if they said so', async () => {

@@ -7,6 +7,7 @@ import { act, fireEvent, render, renderHook, screen } from '@testing-library/rea
 import { useSettingsForm } from '../../../renderer/features/settings/form/use-settings-form';
 import { FieldStatus, textFieldProps } from '../../../renderer/features/settings/form/FieldStatus';
 import {
+  discardUnsavedSettings,
   hasUnsavedSettings,
   leaveQuestion,
   leaveSettings,
@@ -183,5 +184,18 @@ describe('a settings text field and leaving Settings', () => {
     expect(proceed).not.toHaveBeenCalled();
     expect(leaveQuestion.getState().proceed).toBe(proceed);
     leaveQuestion.setState({ proceed: null });
+  });
+
+  it('sends nothing more once the person chose to discard, even as the form goes', async () => {
+    const send = vi.fn(() => Promise.reject(new Error('Invalid characters in name!')));
+    const view = render(<NameField send={send} />);
+    const input = screen.getByRole('textbox', { name: 'Name' });
+    fireEvent.change(input, { target: { value: 'Row\ters' } });
+    await act(async () => fireEvent.blur(input));
+    const asked = send.mock.calls.length;
+    // "Discard changes", then the section goes (UnsavedChangesDialog does both).
+    discardUnsavedSettings();
+    await act(async () => view.unmount());
+    expect(send).toHaveBeenCalledTimes(asked);
   });
 });

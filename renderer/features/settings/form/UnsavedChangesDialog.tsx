@@ -1,7 +1,7 @@
 // The question before leaving a settings section (or Settings) that holds a change that could not
 // be saved: keep editing (the default, so nothing is lost by a stray Enter) or discard it.
 import { AlertDialog } from 'radix-ui';
-import { leaveQuestion, useLeaveQuestion } from './unsaved';
+import { discardUnsavedSettings, leaveQuestion, useLeaveQuestion } from './unsaved';
 
 export function UnsavedChangesDialog() {
   const proceed = useLeaveQuestion();
@@ -10,7 +10,13 @@ export function UnsavedChangesDialog() {
     <AlertDialog.Root open={proceed !== null} onOpenChange={(open) => (open ? null : close())}>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="org-dialog-backdrop" />
-        <AlertDialog.Content className="org-dialog unsaved-dialog">
+        <AlertDialog.Content
+          className="org-dialog unsaved-dialog"
+          // Modal for the app's keys too (shortcuts.ts skips letters behind aria-modal), and its
+          // keys end here.
+          aria-modal="true"
+          onKeyDown={(e) => e.stopPropagation()}
+        >
           <AlertDialog.Title asChild>
             <h3>Discard changes?</h3>
           </AlertDialog.Title>
@@ -30,6 +36,7 @@ export function UnsavedChangesDialog() {
                 className="danger"
                 onClick={() => {
                   close();
+                  discardUnsavedSettings();
                   proceed?.();
                 }}
               >

@@ -10,6 +10,8 @@ interface RegisteredForm {
   dirty(): boolean;
   /** Resolves whether nothing is left unsaved. */
   commit(): Promise<boolean>;
+  /** The person chose to drop what is unsaved: leaving sends nothing more. */
+  discard(): void;
 }
 
 const forms = new Set<RegisteredForm>();
@@ -36,6 +38,11 @@ export const leaveQuestion = createStore<{ proceed: (() => void) | null }>(() =>
 }));
 
 export const useLeaveQuestion = () => useStore(leaveQuestion, (s) => s.proceed);
+
+/** "Discard changes": every form on screen leaves without sending its unsaved values. */
+export function discardUnsavedSettings(): void {
+  for (const form of forms) form.discard();
+}
 
 /** Leave the current section (or Settings) once its changes are saved or the person discards them. */
 export function leaveSettings(proceed: () => void): void {

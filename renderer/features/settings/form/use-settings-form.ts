@@ -189,6 +189,8 @@ export function useSettingsForm<T extends FormValues>(
   useLayoutEffect(() => {
     commitRef.current = commit;
   });
+  // Set when the person chose "Discard changes": the unmount then sends nothing.
+  const discarded = useRef(false);
   useEffect(() => {
     const unregister = registerSettingsForm({
       dirty: () => {
@@ -196,10 +198,13 @@ export function useSettingsForm<T extends FormValues>(
         return m.saving.length > 0 || Object.keys(pendingOf(m, latest.current.saved)).length > 0;
       },
       commit: () => commitRef.current(),
+      discard: () => {
+        discarded.current = true;
+      },
     });
     return () => {
       unregister();
-      void commitRef.current();
+      if (!discarded.current) void commitRef.current();
     };
   }, []);
 

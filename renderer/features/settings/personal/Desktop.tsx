@@ -44,6 +44,8 @@ function ProxySettings({
       registerSettingsForm({
         dirty: () => unsaved.current,
         commit: () => Promise.resolve(!unsaved.current),
+        // Nothing is sent on leaving: the proxy waits for its Save button.
+        discard: () => undefined,
       }),
     [],
   );
