@@ -1,12 +1,15 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
-// Node tests that replace a module with vi.mock: each runs in a fresh module registry, since a
-// shared one would hand one file's fake to the next.
-const MOCKING_MODULES = [
+// Node tests that change what the next file in the same worker would see: a module replaced with
+// vi.mock, or a global (zulip-js loads isomorphic-form-data, which swaps globalThis.FormData for the
+// form-data package). Each runs in a fresh module registry.
+const ISOLATED = [
   'test/main/shell.test.ts',
   'test/main/desktop-shell.test.ts',
   'test/main/notifications.test.ts',
+  'test/server/third-party-compat.test.ts',
+  'test/server/zulip-js-client.test.ts',
 ];
 
 // CI has 2 cores. Vitest's default is one worker fewer than the cores, which ran the unit and
@@ -15,7 +18,7 @@ const MOCKING_MODULES = [
 const WORKERS = 2;
 
 // Four projects: unit/integration tests in Node (they start the real local server on 127.0.0.1),
-// the few of them that mock modules, renderer tests in jsdom, and end-to-end tests that drive
+// the few of them that change modules or globals, renderer tests in jsdom, and end-to-end tests that drive
 // Debian's Chromium through Playwright.
 export default defineConfig({
   test: {
@@ -25,7 +28,7 @@ export default defineConfig({
           name: 'unit',
           environment: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/e2e/**', 'test/renderer/**', ...MOCKING_MODULES],
+          exclude: ['test/e2e/**', 'test/renderer/**', ...ISOLATED],
           // One module registry per worker instead of per file: every file imports the server and
           // the main process anew otherwise, which was a third of the suite's CPU. Files share no
           // state besides modules: each starts its own server on its own SQLite file.
@@ -37,9 +40,9 @@ export default defineConfig({
       },
       {
         test: {
-          name: 'unit-mocked',
+          name: 'unit-isolated',
           environment: 'node',
-          include: MOCKING_MODULES,
+          include: ISOLATED,
           maxWorkers: WORKERS,
           testTimeout: 20_000,
           hookTimeout: 30_000,

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appSession, realmClient } from './support/app';
-import { messageWithText, openSettings, type PageWindow } from './support/ui';
+import { closeSettings, messageWithText, openSettings, type PageWindow } from './support/ui';
 
 declare const window: PageWindow;
 
@@ -62,6 +62,8 @@ describe('removing accounts', () => {
     await page().keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     expect(app.host.services.listAccounts().accounts).toHaveLength(2);
+    // Settings cover the window, the account rail too: closed, as a person would.
+    await closeSettings(page());
 
     // A message the server refuses stays in the owner's outbox, failed: the removal lists it first.
     await page().evaluate(

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { appSession, realmClient } from './support/app';
-import { messageWithText, openTopic, send } from './support/ui';
+import { closeSettings, messageWithText, openTopic, send } from './support/ui';
 import { startWebhookEndpoint, type WebhookEndpoint } from '../support/webhook-endpoint';
 
 const SHOTS = 'test-results/demo-bots';
@@ -104,6 +104,8 @@ describe('Your bots: an outgoing webhook bot', () => {
     const call = await endpoint.nextCall();
     expect(call.form.get('text')).toBe('@**Echo Webhook Bot** are you there?');
 
+    // The previous test left Settings open over the window.
+    if (await page.getByRole('dialog', { name: 'Settings' }).count()) await closeSettings(page);
     const dmRow = page
       .getByRole('region', { name: 'Direct messages' })
       .getByRole('button', { name: /^Notification Bot/ });

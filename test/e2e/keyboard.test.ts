@@ -132,8 +132,12 @@ describe('keyboard shortcuts as the public web app defines them', () => {
           ?.visibility_policy ?? 0
       ); // none: the topic is not listed
     };
+    // The key toggles what the app knows: wait for the server's event to reach the sidebar before
+    // pressing it again.
+    const topicRow = page.locator('li.topic', { hasText: 'kb keys' });
     await page.keyboard.press('Shift+M');
     await expect.poll(policy).toBe(1);
+    await expect.poll(() => topicRow.getAttribute('class')).toContain('muted');
     await page.keyboard.press('Shift+M');
     await expect.poll(policy).toBe(0);
 

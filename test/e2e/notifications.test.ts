@@ -209,6 +209,9 @@ describe('a channel’s own override', () => {
     const shown = await waitForNotification((n) => n.body === 'Teal or blue?');
     expect(shown.title).toBe('Dev Member (#design > colours)');
     expect((await recorded()).some((n) => n.body === 'Nothing special in general')).toBe(false);
+    // The channel's settings opened the channel browser over the window: closed again.
+    await page.getByRole('button', { name: 'Close channels' }).click();
+    await page.getByRole('dialog', { name: 'Channels' }).waitFor({ state: 'detached' });
   });
 });
 

@@ -78,7 +78,10 @@ describe('resilience end to end', () => {
       .poll(() => composeBox().inputValue(), { timeout: 10_000 })
       .toBe('Half-written thought that must not be lost');
     // The Drafts view lists it too.
-    await page.getByRole('button', { name: /^Drafts/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Views' })
+      .getByRole('button', { name: 'Drafts' })
+      .click();
     await page.getByTestId('draft').filter({ hasText: 'Half-written thought' }).waitFor();
   });
 
