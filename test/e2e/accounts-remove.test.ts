@@ -118,6 +118,11 @@ describe('removing accounts', () => {
       content: 'Emma, are you still there?',
     });
     expect(sent.status).toBe(200);
+    // It reaches her live: the sidebar's conversation with Farid opens it.
+    await page()
+      .getByRole('region', { name: 'Direct messages' })
+      .getByRole('button', { name: /^Farid Member/ })
+      .click();
     await messageWithText(page(), 'Emma, are you still there?').waitFor();
 
     // The last account, from a right-click in a small window: the confirmation fits, and then the

@@ -194,7 +194,7 @@ describe('personal settings', () => {
   it('starts on the home view the user chose', async () => {
     await openSettings('Preferences');
     await pane('Preferences')
-      .getByLabel('Home view', { exact: true })
+      .getByRole('combobox', { name: /^Home view/ })
       .selectOption({ label: 'Recent conversations' });
     await expect.poll(async () => (await ownerSettings()).web_home_view).toBe('recent');
     // A launch reopens the conversation left open (the local cache); one left on the Inbox opens
