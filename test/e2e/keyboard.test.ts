@@ -144,6 +144,8 @@ describe('keyboard shortcuts as the public web app defines them', () => {
     // s: from the topic to its channel; there, with a message selected, to that message's topic.
     await page.keyboard.press('s');
     await page.getByRole('heading', { name: '#general', exact: true }).waitFor();
+    // The channel's messages are in the list before a key selects among them.
+    await page.locator('[data-message-id="' + second + '"]').waitFor();
     await page.keyboard.press('Shift+G');
     await expect.poll(selectedId).toBe(String(second));
     await page.keyboard.press('s');
