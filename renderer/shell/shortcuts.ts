@@ -41,12 +41,7 @@ import { homeRoute } from './home-view';
 import { closeScreen } from './ScreenOverlay';
 import { leaveSettings } from '../features/settings/form/unsaved';
 import type { ShortcutInfo } from '../features/help/shortcut-list';
-
-function typingInField(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  if (!el) return false;
-  return el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName);
-}
+import { typingInField } from '../lib/typing-in-field';
 
 /** The last narrow in the route history that `pick` accepts (the current route included). */
 function lastNarrow(pick: (narrow: Narrow) => boolean): Narrow | undefined {

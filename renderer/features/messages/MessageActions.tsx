@@ -38,6 +38,7 @@ import { ReminderForm } from './ReminderForm';
 import { MoveTopicForm } from '../topics/MoveTopicForm';
 import { moveMessages, toggleResolved, type PropagateMode } from '../topics/topic-actions';
 import { moveLabel, useTopicPermissions } from '../topics/topic-permissions';
+import { typingInField } from '../../lib/typing-in-field';
 
 type Mode =
   null | 'menu' | 'emoji' | 'edit' | 'move' | 'confirm-delete' | 'read-receipts' | 'reminder';
@@ -219,11 +220,6 @@ export function MessageActions({
       ) : null}
     </div>
   );
-}
-
-function typingInField(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  return !!el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName));
 }
 
 /**
