@@ -65,5 +65,15 @@ export function cacheHandlers(sessions: {
       sessions.session(accountId).rememberOpenNarrow(narrow);
       return null;
     },
+    // Interim until electron/sync lands (issue #23): the contract is shared by the branches that
+    // build it. Every call fails with the same clear reason instead of pretending to sync.
+    offlineStatus: offlineSyncMissing,
+    syncOfflineNow: offlineSyncMissing,
+    clearOfflineData: offlineSyncMissing,
+    setOfflineSettings: offlineSyncMissing,
   };
+}
+
+function offlineSyncMissing(): never {
+  throw new Error('Offline sync is not available in this build');
 }

@@ -17,7 +17,7 @@ import { shellMethods, shellPushes } from './shell';
 import { notificationsMethods, notificationsPushes } from './notifications';
 import { adminExtrasMethods } from './admin-extras';
 import { adminPeopleMethods } from './admin-people';
-import { cacheMethods } from './cache';
+import { cacheMethods, cachePushes } from './cache';
 import { personalMethods } from './personal';
 import { composeDomains, type MethodDef, type PushDef } from './define';
 import { adminRealmMethods } from './admin-realm';
@@ -56,6 +56,7 @@ export const pushes = composeDomains(
   peoplePushes,
   shellPushes,
   notificationsPushes,
+  cachePushes,
 );
 
 export type Methods = typeof methods;

@@ -137,6 +137,10 @@ export const METHOD_NAMES = [
   'revealApiKey',
   'uploadRealmIcon',
   'deleteRealmIcon',
+  'offlineStatus',
+  'syncOfflineNow',
+  'clearOfflineData',
+  'setOfflineSettings',
 ] as const satisfies readonly MethodName[];
 
 export const PUSH_NAMES = [
@@ -156,6 +160,7 @@ export const PUSH_NAMES = [
   'desktopPreferences',
   'shellCommand',
   'notificationClicked',
+  'offlineStatus',
 ] as const satisfies readonly PushName[];
 
 // Every contract name is listed (the `satisfies` above checks the other direction).
