@@ -25,8 +25,21 @@ const flag = z.string().min(1).max(64);
 const reactionType = z.enum(['unicode_emoji', 'realm_emoji', 'zulip_extra_emoji']);
 const topic = z.string().max(1024);
 
-/** A page of messages; `from_cache` when main answered from the local cache (server not reachable). */
-export type MessagesPage = GetMessagesResponse & { from_cache?: boolean };
+/**
+ * How much of a conversation the cache could answer for: `synced` its recent history is complete
+ * here; `partial` some of it is here (what was opened, or a sync still running); `never` nothing
+ * about it was ever kept, so an empty page means "not on this computer", not "no messages".
+ */
+export type OfflineCoverage = 'synced' | 'partial' | 'never';
+
+/**
+ * A page of messages; `from_cache` when main answered from the local cache (server not reachable),
+ * then with `offline_coverage` for what the answer may lack.
+ */
+export type MessagesPage = GetMessagesResponse & {
+  from_cache?: boolean;
+  offline_coverage?: OfflineCoverage;
+};
 
 export const outgoingMessage = z.discriminatedUnion('type', [
   z.strictObject({
