@@ -88,7 +88,7 @@ export function SignIn() {
             />
           </label>
           <div className="form-actions">
-            <button type="submit" disabled={busy}>
+            <button type="submit" className="primary" disabled={busy}>
               Continue
             </button>
             {cancel}
@@ -148,7 +148,7 @@ export function SignIn() {
             />
           </label>
           <div className="form-actions">
-            <button type="submit" disabled={busy}>
+            <button type="submit" className="primary" disabled={busy}>
               Sign in
             </button>
             {cancel}
