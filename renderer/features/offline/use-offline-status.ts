@@ -1,0 +1,69 @@
+// Where the account's offline copy stands (shared/ipc/cache.ts): asked once, then kept current by
+// main's offlineStatus push. A build whose main cannot sync answers with an error instead; the screens
+// then say why and offer no controls.
+import { useEffect, useState } from 'react';
+import type { OfflineStatus } from '../../../shared/ipc/cache';
+import { api, errorText } from '../../bridge/api';
+
+export interface OfflineStatusState {
+  status: OfflineStatus | null;
+  /** Why main could not say (e.g. "Offline sync is not available in this build"). */
+  unavailable: string | null;
+  /** A status a method answered with (Sync now, Clear, a setting) replaces the shown one at once. */
+  setStatus: (status: OfflineStatus) => void;
+}
+
+export function useOfflineStatus(accountId: string): OfflineStatusState {
+  // Kept with the account it is for, so another account's figures are never shown meanwhile.
+  const [known, setKnown] = useState<{
+    accountId: string;
+    status: OfflineStatus | null;
+    unavailable: string | null;
+  } | null>(null);
+  useEffect(() => {
+    let live = true;
+    const off = api().on('offlineStatus', (next) => {
+      if (next.accountId === accountId && live)
+        setKnown({ accountId, status: next, unavailable: null });
+    });
+    api()
+      .offlineStatus({ accountId })
+      .then((first) => {
+        if (!live || !first) return;
+        // A push may have come first and is at least as new.
+        setKnown((k) =>
+          k?.accountId === accountId && k.status
+            ? k
+            : { accountId, status: first, unavailable: null },
+        );
+      })
+      .catch(
+        (error: unknown) =>
+          live && setKnown({ accountId, status: null, unavailable: errorText(error) }),
+      );
+    return () => {
+      live = false;
+      off();
+    };
+  }, [accountId]);
+  const current = known?.accountId === accountId ? known : null;
+  return {
+    status: current?.status ?? null,
+    unavailable: current?.unavailable ?? null,
+    setStatus: (status) => setKnown({ accountId, status, unavailable: null }),
+  };
+}
+
+const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+
+/** "0 bytes", "512 KB", "1.4 GB", in units of 1024 as the disk budget is set (500 MB). */
+export function formatBytes(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  if (unit === 0) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${UNITS[unit]}`;
+}
