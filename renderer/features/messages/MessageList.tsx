@@ -20,8 +20,7 @@ import { localDay } from '../../lib/format';
 import { refusalReason, useMessagePages } from './useMessagePages';
 import { rememberReadingPosition } from './reading-position';
 import { describeNarrow, echoContinues, sameConversation } from './narrow-info';
-import { NEVER_KEPT, PartialCoverageNote, neverKept } from '../offline/CoverageNote';
-import { CacheSearchNote } from '../offline/CacheSearchNote';
+import { NEVER_KEPT, OfflineListNote, neverKept } from '../offline/CoverageNote';
 import { expectedListRect, expectedRowPx, rememberListLayout } from './list-layout';
 import { MarkReadControlContext, READING_KEYS, type MarkReadControl } from './mark-read-control';
 import { registerSelectionCursor, type SelectionMove } from './selection-cursor';
@@ -590,8 +589,7 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   return (
     <div className="message-list-wrap">
       {/* Above the list, not in it: the virtualizer's offsets start at the list's top. */}
-      <PartialCoverageNote page={initial.data} />
-      <CacheSearchNote narrowKey={narrowKey} page={initial.data} />
+      <OfflineListNote narrowKey={narrowKey} page={initial.data} />
       {/* One column over the list's top edge: the jump button comes below the sticky header,
           never over it. */}
       <div className="list-overlay">

@@ -3,6 +3,7 @@
 // messages may be missing. Nothing is said for pages from the server or fully synced ones.
 import type { MessagesPage } from '../../../shared/ipc/chat';
 import './offline.css';
+import { CacheSearchNote, isKeywordSearch } from './CacheSearchNote';
 
 export const NEVER_KEPT =
   'This conversation is not kept on this computer; it will load when the server is back.';
@@ -13,8 +14,18 @@ export function neverKept(page: MessagesPage | undefined): boolean {
   return !!page?.from_cache && page.offline_coverage === 'never';
 }
 
-/** The quiet line above a list the cache holds only part of. */
-export function PartialCoverageNote({ page }: { page: MessagesPage | undefined }) {
+/**
+ * The quiet line above a list answered from the cache: a keyword search's own note (it covers what
+ * a partial copy lacks), else "older messages may be missing" when the cache holds only part.
+ */
+export function OfflineListNote({
+  narrowKey,
+  page,
+}: {
+  narrowKey: string;
+  page: MessagesPage | undefined;
+}) {
+  if (isKeywordSearch(narrowKey)) return <CacheSearchNote narrowKey={narrowKey} page={page} />;
   if (!page?.from_cache || page.offline_coverage !== 'partial') return null;
   return (
     <p className="offline-note" role="note" data-testid="offline-coverage">

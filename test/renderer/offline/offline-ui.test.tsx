@@ -95,7 +95,7 @@ describe('Settings › Offline', () => {
     expect(within(figures).getByText((3456).toLocaleString())).toBeTruthy();
     expect(within(figures).getByText('1.5 MB')).toBeTruthy();
     expect(within(figures).getByText('5 minutes ago')).toBeTruthy();
-    expect((field(/last N days/) as HTMLInputElement).value).toBe('30');
+    expect((field(/Keep conversations active in the last/) as HTMLInputElement).value).toBe('30');
     expect((field(/Disk budget/) as HTMLInputElement).value).toBe('500');
 
     // Another account's status is not this one's.
@@ -152,7 +152,7 @@ describe('Settings › Offline', () => {
     });
     renderOffline();
     const days = (await screen.findByRole('spinbutton', {
-      name: /last N days/,
+      name: /Keep conversations active in the last/,
     })) as HTMLInputElement;
     fireEvent.change(days, { target: { value: '7' } });
     expect(fake.setOfflineSettings).not.toHaveBeenCalled(); // not per keystroke
@@ -284,6 +284,7 @@ describe('a list answered from the cache', () => {
     expect(screen.getByTestId('offline-search-note').textContent).toBe(
       'From this computer; may be incomplete.',
     );
+    expect(screen.queryByTestId('offline-coverage')).toBeNull(); // one note, not two
     cleanup();
     renderList(search, page(lunch, {}));
     await screen.findByText('kept 102');

@@ -10,9 +10,8 @@ import { ConfirmAlert } from '../../../lib/ui/Dialog';
 import { formatDateTime } from '../../../lib/format';
 import { lastActiveLabel } from '../../views/recent-model';
 import { formatBytes, useOfflineStatus } from '../../offline/use-offline-status';
-import { FieldStatus, rangeProblem } from '../form/FieldStatus';
-import { useSettingsForm, type SettingsForm } from '../form/use-settings-form';
-import { NumberSetting } from '../NumberSetting';
+import { FieldStatus, numberFieldProps, rangeProblem } from '../form/FieldStatus';
+import { useSettingsForm } from '../form/use-settings-form';
 import '../../offline/offline.css';
 
 const MB = 1024 * 1024;
@@ -95,7 +94,6 @@ function OfflineChoices({
       onStatus(await api().setOfflineSettings({ accountId, settings }));
     },
   });
-  const untyped = form as unknown as SettingsForm<Record<string, unknown>>;
   return (
     <>
       <h3>What to keep</h3>
@@ -108,20 +106,27 @@ function OfflineChoices({
         Keep conversations on this computer in the background
         <FieldStatus form={form} name="enabled" />
       </label>
-      <NumberSetting
-        label="Keep conversations active in the last N days"
-        unit="days"
-        range={DAYS}
-        form={untyped}
-        name="days"
-      />
-      <NumberSetting
-        label="Disk budget"
-        unit="MB"
-        range={BUDGET_MB}
-        form={untyped}
-        name="budgetMb"
-      />
+      <div className="offline-number">
+        <label>
+          Keep conversations active in the last{' '}
+          <input type="number" min={DAYS.min} max={DAYS.max} {...numberFieldProps(form, 'days')} />{' '}
+          days
+        </label>
+        <FieldStatus form={form} name="days" />
+      </div>
+      <div className="offline-number">
+        <label>
+          Disk budget{' '}
+          <input
+            type="number"
+            min={BUDGET_MB.min}
+            max={BUDGET_MB.max}
+            {...numberFieldProps(form, 'budgetMb')}
+          />{' '}
+          MB
+        </label>
+        <FieldStatus form={form} name="budgetMb" />
+      </div>
       <p className="settings-hint">
         Over the budget, the oldest history is removed first. Conversations you open are kept even
         when background sync is off.
