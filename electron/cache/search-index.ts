@@ -98,6 +98,8 @@ export class SearchIndex {
   private readonly memo = new Map<string, string>();
   private readonly insert: Database.Statement<[number, string, string]>;
   private readonly delete: Database.Statement<[number]>;
+  private readonly find: Database.Statement<[string], number>;
+  private readonly findNewest: Database.Statement<[string, number], number>;
 
   /** Creates the index's table in `db` (the account's cache file) unless it is there already. */
   constructor(
@@ -116,6 +118,9 @@ export class SearchIndex {
     );
     this.insert = db.prepare(`INSERT INTO ${TABLE}(rowid, topic, content) VALUES (?, ?, ?)`);
     this.delete = db.prepare(`DELETE FROM ${TABLE} WHERE rowid = ?`);
+    const find = `SELECT rowid FROM ${TABLE} WHERE ${TABLE} MATCH ? ORDER BY rowid DESC`;
+    this.find = db.prepare<[string], number>(find).pluck();
+    this.findNewest = db.prepare<[string, number], number>(`${find} LIMIT ?`).pluck();
   }
 
   /** Indexes the messages; a message indexed before is replaced (an edit or a move). */
@@ -151,14 +156,9 @@ export class SearchIndex {
     if (phrases.length === 0) return [];
     // Tokens are [a-z2-7] only, so quoting them needs no escaping and no user text reaches FTS5.
     const match = phrases.map((words) => `"${this.tokens(words)}"`).join(' AND ');
-    const rows = this.db
-      .prepare(
-        `SELECT rowid FROM ${TABLE} WHERE ${TABLE} MATCH ? ORDER BY rowid DESC` +
-          (limit === undefined ? '' : ' LIMIT ?'),
-      )
-      .pluck()
-      .all(...(limit === undefined ? [match] : [match, Math.max(0, Math.floor(limit))]));
-    return rows as number[];
+    return limit === undefined
+      ? this.find.all(match)
+      : this.findNewest.all(match, Math.max(0, Math.floor(limit)));
   }
 
   private tokens(words: readonly string[]): string {
