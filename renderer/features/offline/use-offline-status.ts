@@ -53,17 +53,3 @@ export function useOfflineStatus(accountId: string): OfflineStatusState {
     setStatus: (status) => setKnown({ accountId, status, unavailable: null }),
   };
 }
-
-const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-
-/** "0 bytes", "512 KB", "1.4 GB", in units of 1024 as the disk budget is set (500 MB). */
-export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  if (unit === 0) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${UNITS[unit]}`;
-}

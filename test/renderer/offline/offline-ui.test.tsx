@@ -135,7 +135,7 @@ describe('Settings › Offline', () => {
     expect(fake.clearOfflineData).toHaveBeenCalledWith({ accountId: 'a' });
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect(screen.getByText('0 of 40 synced')).toBeTruthy();
-    expect(screen.getByText('0 bytes')).toBeTruthy();
+    expect(screen.getByText('0 B')).toBeTruthy();
   });
 
   it('saves days, budget and background sync as they are made; refuses a budget out of range', async () => {

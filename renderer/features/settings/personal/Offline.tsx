@@ -9,7 +9,8 @@ import { api, errorText } from '../../../bridge/api';
 import { ConfirmAlert } from '../../../lib/ui/Dialog';
 import { formatDateTime } from '../../../lib/format';
 import { lastActiveLabel } from '../../views/recent-model';
-import { formatBytes, useOfflineStatus } from '../../offline/use-offline-status';
+import { useOfflineStatus } from '../../offline/use-offline-status';
+import { formatFileSize } from '../../compose/uploads';
 import { FieldStatus, numberFieldProps, rangeProblem } from '../form/FieldStatus';
 import { useSettingsForm } from '../form/use-settings-form';
 import '../../offline/offline.css';
@@ -176,7 +177,7 @@ export function Offline({ accountId }: { accountId: string }) {
             <dt>Messages</dt>
             <dd>{status.messages.toLocaleString()}</dd>
             <dt>Size on disk</dt>
-            <dd>{formatBytes(status.bytes)}</dd>
+            <dd>{formatFileSize(status.bytes)}</dd>
             <dt>Last sync</dt>
             <dd>
               <LastSync at={status.lastSyncAt} />
