@@ -3,7 +3,9 @@
 // then say why and offer no controls.
 import { useEffect, useState } from 'react';
 import type { OfflineStatus } from '../../../shared/ipc/cache';
-import { api, errorText } from '../../bridge/api';
+import { api } from '../../bridge/api';
+
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export interface OfflineStatusState {
   status: OfflineStatus | null;
@@ -39,7 +41,9 @@ export function useOfflineStatus(accountId: string): OfflineStatusState {
       })
       .catch(
         (error: unknown) =>
-          live && setKnown({ accountId, status: null, unavailable: errorText(error) }),
+          live &&
+          // The reason in words; the code (INTERNAL_ERROR) would mean nothing to the reader.
+          setKnown({ accountId, status: null, unavailable: reasonOf(error) }),
       );
     return () => {
       live = false;

@@ -12,6 +12,7 @@ import { App } from '../../../renderer/shell/App';
 import { createChatStore } from '../../../renderer/store';
 import { navigate, uiStore } from '../../../renderer/store/ui-store';
 import type { OfflineStatus } from '../../../shared/ipc/cache';
+import { TributaryError } from '../../../shared/ipc/errors';
 import type { OfflineCoverage } from '../../../shared/ipc/chat';
 import { channelNarrow, narrowKey, topicNarrow, type Narrow } from '../../../shared/narrow';
 import { channelMessage, GENERAL, register, setupStore } from '../store/fixtures';
@@ -196,12 +197,17 @@ describe('Settings › Offline', () => {
   it('says why and offers no controls when main cannot sync', async () => {
     fakeMain({
       offlineStatus: () => {
-        throw new Error('Offline sync is not available in this build');
+        // As the bridge delivers main's interim answer (electron/cache/cache-service.ts).
+        throw new TributaryError({
+          code: 'INTERNAL_ERROR',
+          msg: 'Offline sync is not available in this build',
+          status: null,
+        });
       },
     });
     renderOffline();
-    expect((await screen.findByTestId('offline-unavailable')).textContent).toMatch(
-      /Offline sync is not available in this build/,
+    expect((await screen.findByTestId('offline-unavailable')).textContent).toBe(
+      'Offline use cannot be set up here: Offline sync is not available in this build.',
     );
     expect(screen.queryByRole('button', { name: 'Sync now' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Clear offline data' })).toBeNull();
