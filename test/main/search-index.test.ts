@@ -95,6 +95,21 @@ describe('SearchIndex', () => {
     expect(index.search('"friday lunch')).toEqual([11]); // unterminated: runs to the end
   });
 
+  it("never lets the query's text act as FTS5 syntax", () => {
+    const index = open();
+    index.add([
+      ...messages,
+      { id: 30, topic: 'ops', contentHtml: '<p>lunch or friday, near the *dock*</p>' },
+    ]);
+    // OR, NEAR, *, ^, column filters and stray quotes are words or separators, never operators.
+    expect(index.search('lunch OR friday')).toEqual([30]);
+    expect(index.search('NEAR( lunch friday )')).toEqual([30]);
+    expect(index.search('NEAR(lunch')).toEqual([]); // one word with punctuation: the phrase "near lunch"
+    expect(index.search('topic: lunch')).toEqual([]);
+    expect(index.search('^dock* "')).toEqual([30]);
+    expect(index.search('-lunch')).toEqual([30, 11]);
+  });
+
   it('replaces a message added again, removes and clears', () => {
     const index = open();
     index.add(messages);
