@@ -20,15 +20,12 @@
 // BENCH_PROFILE=DIR writes CPU profiles of the first launch's page and of the event pass,
 // BENCH_STEADY=events,filter,search picks the steady-state passes (all by default).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import {
   cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
-  readdirSync,
-  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -37,12 +34,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { buildAll } from '../../scripts/build';
-import { createRealmServer } from '../../server/app';
 import { credentialsPath } from '../../server/seed/credentials';
 import { largeRealmCounts } from '../../server/seed/large';
 import { launchChromium } from '../../test/support/chromium';
 import { BENCH_OUT, writeBenchFigures } from '../support/output';
 import { pageProbes, type ProbeSample } from './page-probes';
+import { seededLargeRealm } from '../support/large-realm';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const SCALE = Number(process.env.BENCH_LARGE_SCALE ?? '1');
@@ -64,42 +61,6 @@ interface Credential {
   role: number;
   is_bot: boolean;
   key?: string;
-}
-
-/** The seed's sources: a change to any of them makes a new cache. */
-function seedVersion(): string {
-  const hash = createHash('sha256');
-  for (const dir of ['server/seed', 'server/db']) {
-    for (const file of readdirSync(join(root, dir)).sort()) {
-      if (file.endsWith('.ts')) hash.update(readFileSync(join(root, dir, file)));
-    }
-  }
-  return hash.digest('hex').slice(0, 12);
-}
-
-/** A seeded realm folder for SCALE, made once (the seconds it took are kept beside it). */
-async function seededRealm(): Promise<{ dir: string; seedSeconds: number; cached: boolean }> {
-  const dir = join(os.tmpdir(), `tributary-large-realm-${SCALE}-${seedVersion()}`);
-  const timeFile = join(dir, 'seed-seconds.json');
-  if (existsSync(timeFile)) {
-    const { seconds } = JSON.parse(readFileSync(timeFile, 'utf8')) as { seconds: number };
-    return { dir, seedSeconds: seconds, cached: true };
-  }
-  const building = mkdtempSync(join(os.tmpdir(), 'tributary-large-seeding-'));
-  console.log(`seeding the large realm at scale ${SCALE} into ${dir} (once)...`);
-  const t0 = now();
-  const server = await createRealmServer({
-    dataDir: building,
-    seed: 'large',
-    largeScale: SCALE,
-    port: 0,
-  });
-  const seconds = (now() - t0) / 1000;
-  await server.close();
-  writeFileSync(join(building, 'seed-seconds.json'), JSON.stringify({ seconds }));
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(building, dir);
-  return { dir, seedSeconds: seconds, cached: false };
 }
 
 interface Launch {
@@ -469,7 +430,7 @@ async function measureSearch(page: Page, cdp: CDPSession) {
 async function main() {
   await buildAll(); // a warm install: building is not part of the timing
   const counts = largeRealmCounts(SCALE);
-  const realm = await seededRealm();
+  const realm = await seededLargeRealm(SCALE);
   const users = (
     JSON.parse(readFileSync(credentialsPath(realm.dir), 'utf8')) as { users: Credential[] }
   ).users;
