@@ -21,6 +21,7 @@ import { GLOBAL_SHORTCUTS, useShortcuts } from './shortcuts';
 import { useHomeViewAtStart } from './home-view';
 import { ManifestRoute } from './ManifestRoute';
 import { useDisplaySettings } from '../lib/theme';
+import { useIdleAfter } from '../lib/when-idle';
 import { AccountSwitcher } from '../features/accounts/AccountSwitcher';
 import { SignIn } from '../features/accounts/SignIn';
 import { Sidebar } from '../features/sidebar/Sidebar';
@@ -67,6 +68,10 @@ function Shell({ store }: { store: ChatStore }) {
   useShortcuts(store, searchRef);
   useDisplaySettings(userSettings ?? {});
   useHomeViewAtStart(loaded, userSettings?.web_home_view);
+  // The people list (every user sorted and grouped, a row each) renders once the page is idle
+  // after the account loads: its empty frame holds its place until then, so the launch's first
+  // render, and the first messages, do not wait for it.
+  const peopleListReady = useIdleAfter(loaded);
 
   if (route.kind === 'signin')
     return (
@@ -156,7 +161,13 @@ function Shell({ store }: { store: ChatStore }) {
             {loaded && !screen ? <Welcome /> : null}
             {main}
           </main>
-          {loaded && peopleShown ? <UserList /> : null}
+          {loaded && peopleShown ? (
+            peopleListReady ? (
+              <UserList />
+            ) : (
+              <aside className="user-list" aria-label="People" />
+            )
+          ) : null}
         </div>
       </div>
       {screen}
