@@ -37,7 +37,10 @@ import { ConversationSwitcher } from '../features/views/ConversationSwitcher';
 const SettingsView = lazy(() =>
   import('../features/settings/SettingsView').then((m) => ({ default: m.SettingsView })),
 );
-import { ChannelBrowser } from '../features/channels/ChannelBrowser';
+// The channel browser (with channel settings and the create form) likewise: opened, not read.
+const ChannelBrowser = lazy(() =>
+  import('../features/channels/ChannelBrowser').then((m) => ({ default: m.ChannelBrowser })),
+);
 import { ConnectionBanner } from '../features/connection/ConnectionBanner';
 import { LocalRealmBanner } from '../features/connection/LocalRealmBanner';
 import { UserProfile } from '../features/people/UserProfile';
@@ -123,11 +126,13 @@ function Shell({ store }: { store: ChatStore }) {
   else if (loaded && route.kind === 'channels')
     screen = (
       <ScreenOverlay title="Channels" kind="channels">
-        <ChannelBrowser
-          accountId={activeAccountId}
-          streamId={route.streamId}
-          create={route.create}
-        />
+        <Suspense fallback={<p className="placeholder">Loading channels…</p>}>
+          <ChannelBrowser
+            accountId={activeAccountId}
+            streamId={route.streamId}
+            create={route.create}
+          />
+        </Suspense>
       </ScreenOverlay>
     );
 
