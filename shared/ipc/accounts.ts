@@ -1,6 +1,6 @@
 // Accounts: adding (password, API key or zuliprc), listing, switching, removing, and the per-account
 // realm state (snapshot) with its connection state. API keys never appear in any payload here.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RegisterResponse } from '../api/types';
 import type { ServerEvent } from '../api/events';
 import type { NarrowTerm } from '../narrow';
