@@ -23,6 +23,7 @@ import { FileVault } from '../../../electron/accounts/vault';
 import { buildAll } from '../../../scripts/build';
 import { CHROMIUM, CHROMIUM_ARGS, launchChromium } from '../../support/chromium';
 import { ApiClient } from '../../support/client';
+import { copySeededRealm } from '../../support/realm-template';
 
 export { CHROMIUM, CHROMIUM_ARGS, launchChromium };
 
@@ -53,6 +54,8 @@ export interface Realm {
 
 export async function startRealm(): Promise<Realm> {
   const dir = mkdtempSync(join(tmpdir(), 'tributary-e2e-realm-'));
+  // A copy of the run's seeded demo realm, which the server opens without seeding.
+  await copySeededRealm(dir, 'demo');
   // Without the demo people's made-up presence: tests watch people report it themselves.
   const options = { dataDir: dir, seed: 'demo' as const, port: 0, demoPresence: false };
   let server = await createRealmServer(options);
