@@ -71,9 +71,17 @@ export default defineConfig({
           environment: 'node',
           globalSetup: GLOBAL_SETUP,
           include: ['test/e2e/**/*.test.ts'],
+          setupFiles: ['test/e2e/support/setup.ts'],
+          // One file at a time, all in one worker with one module registry: importing the server,
+          // the host and Playwright anew for each file was a third of a file's CPU. Files share
+          // no state besides modules (each starts its own realm, app and browser contexts).
+          fileParallelism: false,
+          isolate: false,
+          // After the other projects in `vitest run` (a group needs one worker count); `npm test`
+          // runs this project beside them instead (scripts/test.mjs).
+          sequence: { groupOrder: 1 },
           testTimeout: 90_000,
           hookTimeout: 90_000,
-          fileParallelism: false,
         },
       },
     ],
