@@ -17,6 +17,10 @@ const ISOLATED = [
 // workers keep both cores busy.
 const WORKERS = 2;
 
+// A folder per project and run for the seeded realm templates the test servers are copied from
+// (test/support/realm-template.ts).
+const GLOBAL_SETUP = ['test/support/global-setup.ts'];
+
 // Four projects: unit/integration tests in Node (they start the real local server on 127.0.0.1),
 // the few of them that change modules or globals, renderer tests in jsdom, and end-to-end tests that drive
 // Debian's Chromium through Playwright.
@@ -27,6 +31,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
+          globalSetup: GLOBAL_SETUP,
           include: ['test/**/*.test.ts'],
           exclude: ['test/e2e/**', 'test/renderer/**', ...ISOLATED],
           // One module registry per worker instead of per file: every file imports the server and
@@ -42,6 +47,7 @@ export default defineConfig({
         test: {
           name: 'unit-isolated',
           environment: 'node',
+          globalSetup: GLOBAL_SETUP,
           include: ISOLATED,
           maxWorkers: WORKERS,
           testTimeout: 20_000,
@@ -53,6 +59,7 @@ export default defineConfig({
         test: {
           name: 'renderer',
           environment: 'jsdom',
+          globalSetup: GLOBAL_SETUP,
           include: ['test/renderer/**/*.test.{ts,tsx}'],
           maxWorkers: WORKERS,
           testTimeout: 20_000,
@@ -62,10 +69,19 @@ export default defineConfig({
         test: {
           name: 'e2e',
           environment: 'node',
+          globalSetup: GLOBAL_SETUP,
           include: ['test/e2e/**/*.test.ts'],
+          setupFiles: ['test/e2e/support/setup.ts'],
+          // One file at a time, all in one worker with one module registry: importing the server,
+          // the host and Playwright anew for each file was a third of a file's CPU. Files share
+          // no state besides modules (each starts its own realm, app and browser contexts).
+          fileParallelism: false,
+          isolate: false,
+          // After the other projects in `vitest run` (a group needs one worker count); `npm test`
+          // runs this project beside them instead (scripts/test.mjs).
+          sequence: { groupOrder: 1 },
           testTimeout: 90_000,
           hookTimeout: 90_000,
-          fileParallelism: false,
         },
       },
     ],

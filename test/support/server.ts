@@ -27,6 +27,7 @@ import { createRealmServer, type RealmServer } from '../../server/app';
 import type { RealmServerOptions } from '../../server/config';
 import { credentialsPath, type SeededCredential } from '../../server/seed/credentials';
 import { ApiClient } from './client';
+import { copySeededRealm } from './realm-template';
 
 export type SeededUser = SeededCredential;
 
@@ -54,6 +55,9 @@ type TestServerOptions = Partial<RealmServerOptions>;
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tributary-realm-'));
+  const seed = options.seed ?? 'demo';
+  // A fresh folder starts as a copy of the run's seeded realm (realm-template.ts).
+  if (!options.dataDir && seed !== 'large') await copySeededRealm(dataDir, seed);
   const serverOptions: RealmServerOptions = {
     heartbeatJitterMs: 0,
     rateLimit: false,
@@ -64,7 +68,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     dataDir,
     host: '127.0.0.1',
     port: 0,
-    seed: options.seed ?? 'demo',
+    seed,
   };
   let server = await createRealmServer(serverOptions);
   const users = loadUsers(dataDir);

@@ -14,17 +14,84 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import type {
+  Browser,
+  BrowserContext,
+  BrowserContextOptions,
+  LaunchOptions,
+  Page,
+} from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { createRealmServer, type RealmServer } from '../../../server/app';
 import { credentialsPath } from '../../../server/seed/credentials';
 import { startBrowserHost, type BrowserHost } from '../../../electron/host/host';
 import { FileVault } from '../../../electron/accounts/vault';
 import { buildAll } from '../../../scripts/build';
-import { CHROMIUM, CHROMIUM_ARGS, launchChromium } from '../../support/chromium';
+import {
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  launchChromium as launchOwnChromium,
+} from '../../support/chromium';
 import { ApiClient } from '../../support/client';
+import { copySeededRealm } from '../../support/realm-template';
 
-export { CHROMIUM, CHROMIUM_ARGS, launchChromium };
+export { CHROMIUM, CHROMIUM_ARGS };
+
+/** The worker's Chromium, launched by the first file that asks and shared by the next ones. */
+let sharedBrowser: Promise<Browser> | null = null;
+
+/**
+ * The shared browser as one file sees it: its contexts are the file's own (cookies, storage,
+ * permissions, viewport), and `close()` closes them and leaves Chromium to the next file.
+ */
+function borrowedBrowser(browser: Browser): Browser {
+  const contexts = new Set<BrowserContext>();
+  const track = (context: BrowserContext) => {
+    contexts.add(context);
+    context.once('close', () => contexts.delete(context));
+    return context;
+  };
+  return new Proxy(browser, {
+    get(target, property) {
+      if (property === 'newContext')
+        return async (options?: BrowserContextOptions) => track(await target.newContext(options));
+      if (property === 'newPage')
+        return async (options?: BrowserContextOptions) => {
+          const context = track(await target.newContext(options));
+          return context.newPage();
+        };
+      if (property === 'contexts') return () => [...contexts];
+      if (property === 'close')
+        return async () => {
+          await Promise.all([...contexts].map((context) => context.close().catch(() => {})));
+        };
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+    },
+  });
+}
+
+/**
+ * Debian's Chromium for a test file. The e2e files of a worker run one after another in one module
+ * registry (vitest.config.ts), so they share one Chromium: a launch and its shutdown were about 2 s
+ * of CPU per file. A file that asks for flags or launch options gets a browser of its own.
+ */
+export async function launchChromium(
+  extraArgs: string[] = [],
+  options: LaunchOptions = {},
+): Promise<Browser> {
+  // Outside Vitest (scripts/screenshots.ts) the caller's close() ends Chromium, as it says.
+  if (!process.env.VITEST || extraArgs.length > 0 || Object.keys(options).length > 0)
+    return launchOwnChromium(extraArgs, options);
+  sharedBrowser ??= launchOwnChromium();
+  let browser = await sharedBrowser;
+  if (!browser.isConnected()) {
+    // Chromium went away (a crash): the next file starts another.
+    sharedBrowser = launchOwnChromium();
+    browser = await sharedBrowser;
+  }
+  return borrowedBrowser(browser);
+}
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -53,6 +120,8 @@ export interface Realm {
 
 export async function startRealm(): Promise<Realm> {
   const dir = mkdtempSync(join(tmpdir(), 'tributary-e2e-realm-'));
+  // A copy of the run's seeded demo realm, which the server opens without seeding.
+  await copySeededRealm(dir, 'demo');
   // Without the demo people's made-up presence: tests watch people report it themselves.
   const options = { dataDir: dir, seed: 'demo' as const, port: 0, demoPresence: false };
   let server = await createRealmServer(options);
