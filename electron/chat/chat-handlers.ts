@@ -22,7 +22,10 @@ export function chatHandlers(sessions: {
     { accountId, ...payload }: MethodPayload<K>,
     kind: K,
   ): Promise<never> =>
-    session({ accountId }).actions.act({ kind, payload } as unknown as OfflineAction) as Promise<never>;
+    session({ accountId }).actions.act({
+      kind,
+      payload,
+    } as unknown as OfflineAction) as Promise<never>;
   return {
     // Not refused when signed out: like offline, the message waits in the outbox (it survives
     // reauthenticate, which starts a new session on the same data folder).

@@ -12,6 +12,7 @@ import type {
   UserTopicEvent,
 } from '../../shared/api/events';
 import type { Message, MessageFlag, ReactionType, VisibilityPolicy } from '../../shared/api/types';
+import { emojiCodeForName } from '../../shared/emoji/names';
 import type { OfflineAction } from './action-queue';
 
 /** An event as built here; the session gives it its id when it is delivered. */
@@ -146,7 +147,8 @@ function reactionEvent(
     op,
     message_id: payload.messageId,
     emoji_name: payload.emojiName,
-    emoji_code: payload.emojiCode ?? '',
+    // As the server names it: the real event must find this one the same reaction.
+    emoji_code: payload.emojiCode ?? emojiCodeForName(payload.emojiName) ?? '',
     reaction_type: (payload.reactionType ?? 'unicode_emoji') as ReactionType,
     user_id: userId,
   };

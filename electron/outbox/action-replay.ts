@@ -29,7 +29,10 @@ export interface ReplayContext {
 /** How many times a narrow's flag update follows the server's "not yet at the newest" answer. */
 const MAX_NARROW_BATCHES = 100;
 
-export async function performAction(entry: QueuedAction, ctx: ReplayContext): Promise<ActionOutcome> {
+export async function performAction(
+  entry: QueuedAction,
+  ctx: ReplayContext,
+): Promise<ActionOutcome> {
   const { action } = entry;
   try {
     switch (action.kind) {
@@ -170,7 +173,11 @@ async function restoreFromServer(entry: QueuedAction, ctx: ReplayContext): Promi
       message_id: messageId,
       apply_markdown: true,
     });
-    return restoreMessageEvents(message, entry.shown, Math.floor(Date.now() / 1000)) as ServerEvent[];
+    return restoreMessageEvents(
+      message,
+      entry.shown,
+      Math.floor(Date.now() / 1000),
+    ) as ServerEvent[];
   } catch {
     return []; // the next registration or fetch shows the server's state
   }

@@ -26,7 +26,12 @@ import type { PageRequest } from '../cache/cached-pages';
 import type { DraftStore } from '../drafts/drafts';
 import { callAction } from './action-calls';
 import { actionEvents, type UnnumberedEvent } from './action-events';
-import { ActionQueue, type ActionOutcome, type OfflineAction, type QueuedAction } from './action-queue';
+import {
+  ActionQueue,
+  type ActionOutcome,
+  type OfflineAction,
+  type QueuedAction,
+} from './action-queue';
 import { performAction, sha256 } from './action-replay';
 
 export interface OfflineActionsOptions {
@@ -153,7 +158,8 @@ export class OfflineActions {
 
   /** A topic's policy now: the snapshot's, unless a user_topic event since changed it. */
   private topicPolicy(streamId: number, topic: string): VisibilityPolicy {
-    const same = (s: number, t: string) => s === streamId && t.toLowerCase() === topic.toLowerCase();
+    const same = (s: number, t: string) =>
+      s === streamId && t.toLowerCase() === topic.toLowerCase();
     const backlog = this.options.backlog();
     for (let i = backlog.length - 1; i >= 0; i -= 1) {
       const event = backlog[i]!;
@@ -191,7 +197,8 @@ export class OfflineActions {
  * not read the source offline): the message changed by the first is not a conflict for the second.
  */
 function withEditBase(action: OfflineAction, queued: readonly QueuedAction[]): OfflineAction {
-  if (action.kind !== 'editMessage' || action.payload.prevContentSha256 !== undefined) return action;
+  if (action.kind !== 'editMessage' || action.payload.prevContentSha256 !== undefined)
+    return action;
   if (action.payload.content === undefined) return action;
   for (let i = queued.length - 1; i >= 0; i -= 1) {
     const earlier = queued[i]!.action;
