@@ -32,11 +32,15 @@ export function chatHandlers(sessions: {
     sendMessage: (payload) =>
       sessions.session(payload.accountId).send(payload.message, payload.localId),
     getMessages: (p) => session(p).getMessages(p.narrow, p),
-    getMessage: (p) =>
-      session(p).client.call(endpoints.getMessage, {
-        message_id: p.messageId,
-        apply_markdown: false,
-      }),
+    getMessage: (p) => {
+      const account = session(p);
+      return account.client.call(
+        endpoints.getMessage,
+        { message_id: p.messageId, apply_markdown: false },
+        // Offline, an edit form falls back to the displayed text at once instead of after retries.
+        account.isOnline() ? {} : { retry: false },
+      );
+    },
     getMessageHistory: (p) =>
       session(p).client.call(endpoints.getMessageHistory, {
         message_id: p.messageId,
