@@ -103,11 +103,11 @@ async function replayEdit(
     return null; // deleted meanwhile, or no longer readable
   });
   if (!source) {
-    return {
-      status: 'conflict',
-      reason: 'The message you edited offline was deleted meanwhile.',
-      draft: content !== undefined ? { type: '', to: [], topic: '', content } : null,
-    };
+    const reason = 'The message you edited offline was deleted meanwhile.';
+    // Its text is kept as a draft; a move of it has nothing to keep.
+    return content === undefined
+      ? { status: 'refused', reason }
+      : { status: 'conflict', reason, draft: { type: '', to: [], topic: '', content } };
   }
   const { message, raw } = source;
   const contentDone = content === undefined || sameText(raw, content);

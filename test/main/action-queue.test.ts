@@ -4,7 +4,7 @@
 // attempt's answer is lost, the server restarts mid-replay, or the queue is re-opened from disk with
 // an attempt in flight. Edits checked against prev_content_sha256 become drafts when the message
 // changed; refusals are undone and explained.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../shared/api/events';
@@ -309,6 +309,36 @@ describe('actions done offline', () => {
       (e) => e.type === 'update_message' && e.message_id === messageId && e.user_id === null,
     );
     expect(undo).toMatchObject({ rendered_content: expect.stringContaining('changed elsewhere') });
+  });
+
+  it('keeps the text of an edit whose message was deleted meanwhile as a draft', async () => {
+    await goOffline();
+    await handlers().editMessage({ accountId: accountId(), messageId, content: 'lost cause' });
+    await realm.client('owner').delete(`/messages/${messageId}`);
+    await goOnline();
+    await replayed();
+    expect(session().actions.notices()).toMatchObject([{ kind: 'conflict' }]);
+    expect(
+      session()
+        .drafts.list()
+        .map((d) => d.draft.content),
+    ).toContain('lost cause');
+  });
+
+  it('deletes its queue with the account, and nothing writes it again', async () => {
+    await goOffline();
+    await handlers().updateFlags({
+      accountId: accountId(),
+      messages: [messageId],
+      op: 'add',
+      flag: 'starred',
+    });
+    const file = join(main.dataDir, 'accounts', accountId(), 'actions.json');
+    expect(existsSync(file)).toBe(true);
+    await main.services.removeAccount(accountId());
+    await goOnline();
+    expect(existsSync(file)).toBe(false);
+    expect((await serverMessage()).message.flags).not.toContain('starred');
   });
 
   it('undoes an action the server refuses and explains it', async () => {
