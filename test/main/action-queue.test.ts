@@ -4,8 +4,11 @@
 // attempt's answer is lost, the server restarts mid-replay, or the queue is re-opened from disk with
 // an attempt in flight. Edits checked against prev_content_sha256 become drafts when the message
 // changed; refusals are undone and explained.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../shared/api/events';
 import { sha256 } from '../../electron/outbox/action-replay';
@@ -362,6 +365,43 @@ describe('actions done offline', () => {
     });
   });
 
+  it('killed (SIGKILL) mid-replay, with the server restarted, puts a reaction on the server once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tributary-actions-kill-'));
+    const path = `/messages/${messageId}/reactions`;
+    // Every answer is lost: the server applies the reaction, the app never hears it did.
+    proxy.inject({ path: `/api/v1${path}`, method: 'POST', action: 'drop-response', times: 100 });
+    let child = mainProcess(dir, true);
+    await child.waitFor('live');
+    child.command({
+      op: 'act',
+      kind: 'addReaction',
+      payload: {
+        messageId,
+        emojiName: 'rocket',
+        emojiCode: '1f680',
+        reactionType: 'unicode_emoji',
+      },
+    });
+    await child.waitFor('acted'); // queued after the lost answer of the direct attempt
+    // The replay has sent it again (answer lost too): killed while it waits to retry.
+    await eventually(() => (requests('POST', path) >= 2 ? true : undefined));
+    await child.kill();
+    proxy.clearRules();
+    await realm.restart();
+    child = mainProcess(dir, false);
+    try {
+      await eventually(() => (actionsOnDisk(dir).length === 0 ? true : undefined), 60_000);
+      expect(child.facts.filter((fact) => fact.op === 'notice')).toEqual([]); // done, not refused
+    } finally {
+      await child.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const rockets = (await serverMessage()).message.reactions.filter(
+      (r) => r.emoji_name === 'rocket',
+    );
+    expect(rockets).toHaveLength(1);
+  }, 120_000);
+
   it('sends directly when online and surfaces the server refusal as before', async () => {
     const answer = await handlers().updateFlags({
       accountId: accountId(),
@@ -376,3 +416,45 @@ describe('actions done offline', () => {
     expect(queued()).toEqual([]);
   });
 });
+
+/** The main-process services in a child process that a test can SIGKILL (support/main-process.ts). */
+function mainProcess(dataDir: string, first: boolean) {
+  const user = realm.users.owner;
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(__dirname, 'support/main-process.ts'),
+      dataDir,
+      proxy.url,
+      first ? user.email : '-',
+      first ? user.api_key : '-',
+    ],
+    { stdio: 'pipe' },
+  );
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  const facts: Array<{ op: string }> = [];
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    facts.push(JSON.parse(line) as { op: string });
+  });
+  return {
+    facts,
+    waitFor: (op: string) => eventually(() => facts.find((fact) => fact.op === op), 30_000),
+    command: (command: object) => child.stdin.write(`${JSON.stringify(command)}\n`),
+    async kill() {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/** The actions a data folder's only account has queued on disk. */
+function actionsOnDisk(dataDir: string): unknown[] {
+  const accounts = join(dataDir, 'accounts');
+  if (!existsSync(accounts)) return [];
+  const [account] = readdirSync(accounts);
+  const file = join(accounts, account!, 'actions.json');
+  if (!existsSync(file)) return [];
+  return (JSON.parse(readFileSync(file, 'utf8')) as { actions: unknown[] }).actions;
+}
