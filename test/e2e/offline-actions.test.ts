@@ -166,5 +166,6 @@ describe('acting offline', () => {
       .getByRole('button', { name: /^octopus: 1/ })
       .waitFor();
     await page.context().close();
-  });
+    // Long: two app restarts, a server restart and a replay (three minutes allowed on a busy machine).
+  }, 180_000);
 });
