@@ -18,6 +18,7 @@ import { ApiClient, type ApiClientOptions } from '../api/client';
 import { ApiError } from '../api/errors';
 import { EventLoop, restartSpreadFor } from '../events/event-loop';
 import { Outbox, type DeliveryQuery } from '../outbox/outbox';
+import { OfflineActions } from '../outbox/offline-actions';
 import { sameMessage } from '../outbox/delivery-match';
 import { DraftStore } from '../drafts/drafts';
 import type { AccountRecord } from './account-store';
@@ -63,6 +64,8 @@ export class AccountSession {
   readonly loop: EventLoop;
   readonly outbox: Outbox;
   readonly drafts: DraftStore;
+  /** Stars, reactions, edits... done while offline, replayed when the server is back. */
+  readonly actions: OfflineActions;
   readonly presence: PresenceReporter | null;
   private snapshot: SnapshotMessage | null = null;
   private backlog: ServerEvent[] = [];
@@ -74,6 +77,8 @@ export class AccountSession {
   private lastNarrow: NarrowTerm[] | null = null;
   private cache: AccountCache | null;
   private matchContextCache: { register: RegisterResponse; ctx: NarrowMatchContext } | null = null;
+  /** The newest event id delivered (real or made here): events made here number after it. */
+  private lastEventId = -1;
 
   constructor(private readonly options: SessionOptions) {
     const { record, push } = options;
@@ -86,6 +91,7 @@ export class AccountSession {
       this.snapshot = cached.snapshot;
       this.backlog = cached.events;
       this.fromCache = true;
+      this.noteEventIds(cached.snapshot.register.last_event_id, cached.events);
     }
     this.lastNarrow = cached?.lastNarrow ?? null;
     this.client = new ApiClient({
@@ -125,6 +131,24 @@ export class AccountSession {
       },
       (drafts) => push('drafts', { accountId: record.id, drafts }),
     );
+    this.actions = new OfflineActions({
+      file: join(folder, 'actions.json'),
+      accountId: record.id,
+      client: this.client,
+      drafts: this.drafts,
+      isOnline: () => this.isOnline(),
+      // Messages sent before an action go out before it (see offline-actions.ts).
+      beforeReplay: () => this.outbox.flush(),
+      register: () => this.snapshot?.register ?? null,
+      backlog: () => this.backlog,
+      cachedIds: (narrow, request) =>
+        this.cache?.cachedPage(narrow, request, this.matchContext())?.messages.map((m) => m.id) ??
+        [],
+      deliver: (events) => this.deliverLocal(events),
+      push,
+    });
+    // Started from the cache: actions still queued are shown even if the cache lost their events.
+    if (this.snapshot) this.backlog.push(...this.numbered(this.actions.shownEvents()));
     this.loop = new EventLoop({
       client: this.client,
       pollTimeoutMs: options.pollTimeoutMs,
@@ -157,11 +181,13 @@ export class AccountSession {
   forgetLocalState(): void {
     this.outbox.forget();
     this.drafts.forget();
+    this.actions.forget();
   }
 
   async stop(): Promise<void> {
     this.presence?.stop();
     this.outbox.dispose();
+    this.actions.dispose();
     await this.loop.close();
     this.cache?.close();
   }
@@ -358,6 +384,9 @@ export class AccountSession {
     );
     // After the push: writing a large snapshot must not delay the renderer.
     this.cache?.saveSnapshot(this.snapshot);
+    this.lastEventId = register.last_event_id;
+    // The new snapshot does not have what is still queued: show it again on top.
+    this.deliverLocal(this.actions.shownEvents());
   }
 
   private onEvents(queueId: string, fullEvents: ServerEvent[]): void {
@@ -369,8 +398,42 @@ export class AccountSession {
       this.loop.resync();
       return;
     }
+    this.actions.heardFromServer();
+    this.deliver(queueId, events);
+  }
+
+  /**
+   * Events made here for actions done offline (offline-actions.ts), numbered after the last one
+   * delivered, so the renderer applies them and still takes the server's next event.
+   */
+  private deliverLocal(events: readonly Omit<ServerEvent, 'id'>[]): void {
+    if (events.length === 0 || !this.snapshot) return;
+    this.deliver(this.loop.currentQueueId ?? this.snapshot.queueId, this.numbered(events));
+  }
+
+  /**
+   * Ids strictly between the last event's and the next integer: 0.5, 0.67, 0.75... above it. The
+   * server's ids are integers, so its next event still numbers above every event made here.
+   */
+  private numbered(events: readonly Omit<ServerEvent, 'id'>[]): ServerEvent[] {
+    return events.map((event) => {
+      const base = Math.floor(this.lastEventId);
+      const step = 1 / (1 - (this.lastEventId - base)); // 1 after an integer, 2 after .5, ...
+      this.lastEventId = base + 1 - 1 / (step + 1);
+      return { ...event, id: this.lastEventId } as ServerEvent;
+    });
+  }
+
+  private noteEventIds(snapshotEventId: number, events: readonly ServerEvent[]): void {
+    this.lastEventId = snapshotEventId;
+    for (const event of events) if (event.id > this.lastEventId) this.lastEventId = event.id;
+  }
+
+  /** The session's one path for events, the server's or made here: backlog, renderer, cache. */
+  private deliver(queueId: string, events: ServerEvent[]): void {
     for (const event of events) {
       this.backlog.push(event); // no spread: a batch may be huge
+      if (event.id > this.lastEventId) this.lastEventId = event.id;
       if (event.type === 'message')
         this.noteMessageId((event as { message: { id: number } }).message.id);
     }
@@ -397,8 +460,10 @@ export class AccountSession {
     }
     this.options.push('connection', { accountId: this.id, state });
     this.options.onConnection?.(state);
+    this.actions.connectionChanged(state.status === 'live');
     if (state.status === 'live') {
       void this.outbox.flush();
+      void this.actions.flush();
       void this.drafts.sync();
     }
   }

@@ -2,7 +2,8 @@
 // renderer's camelCase payload into the API's parameters, and lets main attach the credentials.
 import { endpoints } from '../../shared/api/endpoints';
 import type { chatMethods } from '../../shared/ipc/chat';
-import type { MethodHandlers } from '../../shared/ipc/contract';
+import type { MethodHandlers, MethodPayload } from '../../shared/ipc/contract';
+import type { OfflineAction, OfflineActionKind } from '../outbox/action-queue';
 import type { AccountSession } from '../accounts/session';
 
 export type ChatHandlers = Pick<MethodHandlers, keyof typeof chatMethods>;
@@ -16,17 +17,30 @@ export function chatHandlers(sessions: {
     found.assertSignedIn();
     return found;
   };
+  /** One of the actions that work offline, with the renderer's payload as it is. */
+  const act = <K extends OfflineActionKind>(
+    { accountId, ...payload }: MethodPayload<K>,
+    kind: K,
+  ): Promise<never> =>
+    session({ accountId }).actions.act({
+      kind,
+      payload,
+    } as unknown as OfflineAction) as Promise<never>;
   return {
     // Not refused when signed out: like offline, the message waits in the outbox (it survives
     // reauthenticate, which starts a new session on the same data folder).
     sendMessage: (payload) =>
       sessions.session(payload.accountId).send(payload.message, payload.localId),
     getMessages: (p) => session(p).getMessages(p.narrow, p),
-    getMessage: (p) =>
-      session(p).client.call(endpoints.getMessage, {
-        message_id: p.messageId,
-        apply_markdown: false,
-      }),
+    getMessage: (p) => {
+      const account = session(p);
+      return account.client.call(
+        endpoints.getMessage,
+        { message_id: p.messageId, apply_markdown: false },
+        // Offline, an edit form falls back to the displayed text at once instead of after retries.
+        account.isOnline() ? {} : { retry: false },
+      );
+    },
     getMessageHistory: (p) =>
       session(p).client.call(endpoints.getMessageHistory, {
         message_id: p.messageId,
@@ -39,49 +53,14 @@ export function chatHandlers(sessions: {
         allow_empty_topic_name: true,
       }),
     renderMessage: (p) => session(p).client.call(endpoints.renderMessage, { content: p.content }),
-    editMessage: (p) =>
-      session(p).client.call(endpoints.editMessage, {
-        message_id: p.messageId,
-        content: p.content,
-        topic: p.topic,
-        stream_id: p.streamId,
-        propagate_mode: p.propagateMode,
-        send_notification_to_old_thread: p.sendNotificationToOldThread,
-        send_notification_to_new_thread: p.sendNotificationToNewThread,
-        prev_content_sha256: p.prevContentSha256,
-      }),
-    deleteMessage: (p) =>
-      session(p).client.call(endpoints.deleteMessage, { message_id: p.messageId }),
-    updateFlags: (p) =>
-      session(p).client.call(endpoints.updateFlags, {
-        messages: p.messages,
-        op: p.op,
-        flag: p.flag,
-      }),
-    updateFlagsForNarrow: (p) =>
-      session(p).client.call(endpoints.updateFlagsForNarrow, {
-        anchor: p.anchor,
-        num_before: p.numBefore,
-        num_after: p.numAfter,
-        narrow: p.narrow,
-        op: p.op,
-        flag: p.flag,
-        include_anchor: p.includeAnchor,
-      }),
-    addReaction: (p) =>
-      session(p).client.call(endpoints.addReaction, {
-        message_id: p.messageId,
-        emoji_name: p.emojiName,
-        emoji_code: p.emojiCode,
-        reaction_type: p.reactionType,
-      }),
-    removeReaction: (p) =>
-      session(p).client.call(endpoints.removeReaction, {
-        message_id: p.messageId,
-        emoji_name: p.emojiName,
-        emoji_code: p.emojiCode,
-        reaction_type: p.reactionType,
-      }),
+    // Actions on messages and topics: direct when online, else queued and shown at once
+    // (electron/outbox/offline-actions.ts).
+    editMessage: (p) => act(p, 'editMessage'),
+    deleteMessage: (p) => act(p, 'deleteMessage'),
+    updateFlags: (p) => act(p, 'updateFlags'),
+    updateFlagsForNarrow: (p) => act(p, 'updateFlagsForNarrow'),
+    addReaction: (p) => act(p, 'addReaction'),
+    removeReaction: (p) => act(p, 'removeReaction'),
     sendSubmessage: (p) =>
       session(p).client.call(endpoints.sendSubmessage, {
         message_id: p.messageId,
@@ -138,12 +117,7 @@ export function chatHandlers(sessions: {
           value: change.value,
         })),
       }),
-    setUserTopic: (p) =>
-      session(p).client.call(endpoints.setUserTopic, {
-        stream_id: p.streamId,
-        topic: p.topic,
-        visibility_policy: p.visibilityPolicy,
-      }),
+    setUserTopic: (p) => act(p, 'setUserTopic'),
     setStatus: (p) =>
       session(p).client.call(endpoints.setStatus, {
         status_text: p.statusText,
@@ -169,5 +143,6 @@ export function chatHandlers(sessions: {
       sessions.session(accountId).outbox.discard(localId);
       return null;
     },
+    getActionNotices: ({ accountId }) => sessions.session(accountId).actions.notices(),
   };
 }

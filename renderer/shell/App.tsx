@@ -43,6 +43,7 @@ const ChannelBrowser = lazy(() =>
 );
 import { ConnectionBanner } from '../features/connection/ConnectionBanner';
 import { LocalRealmBanner } from '../features/connection/LocalRealmBanner';
+import { ActionNotices } from '../features/offline-actions/ActionNotices';
 import { UserProfile } from '../features/people/UserProfile';
 import { UserPopover } from '../features/people/UserPopover';
 import { StatusEditor } from '../features/people/StatusEditor';
@@ -154,6 +155,7 @@ function Shell({ store }: { store: ChatStore }) {
         />
         <LocalRealmBanner />
         <ConnectionBanner accountId={activeAccountId} />
+        <ActionNotices accountId={activeAccountId} />
         <div
           className="workspace"
           data-sidebar={

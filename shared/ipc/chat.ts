@@ -67,6 +67,18 @@ export interface OutboxEntry {
   lastError: string | null;
 }
 
+/**
+ * An action done offline that the server refused once it was back (undone on screen), or an edit
+ * whose message had changed meanwhile (kept as a draft): what the person is told.
+ */
+export interface ActionNotice {
+  id: string;
+  accountId: string;
+  kind: 'refused' | 'conflict';
+  text: string;
+  createdAt: number;
+}
+
 export interface SendResult {
   localId: string;
   /** Set when the server accepted the message during this call. */
@@ -259,8 +271,11 @@ export const chatMethods = {
   /** Sends failed entries again now instead of waiting for the next reconnect. */
   retryOutbox: method<null>()(forAccount({})),
   discardOutboxEntry: method<null>()(forAccount({ localId: z.string().min(1).max(64) })),
+  /** Notices of offline actions settled since the app started (also pushed as `actionNotice`). */
+  getActionNotices: method<ActionNotice[]>()(forAccount({})),
 } as const;
 
 export const chatPushes = {
   outbox: push<{ accountId: string; entries: OutboxEntry[] }>(),
+  actionNotice: push<ActionNotice>(),
 } as const;

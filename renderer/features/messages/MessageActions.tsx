@@ -28,6 +28,7 @@ import { selectActiveAccount } from '../../store';
 import { api, errorText } from '../../bridge/api';
 import { navigate, requestCompose, uiStore, useUi } from '../../store/ui-store';
 import { htmlToText } from '../../lib/sanitize';
+import { sha256Hex } from '../../lib/sha256';
 import { clockNow } from '../../lib/format';
 import { EmojiPicker } from '../emoji/EmojiPicker';
 import { toggleReaction } from './Reactions';
@@ -447,8 +448,20 @@ function ActionsPanel({
           accountId={accountId}
           message={message}
           onCancel={() => setMode(null)}
-          onSave={(content) =>
-            run(api().editMessage({ accountId, messageId: message.id, content }))
+          onSave={(content, source) =>
+            run(
+              // The source's hash lets the server refuse an edit of text changed meanwhile (an
+              // edit made offline and sent later, above all: main keeps it as a draft then).
+              (source === null ? Promise.resolve(undefined) : sha256Hex(source)).then(
+                (prevContentSha256) =>
+                  api().editMessage({
+                    accountId,
+                    messageId: message.id,
+                    content,
+                    prevContentSha256,
+                  }),
+              ),
+            )
           }
         />
       ) : null}
@@ -504,7 +517,8 @@ function EditMessage({
 }: {
   accountId: string;
   message: MessageWithFlags;
-  onSave: (content: string) => void;
+  /** `source`: the Markdown the edit started from, null when only the displayed text was at hand. */
+  onSave: (content: string, source: string | null) => void;
   onCancel: () => void;
 }) {
   const source = useQuery({
@@ -528,7 +542,11 @@ function EditMessage({
           Could not load the message&apos;s source; editing its displayed text.
         </p>
       ) : null}
-      <EditForm initial={raw ?? htmlToText(message.content)} onSave={onSave} onCancel={onCancel} />
+      <EditForm
+        initial={raw ?? htmlToText(message.content)}
+        onSave={(content) => onSave(content, raw ?? null)}
+        onCancel={onCancel}
+      />
     </>
   );
 }

@@ -4,15 +4,20 @@
  *
  *   argv: <dataDir> <site> <email> <apiKey>   (email and apiKey "-" to start the stored account)
  *   stdin, one JSON line per command:   {"op":"send","localId":"…","message":{…}}
+ *                                       {"op":"act","kind":"addReaction","payload":{…}} (an action
+ *                                       of electron/outbox/offline-actions.ts, without accountId)
  *   stdout, one JSON line per fact:     {"op":"live"} {"op":"outbox","entries":[…]}
  *                                       {"op":"sent","localId":"…","messageId":n|null,"state":"…"}
  *                                       {"op":"error","localId":"…","code":"…"}
+ *                                       {"op":"acted","result":…} / {"op":"error","code":"…"}
+ *                                       {"op":"notice",…} (an action refused or kept as a draft)
  */
 import { createInterface } from 'node:readline';
 import { FileVault } from '../../../electron/accounts/vault';
 import { MainServices } from '../../../electron/services';
 import { PushHub } from '../../../electron/push-hub';
 import type { OutgoingMessage } from '../../../shared/ipc/chat';
+import type { OfflineAction } from '../../../electron/outbox/action-queue';
 
 const [dataDir, site, email, apiKey] = process.argv.slice(2) as [string, string, string, string];
 const say = (fact: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(fact)}\n`);
@@ -28,6 +33,7 @@ const services = new MainServices({
 });
 hub.subscribe((channel, payload) => {
   if (channel === 'outbox') say({ op: 'outbox', ...(payload as object) });
+  if (channel === 'actionNotice') say({ op: 'notice', ...(payload as object) });
   const status = (payload as { state?: { status?: string } }).state?.status;
   if (channel === 'connection' && status === 'live') say({ op: 'live' });
 });
@@ -42,7 +48,18 @@ async function main() {
   }
   say({ op: 'account', accountId });
   for await (const line of createInterface({ input: process.stdin })) {
-    const command = JSON.parse(line) as { op: 'send'; localId: string; message: OutgoingMessage };
+    const command = JSON.parse(line) as
+      { op: 'send'; localId: string; message: OutgoingMessage } | ({ op: 'act' } & OfflineAction);
+    if (command.op === 'act') {
+      services
+        .session(accountId)
+        .actions.act({ kind: command.kind, payload: command.payload } as OfflineAction)
+        .then((result) => say({ op: 'acted', result }))
+        .catch((error: { code?: string }) =>
+          say({ op: 'error', code: error.code ?? String(error) }),
+        );
+      continue;
+    }
     Promise.resolve(
       services.handlers.sendMessage({
         accountId,

@@ -33,7 +33,7 @@ function renderOwnMessage(api: FakeApi) {
 }
 
 describe('editing a message', () => {
-  it('starts from the Markdown source and saves the edited text', async () => {
+  it('starts from the Markdown source and saves the edited text, checked against that source', async () => {
     const api = renderOwnMessage(
       installFakeApi({
         getMessage: () => ({
@@ -53,6 +53,8 @@ describe('editing a message', () => {
         accountId: 'a',
         messageId: 42,
         content: 'See **these**',
+        // sha256 of the source: the server refuses the edit if the message changed since.
+        prevContentSha256: '4a3b4e9175ab900db66f0f1672e5f543937d1e165380f7d139341f5bc0f62ed0',
       }),
     );
   });
