@@ -22,6 +22,7 @@ import {
   Users,
 } from 'lucide-react';
 import { Menu, MenuItem } from '../lib/ui/Menu';
+import { NameTooltip } from '../lib/ui/NameTooltip';
 import { narrowKey } from '../../shared/narrow';
 import { navigate, uiStore, useUi, type Route } from '../store/ui-store';
 import { SearchBox } from '../features/search/SearchBox';
@@ -33,24 +34,17 @@ type ButtonProps = React.ButtonHTMLAttributes<HTMLButtonElement>;
 const IconButton = forwardRef<HTMLButtonElement, ButtonProps & { label: string; icon: ReactNode }>(
   function IconButton({ label, icon, className, ...rest }, ref) {
     return (
-      <Tooltip.Root>
-        <Tooltip.Trigger asChild>
-          <button
-            ref={ref}
-            type="button"
-            className={`topbar-icon${className ? ` ${className}` : ''}`}
-            aria-label={label}
-            {...rest}
-          >
-            {icon}
-          </button>
-        </Tooltip.Trigger>
-        <Tooltip.Portal>
-          <Tooltip.Content className="tooltip" side="bottom" sideOffset={4}>
-            {label}
-          </Tooltip.Content>
-        </Tooltip.Portal>
-      </Tooltip.Root>
+      <NameTooltip label={label}>
+        <button
+          ref={ref}
+          type="button"
+          className={`topbar-icon${className ? ` ${className}` : ''}`}
+          aria-label={label}
+          {...rest}
+        >
+          {icon}
+        </button>
+      </NameTooltip>
     );
   },
 );

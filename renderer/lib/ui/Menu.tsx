@@ -13,8 +13,9 @@ import {
   type MouseEvent as ReactMouseEvent,
   type ReactNode,
 } from 'react';
-import { ContextMenu, DropdownMenu, Tooltip } from 'radix-ui';
+import { ContextMenu, DropdownMenu } from 'radix-ui';
 import type { LucideIcon } from 'lucide-react';
+import { NameTooltip } from './NameTooltip';
 
 type ContentProps = ComponentProps<typeof DropdownMenu.Content>;
 
@@ -88,18 +89,7 @@ export function Menu({
   );
   return (
     <DropdownMenu.Root open={open} onOpenChange={setOpen} modal={false}>
-      {tooltip ? (
-        <Tooltip.Root>
-          <Tooltip.Trigger asChild>{trigger}</Tooltip.Trigger>
-          <Tooltip.Portal>
-            <Tooltip.Content className="tooltip" side="bottom" sideOffset={4}>
-              {label}
-            </Tooltip.Content>
-          </Tooltip.Portal>
-        </Tooltip.Root>
-      ) : (
-        trigger
-      )}
+      {tooltip ? <NameTooltip label={label}>{trigger}</NameTooltip> : trigger}
       <DropdownMenu.Portal>
         <DropdownMenu.Content
           className="popup-menu"
