@@ -3,21 +3,26 @@
 // settings, the app menu (meeting viewer, shortcuts, the welcome panel) and the people-list toggle.
 // Every icon button has an accessible name and a tooltip saying the same.
 import { forwardRef, type ReactNode, type RefObject } from 'react';
-import { DropdownMenu, Tooltip } from 'radix-ui';
+import { Tooltip } from 'radix-ui';
 import {
   AtSign,
   CalendarClock,
   Clock,
   EllipsisVertical,
+  FileVideo,
   Inbox,
-  Menu,
+  Keyboard,
+  Menu as MenuIcon,
   MessagesSquare,
   PencilLine,
   Settings,
   Smile,
+  Sparkles,
   Star,
   Users,
 } from 'lucide-react';
+import { Menu, MenuItem } from '../lib/ui/Menu';
+import { NameTooltip } from '../lib/ui/NameTooltip';
 import { narrowKey } from '../../shared/narrow';
 import { navigate, uiStore, useUi, type Route } from '../store/ui-store';
 import { SearchBox } from '../features/search/SearchBox';
@@ -30,24 +35,17 @@ type ButtonProps = React.ButtonHTMLAttributes<HTMLButtonElement>;
 const IconButton = forwardRef<HTMLButtonElement, ButtonProps & { label: string; icon: ReactNode }>(
   function IconButton({ label, icon, className, ...rest }, ref) {
     return (
-      <Tooltip.Root>
-        <Tooltip.Trigger asChild>
-          <button
-            ref={ref}
-            type="button"
-            className={`topbar-icon${className ? ` ${className}` : ''}`}
-            aria-label={label}
-            {...rest}
-          >
-            {icon}
-          </button>
-        </Tooltip.Trigger>
-        <Tooltip.Portal>
-          <Tooltip.Content className="tooltip" side="bottom" sideOffset={4}>
-            {label}
-          </Tooltip.Content>
-        </Tooltip.Portal>
-      </Tooltip.Root>
+      <NameTooltip label={label}>
+        <button
+          ref={ref}
+          type="button"
+          className={`topbar-icon${className ? ` ${className}` : ''}`}
+          aria-label={label}
+          {...rest}
+        >
+          {icon}
+        </button>
+      </NameTooltip>
     );
   },
 );
@@ -100,7 +98,7 @@ export function TopBar({
         {sidebarInline ? null : (
           <IconButton
             label="Conversations"
-            icon={<Menu {...ICON} />}
+            icon={<MenuIcon {...ICON} />}
             className="sidebar-toggle"
             aria-expanded={sidebarOpen}
             onClick={onToggleSidebar}
@@ -145,32 +143,21 @@ export function TopBar({
 /** What is used now and then: the meeting viewer, the shortcuts, the welcome panel again. */
 function AppMenu() {
   return (
-    <DropdownMenu.Root>
-      <Tooltip.Root>
-        <Tooltip.Trigger asChild>
-          <DropdownMenu.Trigger asChild>
-            <button type="button" className="topbar-icon" aria-label="Main menu">
-              <EllipsisVertical {...ICON} />
-            </button>
-          </DropdownMenu.Trigger>
-        </Tooltip.Trigger>
-        <Tooltip.Portal>
-          <Tooltip.Content className="tooltip" side="bottom" sideOffset={4}>
-            Main menu
-          </Tooltip.Content>
-        </Tooltip.Portal>
-      </Tooltip.Root>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content className="menu app-menu" align="end" sideOffset={4}>
-          <DropdownMenu.Item onSelect={() => navigate({ kind: 'manifest' })}>
-            Open meeting manifest…
-          </DropdownMenu.Item>
-          <DropdownMenu.Item onSelect={() => uiStore.setState({ overlay: { kind: 'help' } })}>
-            Keyboard shortcuts
-          </DropdownMenu.Item>
-          <DropdownMenu.Item onSelect={showWelcome}>Welcome and things to try</DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+    <Menu
+      label="Main menu"
+      button={<EllipsisVertical {...ICON} />}
+      buttonClassName="topbar-icon"
+      tooltip
+    >
+      <MenuItem icon={FileVideo} onSelect={() => navigate({ kind: 'manifest' })}>
+        Open meeting manifest…
+      </MenuItem>
+      <MenuItem icon={Keyboard} onSelect={() => uiStore.setState({ overlay: { kind: 'help' } })}>
+        Keyboard shortcuts
+      </MenuItem>
+      <MenuItem icon={Sparkles} onSelect={showWelcome}>
+        Welcome and things to try
+      </MenuItem>
+    </Menu>
   );
 }

@@ -84,8 +84,8 @@ describe('channels for everyone', () => {
     await form.getByLabel('Channel name').fill('field-trips');
     await form.getByLabel('Channel description').fill('Where we go next');
     await form.getByRole('radio', { name: /Private/ }).check();
-    await form.getByRole('searchbox', { name: 'Initial subscribers' }).fill('emma');
-    await form.getByRole('listbox').getByRole('button', { name: /Emma/ }).click();
+    await form.getByRole('combobox', { name: 'Initial subscribers' }).fill('emma');
+    await form.getByRole('listbox').getByRole('option', { name: /Emma/ }).click();
     await session.page.screenshot({ path: `${SHOTS}/create.png` });
     await form.getByRole('button', { name: 'Create' }).click();
 
@@ -134,8 +134,8 @@ describe('channels for everyone', () => {
     await session.page.getByRole('menuitem', { name: 'Channel settings' }).click();
     const settings = session.page.getByRole('article', { name: 'Settings for #field-trips' });
     await settings.getByRole('tab', { name: 'Subscribers' }).click();
-    await settings.getByRole('searchbox', { name: 'Add subscribers' }).fill('farid');
-    await settings.getByRole('listbox').getByRole('button', { name: /Farid/ }).click();
+    await settings.getByRole('combobox', { name: 'Add subscribers' }).fill('farid');
+    await settings.getByRole('listbox').getByRole('option', { name: /Farid/ }).click();
     await settings.getByRole('button', { name: 'Add', exact: true }).click();
     await settings.getByRole('status').filter({ hasText: 'Added 1 person' }).waitFor();
     await settings.getByRole('list', { name: 'Subscribers' }).getByText(/Farid/).waitFor();

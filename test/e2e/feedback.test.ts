@@ -36,7 +36,7 @@ describe('feedback after sending', () => {
   it('says where a message sent outside the view went, and its link goes there', async () => {
     await openTopic(page(), 'general', 'e2e here');
     // Compose pointed at another topic of the channel than the one on screen.
-    await page().getByRole('textbox', { name: 'Topic' }).fill('e2e elsewhere');
+    await page().getByRole('combobox', { name: 'Topic' }).fill('e2e elsewhere');
     await send(page(), 'This goes somewhere else');
     const notice = page().getByRole('status').filter({ hasText: 'Sent!' });
     await notice.getByText('Your message is outside your current view.').waitFor();

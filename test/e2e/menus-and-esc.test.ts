@@ -1,7 +1,9 @@
 // Menus and dialogs on the headless library (renderer/lib/ui, Radix), in real Chromium: Esc closes
 // the innermost open thing first (a menu, then the dialog chosen from it, then the help overlay)
 // and only with nothing open goes to the home view; a dialog keeps the focus inside and gives it
-// back to the menu's button; a menu opened near the window's edge stays in view.
+// back to the menu's button; a menu opened near the window's edge stays in view. Letters typed in an
+// open menu are the menu's, never the app's keys; a typeahead's list (lib/ui/Combobox) stays in
+// view and is the first thing Esc closes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, openApp, startApp, startRealm, type App, type Realm } from './support/app';
@@ -139,6 +141,85 @@ describe("Esc with nothing open, by the person's setting", () => {
     } finally {
       await owner.patch('/settings', { web_escape_navigates_to_home_view: true });
     }
+  });
+});
+
+describe('letters in an open menu', () => {
+  it("are the menu's: the main menu and an account's two menus keep the app's keys out", async () => {
+    // Opened by a pointer, the menu itself has the focus; by keys, its first item.
+    const inMenu = () => page.evaluate(() => !!document.activeElement?.closest('[role="menu"]'));
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    const account = page
+      .getByRole('navigation', { name: 'Accounts' })
+      .getByRole('button', { name: /^(?!Menu of ).* at / })
+      .first();
+    const openers: Array<[string, () => Promise<unknown>]> = [
+      ['Main menu', () => page.getByRole('button', { name: 'Main menu' }).click()],
+      [
+        '⋯',
+        () =>
+          page
+            .getByRole('button', { name: /^Menu of / })
+            .first()
+            .click(),
+      ],
+      ['right-click', () => account.click({ button: 'right' })],
+    ];
+    for (const [which, open] of openers) {
+      await open();
+      const menu = page.getByRole('menu');
+      await menu.waitFor();
+      await expect.poll(inMenu, { message: which }).toBe(true);
+      // q would focus the channel filter, w the people search, ? the shortcuts.
+      for (const key of ['q', 'w', '?']) await page.keyboard.press(key);
+      expect(await inMenu(), which).toBe(true);
+      expect(await menu.count(), which).toBe(1);
+      expect(await help.count(), which).toBe(0);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => menu.count(), { message: which }).toBe(0);
+    }
+
+    // A letter moves to the item it starts (the menu's typeahead); Enter chooses it.
+    await page.getByRole('button', { name: 'Main menu' }).click();
+    await page.getByRole('menu', { name: 'Main menu' }).waitFor();
+    await page.keyboard.press('k');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('role') ?? null))
+      .toBe('menuitem');
+    await page.keyboard.press('Enter');
+    await help.waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => help.count()).toBe(0);
+  });
+});
+
+describe('a typeahead in the message box', () => {
+  it('lists above the box inside the window; Esc closes the list, then leaves the box', async () => {
+    await sendToTopic('typeahead', 'complete a name');
+    await openTopic(page, 'general', 'typeahead');
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.click();
+    await box.pressSequentially('hello @');
+    const people = page.getByRole('listbox', { name: 'People' });
+    await people.waitFor();
+    expect(await box.getAttribute('aria-activedescendant')).toBe(
+      await people.getByRole('option', { selected: true }).getAttribute('id'),
+    );
+    // Placement settles a frame after the list mounts.
+    await expect
+      .poll(async () => {
+        const list = (await people.boundingBox())!;
+        const field = (await box.boundingBox())!;
+        return list.y >= 0 && list.x >= 0 && list.y + list.height <= field.y;
+      })
+      .toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => people.count()).toBe(0);
+    expect(await box.evaluate(isFocused)).toBe(true);
+    expect(await box.inputValue()).toBe('hello @');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => box.evaluate(isFocused)).toBe(false);
+    await box.fill('');
   });
 });
 

@@ -117,7 +117,7 @@ describe('everyday navigation defects (issue #13)', () => {
     await expect
       .poll(() => type.getByRole('radio', { name: 'Channel' }).getAttribute('aria-checked'))
       .toBe('true');
-    const topic = page().getByRole('textbox', { name: 'Topic' });
+    const topic = page().getByRole('combobox', { name: 'Topic' });
     expect(await topic.inputValue()).toBe('');
 
     // Selecting a result points compose at that message's conversation, as the web app's

@@ -128,7 +128,7 @@ describe.skipIf(!ready)("the app on the public server's recorded answers (FL372)
     await openSettings(admin, 'Channels');
     await admin.getByTestId('admin-channel-Rome').getByRole('button').first().click();
     await admin.getByRole('tab', { name: 'Subscribers' }).click();
-    const picker = admin.getByRole('searchbox', { name: 'Add subscribers' });
+    const picker = admin.getByRole('combobox', { name: 'Add subscribers' });
     await picker.fill('Oth');
     await offered(admin, 'Add subscribers matches', new RegExp(OTHELLO));
     await picker.fill('Prosp');

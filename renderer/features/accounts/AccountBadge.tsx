@@ -51,11 +51,13 @@ function paletteIndex(account: Pick<AccountSummary, 'email'>): number {
 
 /**
  * The account's colour: chosen by its e-mail (the same on every launch), moved on to the next free
- * one when an account earlier in the list already has it, so no two accounts share a colour.
+ * one when another account already has it, so no two accounts share a colour. Clashes are settled
+ * in the order of the accounts' ids, not of the rail: reordering the rail never swaps two colours.
  */
 export function accountColour(account: AccountSummary, all: readonly AccountSummary[]): string {
   const taken = new Set<number>();
-  for (const other of all) {
+  const byId = [...all].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (const other of byId) {
     let index = paletteIndex(other);
     while (taken.has(index) && taken.size < PALETTE.length) index = (index + 1) % PALETTE.length;
     if (other.id === account.id) return PALETTE[index];

@@ -1,9 +1,9 @@
-// One account's menu, the same from the rail's "⋯" button (DropdownMenu) and from a right-click on
-// the account (ContextMenu): switch to it, move it up or down the rail, sign out and remove it.
-import { ContextMenu, DropdownMenu } from 'radix-ui';
+// One account's menu, the same from the rail's "⋯" button and from a right-click on the account
+// (lib/ui/Menu's two variants): switch to it, move it up or down the rail, sign out and remove it.
 import { ArrowDown, ArrowLeftRight, ArrowUp, LogOut } from 'lucide-react';
 import type { AccountSummary } from '../../../shared/ipc/accounts';
 import type { AccountIdentity } from './AccountBadge';
+import { MenuItem, MenuLabel, MenuSeparator } from '../../lib/ui/Menu';
 
 export interface AccountMenuActions {
   onSwitch?: () => void;
@@ -12,50 +12,40 @@ export interface AccountMenuActions {
   onRemove: () => void;
 }
 
-type Kit = typeof DropdownMenu | typeof ContextMenu;
-
-/** The items, built from either library kit (both have Label, Item and Separator). */
 export function AccountMenuItems({
-  kit,
   account,
   identity,
   actions,
 }: {
-  kit: Kit;
   account: AccountSummary;
   identity: AccountIdentity;
   actions: AccountMenuActions;
 }) {
-  const { Label, Item, Separator } = kit;
   return (
     <>
-      <Label className="account-menu-label">
+      <MenuLabel>
         <strong>{identity.label}</strong>
         <span>{account.email}</span>
-      </Label>
+      </MenuLabel>
       {actions.onSwitch ? (
-        <Item className="account-menu-item" onSelect={actions.onSwitch}>
-          <ArrowLeftRight size={16} aria-hidden="true" />
+        <MenuItem icon={ArrowLeftRight} onSelect={actions.onSwitch}>
           Switch to this account
-        </Item>
+        </MenuItem>
       ) : null}
       {actions.onMoveUp ? (
-        <Item className="account-menu-item" onSelect={actions.onMoveUp}>
-          <ArrowUp size={16} aria-hidden="true" />
+        <MenuItem icon={ArrowUp} onSelect={actions.onMoveUp}>
           Move up
-        </Item>
+        </MenuItem>
       ) : null}
       {actions.onMoveDown ? (
-        <Item className="account-menu-item" onSelect={actions.onMoveDown}>
-          <ArrowDown size={16} aria-hidden="true" />
+        <MenuItem icon={ArrowDown} onSelect={actions.onMoveDown}>
           Move down
-        </Item>
+        </MenuItem>
       ) : null}
-      <Separator className="account-menu-separator" />
-      <Item className="account-menu-item danger" onSelect={actions.onRemove}>
-        <LogOut size={16} aria-hidden="true" />
+      <MenuSeparator />
+      <MenuItem icon={LogOut} danger onSelect={actions.onRemove}>
         Sign out and remove…
-      </Item>
+      </MenuItem>
     </>
   );
 }

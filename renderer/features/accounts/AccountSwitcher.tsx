@@ -1,14 +1,14 @@
 // The account rail: every signed-in account with its organization's icon, the person's avatar, its
 // connection state and unread total; switching, adding, reordering and removing. Each account has a
-// menu from its "⋯" button and from a right-click (AccountMenu.tsx).
+// menu from its "⋯" button and from a right-click (AccountMenu.tsx on lib/ui/Menu).
 import { useState } from 'react';
-import { ContextMenu, DropdownMenu } from 'radix-ui';
-import { Ellipsis, Plus } from 'lucide-react';
+import { Ellipsis, Plus, X } from 'lucide-react';
 import { useChatStore, useChatStoreApi } from '../../store/hooks';
 import { selectUnreadCounts } from '../../store';
 import type { AccountSummary } from '../../../shared/ipc/accounts';
 import type { ConnectionState } from '../../../shared/ipc/common';
-import { api } from '../../bridge/api';
+import { api, errorText } from '../../bridge/api';
+import { ContextMenuArea, Menu } from '../../lib/ui/Menu';
 import { ALL_MESSAGES_ROUTE, navigate, uiStore, useUi } from '../../store/ui-store';
 import { AccountBadge, useAccountIdentity } from './AccountBadge';
 import { AccountMenuItems, type AccountMenuActions } from './AccountMenu';
@@ -52,6 +52,7 @@ function AccountItem({
   active,
   state,
   onRemove,
+  onMoveError,
 }: {
   account: AccountSummary;
   index: number;
@@ -59,11 +60,19 @@ function AccountItem({
   active: boolean;
   state: ConnectionState;
   onRemove: () => void;
+  /** Why the last move failed; null once one succeeds. */
+  onMoveError: (message: string | null) => void;
 }) {
   const identity = useAccountIdentity(account);
   const unread = useUnreadTotal(account.id);
   const switchTo = useSwitchAccount();
-  const move = (toIndex: number) => void api().moveAccount({ accountId: account.id, toIndex });
+  const move = (toIndex: number) =>
+    void api()
+      .moveAccount({ accountId: account.id, toIndex })
+      .then(
+        () => onMoveError(null),
+        (e: unknown) => onMoveError(`Could not move ${identity.label}: ${errorText(e)}`),
+      );
   const actions: AccountMenuActions = {
     onSwitch: active ? undefined : () => switchTo(account.id),
     onMoveUp: index > 0 ? () => move(index - 1) : undefined,
@@ -71,64 +80,41 @@ function AccountItem({
     onRemove,
   };
   const status = connectionLabel(state);
+  const items = <AccountMenuItems account={account} identity={identity} actions={actions} />;
   return (
     <li className="account-item">
-      <ContextMenu.Root>
-        <ContextMenu.Trigger asChild>
-          <button
-            type="button"
-            className={`account${active ? ' active' : ''}`}
-            aria-current={active}
-            title={`${identity.label} (${account.email}), ${status}`}
-            aria-label={identity.label}
-            aria-description={[account.email, status, unread > 0 ? `${unread} unread` : '']
-              .filter(Boolean)
-              .join(', ')}
-            onClick={() => switchTo(account.id)}
-          >
-            <AccountBadge account={account} identity={identity} />
-            <span className={`dot ${state.status}`} aria-hidden="true" />
-            {unread > 0 ? (
-              <span className="count" aria-hidden="true">
-                {unread}
-              </span>
-            ) : null}
-          </button>
-        </ContextMenu.Trigger>
-        <ContextMenu.Portal>
-          <ContextMenu.Content className="account-menu">
-            <AccountMenuItems
-              kit={ContextMenu}
-              account={account}
-              identity={identity}
-              actions={actions}
-            />
-          </ContextMenu.Content>
-        </ContextMenu.Portal>
-      </ContextMenu.Root>
-      <DropdownMenu.Root>
-        <DropdownMenu.Trigger asChild>
-          <button type="button" className="account-more" aria-label={`Menu of ${identity.label}`}>
-            <Ellipsis size={14} aria-hidden="true" />
-          </button>
-        </DropdownMenu.Trigger>
-        <DropdownMenu.Portal>
-          <DropdownMenu.Content
-            className="account-menu"
-            side="right"
-            align="start"
-            // Beside the rail, not over the account it is about.
-            sideOffset={36}
-          >
-            <AccountMenuItems
-              kit={DropdownMenu}
-              account={account}
-              identity={identity}
-              actions={actions}
-            />
-          </DropdownMenu.Content>
-        </DropdownMenu.Portal>
-      </DropdownMenu.Root>
+      <ContextMenuArea label={`Menu of ${identity.label}`} menu={items}>
+        <button
+          type="button"
+          className={`account${active ? ' active' : ''}`}
+          aria-current={active}
+          title={`${identity.label} (${account.email}), ${status}`}
+          aria-label={identity.label}
+          aria-description={[account.email, status, unread > 0 ? `${unread} unread` : '']
+            .filter(Boolean)
+            .join(', ')}
+          onClick={() => switchTo(account.id)}
+        >
+          <AccountBadge account={account} identity={identity} />
+          <span className={`dot ${state.status}`} aria-hidden="true" />
+          {unread > 0 ? (
+            <span className="count" aria-hidden="true">
+              {unread}
+            </span>
+          ) : null}
+        </button>
+      </ContextMenuArea>
+      <Menu
+        label={`Menu of ${identity.label}`}
+        button={<Ellipsis size={14} aria-hidden="true" />}
+        buttonClassName="account-more"
+        side="right"
+        align="start"
+        // Beside the rail, not over the account it is about.
+        sideOffset={36}
+      >
+        {items}
+      </Menu>
     </li>
   );
 }
@@ -140,6 +126,7 @@ export function AccountSwitcher() {
   // With the app's own process gone, no account is connected, whatever it last said.
   const hostLost = useUi((s) => s.host === 'lost');
   const [removing, setRemoving] = useState<AccountSummary | null>(null);
+  const [moveError, setMoveError] = useState<string | null>(null);
   return (
     <nav className="account-switcher" aria-label="Accounts">
       <ul>
@@ -152,6 +139,7 @@ export function AccountSwitcher() {
             active={a.id === active}
             state={hostLost ? { status: 'stopped' } : (connections[a.id] ?? a.connection)}
             onRemove={() => setRemoving(a)}
+            onMoveError={setMoveError}
           />
         ))}
         <li>
@@ -166,6 +154,14 @@ export function AccountSwitcher() {
           </button>
         </li>
       </ul>
+      {moveError ? (
+        <p role="alert" className="account-move-error">
+          <span>{moveError}</span>
+          <button type="button" aria-label="Dismiss" onClick={() => setMoveError(null)}>
+            <X size={14} aria-hidden="true" />
+          </button>
+        </p>
+      ) : null}
       <RemoveAccountDialog account={removing} onClose={() => setRemoving(null)} />
     </nav>
   );

@@ -8,6 +8,7 @@ import { navigate, useUi } from '../../store/ui-store';
 import { AccountBadge, useAccountIdentity } from './AccountBadge';
 import { connectionLabel, useSwitchAccount } from './AccountSwitcher';
 import { RemoveAccountDialog } from './RemoveAccountDialog';
+import { leaveSettings } from '../settings/form/unsaved';
 import './accounts.css';
 
 /** The server as a person knows it: its host name (the whole address when it is not a URL). */
@@ -44,7 +45,8 @@ function AccountRow({
       {active ? (
         <span className="setting-hint">Shown now</span>
       ) : (
-        <button type="button" onClick={() => switchTo(account.id)}>
+        // Switching leaves Settings: unsaved changes are saved first or the person is asked.
+        <button type="button" onClick={() => leaveSettings(() => switchTo(account.id))}>
           Switch to
         </button>
       )}

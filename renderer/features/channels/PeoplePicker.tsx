@@ -1,9 +1,11 @@
 // Choosing people by name or email: a search field whose matches (active humans and bots, minus
-// those excluded) are added as removable chips. Used by the create form and "Add subscribers".
+// those excluded) are added as removable chips. Used by the create form and "Add subscribers". The
+// matches are a lib/ui/Combobox list: arrows move, Enter or Tab add, Esc closes, a click adds.
 import { useMemo, useState } from 'react';
 import { useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import type { User } from '../../../shared/api/types';
+import { ComboboxInput, useComboboxList } from '../../lib/ui/Combobox';
 
 const MAX_MATCHES = 8;
 
@@ -20,6 +22,8 @@ export function PeoplePicker({
   exclude?: readonly number[];
 }) {
   const [text, setText] = useState('');
+  // Esc or leaving the field hides the matches until the next thing typed.
+  const [dismissed, setDismissed] = useState(false);
   const users = useChatStore((s) => selectActiveAccount(s)?.users.users);
   const matches = useMemo(() => {
     const needle = text.trim().toLowerCase();
@@ -37,6 +41,20 @@ export function PeoplePicker({
     onChange([...chosen, id]);
     setText('');
   };
+  const combobox = useComboboxList({
+    items: matches,
+    open: !dismissed,
+    label: `${label} matches`,
+    itemKey: (user) => String(user.user_id),
+    itemText: (user) => `${user.full_name} ${user.email}`,
+    renderItem: (user) => (
+      <>
+        {user.full_name} <span className="muted">{user.email}</span>
+      </>
+    ),
+    onPick: (user) => add(user.user_id),
+    onDismiss: () => setDismissed(true),
+  });
   return (
     <div className="people-picker">
       <div className="chips">
@@ -57,30 +75,18 @@ export function PeoplePicker({
           );
         })}
       </div>
-      <input
+      <ComboboxInput
+        combobox={combobox}
         type="search"
         aria-label={label}
         placeholder="Add people by name or email"
         value={text}
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter' && matches[0]) {
-            e.preventDefault();
-            add(matches[0].user_id);
-          }
+        onChange={(e) => {
+          setText(e.target.value);
+          setDismissed(false);
         }}
       />
-      {matches.length > 0 ? (
-        <ul className="autocomplete" role="listbox" aria-label={`${label} matches`}>
-          {matches.map((user) => (
-            <li key={user.user_id} role="option" aria-selected={false}>
-              <button type="button" onClick={() => add(user.user_id)}>
-                {user.full_name} <span className="muted">{user.email}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      {combobox.list}
     </div>
   );
 }

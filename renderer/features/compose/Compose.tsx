@@ -25,6 +25,7 @@ import { UploadList, useUploads, withoutLink } from './uploads';
 import { RecipientPicker } from './RecipientPicker';
 import { ScheduleControl, scheduledMessageFor } from './ScheduleControl';
 import { useCompletion } from './use-completion';
+import { ComboboxTextArea } from '../../lib/ui/Combobox';
 import { TopicInput } from './TopicInput';
 import { Preview } from './Preview';
 import { SentElsewhere, useSentElsewhere } from './SentElsewhere';
@@ -251,7 +252,6 @@ export function Compose({ accountId, defaultDestination, viewNarrowKey }: Compos
   const completion = useCompletion({
     accountId,
     text,
-    textRef,
     destination,
     mode,
     replaceText: (next, cursor) => {
@@ -355,8 +355,8 @@ export function Compose({ accountId, defaultDestination, viewNarrowKey }: Compos
     completion.close();
   };
 
+  // The keys the open completion list does not take (it takes its own first).
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (completion.onKeyDown(e)) return;
     // Alt+P toggles the preview, the public app's shortcut.
     if (e.altKey && e.code === 'KeyP') {
       e.preventDefault();
@@ -464,7 +464,8 @@ export function Compose({ accountId, defaultDestination, viewNarrowKey }: Compos
             }}
           />
         ) : null}
-        <textarea
+        <ComboboxTextArea
+          combobox={completion}
           ref={textRef}
           aria-label="Message"
           placeholder={
@@ -479,7 +480,6 @@ export function Compose({ accountId, defaultDestination, viewNarrowKey }: Compos
           onChange={(e) => onTextChange(e.target.value, e.target.selectionStart)}
           onKeyDown={onKeyDown}
           onPaste={uploads.onPaste}
-          onBlur={() => setTimeout(completion.close, 150)}
         />
         {completion.list}
       </div>

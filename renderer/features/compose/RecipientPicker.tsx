@@ -1,8 +1,10 @@
-// Direct-message recipients: chips for the chosen people and a text field completing names.
+// Direct-message recipients: chips for the chosen people and a text field completing names
+// (lib/ui/Combobox: arrows move, Enter or Tab add the highlighted person, Esc closes the list).
 import { useState } from 'react';
 import type { User } from '../../../shared/api/types';
 import { matchUsers } from './autocomplete';
 import { PresenceDot } from '../people/PresenceDot';
+import { ComboboxInput, useComboboxList } from '../../lib/ui/Combobox';
 
 export function RecipientPicker({
   users,
@@ -16,7 +18,8 @@ export function RecipientPicker({
   selfUserId: number;
 }) {
   const [query, setQuery] = useState('');
-  const [choice, setChoice] = useState(0);
+  // Esc or leaving the field hides the matches until the next thing typed.
+  const [dismissed, setDismissed] = useState(false);
   const byId = new Map(users.map((u) => [u.user_id, u]));
   // The whole list goes to matchUsers (it keeps its folded index per list), the chosen people and
   // the user are left out after.
@@ -28,8 +31,21 @@ export function RecipientPicker({
   const add = (u: User) => {
     onChange([...selected, u.user_id]);
     setQuery('');
-    setChoice(0);
   };
+  const combobox = useComboboxList({
+    items: matches,
+    open: !dismissed,
+    label: 'People',
+    itemKey: (u) => String(u.user_id),
+    itemText: (u) => u.full_name,
+    renderItem: (u) => (
+      <>
+        <PresenceDot userId={u.user_id} /> {u.full_name}
+      </>
+    ),
+    onPick: add,
+    onDismiss: () => setDismissed(true),
+  });
   return (
     <div className="recipient-picker">
       {selected.map((id) => (
@@ -44,42 +60,22 @@ export function RecipientPicker({
           </button>
         </span>
       ))}
-      <input
+      <ComboboxInput
+        combobox={combobox}
         id="compose-recipients"
         aria-label="Recipients"
         placeholder="Add a person"
         value={query}
-        role="combobox"
-        aria-expanded={matches.length > 0}
-        aria-controls="recipient-options"
-        onChange={(e) => setQuery(e.target.value)}
+        onChange={(e) => {
+          setQuery(e.target.value);
+          setDismissed(false);
+        }}
         onKeyDown={(e) => {
-          if (e.key === 'ArrowDown') setChoice((c) => Math.min(matches.length - 1, c + 1));
-          else if (e.key === 'ArrowUp') setChoice((c) => Math.max(0, c - 1));
-          else if ((e.key === 'Enter' || e.key === 'Tab') && matches[choice]) {
-            e.preventDefault();
-            add(matches[choice]);
-          } else if (e.key === 'Backspace' && !query && selected.length > 0)
+          if (e.key === 'Backspace' && !query && selected.length > 0)
             onChange(selected.slice(0, -1));
         }}
       />
-      {matches.length > 0 ? (
-        <ul id="recipient-options" role="listbox" aria-label="People" className="autocomplete">
-          {matches.map((u, i) => (
-            <li
-              key={u.user_id}
-              role="option"
-              aria-selected={i === choice}
-              onMouseDown={(e) => {
-                e.preventDefault();
-                add(u);
-              }}
-            >
-              <PresenceDot userId={u.user_id} /> {u.full_name}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      {combobox.list}
     </div>
   );
 }

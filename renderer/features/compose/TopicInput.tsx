@@ -1,8 +1,10 @@
 // The topic field with completion from the channel's topics (the server's list), as the public
-// app's topic typeahead: arrows move, Tab or Enter picks, Esc closes, a click picks.
+// app's topic typeahead on lib/ui/Combobox: arrows move, Tab or Enter picks, Esc closes, a click
+// picks.
 import { useState, type RefObject } from 'react';
 import { matchTopics } from './autocomplete';
 import { useChannelTopics } from './use-completion';
+import { ComboboxInput, useComboboxList } from '../../lib/ui/Combobox';
 
 export function TopicInput({
   accountId,
@@ -23,74 +25,45 @@ export function TopicInput({
   onDone: () => void;
 }) {
   const topics = useChannelTopics(accountId, streamId);
-  const [open, setOpen] = useState(false);
-  const [choice, setChoice] = useState(0);
+  // Offered once the person types, until a pick, Esc or leaving the field.
+  const [offering, setOffering] = useState(false);
   // Only existing topics: what is typed is already the field's value.
-  const options = open && value ? matchTopics(topics, value, { channelLink: false }) : [];
-  const shown = options.filter((o) => !o.isNew && o.topic !== value);
-  const pick = (topic: string) => {
-    onChange(topic);
-    setOpen(false);
-  };
+  const shown = offering && value ? matchTopics(topics, value, { channelLink: false }) : [];
+  const options = shown.filter((o) => !o.isNew && o.topic !== value).map((o) => o.topic!);
+  const combobox = useComboboxList({
+    items: options,
+    open: offering,
+    label: 'Topics',
+    itemKey: (topic) => topic,
+    itemText: (topic) => topic,
+    onPick: (topic) => {
+      onChange(topic);
+      setOffering(false);
+    },
+    onDismiss: () => setOffering(false),
+  });
   return (
     <div className="topic-input">
-      <input
+      <ComboboxInput
+        combobox={combobox}
         ref={inputRef}
         aria-label="Topic"
         placeholder="Topic"
         value={value}
         maxLength={maxLength}
-        aria-controls="topic-options"
-        aria-autocomplete="list"
         onChange={(e) => {
           onChange(e.target.value);
-          setOpen(true);
-          setChoice(0);
+          setOffering(true);
         }}
-        onBlur={() => setOpen(false)}
+        onBlur={() => setOffering(false)}
         onKeyDown={(e) => {
-          if (shown.length > 0) {
-            if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-              e.preventDefault();
-              const delta = e.key === 'ArrowDown' ? 1 : -1;
-              setChoice((c) => (c + delta + shown.length) % shown.length);
-              return;
-            }
-            if (e.key === 'Tab' || e.key === 'Enter') {
-              e.preventDefault();
-              pick(shown[Math.min(choice, shown.length - 1)].topic!);
-              return;
-            }
-            if (e.key === 'Escape') {
-              e.preventDefault();
-              e.stopPropagation();
-              setOpen(false);
-              return;
-            }
-          }
           if (e.key === 'Enter') {
             e.preventDefault();
             onDone();
           }
         }}
       />
-      {shown.length > 0 ? (
-        <ul id="topic-options" className="autocomplete" role="listbox" aria-label="Topics">
-          {shown.map((o, i) => (
-            <li
-              key={o.topic}
-              role="option"
-              aria-selected={i === choice}
-              onMouseDown={(e) => {
-                e.preventDefault();
-                pick(o.topic!);
-              }}
-            >
-              {o.topic}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      {combobox.list}
     </div>
   );
 }

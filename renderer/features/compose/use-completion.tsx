@@ -1,7 +1,7 @@
 // The message box's typeahead: the token at the cursor, its suggestions (people, groups and
-// wildcards; channels, then a channel's topics; emoji), the keys that move through and pick them
-// (arrows, Tab or Enter, Esc), and the list shown above the box.
-import { useMemo, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
+// wildcards; channels, then a channel's topics; emoji) and what picking one writes. The list, its
+// keys (arrows, Tab or Enter, Esc) and its place above the box are lib/ui/Combobox's.
+import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useChatStore, useChatStoreApi } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
@@ -24,6 +24,7 @@ import { useEmojiSuggestions } from './emoji-completion';
 import type { Destination } from './drafts';
 import { Emoji } from '../emoji/Emoji';
 import type { EmojiEntry } from '../emoji/emoji-data';
+import { useComboboxList } from '../../lib/ui/Combobox';
 
 interface Suggestion {
   key: string;
@@ -54,7 +55,6 @@ export interface CompletionInput {
   text: string;
   /** Called with the completed text and where the cursor goes. */
   replaceText: (text: string, cursor: number) => void;
-  textRef: RefObject<HTMLTextAreaElement | null>;
   destination: Destination | null;
   mode: 'stream' | 'private';
 }
@@ -63,12 +63,10 @@ export function useCompletion({
   accountId,
   text,
   replaceText,
-  textRef,
   destination,
   mode,
 }: CompletionInput) {
   const [token, setToken] = useState<CompletionToken | null>(null);
-  const [choice, setChoice] = useState(0);
   const storeApi = useChatStoreApi();
   const usersState = useChatStore((s) => selectActiveAccount(s)?.users);
   const channelsState = useChatStore((s) => selectActiveAccount(s)?.channels);
@@ -169,98 +167,74 @@ export function useCompletion({
     if (jump) {
       replaceText(jump.text, jump.cursor);
       setToken(tokenAtCursor(jump.text, jump.cursor));
-      setChoice(0);
       return jump.text;
     }
     setToken(tokenAtCursor(value, cursor));
-    setChoice(0);
     return value;
   };
 
-  const pick = (index: number) => {
-    const s = suggestions[index];
-    if (!token || !s) return;
+  const pick = (s: Suggestion) => {
+    if (!token) return;
     const next = applyCompletion(text, token, s.insert, { space: !s.keepOpen });
     replaceText(next.text, next.cursor);
     setToken(s.keepOpen ? tokenAtCursor(next.text, next.cursor) : null);
-    setChoice(0);
   };
 
-  /** Handles the key when the list is open; true when it did. */
-  const onKeyDown = (e: KeyboardEvent<HTMLElement>): boolean => {
-    if (!open) return false;
-    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-      e.preventDefault();
-      const delta = e.key === 'ArrowDown' ? 1 : -1;
-      setChoice((c) => (c + delta + suggestions.length) % suggestions.length);
-      return true;
+  const dismiss = (reason: 'escape' | 'blur') => {
+    if (reason === 'escape' && token?.kind === 'topic') {
+      // `#**channel>words` becomes `#**channel** words`, as Esc leaves it in the public app.
+      const at = text.lastIndexOf('>', token.end);
+      const head = `${text.slice(0, at)}** ${text.slice(at + 1, token.end)}`;
+      replaceText(head + text.slice(token.end), head.length);
     }
-    if (e.key === 'Tab' || (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing)) {
-      e.preventDefault();
-      pick(choice);
-      return true;
-    }
+    setToken(null);
+  };
+
+  const combobox = useComboboxList({
+    items: suggestions,
+    open,
+    label: !token
+      ? ''
+      : token.kind === 'mention'
+        ? 'People'
+        : token.kind === 'channel'
+          ? 'Channels'
+          : token.kind === 'topic'
+            ? 'Topics'
+            : 'Emoji',
+    itemKey: (s) => s.key,
+    itemText: (s) => s.label,
+    renderItem: (s) => (
+      <>
+        {s.emoji ? (
+          <Emoji
+            accountId={accountId}
+            name={s.emoji.name}
+            code={s.emoji.code}
+            type={s.emoji.type}
+            picture
+          />
+        ) : null}{' '}
+        {s.label}
+        {s.detail ? <span className="autocomplete-detail"> {s.detail}</span> : null}
+      </>
+    ),
+    onPick: pick,
+    onDismiss: dismiss,
     // `>` after a channel being completed goes straight to its topics, as in the public app.
-    if (e.key === '>' && token?.kind === 'channel') {
-      e.preventDefault();
-      pick(choice);
-      return true;
-    }
-    if (e.key === 'Escape') {
-      e.stopPropagation();
-      e.preventDefault();
-      if (token?.kind === 'topic') {
-        // `#**channel>words` becomes `#**channel** words`, as Esc leaves it in the public app.
-        const at = text.lastIndexOf('>', token.end);
-        const head = `${text.slice(0, at)}** ${text.slice(at + 1, token.end)}`;
-        replaceText(head + text.slice(token.end), head.length);
-      }
-      setToken(null);
-      return true;
-    }
-    return false;
+    pickKeys: (e) => e.key === '>' && token?.kind === 'channel',
+    // Above the box, as the public app shows it; below when the box is at the window's top.
+    placement: 'top-start',
+    multiline: true,
+  });
+
+  return {
+    token,
+    open,
+    update,
+    /** The message box's props around its own: the open list takes its keys first. */
+    getFieldProps: combobox.getFieldProps,
+    list: combobox.list,
+    close: () => setToken(null),
   };
-
-  const list: ReactNode = open ? (
-    <ul
-      className="autocomplete"
-      role="listbox"
-      aria-label={
-        token.kind === 'mention'
-          ? 'People'
-          : token.kind === 'channel'
-            ? 'Channels'
-            : token.kind === 'topic'
-              ? 'Topics'
-              : 'Emoji'
-      }
-    >
-      {suggestions.map((s, i) => (
-        <li
-          key={s.key}
-          role="option"
-          aria-selected={i === choice}
-          onMouseDown={(e) => {
-            e.preventDefault();
-            pick(i);
-            textRef.current?.focus();
-          }}
-        >
-          {s.emoji ? (
-            <Emoji
-              accountId={accountId}
-              name={s.emoji.name}
-              code={s.emoji.code}
-              type={s.emoji.type}
-              picture
-            />
-          ) : null}{' '}
-          {s.label}
-          {s.detail ? <span className="autocomplete-detail"> {s.detail}</span> : null}
-        </li>
-      ))}
-    </ul>
-  ) : null;
-
-  return { token, open, update, onKeyDown, list, close: () => setToken(null) };
 }

@@ -7,6 +7,7 @@ import { navigate, requestCompose, useUi } from '../../store/ui-store';
 import { useChatStore, useChatStoreApi } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import { topicNarrow } from '../../../shared/narrow';
+import { serverKey } from '../../../shared/narrow/deep-link';
 import { dismissWelcome, useWelcomeDismissed } from './welcome';
 
 /** The demo seed's organization name (server/seed/demo.ts). */
@@ -18,8 +19,11 @@ function useOnDemoRealm(): boolean {
   const account = useUi((s) => s.accounts.find((a) => a.id === activeAccountId));
   const localUrl = useUi((s) => (s.localRealm?.state === 'running' ? s.localRealm.url : null));
   if (!account) return false;
-  const sameSite = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
-  return account.realmName === DEMO_REALM_NAME || (!!localUrl && sameSite(account.site, localUrl));
+  const site = serverKey(account.site);
+  return (
+    account.realmName === DEMO_REALM_NAME ||
+    (!!localUrl && site !== null && site === serverKey(localUrl))
+  );
 }
 
 /** The demo's greeting conversation (server/seed/demo-messages.ts), to reply in. */

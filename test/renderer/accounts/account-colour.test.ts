@@ -30,4 +30,14 @@ describe('accountColour', () => {
     // Alone, it keeps its own choice.
     expect(accountColour(second, [second])).toBe(accountColour(first, [first, second]));
   });
+
+  it('keeps each account its colour when the rail is reordered, clashes included', () => {
+    const first = account('a', 'same@example.com');
+    const second = account('b', 'SAME@example.com'); // the same first choice as `first`
+    const third = account('c', 'other@example.com');
+    const before = [first, second, third];
+    const after = [third, second, first]; // moved around the rail
+    for (const a of before) expect(accountColour(a, after)).toBe(accountColour(a, before));
+    expect(accountColour(first, after)).not.toBe(accountColour(second, after));
+  });
 });

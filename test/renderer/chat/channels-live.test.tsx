@@ -97,10 +97,10 @@ describe('channel browser', () => {
     fireEvent.change(within(form).getByLabelText('Channel name'), {
       target: { value: 'jsdom-made' },
     });
-    fireEvent.change(within(form).getByRole('searchbox', { name: 'Initial subscribers' }), {
+    fireEvent.change(within(form).getByRole('combobox', { name: 'Initial subscribers' }), {
       target: { value: 'farid' },
     });
-    fireEvent.click(within(form).getByRole('button', { name: /Farid Member/ }));
+    fireEvent.click(within(form).getByRole('option', { name: /Farid Member/ }));
     fireEvent.click(within(form).getByRole('radio', { name: /Private/ }));
     fireEvent.click(within(form).getByRole('button', { name: 'Create' }));
     const settings = await screen.findByRole(
@@ -161,10 +161,10 @@ describe('channel browser', () => {
     showChannels({ kind: 'channels', streamId: id });
     const settings = screen.getByRole('article', { name: 'Settings for #jsdom-made' });
     fireEvent.click(within(settings).getByRole('tab', { name: 'Subscribers' }));
-    fireEvent.change(within(settings).getByRole('searchbox', { name: 'Add subscribers' }), {
+    fireEvent.change(within(settings).getByRole('combobox', { name: 'Add subscribers' }), {
       target: { value: 'emma' },
     });
-    fireEvent.click(within(settings).getByRole('button', { name: /Emma Member/ }));
+    fireEvent.click(within(settings).getByRole('option', { name: /Emma Member/ }));
     fireEvent.click(within(settings).getByRole('button', { name: 'Add' }));
     await within(settings).findByText('Added 1 person.');
     await waitFor(() =>

@@ -86,7 +86,7 @@ describe('Compose', () => {
 
   it('names its controls for assistive technology', () => {
     renderCompose({ enter_sends: true });
-    expect(screen.getByRole('textbox', { name: 'Topic' })).toBeTruthy();
+    expect(screen.getByRole('combobox', { name: 'Topic' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Send' })).toBeTruthy();
     expect(screen.getByRole('combobox', { name: 'Channel' })).toBeTruthy();
   });
@@ -119,7 +119,7 @@ describe('Compose', () => {
     const { box } = renderCompose({ enter_sends: true });
     fireEvent.change(box, { target: { value: 'hi @emm', selectionStart: 7 } });
     const option = screen.getByRole('option', { name: 'Emma Member' });
-    fireEvent.mouseDown(option);
+    fireEvent.click(option);
     expect(box.value).toBe('hi @**Emma Member** ');
   });
 
@@ -129,7 +129,7 @@ describe('Compose', () => {
     const list = await screen.findByRole('listbox', { name: 'Emoji' });
     const option = await within(list).findByRole('option', { name: ':+1:' });
     expect(option.querySelector('span.emoji')!.className).toBe('emoji emoji-1f44d emoji-picture');
-    fireEvent.mouseDown(option);
+    fireEvent.click(option);
     expect(box.value).toBe('lunch :+1: ');
     // Times and emoticons are not emoji names being typed.
     fireEvent.change(box, { target: { value: 'at 12:30', selectionStart: 8 } });

@@ -89,7 +89,7 @@ describe('c and x outside a conversation', () => {
     await screen.findByRole('heading', { name: 'Inbox' });
     fireEvent.keyDown(document.body, { key: 'c' });
     expect(routeKey()).toBe(narrowKey(topicNarrow(DESIGN, 'mockups')));
-    const topic = await screen.findByRole('textbox', { name: 'Topic' });
+    const topic = await screen.findByRole('combobox', { name: 'Topic' });
     await waitFor(() => expect(document.activeElement).toBe(topic));
     expect((topic as HTMLInputElement).value).toBe('mockups');
   });
@@ -101,7 +101,7 @@ describe('c and x outside a conversation', () => {
     await screen.findByRole('heading', { name: 'Settings' }, { timeout: 15_000 });
     fireEvent.keyDown(document.body, { key: 'c' });
     await waitFor(() => expect(routeKey()).toBe(narrowKey([])));
-    const topic = await screen.findByRole('textbox', { name: 'Topic' });
+    const topic = await screen.findByRole('combobox', { name: 'Topic' });
     await waitFor(() => expect(document.activeElement).toBe(topic));
   });
 
