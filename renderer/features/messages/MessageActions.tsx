@@ -411,7 +411,6 @@ function ActionsPanel({
   setMode: (mode: Mode) => void;
   setError: (error: string | null) => void;
 }) {
-  const self = useChatStore((s) => selectActiveAccount(s)?.selfUserId ?? 0);
   const run = runner(setMode, setError);
   // Moves from a message are bound by the realm's time limits from its send time.
   const topicRights = useTopicPermissions(
