@@ -39,6 +39,7 @@ export function EmojiPicker({
   onOpenChange,
   trigger,
   collisionBoundary,
+  align = 'end',
   onPick,
 }: {
   accountId: string;
@@ -48,6 +49,8 @@ export function EmojiPicker({
   trigger: ReactElement;
   /** What the picker must stay inside besides the window (the message list). */
   collisionBoundary?: Element | null;
+  /** Which edge of the button it lines up with (a message's button is at the row's right end). */
+  align?: 'start' | 'end';
   onPick: (emoji: EmojiEntry) => void;
 }) {
   return (
@@ -57,7 +60,7 @@ export function EmojiPicker({
       open={open}
       onOpenChange={onOpenChange}
       trigger={trigger}
-      align="end"
+      align={align}
       collisionBoundary={collisionBoundary}
     >
       <EmojiChooser accountId={accountId} onPick={onPick} />

@@ -89,6 +89,7 @@ export function StatusEditor({ accountId }: { accountId: string }) {
             accountId={accountId}
             open={picking}
             onOpenChange={setPicking}
+            align="start"
             trigger={
               <button
                 type="button"
