@@ -57,6 +57,13 @@ function focused(p: Page) {
   });
 }
 
+/** The accessible name (aria-label) of the dialog or popover the focus is in, if any. */
+function focusedDialogName(p: Page) {
+  return p.evaluate(
+    () => document.activeElement?.closest('[role="dialog"]')?.getAttribute('aria-label') ?? null,
+  );
+}
+
 describe('Esc, innermost first', () => {
   it('closes the menu, then the dialog chosen from it, then the help; then goes home', async () => {
     await sendToTopic('esc order', 'press Esc a few times');
@@ -113,6 +120,52 @@ describe('Esc, innermost first', () => {
     await page.keyboard.press('Escape');
     await page.getByRole('main').getByRole('heading', { name: 'Inbox' }).waitFor();
     expect(await heading.count()).toBe(0);
+  });
+});
+
+describe('Esc, innermost first, for popovers and dialogs', () => {
+  it('closes the user card, then an emoji picker before the dialog it is in; never navigates', async () => {
+    await sendToTopic('esc popovers', 'a card and a picker');
+    await openTopic(page, 'general', 'esc popovers');
+    const heading = page.getByRole('heading', { name: '#general > esc popovers' });
+    const row = messageWithText(page, 'a card and a picker');
+    await row.waitFor();
+    const name = realm.user('owner').full_name;
+
+    // The user card (a popover): the focus goes in; Esc closes only it and gives the focus back.
+    const sender = row.getByRole('button', { name, exact: true }).first();
+    await sender.click();
+    const card = page.getByRole('dialog', { name: `User card: ${name}` });
+    await card.waitFor();
+    await expect.poll(() => focusedDialogName(page)).toBe(`User card: ${name}`);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => card.count()).toBe(0);
+    await expect.poll(() => sender.evaluate(isFocused)).toBe(true);
+    await heading.waitFor();
+
+    // The emoji picker (a popover) inside Set status (a dialog): Esc closes the picker, then the
+    // dialog, and the conversation stays.
+    await page.getByRole('button', { name: 'Set status', exact: true }).click();
+    const status = page.getByRole('dialog', { name: 'Set status' });
+    await status.waitFor();
+    const emojiButton = status.getByRole('button', { name: 'Choose status emoji' });
+    await emojiButton.click();
+    const picker = page.getByRole('dialog', { name: 'Emoji picker' });
+    await picker.getByRole('searchbox', { name: 'Search emoji' }).waitFor();
+    await expect.poll(() => focusedDialogName(page)).toBe('Emoji picker');
+    // Placed beside its button, inside the window.
+    const box = (await picker.boundingBox())!;
+    const viewport = page.viewportSize()!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+    expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => picker.count()).toBe(0);
+    expect(await status.count()).toBe(1);
+    await expect.poll(() => emojiButton.evaluate(isFocused)).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => status.count()).toBe(0);
+    await heading.waitFor();
   });
 });
 

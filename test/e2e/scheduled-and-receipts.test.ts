@@ -204,6 +204,9 @@ describe('read receipts', () => {
       .filter({ hasText: 'Read receipts are disabled in this Zulip organization.' })
       .waitFor();
     await page.screenshot({ path: join(SHOTS, 'read-receipts-disabled.png') });
+    // A modal dialog: closed before the next test goes elsewhere (the page behind it is inert).
+    await page.keyboard.press('Escape');
+    await refused.waitFor({ state: 'detached' });
     expect(pageErrors).toEqual([]);
   });
 });

@@ -1,9 +1,10 @@
 // The confirmation before an account is removed: what goes (this computer's copy, not the server's
 // data), and first of all what would be lost — messages not yet sent and drafts kept only here —
 // listed, with a button that copies them. While messages are still sending the action says it
-// discards them, so nobody removes an account mid-send without being told.
+// discards them, so nobody removes an account mid-send without being told. A ConfirmAlert
+// (lib/ui/Dialog): Cancel has the focus first, and Esc or Cancel closes it.
 import { useEffect, useRef, useState } from 'react';
-import { AlertDialog } from 'radix-ui';
+import { ConfirmAlert } from '../../lib/ui/Dialog';
 import { Copy, LogOut, TriangleAlert } from 'lucide-react';
 import type { AccountSummary } from '../../../shared/ipc/accounts';
 import { errorText } from '../../bridge/api';
@@ -28,12 +29,12 @@ function ItemList({ items, label }: { items: UnsentItem[]; label: string }) {
   );
 }
 
-function DialogBody({
+function RemoveAccountQuestion({
   account,
-  onDone,
+  onClose,
 }: {
   account: AccountSummary;
-  onDone: (removed: boolean) => void;
+  onClose: () => void;
 }) {
   const store = useChatStoreApi();
   const identity = useAccountIdentity(account);
@@ -41,6 +42,9 @@ function DialogBody({
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [copied, setCopied] = useState(false);
+  // Focus goes back where it was on Cancel; after a removal that place (the removed account's
+  // button or row) is gone, so it goes to the account now shown, else wherever the page starts.
+  const removed = useRef(false);
 
   useEffect(() => {
     let live = true;
@@ -69,7 +73,8 @@ function DialogBody({
     setError(null);
     try {
       await removeAccount(store, account.id);
-      onDone(true);
+      removed.current = true;
+      onClose();
     } catch (e) {
       setError(errorText(e));
       setBusy(false);
@@ -77,75 +82,81 @@ function DialogBody({
   };
 
   return (
-    <>
-      <AlertDialog.Title>Sign out and remove {identity.label}?</AlertDialog.Title>
-      <AlertDialog.Description>
-        Tributary signs out of {account.email} on {account.site} and forgets it on this computer:
-        its key, its saved copy of messages, and meeting downloads. Your messages, channels and
-        settings stay on the server; you can sign in again at any time.
-      </AlertDialog.Description>
-      {!risk && !error ? (
-        <p className="remove-account-checking">Checking for unsent work…</p>
-      ) : null}
-      {unsent.length > 0 ? (
-        <section className="remove-account-risk" aria-label="Unsent messages">
-          <h3>
-            <TriangleAlert size={16} aria-hidden="true" />
-            {sending > 0
-              ? `${plural(unsent.length, 'message is', 'messages are')} not sent yet (${sending} still sending)`
-              : `${plural(unsent.length, 'message was', 'messages were')} not sent`}
-          </h3>
-          <p>
-            {unsent.length === 1 ? 'It is' : 'They are'} lost when the account is removed. Wait
-            until {unsent.length === 1 ? 'it is' : 'they are'} sent, or copy{' '}
-            {unsent.length === 1 ? 'it' : 'them'}.
-          </p>
-          <ItemList items={unsent} label="Unsent messages" />
-        </section>
-      ) : null}
-      {drafts.length > 0 ? (
-        <section className="remove-account-risk" aria-label="Drafts">
-          <h3>
-            <TriangleAlert size={16} aria-hidden="true" />
-            {plural(drafts.length, 'draft is', 'drafts are')} only on this computer
-          </h3>
-          <ItemList items={drafts} label="Drafts only on this computer" />
-        </section>
-      ) : null}
-      {unsent.length + drafts.length > 0 ? (
-        <button type="button" className="remove-account-copy" onClick={() => void copy()}>
-          <Copy size={16} aria-hidden="true" />
-          {copied ? 'Copied' : 'Copy them'}
-        </button>
-      ) : null}
-      {risk && risk.syncedDrafts > 0 ? (
-        <p>
-          {plural(risk.syncedDrafts, 'draft is', 'drafts are')} saved on the server and will be
-          there when you sign in again.
-        </p>
-      ) : null}
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
-      <div className="remove-account-actions">
-        <AlertDialog.Cancel asChild>
-          <button type="button">Cancel</button>
-        </AlertDialog.Cancel>
-        <button
-          type="button"
-          className="danger"
-          disabled={busy || (!risk && !error)}
-          onClick={() => void remove()}
-        >
+    <ConfirmAlert
+      label={`Sign out and remove ${identity.label}?`}
+      className="remove-account-dialog"
+      confirmLabel={
+        <>
           <LogOut size={16} aria-hidden="true" />
           {unsent.length > 0
             ? `Remove and discard ${plural(unsent.length, 'message', 'messages')}`
             : 'Sign out and remove'}
-        </button>
-      </div>
-    </>
+        </>
+      }
+      confirmDisabled={busy || (!risk && !error)}
+      onConfirm={() => void remove()}
+      onClose={onClose}
+      onCloseAutoFocus={(event) => {
+        if (!removed.current) return;
+        event.preventDefault();
+        document.querySelector<HTMLElement>('.account-switcher .account.active')?.focus();
+      }}
+      body={
+        <>
+          {!risk && !error ? (
+            <p className="remove-account-checking">Checking for unsent work…</p>
+          ) : null}
+          {unsent.length > 0 ? (
+            <section className="remove-account-risk" aria-label="Unsent messages">
+              <h3>
+                <TriangleAlert size={16} aria-hidden="true" />
+                {sending > 0
+                  ? `${plural(unsent.length, 'message is', 'messages are')} not sent yet (${sending} still sending)`
+                  : `${plural(unsent.length, 'message was', 'messages were')} not sent`}
+              </h3>
+              <p>
+                {unsent.length === 1 ? 'It is' : 'They are'} lost when the account is removed. Wait
+                until {unsent.length === 1 ? 'it is' : 'they are'} sent, or copy{' '}
+                {unsent.length === 1 ? 'it' : 'them'}.
+              </p>
+              <ItemList items={unsent} label="Unsent messages" />
+            </section>
+          ) : null}
+          {drafts.length > 0 ? (
+            <section className="remove-account-risk" aria-label="Drafts">
+              <h3>
+                <TriangleAlert size={16} aria-hidden="true" />
+                {plural(drafts.length, 'draft is', 'drafts are')} only on this computer
+              </h3>
+              <ItemList items={drafts} label="Drafts only on this computer" />
+            </section>
+          ) : null}
+          {unsent.length + drafts.length > 0 ? (
+            <button type="button" className="remove-account-copy" onClick={() => void copy()}>
+              <Copy size={16} aria-hidden="true" />
+              {copied ? 'Copied' : 'Copy them'}
+            </button>
+          ) : null}
+          {risk && risk.syncedDrafts > 0 ? (
+            <p>
+              {plural(risk.syncedDrafts, 'draft is', 'drafts are')} saved on the server and will be
+              there when you sign in again.
+            </p>
+          ) : null}
+          {error ? (
+            <p role="alert" className="error">
+              {error}
+            </p>
+          ) : null}
+        </>
+      }
+    >
+      <p>
+        Tributary signs out of {account.email} on {account.site} and forgets it on this computer:
+        its key, its saved copy of messages, and meeting downloads. Your messages, channels and
+        settings stay on the server; you can sign in again at any time.
+      </p>
+    </ConfirmAlert>
   );
 }
 
@@ -157,38 +168,7 @@ export function RemoveAccountDialog({
   account: AccountSummary | null;
   onClose: () => void;
 }) {
-  // Focus goes back where it was on Cancel; after a removal that place (the removed account's
-  // button or row) is gone, so it goes to the account now shown, else wherever the page starts.
-  const removed = useRef(false);
-  return (
-    <AlertDialog.Root open={account !== null} onOpenChange={(open) => !open && onClose()}>
-      <AlertDialog.Portal>
-        <AlertDialog.Overlay className="remove-account-overlay" />
-        <AlertDialog.Content
-          className="remove-account-dialog"
-          // Modal for the app's keys too (shortcuts.ts skips letters behind aria-modal), and its
-          // keys end here.
-          aria-modal="true"
-          onKeyDown={(e) => e.stopPropagation()}
-          onCloseAutoFocus={(event) => {
-            if (!removed.current) return;
-            removed.current = false;
-            event.preventDefault();
-            document.querySelector<HTMLElement>('.account-switcher .account.active')?.focus();
-          }}
-        >
-          {account ? (
-            <DialogBody
-              key={account.id}
-              account={account}
-              onDone={(wasRemoved) => {
-                removed.current = wasRemoved;
-                onClose();
-              }}
-            />
-          ) : null}
-        </AlertDialog.Content>
-      </AlertDialog.Portal>
-    </AlertDialog.Root>
-  );
+  return account ? (
+    <RemoveAccountQuestion key={account.id} account={account} onClose={onClose} />
+  ) : null;
 }

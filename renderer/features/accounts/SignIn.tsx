@@ -5,6 +5,7 @@ import type { ServerCheck } from '../../../shared/ipc/accounts';
 import { api, errorText } from '../../bridge/api';
 import { ALL_MESSAGES_ROUTE, leaveScreen, replaceRoute, useUi } from '../../store/ui-store';
 import { useChatStoreApi } from '../../store/hooks';
+import { ConfirmAlert } from '../../lib/ui/Dialog';
 
 export function SignIn() {
   const store = useChatStoreApi();
@@ -189,18 +190,21 @@ export function SignIn() {
         </form>
       )}
       {weakPrompt ? (
-        <div role="alertdialog" aria-label="Weak key storage">
+        <ConfirmAlert
+          label="Weak key storage"
+          confirmLabel="Store anyway"
+          confirmDisabled={busy}
+          onClose={() => setWeakPrompt(false)}
+          onConfirm={() => {
+            setWeakPrompt(false);
+            void signIn(true);
+          }}
+        >
           <p>
             This system has no secure key store: the API key would be stored with weak encryption.
             Store it anyway?
           </p>
-          <button type="button" onClick={() => void signIn(true)}>
-            Store anyway
-          </button>
-          <button type="button" onClick={() => setWeakPrompt(false)}>
-            Cancel
-          </button>
-        </div>
+        </ConfirmAlert>
       ) : null}
       {error ? (
         <p role="alert" className="error">

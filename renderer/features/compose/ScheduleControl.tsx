@@ -1,7 +1,9 @@
 // "Schedule" next to Send: presets (tomorrow and Monday at 9 am) and a date and time of one's own.
 // The server sends the message at that time; compose clears as after a send and says when it will
-// go out. The list of scheduled messages is the "Scheduled messages" view.
-import { useState } from 'react';
+// go out. The list of scheduled messages is the "Scheduled messages" view. The choices are a
+// popover (lib/ui/Popover) above the button, kept inside the conversation (off the sidebars).
+import { useEffect, useRef, useState } from 'react';
+import { Popover } from '../../lib/ui/Popover';
 import type { OutgoingMessage } from '../../../shared/ipc/chat';
 import { api, errorText } from '../../bridge/api';
 import { navigate } from '../../store/ui-store';
@@ -37,6 +39,10 @@ export function ScheduleControl({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [scheduledAt, setScheduledAt] = useState<number | null>(null);
+  /** The conversation the control is in: the choices stay inside it. */
+  const [conversation, setConversation] = useState<Element | null>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => setConversation(button.current?.closest('main') ?? null), []);
   const twentyFourHour = useTwentyFourHour();
 
   const schedule = (deliverAt: number | null) => {
@@ -60,29 +66,31 @@ export function ScheduleControl({
 
   return (
     <div className="schedule-control">
-      <button
-        type="button"
-        aria-haspopup="dialog"
-        aria-expanded={open}
-        disabled={!message}
-        onClick={() => {
-          setOpen(!open);
+      <Popover
+        label="Schedule message"
+        className="schedule-menu"
+        open={open}
+        onOpenChange={(next) => {
+          setOpen(next);
           setError(null);
         }}
+        side="top"
+        align="end"
+        collisionBoundary={conversation}
+        trigger={
+          <button type="button" disabled={!message} ref={button}>
+            Schedule
+          </button>
+        }
       >
-        Schedule
-      </button>
-      {open ? (
-        <div className="menu schedule-menu" role="dialog" aria-label="Schedule message">
-          <TimeChoices
-            busy={busy}
-            error={error}
-            inputLabel="Send at"
-            submitLabel="Schedule at this time"
-            onChoose={schedule}
-          />
-        </div>
-      ) : null}
+        <TimeChoices
+          busy={busy}
+          error={error}
+          inputLabel="Send at"
+          submitLabel="Schedule at this time"
+          onChoose={schedule}
+        />
+      </Popover>
       {scheduledAt !== null && !open ? (
         <p role="status" className="schedule-notice">
           Your message has been scheduled for {formatDateTime(scheduledAt, twentyFourHour)}.{' '}

@@ -1,7 +1,8 @@
 // Emoji picker: the public server's emoji by category (Popular first, the realm's custom emoji
-// last), with search over every name. A popover: Esc closes it wherever the focus is (before any
-// global shortcut sees the key), and focus returns to the control it was opened from.
-import { useEffect, useMemo, useRef, useState } from 'react';
+// last), with search over every name. A popover (lib/ui/Popover) on the button that opens it: the
+// library places it, closes it on Esc or a click elsewhere, and gives the focus back to the button.
+import { useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
+import { Popover } from '../../lib/ui/Popover';
 import { customEmojiEntries, loadEmoji, searchEmoji, type EmojiEntry } from './emoji-data';
 import { Emoji, useRealmEmoji } from './Emoji';
 
@@ -34,31 +35,52 @@ function EmojiGrid({
 
 export function EmojiPicker({
   accountId,
+  open,
+  onOpenChange,
+  trigger,
+  collisionBoundary,
+  align = 'end',
   onPick,
-  onClose,
+}: {
+  accountId: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** The button that opens the picker. */
+  trigger: ReactElement;
+  /** What the picker must stay inside besides the window (the message list). */
+  collisionBoundary?: Element | null;
+  /** Which edge of the button it lines up with (a message's button is at the row's right end). */
+  align?: 'start' | 'end';
+  onPick: (emoji: EmojiEntry) => void;
+}) {
+  return (
+    <Popover
+      label="Emoji picker"
+      className="emoji-picker"
+      open={open}
+      onOpenChange={onOpenChange}
+      trigger={trigger}
+      align={align}
+      collisionBoundary={collisionBoundary}
+    >
+      <EmojiChooser accountId={accountId} onPick={onPick} />
+    </Popover>
+  );
+}
+
+/** The picker's search box and grid (mounted while the picker is open). */
+function EmojiChooser({
+  accountId,
+  onPick,
 }: {
   accountId: string;
   onPick: (emoji: EmojiEntry) => void;
-  onClose: () => void;
 }) {
   const [unicode, setUnicode] = useState<EmojiEntry[]>([]);
   const realm = useRealmEmoji();
   const all = useMemo(() => [...unicode, ...customEmojiEntries(realm)], [unicode, realm]);
   const [query, setQuery] = useState('');
   const grid = useRef<HTMLDivElement>(null);
-  // Read while rendering the first time: the search box takes the focus when it mounts.
-  const [opener] = useState(() => document.activeElement as HTMLElement | null);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape') return;
-      e.stopPropagation();
-      e.preventDefault();
-      onClose();
-      if (opener?.isConnected) opener.focus();
-    };
-    document.addEventListener('keydown', onKey, true);
-    return () => document.removeEventListener('keydown', onKey, true);
-  }, [onClose, opener]);
   useEffect(() => {
     let live = true;
     void loadEmoji().then((e) => live && setUnicode(e));
@@ -77,9 +99,9 @@ export function EmojiPicker({
     return [...byCategory];
   }, [all]);
   return (
-    <div className="emoji-picker" role="dialog" aria-label="Emoji picker">
+    <>
+      {/* The first focusable element: the popover puts the focus here as it opens. */}
       <input
-        autoFocus
         type="search"
         aria-label="Search emoji"
         placeholder="Search emoji"
@@ -130,6 +152,6 @@ export function EmojiPicker({
           </div>
         </>
       )}
-    </div>
+    </>
   );
 }

@@ -1,8 +1,11 @@
 // "Share to a conversation…": lists the files main would post (the manifest, its recording, every
 // referenced payload), lets the person pick a channel and topic or a person for a direct message,
 // then shows each file's upload progress (the uploads are main's, tagged with this share) until the
-// one message is posted. Cancelling stops every upload and posts nothing.
+// one message is posted. Cancelling stops every upload and posts nothing. A modal dialog
+// (lib/ui/Dialog); while the files upload only its Cancel ends it (Esc waits), so no upload runs on
+// with nothing on screen to show or stop it.
 import { useEffect, useMemo, useState } from 'react';
+import { ModalDialog } from '../../lib/ui/Dialog';
 import type { MeetingShareFile, ShareDestination } from '../../../shared/ipc/manifest';
 import { selectActiveAccount } from '../../store/selectors';
 import { useChatStore } from '../../store/hooks';
@@ -113,8 +116,12 @@ export function ShareDialog({
   };
 
   return (
-    <section className="manifest-share" role="dialog" aria-label="Share to a conversation">
-      <h3>Share to a conversation</h3>
+    <ModalDialog
+      label="Share to a conversation"
+      className="manifest-share"
+      showTitle
+      onClose={phase.kind === 'sharing' ? () => undefined : onClose}
+    >
       {!accountId && <p role="alert">Sign in to an account to share this meeting.</p>}
       {filesError && <p role="alert">{filesError}</p>}
       {files && (
@@ -249,6 +256,6 @@ export function ShareDialog({
           Close
         </button>
       )}
-    </section>
+    </ModalDialog>
   );
 }

@@ -1,6 +1,8 @@
-// A small panel the message menu opens in its place (read receipts, a reminder): a labelled dialog
-// that Esc closes. Esc stops here, as in the menu itself: the window's Esc would go back a view.
+// A small dialog the message menu opens in its place (read receipts, a reminder): a modal dialog
+// (lib/ui/Dialog) with its title shown. The library closes it on Esc before the window's Esc (which
+// would go back a view) hears the key, and gives the focus back to the menu's button.
 import type { ReactNode } from 'react';
+import { ModalDialog } from '../../lib/ui/Dialog';
 
 export function MenuDialog({
   label,
@@ -14,19 +16,8 @@ export function MenuDialog({
   children: ReactNode;
 }) {
   return (
-    <div
-      className={`menu ${className}`}
-      role="dialog"
-      aria-label={label}
-      onKeyDown={(e) => {
-        if (e.key !== 'Escape') return;
-        e.preventDefault();
-        e.stopPropagation();
-        onClose();
-      }}
-    >
-      <h3>{label}</h3>
+    <ModalDialog label={label} className={`menu-dialog ${className}`} onClose={onClose} showTitle>
       {children}
-    </div>
+    </ModalDialog>
   );
 }

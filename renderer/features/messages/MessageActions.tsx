@@ -23,7 +23,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { MessageWithFlags } from '../../../shared/api/types';
 import { isTopicResolved, narrowKey } from '../../../shared/narrow';
 import { messageNearFragment } from '../../../shared/narrow/link';
-import { useChatStore } from '../../store/hooks';
+import { useChatStore, useChatStoreApi } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import { api, errorText } from '../../bridge/api';
 import { navigate, requestCompose, uiStore, useUi } from '../../store/ui-store';
@@ -114,6 +114,8 @@ export function MessageActions({
   message: MessageWithFlags;
 }) {
   const [mode, setModeState] = useState<Mode>(null);
+  // Read when an emoji is picked, not subscribed to: a closed row follows nothing in the store.
+  const store = useChatStoreApi();
   const [opensUp, setOpensUp] = useState(false);
   /** The list the row is in: its menu stays inside it, off the compose box below. */
   const [list, setList] = useState<Element | null>(null);
@@ -137,12 +139,12 @@ export function MessageActions({
     }
     setModeState(next);
   }, []);
-  // The list clips what lies outside it (its paint is contained): a menu, form or picker that does
+  // The list clips what lies outside it (its paint is contained): a form that does
   // not fit below the row opens upwards when it fits there; when neither side holds it whole, it
   // keeps its side and scrolls within the room the list has there.
   useLayoutEffect(() => {
     const root = rootRef.current;
-    const popup = root?.querySelector<HTMLElement>('.menu, .emoji-picker');
+    const popup = root?.querySelector<HTMLElement>('.menu');
     const list = root?.closest('.message-list');
     if (!mode || !root || !popup || !list) return;
     const bounds = list.getBoundingClientRect();
@@ -164,15 +166,24 @@ export function MessageActions({
       className={`message-actions${mode ? ' open' : ''}${mode && opensUp ? ' opens-up' : ''}`}
       ref={rootRef}
     >
-      <button
-        type="button"
-        className="icon"
-        aria-label="Add reaction"
-        title="Add reaction"
-        onClick={() => setMode(mode === 'emoji' ? null : 'emoji')}
-      >
-        <SmilePlus aria-hidden="true" size={16} />
-      </button>
+      <EmojiPicker
+        accountId={accountId}
+        open={mode === 'emoji'}
+        onOpenChange={(open) => setMode(open ? 'emoji' : null)}
+        collisionBoundary={list}
+        trigger={
+          <button type="button" className="icon" aria-label="Add reaction" title="Add reaction">
+            <SmilePlus aria-hidden="true" size={16} />
+          </button>
+        }
+        onPick={(e) => {
+          const self = selectActiveAccount(store.getState())?.selfUserId ?? 0;
+          runner(
+            setMode,
+            setError,
+          )(toggleReaction(accountId, message, { name: e.name, code: e.code, type: e.type }, self));
+        }}
+      />
       <Menu
         label="Message actions"
         button={<Ellipsis aria-hidden="true" size={16} />}
@@ -205,7 +216,7 @@ export function MessageActions({
           />
         ) : null}
       </Menu>
-      {mode ? (
+      {mode && mode !== 'emoji' ? (
         <ActionsPanel
           accountId={accountId}
           message={message}
@@ -386,7 +397,8 @@ function MessageMenu({
   );
 }
 
-/** The open emoji picker, form or dialog of one message's actions (the menu is MessageMenu). */
+/** The open form or dialog of one message's actions (the menu is MessageMenu; the emoji picker is
+ * a popover on its button). */
 function ActionsPanel({
   accountId,
   message,
@@ -396,11 +408,10 @@ function ActionsPanel({
 }: {
   accountId: string;
   message: MessageWithFlags;
-  mode: Exclude<Mode, null>;
+  mode: Exclude<Mode, null | 'emoji'>;
   setMode: (mode: Mode) => void;
   setError: (error: string | null) => void;
 }) {
-  const self = useChatStore((s) => selectActiveAccount(s)?.selfUserId ?? 0);
   const run = runner(setMode, setError);
   // Moves from a message are bound by the realm's time limits from its send time.
   const topicRights = useTopicPermissions(
@@ -411,22 +422,6 @@ function ActionsPanel({
 
   return (
     <>
-      {mode === 'emoji' ? (
-        <EmojiPicker
-          accountId={accountId}
-          onClose={() => setMode(null)}
-          onPick={(e) =>
-            run(
-              toggleReaction(
-                accountId,
-                message,
-                { name: e.name, code: e.code, type: e.type },
-                self,
-              ),
-            )
-          }
-        />
-      ) : null}
       {mode === 'reminder' ? (
         <ReminderForm accountId={accountId} messageId={message.id} onClose={() => setMode(null)} />
       ) : null}

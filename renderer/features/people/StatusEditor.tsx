@@ -1,12 +1,14 @@
 // The Set status dialog, as the public web app's: emoji and text, its suggested statuses, and
 // "Automatically clear status" (scheduled_end_time; a server without it says so by listing the
-// parameter as ignored, and the status is saved without an end).
+// parameter as ignored, and the status is saved without an end). A modal dialog (lib/ui/Dialog)
+// with the emoji picker as a popover on its emoji button: Esc closes the picker first.
 import { useState } from 'react';
 import { useChatStore, useUserStatus } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import { api, errorText } from '../../bridge/api';
 import { uiStore } from '../../store/ui-store';
 import { EmojiPicker } from '../emoji/EmojiPicker';
+import { ModalDialog } from '../../lib/ui/Dialog';
 import { Emoji } from '../emoji/Emoji';
 import type { ReactionType } from '../../../shared/api/types';
 import './status-editor.css';
@@ -63,9 +65,19 @@ export function StatusEditor({ accountId }: { accountId: string }) {
       .catch((err: unknown) => setError(errorText(err)));
   };
   return (
-    <div className="overlay" role="dialog" aria-modal="true" aria-label="Set status">
+    <ModalDialog
+      label="Set status"
+      className="status-editor"
+      onClose={close}
+      // The text, as the public web app does: most people type a status.
+      onOpenAutoFocus={(e) => {
+        e.preventDefault();
+        (e.currentTarget as HTMLElement)
+          .querySelector<HTMLInputElement>('input[aria-label="Status text"]')
+          ?.focus();
+      }}
+    >
       <form
-        className="panel status-editor"
         onSubmit={(e) => {
           e.preventDefault();
           void save(text.trim(), emoji);
@@ -73,19 +85,35 @@ export function StatusEditor({ accountId }: { accountId: string }) {
       >
         <h2>Set status</h2>
         <div className="status-input-row">
-          <button
-            type="button"
-            className="status-emoji-button"
-            aria-label="Choose status emoji"
-            title="Select emoji"
-            onClick={() => setPicking(!picking)}
-          >
-            {emoji ? (
-              <Emoji accountId={accountId} name={emoji.name} code={emoji.code} type={emoji.type} />
-            ) : (
-              '☺'
-            )}
-          </button>
+          <EmojiPicker
+            accountId={accountId}
+            open={picking}
+            onOpenChange={setPicking}
+            align="start"
+            trigger={
+              <button
+                type="button"
+                className="status-emoji-button"
+                aria-label="Choose status emoji"
+                title="Select emoji"
+              >
+                {emoji ? (
+                  <Emoji
+                    accountId={accountId}
+                    name={emoji.name}
+                    code={emoji.code}
+                    type={emoji.type}
+                  />
+                ) : (
+                  '☺'
+                )}
+              </button>
+            }
+            onPick={(e) => {
+              setEmoji({ name: e.name, code: e.code, type: e.type });
+              setPicking(false);
+            }}
+          />
           <input
             aria-label="Status text"
             placeholder="Your status"
@@ -107,16 +135,6 @@ export function StatusEditor({ accountId }: { accountId: string }) {
             </button>
           ) : null}
         </div>
-        {picking ? (
-          <EmojiPicker
-            accountId={accountId}
-            onClose={() => setPicking(false)}
-            onPick={(e) => {
-              setEmoji({ name: e.name, code: e.code, type: e.type });
-              setPicking(false);
-            }}
-          />
-        ) : null}
         <ul className="status-suggestions" aria-label="Suggested statuses">
           {STATUS_SUGGESTIONS.map((s) => (
             <li key={s.text}>
@@ -163,6 +181,6 @@ export function StatusEditor({ accountId }: { accountId: string }) {
         {notice ? <p role="status">{notice}</p> : null}
         {error ? <p role="alert">{error}</p> : null}
       </form>
-    </div>
+    </ModalDialog>
   );
 }

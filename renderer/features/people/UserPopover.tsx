@@ -1,8 +1,9 @@
 // The small card that opens beside a person's name (a sender, a row of the user list): name, presence,
 // role, status and local time, with the full profile as a second step and the everyday actions:
-// a direct message, a mention in compose, the messages they sent, mute, copy the email. Non-modal:
-// Escape or a click elsewhere closes it and focus returns to the name it was opened from.
-import { useEffect, useRef, useState } from 'react';
+// a direct message, a mention in compose, the messages they sent, mute, copy the email. A popover
+// (lib/ui/Popover), non-modal: Esc or a click elsewhere closes it and focus returns to the name it
+// was opened from.
+import { useMemo, useState } from 'react';
 import { useChatStore, useIsUserMuted, useUser, useUserStatus } from '../../store/hooks';
 import { dmNarrow } from '../../../shared/narrow';
 import { localTimeIn } from '../../lib/format';
@@ -10,15 +11,14 @@ import { api, errorText } from '../../bridge/api';
 import { navigate, requestCompose, uiStore } from '../../store/ui-store';
 import { PresenceDot } from './PresenceDot';
 import { RoleAndStatus } from './UserProfile';
+import { Popover } from '../../lib/ui/Popover';
 
+/** Where the name was on screen (the card's place when the name itself is gone). */
 export interface PopoverAnchor {
   top: number;
   bottom: number;
   left: number;
 }
-
-const CARD_WIDTH = 280;
-const CARD_HEIGHT_GUESS = 300;
 
 /** Opens the card for a user beside the element that was clicked. */
 export function openUserPopover(userId: number, target: HTMLElement): void {
@@ -29,8 +29,10 @@ export function openUserPopover(userId: number, target: HTMLElement): void {
   lastOpener = target;
 }
 
-/** The element the card was opened from, focused again when it closes. */
+/** The element the card was opened from: it stands beside it while that is on the page. */
 let lastOpener: HTMLElement | null = null;
+
+const closeCard = () => uiStore.setState({ overlay: null });
 
 export function UserPopover({ userId, anchor }: { userId: number; anchor: PopoverAnchor }) {
   const user = useUser(userId);
@@ -41,41 +43,19 @@ export function UserPopover({ userId, anchor }: { userId: number; anchor: Popove
     s.activeAccountId ? s.accounts[s.activeAccountId]?.selfUserId : undefined,
   );
   const [note, setNote] = useState<string | null>(null);
-  const ref = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    ref.current?.querySelector<HTMLButtonElement>('button')?.focus();
-    const close = () => {
-      uiStore.setState({ overlay: null });
-      lastOpener?.focus();
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
-        e.stopPropagation();
-        close();
-      }
-    };
-    const onPointer = (e: PointerEvent) => {
-      if (!ref.current?.contains(e.target as Node)) close();
-    };
-    document.addEventListener('keydown', onKey, true);
-    document.addEventListener('pointerdown', onPointer, true);
-    return () => {
-      document.removeEventListener('keydown', onKey, true);
-      document.removeEventListener('pointerdown', onPointer, true);
-    };
-  }, []);
+  // The name while it is on the page (the card follows it as the list scrolls), else where it was.
+  const placedBy = useMemo(
+    () =>
+      lastOpener?.isConnected && lastOpener.getBoundingClientRect().top === anchor.top
+        ? lastOpener
+        : anchor,
+    [anchor],
+  );
 
   if (!user) return null;
-  // Below the name, or above it when the window has no room below.
-  const below = anchor.bottom + CARD_HEIGHT_GUESS < window.innerHeight;
-  const style = {
-    left: Math.max(8, Math.min(anchor.left, window.innerWidth - CARD_WIDTH - 8)),
-    ...(below ? { top: anchor.bottom + 4 } : { bottom: window.innerHeight - anchor.top + 4 }),
-  };
   const time = localTimeIn(user.timezone);
   const closeAnd = (action: () => void) => () => {
-    uiStore.setState({ overlay: null });
+    closeCard();
     action();
   };
   const toggleMute = () => {
@@ -95,12 +75,12 @@ export function UserPopover({ userId, anchor }: { userId: number; anchor: Popove
   };
   const isSelf = userId === selfUserId;
   return (
-    <div
-      ref={ref}
+    <Popover
+      label={`User card: ${user.full_name}`}
       className="user-popover"
-      role="dialog"
-      aria-label={`User card: ${user.full_name}`}
-      style={style}
+      open
+      onOpenChange={(open) => !open && closeCard()}
+      anchor={placedBy}
     >
       <strong className="user-popover-name">
         <PresenceDot userId={userId} /> {user.full_name}
@@ -149,6 +129,6 @@ export function UserPopover({ userId, anchor }: { userId: number; anchor: Popove
           {note}
         </p>
       ) : null}
-    </div>
+    </Popover>
   );
 }

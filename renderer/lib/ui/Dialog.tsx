@@ -1,7 +1,7 @@
 // Modal dialogs on Radix's Dialog: the library traps the focus inside, closes on Esc and on a click
 // on the dimmed backdrop, hides the rest of the page from screen readers and gives the focus back
 // to where it was when the dialog closes. Every dialog and overlay in the app is one of these.
-import { useState, type ComponentProps, type ReactNode } from 'react';
+import { useState, type ComponentProps, type KeyboardEvent, type ReactNode } from 'react';
 import { AlertDialog, Dialog } from 'radix-ui';
 
 type ContentProps = ComponentProps<typeof Dialog.Content>;
@@ -29,7 +29,9 @@ export function ModalDialog({
   className,
   onClose,
   showTitle = false,
+  bare = false,
   onOpenAutoFocus,
+  onKeyDown,
   children,
 }: {
   /** The dialog's accessible name (its title). */
@@ -39,24 +41,32 @@ export function ModalDialog({
   onClose: () => void;
   /** Whether the title is shown as the panel's heading; else the content has its own. */
   showTitle?: boolean;
+  /** A dialog that paints its own whole window (the image viewer): no panel, no dimmed backdrop. */
+  bare?: boolean;
   /** Where the focus goes as it opens; by default the first focusable element inside. */
   onOpenAutoFocus?: ContentProps['onOpenAutoFocus'];
+  /** The dialog's own keys (Esc and Tab are the library's). */
+  onKeyDown?: (e: KeyboardEvent<HTMLDivElement>) => void;
   children: ReactNode;
 }) {
   const restoreFocus = useFocusReturn();
+  const panel = bare ? className : className ? `panel ${className}` : 'panel';
   return (
     <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
       <Dialog.Portal>
-        <Dialog.Overlay className="overlay">
+        <Dialog.Overlay className={bare ? undefined : 'overlay'}>
           <Dialog.Content
-            className={className ? `panel ${className}` : 'panel'}
+            className={panel}
             aria-modal="true"
             aria-describedby={undefined}
             onOpenAutoFocus={onOpenAutoFocus}
             onCloseAutoFocus={restoreFocus}
             // A portal's events still bubble through the React tree (the message list's keys and
             // clicks, when a dialog opens from a row): they end here.
-            onKeyDown={(e) => e.stopPropagation()}
+            onKeyDown={(e) => {
+              onKeyDown?.(e);
+              e.stopPropagation();
+            }}
             onClick={(e) => e.stopPropagation()}
           >
             <Dialog.Title className={showTitle ? 'dialog-title' : 'visually-hidden'}>
@@ -83,19 +93,35 @@ export function DialogClose({ children, ...props }: ComponentProps<'button'>) {
 
 /**
  * A question that needs an answer before anything else (delete this?): an alert dialog whose
- * Cancel takes the focus first, so Enter on it never destroys anything.
+ * Cancel takes the focus first, so Enter on it never destroys anything. `children` is the
+ * question's description (read out with it); `body` what follows it (lists, notes, an error).
  */
 export function ConfirmAlert({
   label,
   confirmLabel,
+  cancelLabel = 'Cancel',
+  confirmDisabled = false,
+  className,
   onConfirm,
   onClose,
+  onCloseAutoFocus,
+  body,
   children,
 }: {
   label: string;
-  confirmLabel: string;
+  /** The destructive button's face (its words, with an icon if any). */
+  confirmLabel: ReactNode;
+  /** The safe answer's words ("Keep editing"). */
+  cancelLabel?: string;
+  /** While the answer cannot be acted on yet (still checking, a request on its way). */
+  confirmDisabled?: boolean;
+  /** The panel's classes (after "panel confirm-alert"). */
+  className?: string;
   onConfirm: () => void;
   onClose: () => void;
+  /** Where the focus goes as it closes, when where it was may be gone (a removed account's row). */
+  onCloseAutoFocus?: (e: Event) => void;
+  body?: ReactNode;
   children: ReactNode;
 }) {
   const restoreFocus = useFocusReturn();
@@ -104,9 +130,12 @@ export function ConfirmAlert({
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="overlay">
           <AlertDialog.Content
-            className="panel confirm-alert"
+            className={`panel confirm-alert${className ? ` ${className}` : ''}`}
             aria-modal="true"
-            onCloseAutoFocus={restoreFocus}
+            onCloseAutoFocus={(e) => {
+              onCloseAutoFocus?.(e);
+              if (!e.defaultPrevented) restoreFocus(e);
+            }}
             onKeyDown={(e) => e.stopPropagation()}
             onClick={(e) => e.stopPropagation()}
           >
@@ -114,13 +143,15 @@ export function ConfirmAlert({
             <AlertDialog.Description asChild>
               <div>{children}</div>
             </AlertDialog.Description>
+            {body}
             <div className="dialog-buttons">
               <AlertDialog.Cancel asChild>
-                <button type="button">Cancel</button>
+                <button type="button">{cancelLabel}</button>
               </AlertDialog.Cancel>
               <button
                 type="button"
                 className="danger"
+                disabled={confirmDisabled}
                 onClick={(e) => {
                   // Closing is the caller's, once the request is answered (a refusal is shown).
                   e.preventDefault();

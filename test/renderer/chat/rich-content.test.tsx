@@ -152,7 +152,13 @@ describe('the emoji picker', () => {
     const onPick = vi.fn();
     render(
       <Providers store={store}>
-        <EmojiPicker accountId="z" onPick={onPick} onClose={() => undefined} />
+        <EmojiPicker
+          accountId="z"
+          open
+          onOpenChange={() => undefined}
+          trigger={<button type="button">Add reaction</button>}
+          onPick={onPick}
+        />
       </Providers>,
     );
     const picker = screen.getByRole('dialog', { name: 'Emoji picker' });

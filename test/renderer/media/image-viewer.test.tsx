@@ -43,7 +43,7 @@ describe('ImageViewer', () => {
   it('shows the image with its sender, date, name and place in the conversation', () => {
     const { dialog } = renderViewer(1);
     expect(dialog.getAttribute('aria-modal')).toBe('true');
-    expect(dialog.getAttribute('aria-label')).toBe('Image viewer: p2.png');
+    expect(screen.getByRole('dialog', { name: 'Image viewer: p2.png' })).toBe(dialog);
     expect(screen.getByText('Emma Member')).toBeTruthy();
     expect(screen.getByText(formatDateTime(items[1].timestamp))).toBeTruthy();
     expect(screen.getByText('2 of 3')).toBeTruthy();

@@ -1,15 +1,10 @@
 // The image viewer (lightbox) over the app: one image of the conversation at a time, its thumbnail
 // at once and the original swapped in when loaded, zoom (buttons, wheel, double-click, +/-) and pan
 // when zoomed, previous/next (buttons, arrow keys), download of the original, the sender and date.
-// Esc or Close closes it. While open, focus stays inside and no key reaches the app's shortcuts.
-import {
-  useEffect,
-  useLayoutEffect,
-  useRef,
-  useState,
-  type PointerEvent,
-  type WheelEvent,
-} from 'react';
+// Esc or Close closes it. A modal dialog (lib/ui/Dialog) painting the whole window: the library
+// keeps the focus inside, closes on Esc and ends every key there, before the app's shortcuts.
+import { useRef, useState, type KeyboardEvent, type PointerEvent, type WheelEvent } from 'react';
+import { ModalDialog } from '../../../lib/ui/Dialog';
 import { formatDateTime } from '../../../lib/format';
 import { useTwentyFourHour } from '../../../store/hooks';
 import { mediaUrl } from '../../../bridge/media';
@@ -74,7 +69,6 @@ export function ImageViewer({ accountId, items, startIndex, onClose }: ImageView
   const [zoom, setZoom] = useState<Zoom>(FIT);
   const [fullLoaded, setFullLoaded] = useState(false);
   const twentyFourHour = useTwentyFourHour();
-  const dialog = useRef<HTMLDivElement>(null);
   const drag = useRef<{ x: number; y: number; from: Zoom } | null>(null);
   const item = items[index];
   const count = items.length;
@@ -91,32 +85,10 @@ export function ImageViewer({ accountId, items, startIndex, onClose }: ImageView
       return scale === 1 ? FIT : { ...z, scale };
     });
 
-  // Keys are handled here, before the app's own shortcuts (which never see them while open).
-  const keys = useRef<(e: KeyboardEvent) => void>(() => undefined);
-  const onKey = (e: KeyboardEvent) => {
-    if (e.key === 'Tab') {
-      const focusable = [
-        ...(dialog.current?.querySelectorAll<HTMLElement>('button, a[href]') ?? []),
-      ].filter((el) => !el.hasAttribute('disabled'));
-      const first = focusable[0];
-      const last = focusable[focusable.length - 1];
-      const active = document.activeElement;
-      if (e.shiftKey && (active === first || active === dialog.current)) {
-        e.preventDefault();
-        last?.focus();
-      } else if (!e.shiftKey && active === last) {
-        e.preventDefault();
-        first?.focus();
-      }
-      e.stopPropagation();
-      return;
-    }
-    e.stopPropagation();
+  // The viewer's own keys; Esc and Tab are the dialog's.
+  const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
     const handled = ((): boolean => {
       switch (e.key) {
-        case 'Escape':
-          onClose();
-          return true;
         case 'ArrowLeft':
           go(-1);
           return true;
@@ -140,24 +112,6 @@ export function ImageViewer({ accountId, items, startIndex, onClose }: ImageView
     })();
     if (handled) e.preventDefault();
   };
-  // The window listener below calls the handler of the latest render (its index and zoom).
-  useLayoutEffect(() => {
-    keys.current = onKey;
-  });
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => keys.current(e);
-    // Focus never leaves the viewer while it is open.
-    const onFocus = (e: FocusEvent) => {
-      if (dialog.current && !dialog.current.contains(e.target as Node)) dialog.current.focus();
-    };
-    window.addEventListener('keydown', onKey, true);
-    document.addEventListener('focusin', onFocus);
-    dialog.current?.focus();
-    return () => {
-      window.removeEventListener('keydown', onKey, true);
-      document.removeEventListener('focusin', onFocus);
-    };
-  }, []);
 
   if (!item) return null;
 
@@ -182,13 +136,17 @@ export function ImageViewer({ accountId, items, startIndex, onClose }: ImageView
   const transform = `translate(${zoom.x}px, ${zoom.y}px) scale(${zoom.scale})`;
 
   return (
-    <div
-      ref={dialog}
+    <ModalDialog
+      label={`Image viewer: ${item.name}`}
       className="media-viewer"
-      role="dialog"
-      aria-modal="true"
-      aria-label={`Image viewer: ${item.name}`}
-      tabIndex={-1}
+      bare
+      onClose={onClose}
+      onKeyDown={onKey}
+      // On the viewer itself, so its keys work at once and Tab starts at its first control.
+      onOpenAutoFocus={(e) => {
+        e.preventDefault();
+        (e.currentTarget as HTMLElement).focus();
+      }}
     >
       <div className="media-viewer-bar">
         <div className="media-viewer-info">
@@ -286,6 +244,6 @@ export function ImageViewer({ accountId, items, startIndex, onClose }: ImageView
       <div className="media-viewer-count">
         {index + 1} of {count}
       </div>
-    </div>
+    </ModalDialog>
   );
 }

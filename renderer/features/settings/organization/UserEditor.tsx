@@ -1,6 +1,8 @@
 // Editing someone as an administrator: name, role and custom profile field values, saved with
-// PATCH /users/{id}. Only owners may make or unmake owners (the server says so too).
+// PATCH /users/{id}. Only owners may make or unmake owners (the server says so too). A modal dialog
+// (lib/ui/Dialog): Esc or Cancel closes it, and the focus goes back to the row's button.
 import { useState } from 'react';
+import { ModalDialog } from '../../../lib/ui/Dialog';
 import type { CustomProfileField, User } from '../../../../shared/api/types';
 import { api, errorText } from '../../../bridge/api';
 import { ROLE_NAMES } from './form/permissions';
@@ -54,20 +56,11 @@ export function UserEditor({
   };
 
   return (
-    <div className="org-dialog-backdrop">
+    <ModalDialog label={`Edit ${user.full_name}`} className="org-dialog" onClose={onClose}>
       <form
-        className="org-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-label={`Edit ${user.full_name}`}
         onSubmit={(e) => {
           e.preventDefault();
           if (!nameProblem) void save();
-        }}
-        onKeyDown={(e) => {
-          if (e.key !== 'Escape') return;
-          e.stopPropagation();
-          onClose();
         }}
       >
         <h3>Manage user: {user.full_name}</h3>
@@ -129,6 +122,6 @@ export function UserEditor({
           </button>
         </div>
       </form>
-    </div>
+    </ModalDialog>
   );
 }
