@@ -59,6 +59,7 @@ class PassStopped extends Error {
 
 /** Evicting brings the cache this far under its budget, so eviction is not run for every page. */
 const EVICT_TO = 0.9;
+/** At most this many messages go per eviction step, and never more than a twentieth of them. */
 const EVICT_BATCH = 500;
 
 export class OfflineSync {
@@ -343,7 +344,8 @@ export class OfflineSync {
     if (cache.isClosed || cache.usedBytes() <= budget) return false;
     let evicted = false;
     while (cache.usedBytes() > budget * EVICT_TO) {
-      const n = cache.write((store) => store.evictOldest(EVICT_BATCH));
+      const batch = Math.max(1, Math.min(EVICT_BATCH, Math.ceil(cache.store.count() / 20)));
+      const n = cache.write((store) => store.evictOldest(batch));
       if (n === 0) break;
       evicted = true;
     }
