@@ -41,7 +41,7 @@ export function openAccountCache(
     } catch {
       return null;
     }
-    deleteCacheFiles(cachePath(dataDir, record.id)); // sealed with a key that is gone
+    // A file sealed with a key that is gone: AccountCache.open sets it aside as unreadable.
   }
   try {
     mkdirSync(accountFolder(dataDir, record.id), { recursive: true, mode: 0o700 });
