@@ -265,6 +265,24 @@ export class AccountSession {
     }
   }
 
+  /** A channel's topics; from the cached messages when the server cannot be reached. */
+  async getStreamTopics(
+    streamId: number,
+  ): Promise<{ result: 'success'; msg: string; topics: { name: string; max_id: number }[] }> {
+    try {
+      return await this.client.call(endpoints.getStreamTopics, {
+        stream_id: streamId,
+        allow_empty_topic_name: true,
+      });
+    } catch (error) {
+      const unreachable =
+        error instanceof ApiError && (error.kind === 'network' || error.kind === 'timeout');
+      if (!unreachable || !this.cache || this.cache.isClosed) throw error;
+      this.cache.flush();
+      return { result: 'success', msg: '', topics: this.cache.store.topics(streamId) };
+    }
+  }
+
   /** Keeps a page the server answered (the renderer's or background sync's) in the cache. */
   recordPage(narrow: NarrowTerm[], request: PageRequest, page: GetMessagesResponse): void {
     if (!this.cache || this.cache.isClosed) return;

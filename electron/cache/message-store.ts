@@ -247,6 +247,16 @@ export class MessageStore {
     return this.answer(cut, this.openAll(cut.messages.map((m) => m.id)), coverage);
   }
 
+  /** A channel's topics as far as the cache knows them, newest first (as the server lists them). */
+  topics(streamId: number): { name: string; max_id: number }[] {
+    const newest = this.db
+      .prepare('SELECT MAX(id) AS id FROM messages WHERE stream_id = ? GROUP BY conv')
+      .all(streamId) as { id: number }[];
+    return this.openAll(newest.map((r) => r.id))
+      .map((m) => ({ name: m.subject, max_id: m.id }))
+      .sort((a, b) => b.max_id - a.max_id);
+  }
+
   /** Evicts the `count` oldest messages; spans that started there now start after them. */
   evictOldest(count: number): number {
     const rows = this.db.prepare('SELECT id FROM messages ORDER BY id LIMIT ?').all(count) as {

@@ -139,6 +139,12 @@ describe('background sync', () => {
     const direct = await get([{ operator: 'dm', operand: [realm.userIds.emma] }]);
     expect(direct.messages.at(-1)?.content).toContain('a direct message never opened');
     expect(direct.offline_coverage).toBe('synced');
+    // The channel's topic list (the left sidebar) comes from the cache too.
+    const listed = await main.services.handlers.getStreamTopics({
+      accountId: main.accountId,
+      streamId,
+    });
+    expect(listed.topics.map((t) => t.name)).toEqual(expect.arrayContaining(topics));
     const found = await get([{ operator: 'search', operand: 'quillwort' }]);
     expect(found.messages.map((m) => m.subject)).toEqual([topics[0]]);
   });
