@@ -5,7 +5,7 @@
 // outage while it restarts, or why it could not start with a Retry. Once it runs, a launch with no
 // account yet signs in as the demo owner (bootstrap.ts); remote accounts never wait for it, and
 // neither does a returning launch whose port is still free (settle).
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { LocalRealmStatus } from '../shared/ipc/system';
@@ -16,12 +16,18 @@ import { readJsonFile, writeJsonFile } from './storage/json-file';
 import { signInToLocalRealm } from './bootstrap';
 import type { MainServices } from './services';
 
-/** What MainServices needs of it: the status for the window, Retry, and changes. */
+/** What MainServices needs of it: the status for the window, Retry, changes, and the demo account. */
 export interface LocalRealmControl {
   status(): LocalRealmStatus;
   retry(): Promise<LocalRealmStatus>;
   /** Calls back on every change; returns the unsubscribe function. */
   subscribe(listener: (status: LocalRealmStatus) => void): () => void;
+  /** Whether an account's site is this server (on its current or its remembered port). */
+  isLocalSite(site: string): boolean;
+  /** The person removed the demo account: later launches with no account open sign-in instead. */
+  declineDemo(): void;
+  /** Signs in as the demo owner (or finds that account) once the server runs; the account's id. */
+  openDemo(services: MainServices): Promise<string>;
 }
 
 export interface LocalRealmOptions {
@@ -42,6 +48,8 @@ export class LocalRealm implements LocalRealmControl {
   private readonly process: RealmProcess;
   private readonly listeners = new Set<(status: LocalRealmStatus) => void>();
   private readonly portFile: string;
+  /** Present once the person removed the demo account (until they open it again). */
+  private readonly declinedFile: string;
   private readonly remembered: number | undefined;
   /** Whether the remembered port was free just before the process was forked to listen on it. */
   private rememberedFree: Promise<boolean> | null = null;
@@ -52,6 +60,7 @@ export class LocalRealm implements LocalRealmControl {
     mkdirSync(this.realmDir, { recursive: true, mode: 0o700 });
     this.credentialsFile = join(this.realmDir, 'demo-credentials.json');
     this.portFile = join(this.realmDir, 'port.json');
+    this.declinedFile = join(this.realmDir, 'demo-declined.json');
     this.remembered = readJsonFile<{ port?: number }>(this.portFile, {}).port;
     this.process = new RealmProcess({
       root: options.root,
@@ -140,7 +149,7 @@ export class LocalRealm implements LocalRealmControl {
    * sessions have started.
    */
   signInWhenRunning(services: MainServices): Promise<void> {
-    if (services.accounts.list().length > 0) return Promise.resolve();
+    if (services.accounts.list().length > 0 || this.demoDeclined()) return Promise.resolve();
     let stop = () => {};
     const signIn = async (status: LocalRealmStatus) => {
       if (services.accounts.list().length > 0) return stop();
@@ -152,6 +161,37 @@ export class LocalRealm implements LocalRealmControl {
     };
     stop = this.subscribe((status) => void signIn(status));
     return signIn(this.status());
+  }
+
+  isLocalSite(site: string): boolean {
+    const status = this.status();
+    const ports = [this.remembered, status.state === 'running' ? new URL(status.url).port : null];
+    return ports.some((port) => port != null && site === `http://127.0.0.1:${port}`);
+  }
+
+  declineDemo(): void {
+    writeJsonFile(this.declinedFile, { declinedAt: Date.now() });
+  }
+
+  private demoDeclined(): boolean {
+    return readJsonFile<{ declinedAt?: number }>(this.declinedFile, {}).declinedAt !== undefined;
+  }
+
+  async openDemo(services: MainServices): Promise<string> {
+    const status = await this.start();
+    if (status.state !== 'running') {
+      throw new Error(
+        `The demo organization's server is not running${'reason' in status ? `: ${status.reason}` : ''}`,
+      );
+    }
+    rmSync(this.declinedFile, { force: true });
+    const existing = services.accounts.list().find((record) => this.isLocalSite(record.site));
+    if (existing) return existing.id;
+    const id = await signInToLocalRealm(services, status.url, this.credentialsFile, {
+      besideOthers: true,
+    });
+    if (!id) throw new Error('Signing in to the demo organization failed');
+    return id;
   }
 
   private changed(status: LocalRealmStatus): void {

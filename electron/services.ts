@@ -283,6 +283,9 @@ export class MainServices {
     if (!this.accounts.get(accountId)) {
       throw new ApiError('server', IpcCodes.unknownAccount, `No account ${accountId}`, 404);
     }
+    const record = this.accounts.get(accountId)!;
+    // Without this, the next launch with no account would sign the demo owner in again.
+    if (this.options.localRealm?.isLocalSite(record.site)) this.options.localRealm.declineDemo();
     this.sessions.get(accountId)?.forgetLocalState();
     await this.stopSession(accountId);
     deleteAccountCache(this.options.dataDir, this.options.vault, accountId);
@@ -308,6 +311,25 @@ export class MainServices {
     return this.pushAccounts();
   }
 
+  async openDemoRealm(): Promise<AccountsChanged> {
+    const realm = this.options.localRealm;
+    if (!realm) {
+      throw new ApiError(
+        'server',
+        IpcCodes.unsupported,
+        'This app was started without a demo organization',
+        400,
+      );
+    }
+    let accountId: string;
+    try {
+      accountId = await realm.openDemo(this);
+    } catch (error) {
+      throw new ApiError('server', IpcCodes.unsupported, (error as Error).message, 503);
+    }
+    return this.switchAccount(accountId);
+  }
+
   listAccounts(): AccountsChanged {
     return {
       accounts: this.accounts.list().map((record) => this.summary(record)),
@@ -329,6 +351,7 @@ export class MainServices {
         removeAccount: (accountId) => this.removeAccount(accountId),
         moveAccount: (accountId, toIndex) => this.moveAccount(accountId, toIndex),
         switchAccount: (accountId) => this.switchAccount(accountId),
+        openDemoRealm: () => this.openDemoRealm(),
         record: (accountId) => this.accounts.get(accountId),
         session: (accountId) => this.session(accountId),
       }),

@@ -94,6 +94,17 @@ async function withBuildLock<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The newest times of the start bundle's inputs, if the launcher (scripts/launch.mjs) walked them
+ * just now to decide that bundle is fresh; taken once, so a warm start walks each folder once.
+ */
+function launcherInputTimes(): Map<string, number> {
+  const launcher = globalThis as { tributaryInputTimes?: Map<string, number> };
+  const times = launcher.tributaryInputTimes;
+  delete launcher.tributaryInputTimes;
+  return new Map(times ?? []);
+}
+
 export async function buildAll({ force = false } = {}): Promise<void> {
   const rendererOut = join(root, 'dist/renderer/index.html');
   const electronEntries: Array<[string, string]> = [
@@ -101,7 +112,7 @@ export async function buildAll({ force = false } = {}): Promise<void> {
     ['electron/preload.ts', 'dist/electron/preload.cjs'],
   ].filter(([entry]) => existsSync(join(root, entry))) as Array<[string, string]>;
   // Inputs' times for one round of checks (a new round once the build lock is held).
-  let seen = new Map<string, number>();
+  let seen = launcherInputTimes();
   const rendererStale = () =>
     force ||
     isStale(

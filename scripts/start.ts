@@ -216,6 +216,7 @@ async function main(): Promise<void> {
       .version,
     openExternal: (url) => openInBrowser(url),
     localRealm: realm ?? undefined,
+    startSessionsAfterUrl: true,
     beforeServicesStart: async (services) =>
       realm?.settle(
         services.accounts,

@@ -12,7 +12,17 @@ export interface ProbeSample {
 
 declare global {
   interface Window {
-    __probes: { events: ProbeSample[]; keys: ProbeSample[]; reset(): void };
+    __probes: {
+      events: ProbeSample[];
+      keys: ProbeSample[];
+      /**
+       * The browser's own measure of the same keys (Event Timing API, as for INP): the duration of
+       * each keydown it reports, from the key's timestamp to the next frame's presentation, in
+       * 8 ms steps. It reports only those of 16 ms or more.
+       */
+      slowKeydowns: number[];
+      reset(): void;
+    };
   }
 }
 
@@ -21,12 +31,18 @@ export function pageProbes(): void {
   const probes = {
     events: [] as ProbeSample[],
     keys: [] as ProbeSample[],
+    slowKeydowns: [] as number[],
     reset() {
       probes.events.length = 0;
       probes.keys.length = 0;
+      probes.slowKeydowns.length = 0;
     },
   };
   window.__probes = probes;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      if (entry.name === 'keydown') probes.slowKeydowns.push(entry.duration);
+  }).observe({ type: 'event', durationThreshold: 16 } as PerformanceObserverInit);
   let lastFrame = performance.now();
   const tick = (ts: number) => {
     lastFrame = ts;

@@ -75,6 +75,7 @@ const BENCHES = {
   startup: PAGE,
   'startup-cache': PAGE,
   large: PAGE,
+  'offline-search': SERVER,
   manifest: ['node', 'packages', 'opusenc', 'sha256sum'],
   'meeting-message': [...SERVER, 'opusenc'],
 };

@@ -27,6 +27,7 @@ export interface AccountServices {
   removeAccount(accountId: string): Promise<AccountsChanged>;
   moveAccount(accountId: string, toIndex: number): AccountsChanged;
   switchAccount(accountId: string): AccountsChanged;
+  openDemoRealm(): Promise<AccountsChanged>;
   record(accountId: string): AccountRecord | undefined;
   session(accountId: string): AccountSession;
 }
@@ -67,6 +68,7 @@ export function accountHandlers(services: AccountServices): AccountHandlers {
     removeAccount: ({ accountId }) => services.removeAccount(accountId),
     moveAccount: ({ accountId, toIndex }) => services.moveAccount(accountId, toIndex),
     switchAccount: ({ accountId }) => services.switchAccount(accountId),
+    openDemoRealm: () => services.openDemoRealm(),
     getSnapshot: ({ accountId }) => services.session(accountId).getSnapshot(),
     resync: ({ accountId }) => {
       services.session(accountId).loop.resync();

@@ -36,6 +36,13 @@ export interface BrowserHostOptions extends Omit<
    * for the local realm server's process here, which may move an account to another port).
    */
   beforeServicesStart?: (services: MainServices) => Promise<unknown>;
+  /**
+   * Start the accounts' sessions just after startBrowserHost resolves rather than before, so the
+   * launcher prints the URL first and the sessions' start (each account's cache opened, its first
+   * register request, Node's fetch loaded) overlaps the browser's opening of the page instead of
+   * delaying it. The pages' calls wait for it. `npm start` sets it.
+   */
+  startSessionsAfterUrl?: boolean;
 }
 
 export interface BrowserHost {
@@ -70,7 +77,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const media = new MediaCredential();
   let markSessionsStarted = () => {};
   const sessionsStarted = new Promise<void>((resolve) => (markSessionsStarted = resolve));
-  const dispatch = createDispatcher(services.handlers);
+  const handle = createDispatcher(services.handlers);
+  // Until the accounts' sessions run, every account would read as unknown.
+  const dispatch: typeof handle = (method, payload) =>
+    sessionsStarted.then(() => handle(method, payload));
   const bridge = new BridgeServer({
     secret: () => secret,
     allowedOrigins: origins,
@@ -141,8 +151,6 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   app.post(UNSENT_HANDOVER_PATH, async (request, reply) => {
     const site = request.headers['sec-fetch-site'];
     if (site !== undefined && site !== 'same-origin') return reply.code(403).send('Forbidden');
-    // Until the accounts' sessions run, every account would read as unknown.
-    await sessionsStarted;
     const { handedOver, clear } = await importUnsent(request.headers.cookie, secrets, dispatch);
     if (clear.length) reply.header('set-cookie', clearingCookies(clear));
     return { handedOver };
@@ -166,8 +174,12 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     secrets = [secret, ...(record.earlierSecrets ?? [])];
   }
   await options.beforeServicesStart?.(services);
-  services.start();
-  markSessionsStarted();
+  const startSessions = () => {
+    services.start();
+    markSessionsStarted();
+  };
+  if (options.startSessionsAfterUrl) setImmediate(startSessions);
+  else startSessions();
 
   return {
     url: `http://127.0.0.1:${port}/#secret=${secret}`,

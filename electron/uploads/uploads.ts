@@ -7,7 +7,7 @@ import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { randomBytes } from 'node:crypto';
-import * as tus from 'tus-js-client';
+import type * as Tus from 'tus-js-client';
 import type { UploadProgress } from '../../shared/ipc/uploads';
 import { IpcCodes } from '../../shared/ipc/errors';
 import { endpoints } from '../../shared/api/endpoints';
@@ -224,59 +224,66 @@ export class UploadManager {
     upload: ActiveUpload,
   ): Promise<{ url: string; filename?: string }> {
     const startedAt = Date.now();
-    return new Promise((resolve, reject) => {
-      const tusUpload = new tus.Upload(createReadStream(file.path), {
-        endpoint: `${target.client.apiBase}/tus`,
-        headers: { Authorization: target.client.authorizationHeader() ?? '' },
-        metadata: { filename: file.name, filetype: type },
-        uploadSize: file.size,
-        chunkSize: this.options.tusChunkBytes ?? TUS_CHUNK_BYTES,
-        retryDelays: this.options.tusRetryDelaysMs ?? [0, 500, 1000, 2000, 4000, 8000],
-        onProgress: (sent) => this.report(upload, sent),
-        onError: (error) => {
-          const status = (error as tus.DetailedError).originalResponse?.getStatus();
-          const body = (error as tus.DetailedError).originalResponse?.getBody();
-          let parsed: { code?: string; msg?: string } = {};
-          try {
-            parsed = body ? (JSON.parse(body) as typeof parsed) : {};
-          } catch {
-            parsed = {};
-          }
-          reject(
-            status
-              ? new ApiError(
-                  status === 401 ? 'auth' : 'server',
-                  parsed.code ?? (status === 413 ? IpcCodes.fileTooLarge : `HTTP_${status}`),
-                  parsed.msg ?? error.message,
-                  status,
-                )
-              : new ApiError('network', 'NETWORK_ERROR', error.message),
-          );
-        },
-        onSuccess: (payload) => {
-          const text = payload?.lastResponse?.getBody?.() ?? '';
-          let body: { url?: string; filename?: string } = {};
-          try {
-            body = JSON.parse(text) as typeof body;
-          } catch {
-            // no JSON: the completing PATCH's answer was lost (below)
-          }
-          if (body.url) return resolve({ url: body.url, filename: body.filename });
-          // tus-js-client resumed after the last PATCH's answer was lost, found the offset at the end
-          // and succeeded on the body-less HEAD. The server did create the attachment: look it up
-          // rather than hand the renderer the tus URL, which is not a file link.
-          findFinishedTusUpload(target.client, tusUpload.url, file, startedAt).then(
-            resolve,
-            reject,
-          );
-        },
-      });
-      upload.cancel = () => {
-        void tusUpload.abort(true).catch(() => undefined);
-        reject(new ApiError('aborted', 'ABORTED', 'Upload cancelled'));
-      };
-      tusUpload.start();
-    });
+    // Loaded by the first large upload, not at start (about 3% of the launcher's CPU to its URL).
+    return import('tus-js-client').then(
+      (tus) =>
+        new Promise((resolve, reject) => {
+          // Cancelled while the module loaded: nothing was sent.
+          if (upload.progress.state !== 'uploading')
+            return reject(new ApiError('aborted', 'ABORTED', 'Upload cancelled'));
+          const tusUpload = new tus.Upload(createReadStream(file.path), {
+            endpoint: `${target.client.apiBase}/tus`,
+            headers: { Authorization: target.client.authorizationHeader() ?? '' },
+            metadata: { filename: file.name, filetype: type },
+            uploadSize: file.size,
+            chunkSize: this.options.tusChunkBytes ?? TUS_CHUNK_BYTES,
+            retryDelays: this.options.tusRetryDelaysMs ?? [0, 500, 1000, 2000, 4000, 8000],
+            onProgress: (sent) => this.report(upload, sent),
+            onError: (error) => {
+              const status = (error as Tus.DetailedError).originalResponse?.getStatus();
+              const body = (error as Tus.DetailedError).originalResponse?.getBody();
+              let parsed: { code?: string; msg?: string } = {};
+              try {
+                parsed = body ? (JSON.parse(body) as typeof parsed) : {};
+              } catch {
+                parsed = {};
+              }
+              reject(
+                status
+                  ? new ApiError(
+                      status === 401 ? 'auth' : 'server',
+                      parsed.code ?? (status === 413 ? IpcCodes.fileTooLarge : `HTTP_${status}`),
+                      parsed.msg ?? error.message,
+                      status,
+                    )
+                  : new ApiError('network', 'NETWORK_ERROR', error.message),
+              );
+            },
+            onSuccess: (payload) => {
+              const text = payload?.lastResponse?.getBody?.() ?? '';
+              let body: { url?: string; filename?: string } = {};
+              try {
+                body = JSON.parse(text) as typeof body;
+              } catch {
+                // no JSON: the completing PATCH's answer was lost (below)
+              }
+              if (body.url) return resolve({ url: body.url, filename: body.filename });
+              // tus-js-client resumed after the last PATCH's answer was lost, found the offset at the end
+              // and succeeded on the body-less HEAD. The server did create the attachment: look it up
+              // rather than hand the renderer the tus URL, which is not a file link.
+              findFinishedTusUpload(target.client, tusUpload.url, file, startedAt).then(
+                resolve,
+                reject,
+              );
+            },
+          });
+          upload.cancel = () => {
+            void tusUpload.abort(true).catch(() => undefined);
+            reject(new ApiError('aborted', 'ABORTED', 'Upload cancelled'));
+          };
+          tusUpload.start();
+        }),
+    );
   }
 }
 

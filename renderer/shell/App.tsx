@@ -21,6 +21,7 @@ import { GLOBAL_SHORTCUTS, useShortcuts } from './shortcuts';
 import { useHomeViewAtStart } from './home-view';
 import { ManifestRoute } from './ManifestRoute';
 import { useDisplaySettings } from '../lib/theme';
+import { useIdleAfter } from '../lib/when-idle';
 import { AccountSwitcher } from '../features/accounts/AccountSwitcher';
 import { SignIn } from '../features/accounts/SignIn';
 import { Sidebar } from '../features/sidebar/Sidebar';
@@ -36,7 +37,10 @@ import { ConversationSwitcher } from '../features/views/ConversationSwitcher';
 const SettingsView = lazy(() =>
   import('../features/settings/SettingsView').then((m) => ({ default: m.SettingsView })),
 );
-import { ChannelBrowser } from '../features/channels/ChannelBrowser';
+// The channel browser (with channel settings and the create form) likewise: opened, not read.
+const ChannelBrowser = lazy(() =>
+  import('../features/channels/ChannelBrowser').then((m) => ({ default: m.ChannelBrowser })),
+);
 import { ConnectionBanner } from '../features/connection/ConnectionBanner';
 import { LocalRealmBanner } from '../features/connection/LocalRealmBanner';
 import { UserProfile } from '../features/people/UserProfile';
@@ -67,6 +71,10 @@ function Shell({ store }: { store: ChatStore }) {
   useShortcuts(store, searchRef);
   useDisplaySettings(userSettings ?? {});
   useHomeViewAtStart(loaded, userSettings?.web_home_view);
+  // The people list (every user sorted and grouped, a row each) renders once the page is idle
+  // after the account loads: its empty frame holds its place until then, so the launch's first
+  // render, and the first messages, do not wait for it.
+  const peopleListReady = useIdleAfter(loaded);
 
   if (route.kind === 'signin')
     return (
@@ -118,11 +126,13 @@ function Shell({ store }: { store: ChatStore }) {
   else if (loaded && route.kind === 'channels')
     screen = (
       <ScreenOverlay title="Channels" kind="channels">
-        <ChannelBrowser
-          accountId={activeAccountId}
-          streamId={route.streamId}
-          create={route.create}
-        />
+        <Suspense fallback={<p className="placeholder">Loading channels…</p>}>
+          <ChannelBrowser
+            accountId={activeAccountId}
+            streamId={route.streamId}
+            create={route.create}
+          />
+        </Suspense>
       </ScreenOverlay>
     );
 
@@ -156,7 +166,13 @@ function Shell({ store }: { store: ChatStore }) {
             {loaded && !screen ? <Welcome /> : null}
             {main}
           </main>
-          {loaded && peopleShown ? <UserList /> : null}
+          {loaded && peopleShown ? (
+            peopleListReady ? (
+              <UserList />
+            ) : (
+              <aside className="user-list" aria-label="People" />
+            )
+          ) : null}
         </div>
       </div>
       {screen}

@@ -21,6 +21,7 @@ import {
 import { narrowKey } from '../../shared/narrow';
 import { navigate, uiStore, useUi, type Route } from '../store/ui-store';
 import { SearchBox } from '../features/search/SearchBox';
+import { OfflineIndicator } from '../features/connection/OfflineIndicator';
 import { showWelcome } from '../features/help/welcome';
 
 type ButtonProps = React.ButtonHTMLAttributes<HTMLButtonElement>;
@@ -117,6 +118,7 @@ export function TopBar({
           ))}
         </nav>
         <SearchBox ref={searchRef} />
+        <OfflineIndicator />
         <IconButton
           label="Set status"
           icon={<Smile {...ICON} />}

@@ -9,6 +9,7 @@ import { warmMessageBodiesWhenIdle, warmMessageListWhenIdle } from '../features/
 import { appStore } from '../store/hooks';
 import './styles';
 import { installAnimatedPreviewHover } from '../features/messages/media/animated-previews';
+import { loadEmojiSheetWhenIdle } from '../lib/emoji-sheet';
 
 installBrowserBridge();
 installAnimatedPreviewHover();
@@ -24,3 +25,5 @@ void warmSanitizerWhenIdle();
 // each message list will show first.
 void warmMessageListWhenIdle();
 warmMessageBodiesWhenIdle(appStore);
+// The emoji sheet's positions: half the app's CSS, not needed for the first render.
+loadEmojiSheetWhenIdle();

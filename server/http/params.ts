@@ -2,7 +2,7 @@
 // reads them from the query string (every method) and the body (form-urlencoded, multipart fields,
 // or a JSON object), decodes JSON-encoded values for non-string parameters as the API requires,
 // validates them with zod and reports anything undeclared as ignored_parameters_unsupported.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApiError, invalidJsonParam, invalidParam, missingParam } from './errors';
 
 export class Param<T, Required extends boolean = boolean> {

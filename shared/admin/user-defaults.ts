@@ -2,7 +2,7 @@
 // every setting with its allowed values, grouped as the public web app's organization panel
 // groups them. The IPC schema and the screen are both built from this table, so a value outside
 // it is refused before it is sent; the server checks the same ranges.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export type DefaultsGroup = 'display' | 'notifications' | 'behaviour';
 

@@ -1,6 +1,6 @@
 // Accounts: adding (password, API key or zuliprc), listing, switching, removing, and the per-account
 // realm state (snapshot) with its connection state. API keys never appear in any payload here.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RegisterResponse } from '../api/types';
 import type { ServerEvent } from '../api/events';
 import type { NarrowTerm } from '../narrow';
@@ -92,6 +92,11 @@ export const accountsMethods = {
   /** Puts the account at `toIndex` in the list (clamped): the account rail's order. */
   moveAccount: method<AccountsChanged>()(forAccount({ toIndex: z.number().int().min(0).max(999) })),
   switchAccount: method<AccountsChanged>()(forAccount({})),
+  /**
+   * Signs in to the demo organization this computer runs (the local realm server), or finds that
+   * account, and makes it the active one. Offered on the sign-in screen after it was removed.
+   */
+  openDemoRealm: method<AccountsChanged>()(payload({})),
   /** The latest snapshot plus every event delivered since it, for a renderer that (re)starts. */
   getSnapshot: method<{
     snapshot: SnapshotMessage | null;

@@ -2,7 +2,7 @@
 // custom profile fields. The lists themselves come with the snapshot and their events (the store
 // keeps them); these are the calls that change them. The server decides who may; the schemas only
 // refuse what no server would take.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SuccessEnvelope } from '../api/endpoints';
 import { forAccount } from './common';
 import { method } from './define';

@@ -1,7 +1,7 @@
 // Settings › Organization › Organization profile: the organization icon. The current icon comes with
 // the snapshot (register's realm_icon_url / realm_icon_source) and the realm `update_dict` event
 // with `property: "icon"`; these are the calls that change it. Administrators only (server-side).
-import { z } from 'zod';
+import * as z from 'zod';
 import { forAccount } from './common';
 import { method } from './define';
 

@@ -2,7 +2,7 @@
 // the server through main; what the screens show comes back as events. Bot API keys cross to the
 // renderer only as the answer to an explicit "show key" or "regenerate" of a bot the user owns,
 // for the page to show once: the store never holds one (main strips api_key from realm_bots).
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SuccessEnvelope } from '../api/endpoints';
 import { forAccount, streamId, userId } from './common';
 import { method } from './define';

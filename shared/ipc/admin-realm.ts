@@ -2,7 +2,7 @@
 // users, people (role, name, profile data, deactivation, creation) and invitation links. Payloads
 // are checked here with the server's own rules (shared/admin/), so a bad value never leaves the
 // renderer; the server still decides and its refusal comes back as the call's error.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SuccessEnvelope } from '../api/endpoints';
 import { forAccount, userId } from './common';
 import { method } from './define';

@@ -167,7 +167,23 @@ export function createWebSocketBridge(options: BridgeOptions): TributaryApi<File
    * the reconnect (briefly); `on` pins the request to one socket (a file's stream), failing if that
    * socket is gone.
    */
-  const request = async (frame: WithoutId<RequestFrame>, on?: WebSocketLike): Promise<unknown> => {
+  const request = (frame: WithoutId<RequestFrame>, on?: WebSocketLike): Promise<unknown> => {
+    // On an open socket the frame goes out now, not a microtask later: a page that asks and then
+    // changes its stores (whose renders run as microtasks) would otherwise send after the render.
+    if (!closed && socket.readyState === OPEN && (!on || socket === on)) return send(frame);
+    return sendWhenOpen(frame, on);
+  };
+  const send = (frame: WithoutId<RequestFrame>): Promise<unknown> => {
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      socket.send(JSON.stringify({ ...frame, id }));
+    });
+  };
+  const sendWhenOpen = async (
+    frame: WithoutId<RequestFrame>,
+    on?: WebSocketLike,
+  ): Promise<unknown> => {
     const deadline = Date.now() + RECONNECT_WAIT_MS;
     for (;;) {
       await opened;
@@ -176,11 +192,7 @@ export function createWebSocketBridge(options: BridgeOptions): TributaryApi<File
       if (closed || Date.now() > deadline) throw bridgeClosed();
       await new Promise<void>((resolve) => setTimeout(resolve, 50));
     }
-    const id = nextId++;
-    return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject });
-      socket.send(JSON.stringify({ ...frame, id }));
-    });
+    return send(frame);
   };
 
   /**

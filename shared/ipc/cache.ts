@@ -3,7 +3,7 @@
 import { forAccount } from './common';
 import { method, push } from './define';
 import { narrowTerm } from './chat';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** What the person chose in Settings › Offline. */
 export const offlineSettings = z.object({

@@ -1,6 +1,6 @@
 // Chat API calls the renderer may make. Each is a named, validated method; main attaches the
 // credentials and calls the endpoint of the same meaning (shared/api/endpoints.ts).
-import { z } from 'zod';
+import * as z from 'zod';
 import type {
   Endpoints,
   GetMessagesResponse,

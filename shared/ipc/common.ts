@@ -1,5 +1,5 @@
 // Schemas and types several domains share.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const accountId = z.string().regex(/^[a-z0-9-]{1,64}$/, 'not an account id');
 export const messageId = z.number().int().positive();

@@ -1,6 +1,6 @@
 // Drafts: kept by main on disk (never lost) and synced with the server's drafts when the user's
 // enable_drafts_synchronization setting is on.
-import { z } from 'zod';
+import * as z from 'zod';
 import { forAccount, streamId, userId } from './common';
 import { method, push } from './define';
 

@@ -2,7 +2,7 @@
 // verifies it with electron/manifest), picks the audio, saves attachments and keeps a recent-files
 // list. The renderer never reads files itself; it gets a report and, only when the audio is
 // `verified`, a media token that the audio element plays from (see mediaUrlForToken).
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ManifestReport } from '../manifest';
 import { forAccount, payload, streamId, userId } from './common';
 import { method } from './define';

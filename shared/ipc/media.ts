@@ -2,7 +2,7 @@
 // loaded until the person asks: then main fetches the one URL (no credentials, http/https only,
 // image and video types only, size-capped, few redirects) and hands the bytes to the page, whose CSP
 // keeps blocking every remote load. And the original of an upload is saved through main.
-import { z } from 'zod';
+import * as z from 'zod';
 import { forAccount, payload } from './common';
 import { method } from './define';
 

@@ -3,7 +3,7 @@
 // credentials) to tell whether it is a meeting manifest, and, when the person opens one, downloads it
 // and the files it references into a private per-account folder and opens the viewer's session on
 // that folder (the same check as a local manifest). The page never reaches the chat server.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Finding, IntegrityOutcome, MeetingSummary } from '../manifest';
 import { forAccount, payload } from './common';
 import { method, push } from './define';

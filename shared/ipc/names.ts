@@ -13,6 +13,7 @@ export const METHOD_NAMES = [
   'removeAccount',
   'moveAccount',
   'switchAccount',
+  'openDemoRealm',
   'getSnapshot',
   'resync',
   'sendMessage',

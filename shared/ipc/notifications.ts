@@ -3,7 +3,7 @@
 // notification; the browser-mode host cannot, so it answers that the page shows it itself with the
 // Web Notifications API. A click focuses the window and opens the conversation (main pushes
 // `notificationClicked`). The renderer also reports the unread count for the dock/taskbar and tray.
-import { z } from 'zod';
+import * as z from 'zod';
 import { forAccount, messageId, payload, streamId, userId } from './common';
 import { method, push } from './define';
 

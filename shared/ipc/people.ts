@@ -1,6 +1,6 @@
 // People: presence (main reports this client's activity for every account and passes on what the
 // server answers) and muting users.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SuccessEnvelope } from '../api/endpoints';
 import type { ModernPresence } from '../api/types';
 import { forAccount, payload, userId } from './common';

@@ -1,6 +1,6 @@
 // Personal settings that are not PATCH /settings values (those go through updateSettings): alert
 // words, custom profile field values, the avatar, and revealing the account's API key once.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SuccessEnvelope } from '../api/endpoints';
 import { forAccount } from './common';
 import { method } from './define';

@@ -1,6 +1,6 @@
 // Scheduled messages (sent by the server at their time), reminders about messages and read receipts. The list itself comes
 // with the snapshot and scheduled_messages events; these are the calls that change it.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SuccessEnvelope } from '../api/endpoints';
 import type { Reminder } from '../api/types';
 import { outgoingMessage } from './chat';

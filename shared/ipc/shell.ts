@@ -1,7 +1,7 @@
 // The desktop shell's own preferences (kept by main on this computer, not on any server): start at
 // login, the window's zoom, and the proxy main's connections go through; and the pushes the shell
 // sends: a deep link to open, a menu command for the page.
-import { z } from 'zod';
+import * as z from 'zod';
 import { payload } from './common';
 import { method, push } from './define';
 import type { DeepLink } from '../narrow/deep-link';

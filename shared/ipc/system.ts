@@ -1,6 +1,6 @@
 // App-level calls: what runtime we are in, opening links and uploaded files outside the app, and
 // launch requests such as a manifest path given on the command line.
-import { z } from 'zod';
+import * as z from 'zod';
 import { forAccount, payload } from './common';
 import { method, push } from './define';
 import type { DeepLink } from '../narrow/deep-link';

@@ -1,6 +1,6 @@
 // Uploads: the renderer only names files the user chose (a dialog, a drop, a paste); main reads them.
 // A chosen file is identified by an opaque token minted by main (see electron/uploads/intake.ts).
-import { z } from 'zod';
+import * as z from 'zod';
 import { forAccount, payload } from './common';
 import { method, push } from './define';
 

@@ -2,7 +2,7 @@
 // schemas. Objects are open (unknown members kept and ignored) except `integrity` and every
 // payloadRef, which are closed. Relations between members (ids, sources, payload references) are
 // checked in rules.ts, not here.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const UTC_DATE_TIME = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?Z$/;
 export const LOCAL_DATE_TIME = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}$/;

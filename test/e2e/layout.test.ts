@@ -366,6 +366,31 @@ describe.each([
     }
   });
 
+  it.runIf(sidebarInline)(
+    'the channel browser shows its list and a channel side by side only when wide enough',
+    async () => {
+      await page.setViewportSize({ width, height });
+      await sidebar().getByRole('button', { name: 'Browse channels' }).click();
+      const overlay = page.getByRole('dialog', { name: 'Channels' });
+      const list = overlay.getByRole('region', { name: 'Channels' });
+      const detail = overlay.getByRole('region', { name: 'Channel details' });
+      await list.getByRole('heading', { name: 'Channels' }).waitFor();
+      const twoPanes = width > 900;
+      // Narrow: the list alone, its descriptions on one line rather than squeezed beside the details.
+      expect(await detail.isVisible()).toBe(twoPanes);
+      await list.getByRole('button', { name: 'Settings for #design' }).click();
+      await detail.getByRole('article', { name: 'Settings for #design' }).waitFor();
+      expect(await list.isVisible()).toBe(twoPanes);
+      if (!twoPanes) {
+        await detail.getByRole('button', { name: '← All channels' }).click();
+        await list.waitFor();
+        expect(await detail.isVisible()).toBe(false);
+      }
+      await overlay.getByRole('button', { name: 'Close channels' }).click();
+      await expect.poll(() => overlay.count()).toBe(0);
+    },
+  );
+
   it('settings cover the whole window and close with Esc and with their close button', async () => {
     await openTopic(page, 'general', 'layout');
     const open = () => page.getByRole('banner').getByRole('button', { name: 'Settings' }).click();

@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AccountStore } from '../../electron/accounts/account-store';
+import { FileVault } from '../../electron/accounts/vault';
+import { MainServices } from '../../electron/services';
+import { PushHub } from '../../electron/push-hub';
 import { LocalRealm } from '../../electron/local-realm';
 import { buildAll } from '../../scripts/build';
 
@@ -128,4 +131,44 @@ describe('a launch and the local realm server process', () => {
     await expect.poll(() => repointed.length).toBe(1);
     expect(repointed[0]).toEqual([`http://127.0.0.1:${port}`, realm.url]);
   }, 60_000);
+
+  it('does not sign the demo owner in again once removed, and signs in again when asked', async () => {
+    const { dataDir } = returningLaunch(null);
+    const mainServices = (realm: LocalRealm) =>
+      new MainServices({
+        dataDir,
+        vault: new FileVault(dataDir),
+        push: new PushHub().push,
+        appInfo: { runtime: 'browser', version: 'test', platform: 'linux' },
+        openExternal: () => undefined,
+        localRealm: realm,
+      });
+    // A first launch: the demo owner is signed in once the server runs.
+    const first = localRealm(dataDir);
+    const one = mainServices(first);
+    one.start();
+    await first.start();
+    await first.signInWhenRunning(one);
+    const [demo] = one.accounts.list();
+    expect(demo?.site).toBe(first.url);
+    // The person removes it and quits.
+    await one.removeAccount(demo!.id);
+    await one.stop();
+    await first.stop();
+
+    // The next launch with no account stays on sign-in...
+    const second = localRealm(dataDir);
+    const two = mainServices(second);
+    two.start();
+    await second.start();
+    await second.signInWhenRunning(two);
+    expect(two.accounts.list()).toEqual([]);
+    // ...where "Open the demo organization" signs in again, once, however often it is asked.
+    const opened = await two.openDemoRealm();
+    expect(opened.accounts).toHaveLength(1);
+    expect(opened.accounts[0]!.site).toBe(second.url);
+    expect(opened.activeAccountId).toBe(opened.accounts[0]!.id);
+    expect((await two.openDemoRealm()).accounts).toHaveLength(1);
+    await two.stop();
+  }, 90_000);
 });

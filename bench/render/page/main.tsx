@@ -35,11 +35,14 @@ import type {
   Subscription,
 } from '../../../shared/api/types';
 import '../../../renderer/shell/styles';
+import { loadEmojiSheet } from '../../../renderer/lib/emoji-sheet';
 
 // 10,000 by default; run.ts also loads ?messages=50000 for the renderer-heap bar.
 const params = new URLSearchParams(location.search);
 const MESSAGES = Number(params.get('messages') ?? 10_000);
 const MODE = (['cold', 'switch'] as const).find((m) => m === params.get('mode')) ?? 'app';
+// The app loads the emoji positions after its first render; the bench's pages open later still.
+void loadEmojiSheet();
 /** ?content=rich: every message body is one of the server-rendered rich bodies (emoji, math,
  * highlighted code, spoilers, quotes, times, mentions, images) that run.ts renders with the real
  * local server (rich-content.ts) and hands to the page before it loads. */

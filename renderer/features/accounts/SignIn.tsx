@@ -27,6 +27,26 @@ export function SignIn() {
     </button>
   ) : null;
 
+  // The demo organization this computer runs, offered once its account was removed (a person who
+  // removed it can try it again without knowing its address or credentials).
+  const demoRunning = useUi((s) => s.localRealm?.state === 'running');
+  const demoListed = useUi((s) =>
+    s.accounts.some((a) => s.localRealm?.state === 'running' && a.site === s.localRealm.url),
+  );
+  const openDemo = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const { activeAccountId } = await api().openDemoRealm({});
+      if (activeAccountId) store.getState().setActiveAccount(activeAccountId);
+      replaceRoute(ALL_MESSAGES_ROUTE);
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const checkServer = async () => {
     setBusy(true);
     setError(null);
@@ -88,11 +108,24 @@ export function SignIn() {
             />
           </label>
           <div className="form-actions">
-            <button type="submit" disabled={busy}>
+            <button type="submit" className="primary" disabled={busy}>
               Continue
             </button>
             {cancel}
           </div>
+          {demoRunning && !demoListed ? (
+            <p className="signin-demo">
+              Just looking?{' '}
+              <button
+                type="button"
+                className="link"
+                disabled={busy}
+                onClick={() => void openDemo()}
+              >
+                Open the demo organization on this computer
+              </button>
+            </p>
+          ) : null}
         </form>
       ) : (
         <form
@@ -148,7 +181,7 @@ export function SignIn() {
             />
           </label>
           <div className="form-actions">
-            <button type="submit" disabled={busy}>
+            <button type="submit" className="primary" disabled={busy}>
               Sign in
             </button>
             {cancel}

@@ -76,7 +76,11 @@ export function ChannelBrowser({
   }, [query.data, live, search, tab, showArchived]);
 
   return (
-    <div className="channel-browser">
+    <div
+      className={
+        create || streamId !== undefined ? 'channel-browser has-detail' : 'channel-browser'
+      }
+    >
       <section className="channel-list-pane" aria-label="Channels">
         <header className="channel-browser-header">
           <h1>Channels</h1>
@@ -128,6 +132,14 @@ export function ChannelBrowser({
         </ul>
       </section>
       <section className="channel-detail-pane" aria-label="Channel details">
+        {/* Narrow windows show one pane at a time (channels.css); this leads back to the list. */}
+        <button
+          type="button"
+          className="link channel-detail-back"
+          onClick={() => navigate({ kind: 'channels' })}
+        >
+          ← All channels
+        </button>
         {create ? (
           <CreateChannel accountId={accountId} />
         ) : streamId !== undefined ? (

@@ -4,7 +4,10 @@
 // meeting viewer". Main reads the message's `.json` uploads only once the row comes into view.
 import { useEffect, useReducer, useRef, useState } from 'react';
 import type { MeetingCardInfo, MeetingProbe } from '../../../shared/ipc/meetings';
-import { manifestVerdict, UNNAMED_AUDIO } from '../../../shared/manifest';
+// From their own modules, not the manifest barrel: every message list renders cards, and the barrel
+// would bring the manifest decoder's schemas (zod) into the app's first script.
+import { manifestVerdict } from '../../../shared/manifest/verdict';
+import { UNNAMED_AUDIO } from '../../../shared/manifest/message-files';
 import { navigate } from '../../store/ui-store';
 import { formatClock } from '../manifest/format';
 import { onProbesForgotten, probeMeetings } from './meeting-probes';

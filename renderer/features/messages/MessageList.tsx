@@ -20,6 +20,7 @@ import { localDay } from '../../lib/format';
 import { refusalReason, useMessagePages } from './useMessagePages';
 import { rememberReadingPosition } from './reading-position';
 import { describeNarrow, echoContinues, sameConversation } from './narrow-info';
+import { NEVER_KEPT, OfflineListNote, neverKept } from '../offline/CoverageNote';
 import { expectedListRect, expectedRowPx, rememberListLayout } from './list-layout';
 import { MarkReadControlContext, READING_KEYS, type MarkReadControl } from './mark-read-control';
 import { registerSelectionCursor, type SelectionMove } from './selection-cursor';
@@ -587,6 +588,8 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
   const empty = ready && count === 0;
   return (
     <div className="message-list-wrap">
+      {/* Above the list, not in it: the virtualizer's offsets start at the list's top. */}
+      <OfflineListNote narrowKey={narrowKey} page={initial.data} />
       {/* One column over the list's top edge: the jump button comes below the sticky header,
           never over it. */}
       <div className="list-overlay">
@@ -652,9 +655,11 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
         {empty ? (
           <p className="placeholder">
             {/* Main answered from its cache: the server may well have some. */}
-            {initial.data?.from_cache
-              ? 'None of the messages saved on this computer are here.'
-              : 'No messages here yet.'}
+            {neverKept(initial.data)
+              ? NEVER_KEPT
+              : initial.data?.from_cache
+                ? 'None of the messages saved on this computer are here.'
+                : 'No messages here yet.'}
           </p>
         ) : null}
         {/* Rows sit in normal flow inside one block moved to the first row's offset, so they

@@ -255,8 +255,10 @@ export const SearchBox = forwardRef<HTMLInputElement>(function SearchBox(_props,
           aria-label="Search suggestions"
         >
           {suggestions.map((s, i) => (
+            // Keyed by place: each key changes every suggestion's text, and rows updated in
+            // place cost a keystroke far less than a list unmounted and mounted again.
             <li
-              key={s.text}
+              key={i}
               id={`${listId}-${i}`}
               role="option"
               aria-selected={i === active}

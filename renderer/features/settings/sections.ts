@@ -26,6 +26,7 @@ import { AccountPrivacy } from './personal/AccountPrivacy';
 import { AlertWords } from './personal/AlertWords';
 import { MutedUsers } from './personal/MutedUsers';
 import { AccountsSettings } from '../accounts/AccountsSettings';
+import { Offline } from './personal/Offline';
 
 export interface SettingsSection {
   /** Stable id, used in the route: `{ kind: 'settings', section: id }`. */
@@ -55,6 +56,8 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { id: 'alert-words', label: 'Alert words', group: 'personal', Component: AlertWords },
   { id: 'muted-users', label: 'Muted users', group: 'personal', Component: MutedUsers },
   { id: 'desktop', label: 'Desktop', group: 'personal', Component: Desktop },
+  // What this computer keeps for use without the server (issue #23).
+  { id: 'offline', label: 'Offline', group: 'personal', Component: Offline },
   // This computer's accounts (the public desktop app's organizations list): sign out and remove.
   { id: 'accounts', label: 'Accounts', group: 'personal', Component: AccountsSettings },
   // Everyone may see these, as in the public web app; each screen offers changes only to those

@@ -10,11 +10,17 @@ import type { Subscription } from '../../../shared/api/types';
 export const VIRTUALIZE_FROM = 100;
 const ROW_HEIGHT = 28;
 
-/** Where a virtualized row goes: its `<li>` takes these as data-index, ref and style. */
+/**
+ * Where a virtualized row goes: its `<li>` takes `index` as data-index, `measure` as its ref and
+ * `virtualRowStyle(top)` as its style. Plain values (not a style object made per render), so a
+ * memoized row whose place did not change is not rendered again when the list is.
+ */
 export interface RowSlot {
   index: number;
+  /** The row's offset from the top of the list, in px. */
+  top: number;
+  /** The virtualizer's measureElement (the same function on every render). */
   measure: (element: Element | null) => void;
-  style: CSSProperties;
 }
 
 interface ChannelListProps {
@@ -36,7 +42,7 @@ export function ChannelList(props: ChannelListProps) {
   return <VirtualChannelList {...props} />;
 }
 
-const VIRTUAL_ROW_STYLE = (top: number): CSSProperties => ({
+export const virtualRowStyle = (top: number): CSSProperties => ({
   position: 'absolute',
   top: 0,
   left: 0,
@@ -67,8 +73,8 @@ function VirtualChannelList({ subs, row, scrollElement }: ChannelListProps) {
       {virtualizer.getVirtualItems().map((item) =>
         row(subs[item.index], {
           index: item.index,
+          top: item.start - scrollMargin,
           measure: virtualizer.measureElement,
-          style: VIRTUAL_ROW_STYLE(item.start - scrollMargin),
         }),
       )}
     </ul>

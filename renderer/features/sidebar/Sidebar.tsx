@@ -21,7 +21,7 @@ import {
   selectChannelTopics,
   selectDmConversations,
 } from './sidebar-model';
-import { ChannelList, type RowSlot } from './ChannelList';
+import { ChannelList, virtualRowStyle, type RowSlot } from './ChannelList';
 import { channelClickNarrow, needsTopics } from './channel-default-view';
 import { RowMenu } from './RowMenu';
 import { MenuItem } from '../../lib/ui/Menu';
@@ -77,7 +77,9 @@ export function Sidebar({ accountId }: { accountId: string }) {
       active={routeKey === narrowKey(channelNarrow(sub.stream_id))}
       topicRouteKey={openChannel === sub.stream_id ? routeKey : ''}
       report={report}
-      slot={slot}
+      slotIndex={slot?.index}
+      slotTop={slot?.top}
+      measure={slot?.measure}
     />
   );
   const channelRows = (section: keyof typeof sections) => (
@@ -167,7 +169,14 @@ function ChannelFilter({ onFilter }: { onFilter: (query: string) => void }) {
 const MENTIONS_NARROW = [{ operator: 'is', operand: 'mentioned' }];
 const STARRED_NARROW = [{ operator: 'is', operand: 'starred' }];
 
-function SidebarViews({ accountId, routeKey }: { accountId: string; routeKey: string }) {
+// Memoized, as is DmList: a filter keystroke re-renders the Sidebar, not these.
+const SidebarViews = memo(function SidebarViews({
+  accountId,
+  routeKey,
+}: {
+  accountId: string;
+  routeKey: string;
+}) {
   const total = useChatStore((s) => selectUnreadCounts(selectActiveAccount(s)).total);
   const mentions = useChatStore((s) => selectUnreadCounts(selectActiveAccount(s)).mentions);
   const drafts = useUi((s) => s.drafts[accountId]?.length ?? 0);
@@ -234,7 +243,7 @@ function SidebarViews({ accountId, routeKey }: { accountId: string; routeKey: st
       })}
     </ul>
   );
-}
+});
 
 const ChannelRow = memo(function ChannelRow({
   accountId,
@@ -243,12 +252,16 @@ const ChannelRow = memo(function ChannelRow({
   active,
   topicRouteKey,
   report,
-  slot,
+  slotIndex,
+  slotTop,
+  measure,
 }: {
   accountId: string;
   sub: Subscription;
-  /** Set when the list is virtualized (ChannelList). */
-  slot?: RowSlot;
+  /** The row's RowSlot, when the list is virtualized (ChannelList): passed as plain values. */
+  slotIndex?: number;
+  slotTop?: number;
+  measure?: RowSlot['measure'];
   /** The route is in this channel (its topics are listed). */
   open: boolean;
   /** The route is this channel. */
@@ -292,9 +305,9 @@ const ChannelRow = memo(function ChannelRow({
     <li
       className={`channel${muted ? ' muted' : ''}`}
       data-testid={`channel-${sub.name}`}
-      data-index={slot?.index}
-      ref={slot?.measure}
-      style={slot?.style}
+      data-index={slotIndex}
+      ref={measure}
+      style={slotTop === undefined ? undefined : virtualRowStyle(slotTop)}
     >
       <div className="row">
         <button type="button" className={navClass(active)} onClick={() => void openChannel()}>
@@ -434,7 +447,7 @@ const TopicRow = memo(function TopicRow({
 });
 
 /** The 30 most recent direct-message conversations. */
-function DmList({ routeKey }: { routeKey: string }) {
+const DmList = memo(function DmList({ routeKey }: { routeKey: string }) {
   const all = useChatStore((s) => selectDmConversations(selectActiveAccount(s)));
   const muted = useChatStore((s) => selectActiveAccount(s)?.mutedUsers.byUser);
   // As in the public web app, conversations only with muted users are left out.
@@ -458,7 +471,7 @@ function DmList({ routeKey }: { routeKey: string }) {
       </ul>
     </section>
   );
-}
+});
 
 const DmRow = memo(function DmRow({
   dmKey,

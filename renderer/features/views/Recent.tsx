@@ -18,6 +18,7 @@ import {
 } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
+import { MessagesSquare } from 'lucide-react';
 import {
   useAccountNames,
   useChatStore,
@@ -443,7 +444,10 @@ const RecentRow = memo(function RecentRow({
             </button>
           </>
         ) : (
-          <span className="recent-dm-label">Direct messages</span>
+          <span className="recent-dm-label" title="Direct messages">
+            <MessagesSquare size={15} aria-hidden="true" />
+            <span className="recent-dm-text">Direct messages</span>
+          </span>
         )}
       </span>
       <span role="gridcell" className="recent-topic">

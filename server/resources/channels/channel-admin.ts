@@ -3,7 +3,7 @@
 // who can see the channel; when a privacy change moves the audience, stream create / delete to
 // the users who gain / lose sight of it. Archiving sends stream update is_archived to clients with
 // archived_channels and stream delete to the others.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ResourceModule } from '../module';
 import type { AuthUser, RealmContext } from '../../realm/context';
 import { p, schemas } from '../../http/params';

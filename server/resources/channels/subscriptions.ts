@@ -1,7 +1,7 @@
 // Subscriptions: GET/POST/DELETE /users/me/subscriptions (4.3), POST
 // /users/me/subscriptions/properties (4.4), the subscriptions / unsubscribed / never_subscribed
 // register state and subscription add/remove/update/peer_add/peer_remove events.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ResourceModule } from '../module';
 import type { AuthUser, RealmContext } from '../../realm/context';
 import { p, schemas } from '../../http/params';

@@ -1,5 +1,5 @@
 // Registration parameters shared by POST /register and GET /events without a queue_id.
-import { z } from 'zod';
+import * as z from 'zod';
 import { p, type ParsedParams } from '../../http/params';
 import type { ClientOptions, RegisterNarrow } from '../../events/queue';
 import { validateRegisterNarrow } from '../../events/narrow-filter';

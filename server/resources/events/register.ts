@@ -1,7 +1,7 @@
 // POST /register: creates the caller's event queue and returns the initial state. Each resource
 // module contributes its own keys through initialState (resources/module.ts); this file only owns
 // the queue, the versioning keys and the fetch_event_types filter.
-import { z } from 'zod';
+import * as z from 'zod';
 import { p } from '../../http/params';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../../config';
 import type { ResourceModule, StateRequest } from '../module';

@@ -3,7 +3,7 @@
 // and reading a group's members and subgroups. Who may do what is decided by accessGroupForUpdate
 // (the public server's access_user_group_for_update); every user_group event goes to the whole
 // realm after the change is committed.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ResourceModule } from '../module';
 import type { AuthUser, RealmContext } from '../../realm/context';
 import { p, schemas } from '../../http/params';

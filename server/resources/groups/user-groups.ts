@@ -1,6 +1,6 @@
 // User groups: the realm_user_groups register state, GET /user_groups and POST /user_groups/create
 // (4.11) with user_group add events. System groups are created by the seed (seed/base.ts).
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Db } from '../../db';
 import { parseJson } from '../../db';
 import type { ResourceModule } from '../module';

@@ -3,7 +3,7 @@
 // update_message_flags events (api-notes §4.5). Only read, starred and collapsed are user-changeable.
 // A message the user can read but never received (public history) has no user_messages row; starring
 // or collapsing it creates one marked historical and read, as the public server does.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Db } from '../../db';
 import {
   MESSAGE_FLAG_NAMES,

@@ -1,6 +1,6 @@
 // Reading messages: GET /messages (api-notes §3: anchors, ranges, message_ids, narrows, search
 // highlights), GET /messages/{id} and GET /messages/matches_narrow (spec 4.6).
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApiError, badRequest, invalidParam, missingParam } from '../../http/errors';
 import { p } from '../../http/params';
 import type { ApiRouter } from '../../http/router';

@@ -2,7 +2,7 @@
 // flags, automatic topic visibility and the message event. createMessage is also what the demo
 // seed and the notification-bot messages of moves use, so every message is stored the same way.
 import { storeWidgetSubmessage } from './submessages-store';
-import { z } from 'zod';
+import * as z from 'zod';
 import { MessageFlag } from '../../db/flags';
 import { realmAlertWordMatcher, usersAlertedBy } from '../../realm/alert-word-matcher';
 import type { Db } from '../../db';

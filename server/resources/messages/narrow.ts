@@ -2,7 +2,7 @@
 // `messages m` left-joined with the viewer's `user_messages um`. Unknown operators or operands are
 // BAD_NARROW (400, with desc). Access control is not done here: the fetch query always ANDs the
 // viewer's visibility condition (narrow-query.ts), so a narrow can only select, never widen.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Db } from '../../db';
 import { MessageFlag } from '../../db/flags';
 import { ApiError, badRequest, checkListCap } from '../../http/errors';

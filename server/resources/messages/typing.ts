@@ -1,7 +1,7 @@
 // POST /typing: typing start/stop for direct conversations and channel topics (api-notes §4.6).
 // Channel typing reaches only queues with the stream_typing_notifications capability, and only for
 // channels with at most 100 subscribers.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ResourceModule } from '../module';
 import type { RealmContext } from '../../realm/context';
 import { p } from '../../http/params';

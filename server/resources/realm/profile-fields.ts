@@ -3,7 +3,7 @@
 // follow the public server: labels up to 40 characters and unique, hints up to 80, select options
 // as {"<key>": {text, order}}, external accounts by subtype (a known site, or custom with a URL
 // pattern), at most two fields in the profile summary.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ResourceModule } from '../module';
 import { p } from '../../http/params';
 import { badRequest } from '../../http/errors';

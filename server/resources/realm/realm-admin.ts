@@ -4,7 +4,7 @@
 // user hears each change as the public server announces it: a realm `update` event for most
 // settings, `update_dict` for the description (with its rendering), the two message-editing
 // settings and each group setting.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ResourceModule } from '../module';
 import type { AuthUser, RealmContext } from '../../realm/context';
 import { p, schemas, type Param } from '../../http/params';

@@ -1,7 +1,7 @@
 // Realm configuration edited from the settings screens: linkifiers (4.18; add, edit, delete,
 // reorder), code playgrounds (4.20) and allowed email domains (4.21), with their register state and
 // events.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Db } from '../../db';
 import { parseJson } from '../../db';
 import type { ResourceModule } from '../module';

@@ -1,6 +1,6 @@
 // Drafts: GET/POST /drafts, PATCH/DELETE /drafts/{id} (4.13, api-notes §9) and drafts events.
 // Users with enable_drafts_synchronization off store nothing.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Db } from '../../db';
 import { parseJson } from '../../db';
 import type { ResourceModule } from '../module';

@@ -3,7 +3,7 @@
 // list; words are trimmed on add (empty ones dropped) and kept with the case first given, and a
 // word already present in another case is not added again. Removal compares case-insensitively
 // without trimming. Matching in messages is in realm/alert-word-matcher.ts.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Db } from '../../db';
 import type { ResourceModule } from '../module';
 import type { RealmContext } from '../../realm/context';

@@ -5,7 +5,7 @@
 // for an incoming-webhook bot can_create_write_only_bots_group; changing a bot needs its owner or
 // an administrator.
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ResourceModule } from '../module';
 import type { AuthUser, RealmContext } from '../../realm/context';
 import { p } from '../../http/params';

@@ -1,6 +1,6 @@
 // Bot endpoints: POST /bots/{bot_id}/api_key/regenerate (4.23) and the per-bot key-value storage
 // GET/PUT/DELETE /bot_storage (4.22).
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Db } from '../../db';
 import type { ResourceModule } from '../module';
 import { p } from '../../http/params';

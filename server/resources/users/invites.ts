@@ -5,7 +5,7 @@
 // pointer to links; the links have the public server's /join/<key>/ form, but no sign-up page
 // answers them here.
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ResourceModule } from '../module';
 import type { AuthUser, RealmContext } from '../../realm/context';
 import { p } from '../../http/params';

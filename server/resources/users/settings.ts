@@ -2,7 +2,7 @@
 // PATCH /realm/user_settings_defaults (spec 4.8, administrators; new users only). Emits
 // user_settings / realm_user_settings_defaults update events, and realm_user update events for
 // full_name and timezone.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ResourceModule } from '../module';
 import type { RealmContext } from '../../realm/context';
 import { p, type Param } from '../../http/params';

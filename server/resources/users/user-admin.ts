@@ -2,7 +2,7 @@
 // values. Role changes follow the public server's owner rules (only owners make or unmake owners;
 // the last owner stays one), move the user between the role system groups, and reach everyone as
 // realm_user update {role} plus user_group membership events.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ResourceModule } from '../module';
 import type { AuthUser, RealmContext } from '../../realm/context';
 import { p } from '../../http/params';

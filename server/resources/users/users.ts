@@ -1,6 +1,6 @@
 // Users: GET /users, GET /users/me, GET /users/{user_id}, POST /users (spec 4.7, 4.17), realm_user
 // state in /register and realm_user add events.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ResourceModule } from '../module';
 import type { AuthUser, RealmContext } from '../../realm/context';
 import { p, parsePathId } from '../../http/params';

@@ -1,6 +1,6 @@
 // `{"segments":[{"startMs","endMs","speaker"?,"text","words"?:[{"startMs","endMs","text"}]}]}`,
 // where `speaker` is a speaker id (manifest-decisions §5). Validated with zod; unknown members ignored.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Cue, ParseOutcome, SpeakerRef } from './cue';
 
 const ms = () => z.number().int().min(0);

@@ -97,6 +97,20 @@ describe('App shell', () => {
     expect(screen.queryByTestId('local-realm-banner')).toBeNull();
   });
 
+  it('offers the demo organization on sign-in while this computer runs it and no account is on it', async () => {
+    uiStore.setState({ localRealm: null });
+    const fake = installBridge([]);
+    fake.openDemoRealm = vi.fn(async () => ({ accounts: [LIVE_ACCOUNT], activeAccountId: 'a' }));
+    render(<App store={createChatStore()} />);
+    await screen.findByRole('heading', { name: 'Sign in to a chat server' });
+    const offer = () =>
+      screen.queryByRole('button', { name: 'Open the demo organization on this computer' });
+    expect(offer()).toBeNull();
+    push('localRealm', { state: 'running', url: 'http://127.0.0.1:9991' });
+    fireEvent.click(offer()!);
+    await waitFor(() => expect(fake.openDemoRealm).toHaveBeenCalledTimes(1));
+  });
+
   it('loads the snapshot, then applies pushed event batches to what is on screen', async () => {
     installBridge([LIVE_ACCOUNT]);
     render(<App store={createChatStore()} />);

@@ -240,9 +240,12 @@ describe('matchUsers over a large organization', () => {
                 is_bot: p.bot,
               }) as User,
           );
-          // Typed a key at a time, then erased back to one letter: each answer as the reference's.
+          // Typed a key at a time, erased a key at a time (each backspace goes back to a step
+          // kept from the typing), then typed afresh: each answer as the reference's.
           const q = query.slice(0, 1 + (people.length % 4));
-          for (const typed of [q.slice(0, 1), q.slice(0, 2), q, q.slice(0, 1)])
+          const prefixes = [...q].map((_, i) => q.slice(0, i + 1));
+          const typing = [...prefixes, ...prefixes.slice(0, -1).reverse(), '', query, q];
+          for (const typed of typing)
             expect(matchUsers(list, typed, limit).map((u) => u.user_id)).toEqual(
               reference(list, typed, limit).map((u) => u.user_id),
             );

@@ -114,6 +114,22 @@ describe('search typeahead', () => {
     expect(box.value).toBe('chan');
   });
 
+  it('updates the suggestion rows in place as a key changes them, rather than making new ones', () => {
+    // Every suggestion's text changes with each key; rows made again on every key were most of a
+    // keystroke's rendering with the typeahead open.
+    const { box } = renderSearch();
+    type(box, 'channel:g');
+    const before = screen.getAllByRole('option');
+    expect(options()[0]).toMatch(/^channel:general /);
+    fireEvent.change(box, { target: { value: 'channel:' } });
+    const after = screen.getAllByRole('option');
+    expect(after.length).toBeGreaterThan(before.length);
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(options()).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^channel:design Channel #design/)]),
+    );
+  });
+
   it('goes from an operator to its values and searches with Enter', () => {
     const { box } = renderSearch();
     type(box, 'chan');

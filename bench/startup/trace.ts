@@ -1,0 +1,301 @@
+// Where a launch's page time goes, in figures the machine's load does not stretch (npm run
+// bench:startup-trace): one `npm start -- --browser` launch of each kind (first, then returning on
+// the same data folder), and for each, from the page's navigation to its first message on screen:
+// - the bridge's round trips (method, sent and answered in the page's clock, and how many were
+//   still waiting when each was sent: a chain of awaited calls shows as one waiting at a time);
+// - what the page fetched before the first message (scripts, styles, images: bytes and order);
+// - the main thread's CPU (Chromium's own ScriptDuration, RecalcStyle, Layout, TaskDuration), and
+//   the long tasks;
+// - with BENCH_PROFILE=DIR, a CPU profile of the page's start for DevTools.
+// Prints a summary and writes bench/.out/startup-trace.json.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import type { Browser, CDPSession, Page } from 'playwright-core';
+import { buildAll } from '../../scripts/build';
+import { launchChromium } from '../../test/support/chromium';
+import { writeBenchFigures } from '../support/output';
+import { timeLaunch, TIMEOUT_MS } from './launch-process';
+
+const PROFILE_DIR = process.env.BENCH_PROFILE;
+
+interface RoundTrip {
+  method: string;
+  sentMs: number;
+  answeredMs: number | null;
+  /** Other calls still unanswered when this one was sent. */
+  inFlight: number;
+}
+
+interface Fetched {
+  url: string;
+  type: string;
+  startMs: number;
+  endMs: number;
+  bytes: number;
+}
+
+interface PageTrace {
+  /** The launcher: spawned -> URL printed (wall), and its CPU time by then. */
+  launcher: { toUrlMs: number; toUrlCpuMs?: number };
+  /** Navigation start -> first message on screen (the page's clock). */
+  firstMessageMs: number;
+  domContentLoadedMs: number;
+  marks: Record<string, number>;
+  roundTrips: RoundTrip[];
+  pushes: Array<{ channel: string; ms: number; bytes: number }>;
+  fetched: Fetched[];
+  cpu: Record<string, number>;
+  longTasks: Array<{ startMs: number; durationMs: number }>;
+}
+
+/** Notes in the page when the first message row appears, and collects long tasks. */
+const observePage = `(() => {
+  const trace = (window.__startTrace = { longTasks: [] });
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) trace.longTasks.push({ startMs: e.startTime, durationMs: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  new MutationObserver(() => {
+    if (trace.firstMessageMs === undefined && document.querySelector('[data-testid=message]'))
+      trace.firstMessageMs = performance.now();
+  }).observe(document, { childList: true, subtree: true });
+})();`;
+
+/** Records the bridge's WebSocket frames (CDP timestamps are seconds on the page's monotonic clock). */
+function recordFrames(cdp: CDPSession) {
+  const frames: Array<{ sent: boolean; at: number; text: string }> = [];
+  cdp.on('Network.webSocketFrameSent', (e) =>
+    frames.push({ sent: true, at: e.timestamp, text: e.response.payloadData }),
+  );
+  cdp.on('Network.webSocketFrameReceived', (e) =>
+    frames.push({ sent: false, at: e.timestamp, text: e.response.payloadData }),
+  );
+  return frames;
+}
+
+function roundTrips(
+  frames: Array<{ sent: boolean; at: number; text: string }>,
+  navigationStartS: number,
+): Pick<PageTrace, 'roundTrips' | 'pushes'> {
+  const ms = (at: number) => Math.round((at - navigationStartS) * 1000 * 10) / 10;
+  const trips = new Map<number, RoundTrip>();
+  const pushes: PageTrace['pushes'] = [];
+  for (const frame of frames) {
+    let parsed: { t?: string; id?: number; method?: string; channel?: string };
+    try {
+      parsed = JSON.parse(frame.text) as typeof parsed;
+    } catch {
+      continue;
+    }
+    if (frame.sent && parsed.t === 'call' && parsed.id !== undefined) {
+      const inFlight = [...trips.values()].filter((t) => t.answeredMs === null).length;
+      trips.set(parsed.id, {
+        method: parsed.method ?? '?',
+        sentMs: ms(frame.at),
+        answeredMs: null,
+        inFlight,
+      });
+    } else if (!frame.sent && parsed.t === 'result' && parsed.id !== undefined) {
+      const trip = trips.get(parsed.id);
+      if (trip) trip.answeredMs = ms(frame.at);
+    } else if (!frame.sent && parsed.t === 'push') {
+      pushes.push({ channel: parsed.channel ?? '?', ms: ms(frame.at), bytes: frame.text.length });
+    }
+  }
+  return { roundTrips: [...trips.values()], pushes };
+}
+
+async function traceLaunch(browser: Browser, dataDir: string, label: string): Promise<PageTrace> {
+  let cdp!: CDPSession;
+  let frames!: ReturnType<typeof recordFrames>;
+  const timed = await timeLaunch(
+    browser,
+    dataDir,
+    async (page: Page) => {
+      await page.locator('[data-testid=message]').first().waitFor({ timeout: TIMEOUT_MS });
+      // Let the frame holding the message paint, then read everything.
+      await page.evaluate(
+        () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))),
+      );
+      const profile = (await cdp.send('Profiler.stop')).profile;
+      const metrics = await cdp.send('Performance.getMetrics');
+      const inPage = await page.evaluate(() => {
+        const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+        const trace = (window as unknown as { __startTrace: Record<string, unknown> }).__startTrace;
+        return {
+          domContentLoadedMs: nav.domContentLoadedEventEnd,
+          firstMessageMs: trace.firstMessageMs as number,
+          longTasks: trace.longTasks as PageTrace['longTasks'],
+          marks: Object.fromEntries(
+            performance.getEntriesByType('mark').map((m) => [m.name, Math.round(m.startTime)]),
+          ),
+          fetched: performance.getEntriesByType('resource').map((e) => {
+            const r = e as PerformanceResourceTiming;
+            return {
+              url: r.name.replace(/^https?:\/\/[^/]+/, ''),
+              type: r.initiatorType,
+              startMs: Math.round(r.startTime),
+              endMs: Math.round(r.responseEnd),
+              bytes: r.encodedBodySize,
+            };
+          }),
+        };
+      });
+      const timeOriginS = await cdpTimeOrigin(cdp, page);
+      const cpu: Record<string, number> = {};
+      for (const m of metrics.metrics)
+        if (/Duration$|^JSHeapUsedSize$|^Nodes$/.test(m.name))
+          cpu[m.name] = /Duration$/.test(m.name) ? Math.round(m.value * 1000) : m.value;
+      if (PROFILE_DIR) {
+        mkdirSync(PROFILE_DIR, { recursive: true });
+        writeFileSync(join(PROFILE_DIR, `startup-${label}.cpuprofile`), JSON.stringify(profile));
+      }
+      return {
+        ...inPage,
+        ...roundTrips(frames, timeOriginS),
+        cpu,
+      };
+    },
+    async (page) => {
+      cdp = await page.context().newCDPSession(page);
+      frames = recordFrames(cdp);
+      await cdp.send('Network.enable');
+      await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+      await page.addInitScript(observePage);
+    },
+    '&view=all',
+  );
+  return {
+    launcher: { toUrlMs: Math.round(timed.toUrlMs), toUrlCpuMs: timed.toUrlCpuMs },
+    ...timed.seen,
+  };
+}
+
+/**
+ * The page's time origin in CDP's monotonic seconds: a frame sent now by the page carries a CDP
+ * timestamp; performance.now() at the same moment gives the offset.
+ */
+async function cdpTimeOrigin(cdp: CDPSession, page: Page): Promise<number> {
+  const marker = await new Promise<{ at: number; nowMs: number }>((resolve) => {
+    const onRequest = (e: { timestamp: number; request: { url: string } }) => {
+      if (!e.request.url.includes('__trace_clock__')) return;
+      cdp.off('Network.requestWillBeSent', onRequest);
+      void page
+        .evaluate(() => (window as unknown as { __traceClock: number }).__traceClock)
+        .then((nowMs) => resolve({ at: e.timestamp, nowMs }));
+    };
+    cdp.on('Network.requestWillBeSent', onRequest);
+    void page.evaluate(() => {
+      (window as unknown as { __traceClock: number }).__traceClock = performance.now();
+      void fetch('/__trace_clock__').catch(() => undefined);
+    });
+  });
+  return marker.at - marker.nowMs / 1000;
+}
+
+function summarize(label: string, t: PageTrace): void {
+  console.log(`\n== ${label}: first message ${Math.round(t.firstMessageMs)} ms after navigation`);
+  console.log(
+    `   launcher: URL after ${t.launcher.toUrlMs} ms, ${t.launcher.toUrlCpuMs ?? '?'} ms of CPU`,
+  );
+  console.log(`   DOMContentLoaded ${Math.round(t.domContentLoadedMs)} ms; marks`, t.marks);
+  console.log(`   main thread CPU (ms):`, t.cpu);
+  const before = t.fetched.filter((f) => f.startMs < t.firstMessageMs);
+  const bytes = (type: string) =>
+    before.filter((f) => f.type === type).reduce((sum, f) => sum + f.bytes, 0);
+  console.log(
+    `   fetched before the first message: ${before.length} files; script ${bytes('script')} B, css ${bytes('link') + bytes('css')} B, images ${bytes('img') + bytes('css')} B`,
+  );
+  for (const f of t.fetched)
+    console.log(
+      `     ${String(f.startMs).padStart(5)}–${String(f.endMs).padEnd(5)} ${f.type.padEnd(8)} ${String(f.bytes).padStart(8)} ${f.url}`,
+    );
+  const early = t.roundTrips.filter((r) => r.sentMs < t.firstMessageMs);
+  console.log(`   bridge calls sent before the first message: ${early.length}`);
+  for (const r of t.roundTrips)
+    console.log(
+      `     ${String(r.sentMs).padStart(7)} → ${String(r.answeredMs ?? '-').padEnd(7)} ${r.method} (in flight ${r.inFlight})`,
+    );
+  for (const p of t.pushes.filter((p) => p.ms < t.firstMessageMs + 200))
+    console.log(`     push ${p.channel} at ${p.ms} (${p.bytes} B)`);
+  const long = t.longTasks.filter((l) => l.startMs < t.firstMessageMs);
+  console.log(
+    `   long tasks before the first message: ${long.map((l) => `${Math.round(l.startMs)}+${Math.round(l.durationMs)}`).join(', ')}`,
+  );
+}
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 1);
+
+/** The figures compared between trees and runs: CPU and bytes, which the load does not stretch. */
+function figures(t: PageTrace) {
+  const before = t.fetched.filter((f) => f.startMs < t.firstMessageMs);
+  const bytes = (types: string[]) =>
+    before.filter((f) => types.includes(f.type)).reduce((sum, f) => sum + f.bytes, 0);
+  return {
+    launcherCpuMs: t.launcher.toUrlCpuMs,
+    pageCpuMs: t.cpu.TaskDuration,
+    pageScriptMs: t.cpu.ScriptDuration,
+    pageStyleLayoutMs: t.cpu.RecalcStyleDuration + t.cpu.LayoutDuration,
+    domNodes: t.cpu.Nodes,
+    scriptBytes: bytes(['script', 'other']),
+    cssBytes: bytes(['link']),
+    callsBeforeFirstMessage: t.roundTrips.filter((r) => r.sentMs < t.firstMessageMs).length,
+    firstMessageMs: Math.round(t.firstMessageMs),
+  };
+}
+
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function main() {
+  await buildAll();
+  const browser = await launchChromium();
+  const runs: Array<{ first: PageTrace; returning: PageTrace }> = [];
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      const dir = mkdtempSync(join(os.tmpdir(), 'tributary-startup-trace-'));
+      try {
+        const first = await traceLaunch(browser, dir, `first-${i}`);
+        const returning = await traceLaunch(browser, dir, `returning-${i}`);
+        runs.push({ first, returning });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  const last = runs.at(-1)!;
+  summarize('first launch', last.first);
+  summarize('returning launch', last.returning);
+  const table: Record<string, Record<string, number | undefined>> = {};
+  for (const kind of ['first', 'returning'] as const) {
+    const all = runs.map((r) => figures(r[kind]));
+    for (const key of Object.keys(all[0]) as Array<keyof ReturnType<typeof figures>>) {
+      const values = all.map((f) => f[key]).filter((v): v is number => v !== undefined);
+      table[`${kind}: ${key}`] = {
+        median: values.length ? median(values) : undefined,
+        ...Object.fromEntries(values.map((v, i) => [`run ${i + 1}`, v])),
+      };
+    }
+  }
+  console.log(
+    `\nload ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  console.table(table);
+  writeBenchFigures('startup-trace', {
+    benchmark: 'startup-trace',
+    date: new Date().toISOString(),
+    loadavg: os.loadavg(),
+    figures: table,
+    runs,
+  });
+}
+
+await main();
