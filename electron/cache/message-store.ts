@@ -277,6 +277,13 @@ export class MessageStore {
     this.index.clear();
   }
 
+  /** How many messages are kept and the bytes of their sealed payloads. */
+  payloadSize(): { count: number; bytes: number } {
+    return this.db
+      .prepare('SELECT COUNT(*) AS count, COALESCE(SUM(LENGTH(payload)), 0) AS bytes FROM messages')
+      .get() as { count: number; bytes: number };
+  }
+
   count(): number {
     return (this.db.prepare('SELECT COUNT(*) AS n FROM messages').get() as { n: number }).n;
   }

@@ -59,8 +59,6 @@ class PassStopped extends Error {
 
 /** Evicting brings the cache this far under its budget, so eviction is not run for every page. */
 const EVICT_TO = 0.9;
-/** At most this many messages go per eviction step, and never more than a twentieth of them. */
-const EVICT_BATCH = 500;
 
 export class OfflineSync {
   private record: SyncRecord;
@@ -342,13 +340,16 @@ export class OfflineSync {
     const { cache } = this.options;
     const budget = this.record.settings.budgetBytes;
     if (cache.isClosed || cache.usedBytes() <= budget) return false;
-    let evicted = false;
-    while (cache.usedBytes() > budget * EVICT_TO) {
-      const batch = Math.max(1, Math.min(EVICT_BATCH, Math.ceil(cache.store.count() / 20)));
-      const n = cache.write((store) => store.evictOldest(batch));
-      if (n === 0) break;
-      evicted = true;
-    }
+    // As many of the oldest messages as the excess holds, at their average stored size, in one
+    // go: the full-text index frees its pages only at its own later merges, so waiting for the file
+    // to shrink below the budget could evict everything.
+    const { count, bytes } = cache.store.payloadSize();
+    const used = cache.usedBytes();
+    const perMessage = Math.max(1, bytes / Math.max(1, count));
+    const excess = used - budget * EVICT_TO;
+    // Never more than half at once: what the index still holds is counted in `used` too.
+    const n = Math.min(Math.ceil(excess / perMessage), Math.ceil(count / 2));
+    const evicted = cache.write((store) => store.evictOldest(n)) > 0;
     this.pushSoon();
     return evicted;
   }

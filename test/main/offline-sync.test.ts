@@ -167,17 +167,16 @@ describe('background sync', () => {
     await done;
   });
 
-  it('keeps the account under its disk budget, evicting the oldest history first', async () => {
+  it('over its disk budget, evicts the oldest history first and stops the pass', async () => {
     const { main, offline, pushed, snapshot } = await signedIn({ pageSize: 20 });
     const streamId = snapshot.register.subscriptions[0].stream_id;
-    const [topic] = await conversationsByEmma(streamId, 1, 60, ` ${'padding '.repeat(800)}`);
+    const [topic] = await conversationsByEmma(streamId, 1, 60, ` ${'p'.repeat(6400)}`);
     const cache = cacheOf(main);
     const budget = cache.usedBytes() + 200 * 1024;
     offline.setSettings({ ...offline.settings, budgetBytes: budget });
     const done = pushed((s) => s.state === 'idle' && s.lastSyncAt !== null);
     offline.syncNow();
     await done;
-    expect(cache.usedBytes()).toBeLessThanOrEqual(budget);
     const narrow: NarrowTerm[] = [
       { operator: 'channel', operand: streamId },
       { operator: 'topic', operand: topic },
