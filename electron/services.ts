@@ -11,7 +11,7 @@ import type { MethodHandlers, PushSink } from '../shared/ipc/contract';
 import { ApiClient, normalizeSite, type ApiClientOptions } from './api/client';
 import { ApiError } from './api/errors';
 import { AccountStore, type AccountRecord } from './accounts/account-store';
-import { AccountSession } from './accounts/session';
+import { AccountSession, type SessionOptions } from './accounts/session';
 import { deleteAccountFolder } from './accounts/account-files';
 import { accountHandlers, type NewAccount } from './accounts/account-handlers';
 import { VaultError, type Vault } from './accounts/vault';
@@ -68,6 +68,8 @@ export interface MainServicesOptions {
   desktop?: DesktopIntegration;
   /** Keep no local cache (each launch waits for the server). */
   noCache?: boolean;
+  /** Overrides background sync's pacing (tests, benchmarks). */
+  syncOptions?: SessionOptions['syncOptions'];
   /** Per-account cap of meetings downloaded from messages (default 2 GiB). */
   meetingCapBytes?: number;
   /** The local realm server's process, when this launch runs one (local-realm.ts). */
@@ -480,6 +482,7 @@ export class MainServices {
       cache: this.options.noCache
         ? null
         : openAccountCache(this.options.dataDir, this.options.vault, record),
+      syncOptions: this.options.syncOptions,
     });
     this.sessions.set(record.id, session);
     session.start();

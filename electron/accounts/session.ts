@@ -4,14 +4,15 @@
 // and until the server answers the renderer starts from the cached ones.
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { endpoints } from '../../shared/api/endpoints';
+import { endpoints, type GetMessagesResponse } from '../../shared/api/endpoints';
 import type { RegisterResponse } from '../../shared/api/types';
 import type { ServerEvent, DraftsEvent } from '../../shared/api/events';
 import type { ConnectionState } from '../../shared/ipc/common';
 import type { SnapshotMessage } from '../../shared/ipc/accounts';
+import { DEFAULT_OFFLINE_SETTINGS } from '../../shared/ipc/cache';
 import type { MessagesPage, OutboxEntry, OutgoingMessage } from '../../shared/ipc/chat';
 import type { NarrowMatchContext, NarrowTerm } from '../../shared/narrow';
-import { MAX_EVENT_BYTES, type AccountCache } from '../cache/account-cache';
+import { isDiskFull, MAX_EVENT_BYTES, type AccountCache } from '../cache/account-cache';
 import type { PageRequest } from '../cache/cached-pages';
 import type { PushSink } from '../../shared/ipc/contract';
 import { ApiClient, type ApiClientOptions } from '../api/client';
@@ -26,6 +27,9 @@ import { accountFolder } from './account-files';
 import type { ActivityTracker } from '../presence/activity';
 import { PresenceReporter } from '../presence/presence-reporter';
 import { eventsWithoutBotKeys, registerWithoutBotKeys } from '../admin/bot-keys';
+import type { ApplyContext } from '../cache/apply-events';
+import { OfflineSync, type OfflineSyncOptions } from '../sync/offline-sync';
+import { syncRecordPath } from '../sync/sync-record';
 
 /** Beyond this many events since the snapshot, a fresh registration is cheaper than the backlog. */
 const MAX_BACKLOG_EVENTS = 20_000;
@@ -56,6 +60,8 @@ export interface SessionOptions {
   presenceIntervalMs?: number;
   /** The account's local cache; without it nothing outlives the process. */
   cache?: AccountCache | null;
+  /** Overrides background sync's pacing (tests, benchmarks). */
+  syncOptions?: Partial<OfflineSyncOptions>;
 }
 
 export class AccountSession {
@@ -67,6 +73,8 @@ export class AccountSession {
   /** Stars, reactions, edits... done while offline, replayed when the server is back. */
   readonly actions: OfflineActions;
   readonly presence: PresenceReporter | null;
+  /** Background sync of the cache (electron/sync); null without a cache. */
+  readonly offline: OfflineSync | null;
   private snapshot: SnapshotMessage | null = null;
   private backlog: ServerEvent[] = [];
   private signedOut = false;
@@ -157,6 +165,22 @@ export class AccountSession {
       onEvents: (queueId, events) => this.onEvents(queueId, events),
       onState: (state) => this.onState(state),
     });
+    const cache = this.cache;
+    this.offline = cache
+      ? new OfflineSync({
+          accountId: record.id,
+          host: this,
+          cache,
+          recordPath: syncRecordPath(folder),
+          activity: options.activity,
+          push: (status) => push('offlineStatus', status),
+          ...options.syncOptions,
+        })
+      : null;
+    if (cache) {
+      cache.onDiskFull = () => this.offline?.noteDiskFull();
+      if (this.snapshot) cache.applyContext = applyContextOf(this.snapshot.register);
+    }
     this.presence = options.activity
       ? new PresenceReporter({
           accountId: record.id,
@@ -186,6 +210,7 @@ export class AccountSession {
 
   async stop(): Promise<void> {
     this.presence?.stop();
+    this.offline?.stop();
     this.outbox.dispose();
     this.actions.dispose();
     await this.loop.close();
@@ -210,7 +235,7 @@ export class AccountSession {
   } {
     const lastPage =
       this.fromCache && this.lastNarrow
-        ? this.cache?.cachedPage(this.lastNarrow, FIRST_PAGE, this.matchContext())
+        ? this.cache?.cachedPage(this.lastNarrow, FIRST_PAGE, this.matchContext(), this.horizon())
         : null;
     return {
       snapshot: this.snapshot,
@@ -218,7 +243,7 @@ export class AccountSession {
       connection: this.connection,
       fromCache: this.fromCache,
       lastNarrow: this.lastNarrow,
-      lastPage: lastPage ? { ...lastPage, from_cache: true } : null,
+      lastPage: lastPage ?? null,
     };
   }
 
@@ -232,14 +257,14 @@ export class AccountSession {
    * live (starting, or the server unreachable) or when the server cannot be reached.
    */
   async getMessages(narrow: NarrowTerm[], request: PageRequest): Promise<MessagesPage> {
-    const fromCache = () => {
-      const page = this.cache?.cachedPage(narrow, request, this.matchContext());
-      return page ? { ...page, from_cache: true } : null;
-    };
-    // An empty answer from a run that does not reach that far (scrolling past what is kept) is
-    // worth asking the server for; the cache still answers if the server cannot be reached.
+    const fromCache = () =>
+      this.cache?.cachedPage(narrow, request, this.matchContext(), this.horizon()) ?? null;
+    // An empty answer from a span that does not reach that far (scrolling past what is kept), or
+    // about a conversation never kept, is worth asking the server for; the cache still answers if
+    // the server cannot be reached.
     const decisive = (page: MessagesPage) =>
-      page.messages.length > 0 || (!!page.found_oldest && !!page.found_newest);
+      page.offline_coverage !== 'never' &&
+      (page.messages.length > 0 || (!!page.found_oldest && !!page.found_newest));
     if (!this.isOnline()) {
       const cached = fromCache();
       if (cached && decisive(cached)) return cached;
@@ -255,7 +280,7 @@ export class AccountSession {
         client_gravatar: false,
         allow_empty_topic_name: true,
       });
-      this.cache?.recordPage(narrow, request, page);
+      this.recordPage(narrow, request, page);
       return page;
     } catch (error) {
       const unreachable =
@@ -266,8 +291,44 @@ export class AccountSession {
     }
   }
 
+  /** A channel's topics; from the cached messages when the server cannot be reached. */
+  async getStreamTopics(
+    streamId: number,
+  ): Promise<{ result: 'success'; msg: string; topics: { name: string; max_id: number }[] }> {
+    try {
+      return await this.client.call(endpoints.getStreamTopics, {
+        stream_id: streamId,
+        allow_empty_topic_name: true,
+      });
+    } catch (error) {
+      const unreachable =
+        error instanceof ApiError && (error.kind === 'network' || error.kind === 'timeout');
+      if (!unreachable || !this.cache || this.cache.isClosed) throw error;
+      this.cache.flush();
+      return { result: 'success', msg: '', topics: this.cache.store.topics(streamId) };
+    }
+  }
+
+  /** Keeps a page the server answered (the renderer's or background sync's) in the cache. */
+  recordPage(narrow: NarrowTerm[], request: PageRequest, page: GetMessagesResponse): void {
+    if (!this.cache || this.cache.isClosed) return;
+    try {
+      this.cache.recordPage(narrow, request, page, this.matchContext());
+    } catch (error) {
+      // The page is shown either way; a full disk stops background sync, which says so.
+      if (!isDiskFull(error)) throw error;
+      this.offline?.noteDiskFull();
+    }
+  }
+
+  /** Cached history newer than this (unix seconds) counts as the conversation's recent history. */
+  private horizon(): number {
+    const days = this.offline?.settings.days ?? DEFAULT_OFFLINE_SETTINGS.days;
+    return Math.floor(Date.now() / 1000) - days * 86_400;
+  }
+
   /** Realm lookups for matching cached messages against a narrow (offline search). */
-  private matchContext(): NarrowMatchContext {
+  matchContext(): NarrowMatchContext {
     const register = this.snapshot?.register;
     if (!register) return { selfUserId: 0 };
     if (this.matchContextCache?.register === register) return this.matchContextCache.ctx;
@@ -383,7 +444,10 @@ export class AccountSession {
       register.drafts ?? [],
     );
     // After the push: writing a large snapshot must not delay the renderer.
-    this.cache?.saveSnapshot(this.snapshot);
+    if (this.cache) {
+      this.cache.applyContext = applyContextOf(register);
+      this.cache.saveSnapshot(this.snapshot);
+    }
     this.lastEventId = register.last_event_id;
     // The new snapshot does not have what is still queued: show it again on top.
     this.deliverLocal(this.actions.shownEvents());
@@ -455,6 +519,7 @@ export class AccountSession {
     if (state.status === 'signed_out') {
       this.signedOut = true;
       // Signed out (the key was revoked or the user deactivated): nothing of the realm stays on disk.
+      this.offline?.stop();
       this.cache?.destroy();
       this.cache = null;
     }
@@ -462,9 +527,17 @@ export class AccountSession {
     this.options.onConnection?.(state);
     this.actions.connectionChanged(state.status === 'live');
     if (state.status === 'live') {
+      this.offline?.wake();
       void this.outbox.flush();
       void this.actions.flush();
       void this.drafts.sync();
     }
   }
+}
+
+/** Channel names for messages moved between channels while the cache applies events. */
+function applyContextOf(register: RegisterResponse): ApplyContext {
+  const names = new Map<number, string>();
+  for (const sub of register.subscriptions ?? []) names.set(sub.stream_id, sub.name);
+  return { channelName: (id) => names.get(id) };
 }

@@ -1,37 +1,35 @@
 // One account's local cache: a SQLite file (WAL, synchronous=NORMAL) holding the last register
-// snapshot, the events delivered since it (appended in batches at most every FLUSH_MS), the messages
-// of recently opened conversations, and the conversation open last. Every payload is sealed with
-// cache-cipher.ts. A new snapshot replaces the old one and its events in one transaction: that is the
-// compaction, and the session asks for one (a re-registration) when the event log grows too big.
+// snapshot, the events delivered since it (appended in batches at most every FLUSH_MS), the message
+// store (message-store.ts: every cached message, kept current by applying the events, with its
+// search index), and the conversation open last. Every payload is sealed with cache-cipher.ts. A new
+// snapshot replaces the old one and its events in one transaction: that is the compaction, and the
+// session asks for one (a re-registration) when the event log grows too big.
 //
 // Crash safety comes from SQLite: each flush is one transaction, and in WAL mode a process killed at
-// any point leaves the last committed state. At most the events not yet flushed are lost.
+// any point leaves the last committed state. At most the events not yet flushed are lost. A file
+// that cannot be read (corrupt, truncated, another key, an older or newer schema) is set aside
+// (renamed, one copy kept) and a new one started: the cache is a copy of the server, never the only
+// one.
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, openSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import type { GetMessagesResponse } from '../../shared/api/endpoints';
 import type { ServerEvent } from '../../shared/api/events';
 import type { SnapshotMessage } from '../../shared/ipc/accounts';
-import { narrowKey, type NarrowMatchContext, type NarrowTerm } from '../../shared/narrow';
+import type { MessagesPage } from '../../shared/ipc/chat';
+import type { NarrowMatchContext, NarrowTerm } from '../../shared/narrow';
+import { applyEvents, type ApplyContext } from './apply-events';
 import { CacheCipher } from './cache-cipher';
-import {
-  cutPage,
-  mergePage,
-  withoutMessages,
-  type CachedRun,
-  type PageRequest,
-} from './cached-pages';
-import { isSearchNarrow, searchCachedMessages } from './cached-search';
+import type { PageRequest } from './cached-pages';
+import { MESSAGE_TABLES, MessageStore } from './message-store';
+import { SearchIndex } from './search-index';
 
 /** Events wait in memory at most this long before they are committed. */
 export const FLUSH_MS = 500;
-/** Conversations kept; the one fetched longest ago goes first. */
-export const MAX_CACHED_NARROWS = 30;
-/** Messages kept per conversation: its newest. */
-export const MAX_MESSAGES_PER_NARROW = 300;
 /** Beyond this many bytes of stored events, a fresh snapshot is cheaper to start from. */
 export const MAX_EVENT_BYTES = 32 * 1024 * 1024;
 
-const SCHEMA_VERSION = 1;
+/** 2: one row per message (issue #23); 1 kept runs of pages per narrow and is set aside. */
+export const SCHEMA_VERSION = 2;
 
 export interface CacheContents {
   snapshot: SnapshotMessage | null;
@@ -52,9 +50,13 @@ export class AccountCache {
   private pending: ServerEvent[] = [];
   private pendingSince = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
-  private runs: Map<string, CachedRun> | null = null;
-  private dirtyRuns = new Set<string>();
   private eventBytes = 0;
+  /** The cached messages; write through `write()` so each change is one transaction. */
+  readonly store: MessageStore;
+  /** Realm lookups for applying events (the session sets them from its snapshot). */
+  applyContext: ApplyContext = {};
+  /** Told when a write failed for lack of disk space (events stay queued for the next flush). */
+  onDiskFull: (() => void) | null = null;
   private closed = false;
   private preloaded: CacheContents | null = null;
 
@@ -67,9 +69,9 @@ export class AccountCache {
       return cache;
     } catch (error) {
       console.warn(
-        `Tributary: cache ${path} unreadable (${(error as Error).message}); starting empty`,
+        `Tributary: cache ${path} unreadable (${(error as Error).message}); set aside as ${setAsidePath(path)}, starting empty`,
       );
-      deleteCacheFiles(path);
+      setAsideCacheFiles(path);
       return new AccountCache(path, keyBase64, options);
     }
   }
@@ -89,14 +91,16 @@ export class AccountCache {
       this.db.pragma('auto_vacuum = FULL'); // only takes effect on a new file: freed pages shrink it
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = NORMAL');
+      // Checked before anything is created: an older or newer file is set aside untouched.
+      const version = this.db.pragma('user_version', { simple: true }) as number;
+      if (version !== 0 && version !== SCHEMA_VERSION) throw new Error(`cache version ${version}`);
       this.db.exec(`
         CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value BLOB NOT NULL);
         CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, count INTEGER NOT NULL, payload BLOB NOT NULL);
-        CREATE TABLE IF NOT EXISTS narrows (tag TEXT PRIMARY KEY, used_at INTEGER NOT NULL, payload BLOB NOT NULL);
+        ${MESSAGE_TABLES}
       `);
-      const version = this.db.pragma('user_version', { simple: true }) as number;
-      if (version !== 0 && version !== SCHEMA_VERSION) throw new Error(`cache version ${version}`);
       if (version === 0) this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
+      this.store = new MessageStore(this.db, this.cipher, new SearchIndex(this.db, keyBase64));
       this.eventBytes = (
         this.db.prepare('SELECT COALESCE(SUM(LENGTH(payload)), 0) AS n FROM events').get() as {
           n: number;
@@ -141,14 +145,21 @@ export class AccountCache {
     return { snapshot, events, lastNarrow };
   }
 
-  /** A fresh registration: replaces the snapshot and drops the events before it, atomically. */
+  /**
+   * A fresh registration: replaces the snapshot and drops the events before it, atomically. The
+   * queued events still change the messages; and since events between two queues are lost, no
+   * conversation is known complete up to its newest message any more.
+   */
   saveSnapshot(snapshot: SnapshotMessage): void {
     if (this.closed) return;
     this.preloaded = null;
+    const queued = this.pending;
     this.pending = [];
     this.cancelTimer();
     const sealed = this.cipher.seal(JSON.stringify(snapshot), 'meta:snapshot');
     this.db.transaction(() => {
+      applyEvents(this.store, queued, this.applyContext);
+      this.store.closeOpenSpans();
       this.db
         .prepare("INSERT OR REPLACE INTO meta (name, value) VALUES ('snapshot', ?)")
         .run(sealed);
@@ -175,74 +186,81 @@ export class AccountCache {
     return this.eventBytes;
   }
 
-  /** Commits queued events (and the conversations they changed) in one transaction. */
+  /**
+   * Commits queued events to the log and applies them to the messages, in one transaction. A full
+   * disk keeps them queued for the next try (and says so); nothing is half-written.
+   */
   flush(): void {
     this.cancelTimer();
-    if (this.closed || (this.pending.length === 0 && this.dirtyRuns.size === 0)) return;
+    if (this.closed || this.pending.length === 0) return;
     const events = this.pending;
     this.pending = [];
-    this.applyToRuns(events);
-    const sealedRuns = [...this.dirtyRuns].map((tag) => {
-      const run = this.runs!.get(tag);
-      return { tag, payload: run ? this.cipher.seal(JSON.stringify(run), `narrows:${tag}`) : null };
-    });
-    this.dirtyRuns.clear();
-    this.db.transaction(() => {
-      if (events.length > 0) {
+    try {
+      this.db.transaction(() => {
         const seq = this.nextEventSeq();
         const payload = this.cipher.seal(JSON.stringify(events), `events:${seq}`);
         this.db
           .prepare('INSERT INTO events (seq, count, payload) VALUES (?, ?, ?)')
           .run(seq, events.length, payload);
+        applyEvents(this.store, events, this.applyContext);
         this.eventBytes += payload.length;
-      }
-      for (const { tag, payload } of sealedRuns) {
-        if (payload)
-          this.db.prepare('UPDATE narrows SET payload = ? WHERE tag = ?').run(payload, tag);
-      }
-    })();
+      })();
+    } catch (error) {
+      if (!isDiskFull(error)) throw error;
+      this.pending = [...events, ...this.pending];
+      this.timer ??= setTimeout(() => this.flush(), this.flushMs * 10);
+      this.onDiskFull?.();
+    }
   }
 
-  /** Keeps a page of a conversation the renderer fetched from the server. */
-  recordPage(narrow: NarrowTerm[], request: PageRequest, page: GetMessagesResponse): void {
-    if (this.closed || isSearchNarrow(narrow)) return;
-    const runs = this.loadRuns();
-    const tag = this.cipher.tag(narrowKey(narrow));
-    const run = mergePage(runs.get(tag), narrow, request, page, MAX_MESSAGES_PER_NARROW);
-    runs.set(tag, run);
-    this.dirtyRuns.delete(tag);
-    const payload = this.cipher.seal(JSON.stringify(run), `narrows:${tag}`);
-    this.db.transaction(() => {
-      this.db
-        .prepare('INSERT OR REPLACE INTO narrows (tag, used_at, payload) VALUES (?, ?, ?)')
-        .run(tag, this.now(), payload);
-      const evicted = this.db
-        .prepare('SELECT tag FROM narrows ORDER BY used_at DESC LIMIT -1 OFFSET ?')
-        .all(MAX_CACHED_NARROWS) as { tag: string }[];
-      for (const old of evicted) {
-        this.db.prepare('DELETE FROM narrows WHERE tag = ?').run(old.tag);
-        runs.delete(old.tag);
-      }
-    })();
+  /** Runs `change` on the messages as one transaction (after the queued events, so order holds). */
+  write<T>(change: (store: MessageStore) => T): T {
+    if (this.closed) throw new Error('The cache is closed');
+    this.flush();
+    return this.db.transaction(() => change(this.store))();
+  }
+
+  /** Keeps a page the server answered: its messages, and the span of the conversation it covers. */
+  recordPage(
+    narrow: NarrowTerm[],
+    request: PageRequest,
+    page: GetMessagesResponse,
+    ctx: NarrowMatchContext,
+  ): void {
+    if (this.closed) return;
+    this.write((store) => store.recordPage(narrow, request, page, ctx));
   }
 
   /**
-   * The answer to a getMessages call from what is cached: a conversation's kept messages, or for a
-   * search every cached message that matches. Null when the conversation was never kept.
+   * The answer to a getMessages call from the cached messages, with how much of the conversation
+   * is here (`offline_coverage`, history back to `horizon` in unix seconds counting as complete).
    */
   cachedPage(
     narrow: NarrowTerm[],
     request: PageRequest,
     ctx: NarrowMatchContext,
-  ): GetMessagesResponse | null {
-    const runs = this.loadRuns();
-    const run = runs.get(this.cipher.tag(narrowKey(narrow)));
-    if (run)
-      return cutPage(run.messages, request, { oldest: run.foundOldest, newest: run.foundNewest });
-    if (!isSearchNarrow(narrow)) return null;
-    const all = [...runs.values()].flatMap((r) => r.messages);
-    // Offline, what the cache holds is all there is: both ends are "found", so the list stops asking.
-    return cutPage(searchCachedMessages(all, narrow, ctx), request, { oldest: true, newest: true });
+    horizon: number,
+  ): MessagesPage | null {
+    if (this.closed) return null;
+    this.flush();
+    return this.store.page(narrow, request, ctx, horizon);
+  }
+
+  /** Bytes of the cache's files on disk (the database and its write-ahead log). */
+  bytesOnDisk(): number {
+    let bytes = 0;
+    for (const file of [this.path, `${this.path}-wal`]) {
+      if (existsSync(file)) bytes += statSync(file).size;
+    }
+    return bytes;
+  }
+
+  /** Bytes the database's pages use (what eviction brings under the budget). */
+  usedBytes(): number {
+    const pages = this.db.pragma('page_count', { simple: true }) as number;
+    const free = this.db.pragma('freelist_count', { simple: true }) as number;
+    const size = this.db.pragma('page_size', { simple: true }) as number;
+    return (pages - free) * size;
   }
 
   /**
@@ -261,9 +279,18 @@ export class AccountCache {
       .run(this.cipher.seal(JSON.stringify(narrow), 'meta:lastNarrow'));
   }
 
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
   close(): void {
     if (this.closed) return;
-    this.flush();
+    try {
+      this.flush();
+    } catch (error) {
+      if (!isDiskFull(error)) throw error;
+    }
+    this.cancelTimer();
     this.closed = true;
     this.db.close();
   }
@@ -271,7 +298,6 @@ export class AccountCache {
   /** Closes the cache and removes its files (sign-out, account removed). */
   destroy(): void {
     this.pending = [];
-    this.dirtyRuns.clear();
     this.close();
     deleteCacheFiles(this.path);
   }
@@ -283,48 +309,36 @@ export class AccountCache {
     return row.seq;
   }
 
-  private loadRuns(): Map<string, CachedRun> {
-    if (this.runs) return this.runs;
-    const runs = new Map<string, CachedRun>();
-    const rows = this.db.prepare('SELECT tag, payload FROM narrows').all() as {
-      tag: string;
-      payload: Buffer;
-    }[];
-    for (const row of rows) {
-      runs.set(
-        row.tag,
-        JSON.parse(this.cipher.open(row.payload, `narrows:${row.tag}`)) as CachedRun,
-      );
-    }
-    this.runs = runs;
-    return runs;
-  }
-
-  /** Deleted messages leave the kept conversations, so an offline answer never shows them again. */
-  private applyToRuns(events: readonly ServerEvent[]): void {
-    const deleted = new Set<number>();
-    for (const event of events) {
-      if (event.type === 'delete_message') for (const id of event.message_ids) deleted.add(id);
-    }
-    if (deleted.size === 0) return;
-    const runs = this.loadRuns();
-    for (const [tag, run] of runs) {
-      const next = withoutMessages(run, deleted);
-      if (next !== run) {
-        runs.set(tag, next);
-        this.dirtyRuns.add(tag);
-      }
-    }
-  }
-
   private cancelTimer(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
   }
 }
 
+/** SQLite's "database or disk is full" (also a max_page_count reached) or the OS's ENOSPC. */
+export function isDiskFull(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === 'SQLITE_FULL' || code === 'ENOSPC';
+}
+
+const CACHE_FILE_SUFFIXES = ['', '-wal', '-shm', '-journal'];
+
+export function setAsidePath(path: string): string {
+  return `${path}.set-aside`;
+}
+
+/** Renames an unreadable cache out of the way (replacing an earlier set-aside copy). */
+function setAsideCacheFiles(path: string): void {
+  const aside = setAsidePath(path);
+  for (const suffix of CACHE_FILE_SUFFIXES) rmSync(`${aside}${suffix}`, { force: true });
+  for (const suffix of CACHE_FILE_SUFFIXES) {
+    if (existsSync(`${path}${suffix}`)) renameSync(`${path}${suffix}`, `${aside}${suffix}`);
+  }
+}
+
+/** Removes the cache and any set-aside copy of it. */
 export function deleteCacheFiles(path: string): void {
-  for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) {
-    if (existsSync(file)) rmSync(file, { force: true });
+  for (const base of [path, setAsidePath(path)]) {
+    for (const suffix of CACHE_FILE_SUFFIXES) rmSync(`${base}${suffix}`, { force: true });
   }
 }

@@ -10,6 +10,8 @@ import type { AccountRecord } from '../accounts/account-store';
 import type { AccountSession } from '../accounts/session';
 import { AccountCache, deleteCacheFiles } from './account-cache';
 import { CacheCipher } from './cache-cipher';
+import { ApiError } from '../api/errors';
+import type { OfflineSync } from '../sync/offline-sync';
 
 const cacheKeyId = (accountId: string) => `cache:${accountId}`;
 
@@ -39,7 +41,7 @@ export function openAccountCache(
     } catch {
       return null;
     }
-    deleteCacheFiles(cachePath(dataDir, record.id)); // sealed with a key that is gone
+    // A file sealed with a key that is gone: AccountCache.open sets it aside as unreadable.
   }
   try {
     mkdirSync(accountFolder(dataDir, record.id), { recursive: true, mode: 0o700 });
@@ -65,15 +67,22 @@ export function cacheHandlers(sessions: {
       sessions.session(accountId).rememberOpenNarrow(narrow);
       return null;
     },
-    // Interim until electron/sync lands (issue #23): the contract is shared by the branches that
-    // build it. Every call fails with the same clear reason instead of pretending to sync.
-    offlineStatus: offlineSyncMissing,
-    syncOfflineNow: offlineSyncMissing,
-    clearOfflineData: offlineSyncMissing,
-    setOfflineSettings: offlineSyncMissing,
+    offlineStatus: ({ accountId }) => offlineSyncOf(sessions.session(accountId)).status(),
+    syncOfflineNow: ({ accountId }) => offlineSyncOf(sessions.session(accountId)).syncNow(),
+    clearOfflineData: ({ accountId }) => offlineSyncOf(sessions.session(accountId)).clear(),
+    setOfflineSettings: ({ accountId, settings }) =>
+      offlineSyncOf(sessions.session(accountId)).setSettings(settings),
   };
 }
 
-function offlineSyncMissing(): never {
-  throw new Error('Offline sync is not available in this build');
+/** An account without a cache (no key could be stored, or --no-cache) has nothing to sync. */
+function offlineSyncOf(session: AccountSession): OfflineSync {
+  if (!session.offline)
+    throw new ApiError(
+      'server',
+      'NO_OFFLINE_COPY',
+      'This account keeps no copy on this computer (its cache key could not be stored).',
+      409,
+    );
+  return session.offline;
 }

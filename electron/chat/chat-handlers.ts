@@ -47,11 +47,7 @@ export function chatHandlers(sessions: {
         // Empty topics stay "" (as in every other fetch); the renderer names them.
         allow_empty_topic_name: true,
       }),
-    getStreamTopics: (p) =>
-      session(p).client.call(endpoints.getStreamTopics, {
-        stream_id: p.streamId,
-        allow_empty_topic_name: true,
-      }),
+    getStreamTopics: (p) => session(p).getStreamTopics(p.streamId),
     renderMessage: (p) => session(p).client.call(endpoints.renderMessage, { content: p.content }),
     // Actions on messages and topics: direct when online, else queued and shown at once
     // (electron/outbox/offline-actions.ts).

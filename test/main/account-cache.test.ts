@@ -1,7 +1,10 @@
-// The account cache on its own: what is on disk is sealed, a wrong key starts afresh, the bounds and
-// eviction rule hold, pages merge into one run per conversation and answers are cut from it as the
-// server would, and deleted messages leave the kept conversations.
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+// The account cache on its own: what is on disk is sealed (topics and people only as keyed names), a
+// file it cannot read (another key, an older or newer schema, garbage) is set aside and a new one
+// started, pages become spans of a conversation that say how much of it is here, narrows are answered
+// from the plain columns, eviction takes the oldest history first, and answers are cut as the server
+// would cut them.
+import Database from 'better-sqlite3';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,38 +12,52 @@ import type { GetMessagesResponse } from '../../shared/api/endpoints';
 import type { ServerEvent } from '../../shared/api/events';
 import type { MessageWithFlags, RegisterResponse } from '../../shared/api/types';
 import type { NarrowTerm } from '../../shared/narrow';
-import {
-  AccountCache,
-  MAX_CACHED_NARROWS,
-  MAX_MESSAGES_PER_NARROW,
-} from '../../electron/cache/account-cache';
+import { AccountCache, SCHEMA_VERSION, setAsidePath } from '../../electron/cache/account-cache';
 import { CacheCipher } from '../../electron/cache/cache-cipher';
-import { cutPage, mergePage } from '../../electron/cache/cached-pages';
+import { cutPage } from '../../electron/cache/cached-pages';
 
 const dir = mkdtempSync(join(tmpdir(), 'tributary-cache-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 const newPath = () => join(dir, `cache-${++files}.sqlite`);
 
-const message = (id: number, text = `message ${id}`, read = true): MessageWithFlags =>
+const message = (
+  id: number,
+  text = `message ${id}`,
+  read = true,
+  subject = 'lunch',
+  more: Partial<MessageWithFlags> = {},
+): MessageWithFlags =>
   ({
     id,
     type: 'stream',
     stream_id: 7,
     display_recipient: 'general',
     sender_id: 1,
-    subject: 'lunch',
+    subject,
+    timestamp: 1_700_000_000 + id,
     content: `<p>${text}</p>`,
+    reactions: [],
+    submessages: [],
     flags: read ? ['read'] : [],
+    ...more,
   }) as unknown as MessageWithFlags;
 
-const pageOf = (ids: number[], oldest: boolean, newest: boolean): GetMessagesResponse => ({
+const pageOf = (
+  ids: number[],
+  oldest: boolean,
+  newest: boolean,
+  subject = 'x',
+): GetMessagesResponse => ({
   result: 'success',
   msg: '',
-  messages: ids.map((id) => message(id)),
+  messages: ids.map((id) => message(id, `message ${id}`, true, subject)),
   found_oldest: oldest,
   found_newest: newest,
 });
+const ctx = { selfUserId: 1 };
+/** Far in the past: any kept history counts as recent. */
+const horizon = 0;
 
 const topic = (name: string): NarrowTerm[] => [
   { operator: 'channel', operand: 7 },
@@ -59,18 +76,24 @@ describe('account cache', () => {
       register: { last_event_id: 1, realm_name: secret } as unknown as RegisterResponse,
     });
     cache.appendEvents([{ id: 2, type: 'stream', secret } as unknown as ServerEvent]);
-    cache.recordPage(topic(secret), newest, {
-      ...pageOf([], true, true),
-      messages: [message(5, secret)],
-    });
+    cache.recordPage(
+      topic(secret),
+      newest,
+      { ...pageOf([], true, true), messages: [message(5, secret, true, secret)] },
+      ctx,
+    );
     cache.setLastNarrow(topic(secret));
     cache.close();
-    for (const file of readdirSync(dir).filter((f) => f.startsWith(`cache-${files}.`))) {
-      expect(readFileSync(join(dir, file)).includes(secret)).toBe(false);
+    const written = readdirSync(dir).filter((f) => f.startsWith(`cache-${files}.`));
+    expect(written.length).toBeGreaterThan(0);
+    for (const file of written) {
+      const bytes = readFileSync(join(dir, file));
+      expect(bytes.includes(secret)).toBe(false);
+      expect(bytes.includes(secret.toLowerCase())).toBe(false);
     }
   });
 
-  it('starts empty when the key does not open it', () => {
+  it('sets aside a file the key does not open, and starts empty', () => {
     const path = newPath();
     const first = AccountCache.open(path, CacheCipher.newKey());
     first.saveSnapshot({ accountId: 'a', queueId: 'q', register: { last_event_id: 3 } as never });
@@ -78,74 +101,141 @@ describe('account cache', () => {
     const other = AccountCache.open(path, CacheCipher.newKey());
     expect(other.load()).toEqual({ snapshot: null, events: [], lastNarrow: null });
     other.close();
+    expect(existsSync(setAsidePath(path))).toBe(true);
   });
 
-  it('keeps the conversations fetched last, each with its newest messages', () => {
-    let clock = 1_000;
-    const cache = AccountCache.open(newPath(), CacheCipher.newKey(), { now: () => clock++ });
-    for (let i = 0; i < MAX_CACHED_NARROWS + 5; i++) {
-      cache.recordPage(topic(`t${i}`), newest, pageOf([i * 10 + 1], true, true));
+  it('sets aside an older, a newer and a garbage file, never crashing', () => {
+    for (const version of [1, SCHEMA_VERSION + 1]) {
+      const path = newPath();
+      const db = new Database(path);
+      db.exec('CREATE TABLE narrows (tag TEXT PRIMARY KEY, used_at INTEGER, payload BLOB)');
+      db.pragma(`user_version = ${version}`);
+      db.close();
+      const cache = AccountCache.open(path, CacheCipher.newKey());
+      expect(cache.load().snapshot).toBeNull();
+      cache.recordPage(topic('x'), newest, pageOf([1], true, true), ctx);
+      expect(cache.cachedPage(topic('x'), newest, ctx, horizon)?.messages).toHaveLength(1);
+      cache.close();
+      // The old file is kept as it was, beside the new one.
+      const aside = new Database(setAsidePath(path), { readonly: true });
+      expect(aside.pragma('user_version', { simple: true })).toBe(version);
+      aside.close();
     }
-    const ctx = { selfUserId: 1 };
-    expect(cache.cachedPage(topic('t0'), newest, ctx)).toBeNull();
-    expect(cache.cachedPage(topic('t4'), newest, ctx)).toBeNull();
-    expect(cache.cachedPage(topic('t5'), newest, ctx)?.messages.map((m) => m.id)).toEqual([51]);
-    const many = Array.from({ length: MAX_MESSAGES_PER_NARROW + 100 }, (_, i) => i + 1000);
-    cache.recordPage(topic('long'), newest, pageOf(many, true, true));
-    const all = { anchor: 'oldest' as const, numBefore: 0, numAfter: 5000 };
-    const kept = cache.cachedPage(topic('long'), all, ctx)!;
-    expect(kept.messages.map((m) => m.id)).toEqual(many.slice(-MAX_MESSAGES_PER_NARROW));
-    expect(kept.found_oldest).toBe(false);
+    const path = newPath();
+    writeFileSync(path, Buffer.from('SQLite format 3\0 but truncated'.repeat(3)));
+    const cache = AccountCache.open(path, CacheCipher.newKey());
+    expect(cache.load().snapshot).toBeNull();
+    cache.close();
+    expect(readFileSync(setAsidePath(path), 'utf8')).toContain('truncated');
+  });
+
+  it('says how much of a conversation it holds: never, partial, synced', () => {
+    const cache = AccountCache.open(newPath(), CacheCipher.newKey());
+    const never = cache.cachedPage(topic('other'), newest, ctx, horizon)!;
+    expect(never).toMatchObject({ messages: [], offline_coverage: 'never', from_cache: true });
+    // The newest 3 of a longer conversation: partial until its history is here.
+    cache.recordPage(topic('x'), newest, pageOf([20, 21, 22], false, true), ctx);
+    expect(cache.cachedPage(topic('x'), newest, ctx, horizon)).toMatchObject({
+      offline_coverage: 'partial',
+      found_oldest: false,
+      found_newest: true,
+    });
+    // An older page anchored at the span's edge joins it; with the oldest found it is complete.
+    const older = { anchor: 20, numBefore: 3, numAfter: 0, includeAnchor: false };
+    cache.recordPage(topic('x'), older, pageOf([3, 9], true, false), ctx);
+    const page = cache.cachedPage(topic('x'), { ...newest, numBefore: 10 }, ctx, horizon)!;
+    expect(page.messages.map((m) => m.id)).toEqual([3, 9, 20, 21, 22]);
+    expect(page).toMatchObject({ offline_coverage: 'synced', found_oldest: true });
+    // Or complete back to the horizon: history older than it is not needed.
+    cache.recordPage(topic('y'), newest, pageOf([30, 31], false, true, 'y'), ctx);
+    const recent = 1_700_000_000 + 30;
+    expect(cache.cachedPage(topic('y'), newest, ctx, recent)?.offline_coverage).toBe('synced');
+    expect(cache.cachedPage(topic('y'), newest, ctx, recent - 1)?.offline_coverage).toBe('partial');
+    // A new registration: events between two queues are lost, so nothing is known current.
+    cache.saveSnapshot({ accountId: 'a', queueId: 'q2', register: { last_event_id: 0 } as never });
+    expect(cache.cachedPage(topic('x'), newest, ctx, horizon)?.offline_coverage).toBe('partial');
+    // Until sync learns the conversation's newest id is inside the span.
+    cache.write((store) => store.reopenIfCurrent('topic:7:x', 22));
+    expect(cache.cachedPage(topic('x'), newest, ctx, horizon)?.offline_coverage).toBe('synced');
     cache.close();
   });
 
-  it('drops deleted messages from kept conversations', () => {
-    const path = newPath();
-    const key = CacheCipher.newKey();
-    const cache = AccountCache.open(path, key);
-    cache.saveSnapshot({ accountId: 'a', queueId: 'q', register: { last_event_id: 0 } as never });
-    cache.recordPage(topic('x'), newest, pageOf([1, 2, 3], true, true));
-    cache.appendEvents([
-      { id: 1, type: 'delete_message', message_ids: [2], message_type: 'stream' } as ServerEvent,
-    ]);
+  it('takes a page as the truth within the span it covers', () => {
+    const cache = AccountCache.open(newPath(), CacheCipher.newKey());
+    cache.recordPage(topic('x'), newest, pageOf([1, 2, 3, 4], true, true), ctx);
+    cache.recordPage(topic('x'), newest, pageOf([1, 3, 4], true, true), ctx);
+    const page = cache.cachedPage(topic('x'), newest, ctx, horizon)!;
+    expect(page.messages.map((m) => m.id)).toEqual([1, 3, 4]);
     cache.close();
-    const reopened = AccountCache.open(path, key);
-    const page = reopened.cachedPage(topic('x'), newest, { selfUserId: 1 })!;
-    expect(page.messages.map((m) => m.id)).toEqual([1, 3]);
-    expect(reopened.load().events.map((e) => e.id)).toEqual([1]);
-    reopened.close();
+  });
+
+  it('answers channel, sender, is:, has: and keyword narrows from what it holds', () => {
+    const cache = AccountCache.open(newPath(), CacheCipher.newKey());
+    const dm = message(40, 'secret plans for lunch', false, '', {
+      type: 'private',
+      stream_id: undefined,
+      sender_id: 2,
+      display_recipient: [
+        { id: 1, email: 'me@x', full_name: 'Me', is_mirror_dummy: false },
+        { id: 2, email: 'ann@x', full_name: 'Ann', is_mirror_dummy: false },
+      ],
+    } as never);
+    cache.recordPage(
+      [{ operator: 'is', operand: 'dm' }],
+      newest,
+      {
+        ...pageOf([], false, false),
+        messages: [
+          message(10, 'plain words'),
+          { ...message(11, 'a <a href="https://x.org">link</a>'), flags: ['read', 'starred'] },
+          { ...message(12, 'for @me', false, 'other'), flags: ['mentioned'] },
+          message(13, 'lunch at noon', true, 'lunch', { stream_id: 8 } as never),
+          dm,
+        ],
+      },
+      ctx,
+    );
+    const ids = (narrow: NarrowTerm[]) =>
+      cache
+        .cachedPage(narrow, { ...newest, numBefore: 100 }, ctx, horizon)!
+        .messages.map((m) => m.id);
+    expect(ids([{ operator: 'channel', operand: 7 }])).toEqual([10, 11, 12]);
+    expect(ids([{ operator: 'is', operand: 'starred' }])).toEqual([11]);
+    expect(ids([{ operator: 'is', operand: 'mentioned' }])).toEqual([12]);
+    expect(ids([{ operator: 'is', operand: 'unread' }])).toEqual([12, 40]);
+    expect(ids([{ operator: 'is', operand: 'dm' }])).toEqual([40]);
+    expect(ids([{ operator: 'dm', operand: [2] }])).toEqual([40]);
+    expect(ids([{ operator: 'sender', operand: 2 }])).toEqual([40]);
+    expect(ids([{ operator: 'has', operand: 'link' }])).toEqual([11]);
+    expect(ids([{ operator: 'search', operand: 'lunch' }])).toEqual([10, 11, 13, 40]);
+    expect(
+      ids([
+        { operator: 'search', operand: 'lunch' },
+        { operator: 'is', operand: 'dm', negated: true },
+        { operator: 'channel', operand: 7 },
+      ]),
+    ).toEqual([10, 11]);
+    expect(ids([{ operator: 'search', operand: 'secret plans' }])).toEqual([40]);
+    expect(ids([{ operator: 'topic', operand: 'OTHER' }])).toEqual([12]);
+    // A term the cache cannot decide leaves the message out rather than showing a wrong one.
+    expect(ids([{ operator: 'is', operand: 'followed' }])).toEqual([]);
+    cache.close();
+  });
+
+  it('evicts the oldest history first, and the spans that started there start later', () => {
+    const cache = AccountCache.open(newPath(), CacheCipher.newKey());
+    cache.recordPage(topic('x'), newest, pageOf([1, 2, 3, 4, 5, 6], true, true), ctx);
+    expect(cache.cachedPage(topic('x'), newest, ctx, horizon)?.offline_coverage).toBe('synced');
+    cache.write((store) => store.evictOldest(2));
+    const page = cache.cachedPage(topic('x'), { ...newest, numBefore: 10 }, ctx, horizon)!;
+    expect(page.messages.map((m) => m.id)).toEqual([3, 4, 5, 6]);
+    expect(page.found_oldest).toBe(false);
+    expect(page.offline_coverage).toBe('partial');
+    cache.close();
   });
 });
 
 describe('cached pages', () => {
-  const narrow = topic('x');
-  it('extends a run with overlapping and edge-anchored pages, restarts it after a gap', () => {
-    let run = mergePage(undefined, narrow, newest, pageOf([10, 11, 12], false, true), 100);
-    run = mergePage(
-      run,
-      narrow,
-      { anchor: 10, numBefore: 3, numAfter: 0, includeAnchor: false },
-      pageOf([7, 8, 9], true, false),
-      100,
-    );
-    expect(run.messages.map((m) => m.id)).toEqual([7, 8, 9, 10, 11, 12]);
-    expect([run.foundOldest, run.foundNewest]).toEqual([true, true]);
-    run = mergePage(
-      run,
-      narrow,
-      { anchor: 50, numBefore: 1, numAfter: 1 },
-      pageOf([49, 50], false, true),
-      100,
-    );
-    expect(run.messages.map((m) => m.id)).toEqual([49, 50]);
-  });
-
-  it('takes the page as the truth for the span it covers', () => {
-    const run = mergePage(undefined, narrow, newest, pageOf([1, 2, 3, 4], true, true), 100);
-    const next = mergePage(run, narrow, newest, pageOf([1, 3, 4], true, true), 100);
-    expect(next.messages.map((m) => m.id)).toEqual([1, 3, 4]);
-  });
-
   it('cuts answers around the anchor as the server does', () => {
     const messages = [1, 2, 3, 4, 5].map((id) => message(id, '', id < 3));
     const found = { oldest: true, newest: true };
