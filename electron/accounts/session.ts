@@ -150,8 +150,9 @@ export class AccountSession {
       register: () => this.snapshot?.register ?? null,
       backlog: () => this.backlog,
       cachedIds: (narrow, request) =>
-        this.cache?.cachedPage(narrow, request, this.matchContext())?.messages.map((m) => m.id) ??
-        [],
+        this.cache
+          ?.cachedPage(narrow, request, this.matchContext(), this.horizon())
+          ?.messages.map((m) => m.id) ?? [],
       deliver: (events) => this.deliverLocal(events),
       push,
     });
