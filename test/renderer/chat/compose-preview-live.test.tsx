@@ -98,7 +98,7 @@ describe('compose preview through main', () => {
     await waitFor(() =>
       expect(within(list).getByRole('option', { name: /zebra crossings/ })).toBeTruthy(),
     );
-    fireEvent.mouseDown(within(list).getByRole('option', { name: /zebra crossings/ }));
+    fireEvent.click(within(list).getByRole('option', { name: /zebra crossings/ }));
     expect(box.value).toBe('see #**general>zebra crossings** ');
   });
 });
