@@ -1,5 +1,5 @@
 // The search bar: text with operators becomes a narrow, with the public web app's typeahead
-// (search-suggestions.ts) as a combobox. Arrows move through the suggestions, Tab takes one and goes
+// (search-suggestions.ts) as a combobox (lib/ui/Combobox: downshift's roles and keys). Arrows move through the suggestions, Tab takes one and goes
 // on typing, Enter takes the highlighted one and searches (an operator alone, `channel:`, goes on to
 // its values), Enter with none highlighted searches for what is typed, Esc closes the list, then
 // leaves the bar. A search the server refuses (an unknown operator) shows its reason and leaves the
@@ -13,6 +13,7 @@ import {
   useState,
   type KeyboardEvent,
 } from 'react';
+import { ComboboxInput, useComboboxList, type PickedBy } from '../../lib/ui/Combobox';
 import { useAccountNames, useChatStore, useChatStoreApi } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import { navigate, uiStore, useUi } from '../../store/ui-store';
@@ -71,7 +72,6 @@ export const SearchBox = forwardRef<HTMLInputElement>(function SearchBox(_props,
   const viewChannel = route.kind === 'narrow' ? channelIdOf(route.narrow, names) : undefined;
   const [text, setText] = useState<string | null>(null);
   const [open, setOpen] = useState(false);
-  const [choice, setChoice] = useState(-1);
   const [error, setError] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
   // `checking` as of now, for a second submit before the first one's render.
@@ -114,12 +114,12 @@ export const SearchBox = forwardRef<HTMLInputElement>(function SearchBox(_props,
       currentStreamId: viewChannel,
     });
   }, [open, names, query, subscriptions, users, topicChannel, topics, viewChannel]);
-  const shown = open && suggestions.length > 0;
-  const active = shown && choice >= 0 && choice < suggestions.length ? choice : -1;
+  // Keyed by place: each key changes every suggestion's text, and rows updated in place cost a
+  // keystroke far less than a list unmounted and mounted again.
+  const rows = useMemo(() => suggestions.map((s, i) => ({ s, key: String(i) })), [suggestions]);
 
   const edit = (next: string) => {
     setText(next);
-    setChoice(-1);
     setError(null);
     setOpen(true);
   };
@@ -127,7 +127,6 @@ export const SearchBox = forwardRef<HTMLInputElement>(function SearchBox(_props,
   const finish = () => {
     setText(null);
     setOpen(false);
-    setChoice(-1);
     setError(null);
     (document.activeElement as HTMLElement | null)?.blur();
   };
@@ -174,42 +173,45 @@ export const SearchBox = forwardRef<HTMLInputElement>(function SearchBox(_props,
     finish();
   };
 
-  const take = (s: SearchSuggestion, thenSearch: boolean) => {
-    if (thenSearch && !s.partial) {
+  const take = (s: SearchSuggestion, via: PickedBy) => {
+    // Tab completes and goes on typing; Enter or a click searches (an operator alone, `channel:`,
+    // goes on to its values).
+    if (via !== 'tab' && !s.partial) {
       if (!checking) void search(s.text);
       return;
     }
     edit(s.text);
   };
 
+  const combobox = useComboboxList({
+    items: rows,
+    open,
+    label: 'Search suggestions',
+    className: 'autocomplete search-suggestions',
+    itemKey: (row) => row.key,
+    itemText: (row) => row.s.text,
+    renderItem: ({ s }) => (
+      <>
+        <span className="search-term">{s.label}</span>
+        <span className="autocomplete-detail"> {s.description}</span>
+      </>
+    ),
+    onPick: (row, via) => take(row.s, via),
+    onDismiss: () => setOpen(false),
+    highlightFirst: false,
+  });
+
+  // Keys the open list did not take (it takes arrows, Tab, Enter on a highlighted row, Esc).
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
-    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-      if (!shown) {
-        setOpen(true);
-        return;
-      }
+    if ((e.key === 'ArrowDown' || e.key === 'ArrowUp') && !combobox.isOpen) {
       e.preventDefault();
-      const n = suggestions.length;
-      setChoice(e.key === 'ArrowDown' ? (active + 1) % n : active <= 0 ? n - 1 : active - 1);
-      return;
-    }
-    if (e.key === 'Tab' && shown && !e.shiftKey) {
-      e.preventDefault();
-      take(suggestions[Math.max(0, active)], false);
-      return;
-    }
-    if (e.key === 'Enter' && shown && active >= 0 && !e.nativeEvent.isComposing) {
-      e.preventDefault();
-      take(suggestions[active], true);
+      setOpen(true);
       return;
     }
     if (e.key === 'Escape') {
+      // The list is closed: Esc leaves the bar (and goes no further).
       e.preventDefault();
       e.stopPropagation();
-      if (shown) {
-        setOpen(false);
-        return;
-      }
       finish();
     }
   };
@@ -223,18 +225,13 @@ export const SearchBox = forwardRef<HTMLInputElement>(function SearchBox(_props,
         if (!checking) void search(value);
       }}
     >
-      <input
+      <ComboboxInput
+        combobox={combobox}
         ref={ref}
         type="search"
-        role="combobox"
         aria-label="Search messages"
-        aria-expanded={shown}
-        aria-controls={listId}
-        aria-autocomplete="list"
-        aria-activedescendant={active >= 0 ? `${listId}-${active}` : undefined}
         aria-invalid={error !== null}
         aria-describedby={error !== null ? `${listId}-error` : undefined}
-        autoComplete="off"
         spellCheck={false}
         placeholder="Search (channel: topic: sender: dm: is: has:)"
         value={value}
@@ -247,33 +244,7 @@ export const SearchBox = forwardRef<HTMLInputElement>(function SearchBox(_props,
         onBlur={() => setOpen(false)}
         onKeyDown={onKeyDown}
       />
-      {shown ? (
-        <ul
-          id={listId}
-          className="autocomplete search-suggestions"
-          role="listbox"
-          aria-label="Search suggestions"
-        >
-          {suggestions.map((s, i) => (
-            // Keyed by place: each key changes every suggestion's text, and rows updated in
-            // place cost a keystroke far less than a list unmounted and mounted again.
-            <li
-              key={i}
-              id={`${listId}-${i}`}
-              role="option"
-              aria-selected={i === active}
-              onMouseDown={(e) => {
-                // Keeps focus in the bar.
-                e.preventDefault();
-                take(s, true);
-              }}
-            >
-              <span className="search-term">{s.label}</span>
-              <span className="autocomplete-detail"> {s.description}</span>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      {combobox.list}
       {error !== null ? (
         <p id={`${listId}-error`} role="alert" className="search-error">
           {error}

@@ -41,7 +41,8 @@ export interface ComboboxListOptions<T> {
   itemText: (item: T) => string;
   /** The option's face (defaults to its words). */
   renderItem?: (item: T) => ReactNode;
-  onPick: (item: T) => void;
+  /** How it was picked: a search bar searches on Enter or a click, and only completes on Tab. */
+  onPick: (item: T, via: PickedBy) => void;
   /** The list was closed from inside: Esc, or the focus left the field (a click elsewhere). */
   onDismiss: (reason: 'escape' | 'blur') => void;
   /** Keys that pick the highlighted option besides Enter and Tab. */
@@ -59,7 +60,14 @@ export interface ComboboxListOptions<T> {
   multiline?: boolean;
   /** The list is placed beside what `setAnchor` is given (a search bar with pills), not the field. */
   ownAnchor?: boolean;
+  /**
+   * False: nothing is highlighted until an arrow key moves, so Enter is the field's (a search bar
+   * searches for what is typed) and Tab takes the first option. Default true: the first option is.
+   */
+  highlightFirst?: boolean;
 }
+
+export type PickedBy = 'enter' | 'tab' | 'click' | 'key';
 
 type FieldElement = HTMLInputElement | HTMLTextAreaElement;
 
@@ -97,15 +105,18 @@ export function useComboboxList<T>({
   className = 'autocomplete',
   ownAnchor = false,
   multiline = false,
+  highlightFirst = true,
 }: ComboboxListOptions<T>) {
   const isOpen = open && items.length > 0;
-  const [highlight, setHighlight] = useState(0);
-  // One option is always highlighted while the list shows, the first after each change of text.
+  const none = highlightFirst ? 0 : -1;
+  const [highlight, setHighlight] = useState(none);
+  // While the list shows, one option is highlighted (the first after each change of text), or
+  // with highlightFirst false none until the arrows move.
   const highlightedIndex = !isOpen
     ? -1
     : highlight >= 0 && highlight < items.length
       ? highlight
-      : 0;
+      : none;
 
   const floating = useFloating<Element>({
     placement,
@@ -118,8 +129,10 @@ export function useComboboxList<T>({
       shift({ padding: 8 }),
       size({
         padding: 8,
-        apply({ availableHeight, elements }) {
+        apply({ availableHeight, elements, rects }) {
           elements.floating.style.maxHeight = `${Math.max(96, Math.floor(availableHeight))}px`;
+          // For lists at least as wide as their field (the search bar's), in CSS.
+          elements.floating.style.setProperty('--anchor-width', `${rects.reference.width}px`);
         },
       }),
     ],
@@ -131,20 +144,21 @@ export function useComboboxList<T>({
     highlightedIndex,
     // Nothing stays chosen: a pick goes into the field's text, the field's own business.
     selectedItem: null,
-    defaultHighlightedIndex: 0,
+    defaultHighlightedIndex: none,
     itemToString: (item) => (item === null ? '' : itemText(item)),
     itemToKey: (item: T | null) => (item === null ? null : itemKey(item)),
-    onHighlightedIndexChange: ({ highlightedIndex: next }) => setHighlight(next ?? 0),
+    onHighlightedIndexChange: ({ highlightedIndex: next }) => setHighlight(next ?? none),
     onStateChange: ({ type, selectedItem }) => {
       if (type === useCombobox.stateChangeTypes.ItemClick && selectedItem != null)
-        onPick(selectedItem);
+        onPick(selectedItem, 'click');
       else if (type === useCombobox.stateChangeTypes.InputBlur) onDismiss('blur');
     },
   });
 
-  const pickHighlighted = () => {
-    const item = items[highlightedIndex];
-    if (item !== undefined) onPick(item);
+  const pickHighlighted = (via: PickedBy) => {
+    // Tab with nothing highlighted completes the first option.
+    const item = items[via === 'tab' ? Math.max(0, highlightedIndex) : highlightedIndex];
+    if (item !== undefined) onPick(item, via);
   };
 
   /** The list's own keys; true when the key was one. */
@@ -157,16 +171,20 @@ export function useComboboxList<T>({
       onDismiss('escape');
       return true;
     }
-    if (
-      e.key === 'Tab' ||
-      (e.key === 'Enter' && !e.shiftKey && !composing) ||
-      (pickKeys?.(e) ?? false)
-    ) {
-      e.preventDefault();
-      pickHighlighted();
-      return true;
-    }
-    return false;
+    // Nothing highlighted: Enter is the field's (its form's submit).
+    const enter = e.key === 'Enter' && !e.shiftKey && !composing && highlightedIndex >= 0;
+    const via: PickedBy | null =
+      e.key === 'Tab' && !e.shiftKey
+        ? 'tab'
+        : enter
+          ? 'enter'
+          : highlightedIndex >= 0 && (pickKeys?.(e) ?? false)
+            ? 'key'
+            : null;
+    if (via === null) return false;
+    e.preventDefault();
+    pickHighlighted(via);
+    return true;
   };
 
   /** Props for the field (an input or a text area), around its own. */
