@@ -74,6 +74,7 @@ const BENCHES = {
   render: PAGE,
   startup: PAGE,
   'startup-cache': PAGE,
+  'startup-trace': PAGE,
   large: PAGE,
   'offline-search': SERVER,
   manifest: ['node', 'packages', 'opusenc', 'sha256sum'],
