@@ -115,8 +115,10 @@ describe('chat window gaps found by the audit', () => {
       await page.mouse.move(1, 1);
       await row.hover();
       await row.getByRole('button', { name: 'Add reaction' }).click();
-      await row.getByRole('searchbox', { name: 'Search emoji' }).fill('heart');
-      await row.getByRole('button', { name: 'heart', exact: true }).click();
+      // The picker is a popover, drawn outside the row.
+      const picker = page.getByRole('dialog', { name: 'Emoji picker' });
+      await picker.getByRole('searchbox', { name: 'Search emoji' }).fill('heart');
+      await picker.getByRole('button', { name: 'heart', exact: true }).click();
     };
     await pickHeart();
     const chip = row.getByRole('button', { name: /^heart: 1/ });
