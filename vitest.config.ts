@@ -60,6 +60,7 @@ export default defineConfig({
           name: 'renderer',
           environment: 'jsdom',
           globalSetup: GLOBAL_SETUP,
+          setupFiles: ['test/renderer/support/setup.ts'],
           include: ['test/renderer/**/*.test.{ts,tsx}'],
           maxWorkers: WORKERS,
           testTimeout: 20_000,
