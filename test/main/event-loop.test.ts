@@ -146,25 +146,25 @@ describe('event loop with faults injected', () => {
     await live();
     const before = await makeEvent();
     await waitForStatus(before);
-    const lastId = seen.batches.at(-1)!.events.at(-1)!.id;
-    // The restart event arrives on the live queue (the queue itself survived the restart).
+    // The restart event arrives on the live queue (the queue itself survived the restart). Its id
+    // follows the poll's last_event_id: heartbeats (every 300 ms here) also take ids, unseen above.
     proxy.inject({
       path: '/api/v1/events',
       action: {
         status: 200,
-        body: {
+        bodyFor: (query) => ({
           result: 'success',
           msg: '',
           events: [
             {
               type: 'restart',
-              id: lastId + 1,
+              id: Number(query.get('last_event_id')) + 1,
               zulip_version: '11.0',
               zulip_feature_level: 400,
               server_generation: 2,
             },
           ],
-        },
+        }),
       },
     });
     loop.wake();

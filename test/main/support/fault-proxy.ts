@@ -21,7 +21,13 @@ import {
 import type { Socket } from 'node:net';
 
 export type FaultAction =
-  | { status: number; headers?: Record<string, string>; body?: unknown }
+  | {
+      status: number;
+      headers?: Record<string, string>;
+      /** The answer's JSON, or a function of the request's query (e.g. to answer with the next event id). */
+      body?: unknown;
+      bodyFor?: (query: URLSearchParams) => unknown;
+    }
   | { delayMs: number }
   | 'drop-request' // close the connection without forwarding
   | 'drop-response'; // forward, let the server act, then cut the connection before the answer
@@ -109,7 +115,10 @@ export async function startFaultProxy(target: () => string): Promise<FaultProxy>
     }
     req.resume();
     res.writeHead(action.status, { 'content-type': 'application/json', ...action.headers });
-    res.end(action.body === undefined ? '' : JSON.stringify(action.body));
+    const body = action.bodyFor
+      ? action.bodyFor(new URL(req.url ?? '/', 'http://proxy').searchParams)
+      : action.body;
+    res.end(body === undefined ? '' : JSON.stringify(body));
   };
 
   const listen = () =>

@@ -88,7 +88,8 @@ describe('Compose uploads', () => {
   it('cancels through main', async () => {
     renderCompose();
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel upload of plan.pdf' }));
-    expect(api.cancelUpload).toHaveBeenCalledWith({ uploadId: 'upload-0001' });
+    // The chip shows before main has named the upload; a cancel then waits for that name.
+    await waitFor(() => expect(api.cancelUpload).toHaveBeenCalledWith({ uploadId: 'upload-0001' }));
     progress('cancelled', 200);
     expect(screen.queryByRole('progressbar')).toBeNull();
     expect((screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).value).toBe(
