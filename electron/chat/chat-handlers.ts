@@ -129,7 +129,7 @@ export function chatHandlers(sessions: {
         include_custom_profile_fields: p.includeCustomProfileFields,
       }),
     updateSettings: (p) => session(p).client.call(endpoints.updateSettings, p.settings),
-    markAllAsRead: (p) => session(p).client.call(endpoints.markAllAsRead, {}),
+    markAllAsRead: (p) => act(p, 'markAllAsRead'),
     getOutbox: ({ accountId }) => sessions.session(accountId).outbox.list(),
     retryOutbox: async ({ accountId }) => {
       await sessions.session(accountId).outbox.flush({ includeFailed: true });

@@ -52,6 +52,10 @@ export function actionEvents(action: OfflineAction, ctx: ActionEventContext): Ac
         undo: [flagsEvent(ids, op === 'add' ? 'remove' : 'add', flag)],
       };
     }
+    case 'markAllAsRead':
+      // As the server announces it: every message read, no ids. What was unread is not known
+      // here in full (the cache need not hold it), so a refusal is undone by the next snapshot.
+      return { shown: [flagsEvent([], 'add', 'read', true)], undo: [] };
     case 'addReaction':
     case 'removeReaction': {
       const add = action.kind === 'addReaction';
@@ -125,14 +129,19 @@ export function restoreMessageEvents(
   return [restored as UnnumberedEvent];
 }
 
-function flagsEvent(messages: number[], op: 'add' | 'remove', flag: string): UnnumberedEvent {
+function flagsEvent(
+  messages: number[],
+  op: 'add' | 'remove',
+  flag: string,
+  all = false,
+): UnnumberedEvent {
   const event: Omit<UpdateMessageFlagsAddEvent, 'id' | 'op'> & { op: 'add' | 'remove' } = {
     type: 'update_message_flags',
     op,
     operation: op as 'add',
     flag: flag as MessageFlag,
     messages,
-    all: false,
+    all,
   };
   return event as UnnumberedEvent;
 }

@@ -1,5 +1,5 @@
 // The action queue: what the person does to existing messages and topics while the server cannot be
-// reached (star, react, mark read or unread, edit, delete, mute or follow), kept beside the outbox
+// reached (star, react, mark read or unread (also all messages), edit, delete, mute or follow), kept beside the outbox
 // with the same guarantees.
 //
 // - Durable before shown: an action is written to disk before the session shows it as done (the
@@ -25,6 +25,7 @@ import { readJsonFile, writeJsonFile } from '../storage/json-file';
 export const OFFLINE_ACTION_KINDS = [
   'updateFlags',
   'updateFlagsForNarrow',
+  'markAllAsRead',
   'addReaction',
   'removeReaction',
   'editMessage',

@@ -1,15 +1,21 @@
 // Replaying one queued action at the server, deciding what its answer means. Each check below makes a
-// second attempt (after a lost answer or a crash) land on the same state as the first:
-// - a flag change or topic policy sets a state: sending it again is harmless;
-// - a reaction already there (REACTION_ALREADY_EXISTS) or already gone (REACTION_DOES_NOT_EXIST) is
-//   done, as on the public server since feature level 193 (older ones say so only in the text);
+// second attempt (after a lost answer or a crash) land on the same state as the first, and reads the
+// public server's answers (400 with these codes and texts, the same from the local server):
+// - a flag change or topic policy sets a state: sending it again is harmless. A flag change naming a
+//   message deleted meanwhile ("Invalid message(s)", which refuses the whole call) is made again
+//   for the messages still there;
+// - a reaction already there (REACTION_ALREADY_EXISTS) or already gone (REACTION_DOES_NOT_EXIST, or
+//   its message gone) is done, as on the public server since feature level 193 (older ones say so
+//   only in the text, with code BAD_REQUEST);
 // - deleting a message that is gone ("Invalid message(s)") is done;
 // - an edit first reads the message: text and topic already as wanted is done; a message changed
-//   by someone else since the person last saw it is a conflict (their edit becomes a draft). The
-//   edit itself carries prev_content_sha256 (feature level 379) of the text it was checked
-//   against, so a change in between is refused by the server and also ends as a conflict.
-// Anything else the server refuses for good is undone on screen and explained; no answer at all
-// (a network error, a 5xx, a rate limit) throws, and the action stays queued.
+//   by someone else since the person last saw it is a conflict (their edit becomes a draft), and so
+//   is one deleted meanwhile. From feature level 379 the edit itself carries prev_content_sha256
+//   of the text it was checked against, so a change in between is refused by the server and also
+//   ends as a conflict; below it, a change in the moment between the read and the edit is not seen.
+// Anything else the server refuses for good (an emoji the organization removed, "You don't have
+// permission to edit this message") is undone on screen and explained; no answer at all (a network
+// error, a 5xx, a rate limit) throws, and the action stays queued.
 import { createHash } from 'node:crypto';
 import { endpoints } from '../../shared/api/endpoints';
 import type { ServerEvent } from '../../shared/api/events';
@@ -17,17 +23,13 @@ import type { MessageWithFlags } from '../../shared/api/types';
 import type { DraftBody } from '../../shared/ipc/drafts';
 import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
-import { callAction } from './action-calls';
+import { callAction, updateWholeNarrow, type CallContext } from './action-calls';
 import { restoreMessageEvents } from './action-events';
 import type { ActionOutcome, OfflineAction, QueuedAction } from './action-queue';
 
-export interface ReplayContext {
-  client: ApiClient;
+export interface ReplayContext extends CallContext {
   selfUserId: number;
 }
-
-/** How many times a narrow's flag update follows the server's "not yet at the newest" answer. */
-const MAX_NARROW_BATCHES = 100;
 
 export async function performAction(
   entry: QueuedAction,
@@ -37,12 +39,15 @@ export async function performAction(
   try {
     switch (action.kind) {
       case 'updateFlagsForNarrow':
-        await updateWholeNarrow(ctx.client, action);
+        await updateWholeNarrow(ctx.client, action.payload);
+        return { status: 'done' };
+      case 'updateFlags':
+        await updateFlags(ctx, action);
         return { status: 'done' };
       case 'editMessage':
         return await replayEdit(entry, action, ctx);
       default:
-        await callAction(ctx.client, action);
+        await callAction(ctx, action);
         return { status: 'done' };
     }
   } catch (error) {
@@ -61,34 +66,62 @@ export function isRefusal(error: unknown): error is ApiError {
   return error instanceof ApiError && error.kind === 'server' && !error.ambiguous;
 }
 
+/**
+ * The public server's answer (400 BAD_REQUEST) for a message that is gone or that the person can no
+ * longer read, to a delete, a flag change, a reaction or a read of it.
+ */
+function messageGone(error: ApiError): boolean {
+  return error.message.toLowerCase().includes('invalid message');
+}
+
 function alreadyDone(action: OfflineAction, error: ApiError): boolean {
   const text = error.message.toLowerCase();
   switch (action.kind) {
     case 'addReaction':
       return error.code === 'REACTION_ALREADY_EXISTS' || text.includes('reaction already exists');
     case 'removeReaction':
-      return error.code === 'REACTION_DOES_NOT_EXIST' || text.includes("reaction doesn't exist");
+      // Gone with its message is gone too.
+      return (
+        error.code === 'REACTION_DOES_NOT_EXIST' ||
+        text.includes("reaction doesn't exist") ||
+        messageGone(error)
+      );
     case 'deleteMessage':
-      return text.includes('invalid message');
+      return messageGone(error);
     default:
       return false;
   }
 }
 
-/** The public web app's way: each request goes on after the last message the previous processed. */
-async function updateWholeNarrow(
-  client: ApiClient,
-  action: Extract<OfflineAction, { kind: 'updateFlagsForNarrow' }>,
+/**
+ * A flag change names messages; the server refuses the whole call when one of them is gone
+ * ("Invalid message(s)"). A message deleted meanwhile has no flag to set, so the call is made again
+ * for the messages the server still has.
+ */
+async function updateFlags(
+  ctx: ReplayContext,
+  action: Extract<OfflineAction, { kind: 'updateFlags' }>,
 ): Promise<void> {
-  let payload = action.payload;
-  for (let batch = 0; batch < MAX_NARROW_BATCHES; batch += 1) {
-    const answer = (await callAction(client, { kind: action.kind, payload })) as {
-      found_newest: boolean;
-      last_processed_id: number | null;
-    };
-    const last = answer.last_processed_id;
-    if (answer.found_newest || last === null || last === payload.anchor) return;
-    payload = { ...payload, anchor: last, includeAnchor: false, numBefore: 0 };
+  try {
+    await callAction(ctx, action);
+  } catch (error) {
+    if (!isRefusal(error) || !messageGone(error)) throw error;
+    const kept: number[] = [];
+    for (const id of action.payload.messages) {
+      const readable = await ctx.client
+        .call(endpoints.getMessage, { message_id: id, apply_markdown: false })
+        .then(
+          () => true,
+          (failure: unknown) => {
+            if (isRefusal(failure) && messageGone(failure)) return false;
+            throw failure;
+          },
+        );
+      if (readable) kept.push(id);
+    }
+    if (kept.length === 0) return; // every message is gone: nothing left to flag
+    if (kept.length === action.payload.messages.length) throw error; // refused for another reason
+    await callAction(ctx, { ...action, payload: { ...action.payload, messages: kept } });
   }
 }
 
@@ -131,7 +164,7 @@ async function replayEdit(
     if (changed) return conflict();
   }
   try {
-    await callAction(ctx.client, {
+    await callAction(ctx, {
       kind: 'editMessage',
       payload: {
         ...action.payload,
@@ -202,6 +235,8 @@ function draftOf(message: MessageWithFlags, content: string, selfUserId: number)
 
 function describe(action: OfflineAction): string {
   switch (action.kind) {
+    case 'markAllAsRead':
+      return 'Marking all messages as read offline';
     case 'updateFlags':
     case 'updateFlagsForNarrow':
       return `Marking messages (${action.payload.op === 'add' ? '' : 'un'}${action.payload.flag}) offline`;

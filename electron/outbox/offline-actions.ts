@@ -24,7 +24,7 @@ import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { PageRequest } from '../cache/cached-pages';
 import type { DraftStore } from '../drafts/drafts';
-import { callAction } from './action-calls';
+import { callAction, type CallContext } from './action-calls';
 import { actionEvents, type UnnumberedEvent } from './action-events';
 import {
   ActionQueue,
@@ -67,7 +67,7 @@ export class OfflineActions {
         before: options.beforeReplay,
         perform: (entry) =>
           performAction(entry, {
-            client: options.client,
+            ...this.callContext(),
             selfUserId: options.register()?.user_id ?? 0,
           }),
       },
@@ -94,7 +94,7 @@ export class OfflineActions {
   async act(action: OfflineAction): Promise<unknown> {
     if (this.options.isOnline() && this.queue.size === 0) {
       try {
-        return await callAction(this.options.client, action);
+        return await callAction(this.callContext(), action);
       } catch (error) {
         const unanswered =
           error instanceof ApiError && (error.kind === 'network' || error.kind === 'timeout');
@@ -107,6 +107,13 @@ export class OfflineActions {
 
   flush(): Promise<void> {
     return this.queue.flush();
+  }
+
+  private callContext(): CallContext {
+    return {
+      client: this.options.client,
+      featureLevel: this.options.register()?.zulip_feature_level ?? 0,
+    };
   }
 
   /** Events arrived: the account knows the server's state as of now. */
@@ -215,6 +222,7 @@ function withEditBase(action: OfflineAction, queued: readonly QueuedAction[]): O
 function answerFor(action: OfflineAction, narrowIds: readonly number[]): unknown {
   const success = { result: 'success', msg: '', queued: true };
   if (action.kind === 'updateFlags') return { ...success, messages: action.payload.messages };
+  if (action.kind === 'markAllAsRead') return { ...success, complete: true };
   if (action.kind === 'updateFlagsForNarrow') {
     return {
       ...success,

@@ -11,8 +11,10 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../shared/api/events';
+import { callAction } from '../../electron/outbox/action-calls';
 import { sha256 } from '../../electron/outbox/action-replay';
 import { startTestServer, type TestServer } from '../support/server';
+import { haveShared, readSharedJson, type RecordedCall } from '../support/shared-fixtures';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy';
 import { eventually, startMain, type MainHarness } from './support/harness';
 
@@ -57,6 +59,7 @@ afterEach(async () => {
   await main.close();
 });
 
+const ERRORS_FIXTURE = 'fixtures/zulip-server/errors-fl372.json';
 const session = () => main.services.session(main.accountId);
 const queued = () => session().actions.list();
 const handlers = () => main.services.handlers;
@@ -416,6 +419,153 @@ describe('actions done offline', () => {
     expect(queued()).toEqual([]);
   });
 });
+
+describe("mark all as read, and the server's feature level", () => {
+  const unreadOnServer = async () => {
+    const res = await realm.client('owner').get('/messages', {
+      anchor: 'newest',
+      num_before: 100,
+      num_after: 0,
+      narrow: [{ operator: 'is', operand: 'unread' }],
+    });
+    return (res.body.messages as unknown[]).length;
+  };
+
+  it('marks every message read offline: shown at once, replayed once when the server is back', async () => {
+    for (const content of ['unread one', 'unread two']) {
+      await realm.client('emma').post('/messages', { type: 'stream', to: channel, topic, content });
+    }
+    await eventually(async () => ((await unreadOnServer()) >= 2 ? true : undefined));
+    await goOffline();
+    const from = eventCount();
+    const answer = await handlers().markAllAsRead({ accountId: accountId() });
+    expect(answer).toMatchObject({ result: 'success', complete: true, queued: true });
+    // As the server announces it: every message read, no ids (the cache need not hold them all).
+    expect(shown(from, (e) => e.type === 'update_message_flags')).toMatchObject({
+      op: 'add',
+      flag: 'read',
+      all: true,
+      messages: [],
+    });
+    expect(queued().map((a) => a.action.kind)).toEqual(['markAllAsRead']);
+    expect(await unreadOnServer()).toBeGreaterThanOrEqual(2);
+
+    await goOnline();
+    await replayed();
+    expect(await unreadOnServer()).toBe(0);
+    // The local server is at feature level 400: the public web app's way, not the deprecated call.
+    expect(requests('POST', '/messages/flags/narrow')).toBeGreaterThanOrEqual(1);
+    expect(requests('POST', '/mark_all_as_read')).toBe(0);
+    expect(session().actions.notices()).toEqual([]);
+  });
+
+  it('asks a server below feature level 155 with POST /mark_all_as_read', async () => {
+    await realm
+      .client('emma')
+      .post('/messages', { type: 'stream', to: channel, topic, content: 'x' });
+    await eventually(async () => ((await unreadOnServer()) >= 1 ? true : undefined));
+    const before = requests('POST', '/messages/flags/narrow');
+    await callAction(
+      { client: session().client, featureLevel: 154 },
+      { kind: 'markAllAsRead', payload: {} },
+    );
+    expect(await unreadOnServer()).toBe(0);
+    expect(requests('POST', '/mark_all_as_read')).toBe(1);
+    expect(requests('POST', '/messages/flags/narrow')).toBe(before);
+  });
+
+  it('sends prev_content_sha256 only from feature level 379, where the server checks it', async () => {
+    const edit = (featureLevel: number, content: string) =>
+      callAction(
+        { client: session().client, featureLevel },
+        {
+          kind: 'editMessage',
+          payload: { messageId, content, prevContentSha256: sha256('not the text') },
+        },
+      );
+    // Checked (and refused: the fingerprint is not the message's) at 379 ...
+    await expect(edit(379, 'checked edit')).rejects.toMatchObject({ status: 400 });
+    expect((await serverMessage()).raw_content).toBe('original text');
+    // ... left out below it, where a server would not know it.
+    await edit(378, 'unchecked edit');
+    expect((await serverMessage()).raw_content).toBe('unchecked edit');
+  });
+});
+
+describe("replay against the public server's answers (fixtures/zulip-server, feature level 372)", () => {
+  it.runIf(haveShared(ERRORS_FIXTURE))(
+    'undoes an edit refused as the public server refuses it, and says why',
+    async () => {
+      const refusal = recordedError('PATCH', '/api/v1/messages/');
+      await goOffline();
+      await handlers().editMessage({
+        accountId: accountId(),
+        messageId,
+        content: 'edited offline',
+      });
+      proxy.inject({
+        path: `/api/v1/messages/${messageId}`,
+        method: 'PATCH',
+        action: { status: refusal.status, body: refusal.response },
+      });
+      const from = eventCount();
+      await goOnline();
+      await replayed();
+      const [notice] = session().actions.notices();
+      expect(notice).toMatchObject({ kind: 'refused' });
+      expect(notice!.text).toContain("You don't have permission to edit this message");
+      expect((await serverMessage()).raw_content).toBe('original text');
+      // The message shows the server's text again.
+      expect(
+        shown(from, (e) => e.type === 'update_message' && e.message_id === messageId),
+      ).toMatchObject({ content: expect.stringContaining('original text') });
+    },
+  );
+
+  it('takes a star or a reaction removal of messages deleted meanwhile as done for those', async () => {
+    const other = await realm.client('owner').post('/messages', {
+      type: 'stream',
+      to: channel,
+      topic,
+      content: 'deleted meanwhile',
+    });
+    const doomed = other.body.id as number;
+    await realm.client('owner').post(`/messages/${doomed}/reactions`, { emoji_name: 'octopus' });
+    await main.waitForPush('events', (b) =>
+      b.events.some((e) => e.type === 'reaction' && e.message_id === doomed),
+    );
+    await goOffline();
+    await handlers().updateFlags({
+      accountId: accountId(),
+      messages: [messageId, doomed],
+      op: 'add',
+      flag: 'starred',
+    });
+    await handlers().removeReaction({
+      accountId: accountId(),
+      messageId: doomed,
+      emojiName: 'octopus',
+      emojiCode: '1f419',
+      reactionType: 'unicode_emoji',
+    });
+    // The public server's answer to both for a message that is gone: 400 "Invalid message(s)".
+    await realm.client('owner').delete(`/messages/${doomed}`);
+    await goOnline();
+    await replayed();
+    expect((await serverMessage()).message.flags).toContain('starred');
+    expect(session().actions.notices()).toEqual([]);
+  });
+});
+
+/** A failed call of errors-fl372.json (the public server's real answer) by method and path start. */
+function recordedError(method: string, pathStart: string): RecordedCall {
+  const calls = readSharedJson<RecordedCall[]>(ERRORS_FIXTURE);
+  const call = calls.find(
+    (c) => c.request.method === method && c.request.path.startsWith(pathStart),
+  );
+  if (!call) throw new Error(`no recorded ${method} ${pathStart}`);
+  return call;
+}
 
 /** The main-process services in a child process that a test can SIGKILL (support/main-process.ts). */
 function mainProcess(dataDir: string, first: boolean) {

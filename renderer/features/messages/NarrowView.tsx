@@ -11,6 +11,17 @@ import { Compose, destinationForView, destinationOfMessage } from '../compose/Co
 import { useUi } from '../../store/ui-store';
 import { TypingIndicator } from '../people/TypingIndicator';
 import { markNarrowRead } from '../sidebar/Sidebar';
+import { api } from '../../bridge/api';
+
+/**
+ * All messages: main's one "mark all as read" (queued offline like other flag changes, and made
+ * as the server's feature level asks); any other narrow: its unread messages, batch by batch.
+ */
+function markRead(accountId: string, narrow: Narrow): Promise<unknown> {
+  return narrow.length === 0
+    ? api().markAllAsRead({ accountId })
+    : markNarrowRead(accountId, narrow);
+}
 
 export function NarrowView({
   accountId,
@@ -46,7 +57,7 @@ export function NarrowView({
         <h1>{info.title}</h1>
         <button
           type="button"
-          onClick={() => void markNarrowRead(accountId, narrow).catch(() => undefined)}
+          onClick={() => void markRead(accountId, narrow).catch(() => undefined)}
         >
           Mark all as read
         </button>
