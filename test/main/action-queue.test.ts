@@ -91,6 +91,21 @@ function shown(from: number, match: (event: ServerEvent) => boolean): ServerEven
 }
 const eventCount = () => main.pushesOf('events').length;
 
+/** Another message of the owner's in the test's topic, once it has reached main's event path. */
+async function anotherMessage(content: string): Promise<number> {
+  const sent = await realm.client('owner').post('/messages', {
+    type: 'stream',
+    to: channel,
+    topic,
+    content,
+  });
+  const id = sent.body.id as number;
+  await main.waitForPush('events', (b) =>
+    b.events.some((e) => e.type === 'message' && e.message.id === id),
+  );
+  return id;
+}
+
 async function serverMessage(id = messageId) {
   const res = await realm.client('owner').get(`/messages/${id}`, { apply_markdown: false });
   return res.body as {
@@ -187,16 +202,7 @@ describe('actions done offline', () => {
   });
 
   it('marks a conversation unread, mutes a topic and deletes a message offline', async () => {
-    const other = await realm.client('owner').post('/messages', {
-      type: 'stream',
-      to: channel,
-      topic,
-      content: 'to be deleted',
-    });
-    const doomed = other.body.id as number;
-    await main.waitForPush('events', (b) =>
-      b.events.some((e) => e.type === 'message' && e.message.id === doomed),
-    );
+    const doomed = await anotherMessage('to be deleted');
     await goOffline();
     const from = eventCount();
     const unread = await handlers().updateFlagsForNarrow({
@@ -523,13 +529,7 @@ describe("replay against the public server's answers (fixtures/zulip-server, fea
   );
 
   it('takes a star or a reaction removal of messages deleted meanwhile as done for those', async () => {
-    const other = await realm.client('owner').post('/messages', {
-      type: 'stream',
-      to: channel,
-      topic,
-      content: 'deleted meanwhile',
-    });
-    const doomed = other.body.id as number;
+    const doomed = await anotherMessage('deleted meanwhile');
     await realm.client('owner').post(`/messages/${doomed}/reactions`, { emoji_name: 'octopus' });
     await main.waitForPush('events', (b) =>
       b.events.some((e) => e.type === 'reaction' && e.message_id === doomed),
