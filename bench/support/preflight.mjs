@@ -77,6 +77,7 @@ const BENCHES = {
   'startup-trace': PAGE,
   large: PAGE,
   'offline-search': SERVER,
+  sync: SERVER,
   manifest: ['node', 'packages', 'opusenc', 'sha256sum'],
   'meeting-message': [...SERVER, 'opusenc'],
 };
