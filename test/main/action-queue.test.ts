@@ -557,6 +557,31 @@ describe("replay against the public server's answers (fixtures/zulip-server, fea
   });
 });
 
+describe('replay against servers before feature level 193', () => {
+  it('reads a reaction already gone from the text of the answer (code BAD_REQUEST)', async () => {
+    await goOffline();
+    await handlers().removeReaction({
+      accountId: accountId(),
+      messageId,
+      emojiName: 'octopus',
+      emojiCode: '1f419',
+      reactionType: 'unicode_emoji',
+    });
+    // As servers older than feature level 193 answer: no REACTION_DOES_NOT_EXIST code.
+    proxy.inject({
+      path: `/api/v1/messages/${messageId}/reactions`,
+      method: 'DELETE',
+      action: {
+        status: 400,
+        body: { result: 'error', code: 'BAD_REQUEST', msg: "Reaction doesn't exist." },
+      },
+    });
+    await goOnline();
+    await replayed();
+    expect(session().actions.notices()).toEqual([]);
+  });
+});
+
 /** A failed call of errors-fl372.json (the public server's real answer) by method and path start. */
 function recordedError(method: string, pathStart: string): RecordedCall {
   const calls = readSharedJson<RecordedCall[]>(ERRORS_FIXTURE);
