@@ -9,12 +9,13 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../shared/api/events';
 import { sha256 } from '../../electron/outbox/action-replay';
-import { startTestServer, type TestServer } from '../support/server';
-import { startFaultProxy, type FaultProxy } from './support/fault-proxy';
-import { eventually, startMain, type MainHarness } from './support/harness';
+import type { TestServer } from '../support/server';
+import type { FaultProxy } from './support/fault-proxy';
+import { eventually, type MainHarness } from './support/harness';
+import { mainThroughProxy } from './support/through-proxy';
 
 let realm: TestServer;
 let proxy: FaultProxy;
@@ -24,18 +25,9 @@ let channel: string;
 let messageId: number;
 let topic: string;
 
-beforeAll(async () => {
-  realm = await startTestServer({ heartbeatMs: 500 });
-  proxy = await startFaultProxy(() => realm.url);
-});
-afterAll(async () => {
-  await proxy?.close();
-  await realm?.close();
-});
-beforeEach(async () => {
-  main = await startMain({ site: proxy.url, user: realm.users.owner });
-  const snapshot = await main.live();
-  const sub = snapshot.register.subscriptions[0];
+mainThroughProxy('owner', async (env) => {
+  ({ realm, proxy, main } = env);
+  const sub = env.snapshot.register.subscriptions[0];
   streamId = sub.stream_id;
   channel = sub.name;
   topic = `offline ${Date.now()}`;
@@ -50,11 +42,6 @@ beforeEach(async () => {
   await main.waitForPush('events', (b) =>
     b.events.some((e) => e.type === 'message' && e.message.id === messageId),
   );
-});
-afterEach(async () => {
-  proxy.clearRules();
-  await proxy.acceptConnections().catch(() => undefined);
-  await main.close();
 });
 
 const session = () => main.services.session(main.accountId);
