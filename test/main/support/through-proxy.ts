@@ -73,7 +73,7 @@ export function mainThroughProxy(
 }
 
 /** Every rule retired and connections accepted again (the next test starts fault-free). */
-async function liftFaults(proxy: FaultProxy | undefined): Promise<void> {
+export async function liftFaults(proxy: FaultProxy | undefined): Promise<void> {
   proxy?.clearRules();
   await proxy?.acceptConnections().catch(() => undefined);
 }
