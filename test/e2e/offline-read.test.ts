@@ -16,17 +16,17 @@ describe('reading offline', () => {
     // Posted while the app is closed: only sync can bring these messages.
     await app.stopHost();
     const emma = realmClient(realm, 'emma');
+    /** Emma's message in #general; its id. */
+    const post = async (topic: string, content: string) => {
+      const sent = await emma.post('/messages', { type: 'stream', to: 'general', topic, content });
+      expect(sent.status).toBe(200);
+      return sent.body.id as number;
+    };
     const topics = ['offline alpha', 'offline beta', 'offline gamma'];
     for (const topic of topics) {
       for (let i = 1; i <= 4; i += 1) {
         const content = `${topic} line ${i}${topic === 'offline beta' && i === 2 ? ' mentions a tamarillo' : ''}`;
-        const sent = await emma.post('/messages', {
-          type: 'stream',
-          to: 'general',
-          topic,
-          content,
-        });
-        expect(sent.status).toBe(200);
+        await post(topic, content);
       }
     }
     await app.startHost();
@@ -44,34 +44,20 @@ describe('reading offline', () => {
       .toBeGreaterThanOrEqual(topics.length);
     // Arrives while the app runs, after the pass chose its conversations (sync has counted some):
     // kept as it came, the conversation's history never fetched.
-    const partial = await emma.post('/messages', {
-      type: 'stream',
-      to: 'general',
-      topic: 'offline partial',
-      content: 'offline partial arrived live',
-    });
-    expect(partial.status).toBe(200);
+    const partial = await post('offline partial', 'offline partial arrived live');
     const heard = () =>
       app.host.services
         .session(accountId)
         .getSnapshot()
         .events.some(
-          (e) =>
-            e.type === 'message' &&
-            (e as { message: { id: number } }).message.id === partial.body.id,
+          (e) => e.type === 'message' && (e as { message: { id: number } }).message.id === partial,
         );
     await expect.poll(heard, { timeout: 20_000 }).toBe(true);
 
     // The app is closed, a conversation starts that it never hears of, the server goes down, the
     // app starts again.
     const page = await session.relaunchApp(async () => {
-      const never = await emma.post('/messages', {
-        type: 'stream',
-        to: 'general',
-        topic: 'offline never',
-        content: 'offline never kept here',
-      });
-      expect(never.status).toBe(200);
+      await post('offline never', 'offline never kept here');
       await realm.stop();
     });
     const coverageNote = page.getByTestId('offline-coverage');
