@@ -459,7 +459,7 @@ export class AccountSession {
     if (this.cache) {
       this.cache.applyContext = applyContextOf(register);
       const snapshot = this.snapshot;
-      this.deferWrite(() => this.cache?.saveSnapshot(snapshot));
+      this.deferWrite(() => this.saveSnapshot(snapshot));
     }
     this.lastEventId = register.last_event_id;
     // The new snapshot does not have what is still queued: show it again on top.
@@ -508,7 +508,26 @@ export class AccountSession {
 
   /** Queues a cache write for a turn of the event loop after the current task (writeDeferred). */
   private deferWrite(write: () => void): void {
-    if (this.deferredWrites.push(write) === 1) afterPendingIo(() => this.writeDeferred());
+    if (this.deferredWrites.push(write) !== 1) return;
+    afterPendingIo(() => {
+      try {
+        this.writeDeferred();
+      } catch (error) {
+        // Out of any call's path, a failed write must not take main down: the cache only lags.
+        console.error(`Tributary: writing ${this.id}'s cache failed`, error);
+      }
+    });
+  }
+
+  private saveSnapshot(snapshot: SnapshotMessage): void {
+    if (!this.cache || this.cache.isClosed) return;
+    try {
+      this.cache.saveSnapshot(snapshot);
+    } catch (error) {
+      // As for a page: the renderer has the snapshot either way; background sync says the disk is full.
+      if (!isDiskFull(error)) throw error;
+      this.offline?.noteDiskFull();
+    }
   }
 
   /**
