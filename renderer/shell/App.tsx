@@ -159,13 +159,7 @@ function Shell({ store }: { store: ChatStore }) {
           data-people={layout.peopleInline ? 'inline' : 'overlay'}
         >
           {loaded ? (
-            <Drawer
-              open={layout.panel === 'sidebar'}
-              label="Conversations"
-              side="left"
-              toggleSelector=".sidebar-toggle"
-              onClose={layout.closePanel}
-            >
+            <Drawer panel="sidebar" layout={layout}>
               <Sidebar accountId={activeAccountId} />
             </Drawer>
           ) : null}
@@ -174,13 +168,7 @@ function Shell({ store }: { store: ChatStore }) {
             {main}
           </main>
           {loaded && peopleShown ? (
-            <Drawer
-              open={layout.panel === 'people'}
-              label="People"
-              side="right"
-              toggleSelector=".people-toggle"
-              onClose={layout.closePanel}
-            >
+            <Drawer panel="people" layout={layout}>
               {peopleListReady ? <UserList /> : <aside className="user-list" aria-label="People" />}
             </Drawer>
           ) : null}

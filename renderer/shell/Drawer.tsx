@@ -3,36 +3,38 @@
 // layers and the return of focus to the button are Radix's, as for every other overlay.
 import type { ReactNode } from 'react';
 import { PanelDialog } from '../lib/ui/Dialog';
+import type { Layout, OverlayPanel } from './layout';
 
+/** Each drawer's name, side, and the top-bar button that opens it (TopBar.tsx). */
+const DRAWERS = {
+  sidebar: { label: 'Conversations', side: 'left', toggle: '.sidebar-toggle' },
+  people: { label: 'People', side: 'right', toggle: '.people-toggle' },
+} as const;
+
+/** Draws `children` as they are, or as the drawer `panel` while the layout has it open. */
 export function Drawer({
-  open,
-  label,
-  side,
-  toggleSelector,
-  onClose,
+  panel,
+  layout,
   children,
 }: {
-  /** Shown as a drawer; when false the panel is drawn as it is (inline, or folded away by CSS). */
-  open: boolean;
-  label: string;
-  side: 'left' | 'right';
-  /** The top-bar button that opens it: pressing it toggles, rather than closing as "outside". */
-  toggleSelector: string;
-  onClose: () => void;
+  panel: Exclude<OverlayPanel, null>;
+  layout: Layout;
   children: ReactNode;
 }) {
-  if (!open) return children;
+  if (layout.panel !== panel) return children;
+  const { label, side, toggle } = DRAWERS[panel];
   return (
     <PanelDialog
       label={label}
       className={`drawer drawer-${side}`}
-      onClose={onClose}
+      onClose={layout.closePanel}
       keepsEscape={(e) => {
         // A filter being typed in the panel clears first (the channel filter, the people search).
         const field = e.target as HTMLInputElement;
         return field.tagName === 'INPUT' && !!field.value && !!field.closest('.drawer');
       }}
-      keepsOpenOn={(target) => !!target.closest(toggleSelector)}
+      // Its own button toggles it, rather than closing it as a press outside.
+      keepsOpenOn={(target) => !!target.closest(toggle)}
     >
       {children}
     </PanelDialog>
