@@ -318,6 +318,20 @@ describe.each([
     await expect.poll(() => toggle.evaluate((el) => el === document.activeElement)).toBe(true);
     // Esc closed the overlay only: the conversation is still on screen.
     await page.getByRole('heading', { name: '#general > layout' }).waitFor();
+    // A card opened from a row lies over the drawer: pressing in it is not outside, and Esc closes
+    // the card first, then the drawer.
+    await toggle.click();
+    await people()
+      .getByRole('button', { name: /Emma Member/ })
+      .click();
+    const card = page.getByRole('dialog', { name: 'User card: Emma Member' });
+    await card.click({ position: { x: 4, y: 4 } });
+    expect(await people().count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => card.count()).toBe(0);
+    expect(await people().count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => people().count()).toBe(0);
     await toggle.click();
     await people().waitFor();
     await page.getByRole('textbox', { name: 'Message' }).click();
