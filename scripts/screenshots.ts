@@ -40,7 +40,18 @@ const MEETING = 'fixtures/manifests/weekly-planning/manifest.json';
 interface Screen {
   name: string;
   /** Brings the freshly loaded app to the screen and waits until it shows. */
-  show(page: Page, app: App): Promise<void>;
+  show(page: Page, app: App, realm: Realm): Promise<void>;
+  /** Puts back what showing it changed (the server it stopped), after the picture. */
+  after?(page: Page, app: App, realm: Realm): Promise<void>;
+}
+
+/** The conversation sidebar, opened from its top-bar button where the window is too narrow for it. */
+async function showSidebar(page: Page): Promise<void> {
+  const toggle = page
+    .getByRole('banner')
+    .getByRole('button', { name: 'Conversations', exact: true });
+  if (await toggle.count()) await toggle.click();
+  await page.getByRole('navigation', { name: 'Conversations' }).waitFor();
 }
 
 const SCREENS: Screen[] = [
@@ -110,8 +121,13 @@ const SCREENS: Screen[] = [
     show: (page) => openSettings(page, 'Users'),
   },
   {
+    name: 'settings-offline',
+    show: (page) => openSettings(page, 'Offline'),
+  },
+  {
     name: 'channel-browser',
     async show(page) {
+      await showSidebar(page);
       await page
         .getByRole('navigation', { name: 'Conversations' })
         .getByRole('button', { name: 'Browse channels' })
@@ -129,10 +145,55 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    name: 'emoji-picker',
+    async show(page) {
+      await openTopic(page, 'design', 'dark mode');
+      const message = page.getByTestId('message').last();
+      await message.hover();
+      await message.getByRole('button', { name: 'Add reaction' }).click();
+      await page.getByRole('dialog', { name: 'Emoji picker' }).waitFor();
+    },
+  },
+  {
+    name: 'status-editor',
+    async show(page) {
+      await page.getByRole('button', { name: 'Set status', exact: true }).click();
+      await page.getByRole('dialog', { name: 'Set status' }).waitFor();
+    },
+  },
+  {
+    name: 'schedule-send',
+    async show(page) {
+      await openTopic(page, 'general', 'release 1.2');
+      await page.getByRole('textbox', { name: 'Message' }).fill('For tomorrow morning');
+      await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+      await page.getByRole('dialog', { name: 'Schedule message' }).waitFor();
+    },
+  },
+  {
+    name: 'search-suggestions',
+    async show(page) {
+      await page.getByRole('combobox', { name: 'Search messages' }).fill('de');
+      await page.getByRole('listbox', { name: 'Search suggestions' }).waitFor();
+    },
+  },
+  {
     name: 'sign-in',
     async show(page) {
       await page.getByRole('button', { name: 'Add account' }).click();
       await page.getByRole('heading', { name: 'Sign in to a chat server' }).waitFor();
+    },
+  },
+  {
+    // Last: it stops the realm's server, and the app needs a moment to find it back.
+    name: 'offline-pill',
+    async show(page, _app, realm) {
+      await realm.stop();
+      await page.getByTestId('offline-indicator').waitFor({ timeout: 30_000 });
+    },
+    async after(page, _app, realm) {
+      await realm.restart();
+      await page.getByTestId('offline-indicator').waitFor({ state: 'detached', timeout: 60_000 });
     },
   },
 ];
@@ -221,13 +282,15 @@ async function main(): Promise<void> {
           const file = join(out, `${screen.name}-${window.width}-${theme}.png`);
           try {
             await load(page, app);
-            await screen.show(page, app);
+            await screen.show(page, app, realm);
             await settle(page);
             await save(page, file);
             console.log(`wrote ${file}`);
+            await screen.after?.(page, app, realm);
           } catch (error) {
             // Keep going: a screen that cannot be reached at one width is itself a finding.
             await save(page, file).catch(() => undefined);
+            await screen.after?.(page, app, realm).catch(() => undefined);
             const reason = (error as Error).message.split('\n')[0];
             failed.push(`${screen.name} at ${window.width} px, ${theme}: ${reason}`);
             console.error(`could not show ${screen.name} (${window.width}, ${theme}): ${reason}`);

@@ -87,6 +87,11 @@ export class AccountSession {
   private matchContextCache: { register: RegisterResponse; ctx: NarrowMatchContext } | null = null;
   /** The newest event id delivered (real or made here): events made here number after it. */
   private lastEventId = -1;
+  /**
+   * Cache writes left for later, in order: a fresh snapshot (onSnapshot) and the pages the renderer
+   * was already answered with (getMessages). See writeDeferred.
+   */
+  private deferredWrites: Array<() => void> = [];
 
   constructor(private readonly options: SessionOptions) {
     const { record, push } = options;
@@ -150,9 +155,7 @@ export class AccountSession {
       register: () => this.snapshot?.register ?? null,
       backlog: () => this.backlog,
       cachedIds: (narrow, request) =>
-        this.cache
-          ?.cachedPage(narrow, request, this.matchContext(), this.horizon())
-          ?.messages.map((m) => m.id) ?? [],
+        this.cachedPage(narrow, request)?.messages.map((m) => m.id) ?? [],
       deliver: (events) => this.deliverLocal(events),
       push,
     });
@@ -215,6 +218,7 @@ export class AccountSession {
     this.outbox.dispose();
     this.actions.dispose();
     await this.loop.close();
+    this.writeDeferred();
     this.cache?.close();
   }
 
@@ -235,9 +239,7 @@ export class AccountSession {
     lastPage: MessagesPage | null;
   } {
     const lastPage =
-      this.fromCache && this.lastNarrow
-        ? this.cache?.cachedPage(this.lastNarrow, FIRST_PAGE, this.matchContext(), this.horizon())
-        : null;
+      this.fromCache && this.lastNarrow ? this.cachedPage(this.lastNarrow, FIRST_PAGE) : null;
     return {
       snapshot: this.snapshot,
       events: [...this.backlog],
@@ -258,8 +260,7 @@ export class AccountSession {
    * live (starting, or the server unreachable) or when the server cannot be reached.
    */
   async getMessages(narrow: NarrowTerm[], request: PageRequest): Promise<MessagesPage> {
-    const fromCache = () =>
-      this.cache?.cachedPage(narrow, request, this.matchContext(), this.horizon()) ?? null;
+    const fromCache = () => this.cachedPage(narrow, request);
     // An empty answer from a span that does not reach that far (scrolling past what is kept), or
     // about a conversation never kept, is worth asking the server for; the cache still answers if
     // the server cannot be reached.
@@ -281,7 +282,8 @@ export class AccountSession {
         client_gravatar: false,
         allow_empty_topic_name: true,
       });
-      this.recordPage(narrow, request, page);
+      // Kept after the answer has gone: indexing a page's text for search would delay it.
+      this.deferWrite(() => this.recordPage(narrow, request, page));
       return page;
     } catch (error) {
       const unreachable =
@@ -305,9 +307,16 @@ export class AccountSession {
       const unreachable =
         error instanceof ApiError && (error.kind === 'network' || error.kind === 'timeout');
       if (!unreachable || !this.cache || this.cache.isClosed) throw error;
+      this.writeDeferred();
       this.cache.flush();
       return { result: 'success', msg: '', topics: this.cache.store.topics(streamId) };
     }
+  }
+
+  /** A page from the cache, which first keeps the pages answered before (getMessages). */
+  private cachedPage(narrow: NarrowTerm[], request: PageRequest): MessagesPage | null {
+    this.writeDeferred();
+    return this.cache?.cachedPage(narrow, request, this.matchContext(), this.horizon()) ?? null;
   }
 
   /** Keeps a page the server answered (the renderer's or background sync's) in the cache. */
@@ -444,10 +453,13 @@ export class AccountSession {
       register.user_settings?.enable_drafts_synchronization ?? false,
       register.drafts ?? [],
     );
-    // After the push: writing a large snapshot must not delay the renderer.
+    // Written to the cache a little later: for a large organization the write (serializing and
+    // sealing megabytes) would otherwise hold up the page's first calls, which arrive while main
+    // handles the register. The next events write it first (deliver), so the cache's order holds.
     if (this.cache) {
       this.cache.applyContext = applyContextOf(register);
-      this.cache.saveSnapshot(this.snapshot);
+      const snapshot = this.snapshot;
+      this.deferWrite(() => this.saveSnapshot(snapshot));
     }
     this.lastEventId = register.last_event_id;
     // The new snapshot does not have what is still queued: show it again on top.
@@ -494,8 +506,46 @@ export class AccountSession {
     for (const event of events) if (event.id > this.lastEventId) this.lastEventId = event.id;
   }
 
+  /** Queues a cache write for a turn of the event loop after the current task (writeDeferred). */
+  private deferWrite(write: () => void): void {
+    if (this.deferredWrites.push(write) !== 1) return;
+    afterPendingIo(() => {
+      try {
+        this.writeDeferred();
+      } catch (error) {
+        // Out of any call's path, a failed write must not take main down: the cache only lags.
+        console.error(`Tributary: writing ${this.id}'s cache failed`, error);
+      }
+    });
+  }
+
+  private saveSnapshot(snapshot: SnapshotMessage): void {
+    if (!this.cache || this.cache.isClosed) return;
+    try {
+      this.cache.saveSnapshot(snapshot);
+    } catch (error) {
+      // As for a page: the renderer has the snapshot either way; background sync says the disk is full.
+      if (!isDiskFull(error)) throw error;
+      this.offline?.noteDiskFull();
+    }
+  }
+
+  /**
+   * Runs the deferred cache writes, in the order they were queued: soon after they were, and at
+   * once before the next events (which must follow a snapshot or a page in the cache), before a
+   * read of the cache, and at stop.
+   */
+  private writeDeferred(): void {
+    const writes = this.deferredWrites;
+    this.deferredWrites = [];
+    if (!this.cache || this.cache.isClosed) return;
+    for (const write of writes) write();
+  }
+
   /** The session's one path for events, the server's or made here: backlog, renderer, cache. */
   private deliver(queueId: string, events: ServerEvent[]): void {
+    // Events after a snapshot or a page follow them in the cache too.
+    this.writeDeferred();
     for (const event of events) {
       this.backlog.push(event); // no spread: a batch may be huge
       if (event.id > this.lastEventId) this.lastEventId = event.id;
@@ -521,6 +571,7 @@ export class AccountSession {
       this.signedOut = true;
       // Signed out (the key was revoked or the user deactivated): nothing of the realm stays on disk.
       this.offline?.stop();
+      this.deferredWrites = [];
       this.cache?.destroy();
       this.cache = null;
     }
@@ -534,6 +585,14 @@ export class AccountSession {
       void this.drafts.sync();
     }
   }
+}
+
+/**
+ * Runs `task` once the I/O that became ready meanwhile has been handled: a second turn of the event
+ * loop, so the page's calls that arrived during a long task are answered before the next one.
+ */
+function afterPendingIo(task: () => void): void {
+  setImmediate(() => setImmediate(task));
 }
 
 /** Channel names for messages moved between channels while the cache applies events. */

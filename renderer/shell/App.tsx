@@ -9,7 +9,8 @@ import { selectActiveAccount, type ChatStore } from '../store';
 import { connectBridge } from './bridge-sync';
 import { api } from '../bridge/api';
 import { leaveScreen, toggleUserList, useUi } from '../store/ui-store';
-import { useDismissPanel, useLayout } from './layout';
+import { useLayout } from './layout';
+import { Drawer } from './Drawer';
 import { TopBar } from './TopBar';
 import { ScreenOverlay } from './ScreenOverlay';
 import { Welcome } from '../features/help/Welcome';
@@ -63,12 +64,6 @@ function Shell({ store }: { store: ChatStore }) {
   const userSettings = useChatStore((s) => selectActiveAccount(s)?.settings.user);
   const searchRef = useRef<HTMLInputElement>(null);
   const layout = useLayout();
-  useDismissPanel(
-    layout.panel,
-    layout.closePanel,
-    layout.panel === 'people' ? '.user-list' : '.sidebar',
-    layout.panel === 'people' ? '.people-toggle' : '.sidebar-toggle',
-  );
   useShortcuts(store, searchRef);
   useDisplaySettings(userSettings ?? {});
   useHomeViewAtStart(loaded, userSettings?.web_home_view);
@@ -163,17 +158,19 @@ function Shell({ store }: { store: ChatStore }) {
           }
           data-people={layout.peopleInline ? 'inline' : 'overlay'}
         >
-          {loaded ? <Sidebar accountId={activeAccountId} /> : null}
+          {loaded ? (
+            <Drawer panel="sidebar" layout={layout}>
+              <Sidebar accountId={activeAccountId} />
+            </Drawer>
+          ) : null}
           <main className="main">
             {loaded && !screen ? <Welcome /> : null}
             {main}
           </main>
           {loaded && peopleShown ? (
-            peopleListReady ? (
-              <UserList />
-            ) : (
-              <aside className="user-list" aria-label="People" />
-            )
+            <Drawer panel="people" layout={layout}>
+              {peopleListReady ? <UserList /> : <aside className="user-list" aria-label="People" />}
+            </Drawer>
           ) : null}
         </div>
       </div>

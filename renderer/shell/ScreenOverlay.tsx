@@ -1,10 +1,11 @@
 // Settings and the channel browser open over the whole window, as the public web app's overlays:
 // both sidebars out of the way, their tables at the window's width. The frame has a bar with the
 // close button; Esc closes it too.
-import { useEffect, useRef, type ReactNode } from 'react';
+import { type ReactNode } from 'react';
 import { X } from 'lucide-react';
 import { ALL_MESSAGES_ROUTE, goBack, replaceRoute, uiStore } from '../store/ui-store';
 import { leaveSettings } from '../features/settings/form/unsaved';
+import { PanelDialog, PanelTitle } from '../lib/ui/Dialog';
 
 /** Leaves a full-window screen (all its own pages: a channel's settings, the create form). The
  * close button, Esc inside it and the global Esc (shortcuts.ts) all come here. */
@@ -25,8 +26,12 @@ function goBackFrom(kind: 'settings' | 'channels'): void {
 }
 
 /**
- * The frame of a full-window screen: a bar with its close button over the screen itself. Esc
- * closes it when nothing inside is open (a menu closes first; a field being typed in keeps its Esc).
+ * The frame of a full-window screen: a bar with its close button over the screen itself, a
+ * non-modal panel (lib/ui/Dialog.tsx). Non-modal on purpose, unlike the public web app's overlay:
+ * the chat under it keeps running and stays in the accessibility tree (its live updates, the
+ * offline pill, toasts), and the chat's keys are held back while it is open (shortcuts.ts). Esc
+ * closes it when nothing inside is open (a menu or dialog in it closes first), except in a field
+ * being typed in, which keeps its Esc; the focus goes back to what opened it.
  */
 export function ScreenOverlay({
   title,
@@ -37,41 +42,28 @@ export function ScreenOverlay({
   kind: 'settings' | 'channels';
   children: ReactNode;
 }) {
-  // The screen takes the focus as it opens (the button that opened it is now under it) and gives
-  // it back as it closes, when the focus was still inside.
-  const frame = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const opener = document.activeElement as HTMLElement | null;
-    if (!frame.current?.contains(opener)) frame.current?.focus();
-    const node = frame.current;
-    return () => {
-      const focused = document.activeElement;
-      if (opener?.isConnected && (!focused || focused === document.body || node?.contains(focused)))
-        opener.focus();
-    };
-  }, []);
   return (
-    <div
-      ref={frame}
-      tabIndex={-1}
+    <PanelDialog
       className="screen-overlay"
-      role="dialog"
-      aria-label={title}
-      onKeyDown={(e) => {
-        if (e.key !== 'Escape' || e.defaultPrevented || uiStore.getState().overlay) return;
-        const field = e.target as HTMLElement;
-        if (field.matches('input:not([type=checkbox]):not([type=radio]), textarea, select')) return;
-        // An open menu or dialog inside is a Radix layer: it closed on this Esc (defaultPrevented).
-        e.stopPropagation();
-        closeScreen(kind);
+      onClose={() => closeScreen(kind)}
+      keepsEscape={(e) => {
+        // What the app opened over it (a card, the help) is a layer of its own that closes first;
+        // one that Radix does not hear closes here, as the global Esc would.
+        if (uiStore.getState().overlay) {
+          uiStore.setState({ overlay: null });
+          return true;
+        }
+        return (e.target as HTMLElement).matches?.(TEXT_FIELD) ?? false;
       }}
     >
       <div className="screen-overlay-bar">
-        {kind === 'settings' ? (
-          <h1>{title}</h1>
-        ) : (
-          <span className="screen-overlay-title">{title}</span>
-        )}
+        <PanelTitle asChild>
+          {kind === 'settings' ? (
+            <h1>{title}</h1>
+          ) : (
+            <span className="screen-overlay-title">{title}</span>
+          )}
+        </PanelTitle>
         <button
           type="button"
           className="topbar-icon"
@@ -83,6 +75,8 @@ export function ScreenOverlay({
         </button>
       </div>
       <div className="screen-overlay-body">{children}</div>
-    </div>
+    </PanelDialog>
   );
 }
+
+const TEXT_FIELD = 'input:not([type=checkbox]):not([type=radio]), textarea, select';

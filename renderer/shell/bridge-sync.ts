@@ -11,6 +11,7 @@ import { narrowKey, type NarrowTerm } from '../../shared/narrow';
 import { forgetUnsent, handOverUnsent } from '../bridge/unsent';
 import { openDeepLink } from './deep-links';
 import { markOnce } from '../lib/paint-marks';
+import { requestFirstPage } from '../features/messages/first-page';
 
 function storeStatus(state: IpcConnection) {
   switch (state.status) {
@@ -123,6 +124,7 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
       }
       setFromCache(accountId, !!fromCache);
       openLastNarrow(accountId, lastNarrow);
+      askOpenConversation(accountId);
       setConnection(accountId, connection);
       const [outbox, drafts, presence] = await Promise.all([
         api.getOutbox({ accountId }),
@@ -136,6 +138,15 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     } catch {
       loaded.delete(accountId);
     }
+  };
+
+  /** The open conversation's first page leaves with the snapshot, not after the first render. */
+  const askOpenConversation = (accountId: string) => {
+    const { route } = uiStore.getState();
+    const generation = chat().accounts[accountId]?.generation ?? 0;
+    if (chat().activeAccountId !== accountId || generation === 0) return;
+    if (route.kind === 'narrow' && route.anchor === undefined)
+      requestFirstPage(accountId, narrowKey(route.narrow), generation);
   };
 
   const onAccounts = (changed: AccountsChanged) => {

@@ -1,8 +1,8 @@
 // The window's layout, as the public web app lays it out: below 1,200 px the people list leaves the
-// row and opens as an overlay from the top bar; below 770 px the left sidebar does the same. Which
-// side panels are inline is decided here (matchMedia) and nowhere else: the styles only read the
+// row and opens as an overlay (Drawer.tsx) from the top bar; below 770 px the left sidebar does the
+// same. Which side panels are inline is decided here (matchMedia) and nowhere else: the styles only read the
 // workspace's data attributes, so the test of a breakpoint and the code that acts on it agree.
-import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { useCallback, useState, useSyncExternalStore } from 'react';
 import { useUi, type Route } from '../store/ui-store';
 
 /** Below this width the people list is an overlay (closed until asked for). */
@@ -59,51 +59,4 @@ export function useLayout(): Layout {
   );
   const closePanel = useCallback(() => setPanel(null), []);
   return { peopleInline, sidebarInline, panel, togglePanel, closePanel };
-}
-
-/** What sits above an overlaid panel and takes Esc before it. */
-const OPEN_LAYERS =
-  '[role="menu"], [role="dialog"], [role="alertdialog"], [data-radix-popper-content-wrapper]';
-
-/**
- * Closes the overlaid panel on Esc (before anything else hears it, unless a menu inside it is open:
- * that closes first) and on a press outside it and outside the button that opened it.
- */
-export function useDismissPanel(
-  panel: OverlayPanel,
-  close: () => void,
-  panelSelector: string,
-  toggleSelector: string,
-): void {
-  useEffect(() => {
-    if (!panel) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape' || e.defaultPrevented) return;
-      // Anything open above the panel closes first: a menu, a dialog or card it opened (in a
-      // portal; they hear Esc after this capture-phase listener). A filter being typed in the
-      // panel clears first too (the channel filter, the people search).
-      if (document.querySelector(OPEN_LAYERS)) return;
-      const target = e.target as HTMLInputElement | null;
-      if (target?.closest?.(panelSelector) && target.tagName === 'INPUT' && target.value) return;
-      e.stopPropagation();
-      e.preventDefault();
-      close();
-      document.querySelector<HTMLElement>(toggleSelector)?.focus();
-    };
-    const onPointer = (e: PointerEvent) => {
-      const target = e.target as Element | null;
-      if (!target?.isConnected) return;
-      if (target.closest(panelSelector) || target.closest(toggleSelector)) return;
-      // A menu or popover the panel opened lives in a portal: pressing in it is not outside.
-      if (target.closest('[data-radix-popper-content-wrapper], [role="menu"], [role="dialog"]'))
-        return;
-      close();
-    };
-    window.addEventListener('keydown', onKey, true);
-    document.addEventListener('pointerdown', onPointer, true);
-    return () => {
-      window.removeEventListener('keydown', onKey, true);
-      document.removeEventListener('pointerdown', onPointer, true);
-    };
-  }, [panel, close, panelSelector, toggleSelector]);
 }

@@ -2,39 +2,19 @@
 // cache before the server answers, marked as such; with the server down the app stays readable
 // (the conversation, search over cached messages); when the server returns, its snapshot replaces
 // the cached one, a message deleted while the app was closed goes, and typed text stays.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import {
-  launchChromium,
-  openApp,
-  realmClient,
-  startApp,
-  startRealm,
-  type App,
-  type Realm,
-} from './support/app';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { appSession, realmClient } from './support/app';
 import { messageWithText, openTopic, send } from './support/ui';
 
-let realm: Realm;
-let app: App;
-let browser: Browser;
-
-beforeAll(async () => {
-  realm = await startRealm();
-  app = await startApp(realm, 'owner');
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await realm?.close();
-});
+// Each test opens its pages.
+const session = appSession('owner', { openPage: false });
 
 const banner = (page: Page) => page.getByTestId('connection-banner');
 
 describe('start from the local cache', () => {
   it('shows the cached conversation offline, then the server’s state without losing typed text', async () => {
+    const { realm } = session;
     const owner = realmClient(realm, 'owner');
     const topic = 'cache start';
     const ids: number[] = [];
@@ -42,18 +22,15 @@ describe('start from the local cache', () => {
       const res = await owner.post('/messages', { type: 'stream', to: 'general', topic, content });
       ids.push(res.body.id as number);
     }
-    let page = await openApp(browser, app);
+    let page = await session.openPage();
     await openTopic(page, 'general', topic);
     await messageWithText(page, 'last words of the topic').waitFor();
-    await page.context().close();
 
     // Closed, the message is deleted on the server; then the server goes down too.
-    await app.host.services.stop(); // the app is closed (its host is replaced below)
-    expect((await owner.delete(`/messages/${ids[1]}`)).status).toBe(200);
-    await realm.stop();
-    await app.restart();
-
-    page = await openApp(browser, app);
+    page = await session.relaunchApp(async () => {
+      expect((await owner.delete(`/messages/${ids[1]}`)).status).toBe(200);
+      await realm.stop();
+    });
     // The last conversation, from the cache, without the server.
     await page.getByRole('heading', { name: `#general > ${topic}` }).waitFor();
     await messageWithText(page, 'last words of the topic').waitFor();
@@ -89,22 +66,21 @@ describe('start from the local cache', () => {
     await expect.poll(() => messageWithText(page, 'quince to be deleted').count()).toBe(0);
     await messageWithText(page, 'last words of the topic').waitFor();
     expect(await compose.inputValue()).toBe('written while offline');
-    await page.context().close();
+    await session.closePage();
   });
 
   it('starts with the server down showing the account, compose and the queued outbox', async () => {
+    const { realm } = session;
     const topic = 'queued while down';
-    let page = await openApp(browser, app);
+    let page = await session.openPage();
     await openTopic(page, 'general', topic);
     await realm.stop();
     await expect.poll(() => banner(page).count(), { timeout: 20_000 }).toBe(1);
     await send(page, 'queued before closing');
     await page.getByText('Queued: sent when the connection returns').waitFor();
-    await page.context().close();
 
     // Closed and started again with the server still down.
-    await app.restart();
-    page = await openApp(browser, app);
+    page = await session.relaunchApp();
     await page.getByRole('heading', { name: `#general > ${topic}` }).waitFor();
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
     await page.getByText('queued before closing').waitFor();
@@ -145,6 +121,6 @@ describe('start from the local cache', () => {
       .toBe(2);
     await expect.poll(() => page.getByText(/Queued: sent when/).count()).toBe(0);
     await messageWithText(page, 'queued after the restart').waitFor();
-    await page.context().close();
+    await session.closePage();
   });
 });

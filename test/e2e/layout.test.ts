@@ -308,12 +308,30 @@ describe.each([
     await people().waitFor();
     expect(await overflowsSideways(people())).toBe(false);
     // Over the conversation, not beside it: the message list keeps its width.
-    expect(await people().evaluate((el) => getComputedStyle(el).position)).toBe('absolute');
+    const drawer = page.getByRole('dialog', { name: 'People' });
+    expect(await drawer.evaluate((el) => getComputedStyle(el).position)).toBe('absolute');
+    // The drawer took the focus (Tab goes on into it), and gives it back to its button on Esc.
+    expect(await drawer.evaluate((el) => el === document.activeElement)).toBe(true);
     await shoot(`${width}-people-open`);
     await page.keyboard.press('Escape');
     await expect.poll(() => people().count()).toBe(0);
+    await expect.poll(() => toggle.evaluate((el) => el === document.activeElement)).toBe(true);
     // Esc closed the overlay only: the conversation is still on screen.
     await page.getByRole('heading', { name: '#general > layout' }).waitFor();
+    // A card opened from a row lies over the drawer: pressing in it is not outside, and Esc closes
+    // the card first, then the drawer.
+    await toggle.click();
+    await people()
+      .getByRole('button', { name: /Emma Member/ })
+      .click();
+    const card = page.getByRole('dialog', { name: 'User card: Emma Member' });
+    await card.click({ position: { x: 4, y: 4 } });
+    expect(await people().count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => card.count()).toBe(0);
+    expect(await people().count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => people().count()).toBe(0);
     await toggle.click();
     await people().waitFor();
     await page.getByRole('textbox', { name: 'Message' }).click();
@@ -411,6 +429,9 @@ describe.each([
     await page.keyboard.press('Escape');
     await expect.poll(() => settings().count()).toBe(0);
     await page.getByRole('heading', { name: '#general > layout' }).waitFor();
+    // The focus is back on the button that opened it.
+    const button = page.getByRole('banner').getByRole('button', { name: 'Settings' });
+    await expect.poll(() => button.evaluate((el) => el === document.activeElement)).toBe(true);
     await open();
     await settings().getByRole('button', { name: 'Close settings' }).click();
     await expect.poll(() => settings().count()).toBe(0);

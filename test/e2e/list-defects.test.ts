@@ -2,17 +2,9 @@
 // real local server: a middle row's actions menu under the rows below it, a list without dates, no
 // sign of a message sent while scrolled up, an offline echo without its recipient header, and the
 // jump button over the sticky header drawn twice.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import {
-  launchChromium,
-  openApp,
-  realmClient,
-  startApp,
-  startRealm,
-  type App,
-  type Realm,
-} from './support/app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { appSession, realmClient, type Realm } from './support/app';
 import { messageWithText, openChannel, openTopic, send } from './support/ui';
 import type { ApiClient } from '../support/client';
 
@@ -31,34 +23,26 @@ declare const navigator: { clipboard: { readText(): Promise<string> } };
 
 const TIME_ZONE = 'UTC';
 
+const session = appSession('owner', {
+  pageOptions: {
+    timezoneId: TIME_ZONE,
+    locale: 'en-US',
+    permissions: ['clipboard-read', 'clipboard-write'],
+  },
+});
 let realm: Realm;
-let app: App;
-let browser: Browser;
 let page: Page;
 let owner: ApiClient;
 let general: number;
 
 beforeAll(async () => {
-  realm = await startRealm();
-  app = await startApp(realm, 'owner');
-  browser = await launchChromium();
-  page = await openApp(browser, app, {
-    timezoneId: TIME_ZONE,
-    locale: 'en-US',
-    permissions: ['clipboard-read', 'clipboard-write'],
-  });
+  ({ realm, page } = session);
   owner = realmClient(realm, 'owner');
   const subs = (await owner.get('/users/me/subscriptions')).body.subscriptions as Array<{
     name: string;
     stream_id: number;
   }>;
   general = subs.find((s) => s.name === 'general')!.stream_id;
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await realm?.close();
 });
 
 async function sendToTopic(client: ApiClient, topic: string, content: string): Promise<number> {

@@ -3,34 +3,13 @@
 // once. The app is restarted while the server is still down (the queue comes back from disk), the
 // server returns, and the app is restarted again as soon as the replay has begun; every action then
 // reaches the server exactly once (checked over REST) and the app shows the server's state.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import {
-  launchChromium,
-  openApp,
-  realmClient,
-  startApp,
-  startRealm,
-  type App,
-  type Realm,
-} from './support/app';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { appSession, realmClient } from './support/app';
 import { messageWithText, openTopic, sidebarCount } from './support/ui';
 
-let realm: Realm;
-let app: App;
-let browser: Browser;
-
-beforeAll(async () => {
-  realm = await startRealm();
-  app = await startApp(realm, 'owner');
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await realm?.close();
-});
+// Pages open once the messages are posted.
+const session = appSession('owner', { openPage: false });
 
 const TOPIC = 'acted offline';
 /** Marked unread in a topic of its own, which is not opened again (that would read it). */
@@ -54,6 +33,7 @@ async function messageMenu(page: Page, text: string, item: string | RegExp) {
 
 describe('acting offline', () => {
   it('shows each action at once and delivers each exactly once when the server returns', async () => {
+    const { app, realm } = session;
     const owner = realmClient(realm, 'owner');
     const emma = realmClient(realm, 'emma');
     const post = async (client: typeof owner, content: string, topic = TOPIC) =>
@@ -66,7 +46,7 @@ describe('acting offline', () => {
     const flagsOf = async (id: number) =>
       ((await owner.get(`/messages/${id}`, {})).body.message as { flags: string[] }).flags;
 
-    let page = await openApp(browser, app);
+    let page = await session.openPage();
     await openTopic(page, 'general', UNREAD_TOPIC);
     await messageWithText(page, 'read this again later').waitFor();
     // Seen on screen, so read on the server before the outage.
@@ -111,18 +91,16 @@ describe('acting offline', () => {
       .toBeGreaterThan(0);
     // Left for the other topic, which the next launch opens first.
     await openTopic(page, 'general', TOPIC);
-    await page.context().close();
 
     // The app closes and starts again with the server still down: it still shows the actions
     // (in the topic kept on this computer; the one marked unread stays closed, unread).
-    await app.restart();
-    page = await openApp(browser, app);
+    page = await session.relaunchApp();
     await openTopic(page, 'general', TOPIC);
     await messageWithText(page, 'edited on the train').waitFor();
     await messageWithText(page, 'a message worth a star')
       .getByRole('img', { name: 'Starred' })
       .waitFor();
-    await page.context().close();
+    await session.closePage();
 
     // The server returns; the app is restarted once the replay has reached it.
     await realm.restart();
@@ -130,9 +108,9 @@ describe('acting offline', () => {
     await expect.poll(() => flagsOf(starId), { timeout: 30_000 }).toContain('starred');
     await app.restart();
     app.host.services.wakeAll();
-    const session = () => app.host.services.session(app.accountId);
+    const account = () => app.host.services.session(app.accountId);
     await expect
-      .poll(() => session().isOnline() && session().actions.list().length === 0, {
+      .poll(() => account().isOnline() && account().actions.list().length === 0, {
         timeout: 30_000,
       })
       .toBe(true);
@@ -153,10 +131,10 @@ describe('acting offline', () => {
       visibility_policy: number;
     }>;
     expect(policies.find((t) => t.topic_name === TOPIC)?.visibility_policy).toBe(1);
-    expect(session().actions.notices()).toEqual([]);
+    expect(account().actions.notices()).toEqual([]);
 
     // The app shows the server's state: rendered, starred, reacted.
-    page = await openApp(browser, app);
+    page = await session.openPage();
     await openTopic(page, 'general', TOPIC);
     await messageWithText(page, 'edited on the train').waitFor();
     await messageWithText(page, 'a message worth a star')
@@ -165,7 +143,7 @@ describe('acting offline', () => {
     await messageWithText(page, 'a message worth a reaction')
       .getByRole('button', { name: /^octopus: 1/ })
       .waitFor();
-    await page.context().close();
+    await session.closePage();
     // Long: two app restarts, a server restart and a replay (three minutes allowed on a busy machine).
   }, 180_000);
 });

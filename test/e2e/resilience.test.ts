@@ -1,8 +1,7 @@
 // What must survive: a draft across an app restart, typed text across a local-server restart (with
 // recovery of the connection), and an upload shown with a progress bar until its link is inserted.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, openApp, startApp, startRealm, type App, type Realm } from './support/app';
+import { describe, expect, it } from 'vitest';
+import { appSession } from './support/app';
 import { messageWithText, openTopic } from './support/ui';
 import type { PageWindow } from './support/ui';
 
@@ -32,28 +31,13 @@ interface BarState {
   max: number;
 }
 
-let realm: Realm;
-let app: App;
-let browser: Browser;
-let page: Page;
+const session = appSession();
 
-beforeAll(async () => {
-  realm = await startRealm();
-  app = await startApp(realm, 'owner');
-  browser = await launchChromium();
-  page = await openApp(browser, app);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await realm?.close();
-});
-
-const composeBox = () => page.getByRole('textbox', { name: 'Message' });
+const composeBox = () => session.page.getByRole('textbox', { name: 'Message' });
 
 describe('resilience end to end', () => {
   it('keeps a draft across an app restart', async () => {
+    let { page } = session;
     await openTopic(page, 'general', 'e2e drafts');
     await composeBox().fill('Half-written thought that must not be lost');
     // Saved by main as the user types (debounced): wait until it is on disk.
@@ -70,9 +54,7 @@ describe('resilience end to end', () => {
       )
       .toContain('Half-written thought that must not be lost');
 
-    await page.context().close();
-    await app.restart();
-    page = await openApp(browser, app);
+    page = await session.relaunchApp();
     await openTopic(page, 'general', 'e2e drafts');
     await expect
       .poll(() => composeBox().inputValue(), { timeout: 10_000 })
@@ -86,6 +68,7 @@ describe('resilience end to end', () => {
   });
 
   it('uploads a file with a progress bar and inserts its link', async () => {
+    const { page } = session;
     await openTopic(page, 'general', 'e2e uploads');
     // Every state of the page's progress bars (<progress>, role progressbar, its value the
     // aria-valuenow), recorded as the DOM changes: the bar is gone once the upload is done.
@@ -137,6 +120,7 @@ describe('resilience end to end', () => {
   });
 
   it('recovers after the local server restarts, keeping the typed text', async () => {
+    const { page, realm } = session;
     await openTopic(page, 'general', 'e2e restart');
     await composeBox().fill('Typed while the server went away');
     await realm.stop();

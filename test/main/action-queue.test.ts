@@ -4,19 +4,19 @@
 // attempt's answer is lost, the server restarts mid-replay, or the queue is re-opened from disk with
 // an attempt in flight. Edits checked against prev_content_sha256 become drafts when the message
 // changed; refusals are undone and explained.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../shared/api/events';
 import { callAction } from '../../electron/outbox/action-calls';
 import { sha256 } from '../../electron/outbox/action-replay';
-import { startTestServer, type TestServer } from '../support/server';
+import type { TestServer } from '../support/server';
 import { haveShared, readSharedJson, type RecordedCall } from '../support/shared-fixtures';
-import { startFaultProxy, type FaultProxy } from './support/fault-proxy';
-import { eventually, startMain, type MainHarness } from './support/harness';
+import type { FaultProxy } from './support/fault-proxy';
+import { eventually, type MainHarness } from './support/harness';
+import { MainChild } from './support/main-child';
+import { mainThroughProxy } from './support/through-proxy';
 
 let realm: TestServer;
 let proxy: FaultProxy;
@@ -26,18 +26,9 @@ let channel: string;
 let messageId: number;
 let topic: string;
 
-beforeAll(async () => {
-  realm = await startTestServer({ heartbeatMs: 500 });
-  proxy = await startFaultProxy(() => realm.url);
-});
-afterAll(async () => {
-  await proxy?.close();
-  await realm?.close();
-});
-beforeEach(async () => {
-  main = await startMain({ site: proxy.url, user: realm.users.owner });
-  const snapshot = await main.live();
-  const sub = snapshot.register.subscriptions[0];
+mainThroughProxy('owner', async (env) => {
+  ({ realm, proxy, main } = env);
+  const sub = env.snapshot.register.subscriptions[0];
   streamId = sub.stream_id;
   channel = sub.name;
   topic = `offline ${Date.now()}`;
@@ -52,11 +43,6 @@ beforeEach(async () => {
   await main.waitForPush('events', (b) =>
     b.events.some((e) => e.type === 'message' && e.message.id === messageId),
   );
-});
-afterEach(async () => {
-  proxy.clearRules();
-  await proxy.acceptConnections().catch(() => undefined);
-  await main.close();
 });
 
 const ERRORS_FIXTURE = 'fixtures/zulip-server/errors-fl372.json';
@@ -592,36 +578,9 @@ function recordedError(method: string, pathStart: string): RecordedCall {
   return call;
 }
 
-/** The main-process services in a child process that a test can SIGKILL (support/main-process.ts). */
+/** The main-process services in a child process that a test can SIGKILL (support/main-child.ts). */
 function mainProcess(dataDir: string, first: boolean) {
-  const user = realm.users.owner;
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      join(__dirname, 'support/main-process.ts'),
-      dataDir,
-      proxy.url,
-      first ? user.email : '-',
-      first ? user.api_key : '-',
-    ],
-    { stdio: 'pipe' },
-  );
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  const facts: Array<{ op: string }> = [];
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    facts.push(JSON.parse(line) as { op: string });
-  });
-  return {
-    facts,
-    waitFor: (op: string) => eventually(() => facts.find((fact) => fact.op === op), 30_000),
-    command: (command: object) => child.stdin.write(`${JSON.stringify(command)}\n`),
-    async kill() {
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
+  return new MainChild(dataDir, proxy.url, first ? realm.users.owner : null);
 }
 
 /** The actions a data folder's only account has queued on disk. */

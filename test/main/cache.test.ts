@@ -3,29 +3,23 @@
 // conversations and search still answer; the server's changes made while the app was closed win;
 // removing an account or being signed out deletes its cache.
 import { existsSync, readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { NarrowTerm } from '../../shared/narrow';
 import { cachePath } from '../../electron/cache/cache-service';
-import { startTestServer, type TestServer } from '../support/server';
-import { startFaultProxy, type FaultProxy } from './support/fault-proxy';
+import type { TestServer } from '../support/server';
+import type { FaultProxy } from './support/fault-proxy';
 import { eventually, startMain, type MainHarness } from './support/harness';
+import { liftFaults, realmThroughProxy } from './support/through-proxy';
 
 let realm: TestServer;
 let proxy: FaultProxy;
 let main: MainHarness | undefined;
 
-beforeAll(async () => {
-  realm = await startTestServer({ heartbeatMs: 500 });
-  proxy = await startFaultProxy(() => realm.url);
-});
+realmThroughProxy((env) => ({ realm, proxy } = env));
 afterEach(async () => {
-  await proxy.acceptConnections();
+  await liftFaults(proxy);
   await main?.close();
   main = undefined;
-});
-afterAll(async () => {
-  await proxy?.close();
-  await realm?.close();
 });
 
 const page = { anchor: 'newest' as const, numBefore: 50, numAfter: 0 };

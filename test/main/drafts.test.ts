@@ -1,33 +1,21 @@
 // Drafts are never lost: saved on disk by main first, synced with the server's drafts when the user's
 // enable_drafts_synchronization is on, kept locally across an offline restart, and merged from other
 // clients' drafts events.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LocalDraft } from '../../shared/ipc/drafts';
-import { startTestServer, type TestServer } from '../support/server';
-import { startFaultProxy, type FaultProxy } from './support/fault-proxy';
-import { eventually, startMain, type MainHarness } from './support/harness';
+import type { TestServer } from '../support/server';
+import type { FaultProxy } from './support/fault-proxy';
+import { eventually, type MainHarness } from './support/harness';
+import { mainThroughProxy } from './support/through-proxy';
 
 let realm: TestServer;
 let proxy: FaultProxy;
 let main: MainHarness;
 let streamId: number;
 
-beforeAll(async () => {
-  realm = await startTestServer({ heartbeatMs: 500 });
-  proxy = await startFaultProxy(() => realm.url);
-});
-afterAll(async () => {
-  await proxy?.close();
-  await realm?.close();
-});
-beforeEach(async () => {
-  main = await startMain({ site: proxy.url, user: realm.users.emma });
-  const snapshot = await main.live();
-  streamId = snapshot.register.subscriptions[0].stream_id;
-});
-afterEach(async () => {
-  await proxy.acceptConnections().catch(() => undefined);
-  await main.close();
+mainThroughProxy('emma', (env) => {
+  ({ realm, proxy, main } = env);
+  streamId = env.snapshot.register.subscriptions[0].stream_id;
 });
 
 const drafts = () => main.services.session(main.accountId).drafts.list();

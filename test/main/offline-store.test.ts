@@ -5,17 +5,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../shared/api/events';
 import type { NarrowTerm } from '../../shared/narrow';
-import { startTestServer, type TestServer } from '../support/server';
-import { startFaultProxy, type FaultProxy } from './support/fault-proxy';
+import type { TestServer } from '../support/server';
+import type { FaultProxy } from './support/fault-proxy';
 import { eventually, startMain, type MainHarness } from './support/harness';
+import { realmThroughProxy } from './support/through-proxy';
 
 let realm: TestServer;
 let proxy: FaultProxy;
 let main: MainHarness;
 
+realmThroughProxy((env) => ({ realm, proxy } = env));
 beforeAll(async () => {
-  realm = await startTestServer({ heartbeatMs: 500 });
-  proxy = await startFaultProxy(() => realm.url);
   // Background sync stays out of the way: this file is about events.
   main = await startMain({
     site: proxy.url,
@@ -25,8 +25,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await main?.close();
-  await proxy?.close();
-  await realm?.close();
 });
 
 const newest = { anchor: 'newest' as const, numBefore: 50, numAfter: 0 };

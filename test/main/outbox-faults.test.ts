@@ -3,86 +3,27 @@
 // acknowledged (before the outbox wrote that down). Topics with trailing spaces, the empty topic,
 // and the same text twice in one topic. After each crash the app starts again on the same data
 // folder; every typed message must then be on the server exactly once, and the outbox empty.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { OutgoingMessage } from '../../shared/ipc/chat';
 import { startTestServer, type TestServer } from '../support/server';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy';
 import { eventually } from './support/harness';
+import { MainChild } from './support/main-child';
 
 let realm: TestServer;
 let proxy: FaultProxy;
 let dataDir: string;
-let app: MainProcess | null = null;
+let app: MainChild | null = null;
 let channel: string;
 let run = 0;
 
-interface Fact {
-  op: string;
-  localId?: string;
-  messageId?: number | null;
-  state?: string;
-  entries?: unknown[];
-}
-
-/** The main-process services in a child process (support/main-process.ts). */
-class MainProcess {
-  readonly facts: Fact[] = [];
-  private readonly child: ChildProcessWithoutNullStreams;
-  private readonly exited: Promise<void>;
-
-  constructor(first: boolean) {
-    const user = realm.users.owner;
-    this.child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        join(__dirname, 'support/main-process.ts'),
-        dataDir,
-        proxy.url,
-        first ? user.email : '-',
-        first ? user.api_key : '-',
-      ],
-      { stdio: 'pipe' },
-    );
-    this.exited = new Promise((resolve) => this.child.on('exit', () => resolve()));
-    createInterface({ input: this.child.stdout }).on('line', (line) => {
-      this.facts.push(JSON.parse(line) as Fact);
-      if (process.env.DEBUG_FAULTS) console.log('child:', line.slice(0, 300));
-    });
-    this.child.stderr.on(
-      'data',
-      (d: Buffer) => process.env.DEBUG_FAULTS && process.stderr.write(d),
-    );
-  }
-
-  waitFor(match: (fact: Fact) => boolean, timeoutMs = 20_000): Promise<Fact> {
-    return eventually(() => this.facts.find(match), timeoutMs);
-  }
-
-  send(localId: string, message: OutgoingMessage): void {
-    this.child.stdin.write(`${JSON.stringify({ op: 'send', localId, message })}\n`);
-  }
-
-  /** The newest outbox the process announced (written to disk before it is announced). */
-  lastOutbox(): unknown[] | undefined {
-    return [...this.facts].reverse().find((f) => f.op === 'outbox')?.entries;
-  }
-
-  async kill(): Promise<void> {
-    this.child.kill('SIGKILL');
-    await this.exited;
-  }
-}
-
-async function start(first = false): Promise<MainProcess> {
-  app = new MainProcess(first);
-  await app.waitFor((f) => f.op === 'live');
+/** The main process in a child (first: signing the owner in on the new data folder). */
+async function start(first = false): Promise<MainChild> {
+  app = new MainChild(dataDir, proxy.url, first ? realm.users.owner : null);
+  await app.waitFor('live');
   return app;
 }
 

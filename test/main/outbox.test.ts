@@ -3,33 +3,21 @@
 // even when an attempt reached the server but its answer was lost.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OutboxEntry } from '../../shared/ipc/chat';
-import { startTestServer, type TestServer } from '../support/server';
-import { startFaultProxy, type FaultProxy } from './support/fault-proxy';
-import { eventually, startMain, type MainHarness } from './support/harness';
+import type { TestServer } from '../support/server';
+import type { FaultProxy } from './support/fault-proxy';
+import { eventually, type MainHarness } from './support/harness';
+import { mainThroughProxy } from './support/through-proxy';
 
 let realm: TestServer;
 let proxy: FaultProxy;
 let main: MainHarness;
 let channel: string;
 
-beforeAll(async () => {
-  realm = await startTestServer({ heartbeatMs: 500 });
-  proxy = await startFaultProxy(() => realm.url);
-});
-afterAll(async () => {
-  await proxy?.close();
-  await realm?.close();
-});
-beforeEach(async () => {
-  main = await startMain({ site: proxy.url, user: realm.users.owner });
-  const snapshot = await main.live();
-  channel = snapshot.register.subscriptions[0].name;
-});
-afterEach(async () => {
-  await proxy.acceptConnections().catch(() => undefined);
-  await main.close();
+mainThroughProxy('owner', (env) => {
+  ({ realm, proxy, main } = env);
+  channel = env.snapshot.register.subscriptions[0].name;
 });
 
 /** How many copies of `content` the owner has on the server. */

@@ -24,7 +24,9 @@ export function TopicInput({
   /** Enter with nothing to pick: on to the message. */
   onDone: () => void;
 }) {
-  const topics = useChannelTopics(accountId, streamId);
+  // Asked of main once the field is used, not whenever a compose box shows (every start).
+  const [used, setUsed] = useState(false);
+  const topics = useChannelTopics(accountId, used ? streamId : null);
   // Offered once the person types, until a pick, Esc or leaving the field.
   const [offering, setOffering] = useState(false);
   // Only existing topics: what is typed is already the field's value.
@@ -51,8 +53,10 @@ export function TopicInput({
         placeholder="Topic"
         value={value}
         maxLength={maxLength}
+        onFocus={() => setUsed(true)}
         onChange={(e) => {
           onChange(e.target.value);
+          setUsed(true);
           setOffering(true);
         }}
         onBlur={() => setOffering(false)}

@@ -11,8 +11,7 @@ import type { MessagesPage } from '../../../shared/ipc/chat';
 import { api } from '../../bridge/api';
 import { uiStore } from '../../store/ui-store';
 import { readingPosition } from './reading-position';
-
-export const PAGE_SIZE = 100;
+import { PAGE_SIZE, takeFirstPage } from './first-page';
 
 /**
  * The server's reason when it refused the narrow itself (a 4xx answer such as BAD_NARROW for an
@@ -34,15 +33,18 @@ async function fetchPage(
   numBefore: number,
   numAfter: number,
   includeAnchor: boolean,
+  /** The same request, already sent (first-page.ts). */
+  asked?: Promise<MessagesPage>,
 ): Promise<MessagesPage> {
-  const res = await api().getMessages({
-    accountId,
-    anchor,
-    numBefore,
-    numAfter,
-    narrow: narrowFromKey(key),
-    includeAnchor,
-  });
+  const res = await (asked ??
+    api().getMessages({
+      accountId,
+      anchor,
+      numBefore,
+      numAfter,
+      narrow: narrowFromKey(key),
+      includeAnchor,
+    }));
   store.getState().mergeFetchedMessages(accountId, key, res.messages, {
     foundOldest: !!res.found_oldest,
     foundNewest: !!res.found_newest,
@@ -118,6 +120,7 @@ export function useMessagePages(
         PAGE_SIZE / 2,
         PAGE_SIZE / 2,
         true,
+        anchor === undefined ? takeFirstPage(accountId, key, generation) : undefined,
       ),
     staleTime: Infinity,
     gcTime: 0,

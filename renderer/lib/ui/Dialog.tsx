@@ -1,7 +1,9 @@
-// Modal dialogs on Radix's Dialog: the library traps the focus inside, closes on Esc and on a click
-// on the dimmed backdrop, hides the rest of the page from screen readers and gives the focus back
-// to where it was when the dialog closes. Every dialog and overlay in the app is one of these.
-import { useState, type ComponentProps, type KeyboardEvent, type ReactNode } from 'react';
+// Dialogs on Radix's Dialog. Modal ones: the library traps the focus inside, closes on Esc and on a
+// click on the dimmed backdrop, hides the rest of the page from screen readers and gives the focus
+// back to where it was when the dialog closes. Panels (PanelDialog: the full-window screens, the
+// narrow window's drawers) are its non-modal kind: Esc, the order of layers and the return of focus
+// are still the library's, but what is around them stays live.
+import { useRef, useState, type ComponentProps, type KeyboardEvent, type ReactNode } from 'react';
 import { AlertDialog, Dialog } from 'radix-ui';
 
 type ContentProps = ComponentProps<typeof Dialog.Content>;
@@ -11,7 +13,7 @@ type ContentProps = ComponentProps<typeof Dialog.Content>;
  * was an item of a menu (which is gone by then), the menu's button. Opened from the app's state
  * rather than from a Radix trigger, the dialog would otherwise give the focus back to nothing.
  */
-function useFocusReturn(): (e: Event) => void {
+function useFocusReturn({ onlyWhenLost = false } = {}): (e: Event) => void {
   const [before] = useState(() => {
     const active = document.activeElement as HTMLElement | null;
     const menu = active?.closest('[role="menu"]');
@@ -20,6 +22,10 @@ function useFocusReturn(): (e: Event) => void {
   });
   return (e) => {
     e.preventDefault();
+    // A panel closed by going somewhere else (the compose box the `c` key opened) leaves the
+    // focus there; only a focus lost with the panel (back on the page's body) goes back.
+    const focused = document.activeElement;
+    if (onlyWhenLost && focused && focused !== document.body) return;
     if (before?.isConnected) before.focus();
   };
 }
@@ -79,6 +85,73 @@ export function ModalDialog({
     </Dialog.Root>
   );
 }
+
+/**
+ * A non-modal panel over part or all of the window (Settings, the channel browser, the narrow
+ * window's sidebar and people list): the rest of the page stays live and in the accessibility tree.
+ * Radix closes it on Esc when it is the innermost open layer (a menu or popover opened inside closes
+ * first) and on a press outside; the panel takes the focus as it opens (unless something inside
+ * took it already) and gives it back as it closes, when the focus went with it.
+ */
+export function PanelDialog({
+  label,
+  className,
+  onClose,
+  keepsEscape,
+  keepsOpenOn,
+  children,
+}: {
+  /** The panel's accessible name; a visible heading inside can carry it instead (PanelTitle). */
+  label?: string;
+  className?: string;
+  onClose: () => void;
+  /** An Esc the panel leaves to what has the focus (a filter that clears first). */
+  keepsEscape?: (e: globalThis.KeyboardEvent) => boolean;
+  /** A press outside that does not close it (its own toggle button); every press when absent. */
+  keepsOpenOn?: (target: Element) => boolean;
+  children: ReactNode;
+}) {
+  const frame = useRef<HTMLDivElement>(null);
+  const restoreFocus = useFocusReturn({ onlyWhenLost: true });
+  // Pressing in another layer (a menu, a card or a dialog opened over it, each in its own portal)
+  // is not pressing outside; neither is what the caller keeps.
+  const keepsOpen = (e: { target: EventTarget | null; preventDefault(): void }) => {
+    const target = e.target as Element | null;
+    if (!keepsOpenOn || target?.closest?.(OTHER_LAYERS) || keepsOpenOn(target!)) e.preventDefault();
+  };
+  return (
+    <Dialog.Root open modal={false} onOpenChange={(open) => !open && onClose()}>
+      <Dialog.Content
+        ref={frame}
+        tabIndex={-1}
+        className={className}
+        aria-label={label}
+        aria-describedby={undefined}
+        onOpenAutoFocus={(e) => {
+          e.preventDefault();
+          if (!frame.current?.contains(document.activeElement)) frame.current?.focus();
+        }}
+        onCloseAutoFocus={restoreFocus}
+        onEscapeKeyDown={(e) => {
+          if (keepsEscape?.(e)) e.preventDefault();
+        }}
+        onPointerDownOutside={keepsOpen}
+        // The focus going elsewhere (a card opened from a row of it) leaves it open.
+        onFocusOutside={(e) => e.preventDefault()}
+      >
+        {label ? <Dialog.Title className="visually-hidden">{label}</Dialog.Title> : null}
+        {children}
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}
+
+/** Other layers than a panel, drawn in their own portals. */
+const OTHER_LAYERS =
+  '[data-radix-popper-content-wrapper], [role="menu"], [role="dialog"], [role="alertdialog"]';
+
+/** A panel's visible heading, which names it. */
+export const PanelTitle = Dialog.Title;
 
 /** A button that closes the dialog it is in. */
 export function DialogClose({ children, ...props }: ComponentProps<'button'>) {

@@ -9,6 +9,8 @@
  *   const browser = await launchChromium();
  *   const page = await openApp(browser, app);          // new context, waits for the app shell
  *   await app.restart(); await realm.restart();        // same data folder, same realm port
+ *
+ * Most files take all of it from `appSession()`, which also relaunches the app with a new page.
  */
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -268,21 +270,59 @@ export interface AppSession {
   realm: Realm;
   app: App;
   browser: Browser;
+  /** The page opened last (by the set-up, openPage or relaunchApp). */
   page: Page;
+  /** Opens the app in a new page (a new browser context), closing the session's last one. */
+  openPage(): Promise<Page>;
+  /** Closes the session's page and its browser context (as a person closes the window). */
+  closePage(): Promise<void>;
+  /**
+   * The person closes the window and quits the app, then starts it again: the page closes, the
+   * app's process ends (its sessions write what they keep), `meanwhile` runs while it is closed
+   * (the server goes down, someone deletes a message…), a new process starts on the same data
+   * folder and a new page opens on it.
+   */
+  relaunchApp(meanwhile?: () => Promise<void>): Promise<Page>;
+}
+
+export interface AppSessionOptions extends StartAppOptions {
+  /** Open a page in the set-up (the default); without, the file's tests open theirs with openPage. */
+  openPage?: boolean;
+  /** The browser context of every page the session opens (time zone, locale, permissions…). */
+  pageOptions?: BrowserContextOptions;
 }
 
 /**
  * The usual set-up of a test file: a realm, an app signed in as `userKey` and one page, started
  * before the file's tests and closed after them. Read its members inside tests. `options` go to
- * startApp.
+ * startApp, and say how pages are opened. The realm stops and comes back on its port with
+ * `realm.stop()` and `realm.restart()`; the app restarts with `relaunchApp()`.
  */
-export function appSession(userKey = 'owner', options: StartAppOptions = {}): AppSession {
-  const session = {} as AppSession;
+export function appSession(userKey = 'owner', options: AppSessionOptions = {}): AppSession {
+  const { openPage: openAtStart = true, pageOptions = {}, ...appOptions } = options;
+  const session: AppSession = {
+    async openPage() {
+      await session.closePage();
+      session.page = await openApp(session.browser, session.app, pageOptions);
+      return session.page;
+    },
+    async closePage() {
+      // The context too: a test may have closed the page alone, and its cookies and storage go.
+      await session.page?.context().close();
+    },
+    async relaunchApp(meanwhile) {
+      await session.closePage();
+      await session.app.stopHost();
+      await meanwhile?.();
+      await session.app.startHost();
+      return session.openPage();
+    },
+  } as AppSession;
   beforeAll(async () => {
     session.realm = await startRealm();
-    session.app = await startApp(session.realm, userKey, options);
+    session.app = await startApp(session.realm, userKey, appOptions);
     session.browser = await launchChromium();
-    session.page = await openApp(session.browser, session.app);
+    if (openAtStart) await session.openPage();
   }, 180_000);
   afterAll(async () => {
     await session.browser?.close();

@@ -184,6 +184,13 @@ describe('channel and topic completion', () => {
     expect(box.value).toBe('#**general** new idea');
   });
 
+  it("asks main for the channel's topics only once the topic field is used", () => {
+    renderCompose({ type: 'stream', streamId: GENERAL, topic: '' });
+    expect(api.getStreamTopics).not.toHaveBeenCalled();
+    fireEvent.focus(screen.getByRole('combobox', { name: 'Topic' }));
+    expect(api.getStreamTopics).toHaveBeenCalledWith({ accountId: 'a', streamId: GENERAL });
+  });
+
   it("completes the topic field from the channel's topics", async () => {
     renderCompose({ type: 'stream', streamId: GENERAL, topic: '' });
     const topic = screen.getByRole('combobox', { name: 'Topic' }) as HTMLInputElement;

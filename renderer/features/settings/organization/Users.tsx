@@ -2,7 +2,7 @@
 // last active); administrators also change roles, names and profile fields, deactivate and
 // reactivate people (after saying what that does), create users and invitation links. The list
 // follows realm_user events, so another administrator's change shows at once.
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useChatStore } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
 import type { User } from '../../../../shared/api/types';
@@ -132,7 +132,9 @@ export function Users({ accountId }: { accountId: string }) {
                       <div>
                         <PresenceDot userId={user.user_id} /> {user.full_name}
                       </div>
-                      <div className="org-hint">{user.delivery_email ?? user.email}</div>
+                      <div className="org-hint">
+                        {breakableEmail(user.delivery_email ?? user.email)}
+                      </div>
                     </td>
                     <td>
                       <UserStatusText status={account.statuses.byUser.get(user.user_id)} />
@@ -224,5 +226,19 @@ export function Users({ accountId }: { accountId: string }) {
         </ConfirmDialog>
       ) : null}
     </section>
+  );
+}
+
+/** An address that wraps before its "@" in a narrow column ("admin" / "@tributary.local"), rather
+ * than anywhere in its domain. */
+function breakableEmail(email: string): ReactNode {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return email;
+  return (
+    <>
+      {email.slice(0, at)}
+      <wbr />
+      {email.slice(at)}
+    </>
   );
 }

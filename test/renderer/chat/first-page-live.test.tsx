@@ -1,0 +1,77 @@
+// At start the open conversation's first page is asked of main as soon as the account's snapshot
+// is in (renderer/shell/bridge-sync.ts, features/messages/first-page.ts), before anything renders,
+// and the message list's first query shows that answer instead of asking main again. The real
+// local realm server, main-process services behind the browser-mode bridge, store and message list;
+// the page's calls to main are only counted on their way.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cleanup, render, waitFor } from '@testing-library/react';
+import { MessageList } from '../../../renderer/features/messages/MessageList';
+import { connectBridge } from '../../../renderer/shell/bridge-sync';
+import { createChatStore } from '../../../renderer/store';
+import { ALL_MESSAGES_ROUTE, uiStore } from '../../../renderer/store/ui-store';
+import { narrowKey } from '../../../shared/narrow';
+import type { TributaryApi } from '../../../shared/ipc/contract';
+import { fakeLayout, Providers, resetUi } from './harness';
+import { startLiveAccount, type LiveAccount } from './live-realm';
+
+let live: LiveAccount;
+let restoreLayout: () => void;
+beforeAll(async () => {
+  live = await startLiveAccount();
+}, 60_000);
+afterAll(async () => {
+  await live?.close();
+});
+afterEach(() => {
+  cleanup();
+  restoreLayout?.();
+});
+
+/** The live bridge, with every getMessages call the page makes written down before it goes. */
+function countingApi(api: TributaryApi<Blob>) {
+  const asked: Array<{ anchor: unknown; narrow: unknown }> = [];
+  const counted = new Proxy(api, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver) as unknown;
+      if (name === 'getMessages') {
+        return (input: { anchor: unknown; narrow: unknown }) => {
+          asked.push({ anchor: input.anchor, narrow: input.narrow });
+          return target.getMessages(input as never);
+        };
+      }
+      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+    },
+  });
+  return { counted, asked };
+}
+
+describe('the open conversation at start', () => {
+  it('is asked for with the snapshot, and the list shows that answer without asking again', async () => {
+    // A page starting: All messages open, the bridge connected to a fresh store.
+    resetUi(live.accountId);
+    uiStore.setState({ accountsLoaded: false, route: ALL_MESSAGES_ROUTE });
+    const { counted, asked } = countingApi(live.api);
+    (window as unknown as { tributary: unknown }).tributary = counted;
+    const store = createChatStore();
+    const disconnect = connectBridge(counted, store);
+    try {
+      await waitFor(() => expect(store.getState().accounts[live.accountId]).toBeDefined());
+      // Nothing has rendered yet, and the first page is already on its way.
+      await waitFor(() => expect(asked).toEqual([{ anchor: 'first_unread', narrow: [] }]));
+
+      restoreLayout = fakeLayout();
+      const { container } = render(
+        <Providers store={store}>
+          <MessageList accountId={live.accountId} narrowKey={narrowKey([])} />
+        </Providers>,
+      );
+      await waitFor(() =>
+        expect(container.querySelectorAll('[data-testid=message]').length).toBeGreaterThan(0),
+      );
+      expect(asked).toHaveLength(1);
+    } finally {
+      disconnect();
+      (window as unknown as { tributary: unknown }).tributary = live.api;
+    }
+  });
+});
