@@ -98,6 +98,19 @@ export function wireRequest(
   return request;
 }
 
+/** Node's socket error codes in the words the connection banner shows (the code itself otherwise). */
+const NETWORK_CAUSES: Record<string, string> = {
+  ECONNREFUSED: 'nothing is answering there',
+  ECONNRESET: 'the connection was cut',
+  ENOTFOUND: 'no server by that name',
+  EAI_AGAIN: 'the server name could not be looked up',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'the server cannot be reached from this network',
+  ENETUNREACH: 'this computer is not connected to a network',
+  UND_ERR_SOCKET: 'the connection was cut',
+  UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
+};
+
 export class ApiClient {
   readonly site: string;
   private credentials: Credentials | undefined;
@@ -224,10 +237,11 @@ export class ApiClient {
         throw new ApiError('timeout', 'REQUEST_TIMEOUT', `No answer within ${timeoutMs} ms`);
       }
       const cause = (error as { cause?: { code?: string } }).cause;
+      const code = cause?.code ?? (error as Error).message;
       throw new ApiError(
         'network',
         'NETWORK_ERROR',
-        `Could not reach ${this.site}: ${cause?.code ?? (error as Error).message}`,
+        `Could not reach ${this.site}: ${NETWORK_CAUSES[code] ?? code}`,
       );
     } finally {
       clearTimeout(timer);

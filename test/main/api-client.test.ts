@@ -1,6 +1,7 @@
 // The API client against the real local realm server, with faults from the proxy: Basic auth, the
 // server's error codes, retries of idempotent requests only, 429 honoured with Retry-After, and a 401
 // reported once instead of retried.
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../shared/api/endpoints';
 import { adminExtrasEndpoints } from '../../shared/api/admin-extras-endpoints';
@@ -132,6 +133,21 @@ describe('API client', () => {
       .call(endpoints.serverSettings, {}, { timeoutMs: 200, retry: false })
       .catch((e: unknown) => e)) as ApiError;
     expect(error.code).toBe('REQUEST_TIMEOUT');
+  });
+
+  it('says in words why a server could not be reached (the connection banner shows it)', async () => {
+    // A port that was just free: nothing listens there.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    const site = `http://127.0.0.1:${port}`;
+    const nowhere = new ApiClient({ site, credentials: { email: 'a@b.c', apiKey: 'k' } });
+    const error = (await nowhere
+      .call(endpoints.serverSettings, {}, { retry: false })
+      .catch((e: unknown) => e)) as ApiError;
+    expect(error.code).toBe('NETWORK_ERROR');
+    expect(error.message).toBe(`Could not reach ${site}: nothing is answering there`);
   });
 
   it('normalizes sites and encodes non-string parameters as JSON', () => {
