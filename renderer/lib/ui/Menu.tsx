@@ -8,7 +8,6 @@ import {
   createContext,
   useCallback,
   useContext,
-  useEffect,
   useImperativeHandle,
   useLayoutEffect,
   useRef,
@@ -90,7 +89,6 @@ export function Menu({
   const [radixAttributes, setRadixAttributes] = useState<Record<string, unknown>>({});
   const radix = useRef<RadixTriggerProps | null>(null);
   const buttonRef = useRef<HTMLButtonElement | null>(null);
-  const contentRef = useRef<HTMLDivElement | null>(null);
   const openedByKey = useRef(false);
   const mount = (byKey = false) => {
     openedByKey.current = byKey;
@@ -105,15 +103,6 @@ export function Menu({
   }, []);
   // The caller's ref (if it gave one) is the same button.
   useImperativeHandle(buttonProps?.ref, () => buttonRef.current as HTMLButtonElement, []);
-  // Radix's root did not see the key that opened the menu before it was mounted, so it would not
-  // know the keyboard is in use and would focus the menu rather than its first item: done here.
-  useEffect(() => {
-    if (!open || !openedByKey.current) return;
-    openedByKey.current = false;
-    contentRef.current
-      ?.querySelector<HTMLElement>('[role="menuitem"]:not([data-disabled])')
-      ?.focus();
-  }, [open]);
   const face = buttonProps ?? {};
   const trigger = (
     <button
@@ -174,7 +163,15 @@ export function Menu({
           </DropdownMenu.Trigger>
           <DropdownMenu.Portal>
             <DropdownMenu.Content
-              ref={contentRef}
+              onFocus={(e) => {
+                // Radix's root did not see the key that opened the menu before it was mounted, so
+                // it takes the keyboard for unused and focuses the menu, not its first item.
+                if (e.target !== e.currentTarget || !openedByKey.current) return;
+                openedByKey.current = false;
+                e.currentTarget
+                  .querySelector<HTMLElement>('[role="menuitem"]:not([data-disabled])')
+                  ?.focus();
+              }}
               className="popup-menu"
               aria-label={label}
               align={align}
