@@ -8,6 +8,7 @@ import {
   createContext,
   useCallback,
   useContext,
+  useEffect,
   useImperativeHandle,
   useLayoutEffect,
   useRef,
@@ -89,11 +90,8 @@ export function Menu({
   const [radixAttributes, setRadixAttributes] = useState<Record<string, unknown>>({});
   const radix = useRef<RadixTriggerProps | null>(null);
   const buttonRef = useRef<HTMLButtonElement | null>(null);
-  const openedByKey = useRef(false);
-  const mount = (byKey = false) => {
-    openedByKey.current = byKey;
-    setMounted(true);
-  };
+  useEffect(watchInputModality, []);
+  const mount = () => setMounted(true);
   const adopt = useCallback((props: RadixTriggerProps | null) => {
     radix.current = props;
     const attributes = Object.fromEntries(
@@ -136,7 +134,7 @@ export function Menu({
         face.onKeyDown?.(e);
         if (radix.current) return radix.current.onKeyDown?.(e);
         if (e.defaultPrevented || !OPENING_KEYS.has(e.key)) return;
-        mount(true);
+        mount();
         setOpen(true);
         e.preventDefault(); // Enter and Space would click the button too
       }}
@@ -164,10 +162,10 @@ export function Menu({
           <DropdownMenu.Portal>
             <DropdownMenu.Content
               onFocus={(e) => {
-                // Radix's root did not see the key that opened the menu before it was mounted, so
-                // it takes the keyboard for unused and focuses the menu, not its first item.
-                if (e.target !== e.currentTarget || !openedByKey.current) return;
-                openedByKey.current = false;
+                // A root mounted for this very open did not see the key that opened it (a key on
+                // the button, or a shortcut like the message list's i), so it would focus the menu
+                // rather than its first item, as Radix does for a keyboard.
+                if (e.target !== e.currentTarget || !keyboardInUse) return;
                 e.currentTarget
                   .querySelector<HTMLElement>('[role="menuitem"]:not([data-disabled])')
                   ?.focus();
@@ -188,6 +186,30 @@ export function Menu({
         </DropdownMenu.Root>
       ) : null}
     </>
+  );
+}
+
+/**
+ * Whether the last input was a key (then an opened menu focuses its first item, as Radix's root
+ * has it), watched by one document listener for every menu rather than by each mounted root.
+ */
+let keyboardInUse = false;
+let watchingInput = false;
+
+function watchInputModality() {
+  if (watchingInput) return;
+  watchingInput = true;
+  const pointerUsed = () => {
+    keyboardInUse = false;
+  };
+  document.addEventListener(
+    'keydown',
+    () => {
+      keyboardInUse = true;
+      document.addEventListener('pointerdown', pointerUsed, { capture: true, once: true });
+      document.addEventListener('pointermove', pointerUsed, { capture: true, once: true });
+    },
+    { capture: true },
   );
 }
 

@@ -38,18 +38,20 @@ function countCaptureKeydownListeners() {
 }
 
 describe('a row menu', () => {
-  it('adds no document key listener until its button is hovered or focused', () => {
+  it('adds no document key listener of its own until its button is hovered or focused', () => {
     const listeners = countCaptureKeydownListeners();
     render(<Rows count={40} />);
-    expect(listeners()).toBe(0);
+    // One for all menus (which input was last: a key or the pointer), none per row.
+    const shared = listeners();
+    expect(shared).toBeLessThanOrEqual(1);
     // Closed, each button already says what it opens.
     const button = screen.getByRole('button', { name: 'Row 3 options' });
     expect(button.getAttribute('aria-haspopup')).toBe('menu');
     expect(button.getAttribute('aria-expanded')).toBe('false');
     fireEvent.pointerOver(button);
-    expect(listeners()).toBe(1);
+    expect(listeners()).toBe(shared + 1);
     fireEvent.focus(screen.getByRole('button', { name: 'Row 7 options' }));
-    expect(listeners()).toBe(2);
+    expect(listeners()).toBe(shared + 2);
     expect(screen.queryByRole('menu')).toBeNull();
   });
 
