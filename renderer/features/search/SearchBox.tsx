@@ -29,7 +29,7 @@ import { useChannelTopics } from '../compose/use-completion';
 import { refusalReason } from '../messages/useMessagePages';
 import { channelIdOf } from '../messages/narrow-info';
 import { personId, searchNarrow, searchText } from './search-narrow';
-import { searchSuggestions, type SearchSuggestion } from './search-suggestions';
+import { rememberedSuggestions, type SearchSuggestion } from './search-suggestions';
 
 const KNOWN_VALUES: Record<string, ReadonlySet<string>> = {
   is: new Set(['dm', 'private', 'starred', 'mentioned', 'alerted', 'followed', 'unread']),
@@ -102,9 +102,10 @@ export const SearchBox = forwardRef<HTMLInputElement>(function SearchBox(_props,
     : null;
   const topics = useChannelTopics(accountId, topicChannel);
 
-  const suggestions = useMemo((): SearchSuggestion[] => {
-    if (!open || !names) return [];
-    return searchSuggestions(query, {
+  // The same sources answer every key typed until one of them changes (a channel's topics come).
+  const suggest = useMemo(() => {
+    if (!names) return null;
+    return rememberedSuggestions({
       channels: subscriptions,
       users,
       selfUserId: names.selfUserId,
@@ -113,7 +114,11 @@ export const SearchBox = forwardRef<HTMLInputElement>(function SearchBox(_props,
       isPerson: (operand) => personId(operand, names) !== undefined,
       currentStreamId: viewChannel,
     });
-  }, [open, names, query, subscriptions, users, topicChannel, topics, viewChannel]);
+  }, [names, subscriptions, users, topicChannel, topics, viewChannel]);
+  const suggestions = useMemo(
+    (): SearchSuggestion[] => (open && suggest ? suggest(query) : []),
+    [open, suggest, query],
+  );
   // Keyed by place: each key changes every suggestion's text, and rows updated in place cost a
   // keystroke far less than a list unmounted and mounted again.
   const rows = useMemo(() => suggestions.map((s, i) => ({ s, key: String(i) })), [suggestions]);

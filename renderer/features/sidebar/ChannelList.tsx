@@ -3,7 +3,7 @@
 // the first paint, each new message's layout and each filter keystroke cost the same with 500
 // channels as with 30. Short lists render whole (nothing to gain, and no measuring).
 import { useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import type { Subscription } from '../../../shared/api/types';
 
 /** Lists up to this long are rendered whole. */
@@ -42,6 +42,26 @@ export function ChannelList(props: ChannelListProps) {
   return <VirtualChannelList {...props} />;
 }
 
+/**
+ * A row's height without forcing a layout: the ResizeObserver's size once it reports (after the
+ * browser's own layout), its last known height or the usual one until then. Reading offsetHeight
+ * as each new row mounts (the virtualizer's default) laid out the whole page in the middle of a
+ * filter keystroke, for the 30 rows each key brings into view. A row that is not the usual height
+ * from its first frame (the open channel, with its topics) says so with `data-measure-now`.
+ */
+function rowHeight(
+  element: Element,
+  entry: ResizeObserverEntry | undefined,
+  virtualizer: Virtualizer<HTMLElement, Element>,
+): number {
+  const box = entry?.borderBoxSize?.[0];
+  if (box) return Math.round(box.blockSize);
+  if (element instanceof HTMLElement && element.dataset.measureNow !== undefined)
+    return element.offsetHeight;
+  const key = virtualizer.options.getItemKey(virtualizer.indexFromElement(element));
+  return virtualizer.itemSizeCache.get(key) ?? ROW_HEIGHT;
+}
+
 export const virtualRowStyle = (top: number): CSSProperties => ({
   position: 'absolute',
   top: 0,
@@ -67,6 +87,7 @@ function VirtualChannelList({ subs, row, scrollElement }: ChannelListProps) {
     scrollMargin,
     overscan: 4,
     initialRect: { width: 260, height: 900 },
+    measureElement: rowHeight,
   });
   return (
     <ul ref={listRef} className="virtual-rows" style={{ height: virtualizer.getTotalSize() }}>

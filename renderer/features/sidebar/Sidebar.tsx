@@ -306,6 +306,8 @@ const ChannelRow = memo(function ChannelRow({
       className={`channel${muted ? ' muted' : ''}`}
       data-testid={`channel-${sub.name}`}
       data-index={slotIndex}
+      // Its topics make it taller than a row from its first frame: measured as it mounts.
+      data-measure-now={open ? '' : undefined}
       ref={measure}
       style={slotTop === undefined ? undefined : virtualRowStyle(slotTop)}
     >

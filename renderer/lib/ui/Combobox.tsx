@@ -9,6 +9,8 @@
 // the list and stops there (the next Esc reaches what is around it). With the list closed every
 // key is the field's own (`onKeyDown`), so a text area keeps its arrows for its lines.
 import {
+  useCallback,
+  useRef,
   useState,
   type AllHTMLAttributes,
   type ChangeEvent,
@@ -187,6 +189,18 @@ export function useComboboxList<T>({
     return true;
   };
 
+  // The field's ref is one function for the field's life. Downshift composes a new one on every
+  // render, and React detaches and attaches a changed ref on each commit: Floating UI's reference
+  // went to null and back each time, a state change that rendered the whole typeahead again on
+  // every keystroke. Downshift's and the caller's refs are objects set once, so the latest composed
+  // ref, called when the field mounts and unmounts, sets them all.
+  const composedFieldRef = useRef<Ref<FieldElement> | undefined>(undefined);
+  const fieldRef = useCallback((node: FieldElement | null) => {
+    const ref = composedFieldRef.current;
+    if (typeof ref === 'function') ref(node);
+    else if (ref) ref.current = node;
+  }, []);
+
   /** Props for the field (an input or a text area), around its own. */
   function getFieldProps<E extends FieldElement>({
     ref,
@@ -195,7 +209,7 @@ export function useComboboxList<T>({
     onBlur,
     ...rest
   }: FieldProps<E>): AllHTMLAttributes<E> & { ref: Ref<E> } {
-    return combobox.getInputProps(
+    const props = combobox.getInputProps(
       {
         ...rest,
         ref: (node: E | null) => {
@@ -218,9 +232,9 @@ export function useComboboxList<T>({
         // always in the page.
       } as Parameters<typeof combobox.getInputProps>[0],
       { suppressRefError: true },
-    ) as AllHTMLAttributes<E> & {
-      ref: Ref<E>;
-    };
+    ) as AllHTMLAttributes<E> & { ref: Ref<E> };
+    composedFieldRef.current = props.ref as Ref<FieldElement>;
+    return { ...props, ref: fieldRef as Ref<E> };
   }
 
   const list: ReactNode = isOpen ? (

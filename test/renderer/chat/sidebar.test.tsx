@@ -265,4 +265,42 @@ describe('Sidebar channel filter', () => {
       restore();
     }
   });
+
+  it('lays out no row as it comes into view while filtering (its height comes after layout)', () => {
+    const restore = fakeLayout();
+    // Every read of a row's offsetHeight: a forced layout of the whole page in a keystroke.
+    const faked = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'offsetHeight')!;
+    let rowReads = 0;
+    Object.defineProperty(HTMLElement.prototype, 'offsetHeight', {
+      configurable: true,
+      get(this: HTMLElement) {
+        if (this.matches('li.channel')) rowReads += 1;
+        return faked.get!.call(this) as number;
+      },
+    });
+    try {
+      const base = register();
+      const subscriptions = Array.from({ length: VIRTUALIZE_FROM + 200 }, (_, i) => ({
+        ...base.subscriptions[0],
+        stream_id: 5000 + i,
+        name: `team-${String(i).padStart(3, '0')}`,
+        pin_to_top: false,
+        is_muted: false,
+      }));
+      const ctx = setupStore({ subscriptions, unread_msgs: unreadMsgs({}) });
+      render(
+        <Providers store={ctx.store}>
+          <Sidebar accountId="a" />
+        </Providers>,
+      );
+      const filter = screen.getByRole('searchbox', { name: 'Filter sidebar channels' });
+      for (const value of ['t', 'te', 'team-1', 'team-2', 'team-29'])
+        fireEvent.change(filter, { target: { value } });
+      expect(channelNames()[0]).toBe('#team-290');
+      expect(rowReads).toBe(0);
+    } finally {
+      Object.defineProperty(HTMLElement.prototype, 'offsetHeight', faked);
+      restore();
+    }
+  });
 });

@@ -3,7 +3,7 @@
 // Tab pick, Esc closes the list and goes no further, keys of a closed list are the field's own),
 // a click that picks, and a text area that stays a textbox naming its list.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { useState, type KeyboardEvent } from 'react';
+import { useState, type KeyboardEvent, type Ref } from 'react';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import {
   ComboboxInput,
@@ -21,7 +21,15 @@ interface Spies {
   onOuterKey: (key: string) => void;
 }
 
-function Fruits({ spies, multiline = false }: { spies: Spies; multiline?: boolean }) {
+function Fruits({
+  spies,
+  multiline = false,
+  fieldRef,
+}: {
+  spies: Spies;
+  multiline?: boolean;
+  fieldRef?: Ref<HTMLInputElement & HTMLTextAreaElement>;
+}) {
   const [text, setText] = useState('');
   const [dismissed, setDismissed] = useState(false);
   const combobox = useComboboxList({
@@ -40,6 +48,7 @@ function Fruits({ spies, multiline = false }: { spies: Spies; multiline?: boolea
   });
   const field = {
     combobox,
+    ref: fieldRef,
     'aria-label': 'Fruit',
     value: text,
     onChange: (e: { target: { value: string } }) => {
@@ -155,5 +164,19 @@ describe('Combobox', () => {
     expect(spies.onPick).not.toHaveBeenCalled();
     fireEvent.keyDown(field, { key: 'Enter' });
     expect(spies.onPick).toHaveBeenCalledWith('apricot');
+  });
+
+  it('sets the field’s ref once, not again on every key', () => {
+    // A ref set again on each render would take Floating UI's anchor away and back on every
+    // keystroke, rendering the whole typeahead once more each time.
+    const ref = vi.fn();
+    const spies = { onPick: vi.fn(), onFieldKey: vi.fn(), onOuterKey: vi.fn() };
+    render(<Fruits spies={spies} fieldRef={ref} />);
+    const field = screen.getByRole('combobox', { name: 'Fruit' });
+    for (const value of ['a', 'ap', 'apr', 'ap', 'b', 'bl'])
+      fireEvent.change(field, { target: { value } });
+    fireEvent.keyDown(field, { key: 'ArrowDown' });
+    expect(screen.getAllByRole('option').length).toBeGreaterThan(0);
+    expect(ref.mock.calls).toEqual([[field]]);
   });
 });
