@@ -426,6 +426,19 @@ describe.each([
       expect(await table.evaluate(cutCells)).toEqual([]);
     }
     await shoot(`${width}-settings`);
+    // Tab stays inside (the panel loops it): from the first control back to the last, and round.
+    const inOverlay = () =>
+      page.evaluate(() => !!document.activeElement?.closest('.screen-overlay'));
+    await settings().getByRole('button', { name: 'Close settings' }).focus();
+    await page.keyboard.press('Shift+Tab');
+    expect(await inOverlay()).toBe(true);
+    await page.keyboard.press('Tab');
+    expect(await inOverlay()).toBe(true);
+    expect(
+      await settings()
+        .getByRole('button', { name: 'Close settings' })
+        .evaluate((el) => el === document.activeElement),
+    ).toBe(true);
     await page.keyboard.press('Escape');
     await expect.poll(() => settings().count()).toBe(0);
     await page.getByRole('heading', { name: '#general > layout' }).waitFor();
