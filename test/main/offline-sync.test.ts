@@ -172,9 +172,11 @@ describe('background sync', () => {
     const streamId = snapshot.register.subscriptions[0].stream_id;
     const [topic] = await conversationsByEmma(streamId, 1, 60, ` ${'p'.repeat(6400)}`);
     const cache = cacheOf(main);
-    // A pass the sign-in scheduled may be running (on a busy machine, with only part of the topic
-    // posted yet): the pass under test starts after it, with all 60 messages on the server.
+    // A pass the sign-in scheduled may be running (on a busy machine, with part or all of the topic
+    // posted): the pass under test starts after it from an empty store, with all 60 messages
+    // (about 400 KB) on the server and room for half of them.
     await offline.idle();
+    offline.clear();
     const budget = cache.usedBytes() + 200 * 1024;
     offline.setSettings({ ...offline.settings, budgetBytes: budget });
     offline.syncNow();
