@@ -15,19 +15,28 @@ export class RawJson {
   }
 }
 
-/** JSON.stringify, with each RawJson's text put in place as it is. */
-export function stringifyWithRawJson(value: unknown): string {
+/**
+ * JSON.stringify of a bridge frame, with each RawJson property of its answer (`frame.value`) put in
+ * place as the text it is. They are swapped for markers before stringify runs: stringify would
+ * call their toJSON (a full parse) before any replacer could see them.
+ */
+export function stringifyWithRawJson(frame: object): string {
+  const value = (frame as { value?: unknown }).value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return JSON.stringify(frame);
+  }
   const texts: string[] = [];
   // A marker no other string in the frame can be: a random nonce per call.
   const nonce = randomUUID();
-  const json = JSON.stringify(value, function (this: Record<string, unknown>, key, replaced) {
-    // `this[key]` is the value before its toJSON ran.
-    const original = this[key];
-    if (!(original instanceof RawJson)) return replaced as unknown;
-    texts.push(original.text);
-    return `raw-json:${nonce}:${texts.length - 1}`;
-  });
-  if (texts.length === 0) return json;
+  const marked: Record<string, unknown> = {};
+  for (const [key, property] of Object.entries(value)) {
+    if (property instanceof RawJson) {
+      marked[key] = `raw-json:${nonce}:${texts.length}`;
+      texts.push(property.text);
+    } else marked[key] = property;
+  }
+  if (texts.length === 0) return JSON.stringify(frame);
+  const json = JSON.stringify({ ...frame, value: marked });
   const marker = new RegExp(`"raw-json:${nonce}:(\\d+)"`, 'g');
   return json.replace(marker, (_match, index: string) => texts[Number(index)]!);
 }

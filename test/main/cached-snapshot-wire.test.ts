@@ -71,12 +71,20 @@ describe('stringifyWithRawJson', () => {
     const text = JSON.stringify({ name: 'a "b" \\ c \u2028', list: [1, null] });
     const frame = {
       t: 'result',
-      value: { snapshot: new RawJson(text), other: 'raw-json:0:0', nested: [new RawJson('[]')] },
+      value: { snapshot: new RawJson(text), other: 'raw-json:0:0', empty: new RawJson('[]') },
     };
     const parsed = JSON.parse(stringifyWithRawJson(frame)) as unknown;
     expect(parsed).toEqual({
       t: 'result',
-      value: { snapshot: JSON.parse(text), other: 'raw-json:0:0', nested: [[]] },
+      value: { snapshot: JSON.parse(text), other: 'raw-json:0:0', empty: [] },
+    });
+    // The text goes as it is: main never parses it on this path.
+    const unparsed = new RawJson(text);
+    unparsed.toJSON = () => {
+      throw new Error('parsed');
+    };
+    expect(JSON.parse(stringifyWithRawJson({ value: { snapshot: unparsed } }))).toEqual({
+      value: { snapshot: JSON.parse(text) },
     });
     // Any other serializer gets the same value.
     expect(JSON.parse(JSON.stringify(frame))).toEqual(parsed);
