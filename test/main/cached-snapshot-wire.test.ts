@@ -8,19 +8,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RawJson, stringifyWithRawJson } from '../../electron/ipc/raw-json';
 import { startTestServer, type TestServer } from '../support/server';
 import { eventually } from './support/harness';
-import {
-  electronTransport,
-  websocketTransport,
-  type TransportFactory,
-  type TransportUnderTest,
-} from './support/transports';
+import { bothTransports, type TransportUnderTest } from './support/transports';
 
-const transports: Array<[string, TransportFactory]> = [
-  ['electron', electronTransport],
-  ['websocket', websocketTransport],
-];
-
-describe.each(transports)('a cached snapshot over the %s transport', (_name, makeTransport) => {
+describe.each(bothTransports)('a cached snapshot over the %s transport', (_name, makeTransport) => {
   let realm: TestServer | undefined;
   let transport: TransportUnderTest | undefined;
   let dataDir: string | undefined;

@@ -134,3 +134,9 @@ export const websocketTransport: TransportFactory = async (options) => {
     },
   };
 };
+
+/** Both transports, named, for describe.each. */
+export const bothTransports: Array<[string, TransportFactory]> = [
+  ['electron', electronTransport],
+  ['websocket', websocketTransport],
+];
