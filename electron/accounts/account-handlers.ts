@@ -69,7 +69,9 @@ export function accountHandlers(services: AccountServices): AccountHandlers {
     moveAccount: ({ accountId, toIndex }) => services.moveAccount(accountId, toIndex),
     switchAccount: ({ accountId }) => services.switchAccount(accountId),
     openDemoRealm: () => services.openDemoRealm(),
-    getSnapshot: ({ accountId }) => services.session(accountId).getSnapshot(),
+    // The snapshot may be a RawJson: the transports hand it over as the SnapshotMessage it stands for.
+    getSnapshot: ({ accountId }) =>
+      services.session(accountId).snapshotForPage() as ReturnType<AccountSession['getSnapshot']>,
     resync: ({ accountId }) => {
       services.session(accountId).loop.resync();
       return null;

@@ -30,6 +30,7 @@ import { eventsWithoutBotKeys, registerWithoutBotKeys } from '../admin/bot-keys'
 import type { ApplyContext } from '../cache/apply-events';
 import { OfflineSync, type OfflineSyncOptions } from '../sync/offline-sync';
 import { syncRecordPath } from '../sync/sync-record';
+import { RawJson } from '../ipc/raw-json';
 
 /** Beyond this many events since the snapshot, a fresh registration is cheaper than the backlog. */
 const MAX_BACKLOG_EVENTS = 20_000;
@@ -64,6 +65,16 @@ export interface SessionOptions {
   syncOptions?: Partial<OfflineSyncOptions>;
 }
 
+/** What getSnapshot answers (shared/ipc/accounts.ts). */
+export interface SessionSnapshot<S> {
+  snapshot: S | null;
+  events: ServerEvent[];
+  connection: ConnectionState;
+  fromCache: boolean;
+  lastNarrow: NarrowTerm[] | null;
+  lastPage: MessagesPage | null;
+}
+
 export class AccountSession {
   readonly id: string;
   readonly client: ApiClient;
@@ -75,7 +86,13 @@ export class AccountSession {
   readonly presence: PresenceReporter | null;
   /** Background sync of the cache (electron/sync); null without a cache. */
   readonly offline: OfflineSync | null;
-  private snapshot: SnapshotMessage | null = null;
+  private parsedSnapshot: SnapshotMessage | null = null;
+  /**
+   * The cache's snapshot as the JSON text it was stored as, until something in main needs it as an
+   * object (see `snapshot`): the page is handed the text as it is (snapshotForPage), so a large
+   * organization's start does not wait for main to parse megabytes and serialize them again.
+   */
+  private snapshotText: string | null = null;
   private backlog: ServerEvent[] = [];
   private signedOut = false;
   /** The newest message id seen (snapshot, message events, our sends): the outbox's watermark. */
@@ -85,8 +102,11 @@ export class AccountSession {
   private lastNarrow: NarrowTerm[] | null = null;
   private cache: AccountCache | null;
   private matchContextCache: { register: RegisterResponse; ctx: NarrowMatchContext } | null = null;
-  /** The newest event id delivered (real or made here): events made here number after it. */
-  private lastEventId = -1;
+  /**
+   * The newest event id delivered (real or made here): events made here number after it. Null while
+   * it is the cache's snapshot's, not read yet (see lastEventId).
+   */
+  private knownLastEventId: number | null = -1;
   /**
    * Cache writes left for later, in order: a fresh snapshot (onSnapshot) and the pages the renderer
    * was already answered with (getMessages). See writeDeferred.
@@ -99,12 +119,12 @@ export class AccountSession {
     const folder = accountFolder(options.dataDir, record.id);
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     this.cache = options.cache ?? null;
-    const cached = this.cache?.load();
-    if (cached?.snapshot) {
-      this.snapshot = cached.snapshot;
+    const cached = this.cache?.loadText();
+    if (cached?.snapshotText) {
+      this.snapshotText = cached.snapshotText;
       this.backlog = cached.events;
       this.fromCache = true;
-      this.noteEventIds(cached.snapshot.register.last_event_id, cached.events);
+      this.knownLastEventId = null;
     }
     this.lastNarrow = cached?.lastNarrow ?? null;
     this.client = new ApiClient({
@@ -160,7 +180,7 @@ export class AccountSession {
       push,
     });
     // Started from the cache: actions still queued are shown even if the cache lost their events.
-    if (this.snapshot) this.backlog.push(...this.numbered(this.actions.shownEvents()));
+    if (this.hasSnapshot) this.backlog.push(...this.numbered(this.actions.shownEvents()));
     this.loop = new EventLoop({
       client: this.client,
       pollTimeoutMs: options.pollTimeoutMs,
@@ -183,7 +203,7 @@ export class AccountSession {
       : null;
     if (cache) {
       cache.onDiskFull = () => this.offline?.noteDiskFull();
-      if (this.snapshot) cache.applyContext = applyContextOf(this.snapshot.register);
+      if (this.hasSnapshot) cache.applyContext = applyContextOf(() => this.snapshot?.register);
     }
     this.presence = options.activity
       ? new PresenceReporter({
@@ -230,24 +250,57 @@ export class AccountSession {
     return this.snapshot?.register ?? null;
   }
 
-  getSnapshot(): {
-    snapshot: SnapshotMessage | null;
-    events: ServerEvent[];
-    connection: ConnectionState;
-    fromCache: boolean;
-    lastNarrow: NarrowTerm[] | null;
-    lastPage: MessagesPage | null;
-  } {
+  getSnapshot(): SessionSnapshot<SnapshotMessage> {
+    return { ...this.snapshotForPage(), snapshot: this.snapshot };
+  }
+
+  /**
+   * getSnapshot's answer for the page: a cached snapshot main has not needed yet goes as the text
+   * the cache kept (the transports hand it over as that value, electron/ipc/raw-json.ts).
+   */
+  snapshotForPage(): SessionSnapshot<SnapshotMessage | RawJson> {
     const lastPage =
       this.fromCache && this.lastNarrow ? this.cachedPage(this.lastNarrow, FIRST_PAGE) : null;
     return {
-      snapshot: this.snapshot,
+      snapshot: this.snapshotText !== null ? new RawJson(this.snapshotText) : this.snapshot,
       events: [...this.backlog],
       connection: this.connection,
       fromCache: this.fromCache,
       lastNarrow: this.lastNarrow,
       lastPage: lastPage ?? null,
     };
+  }
+
+  /** The latest snapshot; the cache's is parsed from its text when main first needs it. */
+  private get snapshot(): SnapshotMessage | null {
+    if (this.snapshotText !== null) {
+      this.parsedSnapshot = JSON.parse(this.snapshotText) as SnapshotMessage;
+      this.snapshotText = null;
+    }
+    return this.parsedSnapshot;
+  }
+
+  private set snapshot(snapshot: SnapshotMessage | null) {
+    this.snapshotText = null;
+    this.parsedSnapshot = snapshot;
+  }
+
+  private get hasSnapshot(): boolean {
+    return this.snapshotText !== null || this.parsedSnapshot !== null;
+  }
+
+  private get lastEventId(): number {
+    if (this.knownLastEventId === null) {
+      // The cache's: its snapshot's id, or a cached event's after it (every event since the
+      // launch is in the backlog too, so the newest of them counts as it would have).
+      const snapshotEventId = this.snapshot?.register.last_event_id ?? -1;
+      this.knownLastEventId = this.backlog.reduce((id, e) => Math.max(id, e.id), snapshotEventId);
+    }
+    return this.knownLastEventId;
+  }
+
+  private set lastEventId(id: number) {
+    this.knownLastEventId = id;
   }
 
   rememberOpenNarrow(narrow: NarrowTerm[] | null): void {
@@ -457,7 +510,7 @@ export class AccountSession {
     // sealing megabytes) would otherwise hold up the page's first calls, which arrive while main
     // handles the register. The next events write it first (deliver), so the cache's order holds.
     if (this.cache) {
-      this.cache.applyContext = applyContextOf(register);
+      this.cache.applyContext = applyContextOf(() => register);
       const snapshot = this.snapshot;
       this.deferWrite(() => this.saveSnapshot(snapshot));
     }
@@ -499,11 +552,6 @@ export class AccountSession {
       this.lastEventId = base + 1 - 1 / (step + 1);
       return { ...event, id: this.lastEventId } as ServerEvent;
     });
-  }
-
-  private noteEventIds(snapshotEventId: number, events: readonly ServerEvent[]): void {
-    this.lastEventId = snapshotEventId;
-    for (const event of events) if (event.id > this.lastEventId) this.lastEventId = event.id;
   }
 
   /** Queues a cache write for a turn of the event loop after the current task (writeDeferred). */
@@ -596,8 +644,16 @@ function afterPendingIo(task: () => void): void {
 }
 
 /** Channel names for messages moved between channels while the cache applies events. */
-function applyContextOf(register: RegisterResponse): ApplyContext {
-  const names = new Map<number, string>();
-  for (const sub of register.subscriptions ?? []) names.set(sub.stream_id, sub.name);
-  return { channelName: (id) => names.get(id) };
+function applyContextOf(register: () => RegisterResponse | undefined): ApplyContext {
+  // Built at the first event that needs it: a cached snapshot need not be parsed before.
+  let names: Map<number, string> | null = null;
+  return {
+    channelName: (id) => {
+      if (!names) {
+        names = new Map();
+        for (const sub of register()?.subscriptions ?? []) names.set(sub.stream_id, sub.name);
+      }
+      return names.get(id);
+    },
+  };
 }

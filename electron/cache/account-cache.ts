@@ -37,6 +37,14 @@ export interface CacheContents {
   lastNarrow: NarrowTerm[] | null;
 }
 
+/**
+ * The same, with the snapshot as the JSON text it was stored as: a large organization's snapshot is
+ * megabytes, and the page can be handed the text as it is (electron/ipc/raw-json.ts).
+ */
+export interface CacheText extends Omit<CacheContents, 'snapshot'> {
+  snapshotText: string | null;
+}
+
 export interface AccountCacheOptions {
   flushMs?: number;
   now?: () => number;
@@ -58,14 +66,16 @@ export class AccountCache {
   /** Told when a write failed for lack of disk space (events stay queued for the next flush). */
   onDiskFull: (() => void) | null = null;
   private closed = false;
-  private preloaded: CacheContents | null = null;
+  private preloaded: CacheText | null = null;
 
   /** Opens (or creates) the cache; a file that cannot be read with this key is started afresh. */
   static open(path: string, keyBase64: string, options: AccountCacheOptions = {}): AccountCache {
     try {
       const cache = new AccountCache(path, keyBase64, options);
-      // Proves the key opens it; kept for the first load() so start-up reads the file once.
-      cache.preloaded = cache.load();
+      // Proves the key opens it (GCM authenticates every row); kept for the first load so start-up
+      // reads the file once. The snapshot is not parsed here: main may never need it as an object
+      // before the page has it.
+      cache.preloaded = cache.loadText();
       return cache;
     } catch (error) {
       console.warn(
@@ -114,6 +124,15 @@ export class AccountCache {
 
   /** What the last run left: the snapshot, every event committed after it, the last conversation. */
   load(): CacheContents {
+    const { snapshotText, ...rest } = this.loadText();
+    return {
+      snapshot: snapshotText ? (JSON.parse(snapshotText) as SnapshotMessage) : null,
+      ...rest,
+    };
+  }
+
+  /** load(), with the snapshot left as its JSON text. */
+  loadText(): CacheText {
     if (this.preloaded) {
       const contents = this.preloaded;
       this.preloaded = null;
@@ -121,9 +140,7 @@ export class AccountCache {
     }
     const snapshotRow = this.db.prepare("SELECT value FROM meta WHERE name = 'snapshot'").get() as
       { value: Buffer } | undefined;
-    const snapshot = snapshotRow
-      ? (JSON.parse(this.cipher.open(snapshotRow.value, 'meta:snapshot')) as SnapshotMessage)
-      : null;
+    const snapshot = snapshotRow ? this.cipher.open(snapshotRow.value, 'meta:snapshot') : null;
     const events: ServerEvent[] = [];
     if (snapshot) {
       const rows = this.db.prepare('SELECT seq, payload FROM events ORDER BY seq').all() as {
@@ -142,7 +159,7 @@ export class AccountCache {
     const lastNarrow = routeRow
       ? (JSON.parse(this.cipher.open(routeRow.value, 'meta:lastNarrow')) as NarrowTerm[])
       : null;
-    return { snapshot, events, lastNarrow };
+    return { snapshotText: snapshot, events, lastNarrow };
   }
 
   /**

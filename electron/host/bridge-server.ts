@@ -10,6 +10,7 @@ import type { ClientFrame, HostFrame } from '../../shared/ipc/wire';
 import { BRIDGE_PATH, FILE_HEADER_BYTES, MEDIA_COOKIE } from '../../shared/ipc/wire';
 import { IpcCodes } from '../../shared/ipc/errors';
 import type { Dispatch } from '../ipc/dispatch';
+import { stringifyWithRawJson } from '../ipc/raw-json';
 import type { PushHub } from '../push-hub';
 import type { FileIntake } from '../uploads/intake';
 import type { MediaCredential } from './media-credential';
@@ -97,7 +98,7 @@ export class BridgeServer {
   private serve(socket: WebSocket): void {
     const files = new Map<number, IncomingFile>();
     const send = (frame: HostFrame) => {
-      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
+      if (socket.readyState === socket.OPEN) socket.send(stringifyWithRawJson(frame));
     };
     const fail = (id: number, code: string, msg: string) =>
       send({ t: 'result', id, ok: false, error: { code, msg, status: 400 } });

@@ -6,6 +6,7 @@ import { methodNames } from '../../shared/ipc/contract';
 import { IpcCodes, type IpcResult } from '../../shared/ipc/errors';
 import { IPC_INTAKE_CHANNEL, IPC_INVOKE_PREFIX } from '../../shared/ipc/wire';
 import type { Dispatch } from './dispatch';
+import { parseRawJson } from './raw-json';
 import type { FileIntake } from '../uploads/intake';
 import { isAppUrl } from '../shell/security';
 
@@ -57,7 +58,11 @@ export function registerIpcHandlers(
   };
 
   for (const name of methodNames) {
-    handleChecked(`${IPC_INVOKE_PREFIX}${name}`, (payload) => dispatch(name, payload));
+    handleChecked(`${IPC_INVOKE_PREFIX}${name}`, async (payload) => {
+      const result = await dispatch(name, payload);
+      // Structured clone would copy a RawJson as {text}: the page gets the value it stands for.
+      return result.ok ? { ok: true, value: parseRawJson(result.value) } : result;
+    });
   }
   // The preload resolves a dropped/pasted File to its path (webUtils) and hands it over here; the
   // renderer gets back only a token.

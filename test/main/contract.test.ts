@@ -7,21 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pushNames, type PushName, type PushPayload } from '../../shared/ipc/contract';
 import type { TributaryError } from '../../shared/ipc/errors';
 import { startTestServer, type TestServer } from '../support/server';
-import {
-  electronTransport,
-  websocketTransport,
-  type TestFile,
-  type TransportFactory,
-  type TransportUnderTest,
-} from './support/transports';
+import { bothTransports, type TestFile, type TransportUnderTest } from './support/transports';
 import { eventually } from './support/harness';
 
-const transports: Array<[string, TransportFactory]> = [
-  ['electron', electronTransport],
-  ['websocket', websocketTransport],
-];
-
-describe.each(transports)('IPC contract over the %s transport', (_name, makeTransport) => {
+describe.each(bothTransports)('IPC contract over the %s transport', (_name, makeTransport) => {
   let realm: TestServer;
   let transport: TransportUnderTest;
   let accountId: string;

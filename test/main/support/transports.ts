@@ -33,6 +33,8 @@ export interface TransportUnderTest {
 
 export type TransportFactory = (options: {
   tusThresholdBytes?: number;
+  /** The app's data folder, kept at close (a relaunch); a fresh one, removed at close, without. */
+  dataDir?: string;
 }) => Promise<TransportUnderTest>;
 
 type Handler = (event: unknown, payload: unknown) => Promise<unknown>;
@@ -71,7 +73,7 @@ export function fakeElectronIpc(frame: { current: FakeFrame; top: FakeFrame }) {
 }
 
 export const electronTransport: TransportFactory = async (options) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tributary-ipc-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tributary-ipc-'));
   const hub = new PushHub();
   const services = new MainServices({
     dataDir,
@@ -100,13 +102,13 @@ export const electronTransport: TransportFactory = async (options) => {
     dataDir,
     async close() {
       await services.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 };
 
 export const websocketTransport: TransportFactory = async (options) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tributary-ws-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tributary-ws-'));
   const host = await startBrowserHost({
     dataDir,
     vault: new FileVault(dataDir),
@@ -128,7 +130,13 @@ export const websocketTransport: TransportFactory = async (options) => {
     async close() {
       bridge.close();
       await host.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 };
+
+/** Both transports, named, for describe.each. */
+export const bothTransports: Array<[string, TransportFactory]> = [
+  ['electron', electronTransport],
+  ['websocket', websocketTransport],
+];

@@ -1,0 +1,82 @@
+// A relaunch hands the page the cached snapshot as the text the cache kept (main does not parse and
+// serialize it again first): over both transports the page must still receive the very snapshot
+// the last run had, strings that look like the bridge's own markers included.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RawJson, stringifyWithRawJson } from '../../electron/ipc/raw-json';
+import { startTestServer, type TestServer } from '../support/server';
+import { eventually } from './support/harness';
+import { bothTransports, type TransportUnderTest } from './support/transports';
+
+describe.each(bothTransports)('a cached snapshot over the %s transport', (_name, makeTransport) => {
+  let realm: TestServer | undefined;
+  let transport: TransportUnderTest | undefined;
+  let dataDir: string | undefined;
+
+  afterEach(async () => {
+    await transport?.close();
+    await realm?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('reaches the page as the snapshot the last run kept', async () => {
+    realm = await startTestServer();
+    dataDir = mkdtempSync(join(tmpdir(), 'tributary-cached-wire-'));
+    // A channel whose name is JSON's hard cases and the bridge's marker's look.
+    const channelName = `wire "quoted" \\ raw-json:0:0 \u2028 ✓`;
+    await realm
+      .client('owner')
+      .post('/users/me/subscriptions', { subscriptions: [{ name: channelName }] });
+
+    transport = await makeTransport({ dataDir });
+    const { id: accountId } = await transport.api.addAccount({
+      site: realm.url,
+      auth: { kind: 'apiKey', email: realm.users.owner.email, apiKey: realm.users.owner.api_key },
+    });
+    const live = await eventually(async () => {
+      const answer = await transport!.api.getSnapshot({ accountId });
+      return answer.connection.status === 'live' ? answer.snapshot : undefined;
+    });
+    expect(live?.register.subscriptions.map((s) => s.name)).toContain(channelName);
+    await transport.close(); // writes the snapshot to the cache
+    await realm.close(); // the relaunch has only its cache
+    realm = undefined;
+
+    transport = await makeTransport({ dataDir });
+    const session = transport.services.session(accountId);
+    // Main has not needed the cached snapshot as an object: the page is given its text.
+    expect(session.snapshotForPage().snapshot).toBeInstanceOf(RawJson);
+    const relaunched = await transport.api.getSnapshot({ accountId });
+    expect(relaunched.fromCache).toBe(true);
+    expect(relaunched.snapshot).toEqual(live);
+    // Main's own copy, parsed when first needed, is the same.
+    expect(session.getSnapshot().snapshot).toEqual(live);
+  });
+});
+
+describe('stringifyWithRawJson', () => {
+  it('puts the text in place and leaves look-alike strings alone', () => {
+    const text = JSON.stringify({ name: 'a "b" \\ c \u2028', list: [1, null] });
+    const frame = {
+      t: 'result',
+      value: { snapshot: new RawJson(text), other: 'raw-json:0:0', empty: new RawJson('[]') },
+    };
+    const parsed = JSON.parse(stringifyWithRawJson(frame)) as unknown;
+    expect(parsed).toEqual({
+      t: 'result',
+      value: { snapshot: JSON.parse(text), other: 'raw-json:0:0', empty: [] },
+    });
+    // The text goes as it is: main never parses it on this path.
+    const unparsed = new RawJson(text);
+    unparsed.toJSON = () => {
+      throw new Error('parsed');
+    };
+    expect(JSON.parse(stringifyWithRawJson({ value: { snapshot: unparsed } }))).toEqual({
+      value: { snapshot: JSON.parse(text) },
+    });
+    // Any other serializer gets the same value.
+    expect(JSON.parse(JSON.stringify(frame))).toEqual(parsed);
+  });
+});
