@@ -226,22 +226,7 @@ describe('Sidebar channel filter', () => {
   it('renders a long channel list in part, and filters it as a whole', () => {
     const restore = fakeLayout();
     try {
-      const base = register();
-      const template = base.subscriptions[0];
-      const count = VIRTUALIZE_FROM + 200;
-      const subscriptions = Array.from({ length: count }, (_, i) => ({
-        ...template,
-        stream_id: 5000 + i,
-        name: `team-${String(i).padStart(3, '0')}`,
-        pin_to_top: false,
-        is_muted: false,
-      }));
-      const ctx = setupStore({ subscriptions, unread_msgs: unreadMsgs({}) });
-      render(
-        <Providers store={ctx.store}>
-          <Sidebar accountId="a" />
-        </Providers>,
-      );
+      const count = renderManyChannels();
       const rendered = channelNames();
       expect(rendered.length).toBeGreaterThan(0);
       expect(rendered.length).toBeLessThan(count);
@@ -279,20 +264,7 @@ describe('Sidebar channel filter', () => {
       },
     });
     try {
-      const base = register();
-      const subscriptions = Array.from({ length: VIRTUALIZE_FROM + 200 }, (_, i) => ({
-        ...base.subscriptions[0],
-        stream_id: 5000 + i,
-        name: `team-${String(i).padStart(3, '0')}`,
-        pin_to_top: false,
-        is_muted: false,
-      }));
-      const ctx = setupStore({ subscriptions, unread_msgs: unreadMsgs({}) });
-      render(
-        <Providers store={ctx.store}>
-          <Sidebar accountId="a" />
-        </Providers>,
-      );
+      renderManyChannels();
       const filter = screen.getByRole('searchbox', { name: 'Filter sidebar channels' });
       for (const value of ['t', 'te', 'team-1', 'team-2', 'team-29'])
         fireEvent.change(filter, { target: { value } });
@@ -304,3 +276,23 @@ describe('Sidebar channel filter', () => {
     }
   });
 });
+
+/** A sidebar with enough channels (#team-000, #team-001, ...) to be virtualized; returns how many. */
+function renderManyChannels(): number {
+  const template = register().subscriptions[0];
+  const count = VIRTUALIZE_FROM + 200;
+  const subscriptions = Array.from({ length: count }, (_, i) => ({
+    ...template,
+    stream_id: 5000 + i,
+    name: `team-${String(i).padStart(3, '0')}`,
+    pin_to_top: false,
+    is_muted: false,
+  }));
+  const ctx = setupStore({ subscriptions, unread_msgs: unreadMsgs({}) });
+  render(
+    <Providers store={ctx.store}>
+      <Sidebar accountId="a" />
+    </Providers>,
+  );
+  return count;
+}
