@@ -259,10 +259,13 @@ export class AccountSession {
    * the cache kept (the transports hand it over as that value, electron/ipc/raw-json.ts).
    */
   snapshotForPage(): SessionSnapshot<SnapshotMessage | RawJson> {
+    // Taken first: answering the last conversation from the cache parses the snapshot (its realm
+    // lookups), and the page should still get the text rather than that object serialized again.
+    const text = this.snapshotText;
     const lastPage =
       this.fromCache && this.lastNarrow ? this.cachedPage(this.lastNarrow, FIRST_PAGE) : null;
     return {
-      snapshot: this.snapshotText !== null ? new RawJson(this.snapshotText) : this.snapshot,
+      snapshot: text !== null ? new RawJson(text) : this.snapshot,
       events: [...this.backlog],
       connection: this.connection,
       fromCache: this.fromCache,
