@@ -83,7 +83,9 @@ export function ChannelBrowser({
     >
       <section className="channel-list-pane" aria-label="Channels">
         <header className="channel-browser-header">
-          <h1>Channels</h1>
+          {/* The overlay's title bar already says "Channels"; the heading stays for screen readers. */}
+          <h1 className="visually-hidden">Channels</h1>
+          <Tabs label="Which channels" tabs={LIST_TABS} value={tab} onChange={setTab} />
           {mayCreate ? (
             <button
               type="button"
@@ -94,7 +96,6 @@ export function ChannelBrowser({
             </button>
           ) : null}
         </header>
-        <Tabs label="Which channels" tabs={LIST_TABS} value={tab} onChange={setTab} />
         <input
           type="search"
           aria-label="Filter channels"

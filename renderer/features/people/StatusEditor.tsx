@@ -170,7 +170,9 @@ export function StatusEditor({ accountId }: { accountId: string }) {
           </select>
         </label>
         <div className="status-actions">
-          <button type="submit">Save status</button>
+          <button type="submit" className="primary">
+            Save status
+          </button>
           <button type="button" onClick={() => void save('', null)}>
             Clear status
           </button>

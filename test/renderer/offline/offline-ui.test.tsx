@@ -109,6 +109,9 @@ describe('Settings › Offline', () => {
     expect((screen.getByRole('button', { name: 'Sync now' }) as HTMLButtonElement).disabled).toBe(
       true,
     );
+    // Idle before any pass is not "up to date".
+    push('offlineStatus', status({ state: 'idle', lastSyncAt: null }));
+    expect(screen.getByTestId('offline-state').textContent).toBe('Waiting for the first sync');
     push('offlineStatus', status({ state: 'disk-full' }));
     expect(screen.getByTestId('offline-state').textContent).toMatch(/disk is full.*nothing/i);
   });

@@ -37,7 +37,9 @@ function stateText(status: OfflineStatus): string {
     return 'Off: only the conversations you open are kept';
   switch (status.state) {
     case 'idle':
-      return 'Up to date';
+      // Before the first pass (it starts a few seconds after the server answers) nothing is
+      // "up to date" yet.
+      return status.lastSyncAt === null ? 'Waiting for the first sync' : 'Up to date';
     case 'syncing':
       return 'Syncing…';
     case 'paused':
@@ -191,12 +193,19 @@ export function Offline({ accountId }: { accountId: string }) {
             >
               Sync now
             </button>
-            <button type="button" className="danger" onClick={() => setConfirmClear(true)}>
-              Clear offline data
-            </button>
           </div>
           {problem ? <p role="alert">{problem}</p> : null}
           <OfflineChoices accountId={accountId} status={status} onStatus={setStatus} />
+          {/* Apart from "Sync now", as the web app keeps destructive settings apart: one slip of
+              the pointer should not delete the offline copy. */}
+          <h3>Remove the offline copy</h3>
+          <p className="settings-hint">
+            Deletes the messages kept on this computer for this account and their search index.
+            Messages waiting to be sent and your drafts stay.
+          </p>
+          <button type="button" className="danger" onClick={() => setConfirmClear(true)}>
+            Clear offline data
+          </button>
           {confirmClear ? (
             <ConfirmAlert
               label="Clear offline data?"
