@@ -55,12 +55,15 @@ export function NarrowView({
     <section className="narrow-view" aria-label={info.title}>
       <header className="narrow-header">
         <h1>{info.title}</h1>
-        <button
-          type="button"
-          onClick={() => void markRead(accountId, narrow).catch(() => undefined)}
-        >
-          Mark all as read
-        </button>
+        {/* Not over search results, as in the web app: "all" would read as every message. */}
+        {narrow.some((term) => term.operator === 'search') ? null : (
+          <button
+            type="button"
+            onClick={() => void markRead(accountId, narrow).catch(() => undefined)}
+          >
+            Mark all as read
+          </button>
+        )}
       </header>
       <MessageList
         key={`${accountId}:${key}`}
