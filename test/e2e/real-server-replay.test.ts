@@ -155,4 +155,22 @@ describe.skipIf(!ready)("the app on the public server's recorded answers (FL372)
     await playgrounds.waitFor();
     expect(await playgrounds.textContent()).toContain('Python');
   });
+
+  it('shows scheduled messages without asking for reminders, which FL372 cannot list', async () => {
+    await member
+      .getByRole('navigation', { name: 'Conversations' })
+      .getByRole('button', { name: 'Scheduled messages' })
+      .click();
+    const view = member.getByRole('region', { name: 'Scheduled messages' });
+    await view.getByText('No scheduled messages.').waitFor();
+    // Reminders came with feature level 381: no section, no failed request, no error shown.
+    expect(await view.getByRole('heading', { name: 'Reminders' }).count()).toBe(0);
+    expect(
+      await member
+        .getByRole('alert')
+        .filter({ hasText: /reminders/i })
+        .count(),
+    ).toBe(0);
+    expect(replays[0].unanswered.filter((path) => path.includes('reminders'))).toEqual([]);
+  });
 });

@@ -22,23 +22,31 @@ import { EditScheduled } from './EditScheduled';
 
 export const remindersQueryKey = (accountId: string) => ['reminders', accountId];
 
+/** Message reminders came with feature level 381; listing them (and their events) with 399. */
+const SET_REMINDERS_LEVEL = 381;
+const LIST_REMINDERS_LEVEL = 399;
+
 /** The pending reminders: the store's, kept by events, else the server's answer. */
 function usePendingReminders(accountId: string) {
   const live = useChatStore((s) => s.accounts[accountId]?.reminders);
+  const featureLevel = useChatStore((s) => s.accounts[accountId]?.settings.featureLevel ?? 0);
   // A new snapshot (a reconnect) may have missed changes: the key changes with it.
   const generation = useChatStore((s) => s.accounts[accountId]?.generation ?? 0);
   const fetched = useQuery({
     queryKey: [...remindersQueryKey(accountId), generation],
     queryFn: () => api().getReminders({ accountId }),
-    enabled: !live?.byId,
+    enabled: !live?.byId && featureLevel >= LIST_REMINDERS_LEVEL,
     retry: false,
   });
   const list = useMemo(
     () => remindersInOrder(live?.byId ? live.byId.values() : (fetched.data?.reminders ?? [])),
     [live, fetched.data],
   );
-  if (live?.byId) return { list, pending: false, error: null, loaded: true };
+  if (live?.byId) return { list, pending: false, error: null, loaded: true, listable: true };
   return {
+    // Older servers have no GET /reminders (asking gets a 404); below 381 no reminders at all.
+    listable: featureLevel >= LIST_REMINDERS_LEVEL,
+    supported: featureLevel >= SET_REMINDERS_LEVEL,
     list,
     pending: fetched.isPending,
     error: fetched.isError ? fetched.error : null,
@@ -49,6 +57,17 @@ function usePendingReminders(accountId: string) {
 export function Reminders({ accountId }: { accountId: string }) {
   const reminders = usePendingReminders(accountId);
   const list = reminders.list;
+  if (!reminders.listable && !reminders.supported) return null;
+  if (!reminders.listable)
+    return (
+      <section className="reminders" aria-label="Reminders">
+        <h2>Reminders</h2>
+        <p className="placeholder">
+          This server cannot list reminders. Each one arrives as a direct message from its
+          notification bot when it is due.
+        </p>
+      </section>
+    );
   return (
     <section className="reminders" aria-label="Reminders">
       <h2>Reminders</h2>
