@@ -49,6 +49,8 @@ export interface UiState {
   previous: Route[];
   /** Message the keyboard cursor is on (arrow keys), per open narrow. */
   selectedMessageId: number | null;
+  /** The message being edited in place (its row shows the edit box), in the open view. */
+  editingMessageId: number | null;
   /** Request to open the compose box (c, x, r, quote): a counter so repeated presses re-trigger. */
   composeRequest: ComposeRequest | null;
   /** The seq of the last request a compose box took (or a navigation dropped). */
@@ -108,6 +110,7 @@ export const uiStore = createStore<UiState>()(() => ({
   routeChosen: launchView !== null,
   previous: [],
   selectedMessageId: null,
+  editingMessageId: null,
   composeRequest: null,
   composeHandled: 0,
   overlay: null,
@@ -138,6 +141,15 @@ export function useUi<T>(selector: (state: UiState) => T): T {
   return useStore(uiStore, selector);
 }
 
+/** Opens the edit box in the message's row (one message at a time, as in the web app). */
+export function startEditing(messageId: number): void {
+  uiStore.setState({ editingMessageId: messageId });
+}
+
+export function stopEditing(): void {
+  uiStore.setState({ editingMessageId: null });
+}
+
 export function navigate(route: Route): void {
   const { route: current, previous, composeRequest } = uiStore.getState();
   uiStore.setState({
@@ -145,6 +157,7 @@ export function navigate(route: Route): void {
     routeChosen: true,
     previous: [...previous.slice(-20), current],
     selectedMessageId: null,
+    editingMessageId: null,
     // A request nobody took was for the view being left.
     composeHandled: composeRequest?.seq ?? 0,
   });
@@ -168,6 +181,7 @@ export function goBack(): void {
     route: last,
     previous: previous.slice(0, at),
     selectedMessageId: null,
+    editingMessageId: null,
     composeHandled: composeRequest?.seq ?? 0,
   });
 }

@@ -24,6 +24,7 @@ export const LOCAL_SHORTCUTS: readonly ShortcutInfo[] = [
   { keys: ['Home', 'End'], group: 'Navigation', description: 'First or last message' },
   // messages/MessageActions.tsx
   { keys: ['i'], group: 'Message actions', description: 'Open the selected message’s actions' },
+  { keys: ['e'], group: 'Message actions', description: 'Edit the selected message (your own)' },
   // compose/Compose.tsx, compose/use-completion.tsx
   { keys: ['Enter'], group: 'Composing messages', description: 'Send (or Ctrl+Enter, by setting)' },
   { keys: ['Shift+Enter'], group: 'Composing messages', description: 'New line' },

@@ -19,16 +19,14 @@ import {
 } from 'lucide-react';
 import { Menu, MenuItem, MenuSeparator } from '../../lib/ui/Menu';
 import { ConfirmAlert } from '../../lib/ui/Dialog';
-import { useQuery } from '@tanstack/react-query';
 import type { MessageWithFlags } from '../../../shared/api/types';
 import { isTopicResolved, narrowKey } from '../../../shared/narrow';
 import { messageNearFragment } from '../../../shared/narrow/link';
 import { useChatStore, useChatStoreApi } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import { api, errorText } from '../../bridge/api';
-import { navigate, requestCompose, uiStore, useUi } from '../../store/ui-store';
+import { navigate, requestCompose, startEditing, uiStore, useUi } from '../../store/ui-store';
 import { htmlToText } from '../../lib/sanitize';
-import { sha256Hex } from '../../lib/sha256';
 import { clockNow } from '../../lib/format';
 import { EmojiPicker } from '../emoji/EmojiPicker';
 import { toggleReaction } from './Reactions';
@@ -41,8 +39,7 @@ import { moveMessages, toggleResolved, type PropagateMode } from '../topics/topi
 import { moveLabel, useTopicPermissions } from '../topics/topic-permissions';
 import { typingInField } from '../../lib/typing-in-field';
 
-type Mode =
-  null | 'menu' | 'emoji' | 'edit' | 'move' | 'confirm-delete' | 'read-receipts' | 'reminder';
+type Mode = null | 'menu' | 'emoji' | 'move' | 'confirm-delete' | 'read-receipts' | 'reminder';
 
 /** The message's permanent link on its realm, in its conversation, as the web app writes it. */
 export function messageLink(site: string, message: MessageWithFlags, selfUserId: number): string {
@@ -160,7 +157,14 @@ export function MessageActions({
   }, [mode, opensUp]);
   const openMenu = useCallback(() => setMode('menu'), [setMode]);
   // Stable, so the selected row's key listener is not replaced on each of its renders.
-  useMessageActionsKey(selected, openMenu);
+  // `e` edits the selected message when the person may, as in the web app.
+  const edit = useCallback(() => {
+    const account = selectActiveAccount(store.getState());
+    if (!account || !mayEdit(account.selfUserId, account.settings.realm, message)) return false;
+    startEditing(message.id);
+    return true;
+  }, [store, message]);
+  useMessageActionsKey(selected, openMenu, edit);
   return (
     <div
       className={`message-actions${mode ? ' open' : ''}${mode && opensUp ? ' opens-up' : ''}`}
@@ -203,8 +207,13 @@ export function MessageActions({
           }
         }}
         onCloseAutoFocus={(e) => {
-          // A form or dialog chosen from the menu takes the focus; the button gets it otherwise.
-          if (modeRef.current !== null && modeRef.current !== 'menu') e.preventDefault();
+          // A form or dialog chosen from the menu takes the focus (the edit box in the row too);
+          // the button gets it otherwise.
+          if (
+            (modeRef.current !== null && modeRef.current !== 'menu') ||
+            uiStore.getState().editingMessageId === message.id
+          )
+            e.preventDefault();
         }}
       >
         {mode === 'menu' ? (
@@ -235,21 +244,32 @@ export function MessageActions({
 }
 
 /**
- * `i` opens the actions menu of the message selected with the arrow keys, as in the web app. Only
- * the selected row's actions listen, so one key press opens one menu.
+ * `i` opens the actions menu of the message selected with the arrow keys and `e` edits it (when the
+ * person may), as in the web app. Only the selected row's actions listen, so one key press opens one
+ * menu.
  */
-function useMessageActionsKey(selected: boolean, open: () => void): void {
+function useMessageActionsKey(selected: boolean, open: () => void, edit: () => boolean): void {
   useEffect(() => {
     if (!selected) return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'i' || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+      if ((e.key !== 'i' && e.key !== 'e') || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.defaultPrevented) return;
       if (typingInField(e.target) || document.querySelector('[aria-modal="true"]')) return;
-      e.preventDefault();
-      open();
+      if (e.key === 'e' ? edit() : (open(), true)) e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [selected, open]);
+  }, [selected, open, edit]);
+}
+
+/** Whether the person may edit the message's content now: their own, within the realm's limit. */
+function mayEdit(self: number, realm: Record<string, unknown>, message: MessageWithFlags): boolean {
+  const editLimit = realm.realm_message_content_edit_limit_seconds as number | null | undefined;
+  return (
+    message.sender_id === self &&
+    realm.realm_allow_message_editing !== false &&
+    (editLimit == null || editLimit === 0 || clockNow() / 1000 - message.timestamp < editLimit)
+  );
 }
 
 /** Runs a request from the actions: closes them when it succeeds, shows its error when not. */
@@ -282,12 +302,7 @@ function MessageMenu({
   const canRemind = useChatStore(
     (s) => (selectActiveAccount(s)?.settings.featureLevel ?? 0) >= 381,
   );
-  const editLimit = realm.realm_message_content_edit_limit_seconds as number | null | undefined;
-  const editingAllowed = realm.realm_allow_message_editing !== false;
-  const canEdit =
-    message.sender_id === self &&
-    editingAllowed &&
-    (editLimit == null || editLimit === 0 || clockNow() / 1000 - message.timestamp < editLimit);
+  const canEdit = mayEdit(self, realm, message);
   // Moves from a message are bound by the realm's time limits from its send time.
   const topicRights = useTopicPermissions(
     message.type === 'stream' ? message.stream_id : -1,
@@ -326,7 +341,7 @@ function MessageMenu({
         {starred ? 'Unstar' : 'Star'}
       </MenuItem>
       {canEdit ? (
-        <MenuItem icon={Pencil} onSelect={() => setMode('edit')}>
+        <MenuItem icon={Pencil} onSelect={() => startEditing(message.id)}>
           Edit message
         </MenuItem>
       ) : null}
@@ -438,28 +453,6 @@ function ActionsPanel({
           <p>Delete this message for everyone?</p>
         </ConfirmAlert>
       ) : null}
-      {mode === 'edit' ? (
-        <EditMessage
-          accountId={accountId}
-          message={message}
-          onCancel={() => setMode(null)}
-          onSave={(content, source) =>
-            run(
-              // The source's hash lets the server refuse an edit of text changed meanwhile (an
-              // edit made offline and sent later, above all: main keeps it as a draft then).
-              (source === null ? Promise.resolve(undefined) : sha256Hex(source)).then(
-                (prevContentSha256) =>
-                  api().editMessage({
-                    accountId,
-                    messageId: message.id,
-                    content,
-                    prevContentSha256,
-                  }),
-              ),
-            )
-          }
-        />
-      ) : null}
       {mode === 'move' && message.type === 'stream' ? (
         <MoveTopicForm
           streamId={message.stream_id}
@@ -500,81 +493,4 @@ function movePlacement(
   if (message.type !== 'stream') return 'change_one';
   const ids = account?.messages.conversations.channels.get(message.stream_id)?.get(message.subject);
   return !ids || ids.newest === message.id ? 'change_one' : 'change_later';
-}
-
-/** The edit form, started from the message's Markdown source as the server keeps it (the rendered
- * HTML loses formatting); when the source cannot be fetched, from the rendered text. */
-function EditMessage({
-  accountId,
-  message,
-  onSave,
-  onCancel,
-}: {
-  accountId: string;
-  message: MessageWithFlags;
-  /** `source`: the Markdown the edit started from, null when only the displayed text was at hand. */
-  onSave: (content: string, source: string | null) => void;
-  onCancel: () => void;
-}) {
-  const source = useQuery({
-    queryKey: ['message-source', accountId, message.id, message.last_edit_timestamp ?? 0],
-    queryFn: () => api().getMessage({ accountId, messageId: message.id }),
-    staleTime: 0,
-    gcTime: 0,
-    retry: 1,
-  });
-  if (source.isPending)
-    return (
-      <p className="menu edit-form" role="status">
-        Loading the message…
-      </p>
-    );
-  const raw = source.data?.raw_content;
-  return (
-    <>
-      {raw === undefined ? (
-        <p role="alert" className="error">
-          Could not load the message&apos;s source; editing its displayed text.
-        </p>
-      ) : null}
-      <EditForm
-        initial={raw ?? htmlToText(message.content)}
-        onSave={(content) => onSave(content, raw ?? null)}
-        onCancel={onCancel}
-      />
-    </>
-  );
-}
-
-function EditForm({
-  initial,
-  onSave,
-  onCancel,
-}: {
-  initial: string;
-  onSave: (content: string) => void;
-  onCancel: () => void;
-}) {
-  const [text, setText] = useState(initial);
-  return (
-    <form
-      className="menu edit-form"
-      aria-label="Edit message"
-      onSubmit={(e) => {
-        e.preventDefault();
-        onSave(text);
-      }}
-    >
-      <textarea
-        aria-label="Edit message content"
-        value={text}
-        onChange={(e) => setText(e.target.value)}
-        autoFocus
-      />
-      <button type="submit">Save</button>
-      <button type="button" onClick={onCancel}>
-        Cancel
-      </button>
-    </form>
-  );
 }

@@ -9,6 +9,8 @@ import { sameConversation } from './narrow-info';
 import { RecipientHeader } from './RecipientHeader';
 import { Reactions } from './Reactions';
 import { MessageActions } from './MessageActions';
+import { MessageEditor } from './MessageEditor';
+import { useUi } from '../../store/ui-store';
 import { EditHistory } from './EditHistory';
 import { handleContentClick, handleContentKeyDown } from './content-controls';
 import { highlightAlertWords, messageBodyHtml } from './rich-content';
@@ -126,6 +128,7 @@ export const MessageRow = memo(function MessageRow({
   const prev = useMessage(prevId ?? -1);
   const sender = useUser(message?.sender_id ?? -1);
   const [showHistory, setShowHistory] = useState(false);
+  const editing = useUi((s) => s.editingMessageId === id);
   // A muted sender's message is collapsed, as in the public web app, until revealed here.
   const senderMuted = useIsUserMuted(message?.sender_id ?? -1);
   const [revealed, setRevealed] = useState(false);
@@ -192,6 +195,8 @@ export const MessageRow = memo(function MessageRow({
   // A /poll or /todo message shows its widget in place of the text.
   const contentOrWidget = hidden ? (
     <MutedMessageNotice onReveal={() => setRevealed(true)} />
+  ) : editing ? (
+    <MessageEditor accountId={accountId} message={message} />
   ) : (
     withWidget(accountId, message, contentBox)
   );
