@@ -89,6 +89,7 @@ const TEXT = {
   unread: 'a message to read again after the crash',
   dmBefore: 'a direct message before the crash',
   toTopic: 'sent offline to an existing topic',
+  twice: 'on my way',
   toNewTopic: 'sent offline to a new topic',
   toDm: 'sent offline as a direct message',
 };
@@ -214,6 +215,11 @@ describe.skipIf(!existsSync(CHROMIUM))(`hard kills during replay (KILL_SEED=${SE
     await messageWithText(page, TEXT.doomed).waitFor({ state: 'detached' });
     await topicMenu(page, TOPIC, 'Follow topic');
     await send(page, TEXT.toTopic);
+    // Twice the same words: two messages, which must not be taken for each other's copy.
+    await send(page, TEXT.twice);
+    await messageWithText(page, TEXT.twice).waitFor();
+    await send(page, TEXT.twice);
+    await expect.poll(() => messageWithText(page, TEXT.twice).count()).toBe(2);
 
     await openTopic(page, 'general', UNREAD_TOPIC);
     await messageMenu(page, TEXT.unread, 'Mark as unread from here');
@@ -225,13 +231,13 @@ describe.skipIf(!existsSync(CHROMIUM))(`hard kills during replay (KILL_SEED=${SE
     await messageWithText(page, TEXT.dmBefore).waitFor();
     await send(page, TEXT.toDm);
 
-    // All of it is in main's queues on disk: the three messages and the eight actions (with any
+    // All of it is in main's queues on disk: the five messages and the eight actions (with any
     // reading the person did meanwhile, which is queued too).
     const kinds = () =>
       (onDisk(app, 'actions.json') as Array<{ action: { kind: string; payload: unknown } }>).map(
         (a) => a.action.kind,
       );
-    await expect.poll(() => onDisk(app, 'outbox.json').length, { timeout: 15_000 }).toBe(3);
+    await expect.poll(() => onDisk(app, 'outbox.json').length, { timeout: 15_000 }).toBe(5);
     await expect
       .poll(
         () =>
@@ -252,7 +258,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`hard kills during replay (KILL_SEED=${SE
     await page.context().close();
 
     // The server returns, and the replay is crashed into at the planned requests.
-    const plan = killPlan(SEED, 11);
+    const plan = killPlan(SEED, 13);
     const fired: Kill[] = [];
     let seen = 0;
     let lastRequest = '';
@@ -316,6 +322,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`hard kills during replay (KILL_SEED=${SE
     const general = await inTopic([{ operator: 'channel', operand: 'general' }]);
     expect(general.filter((c) => c === TEXT.toTopic)).toHaveLength(1);
     expect(general.filter((c) => c === TEXT.toNewTopic)).toHaveLength(1);
+    expect(general.filter((c) => c === TEXT.twice)).toHaveLength(2);
     const dms = await inTopic([{ operator: 'dm', operand: [emmaId] }]);
     expect(dms.filter((c) => c === TEXT.toDm)).toHaveLength(1);
     expect((await message(starId)).message.flags).toContain('starred');
@@ -344,6 +351,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`hard kills during replay (KILL_SEED=${SE
       .getByRole('button', { name: /^octopus: 1/ })
       .waitFor();
     expect(await messageWithText(page, TEXT.toTopic).count()).toBe(1);
+    expect(await messageWithText(page, TEXT.twice).count()).toBe(2);
     expect(await messageWithText(page, TEXT.doomed).count()).toBe(0);
     expect(
       await messageWithText(page, TEXT.unreact)
