@@ -22,21 +22,10 @@ import {
   type AppProcess,
   type RealmProcess,
 } from './support/app';
-import { messageWithText, openTopic, send } from './support/ui';
+import { generator } from '../../server/seed/demo-messages';
+import { messageMenu, messageWithText, openTopic, react, send } from './support/ui';
 
 const SEED = Number(process.env.KILL_SEED ?? Math.floor(Math.random() * 1_000_000));
-
-/** Mulberry32: a small seeded generator, so a seed replays the same kills. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Victim = 'app' | 'realm' | 'both';
 interface Kill {
@@ -52,7 +41,7 @@ interface Kill {
  * one, so all are reached): one of the app, one of the server, one of both, and one more of any.
  */
 function killPlan(seed: number, requests: number): Kill[] {
-  const next = seeded(seed);
+  const next = generator(seed);
   const victims: Victim[] = [
     'app',
     'realm',
@@ -103,14 +92,6 @@ function onDisk(app: AppProcess, file: 'actions.json' | 'outbox.json'): unknown[
     entries?: unknown[];
   };
   return (file === 'actions.json' ? stored.actions : stored.entries) ?? [];
-}
-
-async function messageMenu(page: Page, text: string, item: string | RegExp) {
-  const row = messageWithText(page, text);
-  await page.mouse.move(0, 0);
-  await row.hover();
-  await row.getByRole('button', { name: 'Message actions' }).click();
-  await page.getByRole('menuitem', { name: item }).click();
 }
 
 async function topicMenu(page: Page, topic: string, item: string) {
@@ -190,16 +171,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`hard kills during replay (KILL_SEED=${SE
 
     await messageMenu(page, TEXT.star, /^Star/);
     await messageWithText(page, TEXT.star).getByRole('img', { name: 'Starred' }).waitFor();
-    const reactRow = messageWithText(page, TEXT.react);
-    await reactRow.hover();
-    await reactRow.getByRole('button', { name: 'Add reaction' }).click();
-    await page.getByRole('searchbox', { name: 'Search emoji' }).fill('octopus');
-    await page
-      .getByRole('dialog', { name: 'Emoji picker' })
-      .getByRole('button', { name: 'octopus', exact: true })
-      .first()
-      .click();
-    await reactRow.getByRole('button', { name: /^octopus: 1/ }).waitFor();
+    await react(page, TEXT.react, 'octopus');
     const unreactRow = messageWithText(page, TEXT.unreact);
     await unreactRow.getByRole('button', { name: /^heart: 1/ }).click();
     await unreactRow.getByRole('button', { name: /^heart: / }).waitFor({ state: 'detached' });
