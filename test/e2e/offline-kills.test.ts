@@ -94,6 +94,10 @@ function onDisk(app: AppProcess, file: 'actions.json' | 'outbox.json'): unknown[
   return (file === 'actions.json' ? stored.actions : stored.entries) ?? [];
 }
 
+/** A message waiting in the outbox, as the list shows it (below the messages, "Queued: …"). */
+const queued = (page: Page, text: string) =>
+  page.getByTestId('outbox-message').filter({ hasText: text });
+
 async function topicMenu(page: Page, topic: string, item: string) {
   await page
     .locator('.message-list-wrap')
@@ -187,21 +191,24 @@ describe.skipIf(!existsSync(CHROMIUM))(`hard kills during replay (KILL_SEED=${SE
     await messageWithText(page, TEXT.doomed).waitFor({ state: 'detached' });
     await topicMenu(page, TOPIC, 'Follow topic');
     await send(page, TEXT.toTopic);
+    await queued(page, TEXT.toTopic).waitFor();
     // Twice the same words: two messages, which must not be taken for each other's copy.
     await send(page, TEXT.twice);
-    await messageWithText(page, TEXT.twice).waitFor();
+    await queued(page, TEXT.twice).waitFor();
     await send(page, TEXT.twice);
-    await expect.poll(() => messageWithText(page, TEXT.twice).count()).toBe(2);
+    await expect.poll(() => queued(page, TEXT.twice).count()).toBe(2);
 
     await openTopic(page, 'general', UNREAD_TOPIC);
     await messageMenu(page, TEXT.unread, 'Mark as unread from here');
     await topicMenu(page, UNREAD_TOPIC, 'Mute topic');
     await openTopic(page, 'general', NEW_TOPIC);
     await send(page, TEXT.toNewTopic);
+    await queued(page, TEXT.toNewTopic).waitFor();
     await search.fill(`dm:${realm.user('emma').email}`);
     await search.press('Enter');
     await messageWithText(page, TEXT.dmBefore).waitFor();
     await send(page, TEXT.toDm);
+    await queued(page, TEXT.toDm).waitFor();
 
     // All of it is in main's queues on disk: the five messages and the eight actions (with any
     // reading the person did meanwhile, which is queued too).
@@ -324,6 +331,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`hard kills during replay (KILL_SEED=${SE
       .waitFor();
     expect(await messageWithText(page, TEXT.toTopic).count()).toBe(1);
     expect(await messageWithText(page, TEXT.twice).count()).toBe(2);
+    expect(await page.getByTestId('outbox-message').count()).toBe(0);
     expect(await messageWithText(page, TEXT.doomed).count()).toBe(0);
     expect(
       await messageWithText(page, TEXT.unreact)
