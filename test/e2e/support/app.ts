@@ -11,6 +11,8 @@
  *   await app.restart(); await realm.restart();        // same data folder, same realm port
  *
  * Most files take all of it from `appSession()`, which also relaunches the app with a new page.
+ * Tests that crash the app or the server (SIGKILL) run them as processes of their own instead:
+ * startRealmProcess() and startAppProcess(), each with kill() and start().
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';

@@ -86,11 +86,27 @@ export async function stopBrowserMode(child: ChildProcess | undefined): Promise<
 export async function crash(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
+  let group = true;
   try {
     // The group, when it has one of its own (else there is no group of that number: ESRCH).
     process.kill(-child.pid!, 'SIGKILL');
   } catch {
+    group = false;
     child.kill('SIGKILL');
   }
   await exited;
+  // Nothing of the group outlives it (a process it started, killed, is reaped by init).
+  for (let waited = 0; group && groupAlive(child.pid!); waited += 50) {
+    if (waited > 10_000) throw new Error(`process group ${child.pid} survived SIGKILL`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
