@@ -363,7 +363,10 @@ export async function startAppProcess(server: SignInServer, userKey: string): Pr
     },
     async start() {
       await app.kill();
-      const started = await startBrowserMode(signedIn.dataDir, [], { detached: true });
+      const started = await startBrowserMode(signedIn.dataDir, [], {
+        detached: true,
+        launcher: true,
+      });
       child = started.child;
       url = started.appUrl.href;
     },

@@ -19,6 +19,14 @@ export interface SpawnOptions {
   detached?: boolean;
 }
 
+export interface BrowserModeOptions extends SpawnOptions {
+  /**
+   * Through `npm start`'s own launcher (scripts/launch.mjs), which runs the built bundle when it is
+   * fresh (no TypeScript compiled at start), instead of scripts/start.ts through tsx.
+   */
+  launcher?: boolean;
+}
+
 /**
  * `node ARGS` from the repository's root; resolves once a printed line matches `ready`, with the
  * match and every line printed (later ones appended as they come).
@@ -52,13 +60,11 @@ export async function spawnNode(
 export async function startBrowserMode(
   dataDir: string,
   args: string[],
-  options: SpawnOptions = {},
+  options: BrowserModeOptions = {},
 ): Promise<BrowserStart> {
   const { child, lines, found } = await spawnNode(
     [
-      '--import',
-      'tsx',
-      'scripts/start.ts',
+      ...(options.launcher ? ['scripts/launch.mjs'] : ['--import', 'tsx', 'scripts/start.ts']),
       '--browser',
       '--no-open',
       '--port',
