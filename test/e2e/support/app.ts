@@ -129,10 +129,15 @@ export interface Realm {
   close(): Promise<void>;
 }
 
-export async function startRealm(): Promise<Realm> {
+/** A new folder holding a copy of the run's seeded demo realm, which the server opens without seeding. */
+async function seededRealmFolder(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'tributary-e2e-realm-'));
-  // A copy of the run's seeded demo realm, which the server opens without seeding.
   await copySeededRealm(dir, 'demo');
+  return dir;
+}
+
+export async function startRealm(): Promise<Realm> {
+  const dir = await seededRealmFolder();
   // Without the demo people's made-up presence: tests watch people report it themselves.
   const options = { dataDir: dir, seed: 'demo' as const, port: 0, demoPresence: false };
   let server = await createRealmServer(options);
@@ -193,8 +198,7 @@ export interface RealmProcess extends SignInServer {
 }
 
 export async function startRealmProcess(): Promise<RealmProcess> {
-  const dir = mkdtempSync(join(tmpdir(), 'tributary-e2e-realm-'));
-  await copySeededRealm(dir, 'demo');
+  const dir = await seededRealmFolder();
   let child: ChildProcess | null = null;
   let url = '';
   const realm: RealmProcess = {
