@@ -3,7 +3,7 @@
 // back, edits and deletes their own messages, marks a conversation unread, follows and mutes
 // topics). Then the server returns, and while the app replays all of it, the app's process (`npm
 // start -- --browser`, which holds main and its queues) and the realm server's are SIGKILLed, one,
-// the other or both, at seeded-random replay requests: before the server sees the request, or
+// the other or both, at the replay of seeded-random items: before the server sees the request, or
 // after it committed it and before its answer reaches the app. Each is started again on the same
 // data. At the end every action is on the server exactly once (read over REST by a separate client)
 // and the app shows it. KILL_SEED=n runs the seed a failure names.
@@ -29,7 +29,12 @@ const SEED = Number(process.env.KILL_SEED ?? Math.floor(Math.random() * 1_000_00
 
 type Victim = 'app' | 'realm' | 'both';
 interface Kill {
-  /** The replay request (1-based, counted at the proxy, attempts again included) it comes at. */
+  /**
+   * The queued item (1-based, in the order they leave the queues: messages, then actions) whose
+   * replay it comes at: the first replay request made while that item is the one at the head.
+   * Counted by what is left in main's queues on disk, so attempts made again after a crash do not
+   * move the later kills, and every item can be hit.
+   */
   at: number;
   victim: Victim;
   /** After the server has committed the request (its answer then lost), or before it sees it. */
@@ -37,10 +42,10 @@ interface Kill {
 }
 
 /**
- * Four kills at distinct replay requests among the first `requests` (each action makes at least
- * one, so all are reached): one of the app, one of the server, one of both, and one more of any.
+ * Four kills at distinct items among `items` (each item makes at least one replay request, so all
+ * are reached): one of the app, one of the server, one of both, and one more of any.
  */
-function killPlan(seed: number, requests: number): Kill[] {
+function killPlan(seed: number, items: number): Kill[] {
   const next = generator(seed);
   const victims: Victim[] = [
     'app',
@@ -53,7 +58,7 @@ function killPlan(seed: number, requests: number): Kill[] {
     [victims[i], victims[j]] = [victims[j]!, victims[i]!];
   }
   const points = new Set<number>();
-  while (points.size < victims.length) points.add(1 + Math.floor(next() * requests));
+  while (points.size < victims.length) points.add(1 + Math.floor(next() * items));
   return [...points]
     .sort((a, b) => a - b)
     .map((at, i) => ({ at, victim: victims[i]!, committed: next() < 0.5 }));
@@ -236,35 +241,26 @@ describe.skipIf(!existsSync(CHROMIUM))(`hard kills during replay (KILL_SEED=${SE
       ]);
     await page.context().close();
 
-    // The server returns, and the replay is crashed into at the planned requests.
-    const plan = killPlan(SEED, 13);
+    // The server returns, and the replay is crashed into at the planned items.
+    const left = () => onDisk(app, 'actions.json').length + onDisk(app, 'outbox.json').length;
+    const items = left();
+    const plan = killPlan(SEED, items);
     const fired: Kill[] = [];
-    let seen = 0;
-    let lastRequest = '';
-    // The first rule only counts (it never fires); each kill's rule fires at its request.
-    proxy.inject({
-      path: '/api/v1/*',
-      when: (method, path) => {
-        if (replayRequest(method, path)) {
-          seen += 1;
-          lastRequest = `${method} ${path}`;
-        }
-        return false;
-      },
-      action: 'drop-request',
-      times: Infinity,
-    });
     for (const kill of plan) {
+      let request = '';
       proxy.inject({
         path: '/api/v1/*',
-        when: (method, path) => replayRequest(method, path) && seen === kill.at,
+        when: (method, path) => {
+          request = `${method} ${path}`;
+          return replayRequest(method, path) && left() <= items - kill.at + 1;
+        },
         action: kill.committed ? 'drop-response' : 'drop-request',
         onFire: async () => {
           if (kill.victim !== 'realm') await app.kill();
           if (kill.victim !== 'app') await realm.kill();
           fired.push(kill);
           if (process.env.DEBUG_FAULTS)
-            console.log(`killed ${kill.victim} at ${lastRequest}`, kill);
+            console.log(`killed ${kill.victim} at ${request} (item ${kill.at} of ${items})`, kill);
         },
       });
     }
