@@ -8,6 +8,8 @@
  *   await proxy.refuseConnections();  // closes the listening socket: connection refused
  *   await proxy.acceptConnections();  // listens again on the same port
  *   proxy.clearRules();                // every rule retired
+ *   proxy.inject({ path: '/api/v1/*', when: (method, path) => …, action: 'drop-response',
+ *                  onFire: () => app.kill() }); // a crash after the server acted, before the answer
  *
  * The target is read per request, so a restarted server (new port) stays reachable through the proxy.
  */
