@@ -83,6 +83,9 @@ export class Outbox {
       ? { entries: stored, completed: [] }
       : stored;
     this.completed = completed;
+    // Already some entry's: after a crash, a message identical to a delivered one is not taken for
+    // the copy of an entry whose attempt never reached the server (that entry would be lost).
+    for (const done of completed) this.claimed.add(done.messageId);
     this.entries = entries.map((entry) =>
       // A process that died mid-send left "sending": that attempt may have been delivered.
       entry.state === 'sending' ? { ...entry, state: 'pending', maybeDelivered: true } : entry,

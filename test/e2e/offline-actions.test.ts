@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { appSession, realmClient } from './support/app';
-import { messageWithText, openTopic, sidebarCount } from './support/ui';
+import { messageMenu, messageWithText, openTopic, react, sidebarCount } from './support/ui';
 
 // Pages open once the messages are posted.
 const session = appSession('owner', { openPage: false });
@@ -21,15 +21,6 @@ const topicMenu = (page: Page) =>
     .getByRole('button', { name: `Topic ${TOPIC} options` })
     .filter({ visible: true })
     .first();
-
-async function messageMenu(page: Page, text: string, item: string | RegExp) {
-  const row = messageWithText(page, text);
-  // From outside the list: a row re-rendered under a resting pointer hears no pointerenter.
-  await page.mouse.move(0, 0);
-  await row.hover();
-  await row.getByRole('button', { name: 'Message actions' }).click();
-  await page.getByRole('menuitem', { name: item }).click();
-}
 
 describe('acting offline', () => {
   it('shows each action at once and delivers each exactly once when the server returns', async () => {
@@ -62,16 +53,7 @@ describe('acting offline', () => {
       .getByRole('img', { name: 'Starred' })
       .waitFor();
 
-    const reactRow = messageWithText(page, 'a message worth a reaction');
-    await reactRow.hover();
-    await reactRow.getByRole('button', { name: 'Add reaction' }).click();
-    await page.getByRole('searchbox', { name: 'Search emoji' }).fill('octopus');
-    await page
-      .getByRole('dialog', { name: 'Emoji picker' })
-      .getByRole('button', { name: 'octopus', exact: true })
-      .first()
-      .click();
-    await reactRow.getByRole('button', { name: /^octopus: 1/ }).waitFor();
+    await react(page, 'a message worth a reaction', 'octopus');
 
     await messageMenu(page, 'my first draft of this', 'Edit message');
     await page.getByRole('textbox', { name: 'Edit message content' }).fill('edited on the train');

@@ -11,7 +11,10 @@
  *   await app.restart(); await realm.restart();        // same data folder, same realm port
  *
  * Most files take all of it from `appSession()`, which also relaunches the app with a new page.
+ * Tests that crash the app or the server (SIGKILL) run them as processes of their own instead:
+ * startRealmProcess() and startAppProcess(), each with kill() and start().
  */
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +39,12 @@ import {
 } from '../../support/chromium';
 import { ApiClient } from '../../support/client';
 import { copySeededRealm } from '../../support/realm-template';
+import {
+  crash,
+  spawnNode,
+  startBrowserMode,
+  stopBrowserMode,
+} from '../../main/support/browser-start';
 
 export { CHROMIUM, CHROMIUM_ARGS };
 
@@ -120,17 +129,19 @@ export interface Realm {
   close(): Promise<void>;
 }
 
-export async function startRealm(): Promise<Realm> {
+/** A new folder holding a copy of the run's seeded demo realm, which the server opens without seeding. */
+async function seededRealmFolder(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'tributary-e2e-realm-'));
-  // A copy of the run's seeded demo realm, which the server opens without seeding.
   await copySeededRealm(dir, 'demo');
+  return dir;
+}
+
+export async function startRealm(): Promise<Realm> {
+  const dir = await seededRealmFolder();
   // Without the demo people's made-up presence: tests watch people report it themselves.
   const options = { dataDir: dir, seed: 'demo' as const, port: 0, demoPresence: false };
   let server = await createRealmServer(options);
   const port = server.port;
-  const credentials = JSON.parse(readFileSync(credentialsPath(dir), 'utf8')) as {
-    users: Array<DemoCredential & { key?: string }>;
-  };
   let running = true;
   const realm: Realm = {
     url: server.url,
@@ -139,13 +150,7 @@ export async function startRealm(): Promise<Realm> {
     get server() {
       return server;
     },
-    user(key) {
-      const found =
-        credentials.users.find((u) => u.key === key) ??
-        credentials.users.find((u) => u.email.startsWith(`${key}@`));
-      if (!found) throw new Error(`no demo user ${key}`);
-      return found;
-    },
+    user: demoUsers(dir),
     async stop() {
       if (running) await server.close();
       running = false;
@@ -163,8 +168,70 @@ export async function startRealm(): Promise<Realm> {
   return realm;
 }
 
+/** The demo people of the realm seeded in `dir`, by key (`owner`) or email's local part. */
+function demoUsers(dir: string): (key: string) => DemoCredential {
+  const credentials = JSON.parse(readFileSync(credentialsPath(dir), 'utf8')) as {
+    users: Array<DemoCredential & { key?: string }>;
+  };
+  return (key) => {
+    const found =
+      credentials.users.find((u) => u.key === key) ??
+      credentials.users.find((u) => u.email.startsWith(`${key}@`));
+    if (!found) throw new Error(`no demo user ${key}`);
+    return found;
+  };
+}
+
+/**
+ * The realm server in a process of its own (`npm run server`), for tests that crash it: kill() is a
+ * SIGKILL, which leaves its SQLite file as a real crash does, and start() opens that file again. Each
+ * start listens on a new port: clients reach it through a proxy (test/main/support/fault-proxy.ts).
+ */
+export interface RealmProcess extends SignInServer {
+  readonly dir: string;
+  user(key: string): DemoCredential;
+  /** SIGKILL (its process group). */
+  kill(): Promise<void>;
+  /** Starts it again on the same data folder. */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startRealmProcess(): Promise<RealmProcess> {
+  const dir = await seededRealmFolder();
+  let child: ChildProcess | null = null;
+  let url = '';
+  const realm: RealmProcess = {
+    dir,
+    get url() {
+      return url;
+    },
+    user: demoUsers(dir),
+    async kill() {
+      if (child) await crash(child);
+      child = null;
+    },
+    async start() {
+      await realm.kill();
+      const started = await spawnNode(
+        ['--import', 'tsx', 'server/cli.ts', '--data', dir, '--port', '0', '--seed', 'demo'],
+        /^listening on (\S+)$/,
+        { detached: true },
+      );
+      child = started.child;
+      url = started.found[1]!;
+    },
+    async close() {
+      await realm.kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  await realm.start();
+  return realm;
+}
+
 /** An API client over HTTP signed in as a demo user: the "second client" beside the page. */
-export function realmClient(realm: Realm, who: string): ApiClient {
+export function realmClient(realm: SignInServer, who: string): ApiClient {
   const user = realm.user(who);
   return new ApiClient(() => realm.url, { email: user.email, apiKey: user.api_key });
 }
@@ -252,7 +319,7 @@ export async function startApp(
 /** `options`: the browser context's (time zone, locale, colour scheme, permissions…). */
 export async function openApp(
   browser: Browser,
-  app: App,
+  app: Pick<App, 'url'>,
   options: BrowserContextOptions = {},
 ): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, ...options });
@@ -264,6 +331,56 @@ export async function openApp(
   await page.goto(app.url);
   await page.getByRole('navigation', { name: 'Conversations' }).waitFor();
   return page;
+}
+
+/**
+ * The app as `npm start -- --browser` runs it, in a process of its own (which holds main: the
+ * sessions, the outbox and the action queue), for tests that crash it: kill() is a SIGKILL of it
+ * and of anything it started, start() launches it again on the same data folder, where pages left
+ * open reconnect (the launch reuses the last one's port and secret).
+ */
+export interface AppProcess {
+  readonly dataDir: string;
+  readonly accountId: string;
+  /** The running launch's URL (with its secret). */
+  readonly url: string;
+  kill(): Promise<void>;
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Signs `userKey` in on `server` (as startApp does), then runs the app in its own process. */
+export async function startAppProcess(server: SignInServer, userKey: string): Promise<AppProcess> {
+  const signedIn = await startApp(server, userKey);
+  await signedIn.stopHost();
+  let child: ChildProcess | null = null;
+  let url = '';
+  const app: AppProcess = {
+    dataDir: signedIn.dataDir,
+    accountId: signedIn.accountId,
+    get url() {
+      return url;
+    },
+    async kill() {
+      if (child) await crash(child);
+      child = null;
+    },
+    async start() {
+      await app.kill();
+      const started = await startBrowserMode(signedIn.dataDir, [], {
+        detached: true,
+        launcher: true,
+      });
+      child = started.child;
+      url = started.appUrl.href;
+    },
+    async close() {
+      await stopBrowserMode(child ?? undefined);
+      await signedIn.close();
+    },
+  };
+  await app.start();
+  return app;
 }
 
 export interface AppSession {

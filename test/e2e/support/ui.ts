@@ -63,6 +63,30 @@ export function messageWithText(page: Page, text: string) {
   return page.getByTestId('message').filter({ hasText: text });
 }
 
+/** Chooses `item` in the actions menu of the message that shows `text`. */
+export async function messageMenu(page: Page, text: string, item: string | RegExp): Promise<void> {
+  const row = messageWithText(page, text);
+  // From outside the list: a row re-rendered under a resting pointer hears no pointerenter.
+  await page.mouse.move(0, 0);
+  await row.hover();
+  await row.getByRole('button', { name: 'Message actions' }).click();
+  await page.getByRole('menuitem', { name: item }).click();
+}
+
+/** Reacts with `emoji` (its name) to the message that shows `text`, through the emoji picker. */
+export async function react(page: Page, text: string, emoji: string): Promise<void> {
+  const row = messageWithText(page, text);
+  await row.hover();
+  await row.getByRole('button', { name: 'Add reaction' }).click();
+  await page.getByRole('searchbox', { name: 'Search emoji' }).fill(emoji);
+  await page
+    .getByRole('dialog', { name: 'Emoji picker' })
+    .getByRole('button', { name: emoji, exact: true })
+    .first()
+    .click();
+  await row.getByRole('button', { name: new RegExp(`^${emoji}: 1`) }).waitFor();
+}
+
 /**
  * The number shown beside a sidebar entry, or 0 when none is shown. Read in one step: asking
  * whether the count is there and then for its text would wait (Playwright's 30 s action timeout)

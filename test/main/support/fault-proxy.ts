@@ -8,6 +8,8 @@
  *   await proxy.refuseConnections();  // closes the listening socket: connection refused
  *   await proxy.acceptConnections();  // listens again on the same port
  *   proxy.clearRules();                // every rule retired
+ *   proxy.inject({ path: '/api/v1/*', when: (method, path) => …, action: 'drop-response',
+ *                  onFire: () => app.kill() }); // a crash after the server acted, before the answer
  *
  * The target is read per request, so a restarted server (new port) stays reachable through the proxy.
  */
@@ -36,8 +38,15 @@ export interface FaultRule {
   /** Exact path, or a prefix when it ends with '*'. */
   path: string;
   method?: string;
+  /** Further choice among the matching requests (called once per matching request). */
+  when?: (method: string, path: string) => boolean;
   action: FaultAction;
   times?: number;
+  /**
+   * A crash to go with the fault (a process killed): awaited when the rule fires, before a request
+   * is dropped, or once the server has answered and before that answer is cut.
+   */
+  onFire?: () => Promise<void> | void;
 }
 
 export interface FaultProxy {
@@ -83,7 +92,8 @@ export async function startFaultProxy(target: () => string): Promise<FaultProxy>
         answer.pipe(res);
       },
     );
-    upstream.on('error', () => res.destroy());
+    // Unreachable: cut as any answer would have been (a crash waiting on the answer happens now).
+    upstream.on('error', () => (onAnswer ? onAnswer() : res.destroy()));
     req.pipe(upstream);
     res.on('close', () => upstream.destroy());
   };
@@ -98,16 +108,19 @@ export async function startFaultProxy(target: () => string): Promise<FaultProxy>
         (candidate.path.endsWith('*')
           ? path.startsWith(candidate.path.slice(0, -1))
           : path === candidate.path) &&
-        (!candidate.method || candidate.method === req.method),
+        (!candidate.method || candidate.method === req.method) &&
+        (!candidate.when || candidate.when(req.method ?? 'GET', path)),
     );
     if (!rule) return forward(req, res);
     rule.remaining -= 1;
     const { action } = rule;
+    const fire = async () => rule.onFire?.();
     if (action === 'drop-request') {
       req.resume();
-      return req.socket.destroy();
+      return void fire().finally(() => req.socket.destroy());
     }
-    if (action === 'drop-response') return forward(req, res, () => req.socket.destroy());
+    if (action === 'drop-response')
+      return forward(req, res, () => void fire().finally(() => req.socket.destroy()));
     if ('delayMs' in action) {
       const timer = setTimeout(() => forward(req, res), action.delayMs);
       res.on('close', () => clearTimeout(timer));
