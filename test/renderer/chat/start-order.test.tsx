@@ -22,12 +22,12 @@ function mainWithHeldList() {
     ...answers,
     listAccounts: async (input) => {
       await listHeld;
-      return answers.listAccounts(input);
+      return answers.listAccounts();
     },
     getSnapshot: (input) => {
       const { accountId } = input as { accountId: string };
       if (accountId !== 'a') throw new Error(`unknown account ${accountId}`);
-      return answers.getSnapshot(input);
+      return answers.getSnapshot();
     },
   });
   return { fake, releaseList };
