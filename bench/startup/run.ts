@@ -1,12 +1,15 @@
 // Start-up benchmark (npm run bench:startup): `npm start -- --browser --no-open --port 0 --data DIR`
 // (run as `node scripts/launch.mjs ...`, what the npm script runs) to the first message on screen in
 // Chromium, on a warm install (the build is made once before timing). Bar: under 2 s.
-// Two cases: a fresh data folder (first launch: the local realm is created and seeded) and the same
-// folder again (a returning user). Prints the figures and writes bench/.out/startup.json.
+// Three cases: a fresh data folder (first launch: the local realm is created and seeded), the same
+// folder again in a fresh browser profile (a returning user, the page fetched anew), and the same
+// folder a third time in the first launch's browser profile (a returning user whose browser kept
+// the app's files and page storage, as a person's does). Prints the figures and writes
+// bench/.out/startup.json.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { buildAll } from '../../scripts/build';
 import { launchChromium } from '../../test/support/chromium';
 import { writeBenchFigures } from '../support/output';
@@ -22,7 +25,11 @@ interface Launch {
   totalMs: number;
 }
 
-async function launch(browser: Browser, dataDir: string): Promise<Launch> {
+async function launch(
+  browser: Browser,
+  dataDir: string,
+  keptContext?: BrowserContext,
+): Promise<Launch> {
   const timed = await timeLaunch(
     browser,
     dataDir,
@@ -31,6 +38,7 @@ async function launch(browser: Browser, dataDir: string): Promise<Launch> {
     // The bar is the first message on screen: All messages, not the Inbox that a new user's
     // web_home_view (the public default) opens on.
     '&view=all',
+    keptContext,
   );
   return { toUrlMs: timed.toUrlMs, toFirstMessageMs: timed.toReadyMs, totalMs: timed.totalMs };
 }
@@ -42,13 +50,20 @@ async function main() {
   const browser = await launchChromium();
   const fresh: Launch[] = [];
   const returning: Launch[] = [];
+  const sameBrowser: Launch[] = [];
   const dirs: string[] = [];
   try {
     for (let i = 0; i < RUNS; i++) {
       const dir = mkdtempSync(join(os.tmpdir(), 'tributary-startup-'));
       dirs.push(dir);
-      fresh.push(await launch(browser, dir));
-      returning.push(await launch(browser, dir));
+      const kept = await browser.newContext();
+      try {
+        fresh.push(await launch(browser, dir, kept));
+        returning.push(await launch(browser, dir));
+        sameBrowser.push(await launch(browser, dir, kept));
+      } finally {
+        await kept.close();
+      }
     }
   } finally {
     await browser.close();
@@ -59,6 +74,14 @@ async function main() {
     toUrlMs: round(median(runs.map((r) => r.toUrlMs))),
     toFirstMessageMs: round(median(runs.map((r) => r.toFirstMessageMs))),
   });
+  const figuresOf = (runs: Launch[]) => ({
+    median: summary(runs),
+    runs: runs.map((r) => ({
+      totalMs: round(r.totalMs),
+      toUrlMs: round(r.toUrlMs),
+      toFirstMessageMs: round(r.toFirstMessageMs),
+    })),
+  });
   const result = {
     benchmark: 'startup',
     date: new Date().toISOString(),
@@ -68,22 +91,9 @@ async function main() {
       loadavg: os.loadavg(),
     },
     bar: { totalMs: 2000 },
-    fresh: {
-      median: summary(fresh),
-      runs: fresh.map((r) => ({
-        totalMs: round(r.totalMs),
-        toUrlMs: round(r.toUrlMs),
-        toFirstMessageMs: round(r.toFirstMessageMs),
-      })),
-    },
-    returning: {
-      median: summary(returning),
-      runs: returning.map((r) => ({
-        totalMs: round(r.totalMs),
-        toUrlMs: round(r.toUrlMs),
-        toFirstMessageMs: round(r.toFirstMessageMs),
-      })),
-    },
+    fresh: figuresOf(fresh),
+    returning: figuresOf(returning),
+    returningSameBrowser: figuresOf(sameBrowser),
   };
   console.log(
     `start-up benchmark — ${result.machine.nproc} cores, ${result.machine.cpu}, load ${result.machine.loadavg.map((l) => l.toFixed(1)).join(' ')}, ${result.date}`,
@@ -91,6 +101,7 @@ async function main() {
   for (const [name, data] of [
     ['first launch (fresh data)', result.fresh],
     ['returning launch', result.returning],
+    ['returning launch, same browser profile', result.returningSameBrowser],
   ] as const) {
     const m = data.median;
     console.log(
