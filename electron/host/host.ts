@@ -22,6 +22,23 @@ import { StaticFiles } from './static-files';
  */
 const SESSIONS_WITHOUT_PAGE_MS = 1_000;
 
+/**
+ * The host's routes declare no JSON schemas, so fastify's default compilers (ajv and
+ * fast-json-stringify, set up when the instance is made: about a fifth of the launcher's CPU
+ * between loading its bundle and printing the URL) are never needed. A route that declared one
+ * would fail at registration, loudly.
+ */
+const NO_SCHEMAS = {
+  compilersFactory: {
+    buildValidator: () => () => {
+      throw new Error('the browser-mode host validates no schemas');
+    },
+    buildSerializer: () => () => {
+      throw new Error('the browser-mode host serializes with no schemas');
+    },
+  },
+};
+
 export interface BrowserHostOptions extends Omit<
   MainServicesOptions,
   'push' | 'appInfo' | 'openExternal'
@@ -104,7 +121,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     tempDir: join(options.dataDir ?? tmpdir(), 'tmp-uploads'),
   });
 
-  const app: FastifyInstance = Fastify({ logger: false });
+  const app: FastifyInstance = Fastify({ logger: false, schemaController: NO_SCHEMAS });
   // Only our own host names: a DNS-rebinding page under another name gets nothing.
   app.addHook('onRequest', async (request, reply) => {
     if (!hosts().includes(request.headers.host ?? '')) {
