@@ -4,6 +4,7 @@
 // accounts' sessions start once a page has its script or opens the bridge, or without any page
 // after a while, not while the host is still handing the page its files.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -68,6 +69,15 @@ const sessionRuns = (host: BrowserHost, accountId: string) => {
     return false;
   }
 };
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 async function eventually(check: () => boolean): Promise<void> {
   for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
@@ -202,6 +212,33 @@ describe('the sessions of a launch that prints its URL first', () => {
     await eventually(() => sessionRuns(waiting.host, waiting.accountId));
     const direct = await launch(false);
     expect(sessionRuns(direct.host, direct.accountId)).toBe(true);
+  });
+
+  it('start as soon as they may when a page asked while the launcher was still settling', async () => {
+    const { dataDir, accountId } = returningDataDir();
+    const port = await freePort();
+    let release = () => {};
+    const settling = new Promise<void>((resolve) => (release = resolve));
+    let listening = () => {};
+    const listened = new Promise<void>((resolve) => (listening = resolve));
+    const starting = startBrowserHost({
+      dataDir,
+      vault: new FileVault(dataDir),
+      rendererDir: writeRenderer(dataDir),
+      port,
+      startSessionsAfterUrl: true,
+      // The launcher waits for the local realm server here; the host already listens.
+      beforeServicesStart: () => {
+        listening();
+        return settling;
+      },
+    });
+    await listened;
+    await (await fetch(`http://127.0.0.1:${port}/assets/app-1a2b.js`)).text();
+    release();
+    const host = await starting;
+    started.push({ host, dataDir });
+    expect(sessionRuns(host, accountId)).toBe(true);
   });
 
   it('start when the launcher asks, once only', async () => {
