@@ -20,7 +20,7 @@ function mainWithHeldList() {
   const answers = liveAppAnswers(() => register());
   const fake = installFakeApi({
     ...answers,
-    listAccounts: async (input) => {
+    listAccounts: async () => {
       await listHeld;
       return answers.listAccounts();
     },
