@@ -171,13 +171,23 @@ export async function buildAll({ force = false } = {}): Promise<void> {
       // dist/start.mjs sits one folder below the root, like scripts/start.ts, so the
       // `new URL('..', import.meta.url)` roots in the bundled code still point at the repository.
       // Packages are bundled too (resolving and reading hundreds of module files is most of a
-      // plain-node start); the native ones, the bundlers and Electron stay external.
+      // plain-node start); the native ones, the bundlers and Electron stay external, and so does
+      // tus-js-client, which only the first large upload imports: bundled, its 73 KB were
+      // compiled at every start for nothing.
       await esbuild({
         ...NODE_BUNDLE,
         entryPoints: [join(root, 'scripts/start.ts')],
         outfile: join(root, START_BUNDLE),
         format: 'esm',
-        external: ['better-sqlite3', 'sharp', 'vite', 'esbuild', 'electron', 'tsx'],
+        external: [
+          'better-sqlite3',
+          'sharp',
+          'vite',
+          'esbuild',
+          'electron',
+          'tsx',
+          'tus-js-client',
+        ],
         banner: { js: REQUIRE_BANNER },
       });
     }

@@ -228,6 +228,9 @@ async function main(): Promise<void> {
             ),
       ),
   });
+  // With no account yet there is no session to start: nothing to wait for a page (a sign-in
+  // below starts its own).
+  if (host.services.accounts.list().length === 0) host.startSessions();
   if (realm) {
     // A first launch signs in once the server runs, before it shows the window (else the page
     // would flash the sign-in form); a returning one does not wait for the server at all.

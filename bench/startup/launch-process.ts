@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -81,6 +81,11 @@ export async function timeLaunch<T>(
   beforeLoad?: (page: Page) => Promise<void>,
   /** Appended to the printed URL's fragment (e.g. `&view=all`). */
   fragment = '',
+  /**
+   * The browser profile to open the page in, kept open (its HTTP cache and page storage, as a
+   * person's browser keeps them between launches); by default a fresh one, closed after.
+   */
+  keptContext?: BrowserContext,
 ): Promise<TimedLaunch<T>> {
   const t0 = performance.now();
   const child = spawn(
@@ -92,13 +97,14 @@ export async function timeLaunch<T>(
     const url = await waitForUrl(child);
     const t1 = performance.now();
     const toUrlCpuMs = processCpuMs(child.pid);
-    const context = await browser.newContext();
+    const context = keptContext ?? (await browser.newContext());
     const page = await context.newPage();
     await beforeLoad?.(page);
     await page.goto(`${url}${fragment}`);
     const seen = await ready(page);
     const t2 = performance.now();
-    await context.close();
+    if (keptContext) await page.close();
+    else await context.close();
     return { toUrlMs: t1 - t0, toUrlCpuMs, toReadyMs: t2 - t1, totalMs: t2 - t0, seen };
   } finally {
     await stop(child);

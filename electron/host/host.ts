@@ -1,11 +1,9 @@
 // Browser mode: a Node process runs the same main-process services, serves the built renderer
 // (dist/renderer) with the app's CSP, and the WebSocket bridge, on 127.0.0.1 only. A secret generated
 // per launch travels in the URL fragment (never sent in HTTP requests) and the bridge requires it.
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { createDispatcher } from '../ipc/dispatch';
 import { PushHub } from '../push-hub';
 import { MainServices, type MainServicesOptions } from '../services';
@@ -16,6 +14,30 @@ import { MEDIA_COOKIE, UNSENT_HANDOVER_PATH } from '../../shared/ipc/wire';
 import { clearingCookies, importUnsent } from './unsent-handover';
 import { contentSecurityPolicy, SECURITY_HEADERS } from './csp';
 import { registerMeetingAudioRoute } from '../manifest-service';
+import { StaticFiles } from './static-files';
+
+/**
+ * With `startSessionsAfterUrl`, how long the sessions wait for a page at most: a launch nobody
+ * opens a page for (`--no-open`) still connects its accounts (notifications, background sync).
+ */
+const SESSIONS_WITHOUT_PAGE_MS = 1_000;
+
+/**
+ * The host's routes declare no JSON schemas, so fastify's default compilers (ajv and
+ * fast-json-stringify, set up when the instance is made: about an eighth of the launcher's CPU
+ * to its URL) are never needed. A route that declared one
+ * would fail at registration, loudly.
+ */
+const NO_SCHEMAS = {
+  compilersFactory: {
+    buildValidator: () => () => {
+      throw new Error('the browser-mode host validates no schemas');
+    },
+    buildSerializer: () => () => {
+      throw new Error('the browser-mode host serializes with no schemas');
+    },
+  },
+};
 
 export interface BrowserHostOptions extends Omit<
   MainServicesOptions,
@@ -37,10 +59,13 @@ export interface BrowserHostOptions extends Omit<
    */
   beforeServicesStart?: (services: MainServices) => Promise<unknown>;
   /**
-   * Start the accounts' sessions just after startBrowserHost resolves rather than before, so the
-   * launcher prints the URL first and the sessions' start (each account's cache opened, its first
-   * register request, Node's fetch loaded) overlaps the browser's opening of the page instead of
-   * delaying it. The pages' calls wait for it. `npm start` sets it.
+   * Start the accounts' sessions once the page has its script rather than before startBrowserHost
+   * resolves: the launcher prints the URL first, serves the page and its first files, and only
+   * then starts the sessions (each account's cache opened, its first register request, Node's
+   * fetch loaded: synchronous work that would hold those files up), while the browser parses and
+   * runs the script. They start when a page script has been sent, a page opens the bridge, or
+   * `startSessions()` is called, whichever comes first, and at the latest a second after the
+   * host listens. The pages' calls wait for them. `npm start` sets it.
    */
   startSessionsAfterUrl?: boolean;
 }
@@ -51,6 +76,8 @@ export interface BrowserHost {
   secret: string;
   services: MainServices;
   hub: PushHub;
+  /** Starts the accounts' sessions now if they wait for a page (`startSessionsAfterUrl`). */
+  startSessions(): void;
   /** Drops the pages' bridge sockets; they reconnect and replay the current state. */
   disconnectPages(): void;
   close(): Promise<void>;
@@ -77,6 +104,11 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const media = new MediaCredential();
   let markSessionsStarted = () => {};
   const sessionsStarted = new Promise<void>((resolve) => (markSessionsStarted = resolve));
+  // Until the sessions may start (beforeServicesStart done), a page's request is noted.
+  let pageAsked = false;
+  let startSessionsForPage = () => {
+    pageAsked = true;
+  };
   const handle = createDispatcher(services.handlers);
   // Until the accounts' sessions run, every account would read as unknown.
   const dispatch: typeof handle = (method, payload) =>
@@ -92,7 +124,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     tempDir: join(options.dataDir ?? tmpdir(), 'tmp-uploads'),
   });
 
-  const app: FastifyInstance = Fastify({ logger: false });
+  const app: FastifyInstance = Fastify({ logger: false, schemaController: NO_SCHEMAS });
   // Only our own host names: a DNS-rebinding page under another name gets nothing.
   app.addHook('onRequest', async (request, reply) => {
     if (!hosts().includes(request.headers.host ?? '')) {
@@ -109,12 +141,24 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     }
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
   });
-  if (existsSync(options.rendererDir)) {
-    await app.register(fastifyStatic, { root: options.rendererDir, index: 'index.html' });
+  const files = new StaticFiles(options.rendererDir);
+  if (files.hasIndex) {
+    const serve = async (request: FastifyRequest, reply: FastifyReply, path: string) => {
+      const answer = await files.answer(path, request.headers['if-none-match']);
+      if (answer.status === 404) return reply.code(404).type('text/plain').send('Not Found');
+      const { file } = answer;
+      // The browser parses and runs a script for a while after it arrives: time the sessions'
+      // synchronous start can take without holding up the page's files.
+      if (file.contentType.startsWith('text/javascript')) {
+        reply.raw.once('finish', () => startSessionsForPage());
+      }
+      reply.header('cache-control', file.cacheControl).header('etag', file.etag);
+      if (answer.status === 304) return reply.code(304).send();
+      return reply.type(file.contentType).send(file.body);
+    };
+    app.get('/*', (request, reply) => serve(request, reply, request.url.split(/[?#]/)[0]));
     // Browsers ask for /favicon.ico whatever the page links (bookmarks, history): the app's icon.
-    app.get('/favicon.ico', (_request, reply) =>
-      reply.type('image/svg+xml').sendFile('favicon.svg'),
-    );
+    app.get('/favicon.ico', (request, reply) => serve(request, reply, '/favicon.svg'));
   } else {
     app.get('/', async (_request, reply) =>
       reply.type('text/plain').send('The renderer is not built: run npm run build'),
@@ -155,7 +199,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     if (clear.length) reply.header('set-cookie', clearingCookies(clear));
     return { handedOver };
   });
-  app.server.on('upgrade', (request, socket, head) => bridge.handleUpgrade(request, socket, head));
+  app.server.on('upgrade', (request, socket, head) => {
+    startSessionsForPage();
+    bridge.handleUpgrade(request, socket, head);
+  });
   const wanted = options.port || last?.port || 0;
   try {
     await app.listen({ host: '127.0.0.1', port: wanted });
@@ -174,12 +221,20 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     secrets = [secret, ...(record.earlierSecrets ?? [])];
   }
   await options.beforeServicesStart?.(services);
+  let sessionsStarting = false;
   const startSessions = () => {
+    if (sessionsStarting) return;
+    sessionsStarting = true;
+    clearTimeout(withoutPage);
     services.start();
     markSessionsStarted();
   };
-  if (options.startSessionsAfterUrl) setImmediate(startSessions);
-  else startSessions();
+  // A turn later: the answer being sent (the script, the bridge's handshake) goes out first.
+  startSessionsForPage = () => setImmediate(startSessions);
+  const withoutPage = options.startSessionsAfterUrl
+    ? setTimeout(startSessions, SESSIONS_WITHOUT_PAGE_MS)
+    : undefined;
+  if (!options.startSessionsAfterUrl || pageAsked) startSessions();
 
   return {
     url: `http://127.0.0.1:${port}/#secret=${secret}`,
@@ -187,8 +242,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     secret,
     services,
     hub,
+    startSessions,
     disconnectPages: () => bridge.disconnectAll(),
     async close() {
+      clearTimeout(withoutPage);
       bridge.close();
       await services.stop();
       await app.close();

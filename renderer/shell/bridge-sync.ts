@@ -28,9 +28,46 @@ function storeStatus(state: IpcConnection) {
   }
 }
 
+/** Where the page keeps the account that was active when it last listed them. */
+const LAST_ACTIVE_KEY = 'tributary:last-active-account';
+
+function rememberedActiveAccount(): string | null {
+  try {
+    return globalThis.localStorage?.getItem(LAST_ACTIVE_KEY) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function rememberActiveAccount(accountId: string | null): void {
+  try {
+    if (accountId) globalThis.localStorage?.setItem(LAST_ACTIVE_KEY, accountId);
+    else globalThis.localStorage?.removeItem(LAST_ACTIVE_KEY);
+  } catch {
+    // Storage refused (private mode, quota): the next launch asks after the list, as before.
+  }
+}
+
+type SnapshotAnswer = Awaited<ReturnType<Api['getSnapshot']>>;
+
 export function connectBridge(api: Api, store: ChatStore): () => void {
   const chat = () => store.getState();
   const loaded = new Set<string>();
+  /**
+   * The snapshot of the account that was active last time, asked for with the account list rather
+   * than after its answer: one round trip to main fewer before the first messages. Used by
+   * loadAccount only if the list names that account.
+   */
+  const early = new Map<string, Promise<SnapshotAnswer>>();
+  /**
+   * The shell's first render waits for the active account's snapshot (main answers at once, from
+   * its cache or with none yet): rendered before it, the whole shell would render empty and then
+   * again with the account, and the first messages would wait for both.
+   */
+  let firstList = true;
+  const showShell = () => {
+    if (!uiStore.getState().accountsLoaded) uiStore.setState({ accountsLoaded: true });
+  };
 
   const setFromCache = (accountId: string, fromCache: boolean) => {
     if (!!uiStore.getState().fromCache[accountId] === fromCache) return;
@@ -106,8 +143,9 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     if (loaded.has(accountId)) return;
     loaded.add(accountId);
     try {
-      const { snapshot, events, connection, fromCache, lastNarrow, lastPage } =
-        await api.getSnapshot({ accountId });
+      const asked = early.get(accountId) ?? api.getSnapshot({ accountId });
+      early.delete(accountId);
+      const { snapshot, events, connection, fromCache, lastNarrow, lastPage } = await asked;
       if (snapshot) {
         markOnce('tributary:snapshot-received');
         chat().replaceSnapshot(accountId, snapshot.register);
@@ -126,6 +164,8 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
       openLastNarrow(accountId, lastNarrow);
       askOpenConversation(accountId);
       setConnection(accountId, connection);
+      // In the same task as the snapshot's store updates: one render shows the shell with them.
+      if (chat().activeAccountId === accountId) showShell();
       const [outbox, drafts, presence] = await Promise.all([
         api.getOutbox({ accountId }),
         api.listDrafts({ accountId }),
@@ -137,6 +177,7 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
       uiStore.setState((s) => ({ drafts: { ...s.drafts, [accountId]: drafts } }));
     } catch {
       loaded.delete(accountId);
+      showShell();
     }
   };
 
@@ -158,9 +199,15 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     const connections: Record<string, IpcConnection> = {};
     for (const a of changed.accounts) connections[a.id] = a.connection;
     chat().setActiveAccount(changed.activeAccountId);
+    rememberActiveAccount(changed.activeAccountId);
+    // The first list shows the shell with the active account's snapshot (loadAccount), not before.
+    const waitForSnapshot =
+      firstList && changed.activeAccountId !== null && !loaded.has(changed.activeAccountId);
+    firstList = false;
+    for (const id of early.keys()) if (!known.has(id)) early.delete(id);
     uiStore.setState((s) => ({
       accounts: changed.accounts,
-      accountsLoaded: true,
+      accountsLoaded: s.accountsLoaded || !waitForSnapshot,
       connections: { ...s.connections, ...connections },
       // A manifest opened from the command line is shown even before any account exists.
       route:
@@ -218,6 +265,12 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     .listAccounts({})
     .then(onAccounts)
     .catch(() => uiStore.setState({ accountsLoaded: true }));
+  const lastActive = rememberedActiveAccount();
+  if (lastActive) {
+    const asked = api.getSnapshot({ accountId: lastActive });
+    asked.catch(() => undefined); // an account since removed: loadAccount never asks for it
+    early.set(lastActive, asked);
+  }
   void api
     .getLocalRealm({})
     .then((localRealm) => uiStore.setState({ localRealm }))

@@ -1,0 +1,94 @@
+// The page's first calls to main (renderer/shell/bridge-sync.ts): the snapshot of the account that
+// was active last time leaves with listAccounts instead of after its answer, is not asked for a
+// second time, and the shell's first render comes with that snapshot (not an empty shell first).
+// An account since removed costs nothing but the early call.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { waitFor } from '@testing-library/react';
+import { connectBridge } from '../../../renderer/shell/bridge-sync';
+import { createChatStore } from '../../../renderer/store';
+import { ALL_MESSAGES_ROUTE, uiStore } from '../../../renderer/store/ui-store';
+import type { TributaryApi } from '../../../shared/ipc/contract';
+import { register } from '../store/fixtures';
+import { installFakeApi, liveAppAnswers, resetUi } from './harness';
+
+const KEY = 'tributary:last-active-account';
+
+/** Main's answers to listAccounts held until released, so the test sees what the page sent first. */
+function mainWithHeldList() {
+  let releaseList: () => void = () => undefined;
+  const listHeld = new Promise<void>((resolve) => (releaseList = resolve));
+  const answers = liveAppAnswers(() => register());
+  const fake = installFakeApi({
+    ...answers,
+    listAccounts: async () => {
+      await listHeld;
+      return answers.listAccounts();
+    },
+    getSnapshot: (input) => {
+      const { accountId } = input as { accountId: string };
+      if (accountId !== 'a') throw new Error(`unknown account ${accountId}`);
+      return answers.getSnapshot();
+    },
+  });
+  return { fake, releaseList };
+}
+
+let disconnect: () => void = () => undefined;
+beforeEach(() => {
+  resetUi('a');
+  uiStore.setState({ accountsLoaded: false, route: ALL_MESSAGES_ROUTE });
+  localStorage.clear();
+});
+afterEach(() => {
+  disconnect();
+  localStorage.clear();
+});
+
+describe('the first calls to main', () => {
+  it('ask for the last active account’s snapshot before the account list answers, once', async () => {
+    localStorage.setItem(KEY, 'a');
+    const { fake, releaseList } = mainWithHeldList();
+    const store = createChatStore();
+    // Whenever the shell may render (accountsLoaded), the active account's state is already in.
+    const shellWithoutAccount: boolean[] = [];
+    const stopWatching = uiStore.subscribe((state) => {
+      if (state.accountsLoaded) shellWithoutAccount.push(!store.getState().accounts.a);
+    });
+    disconnect = connectBridge(fake as unknown as TributaryApi<Blob>, store);
+    expect(fake.getSnapshot).toHaveBeenCalledWith({ accountId: 'a' });
+    expect(uiStore.getState().accountsLoaded).toBe(false);
+
+    releaseList();
+    await waitFor(() => expect(uiStore.getState().accountsLoaded).toBe(true));
+    stopWatching();
+    expect(store.getState().accounts.a).toBeDefined();
+    expect(shellWithoutAccount).not.toContain(true);
+    expect(fake.getSnapshot).toHaveBeenCalledTimes(1);
+    expect(localStorage.getItem(KEY)).toBe('a');
+  });
+
+  it('ask after the list when no account was active, and remember the one main names', async () => {
+    const { fake, releaseList } = mainWithHeldList();
+    const store = createChatStore();
+    disconnect = connectBridge(fake as unknown as TributaryApi<Blob>, store);
+    expect(fake.getSnapshot).not.toHaveBeenCalled();
+    releaseList();
+    await waitFor(() => expect(store.getState().accounts.a).toBeDefined());
+    expect(uiStore.getState().accountsLoaded).toBe(true);
+    expect(fake.getSnapshot).toHaveBeenCalledTimes(1);
+    expect(localStorage.getItem(KEY)).toBe('a');
+  });
+
+  it('load the listed account when the remembered one is gone', async () => {
+    localStorage.setItem(KEY, 'removed');
+    const { fake, releaseList } = mainWithHeldList();
+    const store = createChatStore();
+    disconnect = connectBridge(fake as unknown as TributaryApi<Blob>, store);
+    expect(fake.getSnapshot).toHaveBeenCalledWith({ accountId: 'removed' });
+    releaseList();
+    await waitFor(() => expect(store.getState().accounts.a).toBeDefined());
+    expect(store.getState().accounts.removed).toBeUndefined();
+    expect(uiStore.getState().accountsLoaded).toBe(true);
+    expect(localStorage.getItem(KEY)).toBe('a');
+  });
+});
