@@ -18,7 +18,7 @@ import {
 } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { MessagesSquare } from 'lucide-react';
+import { MessagesSquare, VolumeX } from 'lucide-react';
 import {
   useAccountNames,
   useChatStore,
@@ -456,7 +456,8 @@ const RecentRow = memo(function RecentRow({
         </span>
         {row.muted ? (
           <span className="icon" role="img" aria-label="Muted">
-            🔇
+            {/* An icon, not the 🔇 character: that needs an emoji font the system may lack. */}
+            <VolumeX size={14} aria-hidden="true" />
           </span>
         ) : null}
         {unread > 0 ? (
