@@ -26,7 +26,7 @@ function renderOwnMessage(api: FakeApi, open: 'menu' | 'key' = 'menu') {
   });
   render(
     <Providers store={ctx.store}>
-      <MessageRow accountId="a" id={42} selected />
+      <MessageRow accountId="a" id={42} prevId={undefined} selected />
     </Providers>,
   );
   if (open === 'key') {
