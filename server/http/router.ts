@@ -13,6 +13,7 @@ import type { Authenticator } from './auth';
 import type { RateLimiter } from './rate-limit';
 import type { ServerTimeBudget } from './server-time-budget';
 import { RequestMeter } from './request-meter';
+import { RefusalHold } from './refusal-hold';
 import { RawJson } from './raw-json';
 import {
   collectRawParams,
@@ -81,6 +82,9 @@ export type Handler<S extends ParamSpec, A extends boolean> = (
 export const API_PREFIX = '/api/v1';
 
 export class ApiRouter {
+  /** Refusals answered when they may be retried (refusal-hold.ts). */
+  private readonly refusals = new RefusalHold();
+
   constructor(
     readonly app: FastifyInstance,
     private readonly authenticator: Authenticator,
@@ -164,25 +168,36 @@ export class ApiRouter {
    * sends the largest bodies back to back: bench/hostile-load's member had the server parse 25,000
    * of them in 20 s (most of its time, and most of its garbage), which every other client's
    * deliveries waited behind. Requests that would be let in are left to the handler unchanged,
-   * and so are refused credentials (the error is kept for it, not looked up twice).
+   * and so are refused credentials (the error is kept for it, not looked up twice). Returns the
+   * refusal to answer, or null to go on.
    */
-  private refuseEarly(request: FastifyRequest, reply: FastifyReply, longPoll: boolean): void {
-    if (!this.rateLimiter && !this.budget) return;
+  private refuseEarly(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    longPoll: boolean,
+  ): ApiError | null {
+    if (!this.rateLimiter && !this.budget) return null;
     let user: AuthUser;
     try {
       user = this.authenticator.authenticate(request.headers.authorization);
     } catch (error) {
       // Answered by the handler, after the body, as before (a body error comes first).
       refusedCredentials.set(request, error);
-      return;
+      return null;
     }
     const key = `user:${user.id}`;
     const now = Date.now();
     const budgetSpent = this.budget !== null && !longPoll && this.budget.isSpent(key, now);
-    if (!budgetSpent && !this.rateLimiter?.isExhausted(key, now)) return;
+    if (!budgetSpent && !this.rateLimiter?.isExhausted(key, now)) return null;
     // What the handler would do, at the same instant: count, then the budget; one of them throws.
-    if (this.rateLimiter) reply.headers(this.rateLimiter.hit(key, now));
-    this.budget?.check(key, now);
+    try {
+      if (this.rateLimiter) reply.headers(this.rateLimiter.hit(key, now));
+      this.budget?.check(key, now);
+    } catch (error) {
+      if (error instanceof ApiError) return error;
+      throw error;
+    }
+    return null;
   }
 
   route<S extends ParamSpec, A extends boolean>(
@@ -208,15 +223,12 @@ export class ApiRouter {
           } as unknown as FastifyContextConfig['multipartOptions'],
         },
       }),
-      // An error passed on here is answered by the error handler before the body is read.
+      // An error passed on here is answered by the error handler, and the body is never read.
       ...(requireAuth && {
         onRequest: (request: FastifyRequest, reply: FastifyReply, done: (e?: Error) => void) => {
-          try {
-            this.refuseEarly(request, reply, options.longPoll === true);
-            done();
-          } catch (error) {
-            done(error as Error);
-          }
+          const refusal = this.refuseEarly(request, reply, options.longPoll === true);
+          if (refusal) this.refusals.answer(refusal, done);
+          else done();
         },
       }),
       handler: async (request, reply) => {

@@ -125,10 +125,20 @@ describe('the budget on a running server', () => {
     expect(malformed.body).toMatchObject({ result: 'error', code: 'RATE_LIMIT_HIT' });
     expect(malformed.body['retry-after']).toBeGreaterThan(0);
     expect(Number(malformed.headers['retry-after'])).toBeGreaterThan(0);
-    // Nor even waited for: a request whose 1 MB body never comes is answered at once.
+    // Nor even waited for: a request whose 1 MB body never comes is answered all the same.
     const stalled = await headersOnly(server.url, moderator.authHeader!, 1024 * 1024);
     expect(stalled.status).toBe(429);
     expect(JSON.parse(stalled.text)).toMatchObject({ code: 'RATE_LIMIT_HIT' });
+    // A client gone while its refusal is held (refusal-hold.ts) leaves the server answering.
+    const gone = request(`${server.url}/api/v1/users/me`, {
+      headers: { authorization: moderator.authHeader! },
+    });
+    gone.on('error', () => {});
+    gone.end();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    gone.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await server.client('farid').get('/users/me')).status).toBe(200);
   });
 
   it('answers anyone else as before: body errors first, then credentials', async () => {
