@@ -123,7 +123,7 @@ export function registerFetchRoutes(api: ApiRouter, ctx: RealmContext): void {
       else throw missingParam('anchor');
       const anchor =
         parsed === 'first_unread' ? (query.firstUnreadId() ?? LARGER_THAN_MAX_MESSAGE_ID) : parsed;
-      const range = await query.rangeInSlices(anchor, numBefore, numAfter, includeAnchor, slicer);
+      const range = query.range(anchor, numBefore, numAfter, includeAnchor);
       return {
         messages: await toApi(range.rows),
         anchor,

@@ -6,7 +6,6 @@ import type { AuthUser } from '../../realm/context';
 import { escapeHtml } from '../../markdown/render';
 import { compileNarrow, type CompiledNarrow, type NarrowTerm } from './narrow';
 import { historyChannelIds, type MessageRow } from './messages-store';
-import type { LoopSlicer } from '../../realm/loop-slices';
 
 export interface NarrowedRow extends MessageRow {
   /** The viewer's flag bits, or null when the viewer never received the message. */
@@ -19,9 +18,6 @@ export interface RangeResult {
   foundOldest: boolean;
   foundNewest: boolean;
 }
-
-/** Rows per statement of rangeInSlices (about 10 ms of work with a narrow of 100 terms). */
-const RANGE_PAGE_ROWS = 500;
 
 /** Larger than any message id: the anchor for "newest" (as the public server reports it). */
 export const LARGER_THAN_MAX_MESSAGE_ID = 10000000000000000;
@@ -95,50 +91,6 @@ export class NarrowQuery {
     // One extra row each way tells whether the range reached the oldest/newest match.
     const before = this.select('m.id < ?', [anchor], 'DESC', numBefore + 1);
     const after = this.select('m.id > ?', [anchor], 'ASC', numAfter + 1);
-    return this.rangeResult(anchor, numBefore, numAfter, includeAnchor, before, after);
-  }
-
-  /**
-   * range(), read in pages of `pageRows` with `slicer` between them: 5,000 rows matched against a
-   * narrow of 100 terms were one statement of 110-150 ms, which every other client waited for
-   * (bench/hostile-load). A page starts below (above) the last row of the one before, so rows are
-   * neither skipped nor repeated; a message sent or deleted meanwhile is as in any later fetch.
-   */
-  async rangeInSlices(
-    anchor: number,
-    numBefore: number,
-    numAfter: number,
-    includeAnchor: boolean,
-    slicer: LoopSlicer,
-    pageRows = RANGE_PAGE_ROWS,
-  ): Promise<RangeResult> {
-    const pages = async (op: '<' | '>', order: 'DESC' | 'ASC', wanted: number) => {
-      const rows: NarrowedRow[] = [];
-      let from = anchor;
-      while (rows.length < wanted) {
-        if (rows.length > 0) await slicer.slice();
-        const limit = Math.min(pageRows, wanted - rows.length);
-        const page = this.select(`m.id ${op} ?`, [from], order, limit);
-        rows.push(...page);
-        if (page.length < limit) break;
-        from = page[page.length - 1].id;
-      }
-      return rows;
-    };
-    const before = await pages('<', 'DESC', numBefore + 1);
-    await slicer.slice();
-    const after = await pages('>', 'ASC', numAfter + 1);
-    return this.rangeResult(anchor, numBefore, numAfter, includeAnchor, before, after);
-  }
-
-  private rangeResult(
-    anchor: number,
-    numBefore: number,
-    numAfter: number,
-    includeAnchor: boolean,
-    before: NarrowedRow[],
-    after: NarrowedRow[],
-  ): RangeResult {
     const anchorRow = this.select('m.id = ?', [anchor], 'ASC', 1)[0];
     const foundOldest = before.length <= numBefore;
     const foundNewest = after.length <= numAfter;
