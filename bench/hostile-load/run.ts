@@ -22,6 +22,8 @@
 //   Then a minute of idle. The server's RSS is reported before phase 1, at its peak and after that
 //   minute (issue #24: back within 1.3x of before); BENCH_HEAP_SNAPSHOTS=DIR also writes heap
 //   snapshots before and after (bench/support/server-memory.ts, heap-summary.ts).
+//   --server DIR: every phase against another checkout's server (e.g. the commit before a change,
+//      run in the same minutes as this one's, to compare on a shared machine).
 //   --before DIR: phase 1 again against another checkout (the code before the caps, e.g.
 //      `git worktree add /tmp/precaps 2825fec`, with node_modules linked), for the before/after
 //      figures. Its 20,000-name request is given up to 10 minutes.
@@ -55,6 +57,7 @@ const { values } = parseArgs({
     senders: { type: 'string', default: '4' },
     rate: { type: 'string', default: '40' },
     before: { type: 'string' },
+    server: { type: 'string' },
     trace: { type: 'boolean', default: false },
     malformed: { type: 'string', default: '15000' },
     idle: { type: 'string', default: '60' },
@@ -82,6 +85,7 @@ interface Realm {
   url: string;
   dataDir: string;
   loopFile: string;
+  gcFile: string;
   hostile: Account;
   senders: Account[];
   receivers: Array<Account & { queueId: string; lastEventId: number }>;
@@ -100,6 +104,9 @@ async function startRealm(root: string | undefined, prefill: boolean): Promise<R
   const loopFile = join(dataDir, 'loop-delay.txt');
   writeFileSync(loopFile, '');
   process.env.BENCH_LOOP_DELAY_FILE = loopFile;
+  const gcFile = join(dataDir, 'gc.txt');
+  writeFileSync(gcFile, '');
+  process.env.BENCH_GC_FILE = gcFile;
   const ownArgs = process.env.BENCH_SERVER_NODE_ARGS ?? '';
   process.env.BENCH_SERVER_NODE_ARGS = `${ownArgs} --import ${LOOP_PRELOAD}`;
   const { child, url } = await startServerProcess(join(dataDir, 'realm'), {
@@ -171,7 +178,7 @@ async function startRealm(root: string | undefined, prefill: boolean): Promise<R
       };
     }),
   );
-  return { child, url, dataDir, loopFile, hostile, senders, receivers };
+  return { child, url, dataDir, loopFile, gcFile, hostile, senders, receivers };
 }
 
 async function formRequestJson(
@@ -190,8 +197,19 @@ async function formRequestJson(
     body: inQuery ? undefined : form(params),
   });
   const text = await res.text();
+  // Set-up, not measured: the hostile member may have spent its time budget in phase 1.
+  if (res.status === 429) {
+    await new Promise((resolve) => setTimeout(resolve, retryAfterMs(text)));
+    return formRequestJson(method, target, account, params);
+  }
   check({ status: res.status, text }, `${method} ${target}`);
   return JSON.parse(text) as Record<string, unknown>;
+}
+
+/** The wait a RATE_LIMIT_HIT body asks for (at most 30 s), in ms. */
+function retryAfterMs(body: string | undefined): number {
+  const seconds = Number((JSON.parse(body ?? '{}') as { 'retry-after'?: number })['retry-after']);
+  return Math.min(30, Number.isFinite(seconds) ? seconds : 1) * 1000;
 }
 
 async function stopRealm(realm: Realm): Promise<void> {
@@ -208,6 +226,24 @@ function serverStallMs(realm: Realm, fromEpochMs: number, toEpochMs: number): nu
     if (at >= fromEpochMs && at <= toEpochMs && delay > max) max = delay;
   }
   return max;
+}
+
+/**
+ * The server's garbage collections that began within [from, to]: the longest pause, and the time
+ * and count of all of them (the event loop waits for each; a pause is also a stall).
+ */
+function serverGc(realm: Realm, fromEpochMs: number, toEpochMs: number) {
+  let longest = 0;
+  let total = 0;
+  let count = 0;
+  for (const line of readFileSync(realm.gcFile, 'utf8').split('\n')) {
+    const [at, , ms] = line.split(' ');
+    if (Number(at) < fromEpochMs || Number(at) > toEpochMs) continue;
+    longest = Math.max(longest, Number(ms));
+    total += Number(ms);
+    count += 1;
+  }
+  return { longest_ms: longest, total_ms: Math.round(total), count };
 }
 
 /** The largest subscribe by channel count: the most new names allowed, the rest existing. */
@@ -274,7 +310,13 @@ async function singleRequests(realm: Realm, includeRefused: boolean) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     })();
-    const result = await timed(realm, realm.hostile, 'POST', '/users/me/subscriptions', params);
+    // Measured once the member's time budget lets it in (a loaded machine spends it in this
+    // phase; a refused request is answered before its body is read and measures nothing).
+    let result = await timed(realm, realm.hostile, 'POST', '/users/me/subscriptions', params);
+    while (result.status === 429) {
+      await new Promise((resolve) => setTimeout(resolve, retryAfterMs(result.error)));
+      result = await timed(realm, realm.hostile, 'POST', '/users/me/subscriptions', params);
+    }
     probing = false;
     await probe;
     // The monitor writes every 100 ms: wait for the window that ends after the request.
@@ -399,6 +441,8 @@ function hostileRequests(realm: Realm, messageIds: number[]) {
 function printTrace(
   slow: Array<{ sentMs: number; latency: number }>,
   accepted: Array<{ label: string; startMs: number; ms: number; status: number }>,
+  realm: Realm,
+  hostileStart: number,
 ): void {
   const buckets = new Map<number, { count: number; worst: number }>();
   for (const { sentMs, latency } of slow) {
@@ -414,6 +458,18 @@ function printTrace(
   console.log('hostile requests let in:');
   for (const { label, startMs, ms, status } of accepted)
     console.log(`  ${startMs} ms: ${label} ${status} in ${ms} ms`);
+  console.log('server stalls over 50 ms (100 ms windows) and garbage collections over 20 ms:');
+  for (const line of readFileSync(realm.loopFile, 'utf8').split('\n')) {
+    const [at, delay] = line.split(' ').map(Number);
+    if (at >= hostileStart && delay > 50)
+      console.log(`  ${at - hostileStart} ms: stall ${delay} ms`);
+  }
+  for (const line of readFileSync(realm.gcFile, 'utf8').split('\n')) {
+    const [at, kind, ms] = line.split(' ');
+    if (Number(at) >= hostileStart && Number(ms) > 20) {
+      console.log(`  ${Number(at) - hostileStart} ms: ${kind} gc ${ms} ms`);
+    }
+  }
 }
 
 function summarise(samples: number[]) {
@@ -563,7 +619,7 @@ async function loadPhases(realm: Realm) {
     }
   }
   const hostileEnd = Date.now();
-  if (values.trace) printTrace(slow, accepted);
+  if (values.trace) printTrace(slow, accepted, realm, hostileStart);
   benchLoop.disable();
   phase = 'drain';
   await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -597,14 +653,19 @@ async function loadPhases(realm: Realm) {
       deliveries: delivered.quiet,
       delivery: latency(quiet),
       server_stall_max_ms: serverStallMs(realm, quietWindow.from, quietWindow.to),
+      server_gc: serverGc(realm, quietWindow.from, quietWindow.to),
     },
     hostile: {
       seconds: round((hostileEnd - hostileStart) / 1000),
+      // To find the phase in a profile of the server (BENCH_SERVER_NODE_ARGS=--cpu-prof).
+      started_epoch_ms: hostileStart,
+      ended_epoch_ms: hostileEnd,
       messages_acknowledged: acknowledged.hostile,
       deliveries_expected: acknowledged.hostile * realm.receivers.length,
       deliveries: delivered.hostile,
       delivery: latency(hostile),
       server_stall_max_ms: serverStallMs(realm, hostileStart, hostileEnd + 250),
+      server_gc: serverGc(realm, hostileStart, hostileEnd),
       bench_loop_delay_max_ms: round(benchLoop.max / 1e6),
       hostile_requests: requestsSummary,
       load_average_before: loadBefore,
@@ -704,7 +765,7 @@ async function main(): Promise<void> {
       duration_s: DURATION_S,
     },
   };
-  const realm = await startRealm(undefined, true);
+  const realm = await startRealm(values.server, true);
   try {
     const pid = realm.child.pid!;
     const rssBefore = rssMb(pid).rss_mb;

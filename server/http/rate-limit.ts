@@ -21,6 +21,16 @@ export class RateLimiter {
 
   constructor(private readonly options: RateLimitOptions) {}
 
+  /** Whether hit() would refuse the key now; counts nothing. */
+  isExhausted(key: string, now = Date.now()): boolean {
+    const window = this.windows.get(key);
+    return (
+      !!window &&
+      now - window.start < this.options.windowMs &&
+      window.count >= this.options.requests
+    );
+  }
+
   /** Counts one request; returns headers to add, or throws RATE_LIMIT_HIT. */
   hit(key: string, now = Date.now()): Record<string, string> {
     let window = this.windows.get(key);

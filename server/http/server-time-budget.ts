@@ -45,6 +45,11 @@ export class ServerTimeBudget {
     );
   }
 
+  /** Whether check() would refuse the key now (the router asks before reading a body). */
+  isSpent(key: string, now = Date.now()): boolean {
+    return this.bucket(key, now).balanceMs <= 0;
+  }
+
   /** Charges a finished request: its handler's milliseconds and the bytes of events it queued. */
   charge(key: string, handlerMs: number, eventBytes: number, now = Date.now()): void {
     const bucket = this.bucket(key, now);

@@ -202,6 +202,13 @@ describe('rate limit', () => {
       expect(res.body.code).toBe('RATE_LIMIT_HIT');
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
       expect(res.body['retry-after']).toBeGreaterThan(0);
+      // Refused before its body is read: a malformed one is not parsed, the 429 comes first.
+      const malformed = await dev.raw('POST', '/messages', {
+        headers: { 'content-type': 'application/json' },
+        body: '{"to": ',
+      });
+      expect(malformed.status).toBe(429);
+      expect(malformed.headers['x-ratelimit-remaining']).toBe('0');
       // Other users have their own window.
       expect((await limited.client('emma').get('/users/me')).status).toBe(200);
       // Refused credentials are counted against the caller's address, with the same headers.

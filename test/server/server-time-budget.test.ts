@@ -1,6 +1,7 @@
 // The per-user budget of server time (server/http/server-time-budget.ts): a request is charged the
 // time its handler held the event loop and the events it queued; a user whose budget is spent gets
 // RATE_LIMIT_HIT with Retry-After, while other users, and the user's own event polls, go on.
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServerTimeBudget } from '../../server/http/server-time-budget';
 import { ApiError } from '../../server/http/errors';
@@ -109,4 +110,81 @@ describe('the budget on a running server', () => {
     const farid = await server.client('farid').get('/users/me');
     expect(farid.status).toBe(200);
   });
+
+  it('refuses a spent user before reading the body, with the answer the handler gave', async () => {
+    const moderator = server.client('moderator');
+    const send = () =>
+      moderator.post('/messages', { type: 'stream', to: 'general', topic: 'budget', content: 'x' });
+    expect((await send()).status).toBe(200);
+    // A body the parser would refuse (malformed JSON) is never parsed: the 429 comes first.
+    const malformed = await moderator.raw('POST', '/messages', {
+      headers: { 'content-type': 'application/json' },
+      body: '{"type": "stream", "to": ',
+    });
+    expect(malformed.status).toBe(429);
+    expect(malformed.body).toMatchObject({ result: 'error', code: 'RATE_LIMIT_HIT' });
+    expect(malformed.body['retry-after']).toBeGreaterThan(0);
+    expect(Number(malformed.headers['retry-after'])).toBeGreaterThan(0);
+    // Nor even waited for: a request whose 1 MB body never comes is answered all the same.
+    const stalled = await headersOnly(server.url, moderator.authHeader!, 1024 * 1024);
+    expect(stalled.status).toBe(429);
+    expect(JSON.parse(stalled.text)).toMatchObject({ code: 'RATE_LIMIT_HIT' });
+    // A client gone while its refusal is held (refusal-hold.ts) leaves the server answering.
+    const gone = request(`${server.url}/api/v1/users/me`, {
+      headers: { authorization: moderator.authHeader! },
+    });
+    gone.on('error', () => {});
+    gone.end();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    gone.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await server.client('farid').get('/users/me')).status).toBe(200);
+  });
+
+  it('answers anyone else as before: body errors first, then credentials', async () => {
+    const broken = { headers: { 'content-type': 'application/json' }, body: '{"to": ' };
+    const farid = await server.client('farid').raw('POST', '/messages', broken);
+    expect(farid.status).toBe(400);
+    expect(farid.body).toMatchObject({ code: 'INVALID_JSON' });
+    const wrongKey = `Basic ${Buffer.from('farid@tributary.local:nope').toString('base64')}`;
+    const stranger = await server.anonymous().raw('POST', '/messages', {
+      headers: { ...broken.headers, authorization: wrongKey },
+      body: broken.body,
+    });
+    expect(stranger.status).toBe(400);
+    const refused = await server.anonymous().raw('GET', '/users/me', {
+      headers: { authorization: wrongKey },
+    });
+    expect(refused.status).toBe(401);
+    expect(refused.body).toMatchObject({ code: 'INVALID_API_KEY' });
+  });
 });
+
+/** POSTs headers announcing `length` bytes of form body and sends none of it. */
+function headersOnly(
+  baseUrl: string,
+  authorization: string,
+  length: number,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${baseUrl}/api/v1/messages`, {
+      method: 'POST',
+      headers: {
+        authorization,
+        'content-type': 'application/x-www-form-urlencoded',
+        'content-length': String(length),
+      },
+    });
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, text });
+        req.destroy();
+      });
+    });
+    req.on('error', reject);
+    req.flushHeaders();
+  });
+}
