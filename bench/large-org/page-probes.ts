@@ -31,6 +31,15 @@ declare global {
        * 8 ms steps. It reports only those of 16 ms or more.
        */
       slowKeydowns: number[];
+      /**
+       * While watchList holds: for each key after which the watched element changed, the time
+       * from the keydown to the end of the first frame after that change (a list that follows its
+       * input's letter: the sidebar's filtered channels).
+       */
+      listPaints: number[];
+      /** Watches the first element matching `selector` (changes to inputs inside it aside). */
+      watchList(selector: string): void;
+      unwatchList(): void;
       reset(): void;
     };
   }
@@ -38,16 +47,55 @@ declare global {
 
 export function pageProbes(): void {
   const FRAME_MS = 1000 / 60;
+  // The Prioritized Task Scheduling API (Chromium): a user-blocking task runs before the tasks
+  // already queued at normal priority.
+  const scheduler = (
+    window as {
+      scheduler?: {
+        postTask(task: () => void, options: { priority: 'user-blocking' }): Promise<void>;
+      };
+    }
+  ).scheduler;
+  const postTask = scheduler?.postTask.bind(scheduler);
+
   const probes = {
     events: [] as ProbeSample[],
     keys: [] as ProbeSample[],
     slowKeydowns: [] as number[],
+    listPaints: [] as number[],
+    watchList(selector: string) {
+      const target = document.querySelector(selector);
+      if (!target) throw new Error(`no ${selector} to watch`);
+      listWatch.observe(target, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+        attributes: true,
+      });
+    },
+    unwatchList() {
+      listWatch.disconnect();
+      listKeyStart = undefined;
+    },
     reset() {
       probes.events.length = 0;
       probes.keys.length = 0;
       probes.slowKeydowns.length = 0;
+      probes.listPaints.length = 0;
     },
   };
+  /** The last key's timestamp until the watched list first changes after it. */
+  let listKeyStart: number | undefined;
+  const listWatch = new MutationObserver((records) => {
+    const start = listKeyStart;
+    if (start === undefined || records.every((r) => r.target.nodeName === 'INPUT')) return;
+    listKeyStart = undefined;
+    requestAnimationFrame(() => {
+      const push = () => probes.listPaints.push(performance.now() - start);
+      if (postTask) void postTask(push, { priority: 'user-blocking' });
+      else setTimeout(push, 0);
+    });
+  });
   window.__probes = probes;
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries())
@@ -59,17 +107,6 @@ export function pageProbes(): void {
     requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
-
-  // The Prioritized Task Scheduling API (Chromium): a user-blocking task runs before the tasks
-  // already queued at normal priority.
-  const scheduler = (
-    window as {
-      scheduler?: {
-        postTask(task: () => void, options: { priority: 'user-blocking' }): Promise<void>;
-      };
-    }
-  ).scheduler;
-  const postTask = scheduler?.postTask.bind(scheduler);
 
   const time = (start: number, into: ProbeSample[]) => {
     const frameBefore = lastFrame;
@@ -123,5 +160,12 @@ export function pageProbes(): void {
       });
     }
   };
-  document.addEventListener('keydown', (event) => time(event.timeStamp, probes.keys), true);
+  document.addEventListener(
+    'keydown',
+    (event) => {
+      time(event.timeStamp, probes.keys);
+      listKeyStart = event.timeStamp;
+    },
+    true,
+  );
 }
