@@ -303,6 +303,11 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 };
+/** p50 and p95, rounded. */
+const quantiles = (values: number[]) => ({
+  p50: round1(percentile(values, 50)),
+  p95: round1(percentile(values, 95)),
+});
 const summarize = (samples: ProbeSample[]) => ({
   count: samples.length,
   work: {
@@ -339,20 +344,7 @@ const summarize = (samples: ProbeSample[]) => ({
    * The paint figure taken the way it was until 2026-11-28 (page-probes.ts): it also counts the
    * slice of already queued low-priority work the main thread runs right after the frame.
    */
-  queuedPaint: {
-    p50: round1(
-      percentile(
-        samples.map((s) => s.queuedPaintMs),
-        50,
-      ),
-    ),
-    p95: round1(
-      percentile(
-        samples.map((s) => s.queuedPaintMs),
-        95,
-      ),
-    ),
-  },
+  queuedPaint: quantiles(samples.map((s) => s.queuedPaintMs)),
   /** Painted in the first frame after arrival (no frame was missed). */
   firstFrameShare: round1(
     (100 * samples.filter((s) => s.framesWaited <= 1).length) / Math.max(1, samples.length),
@@ -471,11 +463,7 @@ async function measureFilter(page: Page, cdp: CDPSession) {
      * Keydown -> the end of the first frame that shows the filtered list (keys that changed it):
      * the list follows the letter's frame, so this is the key's whole cost to the eye.
      */
-    listPaint: {
-      count: listPaints.length,
-      p50: round1(percentile(listPaints, 50)),
-      p95: round1(percentile(listPaints, 95)),
-    },
+    listPaint: { count: listPaints.length, ...quantiles(listPaints) },
     plainInput,
     blankPage,
   };
