@@ -305,6 +305,15 @@ const ChannelRow = memo(function ChannelRow({
     if (open && slotIndex !== undefined && element.current)
       measureNow?.(slotIndex, element.current);
   }, [open, slotIndex, measureNow]);
+  // One function for the element's life: a changed ref would be detached and attached (its height
+  // unobserved and observed again) on every render, as each filter keystroke renders the rows.
+  const rowRef = useCallback(
+    (li: HTMLLIElement | null) => {
+      element.current = li;
+      return observe?.(li);
+    },
+    [observe],
+  );
   const store = useChatStoreApi();
   const queryClient = useQueryClient();
   const openChannel = async () => {
@@ -336,10 +345,7 @@ const ChannelRow = memo(function ChannelRow({
       className={`channel${muted ? ' muted' : ''}`}
       data-testid={`channel-${sub.name}`}
       data-index={slotIndex}
-      ref={(li) => {
-        element.current = li;
-        return observe?.(li);
-      }}
+      ref={rowRef}
       style={slotTop === undefined ? undefined : virtualRowStyle(slotTop)}
     >
       <div className="row">
