@@ -206,8 +206,8 @@ describe('a long channel list (virtualized past 100 channels)', () => {
 
     const filter = sidebar().getByRole('searchbox', { name: 'Filter sidebar channels' });
     await filter.fill('shelf');
-    // The list follows the letter's frame, and its rows are reused: a click before it has followed
-    // would open whichever channel the row shows by then.
+    // The list follows the letter in a transition, and its rows are reused: a click before it has
+    // followed would open whichever channel the row shows by then.
     await sidebarChannel('general').waitFor({ state: 'detached' });
     await sidebarChannel('shelf-012').click();
     const topics = sidebar().getByRole('list', { name: 'Topics in #shelf-012' });
