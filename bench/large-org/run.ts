@@ -461,7 +461,7 @@ async function measureFilter(page: Page, cdp: CDPSession) {
     ...filter,
     /**
      * Keydown -> the end of the first frame that shows the filtered list (keys that changed it):
-     * the list follows the letter's frame, so this is the key's whole cost to the eye.
+     * the list follows the letter in a transition, so this is the key's whole cost to the eye.
      */
     listPaint: { count: listPaints.length, ...quantiles(listPaints) },
     plainInput,
