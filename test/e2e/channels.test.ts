@@ -170,3 +170,69 @@ describe('channels for everyone', () => {
     expect(refused.body.result).toBe('error');
   });
 });
+
+describe('a long channel list (virtualized past 100 channels)', () => {
+  it('filters in place, and the open channel with its topics never has the next row over it', async () => {
+    const { page } = session;
+    // Close the channel browser a test may have left open: its filter empty, then Esc.
+    const browserFilter = page.getByRole('searchbox', { name: 'Filter channels' });
+    if ((await browserFilter.count()) > 0) {
+      await browserFilter.fill('');
+      await browserFilter.press('Escape');
+      await page
+        .getByRole('heading', { name: 'Channels', level: 1 })
+        .waitFor({ state: 'detached' });
+    }
+    const dev = (await client('dev').get('/users/me')).body.user_id as number;
+    const names = Array.from({ length: 110 }, (_, i) => `shelf-${String(i).padStart(3, '0')}`);
+    // The server makes at most 100 new channels a request.
+    for (let from = 0; from < names.length; from += 55) {
+      const made = await client('owner').post('/users/me/subscriptions', {
+        subscriptions: JSON.stringify(names.slice(from, from + 55).map((name) => ({ name }))),
+        principals: JSON.stringify([dev]),
+      });
+      expect(made.body.result).toBe('success');
+    }
+    const shelf12 = (await client('owner').get('/get_stream_id', { stream: 'shelf-012' })).body
+      .stream_id as number;
+    for (const topic of ['first', 'second', 'third'])
+      await client('owner').post('/messages', {
+        type: 'stream',
+        to: shelf12,
+        topic,
+        content: `A message in ${topic}.`,
+      });
+    await sidebar().locator('.virtual-rows').waitFor();
+
+    const filter = sidebar().getByRole('searchbox', { name: 'Filter sidebar channels' });
+    await filter.fill('shelf');
+    // The list follows the letter in a transition, and its rows are reused: a click before it has
+    // followed would open whichever channel the row shows by then.
+    await sidebarChannel('general').waitFor({ state: 'detached' });
+    await sidebarChannel('shelf-012').click();
+    const topics = sidebar().getByRole('list', { name: 'Topics in #shelf-012' });
+    await topics.getByRole('button', { name: /^third/ }).waitFor();
+    const row = (name: string) => sidebar().getByTestId(`channel-${name}`);
+    /** How far the next row's top is below the open channel's topics (negative: over them). */
+    const gapBelowTopics = async (next: string) => {
+      const [list, below] = await Promise.all([topics.boundingBox(), row(next).boundingBox()]);
+      return Math.round(below!.y - (list!.y + list!.height));
+    };
+    await expect.poll(() => gapBelowTopics('shelf-013')).toBeGreaterThanOrEqual(0);
+
+    // Marked, so the same element can be told apart from a new one after the next keys.
+    await row('shelf-002').evaluate((el) => el.setAttribute('data-e2e-mark', 'slot-2'));
+    // The open channel moves from the 13th row to the 3rd, an element that showed #shelf-002.
+    await filter.fill('shelf-01');
+    await expect.poll(() => row('shelf-012').getAttribute('data-e2e-mark')).toBe('slot-2');
+    await expect(row('shelf-002').count()).resolves.toBe(0);
+    await topics.getByRole('button', { name: /^third/ }).waitFor();
+    await expect.poll(() => gapBelowTopics('shelf-013')).toBeGreaterThanOrEqual(0);
+    await page.screenshot({ path: `${SHOTS}/long-list-filtered.png` });
+
+    // Back to every channel: the open one is measured in its old place again.
+    await filter.press('Escape');
+    await expect.poll(() => filter.inputValue()).toBe('');
+    await expect.poll(() => gapBelowTopics('shelf-013')).toBeGreaterThanOrEqual(0);
+  });
+});

@@ -11,16 +11,22 @@ export const VIRTUALIZE_FROM = 100;
 const ROW_HEIGHT = 28;
 
 /**
- * Where a virtualized row goes: its `<li>` takes `index` as data-index, `measure` as its ref and
- * `virtualRowStyle(top)` as its style. Plain values (not a style object made per render), so a
- * memoized row whose place did not change is not rendered again when the list is.
+ * Where a virtualized row goes: its `<li>` takes `index` as data-index, `observe` as its ref and
+ * `virtualRowStyle(top)` as its style, and is keyed by `index` (its place), not by its channel.
+ * Plain values (not a style object made per render), so a memoized row whose place did not change
+ * is not rendered again when the list is.
  */
 export interface RowSlot {
   index: number;
   /** The row's offset from the top of the list, in px. */
   top: number;
-  /** The virtualizer's measureElement (the same function on every render). */
-  measure: (element: Element | null) => void;
+  /** Watches the row's height for as long as the element lives (the same function every render). */
+  observe: (element: Element | null) => (() => void) | undefined;
+  /**
+   * Takes the row's height at once (a forced layout): for a row that is not the usual height from
+   * its first frame (the open channel, with its topics), so the rows after it never overlap it.
+   */
+  measureNow: (index: number, element: HTMLElement) => void;
 }
 
 interface ChannelListProps {
@@ -42,26 +48,6 @@ export function ChannelList(props: ChannelListProps) {
   return <VirtualChannelList {...props} />;
 }
 
-/**
- * A row's height without forcing a layout: the ResizeObserver's size once it reports (after the
- * browser's own layout), its last known height or the usual one until then. Reading offsetHeight
- * as each new row mounts (the virtualizer's default) laid out the whole page in the middle of a
- * filter keystroke, for the 30 rows each key brings into view. A row that is not the usual height
- * from its first frame (the open channel, with its topics) says so with `data-measure-now`.
- */
-function rowHeight(
-  element: Element,
-  entry: ResizeObserverEntry | undefined,
-  virtualizer: Virtualizer<HTMLElement, Element>,
-): number {
-  const box = entry?.borderBoxSize?.[0];
-  if (box) return Math.round(box.blockSize);
-  if (element instanceof HTMLElement && element.dataset.measureNow !== undefined)
-    return element.offsetHeight;
-  const key = virtualizer.options.getItemKey(virtualizer.indexFromElement(element));
-  return virtualizer.itemSizeCache.get(key) ?? ROW_HEIGHT;
-}
-
 export const virtualRowStyle = (top: number): CSSProperties => ({
   position: 'absolute',
   top: 0,
@@ -70,6 +56,16 @@ export const virtualRowStyle = (top: number): CSSProperties => ({
   transform: `translateY(${top}px)`,
 });
 
+/**
+ * The virtualized list. Its rows are keyed by their place in the rendered window, not by their
+ * channel: a filter keystroke then gives the ~30 rows in view new text in place instead of
+ * unmounting them and mounting as many new ones (elements, store subscriptions, icons), which was
+ * most of the browser's work per key. For that, rows are measured here rather than by the
+ * virtualizer's measureElement, which ties an element to one item for its whole life: a
+ * ResizeObserver (after the browser's own layout, no forced layout in a keystroke) reports whatever
+ * index the element shows when its height changes, and a row whose height is known only after it
+ * renders (the open channel) says so through `measureNow`.
+ */
 function VirtualChannelList({ subs, row, scrollElement }: ChannelListProps) {
   const listRef = useRef<HTMLUListElement>(null);
   // Where the list starts within the sidebar's scroll (below the views and the other sections).
@@ -87,17 +83,48 @@ function VirtualChannelList({ subs, row, scrollElement }: ChannelListProps) {
     scrollMargin,
     overscan: 4,
     initialRect: { width: 260, height: 900 },
-    measureElement: rowHeight,
   });
+  const measuring = useRowMeasuring(virtualizer);
   return (
     <ul ref={listRef} className="virtual-rows" style={{ height: virtualizer.getTotalSize() }}>
       {virtualizer.getVirtualItems().map((item) =>
         row(subs[item.index], {
           index: item.index,
           top: item.start - scrollMargin,
-          measure: virtualizer.measureElement,
+          ...measuring,
         }),
       )}
     </ul>
   );
+}
+
+/** The list's row measuring (RowSlot's observe and measureNow): one ResizeObserver for its rows. */
+function useRowMeasuring(
+  virtualizer: Virtualizer<HTMLElement, Element>,
+): Pick<RowSlot, 'observe' | 'measureNow'> {
+  // useVirtualizer gives the same instance for the list's life, so these functions are made once.
+  const [measuring] = useState(() => {
+    const resize = (index: number, height: number) => {
+      if (index >= 0 && index < virtualizer.options.count) virtualizer.resizeItem(index, height);
+    };
+    const indexOf = (element: Element) => Number((element as HTMLElement).dataset.index ?? -1);
+    const observer =
+      typeof ResizeObserver === 'undefined'
+        ? undefined
+        : new ResizeObserver((entries) => {
+            for (const entry of entries) {
+              const box = entry.borderBoxSize?.[0];
+              if (box) resize(indexOf(entry.target), Math.round(box.blockSize));
+            }
+          });
+    return {
+      observe: (element: Element | null) => {
+        if (!element || !observer) return undefined;
+        observer.observe(element, { box: 'border-box' });
+        return () => observer.unobserve(element);
+      },
+      measureNow: (index: number, element: HTMLElement) => resize(index, element.offsetHeight),
+    };
+  });
+  return measuring;
 }

@@ -5,10 +5,14 @@ import type { ReactNode } from 'react';
 import { EllipsisVertical } from 'lucide-react';
 import { Menu } from '../../lib/ui/Menu';
 
+// One element for every row: a row given another channel by a filter keystroke renders its menu
+// again, and React leaves an identical element (the icon's SVG) alone.
+const BUTTON_FACE = <EllipsisVertical aria-hidden="true" size={16} />;
+
 export function RowMenu({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="row-menu">
-      <Menu label={label} button={<EllipsisVertical aria-hidden="true" size={16} />}>
+      <Menu label={label} button={BUTTON_FACE}>
         {children}
       </Menu>
     </div>

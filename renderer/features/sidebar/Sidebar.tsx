@@ -5,7 +5,16 @@
 // Each part selects only what it shows (the sections, one channel's count, the open channel's
 // topics, the conversation list), so an event re-renders only the rows whose values changed: a
 // typing notification or a message elsewhere leaves the rest of the sidebar alone.
-import { memo, startTransition, useCallback, useId, useMemo, useState } from 'react';
+import {
+  memo,
+  startTransition,
+  useCallback,
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useChatStore, useChatStoreApi } from '../../store/hooks';
 import { selectActiveAccount, selectUnreadCounts } from '../../store';
@@ -70,7 +79,9 @@ export function Sidebar({ accountId }: { accountId: string }) {
   const [scrollElement, setScrollElement] = useState<HTMLElement | null>(null);
   const channelRow = (sub: Subscription, slot?: RowSlot) => (
     <ChannelRow
-      key={sub.stream_id}
+      // A virtualized row is keyed by its place, so a filter keystroke reuses the rows in view
+      // (see ChannelList); a whole list's rows by their channel.
+      key={slot ? `slot-${slot.index}` : sub.stream_id}
       accountId={accountId}
       sub={sub}
       open={openChannel === sub.stream_id}
@@ -79,7 +90,8 @@ export function Sidebar({ accountId }: { accountId: string }) {
       report={report}
       slotIndex={slot?.index}
       slotTop={slot?.top}
-      measure={slot?.measure}
+      observe={slot?.observe}
+      measureNow={slot?.measureNow}
     />
   );
   const channelRows = (section: keyof typeof sections) => (
@@ -254,14 +266,16 @@ const ChannelRow = memo(function ChannelRow({
   report,
   slotIndex,
   slotTop,
-  measure,
+  observe,
+  measureNow,
 }: {
   accountId: string;
   sub: Subscription;
   /** The row's RowSlot, when the list is virtualized (ChannelList): passed as plain values. */
   slotIndex?: number;
   slotTop?: number;
-  measure?: RowSlot['measure'];
+  observe?: RowSlot['observe'];
+  measureNow?: RowSlot['measureNow'];
   /** The route is in this channel (its topics are listed). */
   open: boolean;
   /** The route is this channel. */
@@ -275,6 +289,22 @@ const ChannelRow = memo(function ChannelRow({
     (s) => selectUnreadCounts(selectActiveAccount(s)).channels.get(id)?.count ?? 0,
   );
   const muted = sub.is_muted;
+  // The open channel's topics make it taller than a row from its first frame: its height is taken
+  // as it opens or moves to another place, before the browser paints the rows after it over it.
+  const element = useRef<HTMLLIElement>(null);
+  useLayoutEffect(() => {
+    if (open && slotIndex !== undefined && element.current)
+      measureNow?.(slotIndex, element.current);
+  }, [open, slotIndex, measureNow]);
+  // One function for the element's life: a changed ref would be detached and attached (its height
+  // unobserved and observed again) on every render, as each filter keystroke renders the rows.
+  const rowRef = useCallback(
+    (li: HTMLLIElement | null) => {
+      element.current = li;
+      return observe?.(li);
+    },
+    [observe],
+  );
   const store = useChatStoreApi();
   const queryClient = useQueryClient();
   const openChannel = async () => {
@@ -306,9 +336,7 @@ const ChannelRow = memo(function ChannelRow({
       className={`channel${muted ? ' muted' : ''}`}
       data-testid={`channel-${sub.name}`}
       data-index={slotIndex}
-      // Its topics make it taller than a row from its first frame: measured as it mounts.
-      data-measure-now={open ? '' : undefined}
-      ref={measure}
+      ref={rowRef}
       style={slotTop === undefined ? undefined : virtualRowStyle(slotTop)}
     >
       <div className="row">

@@ -226,7 +226,7 @@ describe('Sidebar channel filter', () => {
   it('renders a long channel list in part, and filters it as a whole', () => {
     const restore = fakeLayout();
     try {
-      const count = renderManyChannels();
+      const { count } = renderManyChannels();
       const rendered = channelNames();
       expect(rendered.length).toBeGreaterThan(0);
       expect(rendered.length).toBeLessThan(count);
@@ -275,10 +275,42 @@ describe('Sidebar channel filter', () => {
       restore();
     }
   });
+
+  it('gives the rows in view new channels in place as the filter narrows, their counts live', () => {
+    const restore = fakeLayout();
+    try {
+      // #team-250 has 2 unread messages; #team-000, in the first row before filtering, has none.
+      const { apply } = renderManyChannels([
+        { stream_id: 5250, topic: 'plans', unread_message_ids: [901, 902] },
+      ]);
+      const rows = () => [...document.querySelectorAll('.virtual-rows > li.channel')];
+      const before = rows();
+      expect(channelNames()[0]).toBe('#team-000');
+      const filter = screen.getByRole('searchbox', { name: 'Filter sidebar channels' });
+      for (const value of ['team-2', 'team-25']) fireEvent.change(filter, { target: { value } });
+      expect(channelNames()[0]).toBe('#team-250');
+      // The same elements, not new ones: a keystroke changes their text rather than mounting rows.
+      const after = rows();
+      expect(after.length).toBeGreaterThan(0);
+      expect(after.every((row) => before.includes(row))).toBe(true);
+      expect(after[0]).toBe(before[0]);
+      expect(after[0].getAttribute('data-testid')).toBe('channel-team-250');
+      expect(countOf(/^#team-250/)).toBe('2');
+      expect(countOf(/^#team-251/)).toBe('0');
+      // The reused row's count follows its new channel's unreads.
+      act(() => apply(readEvent([901])));
+      expect(countOf(/^#team-250/)).toBe('1');
+    } finally {
+      restore();
+    }
+  });
 });
 
-/** A sidebar with enough channels (#team-000, #team-001, ...) to be virtualized; returns how many. */
-function renderManyChannels(): number {
+/**
+ * A sidebar with enough channels (#team-000, #team-001, ...) to be virtualized, with these unread
+ * messages; returns how many channels, and the store's apply for events.
+ */
+function renderManyChannels(streams: Parameters<typeof unreadMsgs>[0]['streams'] = []) {
   const template = register().subscriptions[0];
   const count = VIRTUALIZE_FROM + 200;
   const subscriptions = Array.from({ length: count }, (_, i) => ({
@@ -288,11 +320,11 @@ function renderManyChannels(): number {
     pin_to_top: false,
     is_muted: false,
   }));
-  const ctx = setupStore({ subscriptions, unread_msgs: unreadMsgs({}) });
+  const ctx = setupStore({ subscriptions, unread_msgs: unreadMsgs({ streams }) });
   render(
     <Providers store={ctx.store}>
       <Sidebar accountId="a" />
     </Providers>,
   );
-  return count;
+  return { count, apply: ctx.apply };
 }
