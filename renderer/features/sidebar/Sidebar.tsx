@@ -34,7 +34,7 @@ import { ChannelList, virtualRowStyle, type RowSlot } from './ChannelList';
 import { channelClickNarrow, needsTopics } from './channel-default-view';
 import { RowMenu } from './RowMenu';
 import { MenuItem } from '../../lib/ui/Menu';
-import { Bell, BellOff, BookCheck, Pin, PinOff, Settings } from 'lucide-react';
+import { Bell, BellOff, BookCheck, Pin, PinOff, Settings, VolumeX } from 'lucide-react';
 import { TopicMenu } from '../topics/TopicMenu';
 import { markNarrowRead } from '../topics/topic-actions';
 
@@ -465,7 +465,8 @@ const TopicRow = memo(function TopicRow({
           ) : null}
           {muted ? (
             <span className="icon" role="img" aria-label="Muted">
-              🔇
+              {/* An icon, not the 🔇 character: that needs an emoji font the system may lack. */}
+              <VolumeX size={13} aria-hidden="true" />
             </span>
           ) : null}
           <Count n={muted ? 0 : unread} label={`${unread} unread in ${name}`} />
