@@ -20,7 +20,7 @@ import {
   type App,
   type Realm,
 } from '../test/e2e/support/app';
-import { openSettings, openTopic } from '../test/e2e/support/ui';
+import { messageWithText, openSettings, openTopic, send } from '../test/e2e/support/ui';
 import { haveShared, sharedPath } from '../test/support/shared-fixtures';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -67,6 +67,30 @@ const SCREENS: Screen[] = [
     async show(page) {
       await openTopic(page, 'design', 'dark mode');
       await page.getByTestId('message').first().waitFor();
+    },
+  },
+  {
+    // Editing in place: the row's content gives way to the edit box.
+    name: 'edit-message',
+    async show(page) {
+      await openTopic(page, 'design', 'dark mode');
+      await send(page, 'A message I am about to edit');
+      const row = messageWithText(page, 'A message I am about to edit').last();
+      await row.hover();
+      await row.getByRole('button', { name: 'Message actions' }).click();
+      await page.getByRole('menuitem', { name: 'Edit message' }).click();
+      await page.getByRole('textbox', { name: 'Edit message content' }).waitFor();
+    },
+  },
+  {
+    name: 'scheduled',
+    async show(page) {
+      await showSidebar(page);
+      await page
+        .getByRole('navigation', { name: 'Conversations' })
+        .getByRole('button', { name: 'Scheduled messages' })
+        .click();
+      await page.getByRole('region', { name: 'Reminders' }).waitFor();
     },
   },
   {
