@@ -40,6 +40,13 @@ interface PageTrace {
   launcher: { toUrlMs: number; toUrlCpuMs?: number };
   /** Navigation start -> first message on screen (the page's clock). */
   firstMessageMs: number;
+  /** The page's own HTML: when it was asked for and arrived, and when its parse ended. */
+  document: {
+    requestStartMs: number;
+    responseStartMs: number;
+    responseEndMs: number;
+    domInteractiveMs: number;
+  };
   domContentLoadedMs: number;
   marks: Record<string, number>;
   roundTrips: RoundTrip[];
@@ -123,6 +130,12 @@ async function traceLaunch(browser: Browser, dataDir: string, label: string): Pr
         const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
         const trace = (window as unknown as { __startTrace: Record<string, unknown> }).__startTrace;
         return {
+          document: {
+            requestStartMs: Math.round(nav.requestStart),
+            responseStartMs: Math.round(nav.responseStart),
+            responseEndMs: Math.round(nav.responseEnd),
+            domInteractiveMs: Math.round(nav.domInteractive),
+          },
           domContentLoadedMs: nav.domContentLoadedEventEnd,
           firstMessageMs: trace.firstMessageMs as number,
           longTasks: trace.longTasks as PageTrace['longTasks'],
@@ -200,6 +213,10 @@ function summarize(label: string, t: PageTrace): void {
   console.log(`\n== ${label}: first message ${Math.round(t.firstMessageMs)} ms after navigation`);
   console.log(
     `   launcher: URL after ${t.launcher.toUrlMs} ms, ${t.launcher.toUrlCpuMs ?? '?'} ms of CPU`,
+  );
+  const d = t.document;
+  console.log(
+    `   HTML asked ${d.requestStartMs}, first byte ${d.responseStartMs}, whole ${d.responseEndMs}, parsed ${d.domInteractiveMs} ms`,
   );
   console.log(`   DOMContentLoaded ${Math.round(t.domContentLoadedMs)} ms; marks`, t.marks);
   console.log(`   main thread CPU (ms):`, t.cpu);
