@@ -15,7 +15,7 @@ interface ModuleGraph {
  * left to the automatic splitting, each module the entry shares with lazy screens went into a chunk
  * of its own per set of screens sharing it, and the page fetched eleven files before it could run.
  * The browser-mode host starts the accounts' sessions once the first script has been sent
- * (electron/host/host.ts): the small entry makes that start overlap the big chunk's parse.
+ * (electron/host/host.ts): that is now the small entry (docs/benchmarks.md, fifth pass).
  */
 function entryGraph(graph: ModuleGraph): Set<string> {
   const reached = new Set<string>();
