@@ -36,6 +36,11 @@ import { RawJson } from '../ipc/raw-json';
 const MAX_BACKLOG_EVENTS = 20_000;
 /** Messages of ours in one conversation read per page when the outbox looks for a delivery. */
 const DELIVERY_PAGE_MESSAGES = 200;
+/**
+ * How long a session started from the cache waits at most for the page to show the cached snapshot
+ * (snapshotShown) before it registers with the server anyway: no page, a hidden one, or an older page.
+ */
+export const CACHED_REGISTER_WAIT_MS = 5_000;
 /** The page the renderer opens a conversation with (renderer/features/messages/useMessagePages). */
 const FIRST_PAGE = {
   anchor: 'first_unread',
@@ -63,6 +68,11 @@ export interface SessionOptions {
   cache?: AccountCache | null;
   /** Overrides background sync's pacing (tests, benchmarks). */
   syncOptions?: Partial<OfflineSyncOptions>;
+  /**
+   * Started from the cache, how long the first register waits for the page to have shown the cached
+   * snapshot (snapshotShown); 0 registers at once. Default CACHED_REGISTER_WAIT_MS.
+   */
+  cachedRegisterWaitMs?: number;
 }
 
 /** What getSnapshot answers (shared/ipc/accounts.ts). */
@@ -112,6 +122,13 @@ export class AccountSession {
    * was already answered with (getMessages). See writeDeferred.
    */
   private deferredWrites: Array<() => void> = [];
+  /**
+   * Set while a session started from the cache holds its first register until the page has shown
+   * the cached snapshot (see start): the fresh register of a large organization (megabytes built by
+   * the server, parsed here, sent to the page, applied and rendered again) would otherwise race the
+   * page's first paint for the machine's cores, and land in the middle of it.
+   */
+  private registerWait: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly options: SessionOptions) {
     const { record, push } = options;
@@ -219,6 +236,22 @@ export class AccountSession {
 
   start(): void {
     this.signedOut = false;
+    const wait = this.options.cachedRegisterWaitMs ?? CACHED_REGISTER_WAIT_MS;
+    if (this.fromCache && wait > 0 && !this.registerWait) {
+      this.registerWait = setTimeout(() => this.snapshotShown(), wait);
+      return;
+    }
+    this.loop.start();
+  }
+
+  /**
+   * The page has painted this account's snapshot (or the wait for it is over): a session started
+   * from the cache registers with the server now. Otherwise nothing to do.
+   */
+  snapshotShown(): void {
+    if (!this.registerWait) return;
+    clearTimeout(this.registerWait);
+    this.registerWait = null;
     this.loop.start();
   }
 
@@ -233,6 +266,8 @@ export class AccountSession {
   }
 
   async stop(): Promise<void> {
+    if (this.registerWait) clearTimeout(this.registerWait);
+    this.registerWait = null;
     this.presence?.stop();
     this.offline?.stop();
     this.outbox.dispose();
@@ -243,7 +278,8 @@ export class AccountSession {
   }
 
   get connection(): ConnectionState {
-    return this.loop.connection;
+    // Holding the first register for the page is part of connecting, as the page shows it.
+    return this.registerWait ? { status: 'connecting' } : this.loop.connection;
   }
 
   get register(): RegisterResponse | null {

@@ -10,7 +10,7 @@ import { navigate, replaceRoute, uiStore } from '../store/ui-store';
 import { narrowKey, type NarrowTerm } from '../../shared/narrow';
 import { forgetUnsent, handOverUnsent } from '../bridge/unsent';
 import { openDeepLink } from './deep-links';
-import { markOnce } from '../lib/paint-marks';
+import { afterNextPaint, markOnce } from '../lib/paint-marks';
 import { requestFirstPage } from '../features/messages/first-page';
 
 function storeStatus(state: IpcConnection) {
@@ -166,6 +166,8 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
       setConnection(accountId, connection);
       // In the same task as the snapshot's store updates: one render shows the shell with them.
       if (chat().activeAccountId === accountId) showShell();
+      // Main holds a cached account's first register until the page has painted it.
+      if (fromCache) afterNextPaint(() => void api.snapshotShown({ accountId }).catch(() => null));
       const [outbox, drafts, presence] = await Promise.all([
         api.getOutbox({ accountId }),
         api.listDrafts({ accountId }),

@@ -92,6 +92,8 @@ describe('start from the cache', () => {
     expect(screen.getByTestId('connection-banner').textContent).toMatch(
       /Showing messages saved on this computer — connecting/,
     );
+    // Shown: main may register now (it holds a cached account's register until then).
+    await waitFor(() => expect(fake.snapshotShown).toHaveBeenCalledWith({ accountId: 'a' }));
 
     // The server answers: its snapshot replaces the cached one and the note goes. The list is
     // fetched again around where the reader is, not at the first unread.
