@@ -31,6 +31,7 @@ import type { ApplyContext } from '../cache/apply-events';
 import { OfflineSync, type OfflineSyncOptions } from '../sync/offline-sync';
 import { syncRecordPath } from '../sync/sync-record';
 import { RawJson } from '../ipc/raw-json';
+import { logTiming } from '../timing';
 
 /** Beyond this many events since the snapshot, a fresh registration is cheaper than the backlog. */
 const MAX_BACKLOG_EVENTS = 20_000;
@@ -298,6 +299,7 @@ export class AccountSession {
     // Taken first: answering the last conversation from the cache parses the snapshot (its realm
     // lookups), and the page should still get the text rather than that object serialized again.
     const text = this.snapshotText;
+    if (this.fromCache) logTiming('cached-snapshot-answered');
     const lastPage =
       this.fromCache && this.lastNarrow ? this.cachedPage(this.lastNarrow, FIRST_PAGE) : null;
     return {

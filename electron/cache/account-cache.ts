@@ -22,6 +22,7 @@ import { CacheCipher } from './cache-cipher';
 import type { PageRequest } from './cached-pages';
 import { MESSAGE_TABLES, MessageStore } from './message-store';
 import { SearchIndex } from './search-index';
+import { logTiming } from '../timing';
 
 /** Events wait in memory at most this long before they are committed. */
 export const FLUSH_MS = 500;
@@ -71,11 +72,13 @@ export class AccountCache {
   /** Opens (or creates) the cache; a file that cannot be read with this key is started afresh. */
   static open(path: string, keyBase64: string, options: AccountCacheOptions = {}): AccountCache {
     try {
+      logTiming('cache-open');
       const cache = new AccountCache(path, keyBase64, options);
       // Proves the key opens it (GCM authenticates every row); kept for the first load so start-up
       // reads the file once. The snapshot is not parsed here: main may never need it as an object
       // before the page has it.
       cache.preloaded = cache.loadText();
+      logTiming('cache-opened');
       return cache;
     } catch (error) {
       console.warn(
