@@ -99,11 +99,11 @@ export class AccountSession {
   readonly offline: OfflineSync | null;
   private parsedSnapshot: SnapshotMessage | null = null;
   /**
-   * The cache's snapshot as the JSON text it was stored as, until something in main needs it as an
-   * object (see `snapshot`): the page is handed the text as it is (snapshotForPage), so a large
-   * organization's start does not wait for main to parse megabytes and serialize them again.
+   * The cache's snapshot as the UTF-8 JSON it was stored as, until something in main needs it as an
+   * object (see `snapshot`): the page is handed those bytes as they are (snapshotForPage), so a
+   * large organization's start does not wait for main to decode, parse and serialize megabytes.
    */
-  private snapshotText: string | null = null;
+  private snapshotJson: Buffer | null = null;
   private backlog: ServerEvent[] = [];
   private signedOut = false;
   /** The newest message id seen (snapshot, message events, our sends): the outbox's watermark. */
@@ -137,9 +137,9 @@ export class AccountSession {
     const folder = accountFolder(options.dataDir, record.id);
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     this.cache = options.cache ?? null;
-    const cached = this.cache?.loadText();
-    if (cached?.snapshotText) {
-      this.snapshotText = cached.snapshotText;
+    const cached = this.cache?.loadRaw();
+    if (cached?.snapshotJson) {
+      this.snapshotJson = cached.snapshotJson;
       this.backlog = cached.events;
       this.fromCache = true;
       this.knownLastEventId = null;
@@ -292,18 +292,18 @@ export class AccountSession {
   }
 
   /**
-   * getSnapshot's answer for the page: a cached snapshot main has not needed yet goes as the text
-   * the cache kept (the transports hand it over as that value, electron/ipc/raw-json.ts).
+   * getSnapshot's answer for the page: a cached snapshot main has not needed yet goes as the JSON
+   * bytes the cache kept (the transports hand it over as that value, electron/ipc/raw-json.ts).
    */
   snapshotForPage(): SessionSnapshot<SnapshotMessage | RawJson> {
     // Taken first: answering the last conversation from the cache parses the snapshot (its realm
-    // lookups), and the page should still get the text rather than that object serialized again.
-    const text = this.snapshotText;
+    // lookups), and the page should still get the bytes rather than that object serialized again.
+    const json = this.snapshotJson;
     if (this.fromCache) logTiming('cached-snapshot-answered');
     const lastPage =
       this.fromCache && this.lastNarrow ? this.cachedPage(this.lastNarrow, FIRST_PAGE) : null;
     return {
-      snapshot: text !== null ? new RawJson(text) : this.snapshot,
+      snapshot: json !== null ? new RawJson(json) : this.snapshot,
       events: [...this.backlog],
       connection: this.connection,
       fromCache: this.fromCache,
@@ -314,20 +314,20 @@ export class AccountSession {
 
   /** The latest snapshot; the cache's is parsed from its text when main first needs it. */
   private get snapshot(): SnapshotMessage | null {
-    if (this.snapshotText !== null) {
-      this.parsedSnapshot = JSON.parse(this.snapshotText) as SnapshotMessage;
-      this.snapshotText = null;
+    if (this.snapshotJson !== null) {
+      this.parsedSnapshot = JSON.parse(this.snapshotJson.toString('utf8')) as SnapshotMessage;
+      this.snapshotJson = null;
     }
     return this.parsedSnapshot;
   }
 
   private set snapshot(snapshot: SnapshotMessage | null) {
-    this.snapshotText = null;
+    this.snapshotJson = null;
     this.parsedSnapshot = snapshot;
   }
 
   private get hasSnapshot(): boolean {
-    return this.snapshotText !== null || this.parsedSnapshot !== null;
+    return this.snapshotJson !== null || this.parsedSnapshot !== null;
   }
 
   private get lastEventId(): number {
