@@ -69,6 +69,13 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     if (!uiStore.getState().accountsLoaded) uiStore.setState({ accountsLoaded: true });
   };
 
+  /**
+   * Main holds a cached account's first register until the page has painted its snapshot (from
+   * getSnapshot, or replayed as a push after the host restarted); otherwise the call does nothing.
+   */
+  const tellShown = (accountId: string) =>
+    afterNextPaint(() => void api.snapshotShown({ accountId }).catch(() => null));
+
   const setFromCache = (accountId: string, fromCache: boolean) => {
     if (!!uiStore.getState().fromCache[accountId] === fromCache) return;
     uiStore.setState((s) => ({ fromCache: { ...s.fromCache, [accountId]: fromCache } }));
@@ -166,8 +173,7 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
       setConnection(accountId, connection);
       // In the same task as the snapshot's store updates: one render shows the shell with them.
       if (chat().activeAccountId === accountId) showShell();
-      // Main holds a cached account's first register until the page has painted it.
-      if (fromCache) afterNextPaint(() => void api.snapshotShown({ accountId }).catch(() => null));
+      if (fromCache) tellShown(accountId);
       const [outbox, drafts, presence] = await Promise.all([
         api.getOutbox({ accountId }),
         api.listDrafts({ accountId }),
@@ -227,6 +233,7 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
       chat().replaceSnapshot(m.accountId, m.register);
       setFromCache(m.accountId, false);
       markOnce('tributary:snapshot-applied');
+      tellShown(m.accountId);
     }),
     api.on('events', (batch) => chat().applyEventBatch(batch.accountId, batch.events)),
     api.on('connection', (m) => setConnection(m.accountId, m.state)),
