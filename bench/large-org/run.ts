@@ -22,6 +22,9 @@
 // BENCH_TIMEOUT_MS=N gives a launch longer than 120 s to paint the Inbox (a loaded machine),
 // BENCH_APP=DIR launches another built tree's `npm start` (a scratch worktree of main: "before").
 //
+// In-run reference (bench/startup/floor.ts): before each run's launches, a bare server and a one-row
+// page launched and timed the same way; the Inbox figures are also given as their distance above it.
+//
 // Each launch also prints main's order of events against the page's clock (TRIBUTARY_TIMING): the
 // cache opened, the cached snapshot answered, the register sent and received.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -47,6 +50,7 @@ import { mainThreadBreakdown, mainThreadCpuMs, traced } from '../support/main-th
 import { BENCH_OUT, writeBenchFigures } from '../support/output';
 import { pageProbes, type ProbeSample } from './page-probes';
 import { seededLargeRealm } from '../support/large-realm';
+import { timeFloorLaunch, type FloorLaunch } from '../startup/floor';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** The tree whose `npm start` is launched (built already when it is not this one). */
@@ -536,9 +540,14 @@ async function main() {
   const browser = await launchChromium();
   const first: LaunchFigures[] = [];
   const returning: LaunchFigures[] = [];
+  const floor: FloorLaunch[] = [];
   let steady: Record<string, unknown> = {};
   try {
     for (let run = 0; run < RUNS; run++) {
+      floor.push(await timeFloorLaunch(browser));
+      console.log(
+        `run ${run + 1} in-run reference: a bare server and page ${Math.round(floor.at(-1)!.totalMs)} ms`,
+      );
       const dataDir = mkdtempSync(join(os.tmpdir(), 'tributary-large-app-'));
       try {
         cpSync(realm.dir, join(dataDir, 'local-realm'), { recursive: true });
@@ -608,6 +617,9 @@ async function main() {
     bars: {
       registerToInboxMs: 1000,
       startToInboxMs: 3000,
+      /** Issue #24: `npm start` -> Inbox, returning launch and first sign-in. */
+      returningStartToInboxMs: 1000,
+      firstSignInStartToInboxMs: 1500,
       heapMb: 150,
       eventP95Ms: 16,
       filterKeystrokeP95Ms: 16,
@@ -615,6 +627,11 @@ async function main() {
     },
     firstSignIn: { median: medians(first), runs: first },
     returning: { median: medians(returning), runs: returning },
+    /** The in-run reference: a bare server and a one-row page launched the same way. */
+    floor: {
+      medianMs: Math.round(median(floor.map((f) => f.totalMs))),
+      runs: floor.map((f) => Math.round(f.totalMs)),
+    },
     steady,
   };
   console.log(
@@ -622,6 +639,12 @@ async function main() {
   );
   console.log('first sign-in (median):', JSON.stringify(result.firstSignIn.median));
   console.log('returning (median):', JSON.stringify(result.returning.median));
+  const f = result.floor.medianMs;
+  console.log(
+    `npm start -> Inbox, medians: first sign-in ${result.firstSignIn.median.startToInboxMs} ms (budget 1,500; ${result.firstSignIn.median.startToInboxMs - f} ms above the reference), ` +
+      `returning ${result.returning.median.startToInboxMs} ms (budget 1,000; ${result.returning.median.startToInboxMs - f} ms above); ` +
+      `in-run reference, a bare server and page launched the same way: ${f} ms (runs ${result.floor.runs.join(', ')})`,
+  );
   writeBenchFigures('large-org', result);
 }
 
