@@ -70,6 +70,8 @@ export interface MainServicesOptions {
   noCache?: boolean;
   /** Overrides background sync's pacing (tests, benchmarks). */
   syncOptions?: SessionOptions['syncOptions'];
+  /** How long a cached account's first register waits for the page (session.ts; tests: 0). */
+  cachedRegisterWaitMs?: number;
   /** Per-account cap of meetings downloaded from messages (default 2 GiB). */
   meetingCapBytes?: number;
   /** The local realm server's process, when this launch runs one (local-realm.ts). */
@@ -483,6 +485,7 @@ export class MainServices {
         ? null
         : openAccountCache(this.options.dataDir, this.options.vault, record),
       syncOptions: this.options.syncOptions,
+      cachedRegisterWaitMs: this.options.cachedRegisterWaitMs,
     });
     this.sessions.set(record.id, session);
     session.start();

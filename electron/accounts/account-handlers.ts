@@ -72,6 +72,10 @@ export function accountHandlers(services: AccountServices): AccountHandlers {
     // The snapshot may be a RawJson: the transports hand it over as the SnapshotMessage it stands for.
     getSnapshot: ({ accountId }) =>
       services.session(accountId).snapshotForPage() as ReturnType<AccountSession['getSnapshot']>,
+    snapshotShown: ({ accountId }) => {
+      services.session(accountId).snapshotShown();
+      return null;
+    },
     resync: ({ accountId }) => {
       services.session(accountId).loop.resync();
       return null;

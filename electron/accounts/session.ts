@@ -31,11 +31,17 @@ import type { ApplyContext } from '../cache/apply-events';
 import { OfflineSync, type OfflineSyncOptions } from '../sync/offline-sync';
 import { syncRecordPath } from '../sync/sync-record';
 import { RawJson } from '../ipc/raw-json';
+import { logTiming } from '../timing';
 
 /** Beyond this many events since the snapshot, a fresh registration is cheaper than the backlog. */
 const MAX_BACKLOG_EVENTS = 20_000;
 /** Messages of ours in one conversation read per page when the outbox looks for a delivery. */
 const DELIVERY_PAGE_MESSAGES = 200;
+/**
+ * How long a session started from the cache waits at most for the page to show the cached snapshot
+ * (snapshotShown) before it registers with the server anyway: no page, a hidden one, or an older page.
+ */
+export const CACHED_REGISTER_WAIT_MS = 5_000;
 /** The page the renderer opens a conversation with (renderer/features/messages/useMessagePages). */
 const FIRST_PAGE = {
   anchor: 'first_unread',
@@ -63,6 +69,11 @@ export interface SessionOptions {
   cache?: AccountCache | null;
   /** Overrides background sync's pacing (tests, benchmarks). */
   syncOptions?: Partial<OfflineSyncOptions>;
+  /**
+   * Started from the cache, how long the first register waits for the page to have shown the cached
+   * snapshot (snapshotShown); 0 registers at once. Default CACHED_REGISTER_WAIT_MS.
+   */
+  cachedRegisterWaitMs?: number;
 }
 
 /** What getSnapshot answers (shared/ipc/accounts.ts). */
@@ -88,11 +99,11 @@ export class AccountSession {
   readonly offline: OfflineSync | null;
   private parsedSnapshot: SnapshotMessage | null = null;
   /**
-   * The cache's snapshot as the JSON text it was stored as, until something in main needs it as an
-   * object (see `snapshot`): the page is handed the text as it is (snapshotForPage), so a large
-   * organization's start does not wait for main to parse megabytes and serialize them again.
+   * The cache's snapshot as the UTF-8 JSON it was stored as, until something in main needs it as an
+   * object (see `snapshot`): the page is handed those bytes as they are (snapshotForPage), so a
+   * large organization's start does not wait for main to decode, parse and serialize megabytes.
    */
-  private snapshotText: string | null = null;
+  private snapshotJson: Buffer | null = null;
   private backlog: ServerEvent[] = [];
   private signedOut = false;
   /** The newest message id seen (snapshot, message events, our sends): the outbox's watermark. */
@@ -112,6 +123,13 @@ export class AccountSession {
    * was already answered with (getMessages). See writeDeferred.
    */
   private deferredWrites: Array<() => void> = [];
+  /**
+   * Set while a session started from the cache holds its first register until the page has shown
+   * the cached snapshot (see start): the fresh register of a large organization (megabytes built by
+   * the server, parsed here, sent to the page, applied and rendered again) would otherwise race the
+   * page's first paint for the machine's cores, and land in the middle of it.
+   */
+  private registerWait: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly options: SessionOptions) {
     const { record, push } = options;
@@ -119,9 +137,9 @@ export class AccountSession {
     const folder = accountFolder(options.dataDir, record.id);
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     this.cache = options.cache ?? null;
-    const cached = this.cache?.loadText();
-    if (cached?.snapshotText) {
-      this.snapshotText = cached.snapshotText;
+    const cached = this.cache?.loadRaw();
+    if (cached?.snapshotJson) {
+      this.snapshotJson = cached.snapshotJson;
       this.backlog = cached.events;
       this.fromCache = true;
       this.knownLastEventId = null;
@@ -219,6 +237,22 @@ export class AccountSession {
 
   start(): void {
     this.signedOut = false;
+    const wait = this.options.cachedRegisterWaitMs ?? CACHED_REGISTER_WAIT_MS;
+    if (this.fromCache && wait > 0 && !this.registerWait) {
+      this.registerWait = setTimeout(() => this.snapshotShown(), wait);
+      return;
+    }
+    this.loop.start();
+  }
+
+  /**
+   * The page has painted this account's snapshot (or the wait for it is over): a session started
+   * from the cache registers with the server now. Otherwise nothing to do.
+   */
+  snapshotShown(): void {
+    if (!this.registerWait) return;
+    clearTimeout(this.registerWait);
+    this.registerWait = null;
     this.loop.start();
   }
 
@@ -233,6 +267,8 @@ export class AccountSession {
   }
 
   async stop(): Promise<void> {
+    if (this.registerWait) clearTimeout(this.registerWait);
+    this.registerWait = null;
     this.presence?.stop();
     this.offline?.stop();
     this.outbox.dispose();
@@ -243,7 +279,8 @@ export class AccountSession {
   }
 
   get connection(): ConnectionState {
-    return this.loop.connection;
+    // Holding the first register for the page is part of connecting, as the page shows it.
+    return this.registerWait ? { status: 'connecting' } : this.loop.connection;
   }
 
   get register(): RegisterResponse | null {
@@ -255,17 +292,18 @@ export class AccountSession {
   }
 
   /**
-   * getSnapshot's answer for the page: a cached snapshot main has not needed yet goes as the text
-   * the cache kept (the transports hand it over as that value, electron/ipc/raw-json.ts).
+   * getSnapshot's answer for the page: a cached snapshot main has not needed yet goes as the JSON
+   * bytes the cache kept (the transports hand it over as that value, electron/ipc/raw-json.ts).
    */
   snapshotForPage(): SessionSnapshot<SnapshotMessage | RawJson> {
     // Taken first: answering the last conversation from the cache parses the snapshot (its realm
-    // lookups), and the page should still get the text rather than that object serialized again.
-    const text = this.snapshotText;
+    // lookups), and the page should still get the bytes rather than that object serialized again.
+    const json = this.snapshotJson;
+    if (this.fromCache) logTiming('cached-snapshot-answered');
     const lastPage =
       this.fromCache && this.lastNarrow ? this.cachedPage(this.lastNarrow, FIRST_PAGE) : null;
     return {
-      snapshot: text !== null ? new RawJson(text) : this.snapshot,
+      snapshot: json !== null ? new RawJson(json) : this.snapshot,
       events: [...this.backlog],
       connection: this.connection,
       fromCache: this.fromCache,
@@ -276,20 +314,20 @@ export class AccountSession {
 
   /** The latest snapshot; the cache's is parsed from its text when main first needs it. */
   private get snapshot(): SnapshotMessage | null {
-    if (this.snapshotText !== null) {
-      this.parsedSnapshot = JSON.parse(this.snapshotText) as SnapshotMessage;
-      this.snapshotText = null;
+    if (this.snapshotJson !== null) {
+      this.parsedSnapshot = JSON.parse(this.snapshotJson.toString('utf8')) as SnapshotMessage;
+      this.snapshotJson = null;
     }
     return this.parsedSnapshot;
   }
 
   private set snapshot(snapshot: SnapshotMessage | null) {
-    this.snapshotText = null;
+    this.snapshotJson = null;
     this.parsedSnapshot = snapshot;
   }
 
   private get hasSnapshot(): boolean {
-    return this.snapshotText !== null || this.parsedSnapshot !== null;
+    return this.snapshotJson !== null || this.parsedSnapshot !== null;
   }
 
   private get lastEventId(): number {

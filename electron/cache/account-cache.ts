@@ -22,6 +22,7 @@ import { CacheCipher } from './cache-cipher';
 import type { PageRequest } from './cached-pages';
 import { MESSAGE_TABLES, MessageStore } from './message-store';
 import { SearchIndex } from './search-index';
+import { logTiming } from '../timing';
 
 /** Events wait in memory at most this long before they are committed. */
 export const FLUSH_MS = 500;
@@ -38,11 +39,11 @@ export interface CacheContents {
 }
 
 /**
- * The same, with the snapshot as the JSON text it was stored as: a large organization's snapshot is
- * megabytes, and the page can be handed the text as it is (electron/ipc/raw-json.ts).
+ * The same, with the snapshot as the UTF-8 JSON it was stored as: a large organization's snapshot is
+ * megabytes, and the page can be handed those bytes as they are (electron/ipc/raw-json.ts).
  */
-export interface CacheText extends Omit<CacheContents, 'snapshot'> {
-  snapshotText: string | null;
+export interface CacheRaw extends Omit<CacheContents, 'snapshot'> {
+  snapshotJson: Buffer | null;
 }
 
 export interface AccountCacheOptions {
@@ -66,16 +67,18 @@ export class AccountCache {
   /** Told when a write failed for lack of disk space (events stay queued for the next flush). */
   onDiskFull: (() => void) | null = null;
   private closed = false;
-  private preloaded: CacheText | null = null;
+  private preloaded: CacheRaw | null = null;
 
   /** Opens (or creates) the cache; a file that cannot be read with this key is started afresh. */
   static open(path: string, keyBase64: string, options: AccountCacheOptions = {}): AccountCache {
     try {
+      logTiming('cache-open');
       const cache = new AccountCache(path, keyBase64, options);
       // Proves the key opens it (GCM authenticates every row); kept for the first load so start-up
       // reads the file once. The snapshot is not parsed here: main may never need it as an object
       // before the page has it.
-      cache.preloaded = cache.loadText();
+      cache.preloaded = cache.loadRaw();
+      logTiming('cache-opened');
       return cache;
     } catch (error) {
       console.warn(
@@ -124,15 +127,17 @@ export class AccountCache {
 
   /** What the last run left: the snapshot, every event committed after it, the last conversation. */
   load(): CacheContents {
-    const { snapshotText, ...rest } = this.loadText();
+    const { snapshotJson, ...rest } = this.loadRaw();
     return {
-      snapshot: snapshotText ? (JSON.parse(snapshotText) as SnapshotMessage) : null,
+      snapshot: snapshotJson
+        ? (JSON.parse(snapshotJson.toString('utf8')) as SnapshotMessage)
+        : null,
       ...rest,
     };
   }
 
-  /** load(), with the snapshot left as its JSON text. */
-  loadText(): CacheText {
+  /** load(), with the snapshot left as its UTF-8 JSON (not decoded: see CacheRaw). */
+  loadRaw(): CacheRaw {
     if (this.preloaded) {
       const contents = this.preloaded;
       this.preloaded = null;
@@ -140,7 +145,7 @@ export class AccountCache {
     }
     const snapshotRow = this.db.prepare("SELECT value FROM meta WHERE name = 'snapshot'").get() as
       { value: Buffer } | undefined;
-    const snapshot = snapshotRow ? this.cipher.open(snapshotRow.value, 'meta:snapshot') : null;
+    const snapshot = snapshotRow ? this.cipher.openBytes(snapshotRow.value, 'meta:snapshot') : null;
     const events: ServerEvent[] = [];
     if (snapshot) {
       const rows = this.db.prepare('SELECT seq, payload FROM events ORDER BY seq').all() as {
@@ -159,7 +164,7 @@ export class AccountCache {
     const lastNarrow = routeRow
       ? (JSON.parse(this.cipher.open(routeRow.value, 'meta:lastNarrow')) as NarrowTerm[])
       : null;
-    return { snapshotText: snapshot, events, lastNarrow };
+    return { snapshotJson: snapshot, events, lastNarrow };
   }
 
   /**

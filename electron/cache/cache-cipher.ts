@@ -29,13 +29,18 @@ export class CacheCipher {
   }
 
   open(sealed: Buffer, context: string): string {
+    return this.openBytes(sealed, context).toString('utf8');
+  }
+
+  /** open() without decoding: the UTF-8 bytes that were sealed. */
+  openBytes(sealed: Buffer, context: string): Buffer {
     const decipher = createDecipheriv('aes-256-gcm', this.key, sealed.subarray(0, IV_BYTES));
     decipher.setAAD(Buffer.from(context));
     decipher.setAuthTag(sealed.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
     return Buffer.concat([
       decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)),
       decipher.final(),
-    ]).toString('utf8');
+    ]);
   }
 
   /** A keyed name for a narrow, so the file shows no channel, topic or person in the clear. */

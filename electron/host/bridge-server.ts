@@ -98,7 +98,9 @@ export class BridgeServer {
   private serve(socket: WebSocket): void {
     const files = new Map<number, IncomingFile>();
     const send = (frame: HostFrame) => {
-      if (socket.readyState === socket.OPEN) socket.send(stringifyWithRawJson(frame));
+      // A text frame also when the answer carries JSON as bytes (the cached snapshot).
+      if (socket.readyState === socket.OPEN)
+        socket.send(stringifyWithRawJson(frame), { binary: false });
     };
     const fail = (id: number, code: string, msg: string) =>
       send({ t: 'result', id, ok: false, error: { code, msg, status: 400 } });

@@ -17,11 +17,23 @@ export function markOnce(name: string): void {
 export function markAfterPaint(name: string): void {
   if (marked.has(name)) return;
   marked.add(name);
+  afterNextPaint(() => performance.mark(name));
+}
+
+/**
+ * Runs `task` once the next frame (holding what was just committed) has been painted. Without
+ * frames (a test's DOM) it runs after the current task.
+ */
+export function afterNextPaint(task: () => void): void {
+  if (typeof requestAnimationFrame !== 'function') {
+    setTimeout(task, 0);
+    return;
+  }
   requestAnimationFrame(() => {
     const channel = new MessageChannel();
     channel.port1.onmessage = () => {
-      performance.mark(name);
       channel.port1.close();
+      task();
     };
     channel.port2.postMessage(null);
   });

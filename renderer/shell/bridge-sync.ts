@@ -10,7 +10,7 @@ import { navigate, replaceRoute, uiStore } from '../store/ui-store';
 import { narrowKey, type NarrowTerm } from '../../shared/narrow';
 import { forgetUnsent, handOverUnsent } from '../bridge/unsent';
 import { openDeepLink } from './deep-links';
-import { markOnce } from '../lib/paint-marks';
+import { afterNextPaint, markOnce } from '../lib/paint-marks';
 import { requestFirstPage } from '../features/messages/first-page';
 
 function storeStatus(state: IpcConnection) {
@@ -68,6 +68,13 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
   const showShell = () => {
     if (!uiStore.getState().accountsLoaded) uiStore.setState({ accountsLoaded: true });
   };
+
+  /**
+   * Main holds a cached account's first register until the page has painted its snapshot (from
+   * getSnapshot, or replayed as a push after the host restarted); otherwise the call does nothing.
+   */
+  const tellShown = (accountId: string) =>
+    afterNextPaint(() => void api.snapshotShown({ accountId }).catch(() => null));
 
   const setFromCache = (accountId: string, fromCache: boolean) => {
     if (!!uiStore.getState().fromCache[accountId] === fromCache) return;
@@ -183,6 +190,7 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
       setConnection(accountId, connection);
       // In the same task as the snapshot's store updates: one render shows the shell with them.
       if (chat().activeAccountId === accountId) showShell();
+      if (fromCache) tellShown(accountId);
       const [outbox, drafts, presence] = await Promise.all([
         api.getOutbox({ accountId }),
         api.listDrafts({ accountId }),
@@ -233,6 +241,7 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
       chat().replaceSnapshot(m.accountId, m.register);
       setFromCache(m.accountId, false);
       markOnce('tributary:snapshot-applied');
+      tellShown(m.accountId);
     }),
     api.on('events', (batch) => chat().applyEventBatch(batch.accountId, batch.events)),
     api.on('connection', (m) => setConnection(m.accountId, m.state)),

@@ -109,6 +109,12 @@ export const accountsMethods = {
     /** With fromCache: that conversation's first page from the cache, so it shows without a call. */
     lastPage?: MessagesPage | null;
   }>()(forAccount({})),
+  /**
+   * The page has painted the snapshot getSnapshot gave it. An account started from the local cache
+   * registers with its server only then (or a few seconds after start without it): the fresh
+   * snapshot would otherwise compete with the page's first paint for the CPU.
+   */
+  snapshotShown: method<null>()(forAccount({})),
   /** Drops the queue and registers again (the renderer receives a fresh snapshot). */
   resync: method<null>()(forAccount({})),
 } as const;

@@ -15,6 +15,7 @@ export const METHOD_NAMES = [
   'switchAccount',
   'openDemoRealm',
   'getSnapshot',
+  'snapshotShown',
   'resync',
   'sendMessage',
   'getMessages',

@@ -104,6 +104,35 @@ describe('local cache', () => {
     expect(live.messages.map((m) => m.id)).toEqual(ids);
   });
 
+  it('holds a cached start’s register until the page has shown the snapshot', async () => {
+    const { main } = await signedInWithTopic('owner', ['held']);
+    const before = {
+      snapshots: main.pushesOf('snapshot').length,
+      connections: main.pushesOf('connection').length,
+    };
+    // As the app starts with a page: the wait ends when the page says so (no timer within the test).
+    await main.restart({ cachedRegisterWaitMs: 10 * 60_000 });
+    const nextSnapshot = () => eventually(() => main.pushesOf('snapshot')[before.snapshots]);
+    const session = main.services.session(main.accountId);
+    expect(session.getSnapshot().fromCache).toBe(true);
+    // Waiting for the page: shown as connecting, and nothing asked of the server yet.
+    expect(session.connection.status).toBe('connecting');
+    expect(session.loop.connection.status).toBe('stopped');
+    const states = main
+      .pushesOf('connection')
+      .slice(before.connections)
+      .map((c) => c.state.status);
+    expect(states).not.toContain('connecting'); // (the last run's stop says 'stopped')
+
+    await main.services.handlers.snapshotShown({ accountId: main.accountId });
+    const fresh = await nextSnapshot();
+    await eventually(() => (session.isOnline() ? true : undefined));
+    expect(session.getSnapshot().snapshot?.queueId).toBe(fresh.queueId);
+    // Said again (a reload of the page): nothing more happens.
+    await main.services.handlers.snapshotShown({ accountId: main.accountId });
+    expect(session.isOnline()).toBe(true);
+  });
+
   it('with the server down, shows the cached account, conversations and search results', async () => {
     const word = `kumquat${Date.now()}`;
     const { main, narrow, ids, snapshot } = await signedInWithTopic('owner', [

@@ -1,5 +1,5 @@
-// A relaunch hands the page the cached snapshot as the text the cache kept (main does not parse and
-// serialize it again first): over both transports the page must still receive the very snapshot
+// A relaunch hands the page the cached snapshot as the UTF-8 JSON the cache kept (main does not
+// decode, parse and serialize it again first): over both transports the page must still receive the very snapshot
 // the last run had, strings that look like the bridge's own markers included.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -65,6 +65,10 @@ describe.each(bothTransports)('a cached snapshot over the %s transport', (_name,
   });
 });
 
+/** A frame as the page's WebSocket receives it (text either way). */
+const received = (frame: string | Buffer) =>
+  JSON.parse(typeof frame === 'string' ? frame : frame.toString('utf8')) as unknown;
+
 describe('stringifyWithRawJson', () => {
   it('puts the text in place and leaves look-alike strings alone', () => {
     const text = JSON.stringify({ name: 'a "b" \\ c \u2028', list: [1, null] });
@@ -72,7 +76,7 @@ describe('stringifyWithRawJson', () => {
       t: 'result',
       value: { snapshot: new RawJson(text), other: 'raw-json:0:0', empty: new RawJson('[]') },
     };
-    const parsed = JSON.parse(stringifyWithRawJson(frame)) as unknown;
+    const parsed = received(stringifyWithRawJson(frame));
     expect(parsed).toEqual({
       t: 'result',
       value: { snapshot: JSON.parse(text), other: 'raw-json:0:0', empty: [] },
@@ -82,10 +86,30 @@ describe('stringifyWithRawJson', () => {
     unparsed.toJSON = () => {
       throw new Error('parsed');
     };
-    expect(JSON.parse(stringifyWithRawJson({ value: { snapshot: unparsed } }))).toEqual({
+    expect(received(stringifyWithRawJson({ value: { snapshot: unparsed } }))).toEqual({
       value: { snapshot: JSON.parse(text) },
     });
     // Any other serializer gets the same value.
     expect(JSON.parse(JSON.stringify(frame))).toEqual(parsed);
+  });
+
+  it('splices UTF-8 bytes as they are, next to text and the frame’s own non-ASCII strings', () => {
+    const text = JSON.stringify({ name: 'Zoë "✓" \\ 🎉 \u2028', list: [1, null] });
+    const bytes = new RawJson(Buffer.from(text, 'utf8'));
+    bytes.toJSON = () => {
+      throw new Error('decoded and parsed');
+    };
+    const frame = {
+      t: 'result',
+      value: { snapshot: bytes, other: 'raw-json:0:0 é', empty: new RawJson('[]') },
+    };
+    const sent = stringifyWithRawJson(frame);
+    expect(Buffer.isBuffer(sent)).toBe(true);
+    expect(received(sent)).toEqual({
+      t: 'result',
+      value: { snapshot: JSON.parse(text), other: 'raw-json:0:0 é', empty: [] },
+    });
+    // Another serializer (Electron's transport parses it) gets the same value.
+    expect(new RawJson(Buffer.from(text, 'utf8')).toJSON()).toEqual(JSON.parse(text));
   });
 });

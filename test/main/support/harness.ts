@@ -36,7 +36,8 @@ export interface MainHarness {
   ): Promise<PushPayload<K>>;
   /** Waits for the account's first snapshot and for its connection to be live; the snapshot. */
   live(): Promise<PushPayload<'snapshot'>>;
-  restart(): Promise<void>;
+  /** A new MainServices on the same data folder; `overrides` change its options for this run. */
+  restart(overrides?: Partial<MainServicesOptions>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -55,12 +56,15 @@ export async function startMain(options: StartMainOptions): Promise<MainHarness>
     pushes.push({ channel, payload });
     for (const wake of [...waiters]) wake();
   });
-  const make = () =>
+  const make = (overrides: Partial<MainServicesOptions> = {}) =>
     new MainServices({
       appInfo: { runtime: 'browser', version: 'test', platform: process.platform },
       openExternal: () => undefined,
       pollTimeoutMs: 5_000,
+      // No page here to show a cached snapshot: a restart registers at once unless a test says.
+      cachedRegisterWaitMs: 0,
       ...options,
+      ...overrides,
       dataDir,
       vault: new FileVault(dataDir),
       push: hub.push,
@@ -105,9 +109,9 @@ export async function startMain(options: StartMainOptions): Promise<MainHarness>
       await eventually(() => (session.isOnline() ? true : undefined));
       return snapshot;
     },
-    async restart() {
+    async restart(overrides) {
       await harness.services.stop();
-      harness.services = make();
+      harness.services = make(overrides);
       harness.services.start();
     },
     async close() {
