@@ -356,6 +356,7 @@ export class MainServices {
         openDemoRealm: () => this.openDemoRealm(),
         record: (accountId) => this.accounts.get(accountId),
         session: (accountId) => this.session(accountId),
+        allSessions: () => this.sessions.values(),
       }),
       ...chatHandlers(this),
       ...scheduledHandlers(this),

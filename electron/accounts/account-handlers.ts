@@ -30,6 +30,8 @@ export interface AccountServices {
   openDemoRealm(): Promise<AccountsChanged>;
   record(accountId: string): AccountRecord | undefined;
   session(accountId: string): AccountSession;
+  /** Every running session (for what concerns them all, such as the first paint at start). */
+  allSessions(): Iterable<AccountSession>;
 }
 
 type Auth =
@@ -74,6 +76,9 @@ export function accountHandlers(services: AccountServices): AccountHandlers {
       services.session(accountId).snapshotForPage() as ReturnType<AccountSession['getSnapshot']>,
     snapshotShown: ({ accountId }) => {
       services.session(accountId).snapshotShown();
+      // Only the active account's snapshot is painted at start: once it is, the other accounts'
+      // registers no longer race the first paint, and they wait for nothing else.
+      for (const session of services.allSessions()) session.snapshotShown();
       return null;
     },
     resync: ({ accountId }) => {

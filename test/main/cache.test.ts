@@ -106,13 +106,27 @@ describe('local cache', () => {
 
   it('holds a cached start’s register until the page has shown the snapshot', async () => {
     const { main } = await signedInWithTopic('owner', ['held']);
+    // A second account, not the active one: its snapshot is never painted at start.
+    const emma = realm.users.emma;
+    const second = await main.services.handlers.addAccount({
+      site: proxy.url,
+      auth: { kind: 'apiKey', email: emma.email, apiKey: emma.api_key },
+    });
+    await eventually(() => (main!.services.session(second.id).isOnline() ? true : undefined));
+    await main.services.handlers.switchAccount({ accountId: main.accountId });
     const before = {
       snapshots: main.pushesOf('snapshot').length,
       connections: main.pushesOf('connection').length,
     };
     // As the app starts with a page: the wait ends when the page says so (no timer within the test).
     await main.restart({ cachedRegisterWaitMs: 10 * 60_000 });
-    const nextSnapshot = () => eventually(() => main.pushesOf('snapshot')[before.snapshots]);
+    const nextSnapshot = () =>
+      eventually(() =>
+        main
+          .pushesOf('snapshot')
+          .slice(before.snapshots)
+          .find((pushed) => pushed.accountId === main.accountId),
+      );
     const session = main.services.session(main.accountId);
     expect(session.getSnapshot().fromCache).toBe(true);
     // Waiting for the page: shown as connecting, and nothing asked of the server yet.
@@ -124,9 +138,15 @@ describe('local cache', () => {
       .map((c) => c.state.status);
     expect(states).not.toContain('connecting'); // (the last run's stop says 'stopped')
 
+    const other = main.services.session(second.id);
+    expect(other.getSnapshot().fromCache).toBe(true);
+    expect(other.loop.connection.status).toBe('stopped');
+
     await main.services.handlers.snapshotShown({ accountId: main.accountId });
     const fresh = await nextSnapshot();
     await eventually(() => (session.isOnline() ? true : undefined));
+    // The active account's paint releases the other account's register too.
+    await eventually(() => (other.isOnline() ? true : undefined));
     expect(session.getSnapshot().snapshot?.queueId).toBe(fresh.queueId);
     // Said again (a reload of the page): nothing more happens.
     await main.services.handlers.snapshotShown({ accountId: main.accountId });
