@@ -1,5 +1,5 @@
 // Builds what is stale: the renderer bundle (Vite), the Electron main process and preload (esbuild),
-// the start bundle (dist/start.mjs: scripts/start.ts with the browser-mode host and main services,
+// the start bundle (dist/start.cjs: scripts/start.ts with the browser-mode host and main services,
 // so a warm `npm start` runs plain node instead of transpiling TypeScript), and the local realm
 // server's own process (dist/server/realm-process.mjs, forked by the launcher and the desktop app).
 // `npm start` and `npm test` call this; it does nothing when the outputs are newer than their sources.
@@ -168,17 +168,24 @@ export async function buildAll({ force = false } = {}): Promise<void> {
       });
     }
     if (startStale()) {
-      // dist/start.mjs sits one folder below the root, like scripts/start.ts, so the
-      // `new URL('..', import.meta.url)` roots in the bundled code still point at the repository.
+      // dist/start.cjs sits one folder below the root, like scripts/start.ts, so the
+      // `new URL('..', import.meta.url)` roots in the bundled code still point at the repository
+      // (import.meta.url is the bundle's own file URL, set in the banner).
       // Packages are bundled too (resolving and reading hundreds of module files is most of a
       // plain-node start); the native ones, the bundlers and Electron stay external, and so does
       // tus-js-client, which only the first large upload imports: bundled, its 73 KB were
       // compiled at every start for nothing.
+      // CommonJS, so that scripts/launch-code-cache.mjs can run it as a vm.Script with V8's code
+      // cache (an ES module has no such option in Node 20). A vm.Script cannot import() without
+      // an experimental flag, so the build writes the few dynamic imports (the bundlers, tus) as
+      // require(): Node 20.19 and later require ES modules too.
       await esbuild({
         ...NODE_BUNDLE,
         entryPoints: [join(root, 'scripts/start.ts')],
         outfile: join(root, START_BUNDLE),
-        format: 'esm',
+        format: 'cjs',
+        define: { 'import.meta.url': '__startBundleUrl' },
+        supported: { 'dynamic-import': false },
         external: [
           'better-sqlite3',
           'sharp',
@@ -188,12 +195,18 @@ export async function buildAll({ force = false } = {}): Promise<void> {
           'tsx',
           'tus-js-client',
         ],
-        banner: { js: REQUIRE_BANNER },
+        banner: {
+          js: "var __startBundleUrl = require('node:url').pathToFileURL(__filename).href;",
+        },
       });
     }
   });
 }
 
+// Not awaited at the top level: the start bundle, which holds this module, is CommonJS.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await buildAll({ force: process.argv.includes('--force') });
+  buildAll({ force: process.argv.includes('--force') }).catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
 }
