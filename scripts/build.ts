@@ -199,9 +199,6 @@ export async function buildAll({ force = false } = {}): Promise<void> {
           'tsx',
           'tus-js-client',
         ],
-        banner: {
-          js: "var __startBundleUrl = require('node:url').pathToFileURL(__filename).href;",
-        },
       });
     }
   });
