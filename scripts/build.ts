@@ -43,8 +43,9 @@ const LOCK_DIR = join(root, 'dist/.build-lock');
 const LOCK_STALE_MS = 5 * 60_000;
 
 function newestMtime(path: string): number {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
+  // One stat per entry (no existsSync before it): the walk is on every start's path.
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat) return 0;
   if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = 0;
   for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));

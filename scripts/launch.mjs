@@ -16,8 +16,9 @@ const { bundle: bundlePath, inputs } = JSON.parse(
 const bundle = join(root, bundlePath);
 
 function newestMtime(path) {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
+  // One stat per entry (no existsSync before it): the walk is on every start's path.
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat) return 0;
   if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = 0;
   for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
