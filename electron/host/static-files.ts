@@ -103,11 +103,16 @@ export class StaticFiles {
   }
 
   private keep(relative: string, body: Buffer): StaticFile {
+    const hashedName = relative.startsWith('assets/');
     const file: StaticFile = {
       body,
       contentType: CONTENT_TYPES[extname(relative)] ?? 'application/octet-stream',
-      cacheControl: relative.startsWith('assets/') ? IMMUTABLE : REVALIDATE,
-      etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
+      cacheControl: hashedName ? IMMUTABLE : REVALIDATE,
+      // A file under assets/ is named by its content's hash already: hashing it again (the emoji
+      // sheets are 5 MB each, read per request) held up the page's first calls on main's thread.
+      etag: hashedName
+        ? `"${relative.slice('assets/'.length)}"`
+        : `"${createHash('sha1').update(body).digest('base64url')}"`,
     };
     // Only the page's own files are kept: the fonts and emoji sheets are read per request
     // (browsers keep them), so the host's memory does not grow with what a page once drew.

@@ -130,6 +130,12 @@ describe('the host serves the built renderer', () => {
     const lazy = await get('/assets/Lazy-5e6f.js');
     expect(lazy.status).toBe(200);
     expect(await lazy.text()).toBe('export const lazy = 1;');
+    // Named by their content's hash, so their ETag is that name: still revalidated by it.
+    const etag = lazy.headers.get('etag')!;
+    expect(etag).toMatch(/^".+"$/);
+    expect(etag).not.toBe(script.headers.get('etag'));
+    expect((await get('/assets/Lazy-5e6f.js', { 'if-none-match': etag })).status).toBe(304);
+    expect((await get('/assets/app-1a2b.js', { 'if-none-match': etag })).status).toBe(200);
     const icon = await get('/favicon.ico');
     expect(icon.headers.get('content-type')).toBe('image/svg+xml');
     expect(icon.headers.get('cache-control')).toBe('no-cache');
