@@ -1,8 +1,9 @@
 // Runs a CommonJS bundle with a V8 code cache beside it, so a launch does not compile the same
 // 1.6 MB of source again (Node 20 has no compile cache of its own; 22's module.enableCompileCache
 // would do this). The first launch after a build compiles the bundle as usual and, a few seconds
-// after the launcher says it is running (`afterStart()`), keeps V8's compiled code, including the
-// functions compiled by then (the start's whole path), for the next launches.
+// after the launcher says it is running (`afterStart()`), or as it exits if that is sooner, keeps
+// V8's compiled code, including the functions compiled by then (the start's whole path), for the
+// next launches.
 //
 // The cache is named after the bundle's size and modification time: V8's own check compares only
 // the source's length, so a rebuilt bundle of the same length would otherwise run the old code.
@@ -67,9 +68,18 @@ export function runBundleWithCodeCache(bundle, stat, { keepAfterMs = KEEP_AFTER_
     }
   };
   const wanted = cachedData === undefined || script.cachedDataRejected === true;
+  let kept = false;
+  const keepOnce = () => {
+    if (kept) return;
+    kept = true;
+    keep();
+  };
   globalThis.tributaryAfterStart = () => {
     delete globalThis.tributaryAfterStart;
-    if (wanted) setTimeout(keep, keepAfterMs).unref();
+    if (!wanted) return;
+    setTimeout(keepOnce, keepAfterMs).unref();
+    // A launch stopped sooner (a bench, a test, Ctrl+C) keeps it as it exits.
+    process.once('exit', keepOnce);
   };
   const module = { exports: {} };
   script

@@ -12,8 +12,10 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { codeCacheFile, runBundleWithCodeCache } from '../../scripts/launch-code-cache.mjs';
 
@@ -105,5 +107,26 @@ describe('launch code cache', () => {
     launched.tributaryAfterStart?.();
     run();
     expect(launched.bundleRuns).toEqual(['A:start.cjs', 'A:start.cjs']);
+  });
+
+  it('keeps it as the process exits, when that comes before the delay', () => {
+    writeFileSync(bundle, bundleSource('A'));
+    const loader = fileURLToPath(new URL('../../scripts/launch-code-cache.mjs', import.meta.url));
+    // A launch stopped a moment after it is up (as the benches and tests stop it).
+    const run = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { statSync } from 'node:fs';
+import { runBundleWithCodeCache } from ${JSON.stringify(pathToFileURL(loader).href)};
+runBundleWithCodeCache(${JSON.stringify(bundle)}, statSync(${JSON.stringify(bundle)}));
+globalThis.tributaryAfterStart();
+process.exit(0);`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(run.status).toBe(0);
+    expect(existsSync(codeCacheFile(bundle, statSync(bundle)))).toBe(true);
   });
 });
