@@ -3,16 +3,56 @@ import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { emojiSprites } from './scripts/vite-emoji-sprites.ts';
 
+const ENTRY = fileURLToPath(new URL('./renderer/shell/main.tsx', import.meta.url));
+
+interface ModuleGraph {
+  getModuleInfo(id: string): { importedIds: readonly string[] } | null;
+}
+
+/**
+ * Every module the entry imports statically (and so needs before its first render), found once per
+ * build. They make one chunk (`app-*.js`), apart from the entry module itself (`index-*.js`, 1 KB):
+ * left to the automatic splitting, each module the entry shares with lazy screens went into a chunk
+ * of its own per set of screens sharing it, and the page fetched eleven files before it could run.
+ * The browser-mode host starts the accounts' sessions once the first script has been sent
+ * (electron/host/host.ts): that is now the small entry (docs/benchmarks.md, fifth pass).
+ */
+function entryGraph(graph: ModuleGraph): Set<string> {
+  const reached = new Set<string>();
+  const visit = [ENTRY];
+  for (let id = visit.pop(); id !== undefined; id = visit.pop()) {
+    if (reached.has(id)) continue;
+    reached.add(id);
+    visit.push(...(graph.getModuleInfo(id)?.importedIds ?? []));
+  }
+  return reached;
+}
+
 // The renderer is a static bundle: served from app:// in Electron and by the browser-mode host.
-export default defineConfig({
-  root: fileURLToPath(new URL('./renderer', import.meta.url)),
-  base: './',
-  plugins: [react(), emojiSprites()],
-  build: {
-    outDir: fileURLToPath(new URL('./dist/renderer', import.meta.url)),
-    emptyOutDir: true,
-    sourcemap: true,
-    // TRIBUTARY_NO_MINIFY=1: readable function names in CPU profiles (bench/large-org).
-    minify: process.env.TRIBUTARY_NO_MINIFY ? false : undefined,
-  },
+export default defineConfig(() => {
+  let firstScreen: Set<string> | undefined;
+  return {
+    root: fileURLToPath(new URL('./renderer', import.meta.url)),
+    base: './',
+    plugins: [react(), emojiSprites()],
+    build: {
+      outDir: fileURLToPath(new URL('./dist/renderer', import.meta.url)),
+      emptyOutDir: true,
+      sourcemap: true,
+      // TRIBUTARY_NO_MINIFY=1: readable function names in CPU profiles (bench/large-org).
+      minify: process.env.TRIBUTARY_NO_MINIFY ? false : undefined,
+      rolldownOptions: {
+        output: {
+          codeSplitting: {
+            groups: [
+              {
+                name: (id: string, context: ModuleGraph) =>
+                  id !== ENTRY && (firstScreen ??= entryGraph(context)).has(id) ? 'app' : null,
+              },
+            ],
+          },
+        },
+      },
+    },
+  };
 });

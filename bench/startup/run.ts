@@ -5,8 +5,10 @@
 // Three cases: a fresh data folder (first launch: the local realm is created and seeded), the same
 // folder again in a fresh browser profile (a returning user, the page fetched anew), and the same
 // folder a third time in the first launch's browser profile (a returning user whose browser kept
-// the app's files and page storage, as a person's does). Prints the figures and writes
-// bench/.out/startup.json.
+// the app's files and page storage, as a person's does). Before each run's three launches, the
+// in-run reference (bench/startup/floor.ts): a bare server and a one-row page launched and timed the
+// same way, the least any launch costs on this machine at this load. Prints the figures, each case's
+// distance above that floor, and writes bench/.out/startup.json.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +16,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { buildAll } from '../../scripts/build';
 import { launchChromium } from '../../test/support/chromium';
 import { writeBenchFigures } from '../support/output';
+import { timeFloorLaunch, type FloorLaunch } from './floor';
 import { median, timeLaunch, TIMEOUT_MS } from './launch-process';
 
 const RUNS = 3;
@@ -52,11 +55,13 @@ async function main() {
   const fresh: Launch[] = [];
   const returning: Launch[] = [];
   const sameBrowser: Launch[] = [];
+  const floor: FloorLaunch[] = [];
   const dirs: string[] = [];
   try {
     for (let i = 0; i < RUNS; i++) {
       const dir = mkdtempSync(join(os.tmpdir(), 'tributary-startup-'));
       dirs.push(dir);
+      floor.push(await timeFloorLaunch(browser));
       const kept = await browser.newContext();
       try {
         fresh.push(await launch(browser, dir, kept));
@@ -92,12 +97,25 @@ async function main() {
       loadavg: os.loadavg(),
     },
     budgetMs: { firstLaunch: 1200, returning: 800 },
+    floor: {
+      median: {
+        totalMs: round(median(floor.map((r) => r.totalMs))),
+        toUrlMs: round(median(floor.map((r) => r.toUrlMs))),
+        toFirstMessageMs: round(median(floor.map((r) => r.toFirstMessageMs))),
+        navigationToMessageMs: round(median(floor.map((r) => r.navigationToMessageMs))),
+      },
+      runs: floor.map((r) => round(r.totalMs)),
+    },
     fresh: figuresOf(fresh),
     returning: figuresOf(returning),
     returningSameBrowser: figuresOf(sameBrowser),
   };
   console.log(
     `start-up benchmark — ${result.machine.nproc} cores, ${result.machine.cpu}, load ${result.machine.loadavg.map((l) => l.toFixed(1)).join(' ')}, ${result.date}`,
+  );
+  const f = result.floor.median;
+  console.log(
+    `in-run reference, a bare server and a one-row page launched the same way: median ${f.totalMs} ms (process to URL ${f.toUrlMs} ms, page to the row ${f.toFirstMessageMs} ms, of which navigation to the row ${f.navigationToMessageMs} ms); runs ${result.floor.runs.join(', ')} ms`,
   );
   for (const [name, data, budget] of [
     ['first launch (fresh data)', result.fresh, result.budgetMs.firstLaunch],
@@ -110,7 +128,7 @@ async function main() {
   ] as const) {
     const m = data.median;
     console.log(
-      `${name}: median ${m.totalMs} ms to first message (process to URL ${m.toUrlMs} ms, page to first message ${m.toFirstMessageMs} ms); runs ${data.runs.map((r) => r.totalMs).join(', ')} ms; budget < ${budget} ms`,
+      `${name}: median ${m.totalMs} ms to first message, ${m.totalMs - f.totalMs} ms above the reference (process to URL ${m.toUrlMs} ms, page to first message ${m.toFirstMessageMs} ms); runs ${data.runs.map((r) => r.totalMs).join(', ')} ms; budget < ${budget} ms`,
     );
   }
   writeBenchFigures('startup', result);

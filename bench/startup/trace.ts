@@ -49,6 +49,8 @@ interface PageTrace {
   };
   domContentLoadedMs: number;
   marks: Record<string, number>;
+  /** The bridge's WebSocket: handshake sent and answered (the page's clock). */
+  socket: { askedMs: number | null; openMs: number | null };
   roundTrips: RoundTrip[];
   pushes: Array<{ channel: string; ms: number; bytes: number }>;
   fetched: Fetched[];
@@ -70,7 +72,16 @@ const observePage = `(() => {
 
 /** Records the bridge's WebSocket frames (CDP timestamps are seconds on the page's monotonic clock). */
 function recordFrames(cdp: CDPSession) {
-  const frames: Array<{ sent: boolean; at: number; text: string }> = [];
+  const frames: Array<{ sent: boolean; at: number; text: string }> & {
+    handshake?: { asked?: number; open?: number };
+  } = [];
+  frames.handshake = {};
+  cdp.on('Network.webSocketWillSendHandshakeRequest', (e) => {
+    frames.handshake!.asked ??= e.timestamp;
+  });
+  cdp.on('Network.webSocketHandshakeResponseReceived', (e) => {
+    frames.handshake!.open ??= e.timestamp;
+  });
   cdp.on('Network.webSocketFrameSent', (e) =>
     frames.push({ sent: true, at: e.timestamp, text: e.response.payloadData }),
   );
@@ -81,10 +92,15 @@ function recordFrames(cdp: CDPSession) {
 }
 
 function roundTrips(
-  frames: Array<{ sent: boolean; at: number; text: string }>,
+  frames: ReturnType<typeof recordFrames>,
   navigationStartS: number,
-): Pick<PageTrace, 'roundTrips' | 'pushes'> {
+): Pick<PageTrace, 'socket' | 'roundTrips' | 'pushes'> {
   const ms = (at: number) => Math.round((at - navigationStartS) * 1000 * 10) / 10;
+  const { asked, open } = frames.handshake ?? {};
+  const socket = {
+    askedMs: asked === undefined ? null : ms(asked),
+    openMs: open === undefined ? null : ms(open),
+  };
   const trips = new Map<number, RoundTrip>();
   const pushes: PageTrace['pushes'] = [];
   for (const frame of frames) {
@@ -109,7 +125,7 @@ function roundTrips(
       pushes.push({ channel: parsed.channel ?? '?', ms: ms(frame.at), bytes: frame.text.length });
     }
   }
-  return { roundTrips: [...trips.values()], pushes };
+  return { socket, roundTrips: [...trips.values()], pushes };
 }
 
 async function traceLaunch(browser: Browser, dataDir: string, label: string): Promise<PageTrace> {
@@ -231,6 +247,7 @@ function summarize(label: string, t: PageTrace): void {
       `     ${String(f.startMs).padStart(5)}–${String(f.endMs).padEnd(5)} ${f.type.padEnd(8)} ${String(f.bytes).padStart(8)} ${f.url}`,
     );
   const early = t.roundTrips.filter((r) => r.sentMs < t.firstMessageMs);
+  console.log(`   bridge socket: handshake sent ${t.socket.askedMs}, open ${t.socket.openMs} ms`);
   console.log(`   bridge calls sent before the first message: ${early.length}`);
   for (const r of t.roundTrips)
     console.log(
@@ -260,6 +277,10 @@ function figures(t: PageTrace) {
     scriptBytes: bytes(['script', 'other']),
     cssBytes: bytes(['link']),
     callsBeforeFirstMessage: t.roundTrips.filter((r) => r.sentMs < t.firstMessageMs).length,
+    domContentLoadedMs: Math.round(t.domContentLoadedMs),
+    socketOpenMs: t.socket.openMs ?? undefined,
+    firstCallMs: t.roundTrips[0]?.sentMs,
+    snapshotAskedMs: t.roundTrips.find((r) => r.method === 'getSnapshot')?.sentMs,
     firstMessageMs: Math.round(t.firstMessageMs),
   };
 }

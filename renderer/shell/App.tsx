@@ -21,6 +21,13 @@ import { syncUnreadBadge } from '../features/notifications/badge-sync';
 import { GLOBAL_SHORTCUTS, useShortcuts } from './shortcuts';
 import { useHomeViewAtStart } from './home-view';
 import { ManifestRoute } from './ManifestRoute';
+import {
+  ConversationSwitcher,
+  Drafts,
+  ScheduledMessages,
+  ShortcutHelp,
+  StatusEditor,
+} from './lazy-views';
 import { useDisplaySettings } from '../lib/theme';
 import { useIdleAfter } from '../lib/when-idle';
 import { AccountSwitcher } from '../features/accounts/AccountSwitcher';
@@ -30,9 +37,6 @@ import { NarrowView } from '../features/messages/NarrowView';
 import { MentionStyles } from '../features/messages/MentionStyles';
 import { Inbox } from '../features/views/Inbox';
 import { Recent } from '../features/views/Recent';
-import { Drafts } from '../features/views/Drafts';
-import { ScheduledMessages } from '../features/views/ScheduledMessages';
-import { ConversationSwitcher } from '../features/views/ConversationSwitcher';
 // Settings (every personal and organization screen) is a third of the app's code and nobody needs
 // it to read messages: it loads when first opened, so a launch parses less before the first paint.
 const SettingsView = lazy(() =>
@@ -47,9 +51,7 @@ import { LocalRealmBanner } from '../features/connection/LocalRealmBanner';
 import { ActionNotices } from '../features/offline-actions/ActionNotices';
 import { UserProfile } from '../features/people/UserProfile';
 import { UserPopover } from '../features/people/UserPopover';
-import { StatusEditor } from '../features/people/StatusEditor';
 import { UserList } from '../features/people/UserList';
-import { ShortcutHelp } from '../features/help/ShortcutHelp';
 
 function Shell({ store }: { store: ChatStore }) {
   const route = useUi((s) => s.route);
@@ -105,8 +107,18 @@ function Shell({ store }: { store: ChatStore }) {
     main = <NarrowView accountId={activeAccountId} narrow={route.narrow} anchor={route.anchor} />;
   else if (route.kind === 'inbox') main = <Inbox />;
   else if (route.kind === 'recent') main = <Recent accountId={activeAccountId} />;
-  else if (route.kind === 'drafts') main = <Drafts accountId={activeAccountId} />;
-  else if (route.kind === 'scheduled') main = <ScheduledMessages accountId={activeAccountId} />;
+  else if (route.kind === 'drafts')
+    main = (
+      <Suspense fallback={<p className="placeholder">Loading drafts…</p>}>
+        <Drafts accountId={activeAccountId} />
+      </Suspense>
+    );
+  else if (route.kind === 'scheduled')
+    main = (
+      <Suspense fallback={<p className="placeholder">Loading scheduled messages…</p>}>
+        <ScheduledMessages accountId={activeAccountId} />
+      </Suspense>
+    );
 
   // Settings and the channel browser open over the whole window, as the public web app's
   // overlays: both sidebars out of the way, their tables at the window's width.
@@ -175,15 +187,18 @@ function Shell({ store }: { store: ChatStore }) {
         </div>
       </div>
       {screen}
-      {overlay?.kind === 'switcher' ? <ConversationSwitcher /> : null}
-      {overlay?.kind === 'user' ? (
-        <UserPopover userId={overlay.userId} anchor={overlay.anchor} />
-      ) : null}
-      {overlay?.kind === 'profile' ? (
-        <UserProfile accountId={activeAccountId} userId={overlay.userId} />
-      ) : null}
-      {overlay?.kind === 'status' ? <StatusEditor accountId={activeAccountId} /> : null}
-      {overlay?.kind === 'help' ? <ShortcutHelp global={GLOBAL_SHORTCUTS} /> : null}
+      {/* The dialogs below load their code when first opened (lazy-views.ts): nothing until then. */}
+      <Suspense fallback={null}>
+        {overlay?.kind === 'switcher' ? <ConversationSwitcher /> : null}
+        {overlay?.kind === 'user' ? (
+          <UserPopover userId={overlay.userId} anchor={overlay.anchor} />
+        ) : null}
+        {overlay?.kind === 'profile' ? (
+          <UserProfile accountId={activeAccountId} userId={overlay.userId} />
+        ) : null}
+        {overlay?.kind === 'status' ? <StatusEditor accountId={activeAccountId} /> : null}
+        {overlay?.kind === 'help' ? <ShortcutHelp global={GLOBAL_SHORTCUTS} /> : null}
+      </Suspense>
     </div>
   );
 }
@@ -191,16 +206,22 @@ function Shell({ store }: { store: ChatStore }) {
 export function App({
   store = appStore,
   queryClient,
+  bridgeConnected = false,
 }: {
   store?: ChatStore;
   queryClient?: QueryClient;
+  /** The entry (main.tsx) has connected the bridge to `store` already, before the first render. */
+  bridgeConnected?: boolean;
 }) {
   const [client] = useState(
     () =>
       queryClient ??
       new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } }),
   );
-  useEffect(() => connectBridge(api(), store), [store]);
+  useEffect(
+    () => (bridgeConnected ? undefined : connectBridge(api(), store)),
+    [store, bridgeConnected],
+  );
   // After connectBridge's listener, so the store has applied the batch first.
   useEffect(
     () =>

@@ -139,6 +139,21 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     }
   };
 
+  /**
+   * The generation the account's state will have once the snapshot in hand replaces it (each
+   * replacement counts one up: store/account.ts). Should it differ, the list's first query finds
+   * no early page for its generation and asks again: a request too many, nothing worse.
+   */
+  const nextGeneration = (accountId: string) => (chat().accounts[accountId]?.generation ?? 0) + 1;
+
+  /** The open conversation's first page leaves with the snapshot, not after the first render. */
+  const askOpenConversation = (accountId: string, generation: number) => {
+    const { route } = uiStore.getState();
+    if (chat().activeAccountId !== accountId) return;
+    if (route.kind === 'narrow' && route.anchor === undefined)
+      requestFirstPage(accountId, narrowKey(route.narrow), generation);
+  };
+
   const loadAccount = async (accountId: string) => {
     if (loaded.has(accountId)) return;
     loaded.add(accountId);
@@ -146,8 +161,12 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
       const asked = early.get(accountId) ?? api.getSnapshot({ accountId });
       early.delete(accountId);
       const { snapshot, events, connection, fromCache, lastNarrow, lastPage } = await asked;
+      openLastNarrow(accountId, lastNarrow);
       if (snapshot) {
         markOnce('tributary:snapshot-received');
+        // The conversation the launch opens is known before the snapshot goes into the store: its
+        // first page is asked for now, not after the store's work (15-100 ms for a small realm).
+        askOpenConversation(accountId, nextGeneration(accountId));
         chat().replaceSnapshot(accountId, snapshot.register);
         chat().applyEventBatch(accountId, events);
         markOnce('tributary:snapshot-applied');
@@ -161,8 +180,6 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
         });
       }
       setFromCache(accountId, !!fromCache);
-      openLastNarrow(accountId, lastNarrow);
-      askOpenConversation(accountId);
       setConnection(accountId, connection);
       // In the same task as the snapshot's store updates: one render shows the shell with them.
       if (chat().activeAccountId === accountId) showShell();
@@ -179,15 +196,6 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
       loaded.delete(accountId);
       showShell();
     }
-  };
-
-  /** The open conversation's first page leaves with the snapshot, not after the first render. */
-  const askOpenConversation = (accountId: string) => {
-    const { route } = uiStore.getState();
-    const generation = chat().accounts[accountId]?.generation ?? 0;
-    if (chat().activeAccountId !== accountId || generation === 0) return;
-    if (route.kind === 'narrow' && route.anchor === undefined)
-      requestFirstPage(accountId, narrowKey(route.narrow), generation);
   };
 
   const onAccounts = (changed: AccountsChanged) => {

@@ -21,7 +21,7 @@ import { selectActiveAccount, selectUnreadCounts } from '../../store';
 import type { Subscription, VisibilityPolicy } from '../../../shared/api/types';
 import { channelNarrow, dmNarrow, narrowKey, topicNarrow } from '../../../shared/narrow';
 import { PresenceDot } from '../people/PresenceDot';
-import { navigate, useUi, type Route } from '../../store/ui-store';
+import { navigate, uiStore, useUi, type Route } from '../../store/ui-store';
 import { api, errorText } from '../../bridge/api';
 import { channelIdOf, userName } from '../messages/narrow-info';
 import {
@@ -313,6 +313,8 @@ const ChannelRow = memo(function ChannelRow({
     if (!account || !needsTopics(view)) {
       return navigate({ kind: 'narrow', narrow: channelNarrow(id) });
     }
+    // The person may go elsewhere while the topics load (a slow server): the later choice wins.
+    const routeAtClick = uiStore.getState().route;
     // The same query the sidebar's topic list makes, so a second click asks nothing.
     const server = await queryClient
       .fetchQuery({
@@ -321,6 +323,7 @@ const ChannelRow = memo(function ChannelRow({
         staleTime: 60_000,
       })
       .catch(() => undefined);
+    if (uiStore.getState().route !== routeAtClick) return;
     const topics = selectChannelTopics(selectActiveAccount(store.getState()), id, server?.topics);
     navigate({ kind: 'narrow', narrow: channelClickNarrow(id, view, topics) });
   };

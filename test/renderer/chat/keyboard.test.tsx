@@ -161,7 +161,8 @@ describe('Esc', () => {
     go({ kind: 'inbox' });
     go({ kind: 'narrow', narrow: topicNarrow(GENERAL, 'lunch') });
     fireEvent.keyDown(document.body, { key: 'K', ctrlKey: true, shiftKey: true });
-    expect(screen.getByRole('dialog', { name: 'Switch conversation' })).toBeTruthy();
+    // Its code loads when first opened (renderer/shell/lazy-views.ts).
+    expect(await screen.findByRole('dialog', { name: 'Switch conversation' })).toBeTruthy();
     fireEvent.keyDown(document.body, { key: 'Escape' });
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(routeKey()).toBe(narrowKey(topicNarrow(GENERAL, 'lunch')));
@@ -199,7 +200,7 @@ describe('Esc', () => {
     const before = screen.getByRole('button', { name: 'Channel #design options' });
     before.focus();
     fireEvent.keyDown(before, { key: '?' });
-    const help = screen.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    const help = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
     // The focus is trapped inside: it starts on the dialog's first control.
     await waitFor(() => expect(help.contains(document.activeElement)).toBe(true));
     fireEvent.keyDown(document.activeElement!, { key: 'Escape' });

@@ -1,9 +1,9 @@
 // The sidebar's counts come from the store's unread state: channels, topics (muted ones excluded),
 // direct messages, mentions; and they move when events mark messages read.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { Sidebar } from '../../../renderer/features/sidebar/Sidebar';
-import { navigate } from '../../../renderer/store/ui-store';
+import { navigate, uiStore } from '../../../renderer/store/ui-store';
 import { channelNarrow, dmNarrow, topicNarrow } from '../../../shared/narrow';
 import { act } from 'react';
 import {
@@ -141,6 +141,35 @@ describe('Sidebar', () => {
     const lunch = within(topics).getByRole('button', { name: /^lunch/ });
     expect(within(lunch).getByTestId('unread-count').textContent).toBe('3');
     expect(api.getStreamTopics).toHaveBeenCalledWith({ accountId: 'a', streamId: GENERAL });
+  });
+
+  it('does not open the clicked channel when the person went elsewhere while its topics loaded', async () => {
+    let answer!: (topics: unknown) => void;
+    const api = installFakeApi({
+      getStreamTopics: () => new Promise((resolve) => (answer = resolve)),
+    });
+    setup();
+    // The default channel view (the top topic) needs the channel's topics first.
+    const general = screen
+      .getAllByRole('button', { name: /^#general/ })
+      .find((b) => b.className.includes('nav'))!;
+    fireEvent.click(general);
+    await waitFor(() => expect(api.getStreamTopics).toHaveBeenCalled());
+    act(() => navigate({ kind: 'narrow', narrow: dmNarrow([EMMA]) }));
+    await act(async () =>
+      answer({ result: 'success', msg: '', topics: [{ name: 'lunch', max_id: 103 }] }),
+    );
+    expect(uiStore.getState().route).toEqual({ kind: 'narrow', narrow: dmNarrow([EMMA]) });
+
+    // Left alone, the same click opens the channel's top topic.
+    act(() => navigate({ kind: 'inbox' }));
+    fireEvent.click(general);
+    await waitFor(() =>
+      expect(uiStore.getState().route).toEqual({
+        kind: 'narrow',
+        narrow: topicNarrow(GENERAL, 'lunch'),
+      }),
+    );
   });
 
   it('updates the counts when messages are marked read', () => {

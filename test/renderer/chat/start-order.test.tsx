@@ -3,7 +3,10 @@
 // second time, and the shell's first render comes with that snapshot (not an empty shell first).
 // An account since removed costs nothing but the early call.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { waitFor } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
+import { App } from '../../../renderer/shell/App';
+import { takeFirstPage } from '../../../renderer/features/messages/first-page';
+import { narrowKey } from '../../../shared/narrow';
 import { connectBridge } from '../../../renderer/shell/bridge-sync';
 import { createChatStore } from '../../../renderer/store';
 import { ALL_MESSAGES_ROUTE, uiStore } from '../../../renderer/store/ui-store';
@@ -90,5 +93,40 @@ describe('the first calls to main', () => {
     expect(store.getState().accounts.removed).toBeUndefined();
     expect(uiStore.getState().accountsLoaded).toBe(true);
     expect(localStorage.getItem(KEY)).toBe('a');
+  });
+
+  it('are not sent again by an App whose entry connected the bridge before rendering it', async () => {
+    localStorage.setItem(KEY, 'a');
+    const { fake, releaseList } = mainWithHeldList();
+    const store = createChatStore();
+    // As renderer/shell/main.tsx does: the calls leave before React's first render.
+    disconnect = connectBridge(fake as unknown as TributaryApi<Blob>, store);
+    expect(fake.listAccounts).toHaveBeenCalledTimes(1);
+    render(<App store={store} bridgeConnected />);
+    expect(screen.getByText('Starting…')).toBeTruthy();
+    releaseList();
+    await waitFor(() => expect(uiStore.getState().accountsLoaded).toBe(true));
+    expect(fake.listAccounts).toHaveBeenCalledTimes(1);
+    expect(fake.getSnapshot).toHaveBeenCalledTimes(1);
+    expect(fake.on.mock.calls.filter(([channel]) => channel === 'accounts')).toHaveLength(1);
+  });
+
+  it('ask for the open conversation’s first page before the snapshot goes into the store, for its generation', async () => {
+    localStorage.setItem(KEY, 'a');
+    const { fake, releaseList } = mainWithHeldList();
+    const store = createChatStore();
+    const accountWhenAsked: boolean[] = [];
+    fake.getMessages.mockImplementation(async () => {
+      accountWhenAsked.push(store.getState().accounts.a !== undefined);
+      return { result: 'success', msg: '', messages: [], found_oldest: true, found_newest: true };
+    });
+    disconnect = connectBridge(fake as unknown as TributaryApi<Blob>, store);
+    releaseList();
+    await waitFor(() => expect(uiStore.getState().accountsLoaded).toBe(true));
+    expect(accountWhenAsked).toEqual([false]);
+    // The message list's first query (all messages: no terms) finds that page for the generation
+    // the snapshot gave.
+    const generation = store.getState().accounts.a!.generation;
+    expect(takeFirstPage('a', narrowKey([]), generation)).toBeDefined();
   });
 });
