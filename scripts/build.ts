@@ -1,7 +1,7 @@
 // Builds what is stale: the renderer bundle (Vite), the Electron main process and preload (esbuild),
-// the start bundle (dist/start.mjs: scripts/start.ts with the browser-mode host and main services,
+// the start bundle (dist/start.cjs: scripts/start.ts with the browser-mode host and main services,
 // so a warm `npm start` runs plain node instead of transpiling TypeScript), and the local realm
-// server's own process (dist/server/realm-process.mjs, forked by the launcher and the desktop app).
+// server's own process (dist/server/realm-process.cjs, forked by the launcher and the desktop app).
 // `npm start` and `npm test` call this; it does nothing when the outputs are newer than their sources.
 // Builds in parallel processes (test workers, `npm start` beside a test run) take turns through a
 // lock folder, and each re-checks staleness once it holds the lock.
@@ -23,17 +23,29 @@ export const START_BUNDLE_INPUTS = startBundle.inputs;
 /** The realm server's process bundle and its sources. */
 const REALM_PROCESS_INPUTS = ['server', 'shared', 'package-lock.json'];
 
-// CommonJS packages inside an ES module bundle still call require().
-const REQUIRE_BANNER =
-  "import { createRequire as __startRequire } from 'node:module'; const require = __startRequire(import.meta.url);";
+/**
+ * The Node bundles plain node starts are CommonJS, so that scripts/launch-code-cache.mjs can run
+ * them as a vm.Script with V8's code cache (an ES module has no such option in Node 20): compiling
+ * their source was the largest part of each process's start. `import.meta.url` is the bundle's
+ * own file URL (set in the banner). A vm.Script cannot import() without an experimental flag, so
+ * the few dynamic imports (the bundlers, tus) are written as require(): Node 20.19 and later
+ * require ES modules too.
+ */
+const COMMONJS = {
+  format: 'cjs',
+  define: { 'import.meta.url': '__bundleUrl' },
+  supported: { 'dynamic-import': false },
+  banner: { js: "var __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+} as const;
 
 const LOCK_DIR = join(root, 'dist/.build-lock');
 /** A lock older than this was left by a build that died. */
 const LOCK_STALE_MS = 5 * 60_000;
 
 function newestMtime(path: string): number {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
+  // One stat per entry (no existsSync before it): the walk is on every start's path.
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat) return 0;
   if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = 0;
   for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
@@ -156,19 +168,19 @@ export async function buildAll({ force = false } = {}): Promise<void> {
       });
     }
     // The local realm server's own process (server/process/entry.ts), which the launcher and the
-    // desktop app fork: plain node runs it, no transpiler at run time.
+    // desktop app fork (through scripts/launch-realm-process.mjs): plain node runs it, no
+    // transpiler at run time.
     if (realmProcessStale()) {
       await esbuild({
         ...NODE_BUNDLE,
+        ...COMMONJS,
         entryPoints: [join(root, 'server/process/entry.ts')],
         outfile: join(root, REALM_PROCESS_BUNDLE),
-        format: 'esm',
         external: ['better-sqlite3', 'sharp'],
-        banner: { js: REQUIRE_BANNER },
       });
     }
     if (startStale()) {
-      // dist/start.mjs sits one folder below the root, like scripts/start.ts, so the
+      // dist/start.cjs sits one folder below the root, like scripts/start.ts, so the
       // `new URL('..', import.meta.url)` roots in the bundled code still point at the repository.
       // Packages are bundled too (resolving and reading hundreds of module files is most of a
       // plain-node start); the native ones, the bundlers and Electron stay external, and so does
@@ -176,9 +188,9 @@ export async function buildAll({ force = false } = {}): Promise<void> {
       // compiled at every start for nothing.
       await esbuild({
         ...NODE_BUNDLE,
+        ...COMMONJS,
         entryPoints: [join(root, 'scripts/start.ts')],
         outfile: join(root, START_BUNDLE),
-        format: 'esm',
         external: [
           'better-sqlite3',
           'sharp',
@@ -188,12 +200,15 @@ export async function buildAll({ force = false } = {}): Promise<void> {
           'tsx',
           'tus-js-client',
         ],
-        banner: { js: REQUIRE_BANNER },
       });
     }
   });
 }
 
+// Not awaited at the top level: the start bundle, which holds this module, is CommonJS.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await buildAll({ force: process.argv.includes('--force') });
+  buildAll({ force: process.argv.includes('--force') }).catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
 }

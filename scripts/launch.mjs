@@ -1,10 +1,12 @@
-// `npm start`: runs dist/start.mjs (scripts/start.ts bundled by scripts/build.ts) with plain node,
-// so a warm start does not load a TypeScript transpiler. When a source of that bundle is newer than
+// `npm start`: runs dist/start.cjs (scripts/start.ts bundled by scripts/build.ts) with plain node,
+// so a warm start does not load a TypeScript transpiler, and with a V8 code cache
+// (launch-code-cache.mjs), so it does not compile that bundle again either. When a source of that bundle is newer than
 // it (or it is missing), it runs scripts/start.ts through tsx instead, whose buildAll() refreshes
 // the bundle for the next start. Either way the arguments and printed lines are start.ts's own.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { runBundleWithCodeCache } from './launch-code-cache.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 // The bundle and its sources, as scripts/build.ts builds it.
@@ -14,8 +16,9 @@ const { bundle: bundlePath, inputs } = JSON.parse(
 const bundle = join(root, bundlePath);
 
 function newestMtime(path) {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
+  // One stat per entry (no existsSync before it): the walk is on every start's path.
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat) return 0;
   if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = 0;
   for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
@@ -25,12 +28,12 @@ function newestMtime(path) {
 // Each input's newest time, walked once: the bundle's own build check (scripts/build.ts) starts
 // from these instead of walking the same folders again.
 const newest = new Map(inputs.map((input) => [input, newestMtime(join(root, input))]));
-const fresh =
-  existsSync(bundle) && inputs.every((input) => newest.get(input) <= statSync(bundle).mtimeMs);
+const built = existsSync(bundle) ? statSync(bundle) : null;
+const fresh = built !== null && inputs.every((input) => newest.get(input) <= built.mtimeMs);
 
 if (fresh) {
   globalThis.tributaryInputTimes = newest;
-  await import(pathToFileURL(bundle).href);
+  runBundleWithCodeCache(bundle, built);
 } else {
   const { register } = await import('tsx/esm/api');
   register();

@@ -167,6 +167,7 @@ async function main(): Promise<void> {
     for (const link of options.links) args.push('--open', link);
     console.log('Tributary is running (Electron desktop app)');
     const child = spawn(electron.path, args, { stdio: 'inherit' });
+    launched();
     child.on('exit', (code) => process.exit(code ?? 0));
     // Ctrl+C reaches the whole process group; Electron quits on its own and its exit ends this.
     process.on('SIGINT', () => undefined);
@@ -243,6 +244,12 @@ async function main(): Promise<void> {
   }
   console.log(`Tributary is running at ${host.url}`);
   if (options.open) openInBrowser(host.url);
+  launched();
+}
+
+/** Tells scripts/launch-code-cache.mjs the launch is up (it may keep the compiled bundle now). */
+function launched(): void {
+  (globalThis as { tributaryAfterStart?: () => void }).tributaryAfterStart?.();
 }
 
 main().catch((error: unknown) => {

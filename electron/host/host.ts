@@ -14,7 +14,7 @@ import { MEDIA_COOKIE, UNSENT_HANDOVER_PATH } from '../../shared/ipc/wire';
 import { clearingCookies, importUnsent } from './unsent-handover';
 import { contentSecurityPolicy, SECURITY_HEADERS } from './csp';
 import { registerMeetingAudioRoute } from '../manifest-service';
-import { StaticFiles } from './static-files';
+import { StaticFiles, type StaticFile } from './static-files';
 
 /**
  * With `startSessionsAfterUrl`, how long the sessions wait for a page at most: a launch nobody
@@ -63,7 +63,7 @@ export interface BrowserHostOptions extends Omit<
    * resolves: the launcher prints the URL first, serves the page and its first files, and only
    * then starts the sessions (each account's cache opened, its first register request, Node's
    * fetch loaded: synchronous work that would hold those files up), while the browser parses and
-   * runs the script. They start when a page script has been sent, a page opens the bridge, or
+   * runs the script. They start when the page's scripts have been sent, a page opens the bridge, or
    * `startSessions()` is called, whichever comes first, and at the latest a second after the
    * host listens. The pages' calls wait for them. `npm start` sets it.
    */
@@ -142,15 +142,21 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
   });
   const files = new StaticFiles(options.rendererDir);
+  const pageScriptsSent = new Set<StaticFile>();
   if (files.hasIndex) {
     const serve = async (request: FastifyRequest, reply: FastifyReply, path: string) => {
       const answer = await files.answer(path, request.headers['if-none-match']);
       if (answer.status === 404) return reply.code(404).type('text/plain').send('Not Found');
       const { file } = answer;
-      // The browser parses and runs a script for a while after it arrives: time the sessions'
-      // synchronous start can take without holding up the page's files.
+      // The browser parses and runs the page's scripts for a while after they arrive: time the
+      // sessions' synchronous start can take without holding up the page's files. So once every
+      // script the page names has gone (a 1 KB entry goes first, and its chunks after it would
+      // wait), or any other script (the page already runs).
       if (file.contentType.startsWith('text/javascript')) {
-        reply.raw.once('finish', () => startSessionsForPage());
+        reply.raw.once('finish', () => {
+          if (file.pageScript) pageScriptsSent.add(file);
+          if (!file.pageScript || pageScriptsSent.size >= files.pageScripts) startSessionsForPage();
+        });
       }
       reply.header('cache-control', file.cacheControl).header('etag', file.etag);
       if (answer.status === 304) return reply.code(304).send();

@@ -37,6 +37,8 @@ export interface StaticFile {
   contentType: string;
   cacheControl: string;
   etag: string;
+  /** A script the page names (its entry, the chunks it preloads): what it needs before it runs. */
+  pageScript: boolean;
 }
 
 /** What `answer` says to send: a file, "not modified", or nothing we serve. */
@@ -45,12 +47,20 @@ export type StaticAnswer =
 
 export class StaticFiles {
   private readonly files = new Map<string, StaticFile>();
+  /** How many scripts the page names. */
+  readonly pageScripts: number = 0;
 
   /** Reads the page and the files it references; the rest waits for a request. */
   constructor(private readonly root: string) {
     const index = this.load('index.html');
     if (!index) return;
-    for (const path of referencedFiles(index.body.toString('utf8'))) this.load(path);
+    for (const path of referencedFiles(index.body.toString('utf8'))) {
+      const file = this.load(path);
+      if (file?.contentType.startsWith('text/javascript') && !file.pageScript) {
+        file.pageScript = true;
+        this.pageScripts += 1;
+      }
+    }
   }
 
   get hasIndex(): boolean {
@@ -103,11 +113,17 @@ export class StaticFiles {
   }
 
   private keep(relative: string, body: Buffer): StaticFile {
+    const hashedName = relative.startsWith('assets/');
     const file: StaticFile = {
       body,
       contentType: CONTENT_TYPES[extname(relative)] ?? 'application/octet-stream',
-      cacheControl: relative.startsWith('assets/') ? IMMUTABLE : REVALIDATE,
-      etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
+      cacheControl: hashedName ? IMMUTABLE : REVALIDATE,
+      // A file under assets/ is named by its content's hash already: hashing it again (the emoji
+      // sheets are 5 MB each, read per request) held up the page's first calls on main's thread.
+      etag: hashedName
+        ? `"${relative.slice('assets/'.length)}"`
+        : `"${createHash('sha1').update(body).digest('base64url')}"`,
+      pageScript: false,
     };
     // Only the page's own files are kept: the fonts and emoji sheets are read per request
     // (browsers keep them), so the host's memory does not grow with what a page once drew.

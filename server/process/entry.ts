@@ -1,6 +1,6 @@
 // The local realm server in its own process: what the app's supervisor (supervisor.ts) forks, so a
 // heavy request (a large register, a search, an import) never holds up the process that serves
-// the window. Built to dist/server/realm-process.mjs (scripts/build.ts). It starts the server as
+// the window. Built to dist/server/realm-process.cjs (scripts/build.ts). It starts the server as
 // `npm run server` does, tells the parent where it listens (or why it could not start, then exits),
 // and stops when told to (SIGTERM, SIGINT) or when the parent is gone (the IPC channel closes).
 import { createRealmServer, type RealmServer } from '../app';

@@ -16,12 +16,16 @@ import {
 } from './messages';
 
 /** The built child (scripts/build.ts), relative to the repository or app root. */
-export const REALM_PROCESS_BUNDLE = 'dist/server/realm-process.mjs';
+export const REALM_PROCESS_BUNDLE = 'dist/server/realm-process.cjs';
 
-/** How to run the child: the built bundle when there is one, else the source through tsx. */
+/**
+ * How to run the child: the built bundle when there is one (through its loader, which keeps V8's
+ * compiled code for the next start), else the source through tsx.
+ */
 export function realmProcessEntry(root: string): { script: string; execArgv: string[] } {
   const bundle = join(root, REALM_PROCESS_BUNDLE);
-  if (existsSync(bundle)) return { script: bundle, execArgv: [] };
+  const loader = join(root, 'scripts/launch-realm-process.mjs');
+  if (existsSync(bundle) && existsSync(loader)) return { script: loader, execArgv: [] };
   return { script: join(root, 'server/process/entry.ts'), execArgv: ['--import', 'tsx'] };
 }
 

@@ -1,14 +1,15 @@
 // `npm start` runs scripts/launch.mjs: with plain node it runs the prebuilt start bundle
-// (dist/start.mjs) when that is fresh, printing exactly what scripts/start.ts prints, and the app
-// it starts serves the page.
+// (dist/start.cjs) when that is fresh, printing exactly what scripts/start.ts prints, and the app
+// it starts serves the page. Once it is up, the bundle's compiled code is kept for the next launch.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAll, START_BUNDLE } from '../../scripts/build';
+import { codeCacheFile } from '../../scripts/launch-code-cache.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -64,4 +65,12 @@ describe('npm start launcher', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root">');
   });
+
+  it('keeps the compiled start bundle for the next launch', async () => {
+    const bundle = join(root, START_BUNDLE);
+    const cache = codeCacheFile(bundle, statSync(bundle));
+    // Made a few seconds after the URL (or by an earlier launch of the same build).
+    while (!existsSync(cache)) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(statSync(cache).size).toBeGreaterThan(0);
+  }, 30_000);
 });

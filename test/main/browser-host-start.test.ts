@@ -17,6 +17,7 @@ import { startTestServer, type TestServer } from '../support/server';
 const INDEX =
   '<!doctype html><link rel="icon" href="./favicon.svg">' +
   '<script type="module" src="./assets/app-1a2b.js"></script>' +
+  '<link rel="modulepreload" href="./assets/chunk-7a8b.js">' +
   '<link rel="stylesheet" href="./assets/app-3c4d.css">' +
   '<link rel="preconnect" href="https://example.invalid/">';
 
@@ -27,6 +28,7 @@ function writeRenderer(dir: string): string {
   writeFileSync(join(renderer, 'index.html'), INDEX);
   writeFileSync(join(renderer, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   writeFileSync(join(renderer, 'assets', 'app-1a2b.js'), 'window.started = true;');
+  writeFileSync(join(renderer, 'assets', 'chunk-7a8b.js'), 'export const chunk = 1;');
   writeFileSync(join(renderer, 'assets', 'app-3c4d.css'), 'body { margin: 0 }');
   writeFileSync(join(renderer, 'assets', 'Lazy-5e6f.js'), 'export const lazy = 1;');
   writeFileSync(join(renderer, '.env'), 'SECRET=1');
@@ -130,6 +132,12 @@ describe('the host serves the built renderer', () => {
     const lazy = await get('/assets/Lazy-5e6f.js');
     expect(lazy.status).toBe(200);
     expect(await lazy.text()).toBe('export const lazy = 1;');
+    // Named by their content's hash, so their ETag is that name: still revalidated by it.
+    const etag = lazy.headers.get('etag')!;
+    expect(etag).toMatch(/^".+"$/);
+    expect(etag).not.toBe(script.headers.get('etag'));
+    expect((await get('/assets/Lazy-5e6f.js', { 'if-none-match': etag })).status).toBe(304);
+    expect((await get('/assets/app-1a2b.js', { 'if-none-match': etag })).status).toBe(200);
     const icon = await get('/favicon.ico');
     expect(icon.headers.get('content-type')).toBe('image/svg+xml');
     expect(icon.headers.get('cache-control')).toBe('no-cache');
@@ -174,14 +182,16 @@ describe('the sessions of a launch that prints its URL first', () => {
     return { host, accountId };
   }
 
-  it('start once the page has its script, not while it fetches its files', async () => {
+  it('start once the page has its scripts, not while it fetches its files', async () => {
     const { host, accountId } = await launch(true);
     const get = (path: string) => fetch(`http://127.0.0.1:${host.port}${path}`);
     await (await get('/')).text();
     await (await get('/assets/app-3c4d.css')).text();
+    // The entry alone: the chunk it preloads is still to come.
+    await (await get('/assets/app-1a2b.js')).text();
     await new Promise((resolve) => setImmediate(resolve));
     expect(sessionRuns(host, accountId)).toBe(false);
-    await (await get('/assets/app-1a2b.js')).text();
+    await (await get('/assets/chunk-7a8b.js')).text();
     await eventually(() => sessionRuns(host, accountId));
   });
 
@@ -235,6 +245,7 @@ describe('the sessions of a launch that prints its URL first', () => {
     });
     await listened;
     await (await fetch(`http://127.0.0.1:${port}/assets/app-1a2b.js`)).text();
+    await (await fetch(`http://127.0.0.1:${port}/assets/chunk-7a8b.js`)).text();
     release();
     const host = await starting;
     started.push({ host, dataDir });
