@@ -1,3 +1,4 @@
+import { setPriority } from 'node:os';
 // The local realm server's process, as the app runs it: the browser-mode launcher (scripts/start.ts)
 // and the desktop app's main process (electron/main.ts) each fork it (entry.ts) and supervise it.
 // Their own event loops then never run server work. It keeps the port it first listened on (the
@@ -27,6 +28,24 @@ export function realmProcessEntry(root: string): { script: string; execArgv: str
   const loader = join(root, 'scripts/launch-realm-process.mjs');
   if (existsSync(bundle) && existsSync(loader)) return { script: loader, execArgv: [] };
   return { script: join(root, 'server/process/entry.ts'), execArgv: ['--import', 'tsx'] };
+}
+
+/**
+ * The realm process's scheduling priority (niceness; the app's own processes keep 0). On a
+ * two-core machine a returning launch boots the server (about 0.7 s of CPU) while the browser runs
+ * the page's script and main opens the cache: at equal priority the page's first message waited
+ * behind the server's boot, which nothing on the first screen needs (docs/benchmarks.md, start-up,
+ * fifth pass). Lower, the server still gets every core the window leaves idle.
+ */
+export const REALM_NICENESS = 10;
+
+function lowerPriority(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    setPriority(pid, REALM_NICENESS);
+  } catch {
+    // Not permitted or not supported here: the server runs at the app's priority.
+  }
 }
 
 export interface RealmProcessOptions extends RealmProcessConfig {
@@ -161,6 +180,7 @@ export class RealmProcess {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     this.child = child;
+    lowerPriority(child.pid);
     return new Promise<Attempt>((resolve) => {
       let settled = false;
       let timedOut = false;

@@ -3,12 +3,12 @@
 // comes back on its port, deaths in a row are bounded and then wait for Retry, and stop() ends it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRealmStatus } from '../../shared/ipc/system';
-import { RealmProcess } from '../../server/process/supervisor';
+import { RealmProcess, REALM_NICENESS } from '../../server/process/supervisor';
 import { buildAll } from '../../scripts/build';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -103,6 +103,8 @@ describe('the local realm server process supervisor', () => {
     expect(await health()).toBe(200);
 
     const pid = realm.pid;
+    // Below the app's own priority: its boot does not take the cores from the window's first paint.
+    expect(getPriority(pid!)).toBe(REALM_NICENESS);
     // Asked again (the launcher's start, then its wait for it): the same process, not another.
     expect(await realm.start()).toEqual(first);
     expect(realm.pid).toBe(pid);
