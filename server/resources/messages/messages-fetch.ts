@@ -7,7 +7,7 @@ import { RawJson, type ApiRouter } from '../../http/router';
 import type { RealmContext } from '../../realm/context';
 import { loopSlicer } from '../../realm/loop-slices';
 import { narrowSchema, normalizeNarrow } from './narrow';
-import { LARGER_THAN_MAX_MESSAGE_ID, NarrowQuery } from './narrow-query';
+import { LARGER_THAN_MAX_MESSAGE_ID, NarrowQuery, type NarrowedRow } from './narrow-query';
 import {
   MessageViewBuilder,
   accessibleMessage,
@@ -70,7 +70,7 @@ export function registerFetchRoutes(api: ApiRouter, ctx: RealmContext): void {
       // them once this one has held the loop for a slice (realm/loop-slices.ts); the answer written
       // in one piece held it 30-45 ms (bench/hostile-load). A message edited or deleted meanwhile
       // is sent as it is then, and its event follows on the client's queue, as after any fetch.
-      const toApi = async (rows: ReturnType<NarrowQuery['byIds']>) => {
+      const toApi = async (rows: NarrowedRow[]) => {
         const chunks: string[] = [];
         for (let first = 0; first < rows.length; first += MESSAGES_PER_CHUNK) {
           await slicer.slice();

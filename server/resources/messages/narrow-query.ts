@@ -23,6 +23,9 @@ export interface RangeResult {
 /** Rows per statement of rangeInSlices (a few ms of work with a narrow of 100 terms). */
 const RANGE_PAGE_ROWS = 500;
 
+/** A NarrowedRow's columns. */
+const ROW_COLUMNS = 'm.*, um.flags AS um_flags';
+
 /** Larger than any message id: the anchor for "newest" (as the public server reports it). */
 export const LARGER_THAN_MAX_MESSAGE_ID = 10000000000000000;
 
@@ -48,17 +51,28 @@ export class NarrowQuery {
     this.params = this.compiled.conditions.flatMap((c) => c.params);
   }
 
-  private selectSql(extra: string, order: string, limit: number | null): string {
-    return `SELECT m.*, um.flags AS um_flags
+  private selectSql(
+    extra: string,
+    order: string,
+    limit: number | null,
+    columns = ROW_COLUMNS,
+  ): string {
+    return `SELECT ${columns}
               FROM messages m
               LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?
              WHERE ${this.where} AND ${extra}
              ORDER BY m.id ${order}${limit === null ? '' : ` LIMIT ${limit}`}`;
   }
 
-  private select(extra: string, extraParams: unknown[], order: string, limit: number | null) {
+  private select<Row = NarrowedRow>(
+    extra: string,
+    extraParams: unknown[],
+    order: string,
+    limit: number | null,
+    columns = ROW_COLUMNS,
+  ): Row[] {
     return this.db
-      .prepare<unknown[], NarrowedRow>(this.selectSql(extra, order, limit))
+      .prepare<unknown[], Row>(this.selectSql(extra, order, limit, columns))
       .all(this.viewer.id, ...this.params, ...extraParams);
   }
 
@@ -174,12 +188,17 @@ export class NarrowQuery {
     };
   }
 
-  byIds(ids: readonly number[]): NarrowedRow[] {
+  /** The given messages the viewer may read; `columns` (of `m` and `um`) for fewer than all. */
+  byIds<Row extends { id: number } = NarrowedRow>(
+    ids: readonly number[],
+    columns = ROW_COLUMNS,
+  ): Row[] {
     if (ids.length === 0) return [];
-    const out: NarrowedRow[] = [];
+    const out: Row[] = [];
     for (let i = 0; i < ids.length; i += 500) {
       const chunk = ids.slice(i, i + 500);
-      out.push(...this.select(`m.id IN (${chunk.map(() => '?').join(',')})`, chunk, 'ASC', null));
+      const inList = `m.id IN (${chunk.map(() => '?').join(',')})`;
+      out.push(...this.select<Row>(inList, chunk, 'ASC', null, columns));
     }
     return out.sort((a, b) => a.id - b.id);
   }
