@@ -448,13 +448,36 @@ export const subscriptionsResource: ResourceModule = {
           if (value !== undefined) groupSettings[name] = validateGroupSetting(ctx, name, value);
         }
 
-        // Decide everything before writing, so an authorization error stores nothing.
+        // Decide everything before writing, so an authorization error stores nothing. Up to 1,000
+        // names, each looked up and checked for every principal: other requests run between
+        // slices of it (realm/loop-slices.ts; it held the loop 20-30 ms, bench/hostile-load).
+        const slicer = loopSlicer(meter);
         const toCreate: Array<{ name: string; description: string }> = [];
         const existing: ChannelRow[] = [];
         const unauthorized: string[] = [];
+        /** Whether the user may subscribe the principals to this existing channel (noted either way). */
+        const decideExisting = (channel: ChannelRow, name: string): boolean => {
+          const visible = canSeeChannelMetadata(ctx.db, user, channel);
+          const allowed =
+            visible &&
+            principals.every(
+              (target) =>
+                isSubscribed(ctx.db, target.id, channel.id) ||
+                canSubscribe(ctx, user, channel, target),
+            );
+          if (allowed) existing.push(channel);
+          else unauthorized.push(channel.name && visible ? channel.name : name);
+          return allowed;
+        };
+        const refuseUnauthorized = () => {
+          if (unauthorized.length > 0 && params.authorization_errors_fatal) {
+            throw badRequest(`Unable to access channel (${unauthorized[0]}).`);
+          }
+        };
         // Asked once, not once per name (up to 1,000).
         let mayCreate: boolean | undefined;
         for (const { name, description } of requested.values()) {
+          await slicer.slice();
           const channel = getChannelByName(ctx.db, name);
           if (!channel) {
             const setting = params.invite_only
@@ -468,20 +491,9 @@ export const subscriptionsResource: ResourceModule = {
             }
             continue;
           }
-          const visible = canSeeChannelMetadata(ctx.db, user, channel);
-          const allowed =
-            visible &&
-            principals.every(
-              (target) =>
-                isSubscribed(ctx.db, target.id, channel.id) ||
-                canSubscribe(ctx, user, channel, target),
-            );
-          if (allowed) existing.push(channel);
-          else unauthorized.push(channel.name && visible ? channel.name : name);
+          decideExisting(channel, name);
         }
-        if (unauthorized.length > 0 && params.authorization_errors_fatal) {
-          throw badRequest(`Unable to access channel (${unauthorized[0]}).`);
-        }
+        refuseUnauthorized();
         // Every new public channel is announced to everyone who can see it: 1,000 at once were
         // 77 MB of events for 100 users (bench/hostile-load).
         if (toCreate.length > LIMITS.maxNewChannelsPerRequest) {
@@ -493,11 +505,15 @@ export const subscriptionsResource: ResourceModule = {
         // Who could not see an existing channel before: subscribing them reveals it (a member
         // added to a private channel, a guest to a public one), announced as stream create.
         const hiddenBefore = new Map<number, Set<number>>();
-        for (const channel of existing) {
+        const noteHidden = (channel: ChannelRow) => {
           const hidden = principals.filter(
             (target) => !canSeeChannelMetadata(ctx.db, toViewer(target), channel),
           );
           hiddenBefore.set(channel.id, new Set(hidden.map((target) => target.id)));
+        };
+        for (const channel of existing) {
+          await slicer.slice();
+          noteHidden(channel);
         }
 
         const now = ctx.nowSeconds();
@@ -508,6 +524,14 @@ export const subscriptionsResource: ResourceModule = {
         const addedByChannel = new Map<number, number[]>();
         ctx.db.transaction(() => {
           for (const { name, description } of toCreate) {
+            // Made by a request that ran while this one decided: joined as an existing channel
+            // (as the public server's get-or-create does), if this user may.
+            const madeMeanwhile = slicer.yielded ? getChannelByName(ctx.db, name) : undefined;
+            if (madeMeanwhile) {
+              if (decideExisting(madeMeanwhile, name)) noteHidden(madeMeanwhile);
+              refuseUnauthorized();
+              continue;
+            }
             const id = insertChannel(ctx.db, {
               name,
               description,
@@ -527,7 +551,6 @@ export const subscriptionsResource: ResourceModule = {
         // Up to 100,000 subscription rows, and as many subscription objects for the events:
         // written in transactions of a few thousand rows, other requests running between them
         // once this one has held the loop for a slice (a small request never yields).
-        const slicer = loopSlicer(meter);
         const subscriptionCounts = new Map<number, number>();
         const principalIds = principals.map((u) => u.id);
         const all = [...created, ...existing];
