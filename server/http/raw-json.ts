@@ -5,3 +5,24 @@
 export class RawJson {
   constructor(readonly text: string) {}
 }
+
+/**
+ * A top-level member of a response already encoded as UTF-8 JSON, in pieces: a large answer (5,000
+ * messages, megabytes) encoded piece by piece between slices of the loop, so the envelope is
+ * written as bytes, never serialized and encoded as one string in one turn (bench/hostile-load).
+ */
+export class JsonBytes {
+  constructor(readonly pieces: readonly Buffer[]) {}
+
+  /** A JSON array of elements given as UTF-8 JSON texts without brackets, joined by commas. */
+  static array(items: readonly Buffer[]): JsonBytes {
+    const pieces: Buffer[] = [OPEN];
+    items.forEach((item, i) => pieces.push(...(i > 0 ? [COMMA, item] : [item])));
+    pieces.push(CLOSE);
+    return new JsonBytes(pieces);
+  }
+}
+
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');

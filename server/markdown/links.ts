@@ -98,8 +98,8 @@ function linkTokens(state: StateCore, text: string, before: string, after: strin
   let out: Token[] | null = null;
   let last = 0;
   const env = state.env as unknown as LinkEnv;
-  for (const match of subject.matchAll(webLink)) {
-    const start = (match.index ?? 0) - before.length;
+  for (const match of linkMatches(subject, webLink)) {
+    const start = match.index - before.length;
     const end = start + match[0].length;
     if (start < 0 || end > text.length) continue;
     const url = match[1];
@@ -115,6 +115,34 @@ function linkTokens(state: StateCore, text: string, before: string, after: strin
   }
   if (out && last < text.length) out.push(textToken(state, text.slice(last)));
   return out;
+}
+
+/** A run of characters other than whitespace. */
+const RUN = /\S+/g;
+
+/**
+ * The pattern's matches in `subject`, looked for only around the runs of non-space characters that
+ * hold a '.', ':' or '@': every link the pattern finds has one (a domain's dot, a scheme's colon,
+ * an address's at sign) and none spans whitespace. Each run is matched with the character before
+ * it (the pattern looks behind one) and after it (its end is whitespace or the end). Running the
+ * pattern over every word of a 10,000-character message took 25-40 ms (bench/hostile-load).
+ */
+function* linkMatches(
+  subject: string,
+  pattern: RegExp,
+): Generator<{ index: number; 0: string; 1: string }> {
+  for (const run of subject.matchAll(RUN)) {
+    const word = run[0];
+    if (!word.includes('.') && !word.includes(':') && !word.includes('@')) continue;
+    const from = Math.max(0, run.index - 1);
+    const window = subject.slice(from, run.index + word.length + 1);
+    for (const match of window.matchAll(pattern)) {
+      const index = from + match.index;
+      // A match in the character before the run belongs to no run (it is whitespace).
+      if (index < run.index) continue;
+      yield { index, 0: match[0], 1: match[1] };
+    }
+  }
 }
 
 function boundary(token: Token | undefined): string {

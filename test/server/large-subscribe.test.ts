@@ -156,4 +156,35 @@ describe('a subscribe of 1,000 channels for several users', () => {
     expect(peerRemoves.flatMap((event) => event.stream_ids!)).toHaveLength(1000);
     for (const event of peerRemoves) expect(event.user_ids).toEqual([server.userIds.owner]);
   });
+
+  it('two at once naming the same new channels: one makes each, the other joins it', async () => {
+    // 1,000 names each, of which the same 100 new: each request decides in several turns of the
+    // loop, so one may make a channel the other has decided to make (no 500, no duplicate).
+    const pool = Array.from({ length: 900 }, (_, i) => `raced ${i}`);
+    await createChannels('owner', pool);
+    const fresh = Array.from({ length: 100 }, (_, i) => `raced new ${i}`);
+    const names = [...fresh, ...pool];
+    const [a, b] = await Promise.all(
+      ['dev', 'emma'].map((who) =>
+        server.client(who).post('/users/me/subscriptions', {
+          subscriptions: names.map((name) => ({ name })),
+        }),
+      ),
+    );
+    expect(a.status, a.text).toBe(200);
+    expect(b.status, b.text).toBe(200);
+    for (const [who, res] of [
+      ['dev', a],
+      ['emma', b],
+    ] as const) {
+      expect([...res.body.subscribed[String(server.userIds[who])]].sort()).toEqual(
+        [...names].sort(),
+      );
+    }
+    const rows = server.server.db
+      .prepare(`SELECT name FROM channels WHERE name LIKE 'raced new %'`)
+      .pluck()
+      .all() as string[];
+    expect(rows.sort()).toEqual([...fresh].sort());
+  });
 });

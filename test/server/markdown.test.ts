@@ -125,6 +125,32 @@ describe('markdown', () => {
     expect(renderMessage('just text', lookup).hasLink).toBe(false);
   });
 
+  it('links bare addresses among many words as it links them alone', () => {
+    // The pattern runs only on words holding '.', ':' or '@' (bench/hostile-load): each of these
+    // must still be linked, or left alone, exactly as in a message of its own.
+    const pieces = [
+      'example.com',
+      '(see example.org/a_(b))',
+      '"https://x.org/q?a=1".',
+      'me@example.com,',
+      'bitcoin:1BoatSLRHtKNngkdXEeobR76b53LETtpyT',
+      'file.py',
+      'ratio 3:2',
+      'end.',
+      'a example.net',
+      'https://тест.рф/путь',
+    ];
+    const anchors = (html: string) => html.match(/<a href="[^"]*">[^<]*<\/a>/g) ?? [];
+    const alone = pieces.flatMap((piece) => anchors(renderMessage(piece, lookup).html));
+    expect(alone.length).toBeGreaterThanOrEqual(6);
+    const words = pieces.flatMap((piece, i) => [
+      piece,
+      ...Array.from({ length: 50 }, () => (i % 2 ? 'word' : '**bold**')),
+    ]);
+    expect(anchors(renderMessage(words.join(' '), lookup).html)).toEqual(alone);
+    expect(anchors(renderMessage(words.join('\n'), lookup).html)).toEqual(alone);
+  });
+
   it('puts an uploaded image preview after its paragraph, never inside it', () => {
     const src = '/user_uploads/1/ab/cd/shot.png';
     const out = renderMessage(`look [shot](${src}) here\n\nafter`, lookup);

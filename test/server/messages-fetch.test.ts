@@ -177,6 +177,34 @@ describe('message_ids', () => {
 });
 
 describe('message objects', () => {
+  it('arrive as UTF-8 JSON in the envelope, several chunks of them, with ignored parameters', async () => {
+    // More than one chunk of 250 messages, written as bytes chunk by chunk (JsonBytes).
+    const texts = ['naïve café ✔', '日本語のテキスト', 'emoji 🦊 and "quotes" \\ back'];
+    const sent: number[] = [];
+    for (const text of texts)
+      sent.push(await sendToChannel(server.client('dev'), 'fetchland', 'utf', text));
+    const res = await server
+      .client('emma')
+      .raw(
+        'GET',
+        `/messages?${new URLSearchParams({ anchor: 'newest', num_before: '600', num_after: '0', apply_markdown: 'false', no_such_parameter: '1' })}`,
+      );
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.body).toMatchObject({
+      result: 'success',
+      msg: '',
+      found_newest: true,
+      ignored_parameters_unsupported: ['no_such_parameter'],
+    });
+    const messages = res.body.messages as Array<{ id: number; content: string }>;
+    expect(messages.length).toBeGreaterThan(250);
+    expect(messages.map((m) => m.id)).toEqual([...messages.map((m) => m.id)].sort((a, b) => a - b));
+    expect(messages.slice(-3).map((m) => [m.id, m.content])).toEqual(
+      sent.map((id, i) => [id, texts[i]]),
+    );
+  });
+
   it('carries the spec fields, flags and the raw markup when apply_markdown is false', async () => {
     const id = await sendToChannel(server.client('dev'), 'fetchland', 'fields', 'hello *world*');
     const res = await server

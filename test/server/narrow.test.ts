@@ -113,6 +113,25 @@ describe('operators', () => {
       await narrowIds([chan, { operator: 'is', operand: 'starred', negated: true }]),
     ).not.toContain(m.link);
   });
+
+  it('several excluded topics (one IN list) exclude each, case-insensitively, and keep DMs', async () => {
+    const excluded = (topic: string, operator = 'topic') => ({
+      operator,
+      operand: topic,
+      negated: true,
+    });
+    expect(
+      await narrowIds([chan, excluded('ALPHA'), excluded('Beta', 'subject'), excluded('nothing')]),
+    ).toEqual([m.resolved]);
+    // Without a channel term: direct messages have no topic and are never excluded by one.
+    expect(await narrowIds([excluded('alpha'), excluded('beta'), excluded('✔ done deal')])).toEqual(
+      [m.dm, m.group],
+    );
+    // Excluded topics next to a positive topic term.
+    expect(
+      await narrowIds([chan, { operator: 'topic', operand: 'alpha' }, excluded('beta')]),
+    ).toEqual([m.plain, m.link]);
+  });
 });
 
 describe('search', () => {

@@ -130,8 +130,18 @@ export function getChannelByName(db: Db, name: string): ChannelRow | undefined {
   ).get(name.replace(/[A-Z]/g, (letter) => letter.toLowerCase()));
 }
 
-export function allChannels(db: Db): ChannelRow[] {
-  return db.prepare<[], ChannelRow>('SELECT * FROM channels ORDER BY id').all();
+/**
+ * Every channel row, in id order (a shared, frozen array of frozen rows). Every GET /messages and
+ * flag change asks for it (the channels whose history the viewer may read): read once per change
+ * of the table, not per request (thousands of rows, bench/hostile-load).
+ */
+export function allChannels(db: Db): readonly ChannelRow[] {
+  return sharedTableCache(db, 'all-channels', ['channels'], (db, _all: true) =>
+    db
+      .prepare<[], ChannelRow>('SELECT * FROM channels ORDER BY id')
+      .all()
+      .map((row) => Object.freeze(row)),
+  ).get(true);
 }
 
 /** Subscribes users (re-activating old rows). Returns the users that were newly subscribed. */

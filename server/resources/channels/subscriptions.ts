@@ -19,7 +19,7 @@ import {
   type GroupSettingValue,
 } from '../../realm/permissions';
 import { userSettings } from '../../realm/accounts';
-import { loopSlicer } from '../../realm/loop-slices';
+import { loopSlicer, type LoopSlicer } from '../../realm/loop-slices';
 import {
   allChannels,
   deactivateSubscription,
@@ -150,7 +150,7 @@ function subscriptionJson(
 const FEW_CHANNELS = 16;
 
 /** Subscription rows one transaction of a large subscribe writes before others may run. */
-const SUBSCRIPTION_ROWS_PER_TRANSACTION = 1000;
+const SUBSCRIPTION_ROWS_PER_TRANSACTION = 500;
 
 /** A channel's object and subscribers, the same for every user told about it in one request. */
 interface SharedChannelParts {
@@ -193,13 +193,26 @@ function peerAudience(
   return channelMetadataAudience(ctx, channel, users).filter((id) => !skip.has(id));
 }
 
-function sendSubscriptionAdd(
+/**
+ * With `slicer`, the channels' shared parts (object, subscribers and their JSON: most of the work,
+ * 1,000 channels for one user held the loop 30-50 ms) are built first with other requests running
+ * between slices; the rest runs in one turn. Without it, all of it runs before this returns.
+ */
+async function sendSubscriptionAdd(
   ctx: RealmContext,
   userId: number,
   channels: ChannelRow[],
   partsOf: (channel: ChannelRow) => SharedChannelParts = sharedChannelParts(ctx),
-): void {
+  slicer?: LoopSlicer,
+): Promise<void> {
   if (channels.length === 0 || !ctx.events.hasQueues(userId)) return;
+  if (slicer) {
+    for (const channel of channels) {
+      await slicer.slice();
+      partsOf(channel).membersJson();
+    }
+    if (!ctx.events.hasQueues(userId)) return;
+  }
   // Still subscribed: the subscribe request may have yielded to one that unsubscribed the user.
   // Many channels: the user's subscriptions in one query; a few (one channel for many users):
   // a row each, not every user's whole list.
@@ -448,13 +461,36 @@ export const subscriptionsResource: ResourceModule = {
           if (value !== undefined) groupSettings[name] = validateGroupSetting(ctx, name, value);
         }
 
-        // Decide everything before writing, so an authorization error stores nothing.
+        // Decide everything before writing, so an authorization error stores nothing. Up to 1,000
+        // names, each looked up and checked for every principal: other requests run between
+        // slices of it (realm/loop-slices.ts; it held the loop 20-30 ms, bench/hostile-load).
+        const slicer = loopSlicer(meter);
         const toCreate: Array<{ name: string; description: string }> = [];
         const existing: ChannelRow[] = [];
         const unauthorized: string[] = [];
+        /** Whether the user may subscribe the principals to this existing channel (noted either way). */
+        const decideExisting = (channel: ChannelRow, name: string): boolean => {
+          const visible = canSeeChannelMetadata(ctx.db, user, channel);
+          const allowed =
+            visible &&
+            principals.every(
+              (target) =>
+                isSubscribed(ctx.db, target.id, channel.id) ||
+                canSubscribe(ctx, user, channel, target),
+            );
+          if (allowed) existing.push(channel);
+          else unauthorized.push(channel.name && visible ? channel.name : name);
+          return allowed;
+        };
+        const refuseUnauthorized = () => {
+          if (unauthorized.length > 0 && params.authorization_errors_fatal) {
+            throw badRequest(`Unable to access channel (${unauthorized[0]}).`);
+          }
+        };
         // Asked once, not once per name (up to 1,000).
         let mayCreate: boolean | undefined;
         for (const { name, description } of requested.values()) {
+          await slicer.slice();
           const channel = getChannelByName(ctx.db, name);
           if (!channel) {
             const setting = params.invite_only
@@ -468,20 +504,9 @@ export const subscriptionsResource: ResourceModule = {
             }
             continue;
           }
-          const visible = canSeeChannelMetadata(ctx.db, user, channel);
-          const allowed =
-            visible &&
-            principals.every(
-              (target) =>
-                isSubscribed(ctx.db, target.id, channel.id) ||
-                canSubscribe(ctx, user, channel, target),
-            );
-          if (allowed) existing.push(channel);
-          else unauthorized.push(channel.name && visible ? channel.name : name);
+          decideExisting(channel, name);
         }
-        if (unauthorized.length > 0 && params.authorization_errors_fatal) {
-          throw badRequest(`Unable to access channel (${unauthorized[0]}).`);
-        }
+        refuseUnauthorized();
         // Every new public channel is announced to everyone who can see it: 1,000 at once were
         // 77 MB of events for 100 users (bench/hostile-load).
         if (toCreate.length > LIMITS.maxNewChannelsPerRequest) {
@@ -493,11 +518,15 @@ export const subscriptionsResource: ResourceModule = {
         // Who could not see an existing channel before: subscribing them reveals it (a member
         // added to a private channel, a guest to a public one), announced as stream create.
         const hiddenBefore = new Map<number, Set<number>>();
-        for (const channel of existing) {
+        const noteHidden = (channel: ChannelRow) => {
           const hidden = principals.filter(
             (target) => !canSeeChannelMetadata(ctx.db, toViewer(target), channel),
           );
           hiddenBefore.set(channel.id, new Set(hidden.map((target) => target.id)));
+        };
+        for (const channel of existing) {
+          await slicer.slice();
+          noteHidden(channel);
         }
 
         const now = ctx.nowSeconds();
@@ -508,6 +537,14 @@ export const subscriptionsResource: ResourceModule = {
         const addedByChannel = new Map<number, number[]>();
         ctx.db.transaction(() => {
           for (const { name, description } of toCreate) {
+            // Made by a request that ran while this one decided: joined as an existing channel
+            // (as the public server's get-or-create does), if this user may.
+            const madeMeanwhile = slicer.yielded ? getChannelByName(ctx.db, name) : undefined;
+            if (madeMeanwhile) {
+              if (decideExisting(madeMeanwhile, name)) noteHidden(madeMeanwhile);
+              refuseUnauthorized();
+              continue;
+            }
             const id = insertChannel(ctx.db, {
               name,
               description,
@@ -527,7 +564,6 @@ export const subscriptionsResource: ResourceModule = {
         // Up to 100,000 subscription rows, and as many subscription objects for the events:
         // written in transactions of a few thousand rows, other requests running between them
         // once this one has held the loop for a slice (a small request never yields).
-        const slicer = loopSlicer(meter);
         const subscriptionCounts = new Map<number, number>();
         const principalIds = principals.map((u) => u.id);
         const all = [...created, ...existing];
@@ -583,7 +619,12 @@ export const subscriptionsResource: ResourceModule = {
           for (const channel of revealed) {
             sendChannelCreate(ctx, currentRow(channel), [userId]);
           }
-          sendSubscriptionAdd(ctx, userId, channels.map(currentRow), partsOf);
+          const rows: ChannelRow[] = [];
+          for (const channel of channels) {
+            await slicer.slice();
+            rows.push(currentRow(channel));
+          }
+          await sendSubscriptionAdd(ctx, userId, rows, partsOf, slicer);
         }
         const peerEvents = new PeerEvents();
         // The realm's users read once, not once per channel.
@@ -592,9 +633,13 @@ export const subscriptionsResource: ResourceModule = {
           // 1,000 channels' audiences take about 100 ms (bench/hostile-load).
           await slicer.slice();
           let addedIds = addedByChannel.get(channel.id) ?? [];
-          // A request that ran meanwhile may have unsubscribed some (and told their peers).
-          if (slicer.yielded)
-            addedIds = addedIds.filter((id) => isSubscribed(ctx.db, id, channel.id));
+          // A request that ran meanwhile may have unsubscribed some (and told their peers). The
+          // channel's subscriber list (cached), not each user's channels: asked of 100 users, the
+          // latter read 100 subscription lists in one turn.
+          if (slicer.yielded) {
+            const still = new Set(subscriberIds(ctx.db, channel.id));
+            addedIds = addedIds.filter((id) => still.has(id));
+          }
           if (addedIds.length === 0) continue;
           peerEvents.add(
             peerAudience(ctx, currentRow(channel), addedIds, users),
@@ -625,8 +670,12 @@ export const subscriptionsResource: ResourceModule = {
           user,
           params.principals as Array<string | number> | undefined,
         );
+        // Up to 1,000 names looked up (20-30 ms): other requests run between slices of it; nothing
+        // is written before the transaction below.
+        const slicer = loopSlicer(meter);
         const channels: ChannelRow[] = [];
         for (const name of params.subscriptions) {
+          await slicer.slice();
           const channel = getChannelByName(ctx.db, name.trim());
           if (!channel || !canSeeChannelMetadata(ctx.db, user, channel)) {
             throw new ApiError('STREAM_DOES_NOT_EXIST', `Channel '${name}' does not exist`, 400, {
@@ -638,6 +687,7 @@ export const subscriptionsResource: ResourceModule = {
         const others = principals.some((u) => u.id !== user.id);
         if (others) {
           for (const channel of channels) {
+            await slicer.slice();
             const allowed =
               !isGuest(user.role) &&
               (canAdministerChannel(ctx.db, user, channel) ||
@@ -662,7 +712,6 @@ export const subscriptionsResource: ResourceModule = {
         })();
         // Up to 100,000 pairs' events: other requests run between slices. One that ran meanwhile
         // may have subscribed someone again (and said so): they are no longer told of the removal.
-        const slicer = loopSlicer(meter);
         const stillGone = (userId: number, channelId: number) =>
           !slicer.yielded || !isSubscribed(ctx.db, userId, channelId);
         // One remove event per user, as the public server sends them, with every channel they left.
@@ -867,7 +916,8 @@ export function subscribeToDefaultChannels(ctx: RealmContext, userId: number): v
     defaults.filter((channel) => insertSubscriptions(ctx.db, channel.id, [userId]).length > 0),
   )();
   if (added.length === 0) return;
-  sendSubscriptionAdd(ctx, userId, added);
+  // No slicer: sent before this returns.
+  void sendSubscriptionAdd(ctx, userId, added);
   for (const channel of added) {
     ctx.events.send(peerAudience(ctx, channel, [userId]), {
       type: 'subscription',
