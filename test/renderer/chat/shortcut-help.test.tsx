@@ -32,7 +32,8 @@ describe('keyboard shortcut help', () => {
   it('opens on ? with the shortcuts by group, and closes on Esc', async () => {
     await startApp();
     fireEvent.keyDown(document.body, { key: '?' });
-    const help = screen.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    // The list loads when first opened (renderer/shell/lazy-views.ts).
+    const help = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
     const groups = within(help)
       .getAllByRole('heading', { level: 3 })
       .map((h) => h.textContent);

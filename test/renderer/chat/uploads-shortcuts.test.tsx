@@ -89,7 +89,11 @@ describe('Compose uploads', () => {
     renderCompose();
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel upload of plan.pdf' }));
     // The chip shows before main has named the upload; a cancel then waits for that name.
-    await waitFor(() => expect(api.cancelUpload).toHaveBeenCalledWith({ uploadId: 'upload-0001' }));
+    // (Beyond waitFor's default second: under a full test run the answer can take longer.)
+    await waitFor(
+      () => expect(api.cancelUpload).toHaveBeenCalledWith({ uploadId: 'upload-0001' }),
+      { timeout: 10_000 },
+    );
     progress('cancelled', 200);
     expect(screen.queryByRole('progressbar')).toBeNull();
     expect((screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).value).toBe(
