@@ -186,6 +186,20 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    name: 'shortcut-help',
+    async show(page) {
+      await page.keyboard.press('?');
+      await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    },
+  },
+  {
+    name: 'switcher',
+    async show(page) {
+      await page.keyboard.press('Control+Shift+K');
+      await page.getByPlaceholder('Go to a channel, topic or person').waitFor();
+    },
+  },
+  {
     name: 'schedule-send',
     async show(page) {
       await openTopic(page, 'general', 'release 1.2');
