@@ -2,7 +2,7 @@
 // sidebar, and the routes (narrows, inbox, recent, drafts, settings, sign-in, the manifest viewer).
 // The window's layout (which side panels are inline or overlays) is layout.ts; settings and the
 // channel browser open as full-window screens over it.
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { appStore, ChatStoreProvider, useChatStore } from '../store/hooks';
 import { selectActiveAccount, type ChatStore } from '../store';
@@ -22,9 +22,11 @@ import { GLOBAL_SHORTCUTS, useShortcuts } from './shortcuts';
 import { useHomeViewAtStart } from './home-view';
 import { ManifestRoute } from './ManifestRoute';
 import {
+  ChannelBrowser,
   ConversationSwitcher,
   Drafts,
   ScheduledMessages,
+  SettingsView,
   ShortcutHelp,
   StatusEditor,
 } from './lazy-views';
@@ -37,15 +39,6 @@ import { NarrowView } from '../features/messages/NarrowView';
 import { MentionStyles } from '../features/messages/MentionStyles';
 import { Inbox } from '../features/views/Inbox';
 import { Recent } from '../features/views/Recent';
-// Settings (every personal and organization screen) is a third of the app's code and nobody needs
-// it to read messages: it loads when first opened, so a launch parses less before the first paint.
-const SettingsView = lazy(() =>
-  import('../features/settings/SettingsView').then((m) => ({ default: m.SettingsView })),
-);
-// The channel browser (with channel settings and the create form) likewise: opened, not read.
-const ChannelBrowser = lazy(() =>
-  import('../features/channels/ChannelBrowser').then((m) => ({ default: m.ChannelBrowser })),
-);
 import { ConnectionBanner } from '../features/connection/ConnectionBanner';
 import { LocalRealmBanner } from '../features/connection/LocalRealmBanner';
 import { ActionNotices } from '../features/offline-actions/ActionNotices';
