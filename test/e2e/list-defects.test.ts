@@ -311,8 +311,14 @@ describe('the message list', () => {
       '[data-testid="message"]:not([data-index="0"]):has(.recipient-header)',
     );
     await starts.first().waitFor();
-    const start = starts.nth(Math.floor((await starts.count()) / 2));
-    for (const offset of [0, 6, 14]) {
+    // Pinned by id: `starts` is re-resolved on each use, and scrolling changes the rows rendered.
+    const start = row(
+      Number(
+        await starts.nth(Math.floor((await starts.count()) / 2)).getAttribute('data-message-id'),
+      ),
+    );
+    // The bar sits 8 px into its row (its margin): scrolled 0 or 6 px in, all of it is in view.
+    for (const offset of [0, 6]) {
       const startBox = (await start.boundingBox())!;
       await scrollListBy(startBox.y - (await listTop()) + offset);
       const edge = await listTop();
@@ -328,6 +334,22 @@ describe('the message list', () => {
         edge,
       );
       expect(headersAtTop, `scrolled ${offset}px into the row`).toBe(1);
+    }
+    // Once the top of the row's bar is cut off, the sticky bar covers what is left of it (the
+    // web app's does), rather than leaving half a bar at the edge.
+    for (const offset of [14, 20]) {
+      const startBox = (await start.boundingBox())!;
+      await scrollListBy(startBox.y - (await listTop()) + offset);
+      const sticky = page.locator('.sticky-header .recipient-header');
+      await expect.poll(() => page.locator('.sticky-header').isVisible()).toBe(true);
+      const own = start.locator('.recipient-header');
+      await expect.poll(() => sticky.textContent()).toBe(await own.textContent());
+      const [stickyBox, ownBox] = [(await sticky.boundingBox())!, (await own.boundingBox())!];
+      expect(stickyBox.y).toBeLessThanOrEqual((await listTop()) + 1);
+      expect(
+        stickyBox.y + stickyBox.height,
+        `scrolled ${offset}px into the row`,
+      ).toBeGreaterThanOrEqual(ownBox.y + ownBox.height - 1);
     }
     // Once the row's own bar has left the view, the sticky one stands for it.
     const startBox = (await start.boundingBox())!;

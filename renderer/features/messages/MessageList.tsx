@@ -202,14 +202,20 @@ function StickyHeader({
     const top = v.getVirtualItemForOffset(offset);
     return top && offset > 0 ? ids?.at(top.index) : undefined;
   });
-  // The row at the top, or the one coming up under the sticky bar, draws its own bar there.
+  // The row at the top draws its own bar there while all of it is in view (once its top is cut
+  // off, the sticky bar covers it, as the web app's does); the row coming up under the sticky bar
+  // draws its own as it arrives.
   const ownBarInView = useViewportValue(list, (v) => {
     const offset = v.scrollOffset ?? 0;
     const top = v.getVirtualItemForOffset(offset);
     if (!top || !ids) return false;
     const band = RECIPIENT_BAR_MARGIN_PX + barHeight.current;
     const account = store.getState().accounts[accountId];
-    if (offset - top.start < band && startsConversation(account, ids, top.index)) return true;
+    if (
+      offset - top.start <= RECIPIENT_BAR_MARGIN_PX &&
+      startsConversation(account, ids, top.index)
+    )
+      return true;
     const next = v.measurementsCache[top.index + 1];
     return !!next && next.start - offset < band && startsConversation(account, ids, next.index);
   });
