@@ -3,7 +3,6 @@
 // the UI store. Returns the unsubscribe function; the App calls it once on mount.
 import type { ChatStore } from '../store';
 import type { ConnectionState as IpcConnection } from '../../shared/ipc/common';
-import type { OutboxEntry as MainOutboxEntry } from '../../shared/ipc/chat';
 import type { AccountsChanged } from '../../shared/ipc/accounts';
 import type { Api } from '../bridge/api';
 import { navigate, replaceRoute, uiStore } from '../store/ui-store';
@@ -11,7 +10,8 @@ import { narrowKey, type NarrowTerm } from '../../shared/narrow';
 import { forgetUnsent, handOverUnsent } from '../bridge/unsent';
 import { openDeepLink } from './deep-links';
 import { afterNextPaint, markOnce } from '../lib/paint-marks';
-import { requestFirstPage } from '../features/messages/first-page';
+import { hasFirstPage, offerFirstPage, requestFirstPage } from '../features/messages/first-page';
+import { cachedPageIsDecisive, type OutboxEntry as MainOutboxEntry } from '../../shared/ipc/chat';
 
 function storeStatus(state: IpcConnection) {
   switch (state.status) {
@@ -153,13 +153,20 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
    */
   const nextGeneration = (accountId: string) => (chat().accounts[accountId]?.generation ?? 0) + 1;
 
-  /** The open conversation's first page leaves with the snapshot, not after the first render. */
+  /**
+   * The open conversation's first page leaves with the snapshot, not after the first render; unless
+   * the page already has it (the last conversation's, from the cache).
+   */
   const askOpenConversation = (accountId: string, generation: number) => {
     const { route } = uiStore.getState();
     if (chat().activeAccountId !== accountId) return;
-    if (route.kind === 'narrow' && route.anchor === undefined)
-      requestFirstPage(accountId, narrowKey(route.narrow), generation);
+    if (route.kind !== 'narrow' || route.anchor !== undefined) return;
+    const key = narrowKey(route.narrow);
+    if (!hasFirstPage(accountId, key, generation)) requestFirstPage(accountId, key, generation);
   };
+
+  /** The conversation main keeps as open per account (narrow key; null: the home view decides). */
+  const rememberedByMain = new Map<string, string | null>();
 
   const loadAccount = async (accountId: string) => {
     if (loaded.has(accountId)) return;
@@ -168,12 +175,21 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
       const asked = early.get(accountId) ?? api.getSnapshot({ accountId });
       early.delete(accountId);
       const { snapshot, events, connection, fromCache, lastNarrow, lastPage } = await asked;
+      // Reopening it is not news to main: no call to write down what it just said (unless the
+      // page has told it of another since).
+      if (lastNarrow !== undefined && !rememberedByMain.has(accountId))
+        rememberedByMain.set(accountId, lastNarrow ? narrowKey(lastNarrow) : null);
       openLastNarrow(accountId, lastNarrow);
       if (snapshot) {
         markOnce('tributary:snapshot-received');
+        const generation = nextGeneration(accountId);
+        // The last conversation's page from the cache is its list's first page (see
+        // offerFirstPage); one the cache could not settle is asked of main as before.
+        if (lastNarrow && lastPage && cachedPageIsDecisive(lastPage))
+          offerFirstPage(accountId, narrowKey(lastNarrow), generation, lastPage);
         // The conversation the launch opens is known before the snapshot goes into the store: its
         // first page is asked for now, not after the store's work (15-100 ms for a small realm).
-        askOpenConversation(accountId, nextGeneration(accountId));
+        askOpenConversation(accountId, generation);
         chat().replaceSnapshot(accountId, snapshot.register);
         chat().applyEventBatch(accountId, events);
         markOnce('tributary:snapshot-applied');
@@ -212,6 +228,7 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     // A removed account leaves nothing behind: signed in again, it loads afresh.
     for (const id of [...loaded]) if (!known.has(id)) loaded.delete(id);
     for (const id of listedByMain.keys()) if (!known.has(id)) listedByMain.delete(id);
+    for (const id of rememberedByMain.keys()) if (!known.has(id)) rememberedByMain.delete(id);
     const connections: Record<string, IpcConnection> = {};
     for (const a of changed.accounts) connections[a.id] = a.connection;
     chat().setActiveAccount(changed.activeAccountId);
@@ -315,6 +332,9 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
       const accountId = chat().activeAccountId;
       if (!accountId) return;
       const narrow = route.kind === 'narrow' ? route.narrow : null;
+      const key = narrow ? narrowKey(narrow) : null;
+      if (rememberedByMain.get(accountId) === key) return;
+      rememberedByMain.set(accountId, key);
       void api.rememberOpenNarrow({ accountId, narrow }).catch(() => undefined);
     }),
   );

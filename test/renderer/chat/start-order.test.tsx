@@ -1,15 +1,17 @@
 // The page's first calls to main (renderer/shell/bridge-sync.ts): the snapshot of the account that
 // was active last time leaves with listAccounts instead of after its answer, is not asked for a
 // second time, and the shell's first render comes with that snapshot (not an empty shell first).
-// An account since removed costs nothing but the early call.
+// An account since removed costs nothing but the early call. On a launch from the cache, the last
+// conversation's page that came with the snapshot is its list's first page: main is not asked for
+// it again, nor told to keep the conversation it just named.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { App } from '../../../renderer/shell/App';
 import { takeFirstPage } from '../../../renderer/features/messages/first-page';
 import { narrowKey } from '../../../shared/narrow';
 import { connectBridge } from '../../../renderer/shell/bridge-sync';
 import { createChatStore } from '../../../renderer/store';
-import { ALL_MESSAGES_ROUTE, uiStore } from '../../../renderer/store/ui-store';
+import { ALL_MESSAGES_ROUTE, navigate, uiStore } from '../../../renderer/store/ui-store';
 import type { TributaryApi } from '../../../shared/ipc/contract';
 import { register } from '../store/fixtures';
 import { installFakeApi, liveAppAnswers, resetUi } from './harness';
@@ -43,6 +45,7 @@ beforeEach(() => {
   localStorage.clear();
 });
 afterEach(() => {
+  cleanup();
   disconnect();
   localStorage.clear();
 });
@@ -128,5 +131,70 @@ describe('the first calls to main', () => {
     // the snapshot gave.
     const generation = store.getState().accounts.a!.generation;
     expect(takeFirstPage('a', narrowKey([]), generation)).toBeDefined();
+  });
+});
+
+describe('a launch from the cache', () => {
+  const TOPIC = [
+    { operator: 'channel', operand: 'general' },
+    { operator: 'topic', operand: 'launch' },
+  ];
+  const cachedPage = (messages: unknown[], coverage: 'partial' | 'never' = 'partial') => ({
+    result: 'success',
+    msg: '',
+    messages,
+    found_oldest: true,
+    found_newest: true,
+    anchor: 0,
+    from_cache: true,
+    offline_coverage: coverage,
+  });
+
+  /** Main started from its cache: the snapshot comes with the last conversation and its page. */
+  function mainFromCache(lastPage: ReturnType<typeof cachedPage>) {
+    const answers = liveAppAnswers(() => register());
+    return installFakeApi({
+      ...answers,
+      getSnapshot: () => ({
+        ...answers.getSnapshot(),
+        connection: { status: 'connecting' },
+        fromCache: true,
+        lastNarrow: TOPIC,
+        lastPage,
+      }),
+    });
+  }
+
+  beforeEach(() => uiStore.setState({ routeChosen: false }));
+
+  it('takes the last conversation’s cached page as its list’s first page, and tells main nothing it knows', async () => {
+    const page = cachedPage([]);
+    const fake = mainFromCache(page);
+    const store = createChatStore();
+    disconnect = connectBridge(fake as unknown as TributaryApi<Blob>, store);
+    await waitFor(() => expect(uiStore.getState().accountsLoaded).toBe(true));
+    expect(uiStore.getState().route).toEqual({ kind: 'narrow', narrow: TOPIC });
+    const generation = store.getState().accounts.a!.generation;
+    await expect(takeFirstPage('a', narrowKey(TOPIC as never), generation)).resolves.toBe(page);
+    expect(fake.getMessages).not.toHaveBeenCalled();
+    expect(fake.rememberOpenNarrow).not.toHaveBeenCalled();
+
+    // Going elsewhere is news to main, and so is coming back.
+    navigate(ALL_MESSAGES_ROUTE);
+    navigate({ kind: 'narrow', narrow: TOPIC as never });
+    expect(fake.rememberOpenNarrow.mock.calls).toEqual([
+      [{ accountId: 'a', narrow: [] }],
+      [{ accountId: 'a', narrow: TOPIC }],
+    ]);
+  });
+
+  it('asks main for the first page when the cached one cannot settle it', async () => {
+    const fake = mainFromCache(cachedPage([], 'never'));
+    fake.getMessages.mockImplementation(async () => cachedPage([]));
+    const store = createChatStore();
+    disconnect = connectBridge(fake as unknown as TributaryApi<Blob>, store);
+    await waitFor(() => expect(uiStore.getState().accountsLoaded).toBe(true));
+    expect(fake.getMessages).toHaveBeenCalledTimes(1);
+    expect(fake.getMessages.mock.calls[0]![0]).toMatchObject({ accountId: 'a', narrow: TOPIC });
   });
 });
