@@ -10,12 +10,8 @@ import type { ServerEvent, DraftsEvent } from '../../shared/api/events';
 import type { ConnectionState } from '../../shared/ipc/common';
 import type { SnapshotMessage } from '../../shared/ipc/accounts';
 import { DEFAULT_OFFLINE_SETTINGS } from '../../shared/ipc/cache';
-import {
-  cachedPageIsDecisive,
-  type MessagesPage,
-  type OutboxEntry,
-  type OutgoingMessage,
-} from '../../shared/ipc/chat';
+import type { MessagesPage, OutboxEntry, OutgoingMessage } from '../../shared/ipc/chat';
+import { cachedPageIsDecisive } from '../../shared/ipc/cached-page';
 import type { NarrowMatchContext, NarrowTerm } from '../../shared/narrow';
 import { isDiskFull, MAX_EVENT_BYTES, type AccountCache } from '../cache/account-cache';
 import type { PageRequest } from '../cache/cached-pages';

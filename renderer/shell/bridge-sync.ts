@@ -11,7 +11,8 @@ import { forgetUnsent, handOverUnsent } from '../bridge/unsent';
 import { openDeepLink } from './deep-links';
 import { afterNextPaint, markOnce } from '../lib/paint-marks';
 import { hasFirstPage, offerFirstPage, requestFirstPage } from '../features/messages/first-page';
-import { cachedPageIsDecisive, type OutboxEntry as MainOutboxEntry } from '../../shared/ipc/chat';
+import type { OutboxEntry as MainOutboxEntry } from '../../shared/ipc/chat';
+import { cachedPageIsDecisive } from '../../shared/ipc/cached-page';
 
 function storeStatus(state: IpcConnection) {
   switch (state.status) {

@@ -41,15 +41,6 @@ export type MessagesPage = GetMessagesResponse & {
   offline_coverage?: OfflineCoverage;
 };
 
-/**
- * Whether a page the cache answered settles the request: it has messages, or it is the whole
- * conversation, about one the cache kept. An empty page of a span that does not reach that far, or
- * about a conversation never kept, is worth asking the server for.
- */
-export const cachedPageIsDecisive = (page: MessagesPage): boolean =>
-  page.offline_coverage !== 'never' &&
-  (page.messages.length > 0 || (!!page.found_oldest && !!page.found_newest));
-
 export const outgoingMessage = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('channel'),
