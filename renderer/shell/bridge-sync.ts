@@ -175,6 +175,10 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     try {
       const asked = early.get(accountId) ?? api.getSnapshot({ accountId });
       early.delete(accountId);
+      // A view the launch URL chose (#view=all) is known before the snapshot: its first page
+      // leaves with the snapshot's request instead of after its answer. Otherwise the snapshot
+      // decides (the last conversation, with its page, or the home view).
+      if (uiStore.getState().routeChosen) askOpenConversation(accountId, nextGeneration(accountId));
       const { snapshot, events, connection, fromCache, lastNarrow, lastPage } = await asked;
       // Reopening it is not news to main: no call to write down what it just said (unless the
       // page has told it of another since).

@@ -134,6 +134,32 @@ describe('the first calls to main', () => {
   });
 });
 
+it('ask for the first page of a view the launch URL chose with the snapshot, not after its answer', async () => {
+  let releaseSnapshot: () => void = () => undefined;
+  const snapshotHeld = new Promise<void>((resolve) => (releaseSnapshot = resolve));
+  const answers = liveAppAnswers(() => register());
+  const fake = installFakeApi({
+    ...answers,
+    getSnapshot: async () => {
+      await snapshotHeld;
+      return answers.getSnapshot();
+    },
+  });
+  // As a launch with #view=all: the view is chosen before main has said anything.
+  uiStore.setState({ routeChosen: true, route: ALL_MESSAGES_ROUTE });
+  const store = createChatStore();
+  disconnect = connectBridge(fake as unknown as TributaryApi<Blob>, store);
+  await waitFor(() => expect(fake.getSnapshot).toHaveBeenCalledTimes(1));
+  await waitFor(() => expect(fake.getMessages).toHaveBeenCalledTimes(1));
+  expect(store.getState().accounts.a).toBeUndefined();
+  releaseSnapshot();
+  await waitFor(() => expect(uiStore.getState().accountsLoaded).toBe(true));
+  // Taken by the list's first query for the generation the snapshot gave; not asked twice.
+  const generation = store.getState().accounts.a!.generation;
+  expect(takeFirstPage('a', narrowKey([]), generation)).toBeDefined();
+  expect(fake.getMessages).toHaveBeenCalledTimes(1);
+});
+
 describe('a launch from the cache', () => {
   const TOPIC = [
     { operator: 'channel', operand: 'general' },
