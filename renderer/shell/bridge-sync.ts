@@ -3,7 +3,7 @@
 // the UI store. Returns the unsubscribe function; the App calls it once on mount.
 import type { ChatStore } from '../store';
 import type { ConnectionState as IpcConnection } from '../../shared/ipc/common';
-import type { AccountsChanged } from '../../shared/ipc/accounts';
+import type { AccountsChanged, SnapshotAnswer } from '../../shared/ipc/accounts';
 import type { Api } from '../bridge/api';
 import { navigate, replaceRoute, uiStore } from '../store/ui-store';
 import { narrowKey, type NarrowTerm } from '../../shared/narrow';
@@ -49,15 +49,13 @@ function rememberActiveAccount(accountId: string | null): void {
   }
 }
 
-type SnapshotAnswer = Awaited<ReturnType<Api['getSnapshot']>>;
-
 export function connectBridge(api: Api, store: ChatStore): () => void {
   const chat = () => store.getState();
   const loaded = new Set<string>();
   /**
    * The snapshot of the account that was active last time, asked for with the account list rather
-   * than after its answer: one round trip to main fewer before the first messages. Used by
-   * loadAccount only if the list names that account.
+   * than after its answer, or the one main sent with the list: one round trip to main fewer before
+   * the first messages. Used by loadAccount only if the list names that account.
    */
   const early = new Map<string, Promise<SnapshotAnswer>>();
   /**
@@ -300,11 +298,20 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     }),
   ];
 
-  void api
-    .listAccounts({})
-    .then(onAccounts)
-    .catch(() => uiStore.setState({ accountsLoaded: true }));
   const lastActive = rememberedActiveAccount();
+  // Without a remembered account (a fresh browser profile), main sends the active account's
+  // snapshot with the list: one round trip instead of two.
+  void api
+    .listAccounts(lastActive ? {} : { withActiveSnapshot: true })
+    .then(({ snapshot, events, connection, fromCache, lastNarrow, lastPage, ...list }) => {
+      const active = list.activeAccountId;
+      if (active && connection !== undefined && !early.has(active)) {
+        const answer = { snapshot: snapshot ?? null, events: events ?? [], connection };
+        early.set(active, Promise.resolve({ ...answer, fromCache, lastNarrow, lastPage }));
+      }
+      onAccounts(list);
+    })
+    .catch(() => uiStore.setState({ accountsLoaded: true }));
   if (lastActive) {
     const asked = api.getSnapshot({ accountId: lastActive });
     asked.catch(() => undefined); // an account since removed: loadAccount never asks for it

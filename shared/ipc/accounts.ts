@@ -49,6 +49,19 @@ export interface EventBatch {
   events: ServerEvent[];
 }
 
+/** What getSnapshot answers: an account's latest snapshot, every event since, and how it connects. */
+export interface SnapshotAnswer {
+  snapshot: SnapshotMessage | null;
+  events: ServerEvent[];
+  connection: ConnectionState;
+  /** The snapshot is the local cache's, from before this launch (the server has not answered). */
+  fromCache?: boolean;
+  /** The conversation open when the app last ran (local cache). */
+  lastNarrow?: NarrowTerm[] | null;
+  /** With fromCache: that conversation's first page from the cache, so it shows without a call. */
+  lastPage?: MessagesPage | null;
+}
+
 export interface ConnectionMessage {
   accountId: string;
   state: ConnectionState;
@@ -63,7 +76,14 @@ export const addAccountAuth = z.discriminatedUnion('kind', [
 ]);
 
 export const accountsMethods = {
-  listAccounts: method<AccountsChanged>()(payload({})),
+  /**
+   * The accounts; `withActiveSnapshot` adds getSnapshot's answer for the active one (its fields
+   * beside the list, none without an active account): a page's first call, one round trip to main
+   * instead of two before it can show anything.
+   */
+  listAccounts: method<AccountsChanged & Partial<SnapshotAnswer>>()(
+    payload({ withActiveSnapshot: z.boolean().optional() }),
+  ),
   checkServer: method<ServerCheck>()(payload({ site })),
   addAccount: method<AccountSummary>()(
     payload({
@@ -98,17 +118,7 @@ export const accountsMethods = {
    */
   openDemoRealm: method<AccountsChanged>()(payload({})),
   /** The latest snapshot plus every event delivered since it, for a renderer that (re)starts. */
-  getSnapshot: method<{
-    snapshot: SnapshotMessage | null;
-    events: ServerEvent[];
-    connection: ConnectionState;
-    /** The snapshot is the local cache's, from before this launch (the server has not answered). */
-    fromCache?: boolean;
-    /** The conversation open when the app last ran (local cache). */
-    lastNarrow?: NarrowTerm[] | null;
-    /** With fromCache: that conversation's first page from the cache, so it shows without a call. */
-    lastPage?: MessagesPage | null;
-  }>()(forAccount({})),
+  getSnapshot: method<SnapshotAnswer>()(forAccount({})),
   /**
    * The page has painted the snapshot getSnapshot gave it. An account started from the local cache
    * registers with its server only then (or a few seconds after start without it): the fresh

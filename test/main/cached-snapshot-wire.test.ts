@@ -60,6 +60,14 @@ describe.each(bothTransports)('a cached snapshot over the %s transport', (_name,
     const relaunched = await transport.api.getSnapshot({ accountId });
     expect(relaunched.fromCache).toBe(true);
     expect(relaunched.snapshot).toEqual(live);
+    // A fresh page's first call, the list with the active account's snapshot, carries the same.
+    const listed = await transport.api.listAccounts({ withActiveSnapshot: true });
+    expect(listed.activeAccountId).toBe(accountId);
+    expect(listed.accounts.map((a) => a.id)).toEqual([accountId]);
+    expect(listed.snapshot).toEqual(live);
+    expect(listed).toMatchObject({ fromCache: true, lastNarrow: forPage.lastNarrow });
+    expect(listed.lastPage?.messages.length).toBe(relaunched.lastPage?.messages.length);
+    expect(await transport.api.listAccounts({})).not.toHaveProperty('snapshot');
     // Main's own copy, parsed when first needed, is the same.
     expect(session.getSnapshot().snapshot).toEqual(live);
   });

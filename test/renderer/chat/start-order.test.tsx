@@ -1,7 +1,8 @@
 // The page's first calls to main (renderer/shell/bridge-sync.ts): the snapshot of the account that
 // was active last time leaves with listAccounts instead of after its answer, is not asked for a
 // second time, and the shell's first render comes with that snapshot (not an empty shell first).
-// An account since removed costs nothing but the early call. On a launch from the cache, the last
+// An account since removed costs nothing but the early call. With none remembered (a fresh browser
+// profile), main sends the active account's snapshot with the list. On a launch from the cache, the last
 // conversation's page that came with the snapshot is its list's first page: main is not asked for
 // it again, nor told to keep the conversation it just named.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -62,6 +63,8 @@ describe('the first calls to main', () => {
     });
     disconnect = connectBridge(fake as unknown as TributaryApi<Blob>, store);
     expect(fake.getSnapshot).toHaveBeenCalledWith({ accountId: 'a' });
+    // Asked already: the list need not carry it.
+    expect(fake.listAccounts).toHaveBeenCalledWith({});
     expect(uiStore.getState().accountsLoaded).toBe(false);
 
     releaseList();
@@ -83,6 +86,25 @@ describe('the first calls to main', () => {
     expect(uiStore.getState().accountsLoaded).toBe(true);
     expect(fake.getSnapshot).toHaveBeenCalledTimes(1);
     expect(localStorage.getItem(KEY)).toBe('a');
+  });
+
+  it('take the active account’s snapshot from the list when none was remembered: no second call', async () => {
+    const answers = liveAppAnswers(() => register());
+    const fake = installFakeApi({
+      ...answers,
+      // Main as it answers a fresh page: the active account's getSnapshot answer beside the list.
+      listAccounts: (input) =>
+        (input as { withActiveSnapshot?: boolean }).withActiveSnapshot
+          ? { ...answers.listAccounts(), ...answers.getSnapshot() }
+          : answers.listAccounts(),
+    });
+    const store = createChatStore();
+    disconnect = connectBridge(fake as unknown as TributaryApi<Blob>, store);
+    expect(fake.listAccounts).toHaveBeenCalledWith({ withActiveSnapshot: true });
+    await waitFor(() => expect(uiStore.getState().accountsLoaded).toBe(true));
+    expect(store.getState().accounts.a).toBeDefined();
+    expect(uiStore.getState().accounts.map((a) => a.id)).toEqual(['a']);
+    expect(fake.getSnapshot).not.toHaveBeenCalled();
   });
 
   it('load the listed account when the remembered one is gone', async () => {
