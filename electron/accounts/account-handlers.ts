@@ -53,10 +53,12 @@ const snapshotAnswer = (session: AccountSession) =>
 
 export function accountHandlers(services: AccountServices): AccountHandlers {
   return {
-    listAccounts: ({ withActiveSnapshot }) => {
+    listAccounts: ({ withActiveSnapshot, firstPageOf }) => {
       const list = services.listAccounts();
       if (!withActiveSnapshot || !list.activeAccountId) return list;
-      return { ...list, ...snapshotAnswer(services.session(list.activeAccountId)) };
+      const session = services.session(list.activeAccountId);
+      const answer = { ...list, ...snapshotAnswer(session) };
+      return firstPageOf ? { ...answer, firstPage: session.cachedFirstPage(firstPageOf) } : answer;
     },
     checkServer: ({ site }) => services.checkServer(site),
     addAccount: ({ site, auth, allowWeakEncryption }) =>

@@ -404,6 +404,16 @@ export class AccountSession {
     }
   }
 
+  /**
+   * The first page of a conversation as getMessages would answer it now from the cache, before the
+   * session is online; null when it would ask the server (online, or a page the cache cannot settle).
+   */
+  cachedFirstPage(narrow: NarrowTerm[]): MessagesPage | null {
+    if (this.isOnline()) return null;
+    const page = this.cachedPage(narrow, FIRST_PAGE);
+    return page && cachedPageIsDecisive(page) ? page : null;
+  }
+
   /** A page from the cache, which first keeps the pages answered before (getMessages). */
   private cachedPage(narrow: NarrowTerm[], request: PageRequest): MessagesPage | null {
     this.writeDeferred();

@@ -11,7 +11,7 @@ import { forgetUnsent, handOverUnsent } from '../bridge/unsent';
 import { openDeepLink } from './deep-links';
 import { afterNextPaint, markOnce } from '../lib/paint-marks';
 import { hasFirstPage, offerFirstPage, requestFirstPage } from '../features/messages/first-page';
-import type { OutboxEntry as MainOutboxEntry } from '../../shared/ipc/chat';
+import type { MessagesPage, OutboxEntry as MainOutboxEntry } from '../../shared/ipc/chat';
 import { cachedPageIsDecisive } from '../../shared/ipc/cached-page';
 
 function storeStatus(state: IpcConnection) {
@@ -164,6 +164,20 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     if (!hasFirstPage(accountId, key, generation)) requestFirstPage(accountId, key, generation);
   };
 
+  /** A page main sent with the snapshot, put in the store before the first render. */
+  const showPage = (accountId: string, narrow: NarrowTerm[], page: MessagesPage) =>
+    chat().mergeFetchedMessages(accountId, narrowKey(narrow), page.messages, {
+      foundOldest: !!page.found_oldest,
+      foundNewest: !!page.found_newest,
+      anchor: page.anchor ?? 'first_unread',
+    });
+
+  /**
+   * The first page of the view the launch URL chose, sent by main with the list (listAccounts'
+   * firstPageOf), per account: loadAccount offers it to the list and shows it with the snapshot.
+   */
+  const givenPages = new Map<string, { narrow: NarrowTerm[]; page: MessagesPage }>();
+
   /** The conversation main keeps as open per account (narrow key; null: the home view decides). */
   const rememberedByMain = new Map<string, string | null>();
 
@@ -173,6 +187,11 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     try {
       const asked = early.get(accountId) ?? api.getSnapshot({ accountId });
       early.delete(accountId);
+      // That view's first page, when main sent it with the list (from its cache).
+      const given = givenPages.get(accountId);
+      givenPages.delete(accountId);
+      if (given)
+        offerFirstPage(accountId, narrowKey(given.narrow), nextGeneration(accountId), given.page);
       // A view the launch URL chose (#view=all) is known before the snapshot: its first page
       // leaves with the snapshot's request instead of after its answer. Otherwise the snapshot
       // decides (the last conversation, with its page, or the home view).
@@ -197,14 +216,10 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
         chat().applyEventBatch(accountId, events);
         markOnce('tributary:snapshot-applied');
       }
-      // The last conversation's cached messages go in with the snapshot: its first render shows them.
-      if (snapshot && lastNarrow && lastPage) {
-        chat().mergeFetchedMessages(accountId, narrowKey(lastNarrow), lastPage.messages, {
-          foundOldest: !!lastPage.found_oldest,
-          foundNewest: !!lastPage.found_newest,
-          anchor: lastPage.anchor ?? 'first_unread',
-        });
-      }
+      // The last conversation's cached messages (or the chosen view's) go in with the snapshot:
+      // its first render shows them.
+      if (snapshot && lastNarrow && lastPage) showPage(accountId, lastNarrow, lastPage);
+      if (snapshot && given) showPage(accountId, given.narrow, given.page);
       setFromCache(accountId, !!fromCache);
       setConnection(accountId, connection);
       // In the same task as the snapshot's store updates: one render shows the shell with them.
@@ -300,17 +315,27 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
 
   const lastActive = rememberedActiveAccount();
   // Without a remembered account (a fresh browser profile), main sends the active account's
-  // snapshot with the list: one round trip instead of two.
+  // snapshot with the list: one round trip instead of two. A view the launch URL chose opens
+  // whatever the snapshot says, so its first page can come with them too.
+  const { route, routeChosen } = uiStore.getState();
+  const firstPageOf =
+    routeChosen && route.kind === 'narrow' && route.anchor === undefined ? route.narrow : undefined;
   void api
-    .listAccounts(lastActive ? {} : { withActiveSnapshot: true })
-    .then(({ snapshot, events, connection, fromCache, lastNarrow, lastPage, ...list }) => {
-      const active = list.activeAccountId;
-      if (active && connection !== undefined && !early.has(active)) {
-        const answer = { snapshot: snapshot ?? null, events: events ?? [], connection };
-        early.set(active, Promise.resolve({ ...answer, fromCache, lastNarrow, lastPage }));
-      }
-      onAccounts(list);
-    })
+    .listAccounts(
+      lastActive ? {} : { withActiveSnapshot: true, ...(firstPageOf && { firstPageOf }) },
+    )
+    .then(
+      ({ snapshot, events, connection, fromCache, lastNarrow, lastPage, firstPage, ...list }) => {
+        const active = list.activeAccountId;
+        if (active && connection !== undefined && !early.has(active)) {
+          const answer = { snapshot: snapshot ?? null, events: events ?? [], connection };
+          early.set(active, Promise.resolve({ ...answer, fromCache, lastNarrow, lastPage }));
+          if (firstPageOf && firstPage)
+            givenPages.set(active, { narrow: firstPageOf, page: firstPage });
+        }
+        onAccounts(list);
+      },
+    )
     .catch(() => uiStore.setState({ accountsLoaded: true }));
   if (lastActive) {
     const asked = api.getSnapshot({ accountId: lastActive });

@@ -4,7 +4,7 @@ import * as z from 'zod';
 import type { RegisterResponse } from '../api/types';
 import type { ServerEvent } from '../api/events';
 import type { NarrowTerm } from '../narrow';
-import type { MessagesPage } from './chat';
+import { narrowTerm, type MessagesPage } from './chat';
 import { accountId, forAccount, payload, type ConnectionState } from './common';
 import { method, push } from './define';
 
@@ -79,10 +79,18 @@ export const accountsMethods = {
   /**
    * The accounts; `withActiveSnapshot` adds getSnapshot's answer for the active one (its fields
    * beside the list, none without an active account): a page's first call, one round trip to main
-   * instead of two before it can show anything.
+   * instead of two before it can show anything. `firstPageOf`, the conversation the page opens
+   * whatever the snapshot says (a view its URL chose), adds that conversation's first page as
+   * getMessages would answer it now, when main's cache settles it without the server (`firstPage`;
+   * null: ask getMessages).
    */
-  listAccounts: method<AccountsChanged & Partial<SnapshotAnswer>>()(
-    payload({ withActiveSnapshot: z.boolean().optional() }),
+  listAccounts: method<
+    AccountsChanged & Partial<SnapshotAnswer> & { firstPage?: MessagesPage | null }
+  >()(
+    payload({
+      withActiveSnapshot: z.boolean().optional(),
+      firstPageOf: z.array(narrowTerm).max(20).optional(),
+    }),
   ),
   checkServer: method<ServerCheck>()(payload({ site })),
   addAccount: method<AccountSummary>()(

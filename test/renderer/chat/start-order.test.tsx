@@ -14,7 +14,7 @@ import { connectBridge } from '../../../renderer/shell/bridge-sync';
 import { createChatStore } from '../../../renderer/store';
 import { ALL_MESSAGES_ROUTE, navigate, uiStore } from '../../../renderer/store/ui-store';
 import type { TributaryApi } from '../../../shared/ipc/contract';
-import { register } from '../store/fixtures';
+import { channelMessage, GENERAL, register } from '../store/fixtures';
 import { installFakeApi, liveAppAnswers, resetUi } from './harness';
 
 const KEY = 'tributary:last-active-account';
@@ -89,6 +89,8 @@ describe('the first calls to main', () => {
   });
 
   it('take the active account’s snapshot from the list when none was remembered: no second call', async () => {
+    // A launch without a view in its URL: the snapshot decides what opens.
+    uiStore.setState({ routeChosen: false });
     const answers = liveAppAnswers(() => register());
     const fake = installFakeApi({
       ...answers,
@@ -105,6 +107,50 @@ describe('the first calls to main', () => {
     expect(store.getState().accounts.a).toBeDefined();
     expect(uiStore.getState().accounts.map((a) => a.id)).toEqual(['a']);
     expect(fake.getSnapshot).not.toHaveBeenCalled();
+  });
+
+  it('take the first page of a view the launch URL chose from the list too, shown with the snapshot', async () => {
+    const answers = liveAppAnswers(() => register());
+    const page = {
+      result: 'success',
+      msg: '',
+      messages: [channelMessage(7001, GENERAL, 'launch', { content: 'from the cache' })],
+      found_oldest: true,
+      found_newest: true,
+      anchor: 7001,
+      from_cache: true,
+    };
+    const fake = installFakeApi({
+      ...answers,
+      listAccounts: (input) => {
+        const { withActiveSnapshot, firstPageOf } = input as {
+          withActiveSnapshot?: boolean;
+          firstPageOf?: unknown[];
+        };
+        if (!withActiveSnapshot) return answers.listAccounts();
+        const list = { ...answers.listAccounts(), ...answers.getSnapshot() };
+        return firstPageOf ? { ...list, firstPage: page } : list;
+      },
+    });
+    // As a launch with #view=all.
+    uiStore.setState({ routeChosen: true, route: ALL_MESSAGES_ROUTE });
+    const store = createChatStore();
+    const shownWithoutMessages: boolean[] = [];
+    const stopWatching = uiStore.subscribe((state) => {
+      if (state.accountsLoaded)
+        shownWithoutMessages.push(!store.getState().accounts.a?.narrows.lists.get(narrowKey([])));
+    });
+    disconnect = connectBridge(fake as unknown as TributaryApi<Blob>, store);
+    expect(fake.listAccounts).toHaveBeenCalledWith({ withActiveSnapshot: true, firstPageOf: [] });
+    await waitFor(() => expect(uiStore.getState().accountsLoaded).toBe(true));
+    stopWatching();
+    // The shell's first render has the messages: they went into the store with the snapshot.
+    expect(shownWithoutMessages).not.toContain(true);
+    expect(store.getState().accounts.a!.narrows.lists.get(narrowKey([]))!.ids.last).toBe(7001);
+    const generation = store.getState().accounts.a!.generation;
+    await expect(takeFirstPage('a', narrowKey([]), generation)).resolves.toBe(page);
+    expect(fake.getSnapshot).not.toHaveBeenCalled();
+    expect(fake.getMessages).not.toHaveBeenCalled();
   });
 
   it('load the listed account when the remembered one is gone', async () => {
