@@ -4,11 +4,13 @@
 // the figure is what the cache alone gives. For comparison, the same launch with the cache deleted and
 // the server answering at once (the app then opens All messages and waits for the server).
 // The server is a real local realm server process behind a small proxy that delays or refuses.
-// Prints the figures and writes bench/.out/startup-cache.json.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// Prints the figures and writes bench/.out/startup-cache.json. BENCH_TRACE=1 adds each run's bridge
+// round trips and long tasks (as bench:startup-trace shows them); BENCH_PROFILE=DIR also writes a
+// CPU profile of each page's start.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, CDPSession } from 'playwright-core';
 import { buildAll } from '../../scripts/build';
 import { launchChromium } from '../../test/support/chromium';
 import { startFaultProxy } from '../../test/main/support/fault-proxy';
@@ -21,8 +23,19 @@ import type { NarrowTerm } from '../../shared/narrow';
 import { writeBenchFigures } from '../support/output';
 import { startServerProcess } from '../support/server-process';
 import { median, stop, timeLaunch, TIMEOUT_MS } from './launch-process';
+import {
+  cdpTimeOrigin,
+  observePage,
+  printRoundTrips,
+  recordFrames,
+  roundTrips,
+  type BridgeTrace,
+  type RecordedFrames,
+} from './page-trace';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const PROFILE_DIR = process.env.BENCH_PROFILE;
+const TRACE = !!process.env.BENCH_TRACE || !!PROFILE_DIR;
 const SLOW_SERVER_MS = 5_000;
 const TOPIC = 'bench cache start';
 const LAST_TEXT = 'the last message of the bench topic';
@@ -70,6 +83,8 @@ interface Launch {
   /** The page said it showed saved messages when they appeared (the server had not answered). */
   fromCache: boolean;
   page: PageMilestones;
+  /** With BENCH_TRACE: the bridge's round trips and the page's long tasks. */
+  trace?: BridgeTrace & { longTasks: Array<{ startMs: number; durationMs: number }> };
 }
 
 /** Signs in through the proxy, fills a topic, opens it as the renderer does, and closes the app. */
@@ -126,7 +141,10 @@ async function launch(
   dataDir: string,
   waitFor: string,
   fragment = '',
+  label = 'launch',
 ): Promise<Launch> {
+  let cdp: CDPSession | undefined;
+  let frames: RecordedFrames | undefined;
   const timed = await timeLaunch(
     browser,
     dataDir,
@@ -145,10 +163,32 @@ async function launch(
           scriptMs: nav.domContentLoadedEventEnd,
         };
       })()`);
-      return { banner, milestones: milestones as PageMilestones };
+      let trace: Launch['trace'];
+      if (cdp && frames) {
+        if (PROFILE_DIR) {
+          const { profile } = await cdp.send('Profiler.stop');
+          mkdirSync(PROFILE_DIR, { recursive: true });
+          writeFileSync(join(PROFILE_DIR, `cache-${label}.cpuprofile`), JSON.stringify(profile));
+        }
+        const longTasks = (await page.evaluate('window.__startTrace.longTasks')) as NonNullable<
+          Launch['trace']
+        >['longTasks'];
+        trace = { ...roundTrips(frames, await cdpTimeOrigin(cdp, page)), longTasks };
+      }
+      return { banner, milestones: milestones as PageMilestones, trace };
     },
     async (page) => {
       await page.addInitScript(recordMilestones(waitFor));
+      if (!TRACE) return;
+      cdp = await page.context().newCDPSession(page);
+      frames = recordFrames(cdp);
+      await cdp.send('Network.enable');
+      if (PROFILE_DIR) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+        await cdp.send('Profiler.start');
+      }
+      await page.addInitScript(observePage);
     },
     fragment,
   );
@@ -158,6 +198,7 @@ async function launch(
     totalMs: timed.totalMs,
     fromCache: /saved on this computer/.test(timed.seen.banner),
     page: timed.seen.milestones,
+    trace: timed.seen.trace,
   };
 }
 
@@ -180,6 +221,7 @@ const summary = (runs: Launch[]) => ({
       stateMs: round(r.page.stateMs),
       messagesMs: round(r.page.messagesMs),
     },
+    trace: r.trace,
   })),
 });
 
@@ -205,15 +247,15 @@ async function main() {
     await prepareDataDir(dataDir, proxy.url, realmDir);
     for (let i = 0; i < RUNS; i++) {
       proxy.inject({ path: '*', action: { delayMs: SLOW_SERVER_MS }, times: 1_000_000 });
-      slow.push(await launch(browser, dataDir, LAST_TEXT));
+      slow.push(await launch(browser, dataDir, LAST_TEXT, '', `slow-${i}`));
       proxy.clearRules();
       await proxy.refuseConnections();
-      down.push(await launch(browser, dataDir, LAST_TEXT));
+      down.push(await launch(browser, dataDir, LAST_TEXT, '', `down-${i}`));
       await proxy.acceptConnections();
       // Without a cache the app opens once the server has answered: All messages, asked for by
       // fragment (a new user's home view is the Inbox, which shows no message).
       deleteCacheFiles(cachePath(dataDir, accountIdOf(dataDir)));
-      noCache.push(await launch(browser, dataDir, '', '&view=all'));
+      noCache.push(await launch(browser, dataDir, '', '&view=all', `no-cache-${i}`));
       // The next round starts again with the conversation open and cached.
       rmSync(dataDir, { recursive: true, force: true });
       await prepareDataDir(dataDir, proxy.url, realmDir);
@@ -253,6 +295,13 @@ async function main() {
       console.log(
         `  run: HTML ${r.page.htmlMs} ms, app script run ${r.page.scriptMs} ms, account state on screen ${r.page.stateMs} ms, messages ${r.page.messagesMs} ms${r.fromCache ? ' (banner: saved messages)' : ''}`,
       );
+      if (r.trace) {
+        printRoundTrips(r.trace, r.page.messagesMs);
+        const long = r.trace.longTasks.filter((l) => l.startMs < r.page.messagesMs);
+        console.log(
+          `     long tasks: ${long.map((l) => `${round(l.startMs)}+${round(l.durationMs)}`).join(', ')}`,
+        );
+      }
     }
   }
   writeBenchFigures('startup-cache', result);

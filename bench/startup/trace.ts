@@ -16,16 +16,16 @@ import { buildAll } from '../../scripts/build';
 import { launchChromium } from '../../test/support/chromium';
 import { writeBenchFigures } from '../support/output';
 import { timeLaunch, TIMEOUT_MS } from './launch-process';
+import {
+  cdpTimeOrigin,
+  observePage,
+  recordFrames,
+  roundTrips,
+  type BridgeTrace,
+  type RecordedFrames,
+} from './page-trace';
 
 const PROFILE_DIR = process.env.BENCH_PROFILE;
-
-interface RoundTrip {
-  method: string;
-  sentMs: number;
-  answeredMs: number | null;
-  /** Other calls still unanswered when this one was sent. */
-  inFlight: number;
-}
 
 interface Fetched {
   url: string;
@@ -35,7 +35,7 @@ interface Fetched {
   bytes: number;
 }
 
-interface PageTrace {
+interface PageTrace extends BridgeTrace {
   /** The launcher: spawned -> URL printed (wall), and its CPU time by then. */
   launcher: { toUrlMs: number; toUrlCpuMs?: number };
   /** Navigation start -> first message on screen (the page's clock). */
@@ -49,88 +49,14 @@ interface PageTrace {
   };
   domContentLoadedMs: number;
   marks: Record<string, number>;
-  /** The bridge's WebSocket: handshake sent and answered (the page's clock). */
-  socket: { askedMs: number | null; openMs: number | null };
-  roundTrips: RoundTrip[];
-  pushes: Array<{ channel: string; ms: number; bytes: number }>;
   fetched: Fetched[];
   cpu: Record<string, number>;
   longTasks: Array<{ startMs: number; durationMs: number }>;
 }
 
-/** Notes in the page when the first message row appears, and collects long tasks. */
-const observePage = `(() => {
-  const trace = (window.__startTrace = { longTasks: [] });
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) trace.longTasks.push({ startMs: e.startTime, durationMs: e.duration });
-  }).observe({ type: 'longtask', buffered: true });
-  new MutationObserver(() => {
-    if (trace.firstMessageMs === undefined && document.querySelector('[data-testid=message]'))
-      trace.firstMessageMs = performance.now();
-  }).observe(document, { childList: true, subtree: true });
-})();`;
-
-/** Records the bridge's WebSocket frames (CDP timestamps are seconds on the page's monotonic clock). */
-function recordFrames(cdp: CDPSession) {
-  const frames: Array<{ sent: boolean; at: number; text: string }> & {
-    handshake?: { asked?: number; open?: number };
-  } = [];
-  frames.handshake = {};
-  cdp.on('Network.webSocketWillSendHandshakeRequest', (e) => {
-    frames.handshake!.asked ??= e.timestamp;
-  });
-  cdp.on('Network.webSocketHandshakeResponseReceived', (e) => {
-    frames.handshake!.open ??= e.timestamp;
-  });
-  cdp.on('Network.webSocketFrameSent', (e) =>
-    frames.push({ sent: true, at: e.timestamp, text: e.response.payloadData }),
-  );
-  cdp.on('Network.webSocketFrameReceived', (e) =>
-    frames.push({ sent: false, at: e.timestamp, text: e.response.payloadData }),
-  );
-  return frames;
-}
-
-function roundTrips(
-  frames: ReturnType<typeof recordFrames>,
-  navigationStartS: number,
-): Pick<PageTrace, 'socket' | 'roundTrips' | 'pushes'> {
-  const ms = (at: number) => Math.round((at - navigationStartS) * 1000 * 10) / 10;
-  const { asked, open } = frames.handshake ?? {};
-  const socket = {
-    askedMs: asked === undefined ? null : ms(asked),
-    openMs: open === undefined ? null : ms(open),
-  };
-  const trips = new Map<number, RoundTrip>();
-  const pushes: PageTrace['pushes'] = [];
-  for (const frame of frames) {
-    let parsed: { t?: string; id?: number; method?: string; channel?: string };
-    try {
-      parsed = JSON.parse(frame.text) as typeof parsed;
-    } catch {
-      continue;
-    }
-    if (frame.sent && parsed.t === 'call' && parsed.id !== undefined) {
-      const inFlight = [...trips.values()].filter((t) => t.answeredMs === null).length;
-      trips.set(parsed.id, {
-        method: parsed.method ?? '?',
-        sentMs: ms(frame.at),
-        answeredMs: null,
-        inFlight,
-      });
-    } else if (!frame.sent && parsed.t === 'result' && parsed.id !== undefined) {
-      const trip = trips.get(parsed.id);
-      if (trip) trip.answeredMs = ms(frame.at);
-    } else if (!frame.sent && parsed.t === 'push') {
-      pushes.push({ channel: parsed.channel ?? '?', ms: ms(frame.at), bytes: frame.text.length });
-    }
-  }
-  return { socket, roundTrips: [...trips.values()], pushes };
-}
-
 async function traceLaunch(browser: Browser, dataDir: string, label: string): Promise<PageTrace> {
   let cdp!: CDPSession;
-  let frames!: ReturnType<typeof recordFrames>;
+  let frames!: RecordedFrames;
   const timed = await timeLaunch(
     browser,
     dataDir,
@@ -201,28 +127,6 @@ async function traceLaunch(browser: Browser, dataDir: string, label: string): Pr
     launcher: { toUrlMs: Math.round(timed.toUrlMs), toUrlCpuMs: timed.toUrlCpuMs },
     ...timed.seen,
   };
-}
-
-/**
- * The page's time origin in CDP's monotonic seconds: a frame sent now by the page carries a CDP
- * timestamp; performance.now() at the same moment gives the offset.
- */
-async function cdpTimeOrigin(cdp: CDPSession, page: Page): Promise<number> {
-  const marker = await new Promise<{ at: number; nowMs: number }>((resolve) => {
-    const onRequest = (e: { timestamp: number; request: { url: string } }) => {
-      if (!e.request.url.includes('__trace_clock__')) return;
-      cdp.off('Network.requestWillBeSent', onRequest);
-      void page
-        .evaluate(() => (window as unknown as { __traceClock: number }).__traceClock)
-        .then((nowMs) => resolve({ at: e.timestamp, nowMs }));
-    };
-    cdp.on('Network.requestWillBeSent', onRequest);
-    void page.evaluate(() => {
-      (window as unknown as { __traceClock: number }).__traceClock = performance.now();
-      void fetch('/__trace_clock__').catch(() => undefined);
-    });
-  });
-  return marker.at - marker.nowMs / 1000;
 }
 
 function summarize(label: string, t: PageTrace): void {

@@ -47,9 +47,19 @@ const credentials = (auth: Auth) =>
     ? { email: auth.email, password: auth.password }
     : { email: auth.email, apiKey: auth.apiKey };
 
+/** The snapshot may be a RawJson: the transports hand it over as the SnapshotMessage it stands for. */
+const snapshotAnswer = (session: AccountSession) =>
+  session.snapshotForPage() as ReturnType<AccountSession['getSnapshot']>;
+
 export function accountHandlers(services: AccountServices): AccountHandlers {
   return {
-    listAccounts: () => services.listAccounts(),
+    listAccounts: ({ withActiveSnapshot, firstPageOf }) => {
+      const list = services.listAccounts();
+      if (!withActiveSnapshot || !list.activeAccountId) return list;
+      const session = services.session(list.activeAccountId);
+      const answer = { ...list, ...snapshotAnswer(session) };
+      return firstPageOf ? { ...answer, firstPage: session.cachedFirstPage(firstPageOf) } : answer;
+    },
     checkServer: ({ site }) => services.checkServer(site),
     addAccount: ({ site, auth, allowWeakEncryption }) =>
       services.addAccount({ site, ...credentials(auth), allowWeakEncryption }),
@@ -71,9 +81,7 @@ export function accountHandlers(services: AccountServices): AccountHandlers {
     moveAccount: ({ accountId, toIndex }) => services.moveAccount(accountId, toIndex),
     switchAccount: ({ accountId }) => services.switchAccount(accountId),
     openDemoRealm: () => services.openDemoRealm(),
-    // The snapshot may be a RawJson: the transports hand it over as the SnapshotMessage it stands for.
-    getSnapshot: ({ accountId }) =>
-      services.session(accountId).snapshotForPage() as ReturnType<AccountSession['getSnapshot']>,
+    getSnapshot: ({ accountId }) => snapshotAnswer(services.session(accountId)),
     snapshotShown: ({ accountId }) => {
       services.session(accountId).snapshotShown();
       // Only the active account's snapshot is painted at start: once it is, the other accounts'

@@ -11,6 +11,7 @@ import type { ConnectionState } from '../../shared/ipc/common';
 import type { SnapshotMessage } from '../../shared/ipc/accounts';
 import { DEFAULT_OFFLINE_SETTINGS } from '../../shared/ipc/cache';
 import type { MessagesPage, OutboxEntry, OutgoingMessage } from '../../shared/ipc/chat';
+import { cachedPageIsDecisive } from '../../shared/ipc/cached-page';
 import type { NarrowMatchContext, NarrowTerm } from '../../shared/narrow';
 import { isDiskFull, MAX_EVENT_BYTES, type AccountCache } from '../cache/account-cache';
 import type { PageRequest } from '../cache/cached-pages';
@@ -355,15 +356,11 @@ export class AccountSession {
    */
   async getMessages(narrow: NarrowTerm[], request: PageRequest): Promise<MessagesPage> {
     const fromCache = () => this.cachedPage(narrow, request);
-    // An empty answer from a span that does not reach that far (scrolling past what is kept), or
-    // about a conversation never kept, is worth asking the server for; the cache still answers if
-    // the server cannot be reached.
-    const decisive = (page: MessagesPage) =>
-      page.offline_coverage !== 'never' &&
-      (page.messages.length > 0 || (!!page.found_oldest && !!page.found_newest));
+    // A page the cache cannot settle is asked of the server; the cache still answers if the
+    // server cannot be reached.
     if (!this.isOnline()) {
       const cached = fromCache();
-      if (cached && decisive(cached)) return cached;
+      if (cached && cachedPageIsDecisive(cached)) return cached;
     }
     try {
       const page = await this.client.call(endpoints.getMessages, {
@@ -405,6 +402,16 @@ export class AccountSession {
       this.cache.flush();
       return { result: 'success', msg: '', topics: this.cache.store.topics(streamId) };
     }
+  }
+
+  /**
+   * The first page of a conversation as getMessages would answer it now from the cache, before the
+   * session is online; null when it would ask the server (online, or a page the cache cannot settle).
+   */
+  cachedFirstPage(narrow: NarrowTerm[]): MessagesPage | null {
+    if (this.isOnline()) return null;
+    const page = this.cachedPage(narrow, FIRST_PAGE);
+    return page && cachedPageIsDecisive(page) ? page : null;
   }
 
   /** A page from the cache, which first keeps the pages answered before (getMessages). */

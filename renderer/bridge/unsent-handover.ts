@@ -54,7 +54,11 @@ export function installUnsentHandover(win: Window, secret: string): void {
     event.preventDefault();
   });
 
-  const key = sealingKey(secret);
+  // Derived when there is something to seal: a page's first use of WebCrypto costs milliseconds in
+  // the task that runs the app's script, which the bridge's socket waits for.
+  let key: Promise<CryptoKey> | undefined;
+  const sealWithKey = async (messages: UnsentMessage[]) =>
+    seal(await (key ??= sealingKey(secret)), messages);
   const prefix = `${UNSENT_COOKIE_PREFIX}${win.location.port || '80'}-`;
   let writing = Promise.resolve();
   const keepCopy = (list: UnsentMessage[]) => {
@@ -62,10 +66,10 @@ export function installUnsentHandover(win: Window, secret: string): void {
       .then(async () => {
         // The oldest that fit: they are handed over oldest first.
         let kept = list;
-        let value = kept.length ? await seal(await key, kept) : '';
+        let value = kept.length ? await sealWithKey(kept) : '';
         while (value.length > CHUNK_CHARS * MAX_CHUNKS && kept.length > 0) {
           kept = kept.slice(0, -1);
-          value = kept.length ? await seal(await key, kept) : '';
+          value = kept.length ? await sealWithKey(kept) : '';
         }
         for (let chunk = 0; chunk < MAX_CHUNKS; chunk += 1) {
           const part = value.slice(chunk * CHUNK_CHARS, (chunk + 1) * CHUNK_CHARS);

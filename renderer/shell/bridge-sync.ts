@@ -3,15 +3,16 @@
 // the UI store. Returns the unsubscribe function; the App calls it once on mount.
 import type { ChatStore } from '../store';
 import type { ConnectionState as IpcConnection } from '../../shared/ipc/common';
-import type { OutboxEntry as MainOutboxEntry } from '../../shared/ipc/chat';
-import type { AccountsChanged } from '../../shared/ipc/accounts';
+import type { AccountsChanged, SnapshotAnswer } from '../../shared/ipc/accounts';
 import type { Api } from '../bridge/api';
 import { navigate, replaceRoute, uiStore } from '../store/ui-store';
 import { narrowKey, type NarrowTerm } from '../../shared/narrow';
 import { forgetUnsent, handOverUnsent } from '../bridge/unsent';
 import { openDeepLink } from './deep-links';
 import { afterNextPaint, markOnce } from '../lib/paint-marks';
-import { requestFirstPage } from '../features/messages/first-page';
+import { hasFirstPage, offerFirstPage, requestFirstPage } from '../features/messages/first-page';
+import type { MessagesPage, OutboxEntry as MainOutboxEntry } from '../../shared/ipc/chat';
+import { cachedPageIsDecisive } from '../../shared/ipc/cached-page';
 
 function storeStatus(state: IpcConnection) {
   switch (state.status) {
@@ -48,15 +49,13 @@ function rememberActiveAccount(accountId: string | null): void {
   }
 }
 
-type SnapshotAnswer = Awaited<ReturnType<Api['getSnapshot']>>;
-
 export function connectBridge(api: Api, store: ChatStore): () => void {
   const chat = () => store.getState();
   const loaded = new Set<string>();
   /**
    * The snapshot of the account that was active last time, asked for with the account list rather
-   * than after its answer: one round trip to main fewer before the first messages. Used by
-   * loadAccount only if the list names that account.
+   * than after its answer, or the one main sent with the list: one round trip to main fewer before
+   * the first messages. Used by loadAccount only if the list names that account.
    */
   const early = new Map<string, Promise<SnapshotAnswer>>();
   /**
@@ -153,13 +152,34 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
    */
   const nextGeneration = (accountId: string) => (chat().accounts[accountId]?.generation ?? 0) + 1;
 
-  /** The open conversation's first page leaves with the snapshot, not after the first render. */
+  /**
+   * The open conversation's first page leaves with the snapshot, not after the first render; unless
+   * the page already has it (the last conversation's, from the cache).
+   */
   const askOpenConversation = (accountId: string, generation: number) => {
     const { route } = uiStore.getState();
     if (chat().activeAccountId !== accountId) return;
-    if (route.kind === 'narrow' && route.anchor === undefined)
-      requestFirstPage(accountId, narrowKey(route.narrow), generation);
+    if (route.kind !== 'narrow' || route.anchor !== undefined) return;
+    const key = narrowKey(route.narrow);
+    if (!hasFirstPage(accountId, key, generation)) requestFirstPage(accountId, key, generation);
   };
+
+  /** A page main sent with the snapshot, put in the store before the first render. */
+  const showPage = (accountId: string, narrow: NarrowTerm[], page: MessagesPage) =>
+    chat().mergeFetchedMessages(accountId, narrowKey(narrow), page.messages, {
+      foundOldest: !!page.found_oldest,
+      foundNewest: !!page.found_newest,
+      anchor: page.anchor ?? 'first_unread',
+    });
+
+  /**
+   * The first page of the view the launch URL chose, sent by main with the list (listAccounts'
+   * firstPageOf), per account: loadAccount offers it to the list and shows it with the snapshot.
+   */
+  const givenPages = new Map<string, { narrow: NarrowTerm[]; page: MessagesPage }>();
+
+  /** The conversation main keeps as open per account (narrow key; null: the home view decides). */
+  const rememberedByMain = new Map<string, string | null>();
 
   const loadAccount = async (accountId: string) => {
     if (loaded.has(accountId)) return;
@@ -167,25 +187,39 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     try {
       const asked = early.get(accountId) ?? api.getSnapshot({ accountId });
       early.delete(accountId);
+      // That view's first page, when main sent it with the list (from its cache).
+      const given = givenPages.get(accountId);
+      givenPages.delete(accountId);
+      if (given)
+        offerFirstPage(accountId, narrowKey(given.narrow), nextGeneration(accountId), given.page);
+      // A view the launch URL chose (#view=all) is known before the snapshot: its first page
+      // leaves with the snapshot's request instead of after its answer. Otherwise the snapshot
+      // decides (the last conversation, with its page, or the home view).
+      if (uiStore.getState().routeChosen) askOpenConversation(accountId, nextGeneration(accountId));
       const { snapshot, events, connection, fromCache, lastNarrow, lastPage } = await asked;
+      // Reopening it is not news to main: no call to write down what it just said (unless the
+      // page has told it of another since).
+      if (lastNarrow !== undefined && !rememberedByMain.has(accountId))
+        rememberedByMain.set(accountId, lastNarrow ? narrowKey(lastNarrow) : null);
       openLastNarrow(accountId, lastNarrow);
       if (snapshot) {
         markOnce('tributary:snapshot-received');
+        const generation = nextGeneration(accountId);
+        // The last conversation's page from the cache is its list's first page (see
+        // offerFirstPage); one the cache could not settle is asked of main as before.
+        if (lastNarrow && lastPage && cachedPageIsDecisive(lastPage))
+          offerFirstPage(accountId, narrowKey(lastNarrow), generation, lastPage);
         // The conversation the launch opens is known before the snapshot goes into the store: its
         // first page is asked for now, not after the store's work (15-100 ms for a small realm).
-        askOpenConversation(accountId, nextGeneration(accountId));
+        askOpenConversation(accountId, generation);
         chat().replaceSnapshot(accountId, snapshot.register);
         chat().applyEventBatch(accountId, events);
         markOnce('tributary:snapshot-applied');
       }
-      // The last conversation's cached messages go in with the snapshot: its first render shows them.
-      if (snapshot && lastNarrow && lastPage) {
-        chat().mergeFetchedMessages(accountId, narrowKey(lastNarrow), lastPage.messages, {
-          foundOldest: !!lastPage.found_oldest,
-          foundNewest: !!lastPage.found_newest,
-          anchor: lastPage.anchor ?? 'first_unread',
-        });
-      }
+      // The last conversation's cached messages (or the chosen view's) go in with the snapshot:
+      // its first render shows them.
+      if (snapshot && lastNarrow && lastPage) showPage(accountId, lastNarrow, lastPage);
+      if (snapshot && given) showPage(accountId, given.narrow, given.page);
       setFromCache(accountId, !!fromCache);
       setConnection(accountId, connection);
       // In the same task as the snapshot's store updates: one render shows the shell with them.
@@ -212,6 +246,7 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     // A removed account leaves nothing behind: signed in again, it loads afresh.
     for (const id of [...loaded]) if (!known.has(id)) loaded.delete(id);
     for (const id of listedByMain.keys()) if (!known.has(id)) listedByMain.delete(id);
+    for (const id of rememberedByMain.keys()) if (!known.has(id)) rememberedByMain.delete(id);
     const connections: Record<string, IpcConnection> = {};
     for (const a of changed.accounts) connections[a.id] = a.connection;
     chat().setActiveAccount(changed.activeAccountId);
@@ -278,11 +313,30 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     }),
   ];
 
-  void api
-    .listAccounts({})
-    .then(onAccounts)
-    .catch(() => uiStore.setState({ accountsLoaded: true }));
   const lastActive = rememberedActiveAccount();
+  // Without a remembered account (a fresh browser profile), main sends the active account's
+  // snapshot with the list: one round trip instead of two. A view the launch URL chose opens
+  // whatever the snapshot says, so its first page can come with them too.
+  const { route, routeChosen } = uiStore.getState();
+  const firstPageOf =
+    routeChosen && route.kind === 'narrow' && route.anchor === undefined ? route.narrow : undefined;
+  void api
+    .listAccounts(
+      lastActive ? {} : { withActiveSnapshot: true, ...(firstPageOf && { firstPageOf }) },
+    )
+    .then(
+      ({ snapshot, events, connection, fromCache, lastNarrow, lastPage, firstPage, ...list }) => {
+        const active = list.activeAccountId;
+        if (active && connection !== undefined && !early.has(active)) {
+          const answer = { snapshot: snapshot ?? null, events: events ?? [], connection };
+          early.set(active, Promise.resolve({ ...answer, fromCache, lastNarrow, lastPage }));
+          if (firstPageOf && firstPage)
+            givenPages.set(active, { narrow: firstPageOf, page: firstPage });
+        }
+        onAccounts(list);
+      },
+    )
+    .catch(() => uiStore.setState({ accountsLoaded: true }));
   if (lastActive) {
     const asked = api.getSnapshot({ accountId: lastActive });
     asked.catch(() => undefined); // an account since removed: loadAccount never asks for it
@@ -315,6 +369,9 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
       const accountId = chat().activeAccountId;
       if (!accountId) return;
       const narrow = route.kind === 'narrow' ? route.narrow : null;
+      const key = narrow ? narrowKey(narrow) : null;
+      if (rememberedByMain.get(accountId) === key) return;
+      rememberedByMain.set(accountId, key);
       void api.rememberOpenNarrow({ accountId, narrow }).catch(() => undefined);
     }),
   );

@@ -4,7 +4,7 @@ import * as z from 'zod';
 import type { RegisterResponse } from '../api/types';
 import type { ServerEvent } from '../api/events';
 import type { NarrowTerm } from '../narrow';
-import type { MessagesPage } from './chat';
+import { narrowTerm, type MessagesPage } from './chat';
 import { accountId, forAccount, payload, type ConnectionState } from './common';
 import { method, push } from './define';
 
@@ -49,6 +49,19 @@ export interface EventBatch {
   events: ServerEvent[];
 }
 
+/** What getSnapshot answers: an account's latest snapshot, every event since, and how it connects. */
+export interface SnapshotAnswer {
+  snapshot: SnapshotMessage | null;
+  events: ServerEvent[];
+  connection: ConnectionState;
+  /** The snapshot is the local cache's, from before this launch (the server has not answered). */
+  fromCache?: boolean;
+  /** The conversation open when the app last ran (local cache). */
+  lastNarrow?: NarrowTerm[] | null;
+  /** With fromCache: that conversation's first page from the cache, so it shows without a call. */
+  lastPage?: MessagesPage | null;
+}
+
 export interface ConnectionMessage {
   accountId: string;
   state: ConnectionState;
@@ -63,7 +76,22 @@ export const addAccountAuth = z.discriminatedUnion('kind', [
 ]);
 
 export const accountsMethods = {
-  listAccounts: method<AccountsChanged>()(payload({})),
+  /**
+   * The accounts; `withActiveSnapshot` adds getSnapshot's answer for the active one (its fields
+   * beside the list, none without an active account): a page's first call, one round trip to main
+   * instead of two before it can show anything. `firstPageOf`, the conversation the page opens
+   * whatever the snapshot says (a view its URL chose), adds that conversation's first page as
+   * getMessages would answer it now, when main's cache settles it without the server (`firstPage`;
+   * null: ask getMessages).
+   */
+  listAccounts: method<
+    AccountsChanged & Partial<SnapshotAnswer> & { firstPage?: MessagesPage | null }
+  >()(
+    payload({
+      withActiveSnapshot: z.boolean().optional(),
+      firstPageOf: z.array(narrowTerm).max(20).optional(),
+    }),
+  ),
   checkServer: method<ServerCheck>()(payload({ site })),
   addAccount: method<AccountSummary>()(
     payload({
@@ -98,17 +126,7 @@ export const accountsMethods = {
    */
   openDemoRealm: method<AccountsChanged>()(payload({})),
   /** The latest snapshot plus every event delivered since it, for a renderer that (re)starts. */
-  getSnapshot: method<{
-    snapshot: SnapshotMessage | null;
-    events: ServerEvent[];
-    connection: ConnectionState;
-    /** The snapshot is the local cache's, from before this launch (the server has not answered). */
-    fromCache?: boolean;
-    /** The conversation open when the app last ran (local cache). */
-    lastNarrow?: NarrowTerm[] | null;
-    /** With fromCache: that conversation's first page from the cache, so it shows without a call. */
-    lastPage?: MessagesPage | null;
-  }>()(forAccount({})),
+  getSnapshot: method<SnapshotAnswer>()(forAccount({})),
   /**
    * The page has painted the snapshot getSnapshot gave it. An account started from the local cache
    * registers with its server only then (or a few seconds after start without it): the fresh

@@ -43,6 +43,18 @@ describe.each(bothTransports)('a cached snapshot over the %s transport', (_name,
     // A conversation left open: the relaunch answers it from the cache, which needs the realm's
     // lookups (the parsed snapshot), and the page must still get the text.
     const general = live!.register.subscriptions[0].stream_id;
+    // With a message in it, opened once: the cache keeps its page.
+    await realm
+      .client('owner')
+      .post('/messages', { type: 'stream', to: general, topic: 'wire', content: 'kept' });
+    await transport.api.getMessages({
+      accountId,
+      narrow: [{ operator: 'channel', operand: general }],
+      anchor: 'first_unread',
+      numBefore: 50,
+      numAfter: 50,
+      includeAnchor: true,
+    });
     transport.services
       .session(accountId)
       .rememberOpenNarrow([{ operator: 'channel', operand: general }]);
@@ -60,6 +72,24 @@ describe.each(bothTransports)('a cached snapshot over the %s transport', (_name,
     const relaunched = await transport.api.getSnapshot({ accountId });
     expect(relaunched.fromCache).toBe(true);
     expect(relaunched.snapshot).toEqual(live);
+    // A fresh page's first call, the list with the active account's snapshot, carries the same.
+    const listed = await transport.api.listAccounts({ withActiveSnapshot: true });
+    expect(listed.activeAccountId).toBe(accountId);
+    expect(listed.accounts.map((a) => a.id)).toEqual([accountId]);
+    expect(listed.snapshot).toEqual(live);
+    expect(listed).toMatchObject({ fromCache: true, lastNarrow: forPage.lastNarrow });
+    expect(listed.lastPage?.messages.length).toBe(relaunched.lastPage?.messages.length);
+    expect(await transport.api.listAccounts({})).not.toHaveProperty('snapshot');
+    // A view the page's URL chose comes with its first page, as getMessages answers it from the
+    // cache before the account is online.
+    const withPage = await transport.api.listAccounts({
+      withActiveSnapshot: true,
+      firstPageOf: forPage.lastNarrow!,
+    });
+    expect(withPage.firstPage?.messages.map((m) => m.id)).toEqual(
+      relaunched.lastPage?.messages.map((m) => m.id),
+    );
+    expect(withPage.firstPage?.messages.length).toBeGreaterThan(0);
     // Main's own copy, parsed when first needed, is the same.
     expect(session.getSnapshot().snapshot).toEqual(live);
   });

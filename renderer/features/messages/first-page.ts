@@ -1,7 +1,8 @@
 // The open conversation's first page, asked of main as soon as the account's snapshot is in
 // (renderer/shell/bridge-sync.ts) rather than after the shell's first full render: at start the
 // request then overlaps that render, and the message list's first query takes its answer instead
-// of asking again (useMessagePages).
+// of asking again (useMessagePages). The last conversation's page that came with a cached snapshot
+// is offered the same way, and then nothing is asked.
 import type { MessagesPage } from '../../../shared/ipc/chat';
 import { narrowFromKey } from '../../../shared/narrow';
 import { api } from '../../bridge/api';
@@ -30,7 +31,27 @@ export function requestFirstPage(accountId: string, key: string, generation: num
 }
 
 /**
- * The page requestFirstPage asked for, once: only for the same snapshot generation (a newer
+ * A first page the page already holds (the last conversation's, which came from main's cache with
+ * the snapshot): the list's first query takes it as requestFirstPage's answer. Main would answer
+ * that request from the same cache again, since a session started from the cache asks its server
+ * nothing before the first paint, and it would do so on the cores the first render needs.
+ */
+export function offerFirstPage(
+  accountId: string,
+  key: string,
+  generation: number,
+  page: MessagesPage,
+): void {
+  early.set(slot(accountId, key), { generation, page: Promise.resolve(page) });
+}
+
+/** Whether a first page of `key` is waiting for the list's first query (asked or offered). */
+export function hasFirstPage(accountId: string, key: string, generation: number): boolean {
+  return early.get(slot(accountId, key))?.generation === generation;
+}
+
+/**
+ * The page requestFirstPage asked for (or offerFirstPage offered), once: only for the same snapshot generation (a newer
  * snapshot asks again, as the list does after a resync).
  */
 export function takeFirstPage(
