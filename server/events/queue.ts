@@ -141,13 +141,25 @@ export class EventQueue implements QueueView {
     this.prune(lastEventId);
     this.lastConnectionMs = now;
     this.releaseWaiter([]);
-    if (this.events.length > 0 || dontBlock) {
-      if (this.events.length > 0) this.answered(this.events.length, now);
+    // A backlog past what is left of this turn's bytes waits for a later turn, as woken polls do:
+    // a hundred clients polling again together after a large event (channels created for all of
+    // them) were otherwise all answered in one turn of the loop, and everybody else waited for it.
+    // A poll that asked not to block is answered now whatever its size.
+    const deferred = this.events.length > 0 && !dontBlock && !turnBytesAllow(this.eventsBytes);
+    if (!deferred && (this.events.length > 0 || dontBlock)) {
+      if (this.events.length > 0) {
+        this.answered(this.events.length, now);
+        spendTurnBytes(this.eventsBytes);
+      }
       return this.events.slice();
     }
     return new Promise<QueuedEvent[]>((resolve) => {
       const heartbeat = setTimeout(() => this.push({ type: 'heartbeat' }), this.heartbeatDelayMs());
       this.waiter = { resolve, heartbeat };
+      if (deferred) {
+        this.wakeScheduled = true;
+        scheduleWake(this);
+      }
     });
   }
 
@@ -195,7 +207,9 @@ export class EventQueue implements QueueView {
     if (!this.wakeScheduled) return;
     this.wakeScheduled = false;
     this.wakeTimer = null;
-    if (this.events.length > 0) this.releaseWaiter(this.events.slice());
+    if (this.events.length === 0) return;
+    spendTurnBytes(this.eventsBytes);
+    this.releaseWaiter(this.events.slice());
   }
 
   private releaseWaiter(events: QueuedEvent[]): void {
@@ -224,14 +238,34 @@ export class EventQueue implements QueueView {
  * them in one response rather than the first alone and the rest on its next poll (one HTTP round
  * trip per event was the largest cost at high message rates).
  *
- * One turn answers polls carrying up to WAKE_BYTES_PER_TURN of events; the rest wait for the next
- * turn, after other clients' requests. A large event sent to many queues (1,000 channels created
- * for 100 subscribers) otherwise had every response built and written in one turn: 420 ms in which
- * nobody else was served (bench/hostile-load).
+ * One turn answers polls carrying up to WAKE_BYTES_PER_TURN of events, whether woken or answered
+ * as they arrive (EventQueue.fetch); the rest wait for the next turn, after other clients'
+ * requests. A large event sent to many queues (1,000 channels created for 100 subscribers)
+ * otherwise had every response built and written in one turn: 420 ms in which nobody else was
+ * served (bench/hostile-load).
  */
 const WAKE_BYTES_PER_TURN = 1024 * 1024;
 
 const queuesToWake = new Set<EventQueue>();
+
+/** Bytes of events answered since the last turn's end (reset by a setImmediate). */
+let turnBytes = 0;
+let turnEndScheduled = false;
+
+function spendTurnBytes(bytes: number): void {
+  turnBytes += bytes;
+  if (turnEndScheduled) return;
+  turnEndScheduled = true;
+  setImmediate(() => {
+    turnBytes = 0;
+    turnEndScheduled = false;
+  });
+}
+
+/** Whether a response of `bytes` fits in this turn (the first always does: nothing starves). */
+function turnBytesAllow(bytes: number): boolean {
+  return turnBytes === 0 || turnBytes + bytes <= WAKE_BYTES_PER_TURN;
+}
 
 function scheduleWake(queue: EventQueue): void {
   if (queuesToWake.size === 0) setImmediate(wakeScheduledQueues);
@@ -239,12 +273,12 @@ function scheduleWake(queue: EventQueue): void {
 }
 
 function wakeScheduledQueues(): void {
-  let bytes = 0;
+  // Its own turn: what polls answered at once spent before it is not counted against it.
+  turnBytes = 0;
   for (const queue of queuesToWake) {
     queuesToWake.delete(queue);
-    bytes += queue.pendingBytes;
     queue.wake();
-    if (bytes >= WAKE_BYTES_PER_TURN) break;
+    if (turnBytes >= WAKE_BYTES_PER_TURN) break;
   }
   if (queuesToWake.size > 0) setImmediate(wakeScheduledQueues);
 }

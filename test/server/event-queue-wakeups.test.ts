@@ -128,3 +128,61 @@ describe('answering many polls at once', () => {
     for (const queue of queues) queue.close();
   });
 });
+
+describe('answering polls that arrive with a backlog', () => {
+  const big = () => ({ type: 'stream', op: 'create', streams: 'x'.repeat(300 * 1024) });
+
+  it('answers at once no more than about 1 MB in one turn; the rest in later turns, every one', async () => {
+    await nextTurn();
+    // 20 clients polling again together, each with a 300 KB event waiting (6 MB in all): as many
+    // as fit in the turn's megabyte are answered at once, the others wait for later turns.
+    const queues = Array.from({ length: 20 }, () => newQueue(0));
+    for (const queue of queues) queue.push(big());
+    const answers = queues.map((queue) => queue.fetch(-1, false, Date.now()));
+    const atOnce = answers.filter((answer) => Array.isArray(answer));
+    expect(atOnce.length).toBeGreaterThan(0);
+    expect(atOnce.length * 300 * 1024).toBeLessThanOrEqual(1024 * 1024);
+    const all = await Promise.all(answers);
+    expect(all.every((events) => events.length === 1 && events[0].id === 0)).toBe(true);
+    for (const queue of queues) queue.close();
+  });
+
+  it('answers small backlogs at once', async () => {
+    await nextTurn();
+    const queues = Array.from({ length: 50 }, () => newQueue(0));
+    for (const queue of queues) queue.push({ type: 'message', n: 1 });
+    const answers = queues.map((queue) => queue.fetch(-1, false, Date.now()));
+    expect(answers.every((answer) => Array.isArray(answer) && answer.length === 1)).toBe(true);
+    for (const queue of queues) queue.close();
+  });
+
+  it('answers a poll that asked not to block at once, past the turn’s bytes', async () => {
+    await nextTurn();
+    const queues = Array.from({ length: 6 }, () => newQueue(0));
+    for (const queue of queues) queue.push(big());
+    const answers = queues.map((queue) => queue.fetch(-1, true, Date.now()));
+    expect(answers.every((answer) => Array.isArray(answer) && answer.length === 1)).toBe(true);
+    for (const queue of queues) queue.close();
+  });
+
+  it('a deferred poll also gets what arrives before its turn; a newer poll replaces it', async () => {
+    await nextTurn();
+    const queues = Array.from({ length: 5 }, () => newQueue(0));
+    for (const queue of queues) queue.push(big());
+    const first = queues.map((queue) => queue.fetch(-1, false, Date.now()));
+    const last = queues[queues.length - 1];
+    expect(first[first.length - 1]).toBeInstanceOf(Promise);
+    last.push({ type: 'message', n: 2 });
+    expect((await first[first.length - 1]).map((e) => e.id)).toEqual([0, 1]);
+
+    await nextTurn();
+    for (const queue of queues) queue.push(big());
+    const second = queues.map((queue) => queue.fetch(0, false, Date.now()));
+    expect(second[second.length - 1]).toBeInstanceOf(Promise);
+    // The client gave up and polled again (same turn): the deferred poll ends with no events.
+    const again = last.fetch(1, false, Date.now());
+    expect(await second[second.length - 1]).toEqual([]);
+    expect((await again).map((e) => e.id)).toEqual([2]);
+    for (const queue of queues) queue.close();
+  });
+});

@@ -187,4 +187,61 @@ describe('a subscribe of 1,000 channels for several users', () => {
       .all() as string[];
     expect(rows.sort()).toEqual([...fresh].sort());
   });
+
+  it('an add event built in slices carries what changed while it was built', async () => {
+    // The 1,000 subscription objects are built between other requests; a change of colour made
+    // meanwhile (its update event goes out before the add) must be in the add event, or a client
+    // applying the events in order would keep the colour it had before.
+    const names = Array.from({ length: 1000 }, (_, i) => `sliced ${i}`);
+    await createChannels('owner', names);
+    const emma = server.client('emma');
+    const queue = await emma.post('/register', { event_types: ['subscription'] });
+    const target = names[names.length - 1];
+    const streamId = (await emma.get('/get_stream_id', { stream: target })).body
+      .stream_id as number;
+
+    let done = false;
+    const subscribe = server
+      .client('owner')
+      .post('/users/me/subscriptions', {
+        subscriptions: names.map((name) => ({ name })),
+        principals: [server.userIds.emma],
+      })
+      .finally(() => (done = true));
+    // Several at once, so that some land between the slices that build the objects.
+    let n = 0;
+    let changes = 0;
+    await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        while (!done) {
+          const value = `#${String(n++ % 1000).padStart(6, '0')}`;
+          const res = await emma.post('/users/me/subscriptions/properties', {
+            subscription_data: [{ stream_id: streamId, property: 'color', value }],
+          });
+          if (res.status === 200) changes += 1;
+        }
+      }),
+    );
+    expect((await subscribe).status).toBe(200);
+    expect(changes).toBeGreaterThan(0);
+
+    const events = (await eventsOf('emma', queue.body.queue_id as string)) as Array<
+      SubscriptionEvent & { stream_id?: number; property?: string; value?: string }
+    >;
+    const addAt = events.findIndex((event) => event.op === 'add');
+    const added = events[addAt].subscriptions!.find((sub) => sub.name === target) as unknown as {
+      color: string;
+    };
+    let seen = added.color;
+    for (const event of events.slice(addAt + 1)) {
+      if (event.op === 'update' && event.stream_id === streamId && event.property === 'color') {
+        seen = event.value!;
+      }
+    }
+    const own = (await emma.get('/users/me/subscriptions')).body.subscriptions as Array<{
+      name: string;
+      color: string;
+    }>;
+    expect(seen).toBe(own.find((sub) => sub.name === target)!.color);
+  });
 });
