@@ -57,7 +57,17 @@ export function useUploads(
   }, [mine]);
   const update = (key: string, change: Partial<LocalUpload>) =>
     setMine((m) => m.map((u) => (u.key === key ? { ...u, ...change } : u)));
-  const drop = (key: string) => setMine((m) => m.filter((x) => x.key !== key));
+  // Chips removed, noted at once: an upload main names after its chip's removal is cancelled, even
+  // when main's answer comes before React has committed the removal (mineRef lags a render behind,
+  // and would also miss a chip added in the same render).
+  const removed = useRef(new Set<string>());
+  // Main's name for each chip's upload, noted as it answers: a chip clicked away before the render
+  // that gives it its uploadId still cancels the transfer.
+  const named = useRef(new Map<string, string>());
+  const drop = (key: string) => {
+    removed.current.add(key);
+    setMine((m) => m.filter((x) => x.key !== key));
+  };
 
   const start = (files: File[]) => {
     for (const file of files) {
@@ -70,9 +80,12 @@ export function useUploads(
         .uploadFile(accountId, file)
         .then(({ uploadId }) => {
           // Removed before main answered: stop the transfer now.
-          if (!mineRef.current.some((u) => u.key === key)) {
+          if (removed.current.has(key)) {
             void api().cancelUpload({ uploadId });
-          } else update(key, { uploadId });
+          } else {
+            named.current.set(key, uploadId);
+            update(key, { uploadId });
+          }
         })
         .catch((e: unknown) => update(key, { error: errorText(e) }));
     }
@@ -102,9 +115,10 @@ export function useUploads(
   const shown = mine.filter((u) => !u.link || text.includes(u.link));
 
   const remove = (u: LocalUpload) => {
+    const uploadId = u.uploadId ?? named.current.get(u.key);
     if (u.link) removeLink(u.link);
-    else if (u.uploadId && !u.error && progress[u.uploadId]?.state !== 'failed') {
-      void api().cancelUpload({ uploadId: u.uploadId });
+    else if (uploadId && !u.error && progress[uploadId]?.state !== 'failed') {
+      void api().cancelUpload({ uploadId });
     }
     drop(u.key);
   };

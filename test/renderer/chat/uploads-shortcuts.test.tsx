@@ -85,6 +85,17 @@ describe('Compose uploads', () => {
     expect(api.cancelUpload).not.toHaveBeenCalled();
   });
 
+  it('cancels an upload whose chip was removed before main named it, once named', async () => {
+    let name: (answer: { uploadId: string }) => void = () => {};
+    api.uploadFile.mockImplementationOnce(() => new Promise((resolve) => (name = resolve)));
+    renderCompose();
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel upload of plan.pdf' }));
+    expect(screen.queryByTestId('upload')).toBeNull();
+    expect(api.cancelUpload).not.toHaveBeenCalled();
+    await act(async () => name({ uploadId: 'upload-0002' }));
+    expect(api.cancelUpload).toHaveBeenCalledWith({ uploadId: 'upload-0002' });
+  });
+
   it('cancels through main', async () => {
     renderCompose();
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel upload of plan.pdf' }));
