@@ -1,6 +1,7 @@
 // How a launch waits for the local realm server's process (electron/local-realm.ts, settle): a
 // returning launch whose port is still free starts its sessions while the server boots; a first
-// launch, or one whose port is taken, waits and repoints the stored account first; a port taken
+// launch does not wait (its status says preparingDemo until signed in); one whose port is taken
+// waits and repoints the stored account first; a port taken
 // while the server boots moves the running sessions afterwards. Against the real server process.
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -96,11 +97,42 @@ describe('a launch and the local realm server process', () => {
     expect(accounts.list()[0]!.site).toBe(`http://127.0.0.1:${port}`);
   }, 60_000);
 
-  it('waits on a first launch, which has no account to start', async () => {
+  it('does not wait on a first launch, and says the demo is being prepared until signed in', async () => {
     const { dataDir, accounts } = returningLaunch(null);
     const realm = localRealm(dataDir);
+    const services = new MainServices({
+      dataDir,
+      vault: new FileVault(dataDir),
+      push: new PushHub().push,
+      appInfo: { runtime: 'browser', version: 'test', platform: 'linux' },
+      openExternal: () => undefined,
+      localRealm: realm,
+    });
+    // Nothing to repoint: the window may open while the realm is still created.
     await realm.settle(accounts, () => undefined);
-    expect(realm.status().state).toBe('running');
+    expect(realm.status().state).toBe('starting');
+    // What the page is told, and whether the account existed by then.
+    const told: { preparing: boolean; state: string; accounts: number }[] = [];
+    realm.subscribe((status) =>
+      told.push({
+        preparing: status.preparingDemo === true,
+        state: status.state,
+        accounts: services.accounts.list().length,
+      }),
+    );
+    services.start();
+    await realm.signInWhenRunning(services);
+    expect(realm.status()).toEqual({ state: 'starting', preparingDemo: true });
+    await realm.start();
+    // Signed in by its subscription once the realm runs.
+    await expect.poll(() => realm.status().preparingDemo).toBeUndefined();
+    expect(services.accounts.list()[0]?.site).toBe(realm.url);
+    expect(realm.status()).toEqual({ state: 'running', url: realm.url });
+    // Preparing until the account exists: the page never sees a running realm, no account, and
+    // no preparingDemo (which would show it the sign-in form).
+    expect(told.filter((t) => !t.preparing && t.accounts === 0)).toEqual([]);
+    expect(told.at(-1)).toEqual({ preparing: false, state: 'running', accounts: 1 });
+    await services.stop();
   }, 60_000);
 
   it('waits when the port is taken, and repoints the stored account before any session', async () => {

@@ -34,6 +34,11 @@ export function SignIn() {
   const demoListed = useUi((s) =>
     s.accounts.some((a) => s.localRealm?.state === 'running' && a.site === s.localRealm.url),
   );
+  // A first launch opens its window while the launcher still creates the demo organization and
+  // signs in to it: a form asking for a server would be the wrong thing to show for that second.
+  const preparingDemo = useUi(
+    (s) => s.accounts.length === 0 && s.localRealm?.preparingDemo === true,
+  );
   const openDemo = async () => {
     setBusy(true);
     setError(null);
@@ -86,6 +91,17 @@ export function SignIn() {
       setBusy(false);
     }
   };
+
+  if (preparingDemo)
+    return (
+      <main className="signin" aria-busy="true">
+        <h1>Preparing your demo organization…</h1>
+        <p role="status">
+          Tributary is creating a chat organization on this computer to try it with. It opens here
+          in a moment.
+        </p>
+      </main>
+    );
 
   return (
     <main className="signin">
