@@ -1,6 +1,6 @@
 // Sign-in for a new account: the server URL first (checked with the server), then email and
 // password or an API key.
-import { useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
 import type { ServerCheck } from '../../../shared/ipc/accounts';
 import { api, errorText } from '../../bridge/api';
 import { ALL_MESSAGES_ROUTE, leaveScreen, replaceRoute, useUi } from '../../store/ui-store';
@@ -39,6 +39,13 @@ export function SignIn() {
   const preparingDemo = useUi(
     (s) => s.accounts.length === 0 && s.localRealm?.preparingDemo === true,
   );
+  // The route stays on sign-in (no account when the page opened): once the launcher's account
+  // arrives, the chat replaces this screen before it is painted.
+  const [waitedForDemo, setWaitedForDemo] = useState(false);
+  if (preparingDemo && !waitedForDemo) setWaitedForDemo(true);
+  useLayoutEffect(() => {
+    if (waitedForDemo && hasAccount) replaceRoute(ALL_MESSAGES_ROUTE);
+  }, [waitedForDemo, hasAccount]);
   const openDemo = async () => {
     setBusy(true);
     setError(null);
