@@ -78,6 +78,17 @@ describe('a launch and the local realm server process', () => {
     return { dataDir, accounts };
   }
 
+  function servicesOf(dataDir: string, realm: LocalRealm): MainServices {
+    return new MainServices({
+      dataDir,
+      vault: new FileVault(dataDir),
+      push: new PushHub().push,
+      appInfo: { runtime: 'browser', version: 'test', platform: 'linux' },
+      openExternal: () => undefined,
+      localRealm: realm,
+    });
+  }
+
   function localRealm(dataDir: string): LocalRealm {
     const realm = new LocalRealm({ dataDir, root, seed: 'demo' });
     realms.push(realm);
@@ -100,14 +111,7 @@ describe('a launch and the local realm server process', () => {
   it('does not wait on a first launch, and says the demo is being prepared until signed in', async () => {
     const { dataDir, accounts } = returningLaunch(null);
     const realm = localRealm(dataDir);
-    const services = new MainServices({
-      dataDir,
-      vault: new FileVault(dataDir),
-      push: new PushHub().push,
-      appInfo: { runtime: 'browser', version: 'test', platform: 'linux' },
-      openExternal: () => undefined,
-      localRealm: realm,
-    });
+    const services = servicesOf(dataDir, realm);
     // Nothing to repoint: the window may open while the realm is still created.
     await realm.settle(accounts, () => undefined);
     expect(realm.status().state).toBe('starting');
@@ -166,15 +170,7 @@ describe('a launch and the local realm server process', () => {
 
   it('does not sign the demo owner in again once removed, and signs in again when asked', async () => {
     const { dataDir } = returningLaunch(null);
-    const mainServices = (realm: LocalRealm) =>
-      new MainServices({
-        dataDir,
-        vault: new FileVault(dataDir),
-        push: new PushHub().push,
-        appInfo: { runtime: 'browser', version: 'test', platform: 'linux' },
-        openExternal: () => undefined,
-        localRealm: realm,
-      });
+    const mainServices = (realm: LocalRealm) => servicesOf(dataDir, realm);
     // A first launch: the demo owner is signed in once the server runs.
     const first = localRealm(dataDir);
     const one = mainServices(first);
