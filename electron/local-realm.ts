@@ -54,6 +54,8 @@ export class LocalRealm implements LocalRealmControl {
   /** Whether the remembered port was free just before the process was forked to listen on it. */
   private rememberedFree: Promise<boolean> | null = null;
   private starting: Promise<LocalRealmStatus> | null = null;
+  /** Whether signInWhenRunning is still waiting to sign in as the demo owner (said in status). */
+  private preparingDemo = false;
 
   constructor(private readonly options: LocalRealmOptions) {
     this.realmDir = join(options.dataDir, 'local-realm');
@@ -84,7 +86,9 @@ export class LocalRealm implements LocalRealmControl {
   }
 
   status(): LocalRealmStatus {
-    return this.process.status;
+    return this.preparingDemo
+      ? { ...this.process.status, preparingDemo: true }
+      : this.process.status;
   }
 
   /** Starts its process; resolves once it listens or could not start (never rejects). */
@@ -119,7 +123,10 @@ export class LocalRealm implements LocalRealmControl {
    */
   async settle(accounts: AccountStore, repoint: (from: string, to: string) => void): Promise<void> {
     const started = this.start();
-    if (accounts.list().length > 0 && (await this.rememberedFree)) {
+    // With no account (a first launch) there is nothing to repoint: the window opens while the
+    // realm is created, and signInWhenRunning adds its account at whatever address it gets.
+    if (accounts.list().length === 0) return;
+    if (await this.rememberedFree) {
       void started.then((status) => {
         const moved = this.movedFrom(status);
         if (moved !== null && status.state === 'running') repoint(moved, status.url);
@@ -150,17 +157,27 @@ export class LocalRealm implements LocalRealmControl {
    */
   signInWhenRunning(services: MainServices): Promise<void> {
     if (services.accounts.list().length > 0 || this.demoDeclined()) return Promise.resolve();
-    let stop = () => {};
+    let unsubscribe = () => {};
+    const stop = () => {
+      unsubscribe();
+      this.setPreparingDemo(false);
+    };
     const signIn = async (status: LocalRealmStatus) => {
       if (services.accounts.list().length > 0) return stop();
+      // A realm that cannot start leaves the page its sign-in form (and the banner's Retry).
+      if (status.state === 'failed' || status.state === 'stopped') this.setPreparingDemo(false);
       if (status.state !== 'running') return;
       await signInToLocalRealm(services, status.url, this.credentialsFile).catch((error: unknown) =>
         console.error('Tributary: signing in to the local realm failed', error),
       );
+      // Cleared after the account is added, so the page goes from waiting to the chat directly.
       if (services.accounts.list().length > 0) stop();
+      else this.setPreparingDemo(false);
     };
-    stop = this.subscribe((status) => void signIn(status));
-    return signIn(this.status());
+    unsubscribe = this.subscribe((status) => void signIn(status));
+    const current = this.status();
+    if (current.state !== 'failed' && current.state !== 'stopped') this.setPreparingDemo(true);
+    return signIn(current);
   }
 
   isLocalSite(site: string): boolean {
@@ -194,12 +211,19 @@ export class LocalRealm implements LocalRealmControl {
     return id;
   }
 
+  private setPreparingDemo(preparing: boolean): void {
+    if (this.preparingDemo === preparing) return;
+    this.preparingDemo = preparing;
+    this.changed(this.process.status);
+  }
+
   private changed(status: LocalRealmStatus): void {
     // Its port is kept for the next launch.
     if (status.state === 'running' && Number(new URL(status.url).port) !== this.remembered) {
       writeJsonFile(this.portFile, { port: Number(new URL(status.url).port) });
     }
-    for (const listener of this.listeners) listener(status);
+    const told = this.preparingDemo ? { ...status, preparingDemo: true } : status;
+    for (const listener of this.listeners) listener(told);
   }
 }
 

@@ -195,7 +195,7 @@ async function main(): Promise<void> {
       console.error(`The local realm server is not running: ${status.reason}.`);
     }
   });
-  const realmStarted = realm?.start();
+  void realm?.start();
   let host: BrowserHost | null = null;
   const shutdown = async (code: number) => {
     await host?.close().catch(() => undefined);
@@ -233,10 +233,10 @@ async function main(): Promise<void> {
   // below starts its own).
   if (host.services.accounts.list().length === 0) host.startSessions();
   if (realm) {
-    // A first launch signs in once the server runs, before it shows the window (else the page
-    // would flash the sign-in form); a returning one does not wait for the server at all.
-    if (host.services.accounts.list().length === 0) await realmStarted;
-    await realm.signInWhenRunning(host.services);
+    // A first launch signs in once the server runs, while the window already opens: the realm's
+    // status says preparingDemo until then, and the page waits instead of offering sign-in. A
+    // returning launch does not wait for the server at all.
+    void realm.signInWhenRunning(host.services);
   }
   for (const path of options.manifests) host.services.requestOpenManifest(path);
   for (const link of options.links) {

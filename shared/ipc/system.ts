@@ -46,12 +46,19 @@ export const systemMethods = {
  * "The local server {restarting.reason}" ("stopped unexpectedly (SIGKILL)") and "The local server
  * is not running: {failed.reason}" ("port 9991 is taken by another program", "the disk is full").
  */
-export type LocalRealmStatus =
+export type LocalRealmStatus = (
   | { state: 'starting' }
   | { state: 'running'; url: string }
   | { state: 'restarting'; reason: string; retryAt: number }
   | { state: 'failed'; reason: string }
-  | { state: 'stopped' };
+  | { state: 'stopped' }
+) & {
+  /**
+   * The launcher will sign in to it as the demo owner once it runs (a first launch, whose window
+   * opens while the realm is still being created): the page waits rather than offering sign-in.
+   */
+  preparingDemo?: boolean;
+};
 
 /**
  * Whether the page reaches the app's own process. Said by the transport itself, not by main: the

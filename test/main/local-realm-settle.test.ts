@@ -1,6 +1,7 @@
 // How a launch waits for the local realm server's process (electron/local-realm.ts, settle): a
 // returning launch whose port is still free starts its sessions while the server boots; a first
-// launch, or one whose port is taken, waits and repoints the stored account first; a port taken
+// launch does not wait (its status says preparingDemo until signed in); one whose port is taken
+// waits and repoints the stored account first; a port taken
 // while the server boots moves the running sessions afterwards. Against the real server process.
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -77,6 +78,17 @@ describe('a launch and the local realm server process', () => {
     return { dataDir, accounts };
   }
 
+  function servicesOf(dataDir: string, realm: LocalRealm): MainServices {
+    return new MainServices({
+      dataDir,
+      vault: new FileVault(dataDir),
+      push: new PushHub().push,
+      appInfo: { runtime: 'browser', version: 'test', platform: 'linux' },
+      openExternal: () => undefined,
+      localRealm: realm,
+    });
+  }
+
   function localRealm(dataDir: string): LocalRealm {
     const realm = new LocalRealm({ dataDir, root, seed: 'demo' });
     realms.push(realm);
@@ -96,11 +108,35 @@ describe('a launch and the local realm server process', () => {
     expect(accounts.list()[0]!.site).toBe(`http://127.0.0.1:${port}`);
   }, 60_000);
 
-  it('waits on a first launch, which has no account to start', async () => {
+  it('does not wait on a first launch, and says the demo is being prepared until signed in', async () => {
     const { dataDir, accounts } = returningLaunch(null);
     const realm = localRealm(dataDir);
+    const services = servicesOf(dataDir, realm);
+    // Nothing to repoint: the window may open while the realm is still created.
     await realm.settle(accounts, () => undefined);
-    expect(realm.status().state).toBe('running');
+    expect(realm.status().state).toBe('starting');
+    // What the page is told, and whether the account existed by then.
+    const told: { preparing: boolean; state: string; accounts: number }[] = [];
+    realm.subscribe((status) =>
+      told.push({
+        preparing: status.preparingDemo === true,
+        state: status.state,
+        accounts: services.accounts.list().length,
+      }),
+    );
+    services.start();
+    await realm.signInWhenRunning(services);
+    expect(realm.status()).toEqual({ state: 'starting', preparingDemo: true });
+    await realm.start();
+    // Signed in by its subscription once the realm runs.
+    await expect.poll(() => realm.status().preparingDemo).toBeUndefined();
+    expect(services.accounts.list()[0]?.site).toBe(realm.url);
+    expect(realm.status()).toEqual({ state: 'running', url: realm.url });
+    // Preparing until the account exists: the page never sees a running realm, no account, and
+    // no preparingDemo (which would show it the sign-in form).
+    expect(told.filter((t) => !t.preparing && t.accounts === 0)).toEqual([]);
+    expect(told.at(-1)).toEqual({ preparing: false, state: 'running', accounts: 1 });
+    await services.stop();
   }, 60_000);
 
   it('waits when the port is taken, and repoints the stored account before any session', async () => {
@@ -134,15 +170,7 @@ describe('a launch and the local realm server process', () => {
 
   it('does not sign the demo owner in again once removed, and signs in again when asked', async () => {
     const { dataDir } = returningLaunch(null);
-    const mainServices = (realm: LocalRealm) =>
-      new MainServices({
-        dataDir,
-        vault: new FileVault(dataDir),
-        push: new PushHub().push,
-        appInfo: { runtime: 'browser', version: 'test', platform: 'linux' },
-        openExternal: () => undefined,
-        localRealm: realm,
-      });
+    const mainServices = (realm: LocalRealm) => servicesOf(dataDir, realm);
     // A first launch: the demo owner is signed in once the server runs.
     const first = localRealm(dataDir);
     const one = mainServices(first);

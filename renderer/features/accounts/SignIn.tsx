@@ -1,6 +1,6 @@
 // Sign-in for a new account: the server URL first (checked with the server), then email and
 // password or an API key.
-import { useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
 import type { ServerCheck } from '../../../shared/ipc/accounts';
 import { api, errorText } from '../../bridge/api';
 import { ALL_MESSAGES_ROUTE, leaveScreen, replaceRoute, useUi } from '../../store/ui-store';
@@ -34,6 +34,18 @@ export function SignIn() {
   const demoListed = useUi((s) =>
     s.accounts.some((a) => s.localRealm?.state === 'running' && a.site === s.localRealm.url),
   );
+  // A first launch opens its window while the launcher still creates the demo organization and
+  // signs in to it: a form asking for a server would be the wrong thing to show for that second.
+  const preparingDemo = useUi(
+    (s) => s.accounts.length === 0 && s.localRealm?.preparingDemo === true,
+  );
+  // The route stays on sign-in (no account when the page opened): once the launcher's account
+  // arrives, the chat replaces this screen before it is painted.
+  const [waitedForDemo, setWaitedForDemo] = useState(false);
+  if (preparingDemo && !waitedForDemo) setWaitedForDemo(true);
+  useLayoutEffect(() => {
+    if (waitedForDemo && hasAccount) replaceRoute(ALL_MESSAGES_ROUTE);
+  }, [waitedForDemo, hasAccount]);
   const openDemo = async () => {
     setBusy(true);
     setError(null);
@@ -86,6 +98,17 @@ export function SignIn() {
       setBusy(false);
     }
   };
+
+  if (preparingDemo)
+    return (
+      <main className="signin" aria-busy="true">
+        <h1>Preparing your demo organization…</h1>
+        <p role="status">
+          Tributary is creating a chat organization on this computer to try it with. It opens here
+          in a moment.
+        </p>
+      </main>
+    );
 
   return (
     <main className="signin">
