@@ -167,6 +167,15 @@ export function navigate(route: Route): void {
  * Shows `route` in place of the current one, which leaves the history: a view that no longer exists
  * (a topic moved away) or a form that is done (sign-in) is never gone back to.
  */
+/**
+ * Back to the route a page opens on, as if it had opened with an account: the launch URL's view,
+ * else All messages until the home view (web_home_view) replaces it. For a first launch, whose
+ * page opens before the launcher has signed in to the demo realm (the sign-in route meanwhile).
+ */
+export function restoreStartRoute(): void {
+  uiStore.setState({ route: launchView ?? ALL_MESSAGES_ROUTE, routeChosen: launchView !== null });
+}
+
 export function replaceRoute(route: Route): void {
   uiStore.setState({ route, routeChosen: true });
 }

@@ -3,7 +3,13 @@
 import { useLayoutEffect, useState } from 'react';
 import type { ServerCheck } from '../../../shared/ipc/accounts';
 import { api, errorText } from '../../bridge/api';
-import { ALL_MESSAGES_ROUTE, leaveScreen, replaceRoute, useUi } from '../../store/ui-store';
+import {
+  ALL_MESSAGES_ROUTE,
+  leaveScreen,
+  replaceRoute,
+  restoreStartRoute,
+  useUi,
+} from '../../store/ui-store';
 import { useChatStoreApi } from '../../store/hooks';
 import { ConfirmAlert } from '../../lib/ui/Dialog';
 
@@ -39,12 +45,13 @@ export function SignIn() {
   const preparingDemo = useUi(
     (s) => s.accounts.length === 0 && s.localRealm?.preparingDemo === true,
   );
-  // The route stays on sign-in (no account when the page opened): once the launcher's account
-  // arrives, the chat replaces this screen before it is painted.
+  // The route went to sign-in (no account when the page opened): once the launcher's account
+  // arrives, the page's start route comes back before this screen is painted, so the home view
+  // (web_home_view) or the launch URL's view opens as on any other start.
   const [waitedForDemo, setWaitedForDemo] = useState(false);
   if (preparingDemo && !waitedForDemo) setWaitedForDemo(true);
   useLayoutEffect(() => {
-    if (waitedForDemo && hasAccount) replaceRoute(ALL_MESSAGES_ROUTE);
+    if (waitedForDemo && hasAccount) restoreStartRoute();
   }, [waitedForDemo, hasAccount]);
   const openDemo = async () => {
     setBusy(true);

@@ -68,6 +68,24 @@ describe('App shell', () => {
     expect(screen.getByLabelText('Server URL')).toBeTruthy();
   });
 
+  it('waits for the demo organization a first launch is preparing, then opens the home view', async () => {
+    uiStore.setState({ localRealm: null, routeChosen: false });
+    installBridge([]);
+    render(<App store={createChatStore()} />);
+    await screen.findByRole('heading', { name: 'Sign in to a chat server' });
+    push('localRealm', { state: 'starting', preparingDemo: true });
+    expect(screen.getByRole('heading', { name: 'Preparing your demo organization…' })).toBeTruthy();
+    expect(screen.queryByLabelText('Server URL')).toBeNull();
+
+    push('localRealm', { state: 'running', url: 'http://127.0.0.1:9991', preparingDemo: true });
+    push('accounts', { accounts: [LIVE_ACCOUNT], activeAccountId: 'a' });
+    push('localRealm', { state: 'running', url: 'http://127.0.0.1:9991' });
+    // The start route comes back, and the user's home view (the public default, Inbox) replaces
+    // it as on any start: not the sign-in form, and not a view the wait chose.
+    await waitFor(() => expect(uiStore.getState().route.kind).toBe('inbox'));
+    expect(screen.queryByRole('heading', { name: 'Sign in to a chat server' })).toBeNull();
+  });
+
   it("says the local server's outage, or why it could not start with a Retry", async () => {
     uiStore.setState({ localRealm: null });
     const fake = installBridge([]);
