@@ -237,6 +237,14 @@ async function main(): Promise<void> {
     // A first launch signs in once the server runs, while the window already opens: the realm's
     // status says preparingDemo until then, and the page waits instead of offering sign-in. A
     // returning launch does not wait for the server at all.
+    if (host.services.accounts.list().length === 0) {
+      // Said on the terminal once the window has the account (scripts and tests wait for it).
+      const unsubscribe = realm.subscribe((status) => {
+        if (status.preparingDemo || host.services.accounts.list().length === 0) return;
+        unsubscribe();
+        console.log('Signed in to the demo organization as its owner');
+      });
+    }
     void realm.signInWhenRunning(host.services);
   }
   for (const path of options.manifests) host.services.requestOpenManifest(path);

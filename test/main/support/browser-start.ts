@@ -2,6 +2,8 @@
 // the app's URL (with the per-launch secret), keeping every line it printed for the test to read.
 // Also the other Node processes tests start and crash (the realm server): spawnNode and crash.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -57,11 +59,17 @@ export async function spawnNode(
   return { child, lines, found };
 }
 
+/**
+ * `npm start -- --browser` on DIR; resolves once it prints its URL and, on a first launch (no
+ * account in DIR yet), once it has signed in to the demo organization, which it now does after
+ * printing the URL.
+ */
 export async function startBrowserMode(
   dataDir: string,
   args: string[],
   options: BrowserModeOptions = {},
 ): Promise<BrowserStart> {
+  const firstLaunch = !existsSync(join(dataDir, 'accounts.json'));
   const { child, lines, found } = await spawnNode(
     [
       ...(options.launcher ? ['scripts/launch.mjs'] : ['--import', 'tsx', 'scripts/start.ts']),
@@ -76,7 +84,28 @@ export async function startBrowserMode(
     /^Tributary is running at (\S+)$/,
     options,
   );
+  if (firstLaunch) await printed(child, lines, /^Signed in to the demo organization/);
   return { child, lines, appUrl: new URL(found[1]) };
+}
+
+/** Resolves once `child` has printed a line matching `wanted` (already or later). */
+function printed(child: ChildProcess, lines: string[], wanted: RegExp): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (!lines.some((line) => wanted.test(line))) return false;
+      clearInterval(poll);
+      child.off('exit', exited);
+      resolve();
+      return true;
+    };
+    const exited = () => {
+      clearInterval(poll);
+      reject(new Error(`exited before printing ${wanted}: ${lines.join('\n')}`));
+    };
+    const poll = setInterval(check, 20);
+    child.once('exit', exited);
+    check();
+  });
 }
 
 export async function stopBrowserMode(child: ChildProcess | undefined): Promise<void> {
