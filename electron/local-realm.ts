@@ -40,11 +40,6 @@ export interface LocalRealmOptions {
   /** The Node binary for the server's process (default: this process's own). */
   nodePath?: string;
   restartDelaysMs?: number[];
-  /**
-   * A first launch (no account yet): the server runs at the app's priority while the demo
-   * organization is created and signed in to, which the window waits for; niced afterwards.
-   */
-  firstLaunch?: boolean;
 }
 
 export class LocalRealm implements LocalRealmControl {
@@ -78,7 +73,6 @@ export class LocalRealm implements LocalRealmControl {
       anyPortIfTaken: true,
       nodePath: options.nodePath,
       restartDelaysMs: options.restartDelaysMs,
-      startInForeground: options.firstLaunch,
       onStatus: (status) => this.changed(status),
     });
   }
@@ -162,10 +156,7 @@ export class LocalRealm implements LocalRealmControl {
    * sessions have started.
    */
   signInWhenRunning(services: MainServices): Promise<void> {
-    if (services.accounts.list().length > 0 || this.demoDeclined()) {
-      this.process.inBackground();
-      return Promise.resolve();
-    }
+    if (services.accounts.list().length > 0 || this.demoDeclined()) return Promise.resolve();
     let unsubscribe = () => {};
     const stop = () => {
       unsubscribe();
@@ -223,8 +214,6 @@ export class LocalRealm implements LocalRealmControl {
   private setPreparingDemo(preparing: boolean): void {
     if (this.preparingDemo === preparing) return;
     this.preparingDemo = preparing;
-    // Nothing waits for the server's work any more (or it failed): back below the window's priority.
-    if (!preparing) this.process.inBackground();
     this.changed(this.process.status);
   }
 

@@ -151,9 +151,9 @@ async function main(): Promise<void> {
     );
   }
 
-  const firstLaunch = new AccountStore(options.dataDir).list().length === 0;
   const needsLocalRealm =
-    firstLaunch || existsSync(join(options.dataDir, 'local-realm', 'realm.sqlite3'));
+    new AccountStore(options.dataDir).list().length === 0 ||
+    existsSync(join(options.dataDir, 'local-realm', 'realm.sqlite3'));
 
   const electron = options.browser ? { reason: '--browser was given' } : findElectron();
   if ('path' in electron) {
@@ -182,7 +182,6 @@ async function main(): Promise<void> {
         root,
         seed: options.seed,
         largeScale: options.largeScale,
-        firstLaunch,
       })
     : null;
   // Said on the terminal too: where it listens (and as which process), and each outage.

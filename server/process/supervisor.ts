@@ -61,12 +61,6 @@ export interface RealmProcessOptions extends RealmProcessConfig {
   startTimeoutMs?: number;
   /** On the first start only: if the wanted port is taken, listen on any free one instead. */
   anyPortIfTaken?: boolean;
-  /**
-   * Start at the app's own priority until inBackground() (a first launch, whose window waits for
-   * the realm's creation: niced, that creation would wait behind the page's start). By default
-   * every child runs niced (REALM_NICENESS).
-   */
-  startInForeground?: boolean;
   onStatus?: (status: LocalRealmStatus) => void;
 }
 
@@ -101,19 +95,8 @@ export class RealmProcess {
   /** The first start (or the last Retry's). */
   private starting: Promise<LocalRealmStatus> | null = null;
 
-  /** Whether its processes run below the app's priority (a process can lower it, not raise it). */
-  private background: boolean;
-
   constructor(private readonly options: RealmProcessOptions) {
     this.port = options.port;
-    this.background = !options.startInForeground;
-  }
-
-  /** From now on below the app's priority: the running child and every restart. */
-  inBackground(): void {
-    if (this.background) return;
-    this.background = true;
-    lowerPriority(this.child?.pid);
   }
 
   get status(): LocalRealmStatus {
@@ -197,7 +180,7 @@ export class RealmProcess {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     this.child = child;
-    if (this.background) lowerPriority(child.pid);
+    lowerPriority(child.pid);
     return new Promise<Attempt>((resolve) => {
       let settled = false;
       let timedOut = false;

@@ -5,7 +5,7 @@
 // while the server boots moves the running sessions afterwards. Against the real server process.
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { getPriority, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,6 @@ import { AccountStore } from '../../electron/accounts/account-store';
 import { FileVault } from '../../electron/accounts/vault';
 import { MainServices } from '../../electron/services';
 import { PushHub } from '../../electron/push-hub';
-import { REALM_NICENESS } from '../../server/process/supervisor';
 import { LocalRealm } from '../../electron/local-realm';
 import { buildAll } from '../../scripts/build';
 
@@ -90,8 +89,8 @@ describe('a launch and the local realm server process', () => {
     });
   }
 
-  function localRealm(dataDir: string, firstLaunch = false): LocalRealm {
-    const realm = new LocalRealm({ dataDir, root, seed: 'demo', firstLaunch });
+  function localRealm(dataDir: string): LocalRealm {
+    const realm = new LocalRealm({ dataDir, root, seed: 'demo' });
     realms.push(realm);
     return realm;
   }
@@ -111,7 +110,7 @@ describe('a launch and the local realm server process', () => {
 
   it('does not wait on a first launch, and says the demo is being prepared until signed in', async () => {
     const { dataDir, accounts } = returningLaunch(null);
-    const realm = localRealm(dataDir, true);
+    const realm = localRealm(dataDir);
     const services = servicesOf(dataDir, realm);
     // Nothing to repoint: the window may open while the realm is still created.
     await realm.settle(accounts, () => undefined);
@@ -129,12 +128,8 @@ describe('a launch and the local realm server process', () => {
     await realm.signInWhenRunning(services);
     expect(realm.status()).toEqual({ state: 'starting', preparingDemo: true });
     await realm.start();
-    // The window waits for it: at the app's priority while the demo organization is prepared.
-    if (realm.status().preparingDemo)
-      expect(getPriority(realm.pid!)).toBe(getPriority(process.pid));
-    // Signed in by its subscription once the realm runs; then below the window's priority.
+    // Signed in by its subscription once the realm runs.
     await expect.poll(() => realm.status().preparingDemo).toBeUndefined();
-    expect(getPriority(realm.pid!)).toBe(REALM_NICENESS);
     expect(services.accounts.list()[0]?.site).toBe(realm.url);
     expect(realm.status()).toEqual({ state: 'running', url: realm.url });
     // Preparing until the account exists: the page never sees a running realm, no account, and

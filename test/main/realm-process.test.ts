@@ -94,22 +94,6 @@ describe('the local realm server process supervisor', () => {
     await expect.poll(() => alive(pid), { timeout: 10_000 }).toBe(false);
   }, 60_000);
 
-  it("runs a first launch's server at the app's priority until it is put in the background", async () => {
-    const { realm } = supervise({ startInForeground: true });
-    expect((await realm.start()).state).toBe('running');
-    const pid = realm.pid!;
-    // The window waits for the demo organization's creation: the server is not below it.
-    expect(getPriority(pid)).toBe(getPriority(process.pid));
-    realm.inBackground();
-    expect(getPriority(pid)).toBe(REALM_NICENESS);
-    // A restart after that stays in the background.
-    process.kill(pid, 'SIGKILL');
-    await expect
-      .poll(() => realm.status.state === 'running' && realm.pid !== pid, { timeout: 30_000 })
-      .toBe(true);
-    expect(getPriority(realm.pid!)).toBe(REALM_NICENESS);
-  }, 60_000);
-
   it('restarts a killed process on its port, gives up after too many deaths in a row, and retries', async () => {
     const { realm, seen } = supervise();
     const first = await realm.start();
