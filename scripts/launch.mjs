@@ -2,13 +2,18 @@
 // so a warm start does not load a TypeScript transpiler, and with a V8 code cache
 // (launch-code-cache.mjs), so it does not compile that bundle again either. When a source of that bundle is newer than
 // it (or it is missing), it runs scripts/start.ts through tsx instead, whose buildAll() refreshes
-// the bundle for the next start. Either way the arguments and printed lines are start.ts's own.
+// the bundle for the next start. Either way the arguments and printed lines are start.ts's own,
+// but for the URL, which launch-early.mjs prints before either loads.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runBundleWithCodeCache } from './launch-code-cache.mjs';
+import { launchEarly } from './launch-early.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+// The URL first (browser mode): the browser makes its tab while the rest below loads, and the
+// host answers the requests that come meanwhile once it has taken the socket over.
+globalThis.tributaryEarlyLaunch = await launchEarly(root, process.argv.slice(2));
 // The bundle and its sources, as scripts/build.ts builds it.
 const { bundle: bundlePath, inputs } = JSON.parse(
   readFileSync(join(root, 'scripts/start-bundle.json'), 'utf8'),

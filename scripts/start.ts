@@ -8,12 +8,18 @@
 // runs in its own process (electron/local-realm.ts): in browser mode this process supervises it;
 // the desktop app's main process supervises its own.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import envPaths from 'env-paths';
 import { buildAll } from './build';
+import {
+  electronFetchMarker,
+  electronMissingReason,
+  installedElectron,
+  openInBrowser,
+  parseStartArgs,
+  type EarlyLaunch,
+} from './launch-early.mjs';
 import { startBrowserHost, type BrowserHost } from '../electron/host/host';
 import { FileVault } from '../electron/accounts/vault';
 import { AccountStore } from '../electron/accounts/account-store';
@@ -38,46 +44,24 @@ interface StartOptions {
 }
 
 function parseOptions(argv: string[]): StartOptions {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      browser: { type: 'boolean', default: false },
-      'no-open': { type: 'boolean', default: false },
-      port: { type: 'string', default: '0' },
-      data: { type: 'string' },
-      seed: { type: 'string', default: 'demo' },
-      'large-scale': { type: 'string', default: '1' },
-      help: { type: 'boolean', short: 'h' },
-      open: { type: 'string', multiple: true },
-    },
-  });
-  if (values.help) {
+  const args = parseStartArgs(argv);
+  if (args.help) {
     console.log(
       'usage: npm start -- [--browser] [--no-open] [--port N] [--data DIR] [--open tributary://…]\n' +
         '                    [--seed demo|large] [--large-scale F] [manifest.json]',
     );
     process.exit(0);
   }
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`--port must be an integer between 0 and 65535, got ${values.port}`);
-  }
-  const seed = SEED_KINDS.find((kind) => kind === values.seed && kind !== 'empty');
-  if (seed === undefined) throw new Error(`--seed must be demo or large, got ${values.seed}`);
-  const largeScale = Number(values['large-scale']);
-  if (!(largeScale > 0 && largeScale <= 10)) {
-    throw new Error(`--large-scale must be above 0 and at most 10, got ${values['large-scale']}`);
-  }
+  const seed = SEED_KINDS.find((kind) => kind === args.seed)!;
   return {
     seed,
-    largeScale,
-    browser: values.browser ?? false,
-    open: !values['no-open'],
-    port,
-    dataDir: resolve(values.data ?? envPaths('tributary', { suffix: '' }).data),
-    manifests: positionals.filter((arg) => !isDeepLinkUrl(arg)).map((path) => resolve(path)),
-    links: [...(values.open ?? []), ...positionals.filter(isDeepLinkUrl)],
+    largeScale: args.largeScale,
+    browser: args.browser,
+    open: args.open,
+    port: args.port,
+    dataDir: args.dataDir,
+    manifests: args.positionals.filter((arg) => !isDeepLinkUrl(arg)).map((path) => resolve(path)),
+    links: [...args.openLinks, ...args.positionals.filter(isDeepLinkUrl)],
   };
 }
 
@@ -86,57 +70,35 @@ function parseOptions(argv: string[]): StartOptions {
  * require('electron') would itself start an unbounded download.
  */
 function findElectron(): { path: string } | { reason: string } {
-  const electronDir = join(root, 'node_modules', 'electron');
-  const installed = () => {
-    const pathFile = join(electronDir, 'path.txt');
-    if (!existsSync(pathFile)) return null;
-    const binary = join(electronDir, 'dist', readFileSync(pathFile, 'utf8').trim());
-    return existsSync(binary) ? binary : null;
+  const installed = installedElectron(root);
+  if (installed) return { path: installed };
+  const missing = electronMissingReason(root);
+  if (missing) return { reason: missing };
+  // One attempt per day: a network that drops packets would otherwise cost the timeout every start.
+  console.log('The Electron runtime is not downloaded; trying once to fetch it...');
+  const attempt = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules', 'electron', 'install.js')],
+    { stdio: 'ignore', timeout: ELECTRON_FETCH_TIMEOUT_MS },
+  );
+  const fetched = installedElectron(root);
+  if (fetched) return { path: fetched };
+  const marker = electronFetchMarker(root);
+  mkdirSync(dirname(marker), { recursive: true });
+  writeFileSync(marker, new Date().toISOString());
+  return {
+    reason: attempt.error
+      ? `fetching the Electron runtime failed (${attempt.error.message})`
+      : 'the Electron runtime could not be downloaded here',
   };
-  let binary = installed();
-  if (!binary) {
-    if (!existsSync(join(electronDir, 'install.js'))) {
-      return { reason: 'the electron package is not installed' };
-    }
-    // One attempt per day: a network that drops packets would otherwise cost the timeout every start.
-    const marker = join(root, 'node_modules', '.cache', 'tributary', 'electron-fetch-failed');
-    if (existsSync(marker) && Date.now() - statSync(marker).mtimeMs < 24 * 3600 * 1000) {
-      return {
-        reason: `the Electron runtime could not be downloaded earlier (delete ${marker} to retry)`,
-      };
-    }
-    console.log('The Electron runtime is not downloaded; trying once to fetch it...');
-    const attempt = spawnSync(process.execPath, [join(electronDir, 'install.js')], {
-      stdio: 'ignore',
-      timeout: ELECTRON_FETCH_TIMEOUT_MS,
-    });
-    binary = installed();
-    if (!binary) {
-      mkdirSync(dirname(marker), { recursive: true });
-      writeFileSync(marker, new Date().toISOString());
-      return {
-        reason: attempt.error
-          ? `fetching the Electron runtime failed (${attempt.error.message})`
-          : 'the Electron runtime could not be downloaded here',
-      };
-    }
-  }
-  return { path: binary };
 }
 
-function openInBrowser(url: string): void {
-  const opener =
-    process.platform === 'darwin'
-      ? 'open'
-      : ['/usr/bin/xdg-open', '/usr/local/bin/xdg-open', '/bin/xdg-open'].find(existsSync);
-  if (!opener) {
-    console.log('(no xdg-open here: open the URL above yourself)');
-    return;
-  }
-  spawn(opener, [url], { stdio: 'ignore', detached: true })
-    .on('error', () => undefined)
-    .unref();
-}
+/**
+ * The socket scripts/launch.mjs bound, with the URL it printed, before it loaded this bundle
+ * (launch-early.mjs); null when it did not (run by tsx, or not surely browser mode).
+ */
+const early =
+  (globalThis as { tributaryEarlyLaunch?: EarlyLaunch | null }).tributaryEarlyLaunch ?? null;
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
@@ -157,6 +119,7 @@ async function main(): Promise<void> {
 
   const electron = options.browser ? { reason: '--browser was given' } : findElectron();
   if ('path' in electron) {
+    await early?.close();
     const args = [join(root, 'dist/electron/main.cjs'), '--data', options.dataDir];
     if (needsLocalRealm) {
       // Main forks the server with this Node: better-sqlite3 is built for it, not for Electron's.
@@ -211,6 +174,7 @@ async function main(): Promise<void> {
     vault: new FileVault(options.dataDir),
     rendererDir: join(root, 'dist/renderer'),
     port: options.port,
+    listening: early ?? undefined,
     // Pages left open by a crashed or restarted launch reconnect (electron/host/launch-record.ts).
     resumeLastLaunch: true,
     version: (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string })
@@ -250,8 +214,10 @@ async function main(): Promise<void> {
   for (const link of options.links) {
     if (!host.services.shell.requestOpenLink(link)) console.warn(`Not a Tributary link: ${link}`);
   }
-  console.log(`Tributary is running at ${host.url}`);
-  if (options.open) openInBrowser(host.url);
+  if (!early) {
+    console.log(`Tributary is running at ${host.url}`);
+    if (options.open) openInBrowser(host.url);
+  }
   launched();
 }
 

@@ -1,6 +1,7 @@
 // Browser mode: a Node process runs the same main-process services, serves the built renderer
 // (dist/renderer) with the app's CSP, and the WebSocket bridge, on 127.0.0.1 only. A secret generated
 // per launch travels in the URL fragment (never sent in HTTP requests) and the bridge requires it.
+// `npm start` binds the socket before this module loads (early-listener.mjs) and hands it over.
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -9,7 +10,8 @@ import { PushHub } from '../push-hub';
 import { MainServices, type MainServicesOptions } from '../services';
 import { BridgeServer } from './bridge-server';
 import { MediaCredential } from './media-credential';
-import { newSecret, readLaunchRecord, writeLaunchRecord } from './launch-record';
+import { writeLaunchRecord } from './launch-record';
+import { listenForLaunch, type LaunchListener } from './early-listener.mjs';
 import { MEDIA_COOKIE, UNSENT_HANDOVER_PATH } from '../../shared/ipc/wire';
 import { clearingCookies, importUnsent } from './unsent-handover';
 import { contentSecurityPolicy, SECURITY_HEADERS } from './csp';
@@ -54,6 +56,12 @@ export interface BrowserHostOptions extends Omit<
   openExternal?: (url: string) => Promise<void> | void;
   version?: string;
   /**
+   * The socket the launcher bound before loading the host (early-listener.mjs): the host serves
+   * on it, with its port and secret, instead of binding one (`port` and `resumeLastLaunch` were
+   * applied when it was bound).
+   */
+  listening?: LaunchListener;
+  /**
    * Awaited after the host listens and before the accounts' sessions start (the launcher waits
    * for the local realm server's process here, which may move an account to another port).
    */
@@ -84,9 +92,14 @@ export interface BrowserHost {
 }
 
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
-  const last =
-    options.resumeLastLaunch && options.dataDir ? readLaunchRecord(options.dataDir) : null;
-  let secret = last?.secret ?? newSecret();
+  const listener =
+    options.listening ??
+    (await listenForLaunch({
+      port: options.port,
+      dataDir: options.dataDir,
+      resumeLastLaunch: options.resumeLastLaunch,
+    }));
+  const { port, secret, last } = listener;
   const hub = new PushHub();
   const services = new MainServices({
     ...options,
@@ -98,7 +111,6 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     },
     openExternal: options.openExternal ?? (() => undefined),
   });
-  let port = 0;
   const origins = () => [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
   const hosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
   const media = new MediaCredential();
@@ -124,7 +136,16 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     tempDir: join(options.dataDir ?? tmpdir(), 'tmp-uploads'),
   });
 
-  const app: FastifyInstance = Fastify({ logger: false, schemaController: NO_SCHEMAS });
+  let handleRequest: Parameters<LaunchListener['handOver']>[0] = () => undefined;
+  const app: FastifyInstance = Fastify({
+    logger: false,
+    schemaController: NO_SCHEMAS,
+    // Fastify's routing on the socket already bound; it is handed over once the routes are ready.
+    serverFactory: (handler) => {
+      handleRequest = handler;
+      return listener.server;
+    },
+  });
   // Only our own host names: a DNS-rebinding page under another name gets nothing.
   app.addHook('onRequest', async (request, reply) => {
     if (!hosts().includes(request.headers.host ?? '')) {
@@ -205,21 +226,11 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     if (clear.length) reply.header('set-cookie', clearingCookies(clear));
     return { handedOver };
   });
-  app.server.on('upgrade', (request, socket, head) => {
+  await app.ready();
+  listener.handOver(handleRequest, (request, socket, head) => {
     startSessionsForPage();
     bridge.handleUpgrade(request, socket, head);
   });
-  const wanted = options.port || last?.port || 0;
-  try {
-    await app.listen({ host: '127.0.0.1', port: wanted });
-  } catch (error) {
-    // The last launch's port is taken by something else: a fresh one, and a fresh secret with it.
-    if (!last || options.port || (error as { code?: string }).code !== 'EADDRINUSE') throw error;
-    secret = newSecret();
-    await app.listen({ host: '127.0.0.1', port: 0 });
-  }
-  const address = app.server.address();
-  port = typeof address === 'object' && address ? address.port : 0;
   // Secrets whose pages' sealed leftovers this launch opens (unsent-handover.ts).
   let secrets = [secret];
   if (options.resumeLastLaunch && options.dataDir) {
@@ -255,6 +266,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       bridge.close();
       await services.stop();
       await app.close();
+      // Fastify leaves a server it did not make listen to whoever made it.
+      await listener.close();
     },
   };
 }

@@ -4,9 +4,11 @@
 // everything it still holds (typed text, messages it could not hand over), instead of pointing at
 // a host that refuses it. The file is the vault's neighbour and as private (0600): whoever can
 // read it can read the vault's key file too.
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { readJsonFile, writeJsonFile } from '../storage/json-file';
+import { writeJsonFile } from '../storage/json-file';
+import { LAUNCH_RECORD_FILE } from './launch-record-file.mjs';
+
+export { newSecret, readLaunchRecord } from './launch-record-file.mjs';
 
 export interface LaunchRecord {
   port: number;
@@ -21,18 +23,6 @@ export interface LaunchRecord {
 /** How many earlier secrets are kept. */
 const EARLIER_KEPT = 5;
 
-const FILE = 'browser-host.json';
-
-export function readLaunchRecord(dataDir: string): LaunchRecord | null {
-  const record = readJsonFile<Partial<LaunchRecord> | null>(join(dataDir, FILE), null);
-  if (!record || typeof record.port !== 'number' || typeof record.secret !== 'string') return null;
-  if (record.secret.length < 32) return null;
-  const earlier = Array.isArray(record.earlierSecrets)
-    ? record.earlierSecrets.filter((s): s is string => typeof s === 'string')
-    : [];
-  return { port: record.port, secret: record.secret, earlierSecrets: earlier };
-}
-
 /** Writes this launch's record; a secret that changed is kept among the earlier ones. */
 export function writeLaunchRecord(
   dataDir: string,
@@ -44,10 +34,6 @@ export function writeLaunchRecord(
     ...record,
     earlierSecrets: [...new Set(earlier)].filter((s) => s !== record.secret).slice(0, EARLIER_KEPT),
   };
-  writeJsonFile(join(dataDir, FILE), next);
+  writeJsonFile(join(dataDir, LAUNCH_RECORD_FILE), next);
   return next;
-}
-
-export function newSecret(): string {
-  return randomBytes(32).toString('base64url');
 }

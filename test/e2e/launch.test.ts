@@ -55,25 +55,36 @@ describe('npm start launcher', () => {
     expect(statSync(join(root, START_BUNDLE)).size).toBeGreaterThan(0);
   });
 
-  it("prints start.ts's lines and serves the app", { timeout: 60_000 }, async () => {
-    expect(lines[0]).toBe('Running in browser mode: --browser was given.');
-    // A first launch prints its URL while the demo realm is still created: its line may follow.
-    await expect
-      .poll(
-        () =>
-          lines.some((line) =>
-            /^local realm server listening on http:\/\/127\.0\.0\.1:\d+ \(process \d+\)$/.test(
-              line,
+  it(
+    "prints its URL first, then start.ts's lines, and serves the app",
+    { timeout: 60_000 },
+    async () => {
+      // The URL before the start bundle loads (scripts/launch-early.mjs); start.ts's lines follow,
+      // and a first launch's realm line once the demo realm is created.
+      expect(lines[0]).toMatch(/^Tributary is running at /);
+      await expect
+        .poll(() => lines.includes('Running in browser mode: --browser was given.'), {
+          timeout: 30_000,
+        })
+        .toBe(true);
+      await expect
+        .poll(
+          () =>
+            lines.some((line) =>
+              /^local realm server listening on http:\/\/127\.0\.0\.1:\d+ \(process \d+\)$/.test(
+                line,
+              ),
             ),
-          ),
-        { timeout: 30_000 },
-      )
-      .toBe(true);
-    expect(appUrl.hash).toMatch(/^#secret=/);
-    const page = await fetch(new URL('/', appUrl));
-    expect(page.status).toBe(200);
-    expect(await page.text()).toContain('<div id="root">');
-  });
+          { timeout: 30_000 },
+        )
+        .toBe(true);
+      expect(lines.filter((line) => line.startsWith('Tributary is running at'))).toHaveLength(1);
+      expect(appUrl.hash).toMatch(/^#secret=/);
+      const page = await fetch(new URL('/', appUrl));
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<div id="root">');
+    },
+  );
 
   it('keeps the compiled start bundle for the next launch', async () => {
     const bundle = join(root, START_BUNDLE);

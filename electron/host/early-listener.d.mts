@@ -1,0 +1,26 @@
+// Types of early-listener.mjs (plain JavaScript: the launcher binds before any transpiler loads).
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { LaunchRecord } from './launch-record';
+
+export interface LaunchListener {
+  server: Server;
+  port: number;
+  /** The bridge secret this launch's URL carries. */
+  secret: string;
+  /** The last launch's record, read before binding (null without one or without resuming). */
+  last: LaunchRecord | null;
+  /** Gives the socket to the host's handlers; what arrived meanwhile goes to them now, in order. */
+  handOver(
+    onRequest: (request: IncomingMessage, response: ServerResponse) => void,
+    onUpgrade: (request: IncomingMessage, socket: Duplex, head: Buffer) => void,
+  ): void;
+  /** Stops listening; drops what still waits for a host that never came. */
+  close(): Promise<void>;
+}
+
+export function listenForLaunch(options: {
+  port?: number;
+  dataDir?: string;
+  resumeLastLaunch?: boolean;
+}): Promise<LaunchListener>;
