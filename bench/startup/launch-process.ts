@@ -72,6 +72,15 @@ export interface TimedLaunch<T> {
   seen: T;
 }
 
+/**
+ * With BENCH_LAUNCHER_PROFILE=DIR, each launcher writes a V8 CPU profile of its whole run into DIR
+ * (Node's --cpu-prof, which NODE_OPTIONS does not accept), for DevTools or a script.
+ */
+function launcherProfileArgs(): string[] {
+  const dir = process.env.BENCH_LAUNCHER_PROFILE;
+  return dir ? ['--cpu-prof', '--cpu-prof-dir', dir] : [];
+}
+
 /** `npm start -- --browser --no-open --port 0 --data DIR` (as `node scripts/launch.mjs`), timed. */
 export async function timeLaunch<T>(
   browser: Browser,
@@ -90,7 +99,11 @@ export async function timeLaunch<T>(
   const t0 = performance.now();
   const child = spawn(
     process.execPath,
-    [join(root, 'scripts/launch.mjs'), '--browser', '--no-open', '--port', '0', '--data', dataDir],
+    [
+      ...launcherProfileArgs(),
+      join(root, 'scripts/launch.mjs'),
+      ...['--browser', '--no-open', '--port', '0', '--data', dataDir],
+    ],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   try {
