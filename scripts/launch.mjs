@@ -1,46 +1,12 @@
-// `npm start`: runs dist/start.cjs (scripts/start.ts bundled by scripts/build.ts) with plain node,
-// so a warm start does not load a TypeScript transpiler, and with a V8 code cache
-// (launch-code-cache.mjs), so it does not compile that bundle again either. When a source of that bundle is newer than
-// it (or it is missing), it runs scripts/start.ts through tsx instead, whose buildAll() refreshes
-// the bundle for the next start. Either way the arguments and printed lines are start.ts's own,
-// but for the URL, which launch-early.mjs prints before either loads.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { runBundleWithCodeCache } from './launch-code-cache.mjs';
+// `npm start`. First, in browser mode, the host's socket and the URL (launch-early.mjs): the
+// browser makes its tab while the rest loads. Then start.ts, from its bundle when that is fresh
+// (launch-start.mjs), whose host takes the socket over and answers what the page asked meanwhile.
+// Either way the arguments and the other printed lines are start.ts's own.
+import { fileURLToPath } from 'node:url';
 import { launchEarly } from './launch-early.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-// The URL first (browser mode): the browser makes its tab while the rest below loads, and the
-// host answers the requests that come meanwhile once it has taken the socket over.
 globalThis.tributaryEarlyLaunch = await launchEarly(root, process.argv.slice(2));
-// The bundle and its sources, as scripts/build.ts builds it.
-const { bundle: bundlePath, inputs } = JSON.parse(
-  readFileSync(join(root, 'scripts/start-bundle.json'), 'utf8'),
-);
-const bundle = join(root, bundlePath);
-
-function newestMtime(path) {
-  // One stat per entry (no existsSync before it): the walk is on every start's path.
-  const stat = statSync(path, { throwIfNoEntry: false });
-  if (!stat) return 0;
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = 0;
-  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
-  return newest;
-}
-
-// Each input's newest time, walked once: the bundle's own build check (scripts/build.ts) starts
-// from these instead of walking the same folders again.
-const newest = new Map(inputs.map((input) => [input, newestMtime(join(root, input))]));
-const built = existsSync(bundle) ? statSync(bundle) : null;
-const fresh = built !== null && inputs.every((input) => newest.get(input) <= built.mtimeMs);
-
-if (fresh) {
-  globalThis.tributaryInputTimes = newest;
-  runBundleWithCodeCache(bundle, built);
-} else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import(pathToFileURL(join(root, 'scripts/start.ts')).href);
-}
+// Loaded after the URL: nothing of it is needed to print it.
+const { runStart } = await import('./launch-start.mjs');
+await runStart(root);
