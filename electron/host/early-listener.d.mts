@@ -15,7 +15,7 @@ export interface LaunchListener {
     onRequest: (request: IncomingMessage, response: ServerResponse) => void,
     onUpgrade: (request: IncomingMessage, socket: Duplex, head: Buffer) => void,
   ): void;
-  /** Stops listening; drops what still waits for a host that never came. */
+  /** Stops listening and drops every connection, and what still waits for a host. */
   close(): Promise<void>;
 }
 

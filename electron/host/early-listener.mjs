@@ -45,10 +45,11 @@ export async function listenForLaunch({ port = 0, dataDir, resumeLastLaunch = fa
         else onRequest(held.request, held.response);
       }
     },
+    /** Stops listening and drops every connection: the launch is ending. */
     close() {
       return new Promise((resolve) => {
         server.close(() => resolve());
-        server.closeIdleConnections();
+        server.closeAllConnections();
         for (const held of waiting.splice(0)) (held.socket ?? held.response).destroy();
       });
     },
