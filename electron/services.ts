@@ -92,6 +92,8 @@ export class MainServices {
   private readonly sessions = new Map<string, AccountSession>();
   private readonly launchRequests: OpenManifestRequest[] = [];
   private stopWatchingLocalRealm: (() => void) | null = null;
+  /** Set by stop(): a start in turns still under way starts nothing more. */
+  private stopped = false;
 
   constructor(private readonly options: MainServicesOptions) {
     this.accounts = new AccountStore(options.dataDir);
@@ -143,8 +145,45 @@ export class MainServices {
   /** Starts every stored account's session: all accounts stay connected at once. */
   start(): void {
     for (const record of this.accounts.list()) this.startSession(record);
-    // The window hears of the local server's outages; once it is back, its accounts poll at once
-    // instead of waiting out their backoff.
+    this.watchLocalRealm();
+  }
+
+  /**
+   * start() in turns of the event loop: each account's cache is opened in a turn of its own and
+   * its session made in the next, the active account's first. Each is synchronous work (the
+   * cache's file opened and read, its first cipher, the outbox's and drafts' files) that would
+   * otherwise run as one stretch; a request that comes meanwhile (the page's files, the bridge's
+   * handshake) is answered between the turns instead of after all of them.
+   */
+  async startInTurns(): Promise<void> {
+    const active = this.accounts.activeAccountId;
+    const records = [...this.accounts.list()].sort(
+      (a, b) => Number(b.id === active) - Number(a.id === active),
+    );
+    for (const record of records) {
+      await nextTurn();
+      if (this.stopped) return;
+      // Signed in meanwhile (a first launch's demo account): started by then.
+      if (this.sessions.has(record.id)) continue;
+      const apiKey = this.options.vault.get(record.id);
+      if (!apiKey) continue;
+      const cache = this.openCache(record);
+      await nextTurn();
+      if (this.stopped || this.sessions.has(record.id)) {
+        cache?.close();
+        if (this.stopped) return;
+        continue;
+      }
+      this.startSession(record, { apiKey, cache });
+    }
+    this.watchLocalRealm();
+  }
+
+  /**
+   * The window hears of the local server's outages; once it is back, its accounts poll at once
+   * instead of waiting out their backoff.
+   */
+  private watchLocalRealm(): void {
     this.stopWatchingLocalRealm ??=
       this.options.localRealm?.subscribe((status) => {
         this.options.push('localRealm', status);
@@ -158,6 +197,7 @@ export class MainServices {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     this.stopWatchingLocalRealm?.();
     this.stopWatchingLocalRealm = null;
     await Promise.all([...this.sessions.values()].map((session) => session.stop()));
@@ -468,8 +508,18 @@ export class MainServices {
     });
   }
 
-  private startSession(record: AccountRecord): void {
-    const apiKey = this.options.vault.get(record.id);
+  private openCache(record: AccountRecord) {
+    return this.options.noCache
+      ? null
+      : openAccountCache(this.options.dataDir, this.options.vault, record);
+  }
+
+  /** `opened`: its key and cache, when startInTurns read them a turn before. */
+  private startSession(
+    record: AccountRecord,
+    opened?: { apiKey: string; cache: ReturnType<typeof openAccountCache> },
+  ): void {
+    const apiKey = opened?.apiKey ?? this.options.vault.get(record.id);
     if (!apiKey) return;
     const session = new AccountSession({
       record,
@@ -482,9 +532,7 @@ export class MainServices {
       onConnection: () => this.pushAccounts(),
       activity: this.activity,
       presenceIntervalMs: this.options.presenceIntervalMs,
-      cache: this.options.noCache
-        ? null
-        : openAccountCache(this.options.dataDir, this.options.vault, record),
+      cache: opened ? opened.cache : this.openCache(record),
       syncOptions: this.options.syncOptions,
       cachedRegisterWaitMs: this.options.cachedRegisterWaitMs,
     });
@@ -520,3 +568,5 @@ export class MainServices {
     return changed;
   }
 }
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -84,7 +84,10 @@ export interface BrowserHost {
   secret: string;
   services: MainServices;
   hub: PushHub;
-  /** Starts the accounts' sessions now if they wait for a page (`startSessionsAfterUrl`). */
+  /**
+   * Starts the accounts' sessions now (in turns) if they wait for a page
+   * (`startSessionsAfterUrl`); the pages' calls wait for them.
+   */
   startSessions(): void;
   /** Drops the pages' bridge sockets; they reconnect and replay the current state. */
   disconnectPages(): void;
@@ -243,15 +246,21 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     if (sessionsStarting) return;
     sessionsStarting = true;
     clearTimeout(withoutPage);
-    services.start();
-    markSessionsStarted();
+    // In turns: the page's files and its bridge handshake are answered between them.
+    void services
+      .startInTurns()
+      .catch((error: unknown) => console.error('Tributary: starting the accounts failed', error))
+      .then(markSessionsStarted);
   };
   // A turn later: the answer being sent (the script, the bridge's handshake) goes out first.
   startSessionsForPage = () => setImmediate(startSessions);
   const withoutPage = options.startSessionsAfterUrl
     ? setTimeout(startSessions, SESSIONS_WITHOUT_PAGE_MS)
     : undefined;
-  if (!options.startSessionsAfterUrl || pageAsked) startSessions();
+  if (!options.startSessionsAfterUrl || pageAsked) {
+    startSessions();
+    await sessionsStarted;
+  }
 
   return {
     url: `http://127.0.0.1:${port}/#secret=${secret}`,

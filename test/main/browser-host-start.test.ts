@@ -252,10 +252,45 @@ describe('the sessions of a launch that prints its URL first', () => {
     expect(sessionRuns(host, accountId)).toBe(true);
   });
 
+  it("start in turns, the active account's first", async () => {
+    const { dataDir, accountId } = returningDataDir();
+    // A second account, made the active one: it starts first though it is listed second.
+    const member = realm.users.emma;
+    const store = new AccountStore(dataDir);
+    store.upsert({
+      id: 'acct-member',
+      site: realm.url,
+      email: member.email,
+      userId: member.user_id,
+      realmName: 'Demo',
+      featureLevel: 372,
+      secretBackend: 'file-0600',
+      addedAt: Date.now(),
+    });
+    store.setActive('acct-member');
+    new FileVault(dataDir).put('acct-member', member.api_key);
+    const host = await startBrowserHost({
+      dataDir,
+      vault: new FileVault(dataDir),
+      rendererDir: writeRenderer(dataDir),
+      startSessionsAfterUrl: true,
+    });
+    started.push({ host, dataDir });
+    host.startSessions();
+    // Nothing in the caller's turn: the event loop (a page's request) runs before each start.
+    expect(sessionRuns(host, 'acct-member') || sessionRuns(host, accountId)).toBe(false);
+    const seen: string[][] = [];
+    while (!sessionRuns(host, accountId)) {
+      await new Promise((resolve) => setImmediate(resolve));
+      seen.push(['acct-member', accountId].filter((id) => sessionRuns(host, id)));
+    }
+    expect(seen.find((ids) => ids.length > 0)).toEqual(['acct-member']);
+  });
+
   it('start when the launcher asks, once only', async () => {
     const { host, accountId } = await launch(true);
     host.startSessions();
-    expect(sessionRuns(host, accountId)).toBe(true);
+    await eventually(() => sessionRuns(host, accountId));
     const session = host.services.session(accountId);
     host.startSessions();
     await (await fetch(`http://127.0.0.1:${host.port}/assets/app-1a2b.js`)).text();
