@@ -6,7 +6,8 @@ export interface StartArgs {
   browser: boolean;
   open: boolean;
   port: number;
-  dataDir: string;
+  /** Undefined without --data: then defaultDataDir(). */
+  dataDir: string | undefined;
   seed: 'demo' | 'large';
   largeScale: number;
   /** `--open LINK` values. */
@@ -19,6 +20,8 @@ export interface EarlyLaunch extends LaunchListener {
 }
 
 export function parseStartArgs(argv: string[]): StartArgs;
+
+export function defaultDataDir(): Promise<string>;
 
 export function installedElectron(root: string): string | null;
 

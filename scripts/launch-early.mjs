@@ -5,11 +5,11 @@
 // bundle and builds the host, which takes the socket over and answers what the page asked
 // meanwhile. Small and plain JavaScript on purpose: everything it loads is on the path to the URL.
 // scripts/start.ts reads its arguments and finds Electron with the same functions.
-import { spawn } from 'node:child_process';
+// What it needs only on some paths (env-paths without --data, child_process to open the browser)
+// it loads there.
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import envPaths from 'env-paths';
 import { listenForLaunch } from '../electron/host/early-listener.mjs';
 
 const START_OPTIONS = {
@@ -26,7 +26,10 @@ const START_OPTIONS = {
 /** The seeds a fresh local realm may be made with (server/config.ts's SEED_KINDS but 'empty'). */
 const START_SEEDS = ['demo', 'large'];
 
-/** `npm start`'s arguments, checked; throws an Error that says what is wrong. */
+/**
+ * `npm start`'s arguments, checked; throws an Error that says what is wrong. `dataDir` is
+ * undefined without `--data` (then defaultDataDir()).
+ */
 export function parseStartArgs(argv) {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -49,12 +52,18 @@ export function parseStartArgs(argv) {
     browser: values.browser,
     open: !values['no-open'],
     port,
-    dataDir: resolve(values.data ?? envPaths('tributary', { suffix: '' }).data),
+    dataDir: values.data === undefined ? undefined : resolve(values.data),
     seed: values.seed,
     largeScale,
     openLinks: values.open ?? [],
     positionals,
   };
+}
+
+/** Where Tributary keeps its data when `--data` is not given (~/.local/share/tributary on Linux). */
+export async function defaultDataDir() {
+  const { default: envPaths } = await import('env-paths');
+  return envPaths('tributary', { suffix: '' }).data;
 }
 
 /** The Electron binary, if installed; found by path (require('electron') would start a download). */
@@ -97,9 +106,11 @@ export function openInBrowser(url) {
     console.log('(no xdg-open here: open the URL above yourself)');
     return;
   }
-  spawn(opener, [url], { stdio: 'ignore', detached: true })
-    .on('error', () => undefined)
-    .unref();
+  void import('node:child_process').then(({ spawn }) =>
+    spawn(opener, [url], { stdio: 'ignore', detached: true })
+      .on('error', () => undefined)
+      .unref(),
+  );
 }
 
 /**
@@ -115,8 +126,9 @@ export async function launchEarly(root, argv) {
     return null;
   }
   if (options.help || (!options.browser && electronMissingReason(root) === null)) return null;
+  const dataDir = options.dataDir ?? (await defaultDataDir());
   try {
-    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   } catch {
     return null;
   }
@@ -124,7 +136,7 @@ export async function launchEarly(root, argv) {
   try {
     listener = await listenForLaunch({
       port: options.port,
-      dataDir: options.dataDir,
+      dataDir,
       resumeLastLaunch: true,
     });
   } catch {

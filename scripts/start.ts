@@ -13,6 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildAll } from './build';
 import {
+  defaultDataDir,
   electronFetchMarker,
   electronMissingReason,
   installedElectron,
@@ -43,7 +44,7 @@ interface StartOptions {
   largeScale: number;
 }
 
-function parseOptions(argv: string[]): StartOptions {
+async function parseOptions(argv: string[]): Promise<StartOptions> {
   const args = parseStartArgs(argv);
   if (args.help) {
     console.log(
@@ -59,7 +60,7 @@ function parseOptions(argv: string[]): StartOptions {
     browser: args.browser,
     open: args.open,
     port: args.port,
-    dataDir: args.dataDir,
+    dataDir: args.dataDir ?? (await defaultDataDir()),
     manifests: args.positionals.filter((arg) => !isDeepLinkUrl(arg)).map((path) => resolve(path)),
     links: [...args.openLinks, ...args.positionals.filter(isDeepLinkUrl)],
   };
@@ -101,7 +102,7 @@ const early =
   (globalThis as { tributaryEarlyLaunch?: EarlyLaunch | null }).tributaryEarlyLaunch ?? null;
 
 async function main(): Promise<void> {
-  const options = parseOptions(process.argv.slice(2));
+  const options = await parseOptions(process.argv.slice(2));
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   try {
     await buildAll();
