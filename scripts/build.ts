@@ -5,10 +5,11 @@
 // `npm start` and `npm test` call this; it does nothing when the outputs are newer than their sources.
 // Builds in parallel processes (test workers, `npm start` beside a test run) take turns through a
 // lock folder, and each re-checks staleness once it holds the lock.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REALM_PROCESS_BUNDLE } from '../server/process/supervisor';
+import { newestMtime } from './newest-mtime.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -41,16 +42,6 @@ const COMMONJS = {
 const LOCK_DIR = join(root, 'dist/.build-lock');
 /** A lock older than this was left by a build that died. */
 const LOCK_STALE_MS = 5 * 60_000;
-
-function newestMtime(path: string): number {
-  // One stat per entry (no existsSync before it): the walk is on every start's path.
-  const stat = statSync(path, { throwIfNoEntry: false });
-  if (!stat) return 0;
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = 0;
-  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
-  return newest;
-}
 
 /**
  * Whether an output is older than any of its inputs. `seen` holds each input's newest time for

@@ -3,20 +3,11 @@
 // with a V8 code cache (launch-code-cache.mjs), so it does not compile that bundle again either.
 // When a source of that bundle is newer than it (or it is missing), it runs scripts/start.ts
 // through tsx instead, whose buildAll() refreshes the bundle for the next start.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runBundleWithCodeCache } from './launch-code-cache.mjs';
-
-function newestMtime(path) {
-  // One stat per entry (no existsSync before it): the walk is on every start's path.
-  const stat = statSync(path, { throwIfNoEntry: false });
-  if (!stat) return 0;
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = 0;
-  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
-  return newest;
-}
+import { newestMtime } from './newest-mtime.mjs';
 
 /** Runs scripts/start.ts of the checkout at `root`, from its bundle when that is fresh. */
 export async function runStart(root) {
