@@ -111,7 +111,6 @@ function startApp(dataDir: string): Promise<Launch> {
   );
   const timings = new Map<string, number>();
   let output = '';
-  let realmUrl = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`no URL after ${TIMEOUT_MS} ms:\n${output}`)),
@@ -123,12 +122,21 @@ function startApp(dataDir: string): Promise<Launch> {
       for (const match of text.matchAll(/tributary-timing (\S+) ([\d.]+)/g)) {
         if (!timings.has(match[1])) timings.set(match[1], Number(match[2]));
       }
-      realmUrl ||= /local realm server listening on (\S+)/.exec(output)?.[1] ?? '';
       const url = /Tributary is running at (\S+)/.exec(output)?.[1];
       if (url) {
         if (!timings.has('url')) timings.set('url', now());
         clearTimeout(timer);
-        resolve({ child, startedAt, url, realmUrl, timings, output: () => output });
+        resolve({
+          child,
+          startedAt,
+          url,
+          // Read when asked: npm start prints its URL before the realm's line.
+          get realmUrl() {
+            return /local realm server listening on (\S+)/.exec(output)?.[1] ?? '';
+          },
+          timings,
+          output: () => output,
+        });
       }
     };
     child.stdout.on('data', onData);
