@@ -79,6 +79,12 @@ describe('npm start launcher', () => {
         )
         .toBe(true);
       expect(lines.filter((line) => line.startsWith('Tributary is running at'))).toHaveLength(1);
+      // A first launch: the demo organization is signed in to after the URL, as before.
+      await expect
+        .poll(() => lines.includes('Signed in to the demo organization as its owner'), {
+          timeout: 30_000,
+        })
+        .toBe(true);
       expect(appUrl.hash).toMatch(/^#secret=/);
       const page = await fetch(new URL('/', appUrl));
       expect(page.status).toBe(200);
