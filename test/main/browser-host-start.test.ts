@@ -287,6 +287,24 @@ describe('the sessions of a launch that prints its URL first', () => {
     expect(seen.find((ids) => ids.length > 0)).toEqual(['acct-member']);
   });
 
+  it('start nothing more once the host is closing', async () => {
+    const { dataDir, accountId } = returningDataDir();
+    const host = await startBrowserHost({
+      dataDir,
+      vault: new FileVault(dataDir),
+      rendererDir: writeRenderer(dataDir),
+      startSessionsAfterUrl: true,
+    });
+    try {
+      host.startSessions();
+      await host.close();
+      for (let turn = 0; turn < 5; turn++) await new Promise((r) => setImmediate(r));
+      expect(sessionRuns(host, accountId)).toBe(false);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('start when the launcher asks, once only', async () => {
     const { host, accountId } = await launch(true);
     host.startSessions();
