@@ -14,10 +14,12 @@ export interface DemoServices {
 }
 
 /**
- * How long after the listen the seeded passwords are hashed: a first launch's sign-in (by API
- * key) and its first screen come first; a password sign-in sooner makes its own hash at once.
+ * How long after the listen the seeded passwords are hashed (about 0.5 s of CPU): a first
+ * launch's sign-in (by API key), register and first screen come first, on two cores shared with
+ * the browser. A password sign-in sooner makes its own hash at once, and a process stopped
+ * sooner leaves the markers for the next start (seed/index.ts).
  */
-export const DEFERRED_HASHES_AFTER_MS = 0;
+export const DEFERRED_HASHES_AFTER_MS = 5_000;
 
 export async function startDemoServices(ctx: RealmContext): Promise<DemoServices> {
   const echo = await startEchoService(ctx);
@@ -29,6 +31,7 @@ export async function startDemoServices(ctx: RealmContext): Promise<DemoServices
       console.error("Tributary: storing the seeded passwords' hashes failed", error),
     );
   }, DEFERRED_HASHES_AFTER_MS);
+  hashes.unref();
   return {
     echoUrl: echo?.url ?? null,
     async close() {
