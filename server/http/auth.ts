@@ -1,6 +1,6 @@
 // HTTP Basic authentication with the API email (or delivery email) and the API key, plus password
 // hashing for /fetch_api_key. Keys are compared in constant time.
-import { randomBytes, scrypt, scryptSync, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import type { Db } from '../db';
 import { tableCache, type TableCache } from '../db/table-cache';
 import type { AuthUser } from '../realm/context';
@@ -94,7 +94,7 @@ const SCRYPT_P = 1;
 
 // A hash takes about 50 ms of CPU (more on a loaded machine). Requests use the asynchronous forms,
 // which run on libuv's thread pool, so signing in or creating a user never holds the event loop
-// (bench/hostile-load saw 350 ms stalls per POST /users). The seeds use the synchronous form.
+// (bench/hostile-load saw 350 ms stalls per POST /users). The seeds defer theirs (below).
 const scryptAsync = (password: string, salt: Buffer, length: number, options: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) =>
     scrypt(password, salt, length, options, (error, key) => (error ? reject(error) : resolve(key))),
@@ -123,18 +123,60 @@ function parseHash(stored: string | null): ParsedHash | null {
   };
 }
 
-/** For the seeds, at start-up; requests use hashPasswordAsync. */
-export function hashPassword(password: string): string {
-  const salt = randomBytes(16);
-  return formatHash(salt, scryptSync(password, salt, 32, PARAMETERS));
-}
-
 export async function hashPasswordAsync(password: string): Promise<string> {
   const salt = randomBytes(16);
   return formatHash(salt, await scryptAsync(password, salt, 32, PARAMETERS));
 }
 
+/**
+ * The seeds' passwords are hashed after the server listens (a first launch signs in with the demo
+ * owner's API key, and seven hashes were a third of the realm's CPU before it could listen). In
+ * their place the users row holds a marker, `pending$` and 32 random hex digits; the password
+ * waits here, in this process, until realm/accounts.ts finishDeferredPasswordHashes stores its
+ * hash (same parameters as any other) and forgets it. A sign-in that meets a marker waits for
+ * that hash (made at once if not yet begun); a marker this process does not know (it stopped
+ * before storing the hash) verifies nothing, like a wrong password, until the seed resumes it.
+ */
+const DEFERRED_PREFIX = 'pending$';
+const deferred = new Map<string, { password: string; hash: Promise<string> | null }>();
+
+export function isDeferredPasswordHash(stored: string | null): stored is string {
+  return stored !== null && stored.startsWith(DEFERRED_PREFIX);
+}
+
+/** The marker to store for `password`; its hash is made by deferredPasswordHash. */
+export function deferPasswordHash(password: string): string {
+  const marker = `${DEFERRED_PREFIX}${randomBytes(16).toString('hex')}`;
+  deferred.set(marker, { password, hash: null });
+  return marker;
+}
+
+/** Whether this process holds the marker's password (it made the marker, or resumed it). */
+export function holdsDeferredPassword(marker: string): boolean {
+  return deferred.has(marker);
+}
+
+/** The hash of a marker's password (begun now if not yet), or null if this process lacks it. */
+export function deferredPasswordHash(marker: string): Promise<string> | null {
+  const entry = deferred.get(marker);
+  if (!entry) return null;
+  entry.hash ??= hashPasswordAsync(entry.password);
+  return entry.hash;
+}
+
+/** Once its hash is stored in the marker's place: the password leaves memory. */
+export function forgetDeferredPasswordHash(marker: string): void {
+  deferred.delete(marker);
+}
+
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+  // Looked up before any await: the caller read `stored` in this tick, and the marker is only
+  // forgotten in the tick its hash is stored, so a known marker is never missed.
+  if (isDeferredPasswordHash(stored)) {
+    const hash = deferredPasswordHash(stored);
+    if (!hash) return false;
+    stored = await hash;
+  }
   const parsed = parseHash(stored);
   if (!parsed) return false;
   const actual = await scryptAsync(password, parsed.salt, parsed.expected.length, parsed.options);

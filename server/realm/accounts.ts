@@ -2,7 +2,13 @@
 // the seeds and (later) bot creation.
 import type { Db } from '../db';
 import { parseJson } from '../db';
-import { generateApiKey, hashPassword } from '../http/auth';
+import {
+  deferPasswordHash,
+  deferredPasswordHash,
+  forgetDeferredPasswordHash,
+  generateApiKey,
+  holdsDeferredPassword,
+} from '../http/auth';
 import { SYSTEM_GROUPS } from './roles';
 
 export interface NewUser {
@@ -10,6 +16,10 @@ export interface NewUser {
   deliveryEmail?: string;
   fullName: string;
   role: number;
+  /**
+   * The seeds' passwords: stored as a marker and hashed once the server listens
+   * (finishDeferredPasswordHashes); a sign-in before then waits for the hash (http/auth.ts).
+   */
   password?: string | null;
   /** Already hashed (hashPasswordAsync), for requests: hashing here would hold the event loop. */
   passwordHash?: string | null;
@@ -31,7 +41,8 @@ export interface CreatedUser {
 
 export function createUser(db: Db, user: NewUser): CreatedUser {
   const apiKey = user.apiKey ?? generateApiKey();
-  const passwordHash = user.passwordHash ?? (user.password ? hashPassword(user.password) : null);
+  const passwordHash =
+    user.passwordHash ?? (user.password ? deferPasswordHash(user.password) : null);
   return db.transaction((): CreatedUser => {
     const result = db
       .prepare(
@@ -91,4 +102,58 @@ export function userSettings(db: Db, userId: number): Record<string, unknown> {
     .prepare<[number], { settings: string }>('SELECT settings FROM user_settings WHERE user_id = ?')
     .get(userId);
   return parseJson<Record<string, unknown>>(row?.settings, {});
+}
+
+/**
+ * Stores the hashes of the passwords createUser deferred, one at a time on libuv's thread pool
+ * (so at most one core, and never the event loop), each in its marker's place unless the person
+ * changed their password meanwhile. Markers of an earlier process that stopped first are left
+ * for resumeDeferredPasswordHashes. `stopped` is asked after each hash (the server closing).
+ */
+export async function finishDeferredPasswordHashes(
+  db: Db,
+  stopped: () => boolean = () => false,
+): Promise<void> {
+  const markers = db
+    .prepare<[], { password_hash: string }>(
+      "SELECT password_hash FROM users WHERE password_hash LIKE 'pending$%' ORDER BY id",
+    )
+    .all()
+    .map((row) => row.password_hash);
+  for (const marker of markers) {
+    const hash = deferredPasswordHash(marker);
+    if (!hash) continue;
+    const stored = await hash;
+    if (stopped()) return;
+    db.prepare('UPDATE users SET password_hash = ? WHERE password_hash = ?').run(stored, marker);
+    forgetDeferredPasswordHash(marker);
+  }
+}
+
+/**
+ * Markers left by a process that stopped before storing their hashes (a first launch closed
+ * within seconds): deferred again with the seeded password (`seededPasswords`, by email, read
+ * only if there are any), so finishDeferredPasswordHashes stores them. A marker with no known
+ * password stays refused.
+ */
+export function resumeDeferredPasswordHashes(
+  db: Db,
+  seededPasswords: () => Map<string, string>,
+): void {
+  const rows = db
+    .prepare<[], { id: number; email: string; password_hash: string }>(
+      "SELECT id, email, password_hash FROM users WHERE password_hash LIKE 'pending$%'",
+    )
+    .all();
+  if (rows.length === 0) return;
+  const passwordsByEmail = seededPasswords();
+  for (const row of rows) {
+    const password = passwordsByEmail.get(row.email);
+    if (password === undefined || holdsDeferredPassword(row.password_hash)) continue;
+    db.prepare('UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?').run(
+      deferPasswordHash(password),
+      row.id,
+      row.password_hash,
+    );
+  }
 }

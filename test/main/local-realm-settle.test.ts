@@ -128,8 +128,9 @@ describe('a launch and the local realm server process', () => {
     await realm.signInWhenRunning(services);
     expect(realm.status()).toEqual({ state: 'starting', preparingDemo: true });
     await realm.start();
-    // Signed in by its subscription once the realm runs.
-    await expect.poll(() => realm.status().preparingDemo).toBeUndefined();
+    // Signed in by its subscription once the realm runs (a few requests: more than the poll's
+    // default second on a loaded machine).
+    await expect.poll(() => realm.status().preparingDemo, { timeout: 30_000 }).toBeUndefined();
     expect(services.accounts.list()[0]?.site).toBe(realm.url);
     expect(realm.status()).toEqual({ state: 'running', url: realm.url });
     // Preparing until the account exists: the page never sees a running realm, no account, and

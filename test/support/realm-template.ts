@@ -18,6 +18,7 @@ import { cpSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { createRealmServer } from '../../server/app';
+import { finishDeferredPasswordHashes } from '../../server/realm/accounts';
 
 /** The seeds worth a template: the small ones (the large seed is sized per test). */
 export type TemplateSeed = 'demo' | 'empty';
@@ -51,6 +52,9 @@ async function makeTemplate(folder: string, seed: TemplateSeed): Promise<string>
     port: 0,
     demoPresence: false,
   });
+  // The seed hashes its passwords after the listen: the template keeps them hashed, or every
+  // copy would hash them again.
+  await finishDeferredPasswordHashes(server.db);
   await server.close();
   try {
     // Atomic: a folder named after the seed is always a whole template.

@@ -19,15 +19,21 @@ import { installFakeApi, liveAppAnswers, resetUi } from './harness';
 
 const KEY = 'tributary:last-active-account';
 
-/** Main's answers to listAccounts held until released, so the test sees what the page sent first. */
+/** A gate an answer of main waits at until the test opens it, to see what the page sent first. */
+function gate() {
+  let open: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+/** Main's answers to listAccounts held until released. */
 function mainWithHeldList() {
-  let releaseList: () => void = () => undefined;
-  const listHeld = new Promise<void>((resolve) => (releaseList = resolve));
+  const list = gate();
   const answers = liveAppAnswers(() => register());
   const fake = installFakeApi({
     ...answers,
     listAccounts: async () => {
-      await listHeld;
+      await list.opened;
       return answers.listAccounts();
     },
     getSnapshot: (input) => {
@@ -36,7 +42,7 @@ function mainWithHeldList() {
       return answers.getSnapshot();
     },
   });
-  return { fake, releaseList };
+  return { fake, releaseList: list.open };
 }
 
 let disconnect: () => void = () => undefined;
@@ -203,13 +209,12 @@ describe('the first calls to main', () => {
 });
 
 it('ask for the first page of a view the launch URL chose with the snapshot, not after its answer', async () => {
-  let releaseSnapshot: () => void = () => undefined;
-  const snapshotHeld = new Promise<void>((resolve) => (releaseSnapshot = resolve));
+  const snapshot = gate();
   const answers = liveAppAnswers(() => register());
   const fake = installFakeApi({
     ...answers,
     getSnapshot: async () => {
-      await snapshotHeld;
+      await snapshot.opened;
       return answers.getSnapshot();
     },
   });
@@ -220,7 +225,7 @@ it('ask for the first page of a view the launch URL chose with the snapshot, not
   await waitFor(() => expect(fake.getSnapshot).toHaveBeenCalledTimes(1));
   await waitFor(() => expect(fake.getMessages).toHaveBeenCalledTimes(1));
   expect(store.getState().accounts.a).toBeUndefined();
-  releaseSnapshot();
+  snapshot.open();
   await waitFor(() => expect(uiStore.getState().accountsLoaded).toBe(true));
   // Taken by the list's first query for the generation the snapshot gave; not asked twice.
   const generation = store.getState().accounts.a!.generation;
