@@ -32,7 +32,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { ChildProcess } from 'node:child_process';
 import { LIMITS } from '../../server/config';
@@ -41,6 +40,7 @@ import { startServerProcess } from '../support/server-process';
 import { writeBenchFigures } from '../support/output';
 import { check, createAccounts, patiently, type BenchAccount } from '../support/accounts';
 import { formRequest, Histogram, longPollMessages } from '../support/http-load';
+import { PhaseMeter } from '../support/phase-meter';
 import {
   deleteQueues,
   heapSnapshot,
@@ -236,14 +236,25 @@ function serverGc(realm: Realm, fromEpochMs: number, toEpochMs: number) {
   let longest = 0;
   let total = 0;
   let count = 0;
+  const scavenges: number[] = [];
   for (const line of readFileSync(realm.gcFile, 'utf8').split('\n')) {
-    const [at, , ms] = line.split(' ');
+    const [at, kind, ms] = line.split(' ');
     if (Number(at) < fromEpochMs || Number(at) > toEpochMs) continue;
     longest = Math.max(longest, Number(ms));
     total += Number(ms);
     count += 1;
+    if (kind === 'minor') scavenges.push(Number(ms));
   }
-  return { longest_ms: longest, total_ms: Math.round(total), count };
+  scavenges.sort((a, b) => a - b);
+  // The median scavenge tells the regimes apart: ~5 ms keeping up, 20-35 ms behind.
+  const scavengeMedian = scavenges[Math.floor(scavenges.length / 2)] ?? 0;
+  return {
+    longest_ms: longest,
+    total_ms: Math.round(total),
+    count,
+    scavenge_median_ms: scavengeMedian,
+    regime: scavengeMedian >= 15 ? 'behind' : 'keeping up',
+  };
 }
 
 /** The largest subscribe by channel count: the most new names allowed, the rest existing. */
@@ -263,6 +274,8 @@ function newNames(count: number): string[] {
 
 interface Timed {
   status: number;
+  bytesSent: number;
+  bytesReceived: number;
   ms: number;
   startedEpochMs: number;
   endedEpochMs: number;
@@ -278,14 +291,12 @@ async function timed(
 ): Promise<Timed> {
   const startedEpochMs = Date.now();
   const start = performance.now();
-  const res = await formRequest(
-    method,
-    `${realm.url}/api/v1${path}`,
-    account.authorization,
-    form(params),
-  );
+  const body = form(params);
+  const res = await formRequest(method, `${realm.url}/api/v1${path}`, account.authorization, body);
   return {
     status: res.status,
+    bytesSent: body.length,
+    bytesReceived: res.bytes,
     ms: Math.round((performance.now() - start) * 10) / 10,
     startedEpochMs,
     endedEpochMs: Date.now(),
@@ -478,6 +489,46 @@ function printTrace(
   }
 }
 
+/** What one phase carried: poll answers (events and bytes in each), sends, hostile requests. */
+class Traffic {
+  pollAnswers = 0;
+  pollEvents = 0;
+  pollBytes = 0;
+  readonly eventsPerAnswer = new Histogram();
+  sends = 0;
+  hostileRequests = 0;
+  hostileBytesSent = 0;
+  hostileBytesReceived = 0;
+
+  answer(events: number, bytes: number): void {
+    this.pollAnswers += 1;
+    this.pollEvents += events;
+    this.pollBytes += bytes;
+    this.eventsPerAnswer.add(events);
+  }
+
+  hostileRequest(sent: number, received: number): void {
+    this.hostileRequests += 1;
+    this.hostileBytesSent += sent;
+    this.hostileBytesReceived += received;
+  }
+
+  perSecond(seconds: number) {
+    const rate = (n: number) => Math.round((n / seconds) * 10) / 10;
+    return {
+      poll_answers_per_s: rate(this.pollAnswers),
+      events_per_s: rate(this.pollEvents),
+      events_per_answer_mean: Math.round((this.pollEvents / this.pollAnswers) * 100) / 100,
+      events_per_answer_p99: this.eventsPerAnswer.percentile(99),
+      poll_kb_per_s: rate(this.pollBytes / 1024),
+      sends_per_s: rate(this.sends),
+      hostile_requests_per_s: rate(this.hostileRequests),
+      hostile_kb_sent_per_s: rate(this.hostileBytesSent / 1024),
+      hostile_kb_received_per_s: rate(this.hostileBytesReceived / 1024),
+    };
+  }
+}
+
 function summarise(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (p: number) =>
@@ -509,6 +560,9 @@ async function loadPhases(realm: Realm) {
   const acknowledged = { quiet: 0, hostile: 0 };
   let running = true;
   let pollResponses = 0;
+  // The traffic each phase carried, counted where it arrives (for the same load before and after a
+  // change of the harness: requests, deliveries and bytes per second).
+  const traffic = { drain: new Traffic(), quiet: new Traffic(), hostile: new Traffic() };
 
   const pollers = Promise.all(
     realm.receivers.map(async (receiver, index) => {
@@ -527,6 +581,7 @@ async function loadPhases(realm: Realm) {
         }
         receiver.lastEventId = res.lastEventId;
         pollResponses += 1;
+        traffic[phase].answer(res.events, res.bytes);
         // A small answer means the backlog is gone (a long-poll that waited for new events).
         if (res.contents.length === 0) caughtUp.add(index);
         for (const content of res.contents) {
@@ -564,6 +619,7 @@ async function loadPhases(realm: Realm) {
     )
       .then(
         (res) => {
+          traffic[seqPhase].sends += 1;
           if (res.status !== 200) return countError(`messages ${res.status}`);
           if (seqPhase !== 'drain') acknowledged[seqPhase] += 1;
         },
@@ -578,6 +634,9 @@ async function loadPhases(realm: Realm) {
   while (caughtUp.size < realm.receivers.length && Date.now() < drainDeadline) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  const meterProcesses = () => ({ server: realm.child.pid! });
+  const quietMeter = new PhaseMeter(meterProcesses);
+  quietMeter.start();
   phase = 'quiet';
   const started = performance.now();
   const sending = setInterval(() => {
@@ -591,14 +650,15 @@ async function loadPhases(realm: Realm) {
   }, 2);
 
   // The bench's own event loop: if it stalls, measured latencies are pessimistic by about as much.
-  const benchLoop = monitorEventLoopDelay({ resolution: 5 });
+  const hostileMeter = new PhaseMeter(meterProcesses);
   // --trace: when slow deliveries were sent, and when the hostile requests that got in ran.
   let hostileStartPerf = Infinity;
   const slow: Array<{ sentMs: number; latency: number }> = [];
   const accepted: Array<{ label: string; startMs: number; ms: number; status: number }> = [];
   await new Promise((resolve) => setTimeout(resolve, QUIET_S * 1000));
   const quietWindow = { from: Date.now() - QUIET_S * 1000, to: Date.now() };
-  benchLoop.enable();
+  const quietFigures = quietMeter.stop();
+  hostileMeter.start();
   const loadBefore = loadavg();
   phase = 'hostile';
   const hostileStart = Date.now();
@@ -609,6 +669,7 @@ async function loadPhases(realm: Realm) {
     const request = requests[i % requests.length];
     const { method, path, params } = request.next();
     const result = await timed(realm, realm.hostile, method, path, params);
+    traffic.hostile.hostileRequest(result.bytesSent, result.bytesReceived);
     if ('done' in request) request.done?.(result.status);
     if (values.trace && result.status !== 429) {
       accepted.push({
@@ -626,8 +687,8 @@ async function loadPhases(realm: Realm) {
     }
   }
   const hostileEnd = Date.now();
+  const hostileFigures = hostileMeter.stop();
   if (values.trace) printTrace(slow, accepted, realm, hostileStart);
-  benchLoop.disable();
   phase = 'drain';
   await new Promise((resolve) => setTimeout(resolve, 2000));
   clearInterval(sending);
@@ -661,6 +722,9 @@ async function loadPhases(realm: Realm) {
       delivery: latency(quiet),
       server_stall_max_ms: serverStallMs(realm, quietWindow.from, quietWindow.to),
       server_gc: serverGc(realm, quietWindow.from, quietWindow.to),
+      cpu_cores: quietFigures.cpu_cores,
+      bench_loop: quietFigures.bench_loop,
+      traffic: traffic.quiet.perSecond(quietFigures.seconds),
     },
     hostile: {
       seconds: round((hostileEnd - hostileStart) / 1000),
@@ -673,7 +737,10 @@ async function loadPhases(realm: Realm) {
       delivery: latency(hostile),
       server_stall_max_ms: serverStallMs(realm, hostileStart, hostileEnd + 250),
       server_gc: serverGc(realm, hostileStart, hostileEnd),
-      bench_loop_delay_max_ms: round(benchLoop.max / 1e6),
+      bench_loop_delay_max_ms: hostileFigures.bench_loop.delay_max_ms,
+      cpu_cores: hostileFigures.cpu_cores,
+      bench_loop: hostileFigures.bench_loop,
+      traffic: traffic.hostile.perSecond(hostileFigures.seconds),
       hostile_requests: requestsSummary,
       load_average_before: loadBefore,
       load_average_after: loadAfter,

@@ -88,7 +88,7 @@ export function formRequest(
   authorization: string,
   form: string,
   agent: Agent = sendAgent,
-): Promise<{ status: number; text: string }> {
+): Promise<{ status: number; text: string; bytes: number }> {
   const inQuery = method === 'GET';
   const url = inQuery && form ? `${target}?${form}` : target;
   const headers: Record<string, string | number> = { authorization };
@@ -100,10 +100,12 @@ export function formRequest(
     const req = request(url, { method, agent, headers }, (res) => {
       const status = res.statusCode ?? 0;
       const chunks: Buffer[] = [];
+      let bytes = 0;
       res.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
         if (status !== 200) chunks.push(chunk);
       });
-      res.on('end', () => resolve({ status, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () => resolve({ status, text: Buffer.concat(chunks).toString('utf8'), bytes }));
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -121,6 +123,16 @@ const EVENT_START = /(?:\[|\},)\{"id":(\d+),"type":"/g;
 /** Raw message contents (queues registered with apply_markdown false). */
 const MESSAGE_CONTENT = /"content":"((?:[^"\\]|\\.)*)"/g;
 
+export interface PolledMessages {
+  status: number;
+  headersAt: number;
+  lastEventId: number;
+  contents: string[];
+  /** How many events the answer carried, and its size (characters of the body). */
+  events: number;
+  bytes: number;
+}
+
 /**
  * One long poll reduced to what a delivery measurement needs: the newest event id and the raw
  * contents of the messages. A body of channel-creation or subscription events for 1,000 channels
@@ -132,14 +144,15 @@ export async function longPollMessages(
   authorization: string,
   queueId: string,
   lastEventId: number,
-): Promise<{ status: number; headersAt: number; lastEventId: number; contents: string[] }> {
+): Promise<PolledMessages> {
   const { status, headersAt, text } = await pollEventsText(
     baseUrl,
     authorization,
     queueId,
     lastEventId,
   );
-  if (status !== 200) return { status, headersAt, lastEventId, contents: [] };
+  const bytes = text.length;
+  if (status !== 200) return { status, headersAt, lastEventId, contents: [], events: 0, bytes };
   if (text.length <= SCAN_ABOVE_BYTES) {
     const body = JSON.parse(text) as {
       events: Array<{ id: number; message?: { content: string } }>;
@@ -149,10 +162,16 @@ export async function longPollMessages(
       headersAt,
       lastEventId: body.events.at(-1)?.id ?? lastEventId,
       contents: body.events.flatMap((e) => (e.message ? [e.message.content] : [])),
+      events: body.events.length,
+      bytes,
     };
   }
   let newest = lastEventId;
-  for (const match of text.matchAll(EVENT_START)) newest = Number(match[1]);
+  let events = 0;
+  for (const match of text.matchAll(EVENT_START)) {
+    newest = Number(match[1]);
+    events += 1;
+  }
   const contents = [...text.matchAll(MESSAGE_CONTENT)].map((m) => m[1]);
-  return { status, headersAt, lastEventId: newest, contents };
+  return { status, headersAt, lastEventId: newest, contents, events, bytes };
 }
