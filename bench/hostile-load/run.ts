@@ -39,7 +39,21 @@ import { ApiClient } from '../../test/support/client';
 import { startServerProcess } from '../support/server-process';
 import { writeBenchFigures } from '../support/output';
 import { check, createAccounts, patiently, type BenchAccount } from '../support/accounts';
-import { formRequest, Histogram, longPollMessages } from '../support/http-load';
+import { fork } from 'node:child_process';
+import { formRequest, Histogram, longPollMarked } from '../support/http-load';
+import type { MemberJob, MemberReport } from './member';
+import {
+  CHANNEL,
+  form,
+  LARGEST_SUBSCRIBE,
+  largestSubscribeNames,
+  namesForEveryone,
+  namesUsed,
+  newNames,
+  POOL,
+  retryAfterMs,
+  timed,
+} from './requests';
 import { PhaseMeter } from '../support/phase-meter';
 import {
   deleteQueues,
@@ -70,12 +84,6 @@ const SENDERS = Number(values.senders);
 const RATE = Number(values.rate);
 const MALFORMED = Number(values.malformed);
 const IDLE_S = Number(values.idle);
-const CHANNEL = 'hostile-bench';
-/** Existing channels: a subscribe of 1,000 names is these and the most new ones allowed. */
-const POOL = Array.from(
-  { length: LIMITS.maxChannelsPerSubscriptionRequest - LIMITS.maxNewChannelsPerRequest },
-  (_, i) => `pool ${i}`,
-);
 const LOOP_PRELOAD = fileURLToPath(new URL('../support/loop-delay-preload.mjs', import.meta.url));
 
 type Account = BenchAccount;
@@ -89,13 +97,6 @@ interface Realm {
   hostile: Account;
   senders: Account[];
   receivers: Array<Account & { queueId: string; lastEventId: number }>;
-}
-
-function form(params: Record<string, unknown>): string {
-  const body = new URLSearchParams();
-  for (const [key, value] of Object.entries(params))
-    body.append(key, typeof value === 'string' ? value : JSON.stringify(value));
-  return body.toString();
 }
 
 /** Starts a server (of `root`, default this checkout) with accounts, the channel and open queues. */
@@ -206,12 +207,6 @@ async function formRequestJson(
   return JSON.parse(text) as Record<string, unknown>;
 }
 
-/** The wait a RATE_LIMIT_HIT body asks for (at most 30 s), in ms. */
-function retryAfterMs(body: string | undefined): number {
-  const seconds = Number((JSON.parse(body ?? '{}') as { 'retry-after'?: number })['retry-after']);
-  return Math.min(30, Number.isFinite(seconds) ? seconds : 1) * 1000;
-}
-
 async function stopRealm(realm: Realm): Promise<void> {
   realm.child.kill('SIGTERM');
   await new Promise((resolve) => realm.child.once('exit', resolve));
@@ -257,53 +252,6 @@ function serverGc(realm: Realm, fromEpochMs: number, toEpochMs: number) {
   };
 }
 
-/** The largest subscribe by channel count: the most new names allowed, the rest existing. */
-function largestSubscribeNames(): string[] {
-  return [...newNames(LIMITS.maxNewChannelsPerRequest), ...POOL];
-}
-
-const LARGEST_SUBSCRIBE = `subscribe_${LIMITS.maxChannelsPerSubscriptionRequest}_names_${LIMITS.maxNewChannelsPerRequest}_new`;
-
-let nameCounter = 0;
-/** `count` channel names never used before in this run. */
-function newNames(count: number): string[] {
-  const first = nameCounter;
-  nameCounter += count;
-  return Array.from({ length: count }, (_, i) => `flood ${first + i}`);
-}
-
-interface Timed {
-  status: number;
-  bytesSent: number;
-  bytesReceived: number;
-  ms: number;
-  startedEpochMs: number;
-  endedEpochMs: number;
-  error?: string;
-}
-
-async function timed(
-  realm: Realm,
-  account: Account,
-  method: string,
-  path: string,
-  params: Record<string, unknown>,
-): Promise<Timed> {
-  const startedEpochMs = Date.now();
-  const start = performance.now();
-  const body = form(params);
-  const res = await formRequest(method, `${realm.url}/api/v1${path}`, account.authorization, body);
-  return {
-    status: res.status,
-    bytesSent: body.length,
-    bytesReceived: res.bytes,
-    ms: Math.round((performance.now() - start) * 10) / 10,
-    startedEpochMs,
-    endedEpochMs: Date.now(),
-    error: res.status === 200 ? undefined : res.text.slice(0, 200),
-  };
-}
-
 /** Phase 1: single large requests against the open, unpolled queues, one at a time. */
 async function singleRequests(realm: Realm, includeRefused: boolean) {
   const results: Record<string, unknown> = {};
@@ -323,10 +271,22 @@ async function singleRequests(realm: Realm, includeRefused: boolean) {
     })();
     // Measured once the member's time budget lets it in (a loaded machine spends it in this
     // phase; a refused request is answered before its body is read and measures nothing).
-    let result = await timed(realm, realm.hostile, 'POST', '/users/me/subscriptions', params);
+    let result = await timed(
+      realm.url,
+      realm.hostile.authorization,
+      'POST',
+      '/users/me/subscriptions',
+      params,
+    );
     while (result.status === 429) {
       await new Promise((resolve) => setTimeout(resolve, retryAfterMs(result.error)));
-      result = await timed(realm, realm.hostile, 'POST', '/users/me/subscriptions', params);
+      result = await timed(
+        realm.url,
+        realm.hostile.authorization,
+        'POST',
+        '/users/me/subscriptions',
+        params,
+      );
     }
     probing = false;
     await probe;
@@ -345,7 +305,7 @@ async function singleRequests(realm: Realm, includeRefused: boolean) {
   await run(LARGEST_SUBSCRIBE, {
     subscriptions: largestSubscribeNames().map((name) => ({ name })),
   });
-  const perUser = namesForEveryone(realm);
+  const perUser = namesForEveryone(realm.receivers.length);
   await run(`subscribe_${perUser}_new_names_x_${realm.receivers.length}_users`, {
     subscriptions: newNames(perUser).map((name) => ({ name })),
     principals: realm.receivers.map((r) => r.id),
@@ -356,103 +316,6 @@ async function singleRequests(realm: Realm, includeRefused: boolean) {
     });
   }
   return results;
-}
-
-/** New names per request that subscribes every receiver: as many as the pair cap allows. */
-function namesForEveryone(realm: Realm): number {
-  return Math.min(
-    LIMITS.maxNewChannelsPerRequest,
-    Math.floor(LIMITS.maxSubscriptionChangesPerRequest / realm.receivers.length),
-  );
-}
-
-/** The hostile member's requests, in turn: each the largest the server accepts. */
-function hostileRequests(realm: Realm, messageIds: number[]) {
-  const receivers = realm.receivers.map((r) => r.id);
-  let flagOp = 'add';
-  const longContent = Array.from({ length: 2000 }, (_, i) =>
-    i % 50 === 49 ? '\n\n' : i % 7 === 0 ? '**bold** ' : 'word ',
-  )
-    .join('')
-    .slice(0, LIMITS.maxMessageLength);
-  // The unsubscribe names the channels of the last subscribe the server let in: after a refused
-  // one (429), its new names were never made and the unsubscribe would be a 400 of the bench's own.
-  let asked: string[] = [];
-  let lastCreated: string[] = POOL;
-  return [
-    {
-      label: LARGEST_SUBSCRIBE,
-      next: () => {
-        asked = largestSubscribeNames();
-        return {
-          method: 'POST',
-          path: '/users/me/subscriptions',
-          params: { subscriptions: asked.map((name) => ({ name })) },
-        };
-      },
-      done: (status: number) => {
-        if (status === 200) lastCreated = asked;
-      },
-    },
-    {
-      label: 'unsubscribe_1000',
-      next: () => ({
-        method: 'DELETE',
-        path: '/users/me/subscriptions',
-        params: { subscriptions: lastCreated },
-      }),
-    },
-    {
-      label: `subscribe_${namesForEveryone(realm)}_new_names_x_${receivers.length}_users`,
-      next: () => ({
-        method: 'POST',
-        path: '/users/me/subscriptions',
-        params: {
-          subscriptions: newNames(namesForEveryone(realm)).map((name) => ({ name })),
-          principals: receivers,
-        },
-      }),
-    },
-    {
-      label: 'messages_100_narrow_terms_5000',
-      next: () => ({
-        method: 'GET',
-        path: '/messages',
-        params: {
-          anchor: 'newest',
-          num_before: 5000,
-          num_after: 0,
-          narrow: [
-            { operator: 'channel', operand: CHANNEL },
-            ...Array.from({ length: LIMITS.maxNarrowTerms - 1 }, (_, i) => ({
-              operator: 'topic',
-              operand: `not ${i}`,
-              negated: true,
-            })),
-          ],
-        },
-      }),
-    },
-    {
-      label: 'flags_5000_ids',
-      next: () => {
-        flagOp = flagOp === 'add' ? 'remove' : 'add';
-        return {
-          method: 'POST',
-          path: '/messages/flags',
-          params: { messages: messageIds, op: flagOp, flag: 'starred' },
-        };
-      },
-    },
-    {
-      label: 'send_10000_chars',
-      next: () => ({
-        method: 'POST',
-        path: '/messages',
-        params: { type: 'stream', to: CHANNEL, topic: 'hostile', content: longContent },
-      }),
-    },
-  ];
 }
 
 function printTrace(
@@ -536,6 +399,30 @@ function summarise(samples: number[]) {
   return { count: sorted.length, p50_ms: at(50), max_ms: sorted[sorted.length - 1] };
 }
 
+/** What a sender's message says: the marker and its sequence number (`lat 12`). */
+const LATENCY_MARKER = Buffer.from('"content":"lat ');
+
+/** Forks the hostile member's process (member.ts) and waits until it is ready for its job. */
+async function startMember() {
+  const child = fork(fileURLToPath(new URL('./member.ts', import.meta.url)), {
+    execArgv: ['--import', 'tsx'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the hostile member exited with ${code}`)));
+  });
+  return {
+    pid: child.pid!,
+    run: (job: MemberJob) =>
+      new Promise<MemberReport>((resolve, reject) => {
+        child.once('message', (report) => resolve(report as MemberReport));
+        child.once('exit', (code) => reject(new Error(`the hostile member exited with ${code}`)));
+        child.send(job);
+      }),
+    stop: () => child.disconnect(),
+  };
+}
+
 /** Phases 2 and 3: steady senders and polling receivers, quiet then with the hostile member. */
 async function loadPhases(realm: Realm) {
   // The flag changes name the newest 5,000 messages the hostile member can read.
@@ -564,14 +451,19 @@ async function loadPhases(realm: Realm) {
   // change of the harness: requests, deliveries and bytes per second).
   const traffic = { drain: new Traffic(), quiet: new Traffic(), hostile: new Traffic() };
 
+  // The hostile member runs in its own process (member.ts), started before the quiet phase so its
+  // start-up is not measured.
+  const member = await startMember();
+  const origin = new URL(realm.url);
   const pollers = Promise.all(
     realm.receivers.map(async (receiver, index) => {
       while (running) {
-        const res = await longPollMessages(
-          realm.url,
+        const res = await longPollMarked(
+          origin,
           receiver.authorization,
           receiver.queueId,
           receiver.lastEventId,
+          LATENCY_MARKER,
         ).catch(() => null);
         if (res?.status !== 200) {
           if (running) countError(res ? `events ${res.status}` : 'events network');
@@ -583,13 +475,11 @@ async function loadPhases(realm: Realm) {
         pollResponses += 1;
         traffic[phase].answer(res.events, res.bytes);
         // A small answer means the backlog is gone (a long-poll that waited for new events).
-        if (res.contents.length === 0) caughtUp.add(index);
-        for (const content of res.contents) {
-          if (!content.startsWith('lat ')) continue;
-          const seq = Number(content.slice(4));
+        if (res.marked.length === 0) caughtUp.add(index);
+        for (const seq of res.marked) {
           const seqPhase = phaseOfSeq[seq];
           if (seqPhase !== 'quiet' && seqPhase !== 'hostile') continue;
-          const latency = res.headersAt - sentAt[seq];
+          const latency = res.headersAtEpochMs - sentAt[seq];
           (seqPhase === 'quiet' ? quiet : hostile).add(latency);
           if (values.trace && seqPhase === 'hostile' && latency > 100) {
             slow.push({ sentMs: sentAt[seq] - hostileStartPerf, latency });
@@ -609,7 +499,7 @@ async function loadPhases(realm: Realm) {
     if (seq === undefined) return;
     inFlight[s] = true;
     phaseOfSeq[seq] = phase;
-    sentAt[seq] = performance.now();
+    sentAt[seq] = performance.timeOrigin + performance.now();
     const seqPhase = phase;
     formRequest(
       'POST',
@@ -634,7 +524,7 @@ async function loadPhases(realm: Realm) {
   while (caughtUp.size < realm.receivers.length && Date.now() < drainDeadline) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const meterProcesses = () => ({ server: realm.child.pid! });
+  const meterProcesses = () => ({ server: realm.child.pid!, member: member.pid });
   const quietMeter = new PhaseMeter(meterProcesses);
   quietMeter.start();
   phase = 'quiet';
@@ -662,32 +552,25 @@ async function loadPhases(realm: Realm) {
   const loadBefore = loadavg();
   phase = 'hostile';
   const hostileStart = Date.now();
-  hostileStartPerf = performance.now();
-  const requests = hostileRequests(realm, messageIds);
-  const perRequest: Record<string, { ms: number[]; statuses: Record<number, number> }> = {};
-  for (let i = 0; Date.now() - hostileStart < DURATION_S * 1000; i++) {
-    const request = requests[i % requests.length];
-    const { method, path, params } = request.next();
-    const result = await timed(realm, realm.hostile, method, path, params);
-    traffic.hostile.hostileRequest(result.bytesSent, result.bytesReceived);
-    if ('done' in request) request.done?.(result.status);
-    if (values.trace && result.status !== 429) {
-      accepted.push({
-        label: request.label,
-        startMs: result.startedEpochMs - hostileStart,
-        ...result,
-      });
-    }
-    const entry = (perRequest[request.label] ??= { ms: [], statuses: {} });
-    entry.ms.push(result.ms);
-    entry.statuses[result.status] = (entry.statuses[result.status] ?? 0) + 1;
-    // A 429 is the budget refusing the member (counted in `statuses`), not an error of the run.
-    if (result.error && result.status !== 429) {
-      countError(`${request.label} ${result.status}: ${result.error}`);
-    }
-  }
+  hostileStartPerf = performance.timeOrigin + performance.now();
+  const report = await member.run({
+    url: realm.url,
+    authorization: realm.hostile.authorization,
+    receivers: realm.receivers.map((r) => r.id),
+    messageIds,
+    namesUsed: namesUsed(),
+    durationMs: DURATION_S * 1000,
+    trace: values.trace,
+  });
   const hostileEnd = Date.now();
+  const { perRequest } = report;
+  accepted.push(...report.accepted);
+  traffic.hostile.hostileRequests = report.requests;
+  traffic.hostile.hostileBytesSent = report.bytesSent;
+  traffic.hostile.hostileBytesReceived = report.bytesReceived;
+  for (const [kind, count] of Object.entries(report.errors)) errors[kind] = count;
   const hostileFigures = hostileMeter.stop();
+  member.stop();
   if (values.trace) printTrace(slow, accepted, realm, hostileStart);
   phase = 'drain';
   await new Promise((resolve) => setTimeout(resolve, 2000));

@@ -175,3 +175,124 @@ export async function longPollMessages(
   const contents = [...text.matchAll(MESSAGE_CONTENT)].map((m) => m[1]);
   return { status, headersAt, lastEventId: newest, contents, events, bytes };
 }
+
+const EVENT_OPENING = Buffer.from('{"id":');
+const EVENT_TYPE_AFTER_ID = Buffer.from(',"type":"');
+const OPEN_BRACKET = '['.charCodeAt(0);
+const CLOSE_BRACE = '}'.charCodeAt(0);
+const COMMA = ','.charCodeAt(0);
+const QUOTE = '"'.charCodeAt(0);
+const DIGIT_0 = '0'.charCodeAt(0);
+
+export interface MarkedPoll {
+  status: number;
+  /** performance.timeOrigin + performance.now() when the headers arrived: comparable across processes. */
+  headersAtEpochMs: number;
+  lastEventId: number;
+  /** N of every message whose raw content is `${marker}N`. */
+  marked: number[];
+  events: number;
+  bytes: number;
+}
+
+/**
+ * One long poll of GET /events at the least cost to the load generator (the same request as
+ * longPoll's, byte for byte): no URL object, the body kept as bytes and searched natively, never
+ * decoded or parsed. A bench that parsed every answer spent as much CPU as the server on 2 cores,
+ * and its late callbacks counted as the server's latency (bench/hostile-load, seventh pass).
+ * Events are counted and the newest id found by their openings (`[{"id":N,"type":"` or
+ * `},{"id":N,"type":"`, as server/events/queue.ts writes them); a message object nested in an event
+ * follows `"message":`, so it never matches.
+ */
+export function longPollMarked(
+  origin: { hostname: string; port: string },
+  authorization: string,
+  queueId: string,
+  lastEventId: number,
+  marker: Buffer,
+): Promise<MarkedPoll> {
+  const path = `/api/v1/events?queue_id=${encodeURIComponent(queueId)}&last_event_id=${lastEventId}`;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        hostname: origin.hostname,
+        port: origin.port,
+        path,
+        agent: pollAgent,
+        headers: { authorization },
+      },
+      (res) => {
+        const headersAtEpochMs = performance.timeOrigin + performance.now();
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+          const status = res.statusCode ?? 0;
+          const poll = {
+            status,
+            headersAtEpochMs,
+            lastEventId,
+            marked: [],
+            events: 0,
+            bytes: body.length,
+          };
+          resolve(status === 200 ? { ...poll, ...scanEvents(body, lastEventId, marker) } : poll);
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The events' count and newest id, and the numbers after `marker` in message contents. */
+function scanEvents(
+  body: Buffer,
+  lastEventId: number,
+  marker: Buffer,
+): { lastEventId: number; marked: number[]; events: number } {
+  let events = 0;
+  let newest = lastEventId;
+  for (let at = body.indexOf(EVENT_OPENING); at > 0; at = body.indexOf(EVENT_OPENING, at + 1)) {
+    const before = body[at - 1];
+    const opensEvent =
+      before === OPEN_BRACKET || (before === COMMA && at > 1 && body[at - 2] === CLOSE_BRACE);
+    if (!opensEvent) continue;
+    const digits = at + EVENT_OPENING.length;
+    const [id, end] = readInt(body, digits);
+    if (
+      end === digits ||
+      end + EVENT_TYPE_AFTER_ID.length > body.length ||
+      body.compare(
+        EVENT_TYPE_AFTER_ID,
+        0,
+        EVENT_TYPE_AFTER_ID.length,
+        end,
+        end + EVENT_TYPE_AFTER_ID.length,
+      ) !== 0
+    )
+      continue;
+    events += 1;
+    newest = id;
+  }
+  const marked: number[] = [];
+  for (let at = body.indexOf(marker); at >= 0; at = body.indexOf(marker, at + marker.length)) {
+    const digits = at + marker.length;
+    const [n, end] = readInt(body, digits);
+    // Only a content that is the marker and a number, nothing after.
+    if (end > digits && body[end] === QUOTE) marked.push(n);
+  }
+  return { lastEventId: newest, marked, events };
+}
+
+/** The decimal integer at `from` (ASCII digits, no sign) and where it ends. */
+function readInt(body: Buffer, from: number): [number, number] {
+  let n = 0;
+  let at = from;
+  while (at < body.length && body[at] >= DIGIT_0 && body[at] <= DIGIT_0 + 9) {
+    n = n * 10 + body[at] - DIGIT_0;
+    at += 1;
+  }
+  return [n, at];
+}
