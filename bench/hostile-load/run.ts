@@ -40,7 +40,7 @@ import { startServerProcess } from '../support/server-process';
 import { writeBenchFigures } from '../support/output';
 import { check, createAccounts, patiently, type BenchAccount } from '../support/accounts';
 import { fork } from 'node:child_process';
-import { formRequest, Histogram, longPollMarked } from '../support/http-load';
+import { formRequest, Histogram, PollConnection } from '../support/http-load';
 import type { MemberJob, MemberReport } from './member';
 import {
   CHANNEL,
@@ -457,14 +457,11 @@ async function loadPhases(realm: Realm) {
   const origin = new URL(realm.url);
   const pollers = Promise.all(
     realm.receivers.map(async (receiver, index) => {
+      const connection = new PollConnection(origin);
       while (running) {
-        const res = await longPollMarked(
-          origin,
-          receiver.authorization,
-          receiver.queueId,
-          receiver.lastEventId,
-          LATENCY_MARKER,
-        ).catch(() => null);
+        const res = await connection
+          .poll(receiver.authorization, receiver.queueId, receiver.lastEventId, LATENCY_MARKER)
+          .catch(() => null);
         if (res?.status !== 200) {
           if (running) countError(res ? `events ${res.status}` : 'events network');
           // A queue that keeps failing must not spin: it would load both processes.

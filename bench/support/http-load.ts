@@ -2,6 +2,7 @@
 // thousands of requests per second fetch's per-request cost would make the load generator, not the
 // server, the limit.
 import { Agent, request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 
 export const pollAgent = new Agent({ keepAlive: true, maxSockets: Infinity });
 export const sendAgent = new Agent({ keepAlive: true, maxSockets: Infinity });
@@ -195,57 +196,6 @@ export interface MarkedPoll {
   bytes: number;
 }
 
-/**
- * One long poll of GET /events at the least cost to the load generator (the same request as
- * longPoll's, byte for byte): no URL object, the body kept as bytes and searched natively, never
- * decoded or parsed. A bench that parsed every answer spent as much CPU as the server on 2 cores,
- * and its late callbacks counted as the server's latency (bench/hostile-load, seventh pass).
- * Events are counted and the newest id found by their openings (`[{"id":N,"type":"` or
- * `},{"id":N,"type":"`, as server/events/queue.ts writes them); a message object nested in an event
- * follows `"message":`, so it never matches.
- */
-export function longPollMarked(
-  origin: { hostname: string; port: string },
-  authorization: string,
-  queueId: string,
-  lastEventId: number,
-  marker: Buffer,
-): Promise<MarkedPoll> {
-  const path = `/api/v1/events?queue_id=${encodeURIComponent(queueId)}&last_event_id=${lastEventId}`;
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        hostname: origin.hostname,
-        port: origin.port,
-        path,
-        agent: pollAgent,
-        headers: { authorization },
-      },
-      (res) => {
-        const headersAtEpochMs = performance.timeOrigin + performance.now();
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-          const status = res.statusCode ?? 0;
-          const poll = {
-            status,
-            headersAtEpochMs,
-            lastEventId,
-            marked: [],
-            events: 0,
-            bytes: body.length,
-          };
-          resolve(status === 200 ? { ...poll, ...scanEvents(body, lastEventId, marker) } : poll);
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 /** The events' count and newest id, and the numbers after `marker` in message contents. */
 function scanEvents(
   body: Buffer,
@@ -295,4 +245,119 @@ function readInt(body: Buffer, from: number): [number, number] {
     at += 1;
   }
   return [n, at];
+}
+
+const HEADERS_END = Buffer.from('\r\n\r\n');
+const CONTENT_LENGTH = /\r\ncontent-length: *(\d+)/i;
+
+/**
+ * One client's long polls of GET /events over a socket of its own, written and read by hand: the
+ * request is the bytes node:http sends for longPoll's (request line, authorization, Host,
+ * Connection: keep-alive), and the answer is taken as bytes by its Content-Length (the server
+ * answers /events with one; a chunked answer fails the poll). node:http's own client cost about
+ * 100 µs of the load generator's CPU per answer, as much as the server spent making it, and on 2
+ * cores that is taken from the server (bench/hostile-load, seventh pass).
+ */
+export class PollConnection {
+  private socket: Socket | null = null;
+  private waiting: {
+    resolve: (poll: MarkedPoll) => void;
+    reject: (error: Error) => void;
+    marker: Buffer;
+    lastEventId: number;
+  } | null = null;
+  private chunks: Buffer[] = [];
+  private received = 0;
+  /** Once the headers are in: the status, when they came, and where the body ends. */
+  private head: {
+    status: number;
+    headersAtEpochMs: number;
+    bodyStart: number;
+    end: number;
+  } | null = null;
+
+  constructor(private readonly origin: { hostname: string; port: string }) {}
+
+  poll(
+    authorization: string,
+    queueId: string,
+    lastEventId: number,
+    marker: Buffer,
+  ): Promise<MarkedPoll> {
+    const path = `/api/v1/events?queue_id=${encodeURIComponent(queueId)}&last_event_id=${lastEventId}`;
+    const host = `${this.origin.hostname}:${this.origin.port}`;
+    const socket = (this.socket ??= this.open());
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject, marker, lastEventId };
+      socket.write(
+        `GET ${path} HTTP/1.1\r\nauthorization: ${authorization}\r\nHost: ${host}\r\nConnection: keep-alive\r\n\r\n`,
+      );
+    });
+  }
+
+  close(): void {
+    this.socket?.destroy();
+  }
+
+  private open(): Socket {
+    const socket = connect(Number(this.origin.port), this.origin.hostname);
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => this.take(chunk));
+    const fail = (error: Error) => {
+      if (this.socket === socket) this.socket = null;
+      this.chunks = [];
+      this.received = 0;
+      this.head = null;
+      const waiting = this.waiting;
+      this.waiting = null;
+      waiting?.reject(error);
+    };
+    socket.on('error', fail);
+    socket.on('close', () => fail(new Error('connection closed')));
+    return socket;
+  }
+
+  private take(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.received += chunk.length;
+    if (!this.head) {
+      const buffered = this.chunks.length === 1 ? chunk : Buffer.concat(this.chunks);
+      this.chunks = [buffered];
+      const headersEnd = buffered.indexOf(HEADERS_END);
+      if (headersEnd < 0) return;
+      const headers = buffered.toString('latin1', 0, headersEnd);
+      const length = CONTENT_LENGTH.exec(headers)?.[1];
+      if (length === undefined) {
+        this.socket?.destroy(new Error('an answer without Content-Length'));
+        return;
+      }
+      const bodyStart = headersEnd + HEADERS_END.length;
+      this.head = {
+        status: Number(headers.slice(9, 12)),
+        headersAtEpochMs: performance.timeOrigin + performance.now(),
+        bodyStart,
+        end: bodyStart + Number(length),
+      };
+    }
+    if (this.received < this.head.end) return;
+    const all = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
+    const { status, headersAtEpochMs, bodyStart, end } = this.head;
+    const body = all.subarray(bodyStart, end);
+    // Nothing follows an answer until the next request (one poll at a time on this socket).
+    this.chunks = [];
+    this.received = 0;
+    this.head = null;
+    const waiting = this.waiting!;
+    this.waiting = null;
+    const { lastEventId, marker } = waiting;
+    const poll = {
+      status,
+      headersAtEpochMs,
+      lastEventId,
+      marked: [],
+      events: 0,
+      bytes: body.length,
+    };
+    waiting.resolve(status === 200 ? { ...poll, ...scanEvents(body, lastEventId, marker) } : poll);
+  }
 }
