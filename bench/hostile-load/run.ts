@@ -7,6 +7,11 @@
 // event queue registered for every event type (as the app does, so channel-creation and
 // subscription events reach them), while `senders` accounts send `rate` channel messages/s in
 // total. Each delivery's latency runs from the send to the arrival of the poll response's headers.
+// The bench is kept cheap so it measures the server, not itself (on 2 cores it competes with it):
+// each receiver polls over its own hand-written socket and searches the answer's bytes instead of
+// parsing it (PollConnection), and the hostile member runs in its own process (member.ts). Each
+// phase reports the CPU of the server and of the bench, the bench loop's delay and busy share, the
+// traffic and the scavenge regime, so a slow run says whose time it was.
 //
 // Phases, all in one run:
 //   1. Single requests against the open (not yet polled) queues: 20,000 new channel names (refused
