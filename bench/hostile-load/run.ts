@@ -38,13 +38,12 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { LIMITS } from '../../server/config';
 import { ApiClient } from '../../test/support/client';
 import { startServerProcess } from '../support/server-process';
 import { writeBenchFigures } from '../support/output';
 import { check, createAccounts, patiently, type BenchAccount } from '../support/accounts';
-import { fork } from 'node:child_process';
 import { formRequest, Histogram, PollConnection } from '../support/http-load';
 import type { MemberJob, MemberReport } from './member';
 import {
