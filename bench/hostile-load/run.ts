@@ -7,6 +7,11 @@
 // event queue registered for every event type (as the app does, so channel-creation and
 // subscription events reach them), while `senders` accounts send `rate` channel messages/s in
 // total. Each delivery's latency runs from the send to the arrival of the poll response's headers.
+// The bench is kept cheap so it measures the server, not itself (on 2 cores it competes with it):
+// each receiver polls over its own hand-written socket and searches the answer's bytes instead of
+// parsing it (PollConnection), and the hostile member runs in its own process (member.ts). Each
+// phase reports the CPU of the server and of the bench, the bench loop's delay and busy share, the
+// traffic and the scavenge regime, so a slow run says whose time it was.
 //
 // Phases, all in one run:
 //   1. Single requests against the open (not yet polled) queues: 20,000 new channel names (refused
@@ -32,15 +37,28 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import type { ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { LIMITS } from '../../server/config';
 import { ApiClient } from '../../test/support/client';
 import { startServerProcess } from '../support/server-process';
 import { writeBenchFigures } from '../support/output';
 import { check, createAccounts, patiently, type BenchAccount } from '../support/accounts';
-import { formRequest, Histogram, longPollMessages } from '../support/http-load';
+import { formRequest, Histogram, PollConnection } from '../support/http-load';
+import type { MemberJob, MemberReport } from './member';
+import {
+  CHANNEL,
+  form,
+  LARGEST_SUBSCRIBE,
+  largestSubscribeNames,
+  namesForEveryone,
+  namesUsed,
+  newNames,
+  POOL,
+  retryAfterMs,
+  timed,
+} from './requests';
+import { PhaseMeter } from '../support/phase-meter';
 import {
   deleteQueues,
   heapSnapshot,
@@ -70,12 +88,6 @@ const SENDERS = Number(values.senders);
 const RATE = Number(values.rate);
 const MALFORMED = Number(values.malformed);
 const IDLE_S = Number(values.idle);
-const CHANNEL = 'hostile-bench';
-/** Existing channels: a subscribe of 1,000 names is these and the most new ones allowed. */
-const POOL = Array.from(
-  { length: LIMITS.maxChannelsPerSubscriptionRequest - LIMITS.maxNewChannelsPerRequest },
-  (_, i) => `pool ${i}`,
-);
 const LOOP_PRELOAD = fileURLToPath(new URL('../support/loop-delay-preload.mjs', import.meta.url));
 
 type Account = BenchAccount;
@@ -89,13 +101,6 @@ interface Realm {
   hostile: Account;
   senders: Account[];
   receivers: Array<Account & { queueId: string; lastEventId: number }>;
-}
-
-function form(params: Record<string, unknown>): string {
-  const body = new URLSearchParams();
-  for (const [key, value] of Object.entries(params))
-    body.append(key, typeof value === 'string' ? value : JSON.stringify(value));
-  return body.toString();
 }
 
 /** Starts a server (of `root`, default this checkout) with accounts, the channel and open queues. */
@@ -206,12 +211,6 @@ async function formRequestJson(
   return JSON.parse(text) as Record<string, unknown>;
 }
 
-/** The wait a RATE_LIMIT_HIT body asks for (at most 30 s), in ms. */
-function retryAfterMs(body: string | undefined): number {
-  const seconds = Number((JSON.parse(body ?? '{}') as { 'retry-after'?: number })['retry-after']);
-  return Math.min(30, Number.isFinite(seconds) ? seconds : 1) * 1000;
-}
-
 async function stopRealm(realm: Realm): Promise<void> {
   realm.child.kill('SIGTERM');
   await new Promise((resolve) => realm.child.once('exit', resolve));
@@ -236,60 +235,24 @@ function serverGc(realm: Realm, fromEpochMs: number, toEpochMs: number) {
   let longest = 0;
   let total = 0;
   let count = 0;
+  const scavenges: number[] = [];
   for (const line of readFileSync(realm.gcFile, 'utf8').split('\n')) {
-    const [at, , ms] = line.split(' ');
+    const [at, kind, ms] = line.split(' ');
     if (Number(at) < fromEpochMs || Number(at) > toEpochMs) continue;
     longest = Math.max(longest, Number(ms));
     total += Number(ms);
     count += 1;
+    if (kind === 'minor') scavenges.push(Number(ms));
   }
-  return { longest_ms: longest, total_ms: Math.round(total), count };
-}
-
-/** The largest subscribe by channel count: the most new names allowed, the rest existing. */
-function largestSubscribeNames(): string[] {
-  return [...newNames(LIMITS.maxNewChannelsPerRequest), ...POOL];
-}
-
-const LARGEST_SUBSCRIBE = `subscribe_${LIMITS.maxChannelsPerSubscriptionRequest}_names_${LIMITS.maxNewChannelsPerRequest}_new`;
-
-let nameCounter = 0;
-/** `count` channel names never used before in this run. */
-function newNames(count: number): string[] {
-  const first = nameCounter;
-  nameCounter += count;
-  return Array.from({ length: count }, (_, i) => `flood ${first + i}`);
-}
-
-interface Timed {
-  status: number;
-  ms: number;
-  startedEpochMs: number;
-  endedEpochMs: number;
-  error?: string;
-}
-
-async function timed(
-  realm: Realm,
-  account: Account,
-  method: string,
-  path: string,
-  params: Record<string, unknown>,
-): Promise<Timed> {
-  const startedEpochMs = Date.now();
-  const start = performance.now();
-  const res = await formRequest(
-    method,
-    `${realm.url}/api/v1${path}`,
-    account.authorization,
-    form(params),
-  );
+  scavenges.sort((a, b) => a - b);
+  // The median scavenge tells the regimes apart: ~5 ms keeping up, 20-35 ms behind.
+  const scavengeMedian = scavenges[Math.floor(scavenges.length / 2)] ?? 0;
   return {
-    status: res.status,
-    ms: Math.round((performance.now() - start) * 10) / 10,
-    startedEpochMs,
-    endedEpochMs: Date.now(),
-    error: res.status === 200 ? undefined : res.text.slice(0, 200),
+    longest_ms: longest,
+    total_ms: Math.round(total),
+    count,
+    scavenge_median_ms: scavengeMedian,
+    regime: scavengeMedian >= 15 ? 'behind' : 'keeping up',
   };
 }
 
@@ -312,10 +275,22 @@ async function singleRequests(realm: Realm, includeRefused: boolean) {
     })();
     // Measured once the member's time budget lets it in (a loaded machine spends it in this
     // phase; a refused request is answered before its body is read and measures nothing).
-    let result = await timed(realm, realm.hostile, 'POST', '/users/me/subscriptions', params);
+    let result = await timed(
+      realm.url,
+      realm.hostile.authorization,
+      'POST',
+      '/users/me/subscriptions',
+      params,
+    );
     while (result.status === 429) {
       await new Promise((resolve) => setTimeout(resolve, retryAfterMs(result.error)));
-      result = await timed(realm, realm.hostile, 'POST', '/users/me/subscriptions', params);
+      result = await timed(
+        realm.url,
+        realm.hostile.authorization,
+        'POST',
+        '/users/me/subscriptions',
+        params,
+      );
     }
     probing = false;
     await probe;
@@ -334,7 +309,7 @@ async function singleRequests(realm: Realm, includeRefused: boolean) {
   await run(LARGEST_SUBSCRIBE, {
     subscriptions: largestSubscribeNames().map((name) => ({ name })),
   });
-  const perUser = namesForEveryone(realm);
+  const perUser = namesForEveryone(realm.receivers.length);
   await run(`subscribe_${perUser}_new_names_x_${realm.receivers.length}_users`, {
     subscriptions: newNames(perUser).map((name) => ({ name })),
     principals: realm.receivers.map((r) => r.id),
@@ -345,103 +320,6 @@ async function singleRequests(realm: Realm, includeRefused: boolean) {
     });
   }
   return results;
-}
-
-/** New names per request that subscribes every receiver: as many as the pair cap allows. */
-function namesForEveryone(realm: Realm): number {
-  return Math.min(
-    LIMITS.maxNewChannelsPerRequest,
-    Math.floor(LIMITS.maxSubscriptionChangesPerRequest / realm.receivers.length),
-  );
-}
-
-/** The hostile member's requests, in turn: each the largest the server accepts. */
-function hostileRequests(realm: Realm, messageIds: number[]) {
-  const receivers = realm.receivers.map((r) => r.id);
-  let flagOp = 'add';
-  const longContent = Array.from({ length: 2000 }, (_, i) =>
-    i % 50 === 49 ? '\n\n' : i % 7 === 0 ? '**bold** ' : 'word ',
-  )
-    .join('')
-    .slice(0, LIMITS.maxMessageLength);
-  // The unsubscribe names the channels of the last subscribe the server let in: after a refused
-  // one (429), its new names were never made and the unsubscribe would be a 400 of the bench's own.
-  let asked: string[] = [];
-  let lastCreated: string[] = POOL;
-  return [
-    {
-      label: LARGEST_SUBSCRIBE,
-      next: () => {
-        asked = largestSubscribeNames();
-        return {
-          method: 'POST',
-          path: '/users/me/subscriptions',
-          params: { subscriptions: asked.map((name) => ({ name })) },
-        };
-      },
-      done: (status: number) => {
-        if (status === 200) lastCreated = asked;
-      },
-    },
-    {
-      label: 'unsubscribe_1000',
-      next: () => ({
-        method: 'DELETE',
-        path: '/users/me/subscriptions',
-        params: { subscriptions: lastCreated },
-      }),
-    },
-    {
-      label: `subscribe_${namesForEveryone(realm)}_new_names_x_${receivers.length}_users`,
-      next: () => ({
-        method: 'POST',
-        path: '/users/me/subscriptions',
-        params: {
-          subscriptions: newNames(namesForEveryone(realm)).map((name) => ({ name })),
-          principals: receivers,
-        },
-      }),
-    },
-    {
-      label: 'messages_100_narrow_terms_5000',
-      next: () => ({
-        method: 'GET',
-        path: '/messages',
-        params: {
-          anchor: 'newest',
-          num_before: 5000,
-          num_after: 0,
-          narrow: [
-            { operator: 'channel', operand: CHANNEL },
-            ...Array.from({ length: LIMITS.maxNarrowTerms - 1 }, (_, i) => ({
-              operator: 'topic',
-              operand: `not ${i}`,
-              negated: true,
-            })),
-          ],
-        },
-      }),
-    },
-    {
-      label: 'flags_5000_ids',
-      next: () => {
-        flagOp = flagOp === 'add' ? 'remove' : 'add';
-        return {
-          method: 'POST',
-          path: '/messages/flags',
-          params: { messages: messageIds, op: flagOp, flag: 'starred' },
-        };
-      },
-    },
-    {
-      label: 'send_10000_chars',
-      next: () => ({
-        method: 'POST',
-        path: '/messages',
-        params: { type: 'stream', to: CHANNEL, topic: 'hostile', content: longContent },
-      }),
-    },
-  ];
 }
 
 function printTrace(
@@ -478,11 +356,75 @@ function printTrace(
   }
 }
 
+/** What one phase carried: poll answers (events and bytes in each), sends, hostile requests. */
+class Traffic {
+  pollAnswers = 0;
+  pollEvents = 0;
+  pollBytes = 0;
+  readonly eventsPerAnswer = new Histogram();
+  sends = 0;
+  hostileRequests = 0;
+  hostileBytesSent = 0;
+  hostileBytesReceived = 0;
+
+  answer(events: number, bytes: number): void {
+    this.pollAnswers += 1;
+    this.pollEvents += events;
+    this.pollBytes += bytes;
+    this.eventsPerAnswer.add(events);
+  }
+
+  hostileRequest(sent: number, received: number): void {
+    this.hostileRequests += 1;
+    this.hostileBytesSent += sent;
+    this.hostileBytesReceived += received;
+  }
+
+  perSecond(seconds: number) {
+    const rate = (n: number) => Math.round((n / seconds) * 10) / 10;
+    return {
+      poll_answers_per_s: rate(this.pollAnswers),
+      events_per_s: rate(this.pollEvents),
+      events_per_answer_mean: Math.round((this.pollEvents / this.pollAnswers) * 100) / 100,
+      events_per_answer_p99: this.eventsPerAnswer.percentile(99),
+      poll_kb_per_s: rate(this.pollBytes / 1024),
+      sends_per_s: rate(this.sends),
+      hostile_requests_per_s: rate(this.hostileRequests),
+      hostile_kb_sent_per_s: rate(this.hostileBytesSent / 1024),
+      hostile_kb_received_per_s: rate(this.hostileBytesReceived / 1024),
+    };
+  }
+}
+
 function summarise(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (p: number) =>
     sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
   return { count: sorted.length, p50_ms: at(50), max_ms: sorted[sorted.length - 1] };
+}
+
+/** What a sender's message says: the marker and its sequence number (`lat 12`). */
+const LATENCY_MARKER = Buffer.from('"content":"lat ');
+
+/** Forks the hostile member's process (member.ts) and waits until it is ready for its job. */
+async function startMember() {
+  const child = fork(fileURLToPath(new URL('./member.ts', import.meta.url)), {
+    execArgv: ['--import', 'tsx'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the hostile member exited with ${code}`)));
+  });
+  return {
+    pid: child.pid!,
+    run: (job: MemberJob) =>
+      new Promise<MemberReport>((resolve, reject) => {
+        child.once('message', (report) => resolve(report as MemberReport));
+        child.once('exit', (code) => reject(new Error(`the hostile member exited with ${code}`)));
+        child.send(job);
+      }),
+    stop: () => child.disconnect(),
+  };
 }
 
 /** Phases 2 and 3: steady senders and polling receivers, quiet then with the hostile member. */
@@ -509,16 +451,21 @@ async function loadPhases(realm: Realm) {
   const acknowledged = { quiet: 0, hostile: 0 };
   let running = true;
   let pollResponses = 0;
+  // The traffic each phase carried, counted where it arrives (for the same load before and after a
+  // change of the harness: requests, deliveries and bytes per second).
+  const traffic = { drain: new Traffic(), quiet: new Traffic(), hostile: new Traffic() };
 
+  // The hostile member runs in its own process (member.ts), started before the quiet phase so its
+  // start-up is not measured.
+  const member = await startMember();
+  const origin = new URL(realm.url);
   const pollers = Promise.all(
     realm.receivers.map(async (receiver, index) => {
+      const connection = new PollConnection(origin);
       while (running) {
-        const res = await longPollMessages(
-          realm.url,
-          receiver.authorization,
-          receiver.queueId,
-          receiver.lastEventId,
-        ).catch(() => null);
+        const res = await connection
+          .poll(receiver.authorization, receiver.queueId, receiver.lastEventId, LATENCY_MARKER)
+          .catch(() => null);
         if (res?.status !== 200) {
           if (running) countError(res ? `events ${res.status}` : 'events network');
           // A queue that keeps failing must not spin: it would load both processes.
@@ -527,14 +474,13 @@ async function loadPhases(realm: Realm) {
         }
         receiver.lastEventId = res.lastEventId;
         pollResponses += 1;
+        traffic[phase].answer(res.events, res.bytes);
         // A small answer means the backlog is gone (a long-poll that waited for new events).
-        if (res.contents.length === 0) caughtUp.add(index);
-        for (const content of res.contents) {
-          if (!content.startsWith('lat ')) continue;
-          const seq = Number(content.slice(4));
+        if (res.marked.length === 0) caughtUp.add(index);
+        for (const seq of res.marked) {
           const seqPhase = phaseOfSeq[seq];
           if (seqPhase !== 'quiet' && seqPhase !== 'hostile') continue;
-          const latency = res.headersAt - sentAt[seq];
+          const latency = res.headersAtEpochMs - sentAt[seq];
           (seqPhase === 'quiet' ? quiet : hostile).add(latency);
           if (values.trace && seqPhase === 'hostile' && latency > 100) {
             slow.push({ sentMs: sentAt[seq] - hostileStartPerf, latency });
@@ -554,7 +500,7 @@ async function loadPhases(realm: Realm) {
     if (seq === undefined) return;
     inFlight[s] = true;
     phaseOfSeq[seq] = phase;
-    sentAt[seq] = performance.now();
+    sentAt[seq] = performance.timeOrigin + performance.now();
     const seqPhase = phase;
     formRequest(
       'POST',
@@ -564,6 +510,7 @@ async function loadPhases(realm: Realm) {
     )
       .then(
         (res) => {
+          traffic[seqPhase].sends += 1;
           if (res.status !== 200) return countError(`messages ${res.status}`);
           if (seqPhase !== 'drain') acknowledged[seqPhase] += 1;
         },
@@ -578,6 +525,9 @@ async function loadPhases(realm: Realm) {
   while (caughtUp.size < realm.receivers.length && Date.now() < drainDeadline) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  const meterProcesses = () => ({ server: realm.child.pid!, member: member.pid });
+  const quietMeter = new PhaseMeter(meterProcesses);
+  quietMeter.start();
   phase = 'quiet';
   const started = performance.now();
   const sending = setInterval(() => {
@@ -591,43 +541,38 @@ async function loadPhases(realm: Realm) {
   }, 2);
 
   // The bench's own event loop: if it stalls, measured latencies are pessimistic by about as much.
-  const benchLoop = monitorEventLoopDelay({ resolution: 5 });
+  const hostileMeter = new PhaseMeter(meterProcesses);
   // --trace: when slow deliveries were sent, and when the hostile requests that got in ran.
   let hostileStartPerf = Infinity;
   const slow: Array<{ sentMs: number; latency: number }> = [];
   const accepted: Array<{ label: string; startMs: number; ms: number; status: number }> = [];
   await new Promise((resolve) => setTimeout(resolve, QUIET_S * 1000));
   const quietWindow = { from: Date.now() - QUIET_S * 1000, to: Date.now() };
-  benchLoop.enable();
+  const quietFigures = quietMeter.stop();
+  hostileMeter.start();
   const loadBefore = loadavg();
   phase = 'hostile';
   const hostileStart = Date.now();
-  hostileStartPerf = performance.now();
-  const requests = hostileRequests(realm, messageIds);
-  const perRequest: Record<string, { ms: number[]; statuses: Record<number, number> }> = {};
-  for (let i = 0; Date.now() - hostileStart < DURATION_S * 1000; i++) {
-    const request = requests[i % requests.length];
-    const { method, path, params } = request.next();
-    const result = await timed(realm, realm.hostile, method, path, params);
-    if ('done' in request) request.done?.(result.status);
-    if (values.trace && result.status !== 429) {
-      accepted.push({
-        label: request.label,
-        startMs: result.startedEpochMs - hostileStart,
-        ...result,
-      });
-    }
-    const entry = (perRequest[request.label] ??= { ms: [], statuses: {} });
-    entry.ms.push(result.ms);
-    entry.statuses[result.status] = (entry.statuses[result.status] ?? 0) + 1;
-    // A 429 is the budget refusing the member (counted in `statuses`), not an error of the run.
-    if (result.error && result.status !== 429) {
-      countError(`${request.label} ${result.status}: ${result.error}`);
-    }
-  }
+  hostileStartPerf = performance.timeOrigin + performance.now();
+  const report = await member.run({
+    url: realm.url,
+    authorization: realm.hostile.authorization,
+    receivers: realm.receivers.map((r) => r.id),
+    messageIds,
+    namesUsed: namesUsed(),
+    durationMs: DURATION_S * 1000,
+    trace: values.trace,
+  });
   const hostileEnd = Date.now();
+  const { perRequest } = report;
+  accepted.push(...report.accepted);
+  traffic.hostile.hostileRequests = report.requests;
+  traffic.hostile.hostileBytesSent = report.bytesSent;
+  traffic.hostile.hostileBytesReceived = report.bytesReceived;
+  for (const [kind, count] of Object.entries(report.errors)) errors[kind] = count;
+  const hostileFigures = hostileMeter.stop();
+  member.stop();
   if (values.trace) printTrace(slow, accepted, realm, hostileStart);
-  benchLoop.disable();
   phase = 'drain';
   await new Promise((resolve) => setTimeout(resolve, 2000));
   clearInterval(sending);
@@ -661,6 +606,9 @@ async function loadPhases(realm: Realm) {
       delivery: latency(quiet),
       server_stall_max_ms: serverStallMs(realm, quietWindow.from, quietWindow.to),
       server_gc: serverGc(realm, quietWindow.from, quietWindow.to),
+      cpu_cores: quietFigures.cpu_cores,
+      bench_loop: quietFigures.bench_loop,
+      traffic: traffic.quiet.perSecond(quietFigures.seconds),
     },
     hostile: {
       seconds: round((hostileEnd - hostileStart) / 1000),
@@ -673,7 +621,10 @@ async function loadPhases(realm: Realm) {
       delivery: latency(hostile),
       server_stall_max_ms: serverStallMs(realm, hostileStart, hostileEnd + 250),
       server_gc: serverGc(realm, hostileStart, hostileEnd),
-      bench_loop_delay_max_ms: round(benchLoop.max / 1e6),
+      bench_loop_delay_max_ms: hostileFigures.bench_loop.delay_max_ms,
+      cpu_cores: hostileFigures.cpu_cores,
+      bench_loop: hostileFigures.bench_loop,
+      traffic: traffic.hostile.perSecond(hostileFigures.seconds),
       hostile_requests: requestsSummary,
       load_average_before: loadBefore,
       load_average_after: loadAfter,
