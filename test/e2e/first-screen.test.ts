@@ -24,8 +24,8 @@ async function holdAppScript(page: Page): Promise<() => Promise<void>> {
   };
 }
 
-/** A new browser profile on the running launch, at `fragment` added to its URL. */
-async function openHeld(fragment = ''): Promise<{ page: Page; release: () => Promise<void> }> {
+/** A new browser profile (its page is the session's), the app's script held. */
+async function openHeld(): Promise<{ page: Page; release: () => Promise<void> }> {
   await session.closePage();
   const context = await session.browser.newContext({ viewport: { width: 1280, height: 860 } });
   await context.addInitScript("localStorage.setItem('tributary.welcomeDismissed', 'true')");
