@@ -11,23 +11,32 @@ import { FIRST_SCREEN_PATH, FIRST_SCREEN_SECRET_HEADER } from '../../shared/ipc/
 import type { FirstScreenStore } from '../first-screen/first-screen-store';
 
 export interface FirstScreenRoute {
-  /** Whether a page has been answered (or refused) since the host started. */
-  readonly answered: boolean;
+  /**
+   * Whether the page has what it asks of this route: a page has been answered (or refused) since
+   * the host started, or the page names no early script (a build without it) and will not ask.
+   */
+  readonly settled: boolean;
 }
+
+/** The early script as Vite names it (vite.config.ts): assets/first-screen-<hash>.js. */
+const EARLY_SCRIPT = /^assets\/first-screen-[\w-]+\.js$/;
 
 export function registerFirstScreenRoute(
   app: FastifyInstance,
   options: {
     secret: () => string;
     screens: FirstScreenStore;
+    /** The scripts the page names (StaticFiles.pageScriptPaths). */
+    pageScripts: readonly string[];
     /** Called once the first answer has gone out. */
     onAnswered?: () => void;
   },
 ): FirstScreenRoute {
-  const route = { answered: false };
+  const route = { settled: !options.pageScripts.some((path) => EARLY_SCRIPT.test(path)) };
+  let answeredOnce = false;
   const answered = () => {
-    if (route.answered) return;
-    route.answered = true;
+    if (answeredOnce) return;
+    answeredOnce = route.settled = true;
     options.onAnswered?.();
   };
   app.get(FIRST_SCREEN_PATH, async (request, reply) => {

@@ -149,6 +149,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const firstScreen = registerFirstScreenRoute(app, {
     secret: () => secret,
     screens: services.firstScreens,
+    pageScripts: files.pageScriptPaths,
     onAnswered: () => allScriptsSent() && startSessionsForPage(),
   });
   if (files.hasIndex) {
@@ -163,8 +164,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       if (file.contentType.startsWith('text/javascript')) {
         reply.raw.once('finish', () => {
           if (file.pageScript) pageScriptsSent.add(file);
-          if (!file.pageScript || (allScriptsSent() && firstScreen.answered))
-            startSessionsForPage();
+          if (!file.pageScript || (allScriptsSent() && firstScreen.settled)) startSessionsForPage();
         });
       }
       reply.header('cache-control', file.cacheControl).header('etag', file.etag);
