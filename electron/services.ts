@@ -41,6 +41,7 @@ import { cacheHandlers, deleteAccountCache, openAccountCache } from './cache/cac
 import { personalHandlers } from './settings/personal-handlers';
 import type { LocalRealmControl } from './local-realm';
 import { FirstScreenStore } from './first-screen/first-screen-store';
+import { firstScreenNarrowView } from '../shared/ipc/first-screen';
 
 export interface MainServicesOptions {
   dataDir: string;
@@ -104,6 +105,10 @@ export class MainServices {
       activeAccountId: () => this.accounts.activeAccountId,
       known: (accountId) => this.accounts.get(accountId) !== undefined,
       disabled: options.noCache,
+      reopens: (accountId) => {
+        const narrow = this.sessions.get(accountId)?.rememberedNarrow;
+        return narrow ? firstScreenNarrowView(narrow) : null;
+      },
     });
     this.activity = new ActivityTracker({ systemIdleSeconds: options.systemIdleSeconds });
     // Tributary's own state in the data folder: never readable through a user-supplied path.

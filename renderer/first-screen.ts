@@ -59,6 +59,13 @@ function show(screen: KeptScreen): void {
   overlay.style.cssText =
     'position:fixed;inset:0;z-index:2147483000;overflow:hidden;background:var(--bg)';
   overlay.innerHTML = screen.html;
+  // Realm pictures need the media cookie the bridge's handshake sets: until one has loaded, it
+  // holds its place without a broken-image sign.
+  for (const image of overlay.querySelectorAll('img')) {
+    if (image.complete && image.naturalWidth > 0) continue;
+    image.style.visibility = 'hidden';
+    image.addEventListener('load', () => (image.style.visibility = ''));
+  }
   (document.body ?? html).append(overlay);
   // Before the first frame (the stylesheet is in by then): the virtual lists' rows are placed at
   // their scroll offset, so without it the list would show blank space.

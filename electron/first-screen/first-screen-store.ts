@@ -39,6 +39,11 @@ export interface FirstScreenStoreOptions {
   known: (accountId: string) => boolean;
   /** --no-cache: nothing of a realm is written to disk, so no screen is kept either. */
   disabled?: boolean;
+  /**
+   * The conversation a launch without a view reopens for the account (its view as a first screen
+   * names it: firstScreenNarrowView), or null when none is remembered and the home view decides.
+   */
+  reopens?: (accountId: string) => string | null;
 }
 
 export function firstScreenPath(dataDir: string, accountId: string): string {
@@ -63,13 +68,15 @@ export class FirstScreenStore {
   save(accountId: string, keys: FirstScreenLaunchKey[], screen: FirstScreen): boolean {
     const { activeAccountId, known, disabled } = this.options;
     if (disabled || accountId !== activeAccountId() || !known(accountId)) return false;
+    const launches = this.launchKeys(accountId, keys, screen.view);
+    if (launches.length === 0) return false;
     const cipher = this.cipher(accountId);
     if (!cipher) return false;
     const sameAsLast = this.lastOffered.get(accountId) === screen.html;
     const previous = this.read(accountId);
     const html = sameAsLast && previous ? previous.screen.html : sanitizeFirstScreen(screen.html);
     if (!html.trim()) return false;
-    const kept: Kept = { keys: [...new Set(keys)], screen: { ...screen, html } };
+    const kept: Kept = { keys: launches, screen: { ...screen, html } };
     const file: SealedFile = {
       version: 1,
       sealed: cipher.seal(JSON.stringify(kept), sealContext(accountId)).toString('base64'),
@@ -78,6 +85,24 @@ export class FirstScreenStore {
     this.kept.set(accountId, kept);
     this.lastOffered.set(accountId, screen.html);
     return true;
+  }
+
+  /**
+   * Which launches show a screen of `view`: the page's keys (its view's fragment; '' when it is
+   * the home view), but '' only for the conversation main reopens when it remembers one.
+   */
+  private launchKeys(
+    accountId: string,
+    keys: FirstScreenLaunchKey[],
+    view: string,
+  ): FirstScreenLaunchKey[] {
+    const reopened = this.options.reopens?.(accountId) ?? null;
+    const launches = new Set(keys);
+    if (reopened !== null) {
+      if (reopened === view) launches.add('');
+      else launches.delete('');
+    }
+    return [...launches];
   }
 
   /** The active account's screen for a launch with `key`, or null. */

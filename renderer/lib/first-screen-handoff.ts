@@ -5,7 +5,7 @@
 // screen outside the chat, another view than the overlay's); and after ten seconds regardless (the
 // early script's own timer). Once decided, a late overlay is not shown at all.
 import { useEffect } from 'react';
-import { narrowKey } from '../../shared/narrow';
+import { firstScreenNarrowView } from '../../shared/ipc/first-screen';
 import { uiStore, type Route } from '../store/ui-store';
 import { afterNextPaint } from './paint-marks';
 
@@ -16,7 +16,7 @@ let settled = false;
 /** Which chat view a route shows, as the first screen records it; null for anything else. */
 export function firstScreenView(route: Route): string | null {
   if (route.kind === 'inbox' || route.kind === 'recent') return route.kind;
-  if (route.kind === 'narrow') return `narrow:${narrowKey(route.narrow)}`;
+  if (route.kind === 'narrow') return firstScreenNarrowView(route.narrow);
   return null;
 }
 

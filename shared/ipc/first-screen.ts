@@ -2,6 +2,7 @@
 // page can show it the moment its HTML arrives (renderer/first-screen.ts) while the app itself is
 // still loading. Main re-sanitizes and seals it (electron/first-screen); the renderer is not trusted.
 import * as z from 'zod';
+import { narrowKey, type NarrowTerm } from '../narrow';
 import { forAccount, payload } from './common';
 import { method } from './define';
 
@@ -13,6 +14,11 @@ import { method } from './define';
 export const FIRST_SCREEN_LAUNCH_KEYS = ['', 'view=inbox', 'view=recent', 'view=all'] as const;
 export const firstScreenLaunchKey = z.enum(FIRST_SCREEN_LAUNCH_KEYS);
 export type FirstScreenLaunchKey = z.infer<typeof firstScreenLaunchKey>;
+
+/** How a first screen names the conversation it shows (FirstScreen.view; also 'inbox', 'recent'). */
+export function firstScreenNarrowView(narrow: readonly NarrowTerm[]): string {
+  return `narrow:${narrowKey(narrow)}`;
+}
 
 /** A larger copy is not kept: reading, opening and inserting it would cost more than it saves. */
 export const FIRST_SCREEN_MAX_CHARS = 1_500_000;
@@ -42,12 +48,14 @@ export type FirstScreen = z.infer<typeof firstScreenShape>;
 
 export const firstScreenMethods = {
   /**
-   * Keeps what the active account's chat shows for the next launches whose URL has one of `keys`.
-   * Fire and forget: main drops a copy it cannot keep (another account, no cache, too large).
+   * Keeps what the active account's chat shows for the next launches whose URL has one of `keys`
+   * ('' when it is the home view). Main adds '' for the conversation it reopens at launch (and
+   * drops it for any other view then). Fire and forget: main drops a copy it cannot keep (another
+   * account, no cache, no launch it is for).
    */
   saveFirstScreen: method<null>()(
     forAccount({
-      keys: z.array(firstScreenLaunchKey).min(1).max(FIRST_SCREEN_LAUNCH_KEYS.length),
+      keys: z.array(firstScreenLaunchKey).max(FIRST_SCREEN_LAUNCH_KEYS.length),
       screen: firstScreenShape,
     }),
   ),

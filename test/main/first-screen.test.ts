@@ -168,6 +168,30 @@ describe('the first-screen store', () => {
     expect(storeOf(cached).take('')).toBeNull();
   });
 
+  it('keeps a screen for a plain launch only if it is what that launch opens', () => {
+    const folder = dataFolder(['acct-1']);
+    let reopens: string | null = 'narrow:[]';
+    const store = new FirstScreenStore({
+      dataDir: folder.dataDir,
+      vault: folder.vault,
+      activeAccountId: () => folder.accounts.activeAccountId,
+      known: () => true,
+      reopens: () => reopens,
+    });
+    // The conversation main reopens: a plain launch shows it, though the page did not say.
+    expect(store.save('acct-1', [], SCREEN)).toBe(true);
+    expect(store.take('')).not.toBeNull();
+    // Another conversation is reopened: the page's home-view guess does not count.
+    reopens = 'narrow:[{"operator":"channel","operand":"7"}]';
+    expect(store.save('acct-1', ['view=all', ''], SCREEN)).toBe(true);
+    expect(store.take('')).toBeNull();
+    expect(store.take('view=all')).not.toBeNull();
+    // Nothing reopened, and not the home view: no launch shows it, so it is not kept.
+    reopens = null;
+    expect(store.save('acct-1', [], { ...SCREEN, view: 'narrow:[1]' })).toBe(false);
+    expect(store.take('view=all')).not.toBeNull();
+  });
+
   it('forgets a screen from memory and disk', () => {
     const folder = dataFolder(['acct-1']);
     const store = storeOf(folder);

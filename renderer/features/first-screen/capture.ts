@@ -27,15 +27,16 @@ const TRANSIENT =
 
 /**
  * The launch URLs this screen is what opens (shared/ipc/first-screen.ts): its own view's fragment,
- * and '' when a launch without one opens it: a conversation (main reopens the last one), or the
- * Inbox or Recent when it is the home view (web_home_view, as shell/home-view.ts maps it).
+ * and '' when it is the home view (web_home_view, as shell/home-view.ts maps it). Main knows the
+ * conversation a launch without a view reopens, and adds or drops '' by it.
  */
 export function launchKeys(route: Route, homeView: string | undefined): FirstScreenLaunchKey[] {
-  if (route.kind === 'narrow') return route.narrow.length === 0 ? ['view=all', ''] : [''];
-  const home = homeView === 'recent' ? 'recent' : homeView === 'all_messages' ? null : 'inbox';
-  if (route.kind === 'inbox' || route.kind === 'recent')
-    return route.kind === home ? [`view=${route.kind}`, ''] : [`view=${route.kind}`];
-  return [];
+  const home = homeView === 'recent' ? 'recent' : homeView === 'all_messages' ? 'all' : 'inbox';
+  let view: 'inbox' | 'recent' | 'all';
+  if (route.kind === 'inbox' || route.kind === 'recent') view = route.kind;
+  else if (route.kind === 'narrow' && route.narrow.length === 0) view = 'all';
+  else return [];
+  return view === home ? [`view=${view}`, ''] : [`view=${view}`];
 }
 
 /** #root's markup as a next page may show it, or null when it is over the size cap. */
@@ -54,6 +55,11 @@ export function copyOfScreen(root: HTMLElement): string | null {
     element.removeAttribute('data-testid');
     element.removeAttribute('id');
   }
+  // A select shows its chosen option by property, which a clone does not carry.
+  const selects = copy.querySelectorAll('select');
+  root.querySelectorAll('select').forEach((select, index) => {
+    selects[index]?.options[select.selectedIndex]?.setAttribute('selected', '');
+  });
   for (const input of copy.querySelectorAll('input')) input.removeAttribute('value');
   for (const area of copy.querySelectorAll('textarea')) area.textContent = '';
   const html = copy.innerHTML;
@@ -102,7 +108,7 @@ export function startFirstScreenCapture(api: Api, store: ChatStore): () => void 
     const account = selectActiveAccount(chat);
     if (!view || !accountId || !account || !showsChat(root, route)) return;
     const keys = launchKeys(route, account.settings.user.web_home_view);
-    const html = keys.length ? copyOfScreen(root) : null;
+    const html = copyOfScreen(root);
     if (!html || html === lastSent) return;
     lastSent = html;
     lastAt = performance.now();
