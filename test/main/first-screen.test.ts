@@ -12,6 +12,7 @@ import { FileVault } from '../../electron/accounts/vault';
 import { CacheCipher } from '../../electron/cache/cache-cipher';
 import { FirstScreenStore, firstScreenPath } from '../../electron/first-screen/first-screen-store';
 import { startBrowserHost, type BrowserHost } from '../../electron/host/host';
+import { createDispatcher } from '../../electron/ipc/dispatch';
 import type { FirstScreen } from '../../shared/ipc/first-screen';
 import { FIRST_SCREEN_PATH, FIRST_SCREEN_SECRET_HEADER } from '../../shared/ipc/wire';
 import { startTestServer, type TestServer } from '../support/server';
@@ -276,6 +277,13 @@ describe('the host’s first-screen route and the main-side deletions', () => {
     const other = await get(`${FIRST_SCREEN_PATH}?key=view%3Dinbox`, secret);
     expect(other.status).toBe(204);
     expect(other.headers.get('cache-control')).toBe('no-store');
+
+    // The desktop app's page asks main through the IPC map instead (the same store).
+    const dispatch = createDispatcher(host.services.handlers);
+    const viaIpc = await dispatch('firstScreen', { key: '' });
+    expect(viaIpc).toMatchObject({ ok: true, value: { view: 'narrow:[]' } });
+    expect(await dispatch('firstScreen', { key: 'view=inbox' })).toEqual({ ok: true, value: null });
+    expect(await dispatch('firstScreen', { key: '#secret' })).toMatchObject({ ok: false });
 
     // Without this launch's secret, or from another site: refused.
     expect((await get(FIRST_SCREEN_PATH)).status).toBe(401);
