@@ -5,7 +5,7 @@
 // screen outside the chat, another view than the overlay's); and after ten seconds regardless (the
 // early script's own timer). Once decided, a late overlay is not shown at all.
 import { useEffect } from 'react';
-import { firstScreenNarrowView } from '../../shared/ipc/first-screen';
+import { firstScreenNarrowView } from '../../shared/ipc/first-screen-view';
 import { uiStore, type Route } from '../store/ui-store';
 import { afterNextPaint } from './paint-marks';
 

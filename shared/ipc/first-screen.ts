@@ -2,26 +2,18 @@
 // page can show it the moment its HTML arrives (renderer/first-screen.ts) while the app itself is
 // still loading. Main re-sanitizes and seals it (electron/first-screen); the renderer is not trusted.
 import * as z from 'zod';
-import { narrowKey, type NarrowTerm } from '../narrow';
 import { forAccount, payload } from './common';
 import { method } from './define';
+import { FIRST_SCREEN_LAUNCH_KEYS, FIRST_SCREEN_MAX_CHARS } from './first-screen-view';
 
-/**
- * What a launch URL's fragment says about the view it opens (renderer/store/ui-store.ts:
- * `#view=inbox`, `#view=recent`, `#view=all`), canonical; '' is a launch without a view, which
- * opens the last conversation or the home view.
- */
-export const FIRST_SCREEN_LAUNCH_KEYS = ['', 'view=inbox', 'view=recent', 'view=all'] as const;
+export {
+  FIRST_SCREEN_LAUNCH_KEYS,
+  FIRST_SCREEN_MAX_CHARS,
+  firstScreenNarrowView,
+  type FirstScreenLaunchKey,
+} from './first-screen-view';
+
 export const firstScreenLaunchKey = z.enum(FIRST_SCREEN_LAUNCH_KEYS);
-export type FirstScreenLaunchKey = z.infer<typeof firstScreenLaunchKey>;
-
-/** How a first screen names the conversation it shows (FirstScreen.view; also 'inbox', 'recent'). */
-export function firstScreenNarrowView(narrow: readonly NarrowTerm[]): string {
-  return `narrow:${narrowKey(narrow)}`;
-}
-
-/** A larger copy is not kept: reading, opening and inserting it would cost more than it saves. */
-export const FIRST_SCREEN_MAX_CHARS = 1_500_000;
 
 export const firstScreenShape = z.strictObject({
   /** #root's markup as it was on screen, scroll offsets as data-first-screen-scroll-* attributes. */

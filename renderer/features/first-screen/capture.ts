@@ -5,8 +5,11 @@
 // open dialog. Main cleans it again and seals it (electron/first-screen); this side drops what would
 // confuse the next page (test ids, element ids, typed text) and records what the clone cannot carry:
 // the scroll offsets of its scrolled boxes, the theme on <html>, the window's width.
-import type { FirstScreen, FirstScreenLaunchKey } from '../../../shared/ipc/first-screen';
-import { FIRST_SCREEN_MAX_CHARS } from '../../../shared/ipc/first-screen';
+import type { FirstScreen } from '../../../shared/ipc/first-screen';
+import {
+  FIRST_SCREEN_MAX_CHARS,
+  type FirstScreenLaunchKey,
+} from '../../../shared/ipc/first-screen-view';
 import type { Api } from '../../bridge/api';
 import { firstScreenShowing, firstScreenView } from '../../lib/first-screen-handoff';
 import { selectActiveAccount, type ChatStore } from '../../store';
