@@ -1,9 +1,12 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { emojiSprites } from './scripts/vite-emoji-sprites.ts';
 
 const ENTRY = fileURLToPath(new URL('./renderer/shell/main.tsx', import.meta.url));
+const PAGE = fileURLToPath(new URL('./renderer/index.html', import.meta.url));
+/** The page's early script (the first screen): an entry of its own, importing nothing. */
+const EARLY = fileURLToPath(new URL('./renderer/first-screen.ts', import.meta.url));
 
 interface ModuleGraph {
   getModuleInfo(id: string): { importedIds: readonly string[] } | null;
@@ -28,13 +31,42 @@ function entryGraph(graph: ModuleGraph): Set<string> {
   return reached;
 }
 
+/**
+ * Puts the early script first in the page's <head>, as its own file: two module scripts in
+ * index.html would become one entry file (the early script would wait for the app's chunks).
+ */
+function earlyScript(): Plugin {
+  return {
+    name: 'tributary-first-screen',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, context) {
+        const chunk = Object.values(context.bundle ?? {}).find(
+          (file) => file.type === 'chunk' && file.isEntry && file.facadeModuleId === EARLY,
+        );
+        return [
+          {
+            tag: 'script',
+            attrs: {
+              type: 'module',
+              async: true,
+              src: chunk ? `./${chunk.fileName}` : './first-screen.ts',
+            },
+            injectTo: 'head-prepend',
+          },
+        ];
+      },
+    },
+  };
+}
+
 // The renderer is a static bundle: served from app:// in Electron and by the browser-mode host.
 export default defineConfig(() => {
   let firstScreen: Set<string> | undefined;
   return {
     root: fileURLToPath(new URL('./renderer', import.meta.url)),
     base: './',
-    plugins: [react(), emojiSprites()],
+    plugins: [react(), emojiSprites(), earlyScript()],
     build: {
       outDir: fileURLToPath(new URL('./dist/renderer', import.meta.url)),
       emptyOutDir: true,
@@ -42,6 +74,7 @@ export default defineConfig(() => {
       // TRIBUTARY_NO_MINIFY=1: readable function names in CPU profiles (bench/large-org).
       minify: process.env.TRIBUTARY_NO_MINIFY ? false : undefined,
       rolldownOptions: {
+        input: { index: PAGE, 'first-screen': EARLY },
         output: {
           codeSplitting: {
             groups: [

@@ -40,6 +40,8 @@ import { adminRealmHandlers } from './admin/realm-handlers';
 import { cacheHandlers, deleteAccountCache, openAccountCache } from './cache/cache-service';
 import { personalHandlers } from './settings/personal-handlers';
 import type { LocalRealmControl } from './local-realm';
+import { FirstScreenStore } from './first-screen/first-screen-store';
+import { firstScreenNarrowView } from '../shared/ipc/first-screen';
 
 export interface MainServicesOptions {
   dataDir: string;
@@ -89,6 +91,8 @@ export class MainServices {
   readonly shell: DesktopShell;
   /** Notifications, the unread badge and tray preferences; Electron attaches its runtime to it. */
   readonly desktop: DesktopBridge;
+  /** The active account's last chat screen, shown by the next launch's page before the app runs. */
+  readonly firstScreens: FirstScreenStore;
   private readonly sessions = new Map<string, AccountSession>();
   private readonly launchRequests: OpenManifestRequest[] = [];
   private stopWatchingLocalRealm: (() => void) | null = null;
@@ -97,6 +101,17 @@ export class MainServices {
 
   constructor(private readonly options: MainServicesOptions) {
     this.accounts = new AccountStore(options.dataDir);
+    this.firstScreens = new FirstScreenStore({
+      dataDir: options.dataDir,
+      vault: options.vault,
+      activeAccountId: () => this.accounts.activeAccountId,
+      known: (accountId) => this.accounts.get(accountId) !== undefined,
+      disabled: options.noCache,
+      reopens: (accountId) => {
+        const narrow = this.sessions.get(accountId)?.rememberedNarrow;
+        return narrow ? firstScreenNarrowView(narrow) : null;
+      },
+    });
     this.activity = new ActivityTracker({ systemIdleSeconds: options.systemIdleSeconds });
     // Tributary's own state in the data folder: never readable through a user-supplied path.
     this.intake = new FileIntake(
@@ -331,6 +346,7 @@ export class MainServices {
     this.sessions.get(accountId)?.forgetLocalState();
     await this.stopSession(accountId);
     deleteAccountCache(this.options.dataDir, this.options.vault, accountId);
+    this.firstScreens.forget(accountId);
     await this.meetings.forgetAccount(accountId);
     deleteAccountFolder(this.options.dataDir, accountId);
     this.options.vault.delete(accountId);
@@ -406,7 +422,12 @@ export class MainServices {
         sessions: () => this.sessions.values(),
       }),
       ...adminRealmHandlers({ signedInSession: (accountId) => session({ accountId }) }),
-      ...cacheHandlers({ session: (accountId) => this.session(accountId) }),
+      ...cacheHandlers({
+        session: (accountId) => this.session(accountId),
+        // The screen made of the offline copy goes with it.
+        cleared: (accountId) => this.firstScreens.forget(accountId),
+      }),
+      ...this.firstScreens.handlers,
 
       // drafts
       listDrafts: ({ accountId }) => this.session(accountId).drafts.list(),
@@ -529,7 +550,11 @@ export class MainServices {
       clientOptions: this.options.clientOptions,
       pollTimeoutMs: this.options.pollTimeoutMs,
       restartSpreadMs: this.options.restartSpreadMs,
-      onConnection: () => this.pushAccounts(),
+      onConnection: (state) => {
+        // Signed out: the session destroyed its cache; nothing of the realm stays on disk.
+        if (state.status === 'signed_out') this.firstScreens.forget(record.id);
+        this.pushAccounts();
+      },
       activity: this.activity,
       presenceIntervalMs: this.options.presenceIntervalMs,
       cache: opened ? opened.cache : this.openCache(record),

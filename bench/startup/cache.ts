@@ -4,6 +4,10 @@
 // the figure is what the cache alone gives. For comparison, the same launch with the cache deleted and
 // the server answering at once (the app then opens All messages and waits for the server).
 // The server is a real local realm server process behind a small proxy that delays or refuses.
+// Each launch reports two figures after the page's navigation: the first screen (the last screen of
+// the launch before, shown by the page's early script: renderer/first-screen.ts; the slow-server
+// launch of each round has none, its data folder being new) and live (the app's own messages). Each
+// page stays open until main has kept its screen for the next launch.
 // Prints the figures and writes bench/.out/startup-cache.json. BENCH_TRACE=1 adds each run's bridge
 // round trips and long tasks (as bench:startup-trace shows them); BENCH_PROFILE=DIR also writes a
 // CPU profile of each page's start.
@@ -23,6 +27,7 @@ import type { NarrowTerm } from '../../shared/narrow';
 import { writeBenchFigures } from '../support/output';
 import { startServerProcess } from '../support/server-process';
 import { median, stop, timeLaunch, TIMEOUT_MS } from './launch-process';
+import { waitUntilScreenKept } from './first-screen';
 import {
   cdpTimeOrigin,
   observePage,
@@ -50,6 +55,8 @@ interface PageMilestones {
   stateMs: number;
   /** The awaited message is on screen. */
   messagesMs: number;
+  /** The first screen was shown (null: none was). */
+  firstScreenMs: number | null;
 }
 
 /**
@@ -145,6 +152,7 @@ async function launch(
 ): Promise<Launch> {
   let cdp: CDPSession | undefined;
   let frames: RecordedFrames | undefined;
+  const started = Date.now();
   const timed = await timeLaunch(
     browser,
     dataDir,
@@ -154,6 +162,7 @@ async function launch(
         .filter({ hasText: waitFor })
         .first()
         .waitFor({ timeout: TIMEOUT_MS });
+      const liveAt = performance.now();
       const banner = (await page.getByTestId('connection-banner').allTextContents()).join(' ');
       const milestones = await page.evaluate(`(() => {
         const [nav] = performance.getEntriesByType('navigation');
@@ -161,8 +170,11 @@ async function launch(
           ...window.__milestones,
           htmlMs: nav.responseEnd,
           scriptMs: nav.domContentLoadedEventEnd,
+          firstScreenMs:
+            performance.getEntriesByName('tributary:first-screen-shown')[0]?.startTime ?? null,
         };
       })()`);
+      await waitUntilScreenKept(dataDir, started);
       let trace: Launch['trace'];
       if (cdp && frames) {
         if (PROFILE_DIR) {
@@ -175,7 +187,7 @@ async function launch(
         >['longTasks'];
         trace = { ...roundTrips(frames, await cdpTimeOrigin(cdp, page)), longTasks };
       }
-      return { banner, milestones: milestones as PageMilestones, trace };
+      return { banner, milestones: milestones as PageMilestones, trace, liveAt };
     },
     async (page) => {
       await page.addInitScript(recordMilestones(waitFor));
@@ -194,8 +206,9 @@ async function launch(
   );
   return {
     toUrlMs: timed.toUrlMs,
-    toMessagesMs: timed.toReadyMs,
-    totalMs: timed.totalMs,
+    // Not the time `ready` took: it waits for the screen to be kept after the messages showed.
+    toMessagesMs: timed.seen.liveAt - timed.urlAt,
+    totalMs: timed.toUrlMs + timed.seen.liveAt - timed.urlAt,
     fromCache: /saved on this computer/.test(timed.seen.banner),
     page: timed.seen.milestones,
     trace: timed.seen.trace,
@@ -203,8 +216,12 @@ async function launch(
 }
 
 const round = (n: number) => Math.round(n);
+const shownAt = (runs: Launch[]) =>
+  runs.flatMap((r) => (r.page.firstScreenMs === null ? [] : [r.page.firstScreenMs]));
 const summary = (runs: Launch[]) => ({
   median: {
+    firstScreenMs: shownAt(runs).length ? round(median(shownAt(runs))) : null,
+    firstScreenShown: `${shownAt(runs).length} of ${runs.length}`,
     totalMs: round(median(runs.map((r) => r.totalMs))),
     toUrlMs: round(median(runs.map((r) => r.toUrlMs))),
     toMessagesMs: round(median(runs.map((r) => r.toMessagesMs))),
@@ -220,6 +237,7 @@ const summary = (runs: Launch[]) => ({
       scriptMs: round(r.page.scriptMs),
       stateMs: round(r.page.stateMs),
       messagesMs: round(r.page.messagesMs),
+      firstScreenMs: r.page.firstScreenMs === null ? null : round(r.page.firstScreenMs),
     },
     trace: r.trace,
   })),
@@ -274,7 +292,8 @@ async function main() {
       cpu: os.cpus()[0]?.model ?? 'unknown',
       loadavg: os.loadavg(),
     },
-    bar: { toMessagesMs: 400 },
+    // Issue #24: from the cache, after navigation.
+    budgetMs: { afterNavigation: 600 },
     serverSlow: summary(slow),
     serverDown: summary(down),
     noCacheServerUp: summary(noCache),
@@ -288,12 +307,17 @@ async function main() {
     ['no cache, server answering', result.noCacheServerUp],
   ] as const) {
     const m = data.median;
+    const budget = result.budgetMs.afterNavigation;
+    const firstScreen =
+      m.firstScreenMs === null
+        ? 'first screen: none shown'
+        : `first screen: ${m.firstScreenMs} ms after the page's navigation started (median, shown ${m.firstScreenShown}; budget < ${budget} ms)`;
     console.log(
-      `${name}: messages on screen ${m.pageMessagesMs} ms after the page's navigation started (median; the driver saw them after ${m.toMessagesMs} ms; process to URL ${m.toUrlMs} ms; total ${m.totalMs} ms)`,
+      `${name}: ${firstScreen}; live: messages on screen ${m.pageMessagesMs} ms after the page's navigation started (median; budget < ${budget} ms; the driver saw them after ${m.toMessagesMs} ms; process to URL ${m.toUrlMs} ms; total ${m.totalMs} ms)`,
     );
     for (const r of data.runs) {
       console.log(
-        `  run: HTML ${r.page.htmlMs} ms, app script run ${r.page.scriptMs} ms, account state on screen ${r.page.stateMs} ms, messages ${r.page.messagesMs} ms${r.fromCache ? ' (banner: saved messages)' : ''}`,
+        `  run: HTML ${r.page.htmlMs} ms, ${r.page.firstScreenMs === null ? 'no first screen' : `first screen ${r.page.firstScreenMs} ms`}, app script run ${r.page.scriptMs} ms, account state on screen ${r.page.stateMs} ms, messages ${r.page.messagesMs} ms${r.fromCache ? ' (banner: saved messages)' : ''}`,
       );
       if (r.trace) {
         printRoundTrips(r.trace, r.page.messagesMs);

@@ -67,6 +67,8 @@ export interface TimedLaunch<T> {
   toUrlCpuMs?: number;
   /** URL printed -> `ready` resolved in the page. */
   toReadyMs: number;
+  /** When the URL was printed, as this process's performance.now() (`ready` may time from it). */
+  urlAt: number;
   totalMs: number;
   /** What `ready` returned. */
   seen: T;
@@ -118,7 +120,7 @@ export async function timeLaunch<T>(
     const t2 = performance.now();
     if (keptContext) await page.close();
     else await context.close();
-    return { toUrlMs: t1 - t0, toUrlCpuMs, toReadyMs: t2 - t1, totalMs: t2 - t0, seen };
+    return { toUrlMs: t1 - t0, toUrlCpuMs, toReadyMs: t2 - t1, urlAt: t1, totalMs: t2 - t0, seen };
   } finally {
     await stop(child);
   }

@@ -7,6 +7,9 @@
 // - the main thread's CPU (Chromium's own ScriptDuration, RecalcStyle, Layout, TaskDuration), and
 //   the long tasks;
 // - with BENCH_PROFILE=DIR, a CPU profile of the page's start for DevTools.
+// A returning launch shows the first screen (the first launch's, kept by main: renderer/first-screen.ts)
+// before the app's own first message: both are reported, after navigation. Each page stays open until
+// main has kept its screen for the next launch.
 // Prints a summary and writes bench/.out/startup-trace.json.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -16,6 +19,7 @@ import { buildAll } from '../../scripts/build';
 import { launchChromium } from '../../test/support/chromium';
 import { writeBenchFigures } from '../support/output';
 import { timeLaunch, TIMEOUT_MS } from './launch-process';
+import { waitUntilScreenKept } from './first-screen';
 import {
   cdpTimeOrigin,
   observePage,
@@ -38,8 +42,10 @@ interface Fetched {
 interface PageTrace extends BridgeTrace {
   /** The launcher: spawned -> URL printed (wall), and its CPU time by then. */
   launcher: { toUrlMs: number; toUrlCpuMs?: number };
-  /** Navigation start -> first message on screen (the page's clock). */
+  /** Navigation start -> first message on screen (the page's clock): the app's own (live). */
   firstMessageMs: number;
+  /** Navigation start -> the first screen shown, if one was (the page's clock). */
+  firstScreenMs?: number;
   /** The page's own HTML: when it was asked for and arrived, and when its parse ended. */
   document: {
     requestStartMs: number;
@@ -57,6 +63,7 @@ interface PageTrace extends BridgeTrace {
 async function traceLaunch(browser: Browser, dataDir: string, label: string): Promise<PageTrace> {
   let cdp!: CDPSession;
   let frames!: RecordedFrames;
+  const started = Date.now();
   const timed = await timeLaunch(
     browser,
     dataDir,
@@ -105,8 +112,10 @@ async function traceLaunch(browser: Browser, dataDir: string, label: string): Pr
         mkdirSync(PROFILE_DIR, { recursive: true });
         writeFileSync(join(PROFILE_DIR, `startup-${label}.cpuprofile`), JSON.stringify(profile));
       }
+      await waitUntilScreenKept(dataDir, started);
       return {
         ...inPage,
+        firstScreenMs: inPage.marks['tributary:first-screen-shown'],
         ...roundTrips(frames, timeOriginS),
         cpu,
       };
@@ -130,7 +139,11 @@ async function traceLaunch(browser: Browser, dataDir: string, label: string): Pr
 }
 
 function summarize(label: string, t: PageTrace): void {
-  console.log(`\n== ${label}: first message ${Math.round(t.firstMessageMs)} ms after navigation`);
+  const firstScreen =
+    t.firstScreenMs === undefined ? 'no first screen' : `first screen ${t.firstScreenMs} ms`;
+  console.log(
+    `\n== ${label}: ${firstScreen}, live first message ${Math.round(t.firstMessageMs)} ms after navigation`,
+  );
   console.log(
     `   launcher: URL after ${t.launcher.toUrlMs} ms, ${t.launcher.toUrlCpuMs ?? '?'} ms of CPU`,
   );
@@ -185,6 +198,7 @@ function figures(t: PageTrace) {
     socketOpenMs: t.socket.openMs ?? undefined,
     firstCallMs: t.roundTrips[0]?.sentMs,
     snapshotAskedMs: t.roundTrips.find((r) => r.method === 'getSnapshot')?.sentMs,
+    firstScreenMs: t.firstScreenMs,
     firstMessageMs: Math.round(t.firstMessageMs),
   };
 }

@@ -345,6 +345,11 @@ export class AccountSession {
     this.knownLastEventId = id;
   }
 
+  /** The conversation the next launch reopens (null: the home view decides). */
+  get rememberedNarrow(): NarrowTerm[] | null {
+    return this.lastNarrow;
+  }
+
   rememberOpenNarrow(narrow: NarrowTerm[] | null): void {
     this.lastNarrow = narrow;
     this.cache?.setLastNarrow(narrow);

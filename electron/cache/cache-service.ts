@@ -19,18 +19,26 @@ export function cachePath(dataDir: string, accountId: string): string {
   return join(accountFolder(dataDir, accountId), 'cache.sqlite');
 }
 
+/**
+ * The account's cache key if the vault holds one (never made here): what else main seals for the
+ * account beside its cache (electron/first-screen) is sealed with it, so it goes when the cache does.
+ */
+export function readCacheKey(vault: Vault, accountId: string): string | null {
+  try {
+    return vault.get(cacheKeyId(accountId));
+  } catch {
+    return null; // a key the keychain can no longer decrypt
+  }
+}
+
 /** The account's cache, or null when no key can be stored (e.g. a weak keyring the user refused). */
 export function openAccountCache(
   dataDir: string,
   vault: Vault,
   record: AccountRecord,
 ): AccountCache | null {
-  let key: string | null;
-  try {
-    key = vault.get(cacheKeyId(record.id));
-  } catch {
-    key = null; // a key the keychain can no longer decrypt: the old cache is unreadable anyway
-  }
+  // A key the keychain can no longer decrypt reads as none: the old cache is unreadable anyway.
+  let key = readCacheKey(vault, record.id);
   if (!key) {
     key = CacheCipher.newKey();
     try {
@@ -61,6 +69,8 @@ export function deleteAccountCache(dataDir: string, vault: Vault, accountId: str
 
 export function cacheHandlers(sessions: {
   session(accountId: string): AccountSession;
+  /** After an account's offline copy was cleared: what was made of it goes too. */
+  cleared?(accountId: string): void;
 }): Pick<MethodHandlers, keyof typeof cacheMethods> {
   return {
     rememberOpenNarrow: ({ accountId, narrow }) => {
@@ -69,7 +79,11 @@ export function cacheHandlers(sessions: {
     },
     offlineStatus: ({ accountId }) => offlineSyncOf(sessions.session(accountId)).status(),
     syncOfflineNow: ({ accountId }) => offlineSyncOf(sessions.session(accountId)).syncNow(),
-    clearOfflineData: ({ accountId }) => offlineSyncOf(sessions.session(accountId)).clear(),
+    clearOfflineData: ({ accountId }) => {
+      const status = offlineSyncOf(sessions.session(accountId)).clear();
+      sessions.cleared?.(accountId);
+      return status;
+    },
     setOfflineSettings: ({ accountId, settings }) =>
       offlineSyncOf(sessions.session(accountId)).setSettings(settings),
   };

@@ -17,6 +17,7 @@ import { clearingCookies, importUnsent } from './unsent-handover';
 import { contentSecurityPolicy, SECURITY_HEADERS } from './csp';
 import { registerMeetingAudioRoute } from '../manifest-service';
 import { StaticFiles, type StaticFile } from './static-files';
+import { registerFirstScreenRoute } from './first-screen-route';
 
 /**
  * With `startSessionsAfterUrl`, how long the sessions wait for a page at most: a launch nobody
@@ -167,6 +168,14 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   });
   const files = new StaticFiles(options.rendererDir);
   const pageScriptsSent = new Set<StaticFile>();
+  const allScriptsSent = () => pageScriptsSent.size >= files.pageScripts;
+  // The page's first screen is part of what it needs before the sessions start.
+  const firstScreen = registerFirstScreenRoute(app, {
+    secret: () => secret,
+    screens: services.firstScreens,
+    pageScripts: files.pageScriptPaths,
+    onAnswered: () => allScriptsSent() && startSessionsForPage(),
+  });
   if (files.hasIndex) {
     const serve = async (request: FastifyRequest, reply: FastifyReply, path: string) => {
       const answer = await files.answer(path, request.headers['if-none-match']);
@@ -179,7 +188,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       if (file.contentType.startsWith('text/javascript')) {
         reply.raw.once('finish', () => {
           if (file.pageScript) pageScriptsSent.add(file);
-          if (!file.pageScript || pageScriptsSent.size >= files.pageScripts) startSessionsForPage();
+          if (!file.pageScript || (allScriptsSent() && firstScreen.settled)) startSessionsForPage();
         });
       }
       reply.header('cache-control', file.cacheControl).header('etag', file.etag);

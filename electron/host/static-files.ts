@@ -49,6 +49,8 @@ export class StaticFiles {
   private readonly files = new Map<string, StaticFile>();
   /** How many scripts the page names. */
   readonly pageScripts: number = 0;
+  /** Their paths under the root (assets/index-1a2b.js). */
+  readonly pageScriptPaths: string[] = [];
 
   /** Reads the page and the files it references; the rest waits for a request. */
   constructor(private readonly root: string) {
@@ -59,6 +61,7 @@ export class StaticFiles {
       if (file?.contentType.startsWith('text/javascript') && !file.pageScript) {
         file.pageScript = true;
         this.pageScripts += 1;
+        this.pageScriptPaths.push(path);
       }
     }
   }

@@ -32,6 +32,8 @@ import {
 } from './lazy-views';
 import { useDisplaySettings } from '../lib/theme';
 import { useIdleAfter } from '../lib/when-idle';
+import { useFirstScreenHandoff } from '../lib/first-screen-handoff';
+import { startFirstScreenCapture } from '../features/first-screen/capture';
 import { AccountSwitcher } from '../features/accounts/AccountSwitcher';
 import { SignIn } from '../features/accounts/SignIn';
 import { Sidebar } from '../features/sidebar/Sidebar';
@@ -62,6 +64,12 @@ function Shell({ store }: { store: ChatStore }) {
   useShortcuts(store, searchRef);
   useDisplaySettings(userSettings ?? {});
   useHomeViewAtStart(loaded, userSettings?.web_home_view);
+  // After the home view's effect: the first screen goes once this shell shows something else.
+  useFirstScreenHandoff({
+    accountsLoaded,
+    hasActiveAccount: activeAccountId !== null,
+    accountLoaded: loaded,
+  });
   // The people list (every user sorted and grouped, a row each) renders once the page is idle
   // after the account loads: its empty frame holds its place until then, so the launch's first
   // render, and the first messages, do not wait for it.
@@ -225,6 +233,7 @@ export function App({
   // After connectBridge's listener too: decisions read the store with the batch applied.
   useEffect(() => startNotifier(api(), store), [store]);
   useEffect(() => syncUnreadBadge(api(), store), [store]);
+  useEffect(() => startFirstScreenCapture(api(), store), [store]);
   return (
     <QueryClientProvider client={client}>
       <ChatStoreProvider store={store}>

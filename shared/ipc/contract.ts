@@ -23,6 +23,7 @@ import { composeDomains, type MethodDef, type PushDef } from './define';
 import { adminRealmMethods } from './admin-realm';
 import type { ChosenFile } from './uploads';
 import { adminIconMethods } from './admin-icon';
+import { firstScreenMethods } from './first-screen';
 
 export const methods = composeDomains(
   accountsMethods,
@@ -43,6 +44,7 @@ export const methods = composeDomains(
   cacheMethods,
   personalMethods,
   adminIconMethods,
+  firstScreenMethods,
 );
 
 export const pushes = composeDomains(

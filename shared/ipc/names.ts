@@ -144,6 +144,8 @@ export const METHOD_NAMES = [
   'syncOfflineNow',
   'clearOfflineData',
   'setOfflineSettings',
+  'saveFirstScreen',
+  'firstScreen',
 ] as const satisfies readonly MethodName[];
 
 export const PUSH_NAMES = [

@@ -37,3 +37,11 @@ export const MEDIA_SCHEME = 'tributary-media';
 export const UNSENT_HANDOVER_PATH = '/unsent-handover';
 export const UNSENT_COOKIE_PREFIX = 'tributary_unsent_';
 export const UNSENT_KEY_LABEL = 'tributary-unsent:';
+
+/**
+ * Browser mode: where the page's early script asks for the first screen (shared/ipc/first-screen.ts),
+ * sending the launch's secret in this header (the fragment that carries it is never sent). The
+ * script (renderer/first-screen.ts) imports nothing and spells both out.
+ */
+export const FIRST_SCREEN_PATH = '/first-screen';
+export const FIRST_SCREEN_SECRET_HEADER = 'x-tributary-secret';

@@ -20,6 +20,7 @@ import { localDay } from '../../lib/format';
 import { refusalReason, useMessagePages } from './useMessagePages';
 import { rememberReadingPosition } from './reading-position';
 import { describeNarrow, echoContinues, sameConversation } from './narrow-info';
+import { chatScreenRendered } from '../../lib/first-screen-handoff';
 import { NEVER_KEPT, OfflineListNote, neverKept } from '../offline/CoverageNote';
 import { expectedListRect, expectedRowPx, rememberListLayout } from './list-layout';
 import { MarkReadControlContext, READING_KEYS, type MarkReadControl } from './mark-read-control';
@@ -377,6 +378,12 @@ export function MessageList({ accountId, narrowKey, anchor, offline }: MessageLi
     rememberLayout,
     listVirtualizer,
   ]);
+
+  // The list's first rows are in this commit: the first screen over it goes once it is painted.
+  const rendered = ready && idCount > 0 && items.length > 0;
+  useLayoutEffect(() => {
+    if (rendered) chatScreenRendered();
+  }, [rendered]);
 
   // --- Stay at the bottom when new messages arrive and the user was there. --------------------
   const lastCount = useRef(count);

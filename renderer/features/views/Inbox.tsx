@@ -12,6 +12,7 @@ import { channelNarrow, dmNarrow, topicNarrow } from '../../../shared/narrow';
 import { navigate } from '../../store/ui-store';
 import { userName } from '../messages/narrow-info';
 import { markAfterPaint } from '../../lib/paint-marks';
+import { chatScreenRendered } from '../../lib/first-screen-handoff';
 
 const HEADER_HEIGHT = 46;
 const ROW_HEIGHT = 29;
@@ -42,7 +43,10 @@ export function Inbox() {
     initialRect: { width: 800, height: 900 },
   });
   // Layout effect: the frame it asks for is the one that paints this commit.
-  useLayoutEffect(() => markAfterPaint('tributary:inbox-painted'), []);
+  useLayoutEffect(() => {
+    markAfterPaint('tributary:inbox-painted');
+    chatScreenRendered();
+  }, []);
   return (
     <section className="view inbox" aria-label="Inbox" ref={scrollRef}>
       <h1>Inbox</h1>

@@ -30,6 +30,7 @@ import { selectActiveAccount } from '../../store';
 import { channelNarrow, narrowKey } from '../../../shared/narrow';
 import { api, errorText } from '../../bridge/api';
 import { navigate } from '../../store/ui-store';
+import { chatScreenRendered } from '../../lib/first-screen-handoff';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { userName } from '../messages/narrow-info';
 import { avatar } from '../messages/MessageRow';
@@ -128,6 +129,9 @@ export function Recent({ accountId }: { accountId: string }) {
     () => filterRecent(rows, filters, unreadOf, (row) => titleOf(names, row)),
     [rows, filters, unreadOf, names],
   );
+
+  // Its first commit is its screen: the first screen over it goes once that is painted.
+  useLayoutEffect(chatScreenRendered, []);
 
   return (
     <section className="view recent" aria-label="Recent conversations">

@@ -1,0 +1,64 @@
+// GET /first-screen?key=<launch key>: the page's early script (renderer/first-screen.ts) asks for the
+// last screen to show while the app loads. The launch's secret lives in the URL's fragment, which the
+// browser never sends, so the script sends it in a header; only our own origin may ask (a page on
+// another loopback port is same-site, not same-origin). Answered from main's store at once: it never
+// waits for the accounts' sessions, and the host counts it among what the page needs before they
+// start (host.ts).
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { firstScreenLaunchKey } from '../../shared/ipc/first-screen';
+import { FIRST_SCREEN_PATH, FIRST_SCREEN_SECRET_HEADER } from '../../shared/ipc/wire';
+import type { FirstScreenStore } from '../first-screen/first-screen-store';
+
+export interface FirstScreenRoute {
+  /**
+   * Whether the page has what it asks of this route: a page has been answered (or refused) since
+   * the host started, or the page names no early script (a build without it) and will not ask.
+   */
+  readonly settled: boolean;
+}
+
+/** The early script as Vite names it (vite.config.ts): assets/first-screen-<hash>.js. */
+const EARLY_SCRIPT = /^assets\/first-screen-[\w-]+\.js$/;
+
+export function registerFirstScreenRoute(
+  app: FastifyInstance,
+  options: {
+    secret: () => string;
+    screens: FirstScreenStore;
+    /** The scripts the page names (StaticFiles.pageScriptPaths). */
+    pageScripts: readonly string[];
+    /** Called once the first answer has gone out. */
+    onAnswered?: () => void;
+  },
+): FirstScreenRoute {
+  const route = { settled: !options.pageScripts.some((path) => EARLY_SCRIPT.test(path)) };
+  let answeredOnce = false;
+  const answered = () => {
+    if (answeredOnce) return;
+    answeredOnce = route.settled = true;
+    options.onAnswered?.();
+  };
+  app.get(FIRST_SCREEN_PATH, async (request, reply) => {
+    reply.raw.once('finish', answered);
+    reply.header('cache-control', 'no-store');
+    const site = request.headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin') return reply.code(403).send('Forbidden');
+    if (!sameSecret(request.headers[FIRST_SCREEN_SECRET_HEADER], options.secret())) {
+      return reply.code(401).send('Unauthorized');
+    }
+    const key = firstScreenLaunchKey.safeParse((request.query as { key?: unknown }).key ?? '');
+    if (!key.success) return reply.code(400).send('Bad launch key');
+    const screen = options.screens.take(key.data);
+    if (!screen) return reply.code(204).send();
+    return reply.type('application/json; charset=utf-8').send(JSON.stringify(screen));
+  });
+  return route;
+}
+
+function sameSecret(given: string | string[] | undefined, secret: string): boolean {
+  if (typeof given !== 'string') return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(secret);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

@@ -1,0 +1,87 @@
+// The page's early script: shows the last screen of the chat the moment the page arrives, while the
+// app's own script (far larger) still loads and renders. Main keeps that screen, cleaned and sealed
+// (electron/first-screen); here it is asked for with the launch's view (the URL fragment's view=,
+// as renderer/store/ui-store.ts reads it) and put in an inert overlay over #root, which the app
+// removes once its own screen is painted (lib/first-screen-handoff.ts). It imports nothing, so it
+// stays a file of its own that the browser fetches and runs first; any failure shows nothing.
+
+/** The layout's breakpoints (shell/layout.ts, styles/app.css): a screen shows only in its own band. */
+const BREAKPOINTS = [770, 1024, 1200];
+/** The views a launch URL can name (ui-store.ts launchRoute). */
+const LAUNCH_VIEWS = ['inbox', 'recent', 'all'];
+/** Nothing the app does removes it by then (it failed to start): the stale screen goes anyway. */
+const FALLBACK_MS = 10_000;
+
+interface KeptScreen {
+  html: string;
+  view: string;
+  width: number;
+  theme: Record<string, string>;
+}
+
+type FirstScreenBridge = { firstScreen?: (input: { key: string }) => Promise<KeptScreen | null> };
+
+const band = (width: number) => BREAKPOINTS.filter((b) => width >= b).length;
+
+async function fetchScreen(): Promise<KeptScreen | null> {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const view = fragment.get('view') ?? '';
+  const key = LAUNCH_VIEWS.includes(view) ? `view=${view}` : '';
+  // Electron: the preload's method; browser mode: the host, with the launch's secret (still in the
+  // fragment, or where renderer/bridge/install.ts moved it if the app's script ran first).
+  const bridge = (window as { tributary?: FirstScreenBridge }).tributary;
+  if (bridge) return bridge.firstScreen ? bridge.firstScreen({ key }) : null;
+  const secret = fragment.get('secret') ?? sessionStorage.getItem('tributary.bridgeSecret');
+  if (!secret) return null;
+  // Path and header: shared/ipc/wire.ts (FIRST_SCREEN_PATH, FIRST_SCREEN_SECRET_HEADER).
+  const answer = await fetch(`/first-screen?key=${encodeURIComponent(key)}`, {
+    headers: { 'x-tributary-secret': secret },
+    cache: 'no-store',
+  });
+  return answer.status === 200 ? ((await answer.json()) as KeptScreen) : null;
+}
+
+function show(screen: KeptScreen): void {
+  const html = document.documentElement;
+  // The app painted its own screen first (its script was cached), or the window is another width.
+  if (html.dataset.firstScreen || band(screen.width) !== band(innerWidth)) return;
+  html.dataset.firstScreen = 'shown';
+  for (const [name, value] of Object.entries(screen.theme)) {
+    if (name.startsWith('--')) {
+      if (!html.style.getPropertyValue(name)) html.style.setProperty(name, value);
+    } else if (!html.hasAttribute(name)) html.setAttribute(name, value);
+  }
+  const overlay = document.createElement('div');
+  overlay.id = 'first-screen';
+  overlay.inert = true;
+  overlay.setAttribute('aria-hidden', 'true');
+  overlay.dataset.view = screen.view;
+  overlay.style.cssText =
+    'position:fixed;inset:0;z-index:2147483000;overflow:hidden;background:var(--bg)';
+  overlay.innerHTML = screen.html;
+  // Realm pictures need the media cookie the bridge's handshake sets: until one has loaded, it
+  // holds its place without a broken-image sign.
+  for (const image of overlay.querySelectorAll('img')) {
+    if (image.complete && image.naturalWidth > 0) continue;
+    image.style.visibility = 'hidden';
+    image.addEventListener('load', () => (image.style.visibility = ''));
+  }
+  (document.body ?? html).append(overlay);
+  // Before the first frame (the stylesheet is in by then): the virtual lists' rows are placed at
+  // their scroll offset, so without it the list would show blank space.
+  requestAnimationFrame(() => {
+    for (const el of overlay.querySelectorAll<HTMLElement>('[data-first-screen-scroll-top]')) {
+      el.scrollTop = Number(el.dataset.firstScreenScrollTop);
+    }
+    performance.mark('tributary:first-screen-shown');
+  });
+  setTimeout(() => overlay.remove(), FALLBACK_MS);
+}
+
+fetchScreen().then(
+  (screen) => screen && show(screen),
+  () => undefined,
+);
+
+// A module (its names stay its own), though it exports nothing.
+export {};

@@ -1,0 +1,91 @@
+// The first screen, end to end: a launch keeps what its chat shows; the next launch of the same data
+// folder, in a fresh browser profile, shows that screen before the app has even loaded its script
+// (held back here, so the moment is certain), then the app's own list replaces it; a launch that
+// opens another view gets none.
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Page, Route } from 'playwright-core';
+import { appSession, realmClient } from './support/app';
+import { messageWithText, openTopic } from './support/ui';
+import { firstScreenPath } from '../../electron/first-screen/first-screen-store';
+
+const session = appSession('owner', { openPage: false });
+
+/** Holds the app's own script (not the early one) until `release` is called. */
+async function holdAppScript(page: Page): Promise<() => Promise<void>> {
+  const held: Route[] = [];
+  let releasing = false;
+  await page.route(/\/assets\/app-[^/]*\.js$/, (route) =>
+    releasing ? route.continue() : void held.push(route),
+  );
+  return async () => {
+    releasing = true;
+    await Promise.all(held.map((route) => route.continue()));
+  };
+}
+
+/** A new browser profile (its page is the session's), the app's script held. */
+async function openHeld(): Promise<{ page: Page; release: () => Promise<void> }> {
+  await session.closePage();
+  const context = await session.browser.newContext({ viewport: { width: 1280, height: 860 } });
+  await context.addInitScript("localStorage.setItem('tributary.welcomeDismissed', 'true')");
+  const page = await context.newPage();
+  session.page = page;
+  const release = await holdAppScript(page);
+  return { page, release };
+}
+
+describe('the first screen', () => {
+  it('shows the last screen before the app, then the live list takes over', async () => {
+    const { realm, app } = session;
+    const owner = realmClient(realm, 'owner');
+    const topic = 'first screen';
+    const texts = ['a quince on the first screen', 'a medlar on the first screen'];
+    for (const content of texts)
+      await owner.post('/messages', { type: 'stream', to: 'general', topic, content });
+
+    let page = await session.openPage();
+    await openTopic(page, 'general', topic);
+    await messageWithText(page, texts[1]!).waitFor();
+    // The screen is kept once it settles; sealed: its words are not on disk in clear.
+    const kept = firstScreenPath(app.dataDir, app.accountId);
+    await expect.poll(() => existsSync(kept), { timeout: 20_000 }).toBe(true);
+    expect(readFileSync(kept, 'utf8')).not.toContain('quince');
+
+    await session.closePage();
+    await app.stopHost();
+    await app.startHost();
+    const held = await openHeld();
+    page = held.page;
+    await page.goto(app.url, { waitUntil: 'commit' });
+    const overlay = page.locator('#first-screen');
+    await overlay.getByText(texts[0]!).waitFor();
+    await overlay.getByText(texts[1]!).waitFor();
+    // Before the app: its script has not even arrived; the copy has no test ids.
+    expect(await page.getByTestId('message').count()).toBe(0);
+    expect(await overlay.getAttribute('aria-hidden')).toBe('true');
+    expect(
+      await page.evaluate(
+        () => performance.getEntriesByName('tributary:first-screen-shown').length,
+      ),
+    ).toBe(1);
+
+    await held.release();
+    await overlay.waitFor({ state: 'detached' });
+    for (const text of texts) await expect.poll(() => messageWithText(page, text).count()).toBe(1);
+    await expect.poll(() => page.getByText(texts[0]!).count()).toBe(1);
+  });
+
+  it('shows none for a launch that opens another view', async () => {
+    const { app } = session;
+    const { page, release } = await openHeld();
+    const asked = page.waitForResponse((response) => response.url().includes('/first-screen?'));
+    await page.goto(`${app.url}&view=inbox`, { waitUntil: 'commit' });
+    const answer = await asked;
+    expect(answer.status()).toBe(204);
+    expect(await page.locator('#first-screen').count()).toBe(0);
+    await release();
+    await page.getByRole('region', { name: 'Inbox' }).waitFor();
+    expect(await page.locator('#first-screen').count()).toBe(0);
+  });
+});

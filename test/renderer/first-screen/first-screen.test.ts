@@ -1,0 +1,83 @@
+// The page's side of the first screen: the copy of #root handed to main (what it drops, what it
+// records), which launches it is for, and the hand-over rule that removes the overlay.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { copyOfScreen, launchKeys } from '../../../renderer/features/first-screen/capture';
+import { channelNarrow } from '../../../shared/narrow';
+
+describe('the copy of the screen', () => {
+  it('drops test ids, element ids, typed text and menus; keeps the chosen option and scroll offsets', () => {
+    const root = document.createElement('div');
+    root.innerHTML =
+      '<div class="app"><div class="message-list"><div data-testid="message" id="m1">a medlar</div></div>' +
+      '<input aria-label="Search" value="typed words"><textarea>a draft</textarea>' +
+      '<select><option>#general</option><option>#design</option></select>' +
+      '<div role="menu">Copy link</div></div>';
+    root.querySelector('select')!.selectedIndex = 1;
+    Object.defineProperty(root.querySelector('.message-list')!, 'scrollTop', { value: 480.4 });
+    const html = copyOfScreen(root)!;
+    expect(html).toContain('a medlar');
+    expect(html).not.toContain('data-testid');
+    expect(html).not.toContain('id="m1"');
+    expect(html).not.toContain('typed words');
+    expect(html).not.toContain('a draft');
+    expect(html).not.toContain('Copy link');
+    expect(html).toContain('class="message-list" data-first-screen-scroll-top="480"');
+    expect(html).toMatch(/<option selected="">#design<\/option>/);
+    // The live screen is untouched.
+    expect(root.querySelector('[data-testid="message"]')).not.toBeNull();
+    expect(root.querySelector('input')!.value).toBe('typed words');
+  });
+
+  it('is skipped when it is too large', () => {
+    const root = document.createElement('div');
+    root.textContent = 'x'.repeat(1_600_000);
+    expect(copyOfScreen(root)).toBeNull();
+  });
+
+  it('is for its own view’s launch URL, and a plain launch when it is the home view', () => {
+    expect(launchKeys({ kind: 'inbox' }, 'inbox')).toEqual(['view=inbox', '']);
+    expect(launchKeys({ kind: 'inbox' }, undefined)).toEqual(['view=inbox', '']);
+    expect(launchKeys({ kind: 'recent' }, 'inbox')).toEqual(['view=recent']);
+    expect(launchKeys({ kind: 'narrow', narrow: [] }, 'all_messages')).toEqual(['view=all', '']);
+    expect(launchKeys({ kind: 'narrow', narrow: [] }, 'recent')).toEqual(['view=all']);
+    // A conversation: main adds the plain launch when it is the one it reopens.
+    expect(launchKeys({ kind: 'narrow', narrow: channelNarrow(7) }, 'inbox')).toEqual([]);
+    expect(launchKeys({ kind: 'settings' }, 'inbox')).toEqual([]);
+  });
+});
+
+describe('the hand-over', () => {
+  let handoff: typeof import('../../../renderer/lib/first-screen-handoff');
+  const overlay = () => document.getElementById('first-screen');
+
+  beforeEach(async () => {
+    vi.resetModules();
+    handoff = await import('../../../renderer/lib/first-screen-handoff');
+    delete document.documentElement.dataset.firstScreen;
+    const shown = document.createElement('div');
+    shown.id = 'first-screen';
+    shown.dataset.view = 'inbox';
+    document.body.append(shown);
+  });
+  afterEach(() => overlay()?.remove());
+
+  it('keeps the overlay while the app shows its view, and removes it once that view is rendered', async () => {
+    handoff.appScreenShown('inbox');
+    expect(overlay()).not.toBeNull();
+    handoff.chatScreenRendered();
+    expect(overlay()).not.toBeNull(); // a frame later, not in the same task
+    await vi.waitFor(() => expect(overlay()).toBeNull());
+    expect(document.documentElement.dataset.firstScreen).toBe('done');
+  });
+
+  it('removes it at once when the app shows something else', () => {
+    handoff.appScreenShown('narrow:[]');
+    expect(overlay()).toBeNull();
+    expect(document.documentElement.dataset.firstScreen).toBe('done');
+  });
+
+  it('removes it at once for a screen outside the chat', () => {
+    handoff.appScreenShown(null);
+    expect(overlay()).toBeNull();
+  });
+});
