@@ -231,6 +231,13 @@ describe('the host’s first-screen route and the main-side deletions', () => {
   /** A returning launch (as npm start runs it) whose account kept a screen. */
   async function launch(apiKey = realm.users.owner!.api_key) {
     const folder = dataFolder(['acct-owner'], realm.url);
+    // The owner's own address: the key is checked with it (a wrong pair signs the account out).
+    const owner = realm.users.owner!;
+    folder.accounts.upsert({
+      ...folder.accounts.get('acct-owner')!,
+      email: owner.email,
+      userId: owner.user_id,
+    });
     folder.vault.put('acct-owner', apiKey);
     storeOf(folder).save('acct-owner', [''], SCREEN);
     const host = await startBrowserHost({
@@ -298,6 +305,8 @@ describe('the host’s first-screen route and the main-side deletions', () => {
   it('drops the screen when the account is removed or its offline copy cleared', async () => {
     const removed = await launch();
     removed.host.startSessions();
+    // The sessions start in turns (the active account's first): wait for it.
+    await expect.poll(removed.sessionRuns).toBe(true);
     const path = firstScreenPath(removed.folder.dataDir, 'acct-owner');
     expect(existsSync(path)).toBe(true);
     await removed.host.services.removeAccount('acct-owner');
@@ -305,6 +314,7 @@ describe('the host’s first-screen route and the main-side deletions', () => {
 
     const cleared = await launch();
     cleared.host.startSessions();
+    await expect.poll(cleared.sessionRuns).toBe(true);
     await cleared.host.services.handlers.clearOfflineData({ accountId: 'acct-owner' });
     expect(existsSync(firstScreenPath(cleared.folder.dataDir, 'acct-owner'))).toBe(false);
     expect(cleared.host.services.firstScreens.take('')).toBeNull();
