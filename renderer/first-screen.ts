@@ -41,11 +41,10 @@ async function fetchScreen(): Promise<KeptScreen | null> {
   return answer.status === 200 ? ((await answer.json()) as KeptScreen) : null;
 }
 
-/** Whether it shows the screen (it settles once that frame is painted). */
-function show(screen: KeptScreen): boolean {
+function show(screen: KeptScreen): void {
   const html = document.documentElement;
   // The app painted its own screen first (its script was cached), or the window is another width.
-  if (html.dataset.firstScreen || band(screen.width) !== band(innerWidth)) return false;
+  if (html.dataset.firstScreen || band(screen.width) !== band(innerWidth)) return;
   html.dataset.firstScreen = 'shown';
   for (const [name, value] of Object.entries(screen.theme)) {
     if (name.startsWith('--')) {
@@ -75,22 +74,14 @@ function show(screen: KeptScreen): boolean {
       el.scrollTop = Number(el.dataset.firstScreenScrollTop);
     }
     performance.mark('tributary:first-screen-shown');
-    // After this frame is painted: the app's script runs then (shell/boot.ts waits for it).
-    setTimeout(settle, 0);
   });
   setTimeout(() => overlay.remove(), FALLBACK_MS);
-  return true;
 }
 
-/**
- * The page's entry (shell/boot.ts) holds the app's script, whose evaluation is a long task, until
- * this says the screen is painted or there is none: otherwise the screen's frame waits behind it.
- */
-const ASKED = 'firstScreenEarly';
-document.documentElement.dataset[ASKED] = 'asking';
-const settle = () => (document.documentElement.dataset[ASKED] = 'settled');
-
-fetchScreen().then((screen) => (screen && show(screen) ? undefined : settle()), settle);
+fetchScreen().then(
+  (screen) => screen && show(screen),
+  () => undefined,
+);
 
 // A module (its names stay its own), though it exports nothing.
 export {};

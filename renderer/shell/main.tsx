@@ -1,6 +1,5 @@
-// The app's start, run by the page's entry (boot.ts) once the first screen is painted: gives the page
-// window.tributary in browser mode (Electron's preload already has), sends the first calls to main,
-// then renders the app.
+// Renderer entry: gives the page window.tributary in browser mode (Electron's preload already has),
+// sends the first calls to main, then renders the app.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { installBrowserBridge } from '../bridge';
@@ -10,6 +9,7 @@ import { api } from '../bridge/api';
 import { warmSanitizerWhenIdle } from '../lib/sanitize';
 import { warmMessageBodiesWhenIdle, warmMessageListWhenIdle } from '../features/messages/warm-up';
 import { appStore } from '../store/hooks';
+import './styles';
 import { installAnimatedPreviewHover } from '../features/messages/media/animated-previews';
 import { loadEmojiSheetWhenIdle } from '../lib/emoji-sheet';
 

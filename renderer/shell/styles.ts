@@ -1,5 +1,5 @@
-// The app's stylesheets in cascade order: KaTeX's, the app's own, then message content's. The page's
-// entry (boot.ts) and the render benchmark's page import this, so the bench paints what the app paints.
+// The app's stylesheets in cascade order: KaTeX's, the app's own, then message content's. The entry
+// (main.tsx) and the render benchmark's page import this, so the bench paints what the app paints.
 // The emoji sheet's positions (generated at build time by scripts/vite-emoji-sprites.ts) load
 // after the first render: lib/emoji-sheet.ts.
 import 'katex-styles/dist/katex.min.css';

@@ -2,8 +2,7 @@
 // folder, in a fresh browser profile, shows that screen before the app has even loaded its script
 // (held back here, so the moment is certain), then the app's own list replaces it; a launch that
 // opens another view gets none.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Page, Route } from 'playwright-core';
 import { appSession, realmClient } from './support/app';
@@ -37,21 +36,6 @@ async function openHeld(): Promise<{ page: Page; release: () => Promise<void> }>
 }
 
 describe('the first screen', () => {
-  it('is not held back by the app: the built entry runs the app only after the early script', () => {
-    const assets = join(process.cwd(), 'dist/renderer/assets');
-    const page = readFileSync(join(process.cwd(), 'dist/renderer/index.html'), 'utf8');
-    const entry = /<script type="module" crossorigin src="\.\/assets\/(index-[\w-]+\.js)"/.exec(
-      page,
-    )![1];
-    const app = readdirSync(assets).find((name) => /^app-[\w-]+\.js$/.test(name))!;
-    // The early script comes first; the app's chunk is fetched at once but imported dynamically.
-    expect(page.indexOf('first-screen-')).toBeLessThan(page.indexOf(entry));
-    expect(page).toContain(`<link rel="modulepreload" crossorigin href="./assets/${app}">`);
-    const code = readFileSync(join(assets, entry), 'utf8');
-    expect(code).not.toMatch(new RegExp(`^import[^;]*from"\\./${app.replace('.', '\\.')}"`, 'm'));
-    expect(code).toContain(`import(\`./${app}\`)`);
-  });
-
   it('shows the last screen before the app, then the live list takes over', async () => {
     const { realm, app } = session;
     const owner = realmClient(realm, 'owner');

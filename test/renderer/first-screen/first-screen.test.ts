@@ -3,7 +3,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { copyOfScreen, launchKeys } from '../../../renderer/features/first-screen/capture';
 import { channelNarrow } from '../../../shared/narrow';
-import { EARLY_SCRIPT_WAIT_MS, earlyScriptSettled } from '../../../renderer/lib/first-screen-gate';
 
 describe('the copy of the screen', () => {
   it('drops test ids, element ids, typed text and menus; keeps the chosen option and scroll offsets', () => {
@@ -80,38 +79,5 @@ describe('the hand-over', () => {
   it('removes it at once for a screen outside the chat', () => {
     handoff.appScreenShown(null);
     expect(overlay()).toBeNull();
-  });
-});
-
-describe('the page entry’s wait for the early script (lib/first-screen-gate.ts)', () => {
-  const settledWithin = async (promise: Promise<void>, ms: number) => {
-    let settled = false;
-    void promise.then(() => (settled = true));
-    await vi.advanceTimersByTimeAsync(ms);
-    return settled;
-  };
-  beforeEach(() => vi.useFakeTimers());
-  afterEach(() => vi.useRealTimers());
-
-  it('runs the app at once when the early script is not asking', async () => {
-    const html = document.createElement('html');
-    expect(await settledWithin(earlyScriptSettled(html), 0)).toBe(true);
-  });
-
-  it('holds the app while the early script asks, and runs it once that has settled', async () => {
-    const html = document.createElement('html');
-    html.setAttribute('data-first-screen-early', 'asking');
-    const gate = earlyScriptSettled(html);
-    expect(await settledWithin(gate, 100)).toBe(false);
-    html.setAttribute('data-first-screen-early', 'settled');
-    expect(await settledWithin(gate, 0)).toBe(true);
-  });
-
-  it('runs the app anyway when the early script never settles', async () => {
-    const html = document.createElement('html');
-    html.setAttribute('data-first-screen-early', 'asking');
-    const gate = earlyScriptSettled(html);
-    expect(await settledWithin(gate, EARLY_SCRIPT_WAIT_MS - 1)).toBe(false);
-    expect(await settledWithin(gate, 1)).toBe(true);
   });
 });
