@@ -4,13 +4,7 @@
 // signing in (which opens the new account's messages) or switching accounts keeps their way.
 import { useEffect } from 'react';
 import type { UserSettings } from '../../shared/api/types';
-import { ALL_MESSAGES_ROUTE, replaceRoute, uiStore, type Route } from '../store/ui-store';
-
-export function homeRoute(view: UserSettings['web_home_view']): Route {
-  if (view === 'recent') return { kind: 'recent' };
-  if (view === 'all_messages') return ALL_MESSAGES_ROUTE;
-  return { kind: 'inbox' };
-}
+import { homeRoute, replaceRoute, uiStore } from '../store/ui-store';
 
 export function useHomeViewAtStart(loaded: boolean, view: UserSettings['web_home_view']): void {
   useEffect(() => {

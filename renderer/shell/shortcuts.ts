@@ -37,7 +37,7 @@ import {
   toggleTopicMute,
 } from './message-keys';
 import { moveSelection, type SelectionMove } from '../features/messages/selection-cursor';
-import { homeRoute } from './home-view';
+import { homeRoute } from '../store/ui-store';
 import { closeScreen } from './ScreenOverlay';
 import { leaveSettings } from '../features/settings/form/unsaved';
 import type { ShortcutInfo } from '../features/help/shortcut-list';

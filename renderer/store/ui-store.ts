@@ -10,6 +10,7 @@ import type { UploadProgress } from '../../shared/ipc/uploads';
 import type { LocalDraft } from '../../shared/ipc/drafts';
 import type { MeetingRef } from '../../shared/ipc/meetings';
 import type { Narrow } from '../../shared/narrow';
+import type { UserSettings } from '../../shared/api/types';
 
 export type Route =
   | { kind: 'narrow'; narrow: Narrow; anchor?: number }
@@ -78,6 +79,13 @@ export interface ComposeRequest {
 }
 
 export const ALL_MESSAGES_ROUTE: Route = { kind: 'narrow', narrow: [] };
+
+/** The view the app opens on by the user's web_home_view (shell/home-view.ts applies it). */
+export function homeRoute(view: UserSettings['web_home_view']): Route {
+  if (view === 'recent') return { kind: 'recent' };
+  if (view === 'all_messages') return ALL_MESSAGES_ROUTE;
+  return { kind: 'inbox' };
+}
 
 /**
  * The view a launch URL names (`#view=inbox` or `#view=recent`, beside browser mode's secret), else

@@ -13,7 +13,8 @@ import {
 import type { Api } from '../../bridge/api';
 import { firstScreenShowing, firstScreenView } from '../../lib/first-screen-handoff';
 import { selectActiveAccount, type ChatStore } from '../../store';
-import { uiStore, type Route } from '../../store/ui-store';
+import { homeRoute, uiStore, type Route } from '../../store/ui-store';
+import type { UserSettings } from '../../../shared/api/types';
 
 /** After the last change on screen, how long it must hold still before a copy is taken. */
 const SETTLE_MS = 2_000;
@@ -28,18 +29,24 @@ const THEME_VARIABLES = ['--font-size', '--line-height'];
 const TRANSIENT =
   '[role="tooltip"], [role="menu"], [role="dialog"], [data-radix-popper-content-wrapper]';
 
+/** The view a launch URL can name (`view=`) that `route` is, or null. */
+function launchView(route: Route): 'inbox' | 'recent' | 'all' | null {
+  if (route.kind === 'inbox' || route.kind === 'recent') return route.kind;
+  return route.kind === 'narrow' && route.narrow.length === 0 ? 'all' : null;
+}
+
 /**
  * The launch URLs this screen is what opens (shared/ipc/first-screen.ts): its own view's fragment,
- * and '' when it is the home view (web_home_view, as shell/home-view.ts maps it). Main knows the
- * conversation a launch without a view reopens, and adds or drops '' by it.
+ * and '' when it is the home view (homeRoute). Main knows the conversation a launch without a view
+ * reopens, and adds or drops '' by it.
  */
-export function launchKeys(route: Route, homeView: string | undefined): FirstScreenLaunchKey[] {
-  const home = homeView === 'recent' ? 'recent' : homeView === 'all_messages' ? 'all' : 'inbox';
-  let view: 'inbox' | 'recent' | 'all';
-  if (route.kind === 'inbox' || route.kind === 'recent') view = route.kind;
-  else if (route.kind === 'narrow' && route.narrow.length === 0) view = 'all';
-  else return [];
-  return view === home ? [`view=${view}`, ''] : [`view=${view}`];
+export function launchKeys(
+  route: Route,
+  homeView: UserSettings['web_home_view'],
+): FirstScreenLaunchKey[] {
+  const view = launchView(route);
+  if (!view) return [];
+  return view === launchView(homeRoute(homeView)) ? [`view=${view}`, ''] : [`view=${view}`];
 }
 
 /** #root's markup as a next page may show it, or null when it is over the size cap. */

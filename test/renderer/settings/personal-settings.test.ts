@@ -9,7 +9,7 @@ import { channelClickNarrow } from '../../../renderer/features/sidebar/channel-d
 import type { TopicItem } from '../../../renderer/features/sidebar/sidebar-model';
 import { stillAnimatedImages } from '../../../renderer/features/messages/rich-content';
 import { profileValueProblem } from '../../../renderer/features/settings/personal/profile-field-input';
-import { homeRoute } from '../../../renderer/shell/home-view';
+import { homeRoute } from '../../../renderer/store/ui-store';
 import { ALL_MESSAGES_ROUTE } from '../../../renderer/store/ui-store';
 import { eventId, setupStore } from '../store/fixtures';
 
