@@ -11,6 +11,7 @@ import type { LocalDraft } from '../../shared/ipc/drafts';
 import type { MeetingRef } from '../../shared/ipc/meetings';
 import type { Narrow } from '../../shared/narrow';
 import type { UserSettings } from '../../shared/api/types';
+import { publicHomeView } from '../../shared/api/public-names';
 
 export type Route =
   | { kind: 'narrow'; narrow: Narrow; anchor?: number }
@@ -82,7 +83,7 @@ export const ALL_MESSAGES_ROUTE: Route = { kind: 'narrow', narrow: [] };
 
 /** The view the app opens on by the user's web_home_view (shell/home-view.ts applies it). */
 export function homeRoute(view: UserSettings['web_home_view']): Route {
-  if (view === 'recent') return { kind: 'recent' };
+  if (publicHomeView(view) === 'recent_topics') return { kind: 'recent' };
   if (view === 'all_messages') return ALL_MESSAGES_ROUTE;
   return { kind: 'inbox' };
 }

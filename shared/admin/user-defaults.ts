@@ -295,7 +295,7 @@ export const USER_DEFAULT_SETTINGS: readonly DefaultSetting[] = [
     kind: 'string-choice',
     options: [
       ['inbox', 'Inbox'],
-      ['recent', 'Recent conversations'],
+      ['recent_topics', 'Recent conversations'],
       ['all_messages', 'Combined feed'],
     ],
   },

@@ -424,7 +424,8 @@ export interface UserSettings {
   web_font_size_px?: number;
   web_line_height_percent?: number;
   email_notifications_batching_period_seconds?: number;
-  web_home_view?: 'recent' | 'inbox' | 'all_messages';
+  /** Public servers spell Recent conversations `recent_topics`; the spec (and so older local servers) `recent`. */
+  web_home_view?: HomeView | 'recent';
   emojiset?: 'google' | 'twitter' | 'text';
   web_animate_image_previews?: 'always' | 'on_hover' | 'never';
   notification_sound?: string;
@@ -432,6 +433,9 @@ export interface UserSettings {
 }
 
 export type SettingValue = boolean | number | string | null;
+
+/** web_home_view's values as the public server spells them (zerver/views/user_settings.py). */
+export type HomeView = 'recent_topics' | 'inbox' | 'all_messages';
 
 // ---------------------------------------------------------------------------------------------
 // POST /register response (api-notes §1.3)

@@ -196,7 +196,7 @@ describe('personal settings', () => {
     await pane('Preferences')
       .getByRole('combobox', { name: /^Home view/ })
       .selectOption({ label: 'Recent conversations' });
-    await expect.poll(async () => (await ownerSettings()).web_home_view).toBe('recent');
+    await expect.poll(async () => (await ownerSettings()).web_home_view).toBe('recent_topics');
     // A launch reopens the conversation left open (the local cache); one left on the Inbox opens
     // the home view.
     await closeSettings(page());

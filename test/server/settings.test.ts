@@ -40,6 +40,23 @@ describe('PATCH /settings', () => {
     expect(await settingsOf('emma')).toMatchObject({ color_scheme: 1, web_home_view: 'inbox' });
   });
 
+  it("accepts the public server's `recent_topics` beside the spec's `recent`, kept as sent", async () => {
+    const res = await server.client('dev').patch('/settings', { web_home_view: 'recent_topics' });
+    expect(res.status).toBe(200);
+    expect(await settingsOf('dev')).toMatchObject({ web_home_view: 'recent_topics' });
+    const admin = await server
+      .client('admin')
+      .patch('/realm/user_settings_defaults', { web_home_view: 'recent_topics' });
+    expect(admin.status).toBe(200);
+    const defaults = (
+      await server
+        .client('dev')
+        .post('/register', { fetch_event_types: ['realm_user_settings_defaults'] })
+    ).body.realm_user_settings_defaults;
+    expect(defaults.web_home_view).toBe('recent_topics');
+    await server.client('admin').patch('/realm/user_settings_defaults', { web_home_view: 'inbox' });
+  });
+
   it('rejects out-of-range values with nothing changed', async () => {
     const before = await settingsOf('emma');
     const cases: Array<Record<string, unknown>> = [

@@ -9,6 +9,7 @@ import type {
 } from '../../../shared/api/types';
 import type { RealmDomainsEvent, ServerEvent, ServerEventType } from '../../../shared/api/events';
 import type { RealmDomain } from '../../../shared/api/realm-config';
+import { publicHomeView } from '../../../shared/api/public-names';
 import { applyRealmBotEvent } from './realmBots';
 import type { EventContext } from '../context';
 import type { SliceDraft } from '../sliceDraft';
@@ -49,6 +50,12 @@ const NOT_REALM_SETTINGS = new Set([
   'realm_user_settings_defaults',
 ]);
 
+/** Settings with web_home_view in the public server's spelling, whichever the server sent. */
+function withPublicHomeView<T extends { web_home_view?: unknown }>(settings: T): T {
+  if (settings.web_home_view === 'recent') settings.web_home_view = publicHomeView('recent');
+  return settings;
+}
+
 export function settingsFromRegister(reg: RegisterResponse): SettingsState {
   const realm: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(reg)) {
@@ -58,8 +65,8 @@ export function settingsFromRegister(reg: RegisterResponse): SettingsState {
     version: 0,
     realm,
     customProfileFields: sortedFields(reg.custom_profile_fields),
-    user: { ...(reg.user_settings ?? {}) },
-    realmUserDefaults: { ...(reg.realm_user_settings_defaults ?? {}) },
+    user: withPublicHomeView({ ...(reg.user_settings ?? {}) }),
+    realmUserDefaults: withPublicHomeView({ ...(reg.realm_user_settings_defaults ?? {}) }),
     // Fallbacks are the server defaults (api-notes §1.3) for fields an older server leaves out.
     limits: {
       maxMessageLength: reg.max_message_length ?? 10000,
@@ -127,13 +134,13 @@ export function handleSettingsEvent(
       }
       return;
     case 'user_settings':
-      d.write.user = { ...d.read.user, [ev.property]: ev.value };
+      d.write.user = withPublicHomeView({ ...d.read.user, [ev.property]: ev.value });
       return;
     case 'realm_user_settings_defaults':
-      d.write.realmUserDefaults = {
+      d.write.realmUserDefaults = withPublicHomeView({
         ...d.read.realmUserDefaults,
         [ev.property]: ev.value,
-      };
+      });
       return;
     case 'custom_profile_fields':
       d.write.customProfileFields = sortedFields(ev.fields);

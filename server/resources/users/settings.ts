@@ -92,7 +92,8 @@ const SETTING_PARAMS: Record<string, Param<unknown, false>> = {
   web_font_size_px: intRange(12, 24).optional(),
   web_line_height_percent: intRange(122, 158).optional(),
   email_notifications_batching_period_seconds: intRange(120, 7 * 86400).optional(),
-  web_home_view: p.enumOf(['recent', 'inbox', 'all_messages']).optional(),
+  // `recent` is the spec's spelling, `recent_topics` the public server's; kept as sent.
+  web_home_view: p.enumOf(['recent', 'recent_topics', 'inbox', 'all_messages']).optional(),
   emojiset: p.enumOf(['google', 'twitter', 'text']).optional(),
   web_animate_image_previews: p.enumOf(['always', 'on_hover', 'never']).optional(),
   // Plain strings on the wire; checked in changedSettings.

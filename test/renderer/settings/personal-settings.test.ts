@@ -10,6 +10,7 @@ import type { TopicItem } from '../../../renderer/features/sidebar/sidebar-model
 import { stillAnimatedImages } from '../../../renderer/features/messages/rich-content';
 import { profileValueProblem } from '../../../renderer/features/settings/personal/profile-field-input';
 import { homeRoute } from '../../../renderer/store/ui-store';
+import { HOME_VIEWS } from '../../../renderer/features/settings/personal/preference-options';
 import { ALL_MESSAGES_ROUTE } from '../../../renderer/store/ui-store';
 import { eventId, setupStore } from '../store/fixtures';
 
@@ -36,7 +37,7 @@ describe('personal settings in the store', () => {
     const t = setupStore();
     const changes: Array<[string, boolean | number | string]> = [
       ['twenty_four_hour_time', true],
-      ['web_home_view', 'recent'],
+      ['web_home_view', 'recent_topics'],
       ['web_channel_default_view', 2],
       ['user_list_style', 1],
       ['web_animate_image_previews', 'never'],
@@ -48,6 +49,45 @@ describe('personal settings in the store', () => {
       t.apply({ id: eventId(), type: 'user_settings', op: 'update', property, value });
       expect(t.account().settings.user[property]).toBe(value);
     }
+  });
+});
+
+describe("web_home_view in the public server's spelling", () => {
+  it("reads the spec's `recent` as `recent_topics`, from register and from events", () => {
+    const t = setupStore({
+      user_settings: { web_home_view: 'recent' },
+      realm_user_settings_defaults: { web_home_view: 'recent' },
+    });
+    expect(t.account().settings.user.web_home_view).toBe('recent_topics');
+    expect(t.account().settings.realmUserDefaults.web_home_view).toBe('recent_topics');
+    t.apply({
+      id: eventId(),
+      type: 'user_settings',
+      op: 'update',
+      property: 'web_home_view',
+      value: 'inbox',
+    });
+    expect(t.account().settings.user.web_home_view).toBe('inbox');
+    t.apply({
+      id: eventId(),
+      type: 'user_settings',
+      op: 'update',
+      property: 'web_home_view',
+      value: 'recent',
+    });
+    expect(t.account().settings.user.web_home_view).toBe('recent_topics');
+    t.apply({
+      id: eventId(),
+      type: 'realm_user_settings_defaults',
+      op: 'update',
+      property: 'web_home_view',
+      value: 'all_messages',
+    });
+    expect(t.account().settings.realmUserDefaults.web_home_view).toBe('all_messages');
+  });
+
+  it('offers Recent conversations as `recent_topics`, the only value a public server accepts', () => {
+    expect(HOME_VIEWS.map((c) => c.value)).toEqual(['inbox', 'recent_topics', 'all_messages']);
   });
 });
 
@@ -83,6 +123,8 @@ describe('animated previews', () => {
 
 describe('home view', () => {
   it('maps each web_home_view to its route, inbox by default', () => {
+    expect(homeRoute('recent_topics')).toEqual({ kind: 'recent' });
+    // The spec's spelling, which the local server returns when it was sent it.
     expect(homeRoute('recent')).toEqual({ kind: 'recent' });
     expect(homeRoute('all_messages')).toBe(ALL_MESSAGES_ROUTE);
     expect(homeRoute('inbox')).toEqual({ kind: 'inbox' });

@@ -18,7 +18,7 @@ export const TIME_FORMATS: Choice<string>[] = [
 
 export const HOME_VIEWS: Choice<string>[] = [
   { value: 'inbox', label: 'Inbox' },
-  { value: 'recent', label: 'Recent conversations' },
+  { value: 'recent_topics', label: 'Recent conversations' },
   { value: 'all_messages', label: 'All messages' },
 ];
 
