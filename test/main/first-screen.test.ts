@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 // The first screen in main (electron/first-screen) and the host's route to it
 // (electron/host/first-screen-route.ts): a screen is kept only for the active, known account, cleaned
 // of anything that could run or load, sealed at rest, handed out only for its launch keys and only
@@ -203,16 +204,19 @@ describe('the first-screen store', () => {
   });
 });
 
+/** The early script's text, inline in the page as Vite writes it (vite.config.ts). */
+const EARLY_SCRIPT = 'void fetch("/first-screen?key=")';
+
 /** A built renderer with the early script, as Vite writes it. */
 function writeRenderer(dir: string): string {
   const renderer = join(dir, 'renderer');
   mkdirSync(join(renderer, 'assets'), { recursive: true });
   writeFileSync(
     join(renderer, 'index.html'),
-    '<!doctype html><script type="module" async src="./assets/first-screen-9z8y.js"></script>' +
+    `<!doctype html><script type="module" async data-first-screen>${EARLY_SCRIPT}</script>` +
+      '<script>window.notOurs = true</script>' +
       '<script type="module" src="./assets/index-1a2b.js"></script>',
   );
-  writeFileSync(join(renderer, 'assets', 'first-screen-9z8y.js'), 'export {};');
   writeFileSync(join(renderer, 'assets', 'index-1a2b.js'), 'export {};');
   return renderer;
 }
@@ -262,8 +266,12 @@ describe('the host’s first-screen route and the main-side deletions', () => {
 
   it('answers this launch’s own pages only, before the sessions start, and holds them until then', async () => {
     const { host, get, sessionRuns } = await launch();
-    await (await get('/')).text();
-    await (await get('/assets/first-screen-9z8y.js')).text();
+    const page = await get('/');
+    await page.text();
+    // The inline early script may run, by its hash; no other inline script may.
+    const scriptSources = /script-src ([^;]*)/.exec(page.headers.get('content-security-policy')!)!;
+    const earlyHash = createHash('sha256').update(EARLY_SCRIPT).digest('base64');
+    expect(scriptSources[1]).toBe(`'self' 'sha256-${earlyHash}'`);
     await (await get('/assets/index-1a2b.js')).text();
     await new Promise((resolve) => setImmediate(resolve));
     // Every script has gone, but the page has not had its screen yet.
