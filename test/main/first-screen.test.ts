@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 // The first screen in main (electron/first-screen) and the host's route to it
 // (electron/host/first-screen-route.ts): a screen is kept only for the active, known account, cleaned
 // of anything that could run or load, sealed at rest, handed out only for its launch keys and only
 // the active account's, and gone when the account is signed out, removed or its offline copy
 // cleared. The route answers only this launch's own pages, and before the sessions have started.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
