@@ -33,12 +33,13 @@ function entryGraph(graph: ModuleGraph): Set<string> {
 }
 
 /**
- * Puts the early script first in the page's <head>, its built text inline: it then runs as soon as
- * the parser reaches it, and asks for the first screen while the page's other files are still on
- * their way (as a file of its own it ran only once fetched, after the stylesheet: about 0.2 s later;
- * docs/benchmarks.md, eighth pass). Its chunk is not written out. The CSP lets exactly this text run,
- * by its hash (electron/host/csp.ts, earlyScriptHashes, which finds it by EARLY_SCRIPT_ATTRIBUTE).
- * Under the dev server there is no bundle: it stays a module file.
+ * Puts the early script first in the page's <head>, its built text inline as a classic script in a
+ * function of its own: it runs the moment the parser reaches it, and asks for the first screen
+ * while the page's other files are still on their way (as a file of its own it ran only once
+ * fetched, after the stylesheet; an inline module runs only after the parse). Its chunk is not
+ * written out. The CSP lets exactly this text run, by its hash (electron/host/csp.ts,
+ * earlyScriptHashes, which finds it by EARLY_SCRIPT_ATTRIBUTE). Under the dev server there is no
+ * bundle: it stays a module file.
  */
 function earlyScript(): Plugin {
   return {
@@ -50,22 +51,31 @@ function earlyScript(): Plugin {
         const chunk = Object.values(bundle ?? {}).find(
           (file) => file.type === 'chunk' && file.isEntry && file.facadeModuleId === EARLY,
         );
-        const attrs = { type: 'module', async: true, [EARLY_SCRIPT_ATTRIBUTE]: true };
         if (!bundle || chunk?.type !== 'chunk') {
           return [
             {
               tag: 'script',
-              attrs: { ...attrs, src: './first-screen.ts' },
+              attrs: { type: 'module', async: true, src: './first-screen.ts' },
               injectTo: 'head-prepend',
             },
           ];
         }
         const code = chunk.code.replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '');
-        if (/<\/script|<!--/i.test(code)) throw new Error('the early script cannot be put inline');
+        // A classic script: no module syntax may be left in it, nor anything that ends the element.
+        if (/<\/script|<!--|\bimport\b|\bexport\b/i.test(code)) {
+          throw new Error('the early script cannot be put inline');
+        }
         delete bundle[chunk.fileName];
         if (chunk.sourcemapFileName) delete bundle[chunk.sourcemapFileName];
         else delete bundle[`${chunk.fileName}.map`];
-        return [{ tag: 'script', attrs, children: code, injectTo: 'head-prepend' }];
+        return [
+          {
+            tag: 'script',
+            attrs: { [EARLY_SCRIPT_ATTRIBUTE]: true },
+            children: `(() => {'use strict';${code}})();`,
+            injectTo: 'head-prepend',
+          },
+        ];
       },
     },
   };

@@ -37,7 +37,7 @@ window.probe = async () => {
 
 // The early script inline, as vite.config.ts writes it, and an unmarked inline script.
 const PAGE =
-  '<!doctype html><script type="module" async data-first-screen>window.earlyRan = true</script>' +
+  '<!doctype html><script data-first-screen>window.earlyRan = true</script>' +
   '<script src="/probe.js"></script><script>window.inlineRan = true</script>';
 
 describe.skipIf(!existsSync(CHROMIUM))('browser-mode host in Chromium', () => {

@@ -213,7 +213,7 @@ function writeRenderer(dir: string): string {
   mkdirSync(join(renderer, 'assets'), { recursive: true });
   writeFileSync(
     join(renderer, 'index.html'),
-    `<!doctype html><script type="module" async data-first-screen>${EARLY_SCRIPT}</script>` +
+    `<!doctype html><script data-first-screen>${EARLY_SCRIPT}</script>` +
       '<script>window.notOurs = true</script>' +
       '<script type="module" src="./assets/index-1a2b.js"></script>',
   );

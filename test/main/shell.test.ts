@@ -72,7 +72,7 @@ import { applicationMenuTemplate } from '../../electron/shell/menu';
 
 let dir: string;
 /** The page's early script, inline as vite.config.ts writes it. */
-const EARLY = '<script type="module" async data-first-screen>window.early = 1</script>';
+const EARLY = '<script data-first-screen>window.early = 1</script>';
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'tributary-shell-'));
