@@ -23,7 +23,7 @@ export function registerFirstScreenRoute(
   options: {
     secret: () => string;
     screens: FirstScreenStore;
-    /** Whether the page has the early script, which asks (StaticFiles.hasEarlyScript). */
+    /** Whether the page has the early script, which asks (StaticFiles.earlyScriptHashes). */
     pageAsks: boolean;
     /** Called once the first answer has gone out. */
     onAnswered?: () => void;

@@ -172,7 +172,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const firstScreen = registerFirstScreenRoute(app, {
     secret: () => secret,
     screens: services.firstScreens,
-    pageAsks: files.hasEarlyScript,
+    pageAsks: files.earlyScriptHashes.length > 0,
     onAnswered: () => allScriptsSent() && startSessionsForPage(),
   });
   if (files.hasIndex) {

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
-import { EARLY_SCRIPT_ATTRIBUTE, earlyScriptHashes } from './csp';
+import { earlyScriptHashes } from './csp';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -50,10 +50,11 @@ export class StaticFiles {
   private readonly files = new Map<string, StaticFile>();
   /** How many scripts the page names. */
   readonly pageScripts: number = 0;
-  /** The CSP sources of the page's inline early script (csp.ts earlyScriptHashes). */
+  /**
+   * The CSP sources of the page's inline early script (csp.ts earlyScriptHashes): none when the
+   * page has none, and so will not ask for a first screen.
+   */
   readonly earlyScriptHashes: string[] = [];
-  /** Whether the page has the early script, inline or as a file: it asks for the first screen. */
-  readonly hasEarlyScript: boolean = false;
 
   /** Reads the page and the files it references; the rest waits for a request. */
   constructor(private readonly root: string) {
@@ -61,7 +62,6 @@ export class StaticFiles {
     if (!index) return;
     const html = index.body.toString('utf8');
     this.earlyScriptHashes = earlyScriptHashes(html);
-    this.hasEarlyScript = html.includes(` ${EARLY_SCRIPT_ATTRIBUTE}`);
     for (const path of referencedFiles(html)) {
       const file = this.load(path);
       if (file?.contentType.startsWith('text/javascript') && !file.pageScript) {

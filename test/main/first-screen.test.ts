@@ -12,6 +12,7 @@ import { AccountStore } from '../../electron/accounts/account-store';
 import { FileVault } from '../../electron/accounts/vault';
 import { CacheCipher } from '../../electron/cache/cache-cipher';
 import { FirstScreenStore, firstScreenPath } from '../../electron/first-screen/first-screen-store';
+import { earlyScriptHashes } from '../../electron/host/csp';
 import { startBrowserHost, type BrowserHost } from '../../electron/host/host';
 import { createDispatcher } from '../../electron/ipc/dispatch';
 import type { FirstScreen } from '../../shared/ipc/first-screen';
@@ -220,6 +221,22 @@ function writeRenderer(dir: string): string {
   writeFileSync(join(renderer, 'assets', 'index-1a2b.js'), 'export {};');
   return renderer;
 }
+
+describe('the early script’s place in the CSP', () => {
+  const hashOf = (text: string) =>
+    `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+  it('allows the marked inline script by the hash of its exact text, and nothing else', () => {
+    const page =
+      '<!doctype html><head><script data-first-screen>(() => {"é";})();</script>' +
+      '<script>window.unmarked = 1</script>' +
+      '<script data-first-screen-not>window.lookalike = 1</script>' +
+      '<script data-first-screen src="./assets/x.js"></script>' +
+      '<script type="module" src="./assets/index-1a2b.js"></script></head>';
+    expect(earlyScriptHashes(page)).toEqual([hashOf('(() => {"é";})();')]);
+    expect(earlyScriptHashes('<!doctype html><script>window.a = 1</script>')).toEqual([]);
+  });
+});
 
 describe('the host’s first-screen route and the main-side deletions', () => {
   let realm: TestServer;
