@@ -2,6 +2,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { emojiSprites } from './scripts/vite-emoji-sprites.ts';
+import { EARLY_SCRIPT_ATTRIBUTE } from './electron/host/csp.ts';
 
 const ENTRY = fileURLToPath(new URL('./renderer/shell/main.tsx', import.meta.url));
 const PAGE = fileURLToPath(new URL('./renderer/index.html', import.meta.url));
@@ -32,8 +33,13 @@ function entryGraph(graph: ModuleGraph): Set<string> {
 }
 
 /**
- * Puts the early script first in the page's <head>, as its own file: two module scripts in
- * index.html would become one entry file (the early script would wait for the app's chunks).
+ * Puts the early script first in the page's <head>, its built text inline as a classic script in a
+ * function of its own: it runs the moment the parser reaches it, and asks for the first screen
+ * while the page's other files are still on their way (as a file of its own it ran only once
+ * fetched, after the stylesheet; an inline module runs only after the parse). Its chunk is not
+ * written out. The CSP lets exactly this text run, by its hash (electron/host/csp.ts,
+ * earlyScriptHashes, which finds it by EARLY_SCRIPT_ATTRIBUTE). Under the dev server there is no
+ * bundle: it stays a module file.
  */
 function earlyScript(): Plugin {
   return {
@@ -41,17 +47,32 @@ function earlyScript(): Plugin {
     transformIndexHtml: {
       order: 'post',
       handler(_html, context) {
-        const chunk = Object.values(context.bundle ?? {}).find(
+        const bundle = context.bundle;
+        const chunk = Object.values(bundle ?? {}).find(
           (file) => file.type === 'chunk' && file.isEntry && file.facadeModuleId === EARLY,
         );
+        if (!bundle || chunk?.type !== 'chunk') {
+          return [
+            {
+              tag: 'script',
+              attrs: { type: 'module', async: true, src: './first-screen.ts' },
+              injectTo: 'head-prepend',
+            },
+          ];
+        }
+        const code = chunk.code.replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '');
+        // A classic script: no module syntax may be left in it, nor anything that ends the element.
+        if (/<\/script|<!--|\bimport\b|\bexport\b/i.test(code)) {
+          throw new Error('the early script cannot be put inline');
+        }
+        delete bundle[chunk.fileName];
+        if (chunk.sourcemapFileName) delete bundle[chunk.sourcemapFileName];
+        else delete bundle[`${chunk.fileName}.map`];
         return [
           {
             tag: 'script',
-            attrs: {
-              type: 'module',
-              async: true,
-              src: chunk ? `./${chunk.fileName}` : './first-screen.ts',
-            },
+            attrs: { [EARLY_SCRIPT_ATTRIBUTE]: true },
+            children: `(() => {'use strict';${code}})();`,
             injectTo: 'head-prepend',
           },
         ];

@@ -2,8 +2,9 @@
 // app's own script (far larger) still loads and renders. Main keeps that screen, cleaned and sealed
 // (electron/first-screen); here it is asked for with the launch's view (the URL fragment's view=,
 // as renderer/store/ui-store.ts reads it) and put in an inert overlay over #root, which the app
-// removes once its own screen is painted (lib/first-screen-handoff.ts). It imports nothing, so it
-// stays a file of its own that the browser fetches and runs first; any failure shows nothing.
+// removes once its own screen is painted (lib/first-screen-handoff.ts). It imports nothing: the build
+// puts its text inline, first in the page's <head> (vite.config.ts), so it asks as soon as the page is
+// parsed, while the stylesheet and the app's script are still on their way; any failure shows nothing.
 
 /** The layout's breakpoints (shell/layout.ts, styles/app.css): a screen shows only in its own band. */
 const BREAKPOINTS = [770, 1024, 1200];

@@ -67,8 +67,16 @@ export interface TimedLaunch<T> {
   toUrlCpuMs?: number;
   /** URL printed -> `ready` resolved in the page. */
   toReadyMs: number;
+  /** Process spawned -> the page told to navigate (the browser's new context and page made). */
+  toNavigationMs: number;
   /** When the URL was printed, as this process's performance.now() (`ready` may time from it). */
   urlAt: number;
+  /**
+   * When the host took the early-bound socket over, on the launcher's own clock (ms since its
+   * process started: a few ms after the spawn), and how many requests and upgrades had waited
+   * for it; undefined when the launcher did not bind early or had not handed over by `ready`.
+   */
+  handOver?: { atMs: number; waiting: number };
   totalMs: number;
   /** What `ready` returned. */
   seen: T;
@@ -106,8 +114,21 @@ export async function timeLaunch<T>(
       join(root, 'scripts/launch.mjs'),
       ...['--browser', '--no-open', '--port', '0', '--data', dataDir],
     ],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, TRIBUTARY_LAUNCH_TIMES: '1' },
+    },
   );
+  let handOver: TimedLaunch<T>['handOver'];
+  let errors = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    errors += chunk.toString();
+    const said = /tributary-launch: host took the socket over at (\d+) ms, (\d+) waiting/.exec(
+      errors,
+    );
+    if (said) handOver ??= { atMs: Number(said[1]), waiting: Number(said[2]) };
+  });
   try {
     const url = await waitForUrl(child);
     const t1 = performance.now();
@@ -115,12 +136,22 @@ export async function timeLaunch<T>(
     const context = keptContext ?? (await browser.newContext());
     const page = await context.newPage();
     await beforeLoad?.(page);
+    const navigateAt = performance.now();
     await page.goto(`${url}${fragment}`);
     const seen = await ready(page);
     const t2 = performance.now();
     if (keptContext) await page.close();
     else await context.close();
-    return { toUrlMs: t1 - t0, toUrlCpuMs, toReadyMs: t2 - t1, urlAt: t1, totalMs: t2 - t0, seen };
+    return {
+      toUrlMs: t1 - t0,
+      toUrlCpuMs,
+      toReadyMs: t2 - t1,
+      toNavigationMs: navigateAt - t0,
+      urlAt: t1,
+      totalMs: t2 - t0,
+      handOver,
+      seen,
+    };
   } finally {
     await stop(child);
   }

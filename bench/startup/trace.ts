@@ -40,8 +40,17 @@ interface Fetched {
 }
 
 interface PageTrace extends BridgeTrace {
-  /** The launcher: spawned -> URL printed (wall), and its CPU time by then. */
-  launcher: { toUrlMs: number; toUrlCpuMs?: number };
+  /**
+   * The launcher: spawned -> URL printed (wall), and its CPU time by then; when the host took the
+   * socket over (early-listener.mjs), after the page was told to navigate (negative: before), and
+   * how many requests had waited for it.
+   */
+  launcher: {
+    toUrlMs: number;
+    toUrlCpuMs?: number;
+    handOverAfterNavigationMs?: number;
+    waitingAtHandOver?: number;
+  };
   /** Navigation start -> first message on screen (the page's clock): the app's own (live). */
   firstMessageMs: number;
   /** Navigation start -> the first screen shown, if one was (the page's clock). */
@@ -133,7 +142,14 @@ async function traceLaunch(browser: Browser, dataDir: string, label: string): Pr
     '&view=all',
   );
   return {
-    launcher: { toUrlMs: Math.round(timed.toUrlMs), toUrlCpuMs: timed.toUrlCpuMs },
+    launcher: {
+      toUrlMs: Math.round(timed.toUrlMs),
+      toUrlCpuMs: timed.toUrlCpuMs,
+      // The launcher's clock starts a few ms after the spawn: a few ms early, if anything.
+      handOverAfterNavigationMs:
+        timed.handOver && Math.round(timed.handOver.atMs - timed.toNavigationMs),
+      waitingAtHandOver: timed.handOver?.waiting,
+    },
     ...timed.seen,
   };
 }
@@ -145,7 +161,7 @@ function summarize(label: string, t: PageTrace): void {
     `\n== ${label}: ${firstScreen}, live first message ${Math.round(t.firstMessageMs)} ms after navigation`,
   );
   console.log(
-    `   launcher: URL after ${t.launcher.toUrlMs} ms, ${t.launcher.toUrlCpuMs ?? '?'} ms of CPU`,
+    `   launcher: URL after ${t.launcher.toUrlMs} ms, ${t.launcher.toUrlCpuMs ?? '?'} ms of CPU; host took the socket over ${t.launcher.handOverAfterNavigationMs ?? '?'} ms after navigation (${t.launcher.waitingAtHandOver ?? '?'} waiting)`,
   );
   const d = t.document;
   console.log(
@@ -182,11 +198,14 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 1);
 
 /** The figures compared between trees and runs: CPU and bytes, which the load does not stretch. */
 function figures(t: PageTrace) {
+  const asked = t.fetched.find((f) => f.url.startsWith('/first-screen?'));
   const before = t.fetched.filter((f) => f.startMs < t.firstMessageMs);
   const bytes = (types: string[]) =>
     before.filter((f) => types.includes(f.type)).reduce((sum, f) => sum + f.bytes, 0);
   return {
     launcherCpuMs: t.launcher.toUrlCpuMs,
+    handOverAfterNavigationMs: t.launcher.handOverAfterNavigationMs,
+    waitingAtHandOver: t.launcher.waitingAtHandOver,
     pageCpuMs: t.cpu.TaskDuration,
     pageScriptMs: t.cpu.ScriptDuration,
     pageStyleLayoutMs: t.cpu.RecalcStyleDuration + t.cpu.LayoutDuration,
@@ -194,6 +213,10 @@ function figures(t: PageTrace) {
     scriptBytes: bytes(['script', 'other']),
     cssBytes: bytes(['link']),
     callsBeforeFirstMessage: t.roundTrips.filter((r) => r.sentMs < t.firstMessageMs).length,
+    htmlFirstByteMs: t.document.responseStartMs,
+    parsedMs: t.document.domInteractiveMs,
+    firstScreenAskedMs: asked?.startMs,
+    firstScreenAnsweredMs: asked?.endMs,
     domContentLoadedMs: Math.round(t.domContentLoadedMs),
     socketOpenMs: t.socket.openMs ?? undefined,
     firstCallMs: t.roundTrips[0]?.sentMs,

@@ -36,6 +36,14 @@ export async function listenForLaunch({ port = 0, dataDir, resumeLastLaunch = fa
     secret,
     last,
     handOver(onRequest, onUpgrade) {
+      // The start-up benches (bench/startup/launch-process.ts) read when this happened, on the
+      // launcher's clock (ms since its process started), and how much had waited for it.
+      if (process.env.TRIBUTARY_LAUNCH_TIMES) {
+        const at = Math.round(performance.now());
+        console.error(
+          `tributary-launch: host took the socket over at ${at} ms, ${waiting.length} waiting`,
+        );
+      }
       server.off('request', waitRequest);
       server.off('upgrade', waitUpgrade);
       server.on('request', onRequest);

@@ -13,26 +13,23 @@ import type { FirstScreenStore } from '../first-screen/first-screen-store';
 export interface FirstScreenRoute {
   /**
    * Whether the page has what it asks of this route: a page has been answered (or refused) since
-   * the host started, or the page names no early script (a build without it) and will not ask.
+   * the host started, or the page has no early script (a build without it) and will not ask.
    */
   readonly settled: boolean;
 }
-
-/** The early script as Vite names it (vite.config.ts): assets/first-screen-<hash>.js. */
-const EARLY_SCRIPT = /^assets\/first-screen-[\w-]+\.js$/;
 
 export function registerFirstScreenRoute(
   app: FastifyInstance,
   options: {
     secret: () => string;
     screens: FirstScreenStore;
-    /** The scripts the page names (StaticFiles.pageScriptPaths). */
-    pageScripts: readonly string[];
+    /** Whether the page has the early script, which asks (StaticFiles.earlyScriptHashes). */
+    pageAsks: boolean;
     /** Called once the first answer has gone out. */
     onAnswered?: () => void;
   },
 ): FirstScreenRoute {
-  const route = { settled: !options.pageScripts.some((path) => EARLY_SCRIPT.test(path)) };
+  const route = { settled: !options.pageAsks };
   let answeredOnce = false;
   const answered = () => {
     if (answeredOnce) return;

@@ -156,24 +156,23 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       return reply.code(421).send('Misdirected request');
     }
   });
+  const files = new StaticFiles(options.rendererDir);
+  const csp = contentSecurityPolicy({
+    connect: [`ws://127.0.0.1:${port}`, `ws://localhost:${port}`],
+    scripts: files.earlyScriptHashes,
+  });
   app.addHook('onSend', async (_request, reply) => {
     // /media answers carry their own, stricter policy (electron/media/media-proxy.ts).
-    if (!reply.hasHeader('content-security-policy')) {
-      reply.header(
-        'content-security-policy',
-        contentSecurityPolicy({ connect: [`ws://127.0.0.1:${port}`, `ws://localhost:${port}`] }),
-      );
-    }
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', csp);
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
   });
-  const files = new StaticFiles(options.rendererDir);
   const pageScriptsSent = new Set<StaticFile>();
   const allScriptsSent = () => pageScriptsSent.size >= files.pageScripts;
   // The page's first screen is part of what it needs before the sessions start.
   const firstScreen = registerFirstScreenRoute(app, {
     secret: () => secret,
     screens: services.firstScreens,
-    pageScripts: files.pageScriptPaths,
+    pageAsks: files.earlyScriptHashes.length > 0,
     onAnswered: () => allScriptsSent() && startSessionsForPage(),
   });
   if (files.hasIndex) {

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
+import { earlyScriptHashes } from './csp';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -49,19 +50,23 @@ export class StaticFiles {
   private readonly files = new Map<string, StaticFile>();
   /** How many scripts the page names. */
   readonly pageScripts: number = 0;
-  /** Their paths under the root (assets/index-1a2b.js). */
-  readonly pageScriptPaths: string[] = [];
+  /**
+   * The CSP sources of the page's inline early script (csp.ts earlyScriptHashes): none when the
+   * page has none, and so will not ask for a first screen.
+   */
+  readonly earlyScriptHashes: string[] = [];
 
   /** Reads the page and the files it references; the rest waits for a request. */
   constructor(private readonly root: string) {
     const index = this.load('index.html');
     if (!index) return;
-    for (const path of referencedFiles(index.body.toString('utf8'))) {
+    const html = index.body.toString('utf8');
+    this.earlyScriptHashes = earlyScriptHashes(html);
+    for (const path of referencedFiles(html)) {
       const file = this.load(path);
       if (file?.contentType.startsWith('text/javascript') && !file.pageScript) {
         file.pageScript = true;
         this.pageScripts += 1;
-        this.pageScriptPaths.push(path);
       }
     }
   }

@@ -1,12 +1,13 @@
 // The app:// protocol: serves the built renderer (dist/renderer) to Electron windows, with the CSP,
 // and refuses any path that would leave that folder. Also the media protocol, through which the
 // renderer loads realm images fetched by main with the account's credentials.
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import type { Protocol } from 'electron';
 import { MEDIA_SCHEME } from '../../shared/ipc/wire';
 import { MEETING_AUDIO_HOST } from '../../shared/ipc/manifest';
-import { contentSecurityPolicy, SECURITY_HEADERS } from '../host/csp';
+import { contentSecurityPolicy, earlyScriptHashes, SECURITY_HEADERS } from '../host/csp';
 
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'tributary';
@@ -54,7 +55,19 @@ export function resolveAppPath(rendererDir: string, requestUrl: string): string 
 
 export const APP_CSP = contentSecurityPolicy({ media: [`${MEDIA_SCHEME}:`] });
 
+/** APP_CSP with the built page's inline early script allowed by its hash (csp.ts). */
+function pageCsp(rendererDir: string): string {
+  let scripts: string[] = [];
+  try {
+    scripts = earlyScriptHashes(readFileSync(resolve(rendererDir, 'index.html'), 'utf8'));
+  } catch {
+    // Not built: every answer is a 404 anyway.
+  }
+  return contentSecurityPolicy({ media: [`${MEDIA_SCHEME}:`], scripts });
+}
+
 export function registerAppProtocol(protocol: Pick<Protocol, 'handle'>, rendererDir: string): void {
+  const csp = pageCsp(rendererDir);
   protocol.handle(APP_SCHEME, async (request) => {
     const path = resolveAppPath(rendererDir, request.url);
     if (!path) return new Response('Not found', { status: 404 });
@@ -64,7 +77,7 @@ export function registerAppProtocol(protocol: Pick<Protocol, 'handle'>, renderer
         status: 200,
         headers: {
           'content-type': MIME[extname(path).toLowerCase()] ?? 'application/octet-stream',
-          'content-security-policy': APP_CSP,
+          'content-security-policy': csp,
           ...SECURITY_HEADERS,
         },
       });

@@ -1,4 +1,5 @@
-// The browser-mode host as Debian's Chromium sees it: the exact CSP header (inline script refused),
+// The browser-mode host as Debian's Chromium sees it: the exact CSP header (inline scripts refused but
+// the page's early script, allowed by its hash),
 // and the /media cookie set by the bridge handshake: sent with /media requests, invisible to page
 // scripts (HttpOnly), SameSite=Strict. Skipped where /usr/bin/chromium is missing.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,7 +9,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileVault } from '../../electron/accounts/vault';
 import { startBrowserHost, type BrowserHost } from '../../electron/host/host';
-import { contentSecurityPolicy } from '../../electron/host/csp';
+import { contentSecurityPolicy, earlyScriptHashes } from '../../electron/host/csp';
 import { MEDIA_COOKIE } from '../../shared/ipc/wire';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -24,9 +25,20 @@ window.probe = async () => {
     ws.onerror = reject;
   });
   const after = (await fetch('/media/nobody/user_uploads/1/x.png')).status;
-  return { before, after, cookie: document.cookie, inlineRan: window.inlineRan === true };
+  return {
+    before,
+    after,
+    cookie: document.cookie,
+    inlineRan: window.inlineRan === true,
+    earlyRan: window.earlyRan === true,
+  };
 };
 `;
+
+// The early script inline, as vite.config.ts writes it, and an unmarked inline script.
+const PAGE =
+  '<!doctype html><script data-first-screen>window.earlyRan = true</script>' +
+  '<script src="/probe.js"></script><script>window.inlineRan = true</script>';
 
 describe.skipIf(!existsSync(CHROMIUM))('browser-mode host in Chromium', () => {
   let dataDir: string;
@@ -37,10 +49,7 @@ describe.skipIf(!existsSync(CHROMIUM))('browser-mode host in Chromium', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'tributary-chromium-'));
     const rendererDir = join(dataDir, 'renderer');
     mkdirSync(rendererDir);
-    writeFileSync(
-      join(rendererDir, 'index.html'),
-      '<!doctype html><script src="/probe.js"></script><script>window.inlineRan = true</script>',
-    );
+    writeFileSync(join(rendererDir, 'index.html'), PAGE);
     writeFileSync(join(rendererDir, 'probe.js'), PROBE_JS);
     host = await startBrowserHost({ dataDir, vault: new FileVault(dataDir), rendererDir });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
@@ -58,14 +67,18 @@ describe.skipIf(!existsSync(CHROMIUM))('browser-mode host in Chromium', () => {
     expect(response!.headers()['content-security-policy']).toBe(
       contentSecurityPolicy({
         connect: [`ws://127.0.0.1:${host.port}`, `ws://localhost:${host.port}`],
+        scripts: earlyScriptHashes(PAGE),
       }),
     );
+    expect(earlyScriptHashes(PAGE)).toHaveLength(1);
     const result = (await page.evaluate('window.probe()')) as {
       before: number;
       after: number;
       cookie: string;
       inlineRan: boolean;
+      earlyRan: boolean;
     };
+    expect(result.earlyRan).toBe(true);
     expect(result.inlineRan).toBe(false);
     expect(result.before).toBe(401); // no cookie yet
     expect(result.after).toBe(404); // cookie accepted; there is no such account

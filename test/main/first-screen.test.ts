@@ -3,6 +3,7 @@
 // of anything that could run or load, sealed at rest, handed out only for its launch keys and only
 // the active account's, and gone when the account is signed out, removed or its offline copy
 // cleared. The route answers only this launch's own pages, and before the sessions have started.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { AccountStore } from '../../electron/accounts/account-store';
 import { FileVault } from '../../electron/accounts/vault';
 import { CacheCipher } from '../../electron/cache/cache-cipher';
 import { FirstScreenStore, firstScreenPath } from '../../electron/first-screen/first-screen-store';
+import { earlyScriptHashes } from '../../electron/host/csp';
 import { startBrowserHost, type BrowserHost } from '../../electron/host/host';
 import { createDispatcher } from '../../electron/ipc/dispatch';
 import type { FirstScreen } from '../../shared/ipc/first-screen';
@@ -203,19 +205,38 @@ describe('the first-screen store', () => {
   });
 });
 
+/** The early script's text, inline in the page as Vite writes it (vite.config.ts). */
+const EARLY_SCRIPT = 'void fetch("/first-screen?key=")';
+
 /** A built renderer with the early script, as Vite writes it. */
 function writeRenderer(dir: string): string {
   const renderer = join(dir, 'renderer');
   mkdirSync(join(renderer, 'assets'), { recursive: true });
   writeFileSync(
     join(renderer, 'index.html'),
-    '<!doctype html><script type="module" async src="./assets/first-screen-9z8y.js"></script>' +
+    `<!doctype html><script data-first-screen>${EARLY_SCRIPT}</script>` +
+      '<script>window.notOurs = true</script>' +
       '<script type="module" src="./assets/index-1a2b.js"></script>',
   );
-  writeFileSync(join(renderer, 'assets', 'first-screen-9z8y.js'), 'export {};');
   writeFileSync(join(renderer, 'assets', 'index-1a2b.js'), 'export {};');
   return renderer;
 }
+
+describe('the early script’s place in the CSP', () => {
+  const hashOf = (text: string) =>
+    `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+  it('allows the marked inline script by the hash of its exact text, and nothing else', () => {
+    const page =
+      '<!doctype html><head><script data-first-screen>(() => {"é";})();</script>' +
+      '<script>window.unmarked = 1</script>' +
+      '<script data-first-screen-not>window.lookalike = 1</script>' +
+      '<script data-first-screen src="./assets/x.js"></script>' +
+      '<script type="module" src="./assets/index-1a2b.js"></script></head>';
+    expect(earlyScriptHashes(page)).toEqual([hashOf('(() => {"é";})();')]);
+    expect(earlyScriptHashes('<!doctype html><script>window.a = 1</script>')).toEqual([]);
+  });
+});
 
 describe('the host’s first-screen route and the main-side deletions', () => {
   let realm: TestServer;
@@ -262,8 +283,12 @@ describe('the host’s first-screen route and the main-side deletions', () => {
 
   it('answers this launch’s own pages only, before the sessions start, and holds them until then', async () => {
     const { host, get, sessionRuns } = await launch();
-    await (await get('/')).text();
-    await (await get('/assets/first-screen-9z8y.js')).text();
+    const page = await get('/');
+    await page.text();
+    // The inline early script may run, by its hash; no other inline script may.
+    const scriptSources = /script-src ([^;]*)/.exec(page.headers.get('content-security-policy')!)!;
+    const earlyHash = createHash('sha256').update(EARLY_SCRIPT).digest('base64');
+    expect(scriptSources[1]).toBe(`'self' 'sha256-${earlyHash}'`);
     await (await get('/assets/index-1a2b.js')).text();
     await new Promise((resolve) => setImmediate(resolve));
     // Every script has gone, but the page has not had its screen yet.
