@@ -89,6 +89,8 @@ export class EventLoop {
   private running = false;
   private attempt = 0;
   private recovering = false;
+  /** A POST /register is in flight (wake leaves it be). */
+  private registering = false;
   /** Aborts the poll or backoff wait in progress (stop, wake, resync). */
   private interrupt = new AbortController();
   private loopDone: Promise<void> | null = null;
@@ -133,8 +135,14 @@ export class EventLoop {
   /** After sleep, a network change or the user asking: stop waiting and poll at once (dont_block). */
   wake(): void {
     if (!this.running) return;
-    this.recovering = true;
     this.attempt = 0;
+    // A register under way is left to finish (it has its own timeout): the server builds its
+    // answer whether or not the client still waits, so a second one would cost it twice. The local
+    // realm's status is told again when a first launch has signed in, which woke the session just
+    // after its first register left: a large organization's register was built twice, the first
+    // one cold, on a first sign-in's path.
+    if (this.registering) return;
+    this.recovering = true;
     this.interruptCurrent();
   }
 
@@ -199,11 +207,14 @@ export class EventLoop {
   private async registerQueue(signal: AbortSignal): Promise<void> {
     if (this.state.status !== 'backoff') this.setState({ status: 'connecting' });
     logTiming('register-sent');
-    const register = await this.options.client.call(
-      endpoints.register,
-      this.options.registerParams ?? DEFAULT_REGISTER_PARAMS,
-      { signal, retry: false, waitOnRateLimit: false },
-    );
+    this.registering = true;
+    const register = await this.options.client
+      .call(endpoints.register, this.options.registerParams ?? DEFAULT_REGISTER_PARAMS, {
+        signal,
+        retry: false,
+        waitOnRateLimit: false,
+      })
+      .finally(() => (this.registering = false));
     logTiming('register-received');
     if (!this.running) return;
     if (!register.queue_id) {
