@@ -331,7 +331,13 @@ describe('POST /register', () => {
       realm_playgrounds: [],
       realm_domains: [],
       scheduled_messages: [],
+      realm_default_stream_groups: [],
     });
+    // Each under the event type the public server files it under (zerver/lib/events.py).
+    const asked = await server
+      .client('dev')
+      .post('/register', { fetch_event_types: ['default_stream_groups'] });
+    expect(asked.body.realm_default_stream_groups).toEqual([]);
   });
 
   it('rejects a narrow with an unsupported operator', async () => {
