@@ -96,6 +96,8 @@ const DEFAULT_LONGPOLL_SECONDS = 90;
 /** A wall-clock jump this much larger than the tick means the machine slept. */
 const SLEEP_CHECK_INTERVAL_MS = 5_000;
 const SLEEP_GAP_MS = 15_000;
+/** A register in flight for less than this is not interrupted by wake (a slow one is still live). */
+const FRESH_REGISTER_MS = 10_000;
 /**
  * A `restart` event goes to every queue at once, so clients re-register after a random delay in
  * [0, spread) rather than all together (api-notes §2 asks for at least 5 minutes on a real server).
@@ -141,8 +143,9 @@ export class EventLoop {
   private running = false;
   private attempt = 0;
   private recovering = false;
-  /** A POST /register is in flight (wake leaves it be). */
+  /** A POST /register is in flight, sent at registerSentAt (wall clock): see wake. */
   private registering = false;
+  private registerSentAt = 0;
   /** Aborts the poll or backoff wait in progress (stop, wake, resync). */
   private interrupt = new AbortController();
   private loopDone: Promise<void> | null = null;
@@ -188,12 +191,14 @@ export class EventLoop {
   wake(): void {
     if (!this.running) return;
     this.attempt = 0;
-    // A register under way is left to finish (it has its own timeout): the server builds its
-    // answer whether or not the client still waits, so a second one would cost it twice. The local
-    // realm's status is told again when a first launch has signed in, which woke the session just
-    // after its first register left: a large organization's register was built twice, the first
-    // one cold, on a first sign-in's path.
-    if (this.registering) return;
+    // A register that left moments ago is left to finish: the server builds its answer whether or
+    // not the client still waits, so a second one would cost it twice. The local realm's status is
+    // told again when a first launch has signed in, which woke the session just after its first
+    // register left: a large organization's register was built twice, the first one cold, on a
+    // first sign-in's path. An older one (the machine slept, the network changed) may hang on a
+    // dead connection until its timeout, and is sent again.
+    const now = (this.options.now ?? Date.now)();
+    if (this.registering && now - this.registerSentAt < FRESH_REGISTER_MS) return;
     this.recovering = true;
     this.interruptCurrent();
   }
@@ -260,6 +265,7 @@ export class EventLoop {
     if (this.state.status !== 'backoff') this.setState({ status: 'connecting' });
     logTiming('register-sent');
     this.registering = true;
+    this.registerSentAt = (this.options.now ?? Date.now)();
     const register = await this.options.client
       .call(endpoints.register, this.options.registerParams ?? DEFAULT_REGISTER_PARAMS, {
         signal,

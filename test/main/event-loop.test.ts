@@ -215,6 +215,21 @@ describe('event loop with faults injected', () => {
     expect(registers()).toBe(before + 1);
   });
 
+  it('sends a register again when woken long after it left (the machine slept meanwhile)', async () => {
+    const registers = () => proxy.log.filter((line) => line === 'POST /api/v1/register').length;
+    const before = registers();
+    // The first one hangs past the wake; the one sent after it answers at once.
+    proxy.inject({ path: '/api/v1/register', method: 'POST', action: { delayMs: 20_000 } });
+    loop.resync();
+    await eventually(() => (registers() > before ? true : undefined));
+    clock += 60_000;
+    loop.wake();
+    await eventually(() => (seen.snapshots.length >= 2 ? true : undefined));
+    expect(registers()).toBe(before + 2);
+    const text = await makeEvent();
+    await waitForStatus(text);
+  });
+
   it('backs off while connections are refused, then catches up without gaps', async () => {
     await proxy.refuseConnections();
     loop.wake();
