@@ -106,7 +106,7 @@ const EMAIL_VISIBILITY = `CASE WHEN json_valid(settings)
 function emailVisibilityUncached(db: Db): Map<number, number> {
   const map = new Map<number, number>();
   // The one field is read inside SQLite: the documents are 2 KB each, and handing 10,000 of them to
-  // JavaScript as strings to parse was most of a large organization's first (cold) register.
+  // JavaScript as strings to parse was a fifth of a large organization's first (cold) register.
   for (const row of db
     .prepare<[], { user_id: number; value: unknown }>(
       `SELECT user_id, ${EMAIL_VISIBILITY} AS value FROM user_settings`,
