@@ -30,7 +30,8 @@
 // with its budget; the first launch's page stays open until main has kept its screen.
 //
 // Each launch also prints main's order of events against the page's clock (TRIBUTARY_TIMING): the
-// cache opened, the cached snapshot answered, the register sent and received.
+// cache opened, the cached snapshot answered, the register sent and received. At the end, what the
+// register answer is made of (register-size.ts): its bytes per key with the app's parameters.
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
   cpSync,
@@ -56,6 +57,7 @@ import { pageProbes, type ProbeSample } from './page-probes';
 import { seededLargeRealm } from '../support/large-realm';
 import { timeFloorLaunch, type FloorLaunch } from '../startup/floor';
 import { waitUntilScreenKept } from '../startup/first-screen';
+import { describeRegisterSize, registerSize, type RegisterSize } from './register-size';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** The tree whose `npm start` is launched (built already when it is not this one). */
@@ -558,6 +560,7 @@ async function main() {
   const returning: LaunchFigures[] = [];
   const floor: FloorLaunch[] = [];
   let steady: Record<string, unknown> = {};
+  let registerAnswer: RegisterSize | null = null;
   try {
     for (let run = 0; run < RUNS; run++) {
       floor.push(await timeFloorLaunch(browser));
@@ -601,6 +604,10 @@ async function main() {
                 search,
               };
               console.log(JSON.stringify(steady, null, 1));
+              // Last: the realm builds it anew, which would compete with what is timed above.
+              const owner = users.find((u) => u.role === 100 && !u.is_bot)!;
+              registerAnswer = await registerSize(launch.realmUrl, owner);
+              console.log(describeRegisterSize(registerAnswer));
             }
             // The next launch's first screen: kept once the Inbox has held still for a while.
             if (kind === 'first') await waitUntilScreenKept(dataDir, launchedAt);
@@ -657,6 +664,8 @@ async function main() {
       runs: floor.map((f) => Math.round(f.totalMs)),
     },
     steady,
+    /** The owner's register answer with the app's parameters, by key (register-size.ts). */
+    register: registerAnswer,
   };
   console.log(
     `large-org benchmark — ${result.machine.nproc} cores, load ${result.machine.loadavg.map((l) => l.toFixed(1)).join(' ')}, ${result.date}, scale ${SCALE}, seed ${realm.seedSeconds.toFixed(1)} s${realm.cached ? ' (cached)' : ''}`,

@@ -185,12 +185,12 @@ export class ApiClient {
       headers.authorization = authorization;
     }
     if (hasBody) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const response = await this.fetchWithTimeout(
+    const { response, text } = await this.fetchWithTimeout(
       `${this.apiBase}${path}${query}`,
       { method: endpoint.method, headers, body: hasBody ? encoded.toString() : undefined },
       callOptions,
     );
-    return (await this.readResponse(response)) as never;
+    return this.answerOf(response, text) as never;
   }
 
   /**
@@ -204,20 +204,24 @@ export class ApiClient {
   ): Promise<Record<string, unknown>> {
     const authorization = this.authorizationHeader();
     if (!authorization) throw new ApiError('auth', 'UNAUTHORIZED', 'No credentials for account');
-    const response = await this.fetchWithTimeout(`${this.apiBase}${path}`, {
+    const { response, text } = await this.fetchWithTimeout(`${this.apiBase}${path}`, {
       method,
       headers: { authorization, accept: 'application/json' },
       body: form,
     });
-    return (await this.readResponse(response)) as Record<string, unknown>;
+    return this.answerOf(response, text) as Record<string, unknown>;
   }
 
-  /** fetch with the client timeout and the caller's abort signal combined. */
+  /**
+   * fetch with the client timeout and the caller's abort signal combined, and the body read as
+   * text under the same timeout. The text is handed on as it is: a large organization's register
+   * (7 MB) was otherwise encoded into a new Response and decoded from it again before its parse.
+   */
   async fetchWithTimeout(
     url: string,
     init: RequestInit,
     callOptions: CallOptions = {},
-  ): Promise<Response> {
+  ): Promise<{ response: Response; text: string }> {
     const timeoutMs = callOptions.timeoutMs ?? this.options.timeoutMs;
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), timeoutMs);
@@ -228,7 +232,7 @@ export class ApiClient {
       const response = await (this.options.fetch ?? fetch)(url, { ...init, signal });
       // Read the body under the same timeout: a server can stall after the headers.
       const text = await response.text();
-      return new Response(text, { status: response.status, headers: response.headers });
+      return { response, text };
     } catch (error) {
       if (callOptions.signal?.aborted) {
         throw new ApiError('aborted', 'ABORTED', 'Request cancelled');
@@ -249,7 +253,11 @@ export class ApiClient {
   }
 
   async readResponse(response: Response): Promise<unknown> {
-    const text = await response.text();
+    return this.answerOf(response, await response.text());
+  }
+
+  /** The body on success; otherwise the ApiError the status and the error envelope say. */
+  private answerOf(response: Response, text: string): unknown {
     let body: Record<string, unknown> | null;
     try {
       body = text ? (JSON.parse(text) as Record<string, unknown>) : null;

@@ -30,7 +30,59 @@ export const CLIENT_CAPABILITIES = {
   linkifier_url_template: true,
 } as const;
 
+/**
+ * The state register sends back: every kind the public server (zerver/lib/events.py) and the local
+ * realm server know, but `stream`. Its `streams` lists each channel the user can see again, as
+ * subscriptions, unsubscribed and never_subscribed already do (renderer/store/slices/channels.ts
+ * reads those): 870 KB of a large organization's 7.5 MB, built, sent, parsed and stored for
+ * nothing. The events themselves are not filtered (no event_types): channel events still come.
+ * A kind a server does not know is ignored by it; one a newer server adds is not fetched, as
+ * the store would not read it.
+ */
+export const FETCHED_STATE_TYPES: readonly string[] = [
+  'alert_words',
+  'custom_profile_fields',
+  'default_stream_groups',
+  'default_streams',
+  'drafts',
+  'giphy',
+  'message',
+  'muted_topics',
+  'muted_users',
+  'navigation_views',
+  'onboarding_steps',
+  'presence',
+  'realm',
+  'realm_billing',
+  'realm_bot',
+  'realm_domains',
+  'realm_embedded_bots',
+  'realm_emoji',
+  'realm_filters',
+  'realm_incoming_webhook_bots',
+  'realm_linkifiers',
+  'realm_playgrounds',
+  'realm_user',
+  'realm_user_groups',
+  'realm_user_settings_defaults',
+  'recent_private_conversations',
+  'reminders',
+  'saved_snippets',
+  'scheduled_messages',
+  'starred_messages',
+  'stop_words',
+  'subscription',
+  'update_display_settings',
+  'update_global_notifications',
+  'update_message_flags',
+  'user_settings',
+  'user_status',
+  'user_topic',
+  'video_calls',
+];
+
 export const DEFAULT_REGISTER_PARAMS: RegisterParams = {
+  fetch_event_types: [...FETCHED_STATE_TYPES],
   apply_markdown: true,
   client_gravatar: false,
   include_subscribers: true,
@@ -44,6 +96,8 @@ const DEFAULT_LONGPOLL_SECONDS = 90;
 /** A wall-clock jump this much larger than the tick means the machine slept. */
 const SLEEP_CHECK_INTERVAL_MS = 5_000;
 const SLEEP_GAP_MS = 15_000;
+/** A register in flight for less than this is not interrupted by wake (a slow one is still live). */
+const FRESH_REGISTER_MS = 10_000;
 /**
  * A `restart` event goes to every queue at once, so clients re-register after a random delay in
  * [0, spread) rather than all together (api-notes §2 asks for at least 5 minutes on a real server).
@@ -89,6 +143,9 @@ export class EventLoop {
   private running = false;
   private attempt = 0;
   private recovering = false;
+  /** A POST /register is in flight, sent at registerSentAt (wall clock): see wake. */
+  private registering = false;
+  private registerSentAt = 0;
   /** Aborts the poll or backoff wait in progress (stop, wake, resync). */
   private interrupt = new AbortController();
   private loopDone: Promise<void> | null = null;
@@ -133,8 +190,16 @@ export class EventLoop {
   /** After sleep, a network change or the user asking: stop waiting and poll at once (dont_block). */
   wake(): void {
     if (!this.running) return;
-    this.recovering = true;
     this.attempt = 0;
+    // A register that left moments ago is left to finish: the server builds its answer whether or
+    // not the client still waits, so a second one would cost it twice. The local realm's status is
+    // told again when a first launch has signed in, which woke the session just after its first
+    // register left: a large organization's register was built twice, the first one cold, on a
+    // first sign-in's path. An older one (the machine slept, the network changed) may hang on a
+    // dead connection until its timeout, and is sent again.
+    const now = (this.options.now ?? Date.now)();
+    if (this.registering && now - this.registerSentAt < FRESH_REGISTER_MS) return;
+    this.recovering = true;
     this.interruptCurrent();
   }
 
@@ -199,11 +264,15 @@ export class EventLoop {
   private async registerQueue(signal: AbortSignal): Promise<void> {
     if (this.state.status !== 'backoff') this.setState({ status: 'connecting' });
     logTiming('register-sent');
-    const register = await this.options.client.call(
-      endpoints.register,
-      this.options.registerParams ?? DEFAULT_REGISTER_PARAMS,
-      { signal, retry: false, waitOnRateLimit: false },
-    );
+    this.registering = true;
+    this.registerSentAt = (this.options.now ?? Date.now)();
+    const register = await this.options.client
+      .call(endpoints.register, this.options.registerParams ?? DEFAULT_REGISTER_PARAMS, {
+        signal,
+        retry: false,
+        waitOnRateLimit: false,
+      })
+      .finally(() => (this.registering = false));
     logTiming('register-received');
     if (!this.running) return;
     if (!register.queue_id) {

@@ -93,6 +93,17 @@ describe('account cache', () => {
     }
   });
 
+  it('seals text of every kind as its UTF-8 bytes, bound to its row', () => {
+    const cipher = new CacheCipher(CacheCipher.newKey());
+    // Latin-1 only, past it (a two-byte string), an emoji, and a lone surrogate.
+    for (const text of ['plain', 'café ✓ 𝄞 日本', `{"topic":"\ud800 x"}`, 'a\udc00b']) {
+      const sealed = cipher.seal(text, 'meta:snapshot');
+      expect(cipher.openBytes(sealed, 'meta:snapshot')).toEqual(Buffer.from(text, 'utf8'));
+      expect(cipher.open(sealed, 'meta:snapshot')).toBe(Buffer.from(text, 'utf8').toString());
+      expect(() => cipher.open(sealed, 'meta:lastNarrow')).toThrow();
+    }
+  });
+
   it('sets aside a file the key does not open, and starts empty', () => {
     const path = newPath();
     const first = AccountCache.open(path, CacheCipher.newKey());

@@ -195,6 +195,41 @@ describe('event loop with faults injected', () => {
     expect(loop.currentQueueId).not.toBe(queueId);
   });
 
+  it('lets a register under way finish when woken, rather than sending a second one', async () => {
+    // The local realm's status is told again as a first launch signs in, waking the new session
+    // just after its first register left; the server would build that answer twice.
+    const queueId = loop.currentQueueId!;
+    const registers = () => proxy.log.filter((line) => line === 'POST /api/v1/register').length;
+    const before = registers();
+    proxy.inject({ path: '/api/v1/register', method: 'POST', action: { delayMs: 400 } });
+    loop.resync();
+    await eventually(() => (registers() > before ? true : undefined));
+    loop.wake();
+    await eventually(() => (seen.snapshots.length >= 2 ? true : undefined));
+    expect(registers()).toBe(before + 1);
+    expect(loop.currentQueueId).not.toBe(queueId);
+    // Woken once registered, a poll is interrupted as before: the loop stays live.
+    loop.wake();
+    const text = await makeEvent();
+    await waitForStatus(text);
+    expect(registers()).toBe(before + 1);
+  });
+
+  it('sends a register again when woken long after it left (the machine slept meanwhile)', async () => {
+    const registers = () => proxy.log.filter((line) => line === 'POST /api/v1/register').length;
+    const before = registers();
+    // The first one hangs past the wake; the one sent after it answers at once.
+    proxy.inject({ path: '/api/v1/register', method: 'POST', action: { delayMs: 20_000 } });
+    loop.resync();
+    await eventually(() => (registers() > before ? true : undefined));
+    clock += 60_000;
+    loop.wake();
+    await eventually(() => (seen.snapshots.length >= 2 ? true : undefined));
+    expect(registers()).toBe(before + 2);
+    const text = await makeEvent();
+    await waitForStatus(text);
+  });
+
   it('backs off while connections are refused, then catches up without gaps', async () => {
     await proxy.refuseConnections();
     loop.wake();

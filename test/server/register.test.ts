@@ -240,6 +240,18 @@ describe('POST /register', () => {
         },
       ]),
     );
+    // Newest conversation first; a conversation the caller has no message in is not theirs.
+    const newest = recent.map((r: { max_message_id: number }) => r.max_message_id);
+    expect(newest).toEqual([...newest].sort((a, b) => b - a));
+    expect(recent[0].max_message_id).toBe(group.body.id);
+    const others = (
+      await server.client('moderator').post('/register', {
+        fetch_event_types: ['recent_private_conversations'],
+      })
+    ).body.recent_private_conversations;
+    expect(others.map((r: { max_message_id: number }) => r.max_message_id)).not.toContain(
+      group.body.id,
+    );
   });
 
   it('returns user settings, defaults, groups, topics and the rest of the client state', async () => {
@@ -319,7 +331,13 @@ describe('POST /register', () => {
       realm_playgrounds: [],
       realm_domains: [],
       scheduled_messages: [],
+      realm_default_stream_groups: [],
     });
+    // Each under the event type the public server files it under (zerver/lib/events.py).
+    const asked = await server
+      .client('dev')
+      .post('/register', { fetch_event_types: ['default_stream_groups'] });
+    expect(asked.body.realm_default_stream_groups).toEqual([]);
   });
 
   it('rejects a narrow with an unsupported operator', async () => {

@@ -126,21 +126,40 @@ export function locationOfMessage(m: Message, selfUserId: number): UnreadLocatio
   };
 }
 
+/**
+ * One conversation's unread ids from register: its bucket looked up once, not per id (a large
+ * organization lists 20,000 ids, on the first sign-in's path). An id listed before goes through
+ * addUnread, which moves it, as it did before.
+ */
+function addConversation(s: UnreadsState, ids: readonly number[], loc: UnreadLocation): void {
+  let bucket = bucketFor(s, loc);
+  for (const id of ids) {
+    if (s.locations.has(id)) {
+      addUnread(s, id, loc);
+      // Moving it may have emptied and dropped this very bucket.
+      bucket = bucketFor(s, loc);
+      continue;
+    }
+    bucket.ids.add(id);
+    s.locations.set(id, bucket.loc);
+  }
+}
+
 export function unreadsFromRegister(unread: UnreadMessages, selfUserId: number): UnreadsState {
   const s = emptyUnreads();
   for (const entry of unread.streams) {
     const loc = { kind: 'stream', streamId: entry.stream_id, topic: entry.topic } as const;
-    for (const id of entry.unread_message_ids) addUnread(s, id, loc);
+    addConversation(s, entry.unread_message_ids, loc);
   }
   for (const entry of unread.pms) {
     const other = entry.other_user_id ?? entry.sender_id ?? selfUserId;
     const loc = { kind: 'dm', key: dmConversationKey([other], selfUserId) } as const;
-    for (const id of entry.unread_message_ids) addUnread(s, id, loc);
+    addConversation(s, entry.unread_message_ids, loc);
   }
   for (const entry of unread.huddles) {
     const ids = entry.user_ids_string.split(',').map(Number);
     const loc = { kind: 'dm', key: dmConversationKey(ids, selfUserId) } as const;
-    for (const id of entry.unread_message_ids) addUnread(s, id, loc);
+    addConversation(s, entry.unread_message_ids, loc);
   }
   // Mentions are a subset of the unreads above; ignore ids the server did not list as unread.
   for (const id of unread.mentions) if (s.locations.has(id)) s.mentions.add(id);

@@ -7,7 +7,8 @@ const EMPTY_STATE: Record<string, () => Record<string, unknown>> = {
   realm_linkifiers: () => ({ realm_linkifiers: [] }),
   realm_playgrounds: () => ({ realm_playgrounds: [] }),
   realm_domains: () => ({ realm_domains: [] }),
-  realm_default_stream_groups: () => ({ realm_default_stream_groups: [] }),
+  // Asked for as default_stream_groups, as from the public server.
+  default_stream_groups: () => ({ realm_default_stream_groups: [] }),
   scheduled_messages: () => ({ scheduled_messages: [] }),
   saved_snippets: () => ({ saved_snippets: [] }),
   onboarding_steps: () => ({ onboarding_steps: [] }),

@@ -28,6 +28,7 @@ import {
   findUserRowByEmail,
   avatarUrl,
   emailVisibilityByUser,
+  emailVisibilityOf,
   getUserRow,
   profileDataByUser,
   toViewer,
@@ -114,10 +115,10 @@ export const usersResource: ResourceModule = {
       return {
         // Your own avatar always comes as a URL, whatever client_gravatar says (as on the public
         // server), so a client never has to compute its own.
+        // One's own email is always shown (canSeeDeliveryEmail): no visibility to read.
         ...userObject(row, user, {
           clientExtavatar: false,
-          profileData: profileDataByUser(ctx.db),
-          visibility: emailVisibilityByUser(ctx.db),
+          profileData: profileDataByUser(ctx.db, row.id),
         }),
         max_message_id: maxMessageId(ctx, user),
       };
@@ -133,8 +134,10 @@ export const usersResource: ResourceModule = {
       return {
         user: userObject(row, user, {
           clientExtavatar: params.client_gravatar,
-          profileData: params.include_custom_profile_fields ? profileDataByUser(ctx.db) : undefined,
-          visibility: emailVisibilityByUser(ctx.db),
+          profileData: params.include_custom_profile_fields
+            ? profileDataByUser(ctx.db, row.id)
+            : undefined,
+          visibility: emailVisibilityOf(ctx.db, row.id),
         }),
       };
     });

@@ -49,6 +49,27 @@ describe('unread counts', () => {
     expect(c.mentions).toBe(2);
   });
 
+  it('take an id listed twice once, in the conversation listed last, losing none after it', () => {
+    const t = setupStore({
+      unread_msgs: unreadMsgs({
+        count: 5,
+        streams: [
+          // 20 twice in one topic (which it alone would empty and drop on the move); 24 moves.
+          { stream_id: GENERAL, topic: 'planning', unread_message_ids: [20, 20, 21, 24] },
+          { stream_id: DESIGN, topic: 'logo', unread_message_ids: [22, 24] },
+        ],
+        pms: [{ other_user_id: EMMA, unread_message_ids: [23] }],
+        huddles: [],
+        mentions: [],
+      }),
+    });
+    const c = counts(t);
+    expect(c.total).toBe(5);
+    expect(c.channels.get(GENERAL)?.topics.get('planning')?.count).toBe(2);
+    expect(c.channels.get(DESIGN)?.topics.get('logo')?.count).toBe(2);
+    expect(c.dms.get(String(EMMA))).toBe(1);
+  });
+
   it('exclude muted channels and muted topics from totals, but not unmuted topics of muted channels', () => {
     const t = setupStore({
       unread_msgs: snapshotUnreads,

@@ -1,0 +1,58 @@
+// What the event loop's register asks for (DEFAULT_REGISTER_PARAMS): every kind of state but
+// `streams`, which repeats the channels of subscriptions, unsubscribed and never_subscribed. Against
+// the real local realm server: nothing else the full register holds is missing, and those three
+// lists (what renderer/store/slices/channels.ts reads) hold every channel of `streams`, each with
+// the same channel fields.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endpoints } from '../../shared/api/endpoints';
+import { ApiClient } from '../../electron/api/client';
+import { DEFAULT_REGISTER_PARAMS } from '../../electron/events/event-loop';
+import { startTestServer, type TestServer } from '../support/server';
+
+describe("the event loop's register", () => {
+  let realm: TestServer;
+  beforeAll(async () => {
+    realm = await startTestServer();
+  });
+  afterAll(async () => {
+    await realm?.close();
+  });
+
+  const register = (who: 'dev' | 'guest', params: typeof DEFAULT_REGISTER_PARAMS) => {
+    const user = realm.users[who];
+    const client = new ApiClient({
+      site: realm.url,
+      credentials: { email: user.email, apiKey: user.api_key },
+    });
+    return client.call(endpoints.register, params);
+  };
+
+  it.each(['dev', 'guest'] as const)(
+    'leaves out streams and nothing else, and the store has every channel (%s)',
+    async (who) => {
+      const { fetch_event_types: _all, ...everything } = DEFAULT_REGISTER_PARAMS;
+      const full = await register(who, everything);
+      const trimmed = await register(who, DEFAULT_REGISTER_PARAMS);
+      expect(full.streams?.length).toBeGreaterThan(0);
+      expect(trimmed).not.toHaveProperty('streams');
+      // muted_topics too, as the public server does for a client that asks for user_topic.
+      const expected = Object.keys(full).filter((k) => k !== 'streams' && k !== 'muted_topics');
+      expect(Object.keys(trimmed).sort()).toEqual(expected.sort());
+      const listed = new Map<number, object>();
+      for (const channel of [
+        ...trimmed.subscriptions,
+        ...(trimmed.unsubscribed ?? []),
+        ...trimmed.never_subscribed,
+      ]) {
+        listed.set(channel.stream_id, channel);
+      }
+      const streams = full.streams!;
+      expect([...listed.keys()].sort((a, b) => a - b)).toEqual(
+        streams.map((s) => s.stream_id).sort((a, b) => a - b),
+      );
+      for (const stream of streams) {
+        expect(listed.get(stream.stream_id)).toMatchObject(stream);
+      }
+    },
+  );
+});
