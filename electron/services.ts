@@ -42,6 +42,7 @@ import { personalHandlers } from './settings/personal-handlers';
 import type { LocalRealmControl } from './local-realm';
 import { FirstScreenStore } from './first-screen/first-screen-store';
 import { firstScreenNarrowView } from '../shared/ipc/first-screen';
+import { logTiming } from './timing';
 
 export interface MainServicesOptions {
   dataDir: string;
@@ -272,7 +273,9 @@ export class MainServices {
 
   /** Adds an account (or replaces the key of the same site and email) after checking the server. */
   async addAccount(input: NewAccount): Promise<AccountSummary> {
+    logTiming('add-account');
     const server = await this.checkServer(input.site);
+    logTiming('add-account-server-checked');
     const client = this.newClient(server.site);
     let email = input.email;
     let apiKey = input.apiKey;
@@ -287,6 +290,7 @@ export class MainServices {
     client.setCredentials({ email, apiKey });
     // Proves the key works before anything is stored.
     const me = await client.call(endpoints.getOwnUser, {});
+    logTiming('add-account-own-user');
     const existing = this.accounts.findBySiteAndEmail(server.site, email);
     const id = existing?.id ?? randomBytes(8).toString('hex');
     let secretBackend;
@@ -307,6 +311,7 @@ export class MainServices {
       addedAt: existing?.addedAt ?? Date.now(),
     };
     this.accounts.upsert(record);
+    logTiming('add-account-stored');
     if (existing) await this.stopSession(id);
     this.startSession(record);
     this.pushAccounts();

@@ -72,6 +72,11 @@ export interface TimedLaunch<T> {
   totalMs: number;
   /** What `ready` returned. */
   seen: T;
+  /**
+   * The launcher's and the realm process's `tributary-timing NAME EPOCH_MS` lines (printed when
+   * TRIBUTARY_TIMING=1 is in this process's environment), the first of each name, and `spawned`.
+   */
+  timings: Record<string, number>;
 }
 
 /**
@@ -99,6 +104,7 @@ export async function timeLaunch<T>(
   keptContext?: BrowserContext,
 ): Promise<TimedLaunch<T>> {
   const t0 = performance.now();
+  const timings: Record<string, number> = { spawned: Date.now() };
   const child = spawn(
     process.execPath,
     [
@@ -108,9 +114,15 @@ export async function timeLaunch<T>(
     ],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  child.stdout?.on('data', (chunk: Buffer) => {
+    for (const [, name, at] of chunk.toString().matchAll(/tributary-timing (\S+) ([\d.]+)/g)) {
+      timings[name] ??= Number(at);
+    }
+  });
   try {
     const url = await waitForUrl(child);
     const t1 = performance.now();
+    timings.url ??= Date.now();
     const toUrlCpuMs = processCpuMs(child.pid);
     const context = keptContext ?? (await browser.newContext());
     const page = await context.newPage();
@@ -120,7 +132,15 @@ export async function timeLaunch<T>(
     const t2 = performance.now();
     if (keptContext) await page.close();
     else await context.close();
-    return { toUrlMs: t1 - t0, toUrlCpuMs, toReadyMs: t2 - t1, urlAt: t1, totalMs: t2 - t0, seen };
+    return {
+      toUrlMs: t1 - t0,
+      toUrlCpuMs,
+      toReadyMs: t2 - t1,
+      urlAt: t1,
+      totalMs: t2 - t0,
+      seen,
+      timings,
+    };
   } finally {
     await stop(child);
   }
