@@ -197,13 +197,18 @@ export class MainServices {
 
   /**
    * The window hears of the local server's outages; once it is back, its accounts poll at once
-   * instead of waiting out their backoff.
+   * instead of waiting out their backoff. Only when it comes back: the same running server told
+   * again (a first launch's demo sign-in done) must not interrupt the register the new account's
+   * session has just sent, which then went to the server a second time.
    */
   private watchLocalRealm(): void {
+    let wasRunning = this.options.localRealm?.status().state === 'running';
     this.stopWatchingLocalRealm ??=
       this.options.localRealm?.subscribe((status) => {
         this.options.push('localRealm', status);
-        if (status.state !== 'running') return;
+        const cameBack = status.state === 'running' && !wasRunning;
+        wasRunning = status.state === 'running';
+        if (!cameBack) return;
         for (const record of this.accounts.list()) {
           if (normalizeSite(record.site) === normalizeSite(status.url)) {
             this.sessions.get(record.id)?.loop.wake();

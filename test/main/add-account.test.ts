@@ -2,7 +2,8 @@
 // proof go together, and what is stored is the same as before: the realm's name and feature level
 // from the server's settings, the user's id from /users/me. A refused key stores nothing; a site
 // that is no Zulip server is said as such even though the key's request fails too. Real files in
-// a temp folder and the real local realm server.
+// a temp folder and the real local realm server. The local server said running again (a first
+// launch's sign-in done) does not send the new account's register a second time.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { FileVault } from '../../electron/accounts/vault';
 import { MainServices } from '../../electron/services';
 import { PushHub } from '../../electron/push-hub';
+import type { LocalRealmControl } from '../../electron/local-realm';
+import type { LocalRealmStatus } from '../../shared/ipc/system';
 import { startTestServer, type TestServer } from '../support/server';
 
 let realm: TestServer;
@@ -98,5 +101,55 @@ describe('adding an account with its API key', () => {
       .catch((error: unknown) => error);
     expect(added).toEqual(notServer);
     expect(services.accounts.list()).toEqual([]);
+  });
+});
+
+describe("a first launch's sign-in to the local realm", () => {
+  it("sends the new session's register once, though the realm is said to run again meanwhile", async () => {
+    await services.stop();
+    // The launcher's LocalRealm as main sees it: running, then told again when the sign-in is
+    // done (preparingDemo cleared), while the new session's register is on its way.
+    const listeners = new Set<(status: LocalRealmStatus) => void>();
+    let status: LocalRealmStatus = { state: 'running', url: realm.url, preparingDemo: true };
+    const localRealm = {
+      status: () => status,
+      subscribe: (listener: (status: LocalRealmStatus) => void) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      isLocalSite: (site: string) => site === realm.url,
+    } as unknown as LocalRealmControl;
+    let registers = 0;
+    services = new MainServices({
+      dataDir,
+      vault: new FileVault(dataDir),
+      push: new PushHub().push,
+      appInfo: { runtime: 'browser', version: 'test', platform: 'linux' },
+      openExternal: () => undefined,
+      localRealm,
+      clientOptions: {
+        fetch: (url, init) => {
+          if (String(url).endsWith('/register') && ++registers === 1) {
+            status = { state: 'running', url: realm.url };
+            for (const listener of listeners) listener(status);
+          }
+          return fetch(url, init);
+        },
+      },
+    });
+    services.start();
+    const queuesBefore = realm.server.events.queueCount;
+    const owner = realm.users.owner;
+    const added = await services.addAccount({
+      site: realm.url,
+      email: owner.email,
+      apiKey: owner.api_key,
+      allowWeakEncryption: true,
+    });
+    await expect
+      .poll(() => services.session(added.id).connection.status, { timeout: 10_000 })
+      .toBe('live');
+    expect(registers).toBe(1);
+    expect(realm.server.events.queueCount).toBe(queuesBefore + 1);
   });
 });
