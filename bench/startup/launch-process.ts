@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+/** The tree whose `npm start` is launched: BENCH_APP=DIR times another built tree (a scratch "before"). */
+const appRoot = process.env.BENCH_APP ?? root;
 
 export const TIMEOUT_MS = 60_000;
 
@@ -109,10 +111,10 @@ export async function timeLaunch<T>(
     process.execPath,
     [
       ...launcherProfileArgs(),
-      join(root, 'scripts/launch.mjs'),
+      join(appRoot, 'scripts/launch.mjs'),
       ...['--browser', '--no-open', '--port', '0', '--data', dataDir],
     ],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: appRoot, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   child.stdout?.on('data', (chunk: Buffer) => {
     for (const [, name, at] of chunk.toString().matchAll(/tributary-timing (\S+) ([\d.]+)/g)) {
