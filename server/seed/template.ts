@@ -54,6 +54,7 @@ export async function makeDemoTemplate(location: DemoTemplateLocation): Promise<
   const seededAt = server.db
     .prepare<[], { date_created: number }>('SELECT date_created FROM realm WHERE id = 1')
     .get()!.date_created;
+  await askAsAFirstLaunchDoes(server.url, building);
   // Closing checkpoints the write-ahead log into the database file: one file to copy.
   await server.close();
   rmSync(join(uploadsDir(building), '.staging'), { recursive: true, force: true });
@@ -65,6 +66,40 @@ export async function makeDemoTemplate(location: DemoTemplateLocation): Promise<
   writeFileSync(templateStampPath(building), JSON.stringify(stamp, null, 2) + '\n');
   rmSync(location.dir, { recursive: true, force: true });
   renameSync(building, location.dir);
+}
+
+/**
+ * The requests a first launch's window needs first (its sign-in, register and first page), asked
+ * once of the template's own server: the bundle's V8 code cache, kept as this process exits,
+ * then holds the functions that answer them, which the first launch's realm process would
+ * otherwise compile while the window waits. What they change (an event queue, the owner's
+ * presence) goes with the server's close or is moved to the launch's time at copy.
+ */
+async function askAsAFirstLaunchDoes(url: string, dataDir: string): Promise<void> {
+  const credentials = JSON.parse(readFileSync(credentialsPath(dataDir), 'utf8')) as {
+    users: SeededCredential[];
+  };
+  const owner = credentials.users[0];
+  const authorization = `Basic ${Buffer.from(`${owner.email}:${owner.api_key}`).toString('base64')}`;
+  const ask = (path: string, form?: Record<string, string>) =>
+    fetch(`${url}/api/v1${path}`, {
+      method: form ? 'POST' : 'GET',
+      headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
+      body: form ? new URLSearchParams(form) : undefined,
+    }).then(async (response) => {
+      await response.arrayBuffer();
+      if (!response.ok)
+        throw new Error(`the template's server answered ${path} with ${response.status}`);
+    });
+  await ask('/server_settings');
+  await ask('/users/me');
+  await ask('/register', {
+    apply_markdown: 'true',
+    client_gravatar: 'false',
+    include_subscribers: 'true',
+    slim_presence: 'true',
+  });
+  await ask('/messages?anchor=newest&num_before=100&num_after=0&narrow=%5B%5D&apply_markdown=true');
 }
 
 /** Why the template cannot be used, or null when it can. */
