@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FileVault } from '../../electron/accounts/vault';
-import { MainServices } from '../../electron/services';
+import { MainServices, type MainServicesOptions } from '../../electron/services';
 import { PushHub } from '../../electron/push-hub';
 import type { LocalRealmControl } from '../../electron/local-realm';
 import type { LocalRealmStatus } from '../../shared/ipc/system';
@@ -35,15 +35,21 @@ afterAll(async () => {
   notZulip?.close();
   await realm?.close();
 });
-beforeEach(() => {
-  dataDir = mkdtempSync(join(tmpdir(), 'tributary-add-account-'));
-  services = new MainServices({
+/** Main's services on this test's data folder, with `options` of its own. */
+function mainServices(options: Partial<MainServicesOptions> = {}): MainServices {
+  return new MainServices({
     dataDir,
     vault: new FileVault(dataDir),
     push: new PushHub().push,
     appInfo: { runtime: 'browser', version: 'test', platform: 'linux' },
     openExternal: () => undefined,
+    ...options,
   });
+}
+
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'tributary-add-account-'));
+  services = mainServices();
 });
 afterEach(async () => {
   await services.stop();
@@ -120,12 +126,7 @@ describe("a first launch's sign-in to the local realm", () => {
       isLocalSite: (site: string) => site === realm.url,
     } as unknown as LocalRealmControl;
     let registers = 0;
-    services = new MainServices({
-      dataDir,
-      vault: new FileVault(dataDir),
-      push: new PushHub().push,
-      appInfo: { runtime: 'browser', version: 'test', platform: 'linux' },
-      openExternal: () => undefined,
+    services = mainServices({
       localRealm,
       clientOptions: {
         fetch: (url, init) => {
