@@ -8,7 +8,11 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEMO_TEMPLATE_DIR, REALM_PROCESS_BUNDLE } from '../server/process/supervisor';
+import {
+  DEMO_TEMPLATE_DIR,
+  REALM_PROCESS_BUNDLE,
+  REALM_PROCESS_INPUTS,
+} from '../server/process/supervisor';
 import { madeByItsBundle } from '../server/seed/template-stamp';
 import { newestMtime } from './newest-mtime.mjs';
 
@@ -23,7 +27,6 @@ export const START_BUNDLE = startBundle.bundle;
 export const START_BUNDLE_INPUTS = startBundle.inputs;
 
 /** The realm server's process bundle and its sources. */
-const REALM_PROCESS_INPUTS = ['server', 'shared', 'package-lock.json'];
 
 /**
  * The Node bundles plain node starts are CommonJS, so that scripts/launch-code-cache.mjs can run

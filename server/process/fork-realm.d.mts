@@ -4,6 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { MakeDemoTemplateConfig, RealmProcessConfig } from './messages';
 
 export const REALM_PROCESS_BUNDLE: string;
+export const REALM_PROCESS_INPUTS: string[];
 export const DEMO_TEMPLATE_DIR: string;
 export const REALM_NICENESS: number;
 export const SERVER_ENV: Readonly<Record<string, string>>;

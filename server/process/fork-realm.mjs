@@ -10,6 +10,9 @@ import { join } from 'node:path';
 /** The built child (scripts/build.ts), relative to the repository or app root. */
 export const REALM_PROCESS_BUNDLE = 'dist/server/realm-process.cjs';
 
+/** What the child's bundle is built from: newer than the bundle, it is stale (scripts/build.ts). */
+export const REALM_PROCESS_INPUTS = ['server', 'shared', 'package-lock.json'];
+
 /**
  * How to run the child: the built bundle when there is one (through its loader, which keeps V8's
  * compiled code for the next start), else the source through tsx.

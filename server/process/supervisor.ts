@@ -19,6 +19,7 @@ export {
   DEMO_TEMPLATE_DIR,
   REALM_NICENESS,
   REALM_PROCESS_BUNDLE,
+  REALM_PROCESS_INPUTS,
   SERVER_ENV,
   realmProcessEntry,
 } from './fork-realm.mjs';

@@ -126,18 +126,24 @@ export function copyDemoTemplate(
   if (existsSync(target) || demoTemplateRefusal(location) !== null) return false;
   const stamp = readTemplateStamp(location.dir)!;
   const copying = `${target}.copying`;
-  cpSync(databasePath(location.dir), copying);
-  cpSync(uploadsDir(location.dir), uploadsDir(dataDir), { recursive: true });
-  const keys = makeOwn(copying, nowSeconds - stamp.seededAt);
-  const credentials = JSON.parse(readFileSync(credentialsPath(location.dir), 'utf8')) as {
-    users: SeededCredential[];
-  };
-  for (const user of credentials.users) user.api_key = keys.get(user.user_id) ?? user.api_key;
-  writeFileSync(credentialsPath(dataDir), JSON.stringify(credentials, null, 2) + '\n', {
-    mode: 0o600,
-  });
-  renameSync(copying, target);
-  return true;
+  try {
+    cpSync(databasePath(location.dir), copying);
+    cpSync(uploadsDir(location.dir), uploadsDir(dataDir), { recursive: true });
+    const keys = makeOwn(copying, nowSeconds - stamp.seededAt);
+    const credentials = JSON.parse(readFileSync(credentialsPath(location.dir), 'utf8')) as {
+      users: SeededCredential[];
+    };
+    for (const user of credentials.users) user.api_key = keys.get(user.user_id) ?? user.api_key;
+    writeFileSync(credentialsPath(dataDir), JSON.stringify(credentials, null, 2) + '\n', {
+      mode: 0o600,
+    });
+    renameSync(copying, target);
+    return true;
+  } catch {
+    // The template went away meanwhile (a build replacing it) or cannot be read: seeded instead.
+    rmSync(copying, { force: true });
+    return false;
+  }
 }
 
 /** New keys and tokens, dates moved by `shiftSeconds`; each user's new API key by id. */
