@@ -47,6 +47,17 @@ function mainServices(options: Partial<MainServicesOptions> = {}): MainServices 
   });
 }
 
+/** The demo owner added with its API key, as a first launch adds it. */
+function addOwner() {
+  const owner = realm.users.owner;
+  return services.addAccount({
+    site: realm.url,
+    email: owner.email,
+    apiKey: owner.api_key,
+    allowWeakEncryption: true,
+  });
+}
+
 beforeEach(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'tributary-add-account-'));
   services = mainServices();
@@ -59,12 +70,7 @@ afterEach(async () => {
 describe('adding an account with its API key', () => {
   it("stores the realm's name and feature level and the user's id, and starts its session", async () => {
     const owner = realm.users.owner;
-    const added = await services.addAccount({
-      site: realm.url,
-      email: owner.email,
-      apiKey: owner.api_key,
-      allowWeakEncryption: true,
-    });
+    const added = await addOwner();
     const settings = await realm.anonymous().get('/server_settings');
     expect(added).toMatchObject({
       site: realm.url,
@@ -140,13 +146,7 @@ describe("a first launch's sign-in to the local realm", () => {
     });
     services.start();
     const queuesBefore = realm.server.events.queueCount;
-    const owner = realm.users.owner;
-    const added = await services.addAccount({
-      site: realm.url,
-      email: owner.email,
-      apiKey: owner.api_key,
-      allowWeakEncryption: true,
-    });
+    const added = await addOwner();
     await expect
       .poll(() => services.session(added.id).connection.status, { timeout: 10_000 })
       .toBe('live');
