@@ -42,6 +42,7 @@ import { personalHandlers } from './settings/personal-handlers';
 import type { LocalRealmControl } from './local-realm';
 import { FirstScreenStore } from './first-screen/first-screen-store';
 import { firstScreenNarrowView } from '../shared/ipc/first-screen';
+import { logTiming } from './timing';
 
 export interface MainServicesOptions {
   dataDir: string;
@@ -196,13 +197,18 @@ export class MainServices {
 
   /**
    * The window hears of the local server's outages; once it is back, its accounts poll at once
-   * instead of waiting out their backoff.
+   * instead of waiting out their backoff. Only when it comes back: the same running server told
+   * again (a first launch's demo sign-in done) must not interrupt the register the new account's
+   * session has just sent, which then went to the server a second time.
    */
   private watchLocalRealm(): void {
+    let wasRunning = this.options.localRealm?.status().state === 'running';
     this.stopWatchingLocalRealm ??=
       this.options.localRealm?.subscribe((status) => {
         this.options.push('localRealm', status);
-        if (status.state !== 'running') return;
+        const cameBack = status.state === 'running' && !wasRunning;
+        wasRunning = status.state === 'running';
+        if (!cameBack) return;
         for (const record of this.accounts.list()) {
           if (normalizeSite(record.site) === normalizeSite(status.url)) {
             this.sessions.get(record.id)?.loop.wake();
@@ -272,21 +278,11 @@ export class MainServices {
 
   /** Adds an account (or replaces the key of the same site and email) after checking the server. */
   async addAccount(input: NewAccount): Promise<AccountSummary> {
-    const server = await this.checkServer(input.site);
-    const client = this.newClient(server.site);
-    let email = input.email;
-    let apiKey = input.apiKey;
-    if (!apiKey) {
-      const fetched = await client.call(endpoints.fetchApiKey, {
-        username: input.email,
-        password: input.password ?? '',
-      });
-      apiKey = fetched.api_key;
-      email = fetched.email || email;
-    }
-    client.setCredentials({ email, apiKey });
-    // Proves the key works before anything is stored.
-    const me = await client.call(endpoints.getOwnUser, {});
+    logTiming('add-account');
+    const { server, email, apiKey, me } = input.apiKey
+      ? await this.checkServerAndKey(input.site, input.email, input.apiKey)
+      : await this.checkServerAndPassword(input);
+    logTiming('add-account-checked');
     const existing = this.accounts.findBySiteAndEmail(server.site, email);
     const id = existing?.id ?? randomBytes(8).toString('hex');
     let secretBackend;
@@ -307,10 +303,43 @@ export class MainServices {
       addedAt: existing?.addedAt ?? Date.now(),
     };
     this.accounts.upsert(record);
+    logTiming('add-account-stored');
     if (existing) await this.stopSession(id);
     this.startSession(record);
     this.pushAccounts();
     return this.summary(record);
+  }
+
+  /**
+   * With a key (a first launch's demo owner, a zuliprc), the server's check and the key's proof
+   * (`/users/me`) go together: one round trip's wait instead of two. When both fail, the server's
+   * failure is the one said (not a Zulip server says more than a refused key).
+   */
+  private async checkServerAndKey(site: string, email: string, apiKey: string) {
+    const client = this.newClient(site);
+    client.setCredentials({ email, apiKey });
+    const [server, me] = await Promise.allSettled([
+      this.checkServer(site),
+      client.call(endpoints.getOwnUser, {}),
+    ]);
+    if (server.status === 'rejected') throw server.reason;
+    if (me.status === 'rejected') throw me.reason;
+    return { server: server.value, email, apiKey, me: me.value };
+  }
+
+  /** The server checked, then the password exchanged for the key, then the key proven. */
+  private async checkServerAndPassword(input: NewAccount) {
+    const server = await this.checkServer(input.site);
+    const client = this.newClient(server.site);
+    const fetched = await client.call(endpoints.fetchApiKey, {
+      username: input.email,
+      password: input.password ?? '',
+    });
+    const email = fetched.email || input.email;
+    client.setCredentials({ email, apiKey: fetched.api_key });
+    // Proves the key works before anything is stored.
+    const me = await client.call(endpoints.getOwnUser, {});
+    return { server, email, apiKey: fetched.api_key, me };
   }
 
   /**

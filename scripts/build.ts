@@ -8,7 +8,12 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { REALM_PROCESS_BUNDLE } from '../server/process/supervisor';
+import {
+  DEMO_TEMPLATE_DIR,
+  REALM_PROCESS_BUNDLE,
+  REALM_PROCESS_INPUTS,
+} from '../server/process/supervisor';
+import { madeByItsBundle } from '../server/seed/template-stamp';
 import { newestMtime } from './newest-mtime.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -22,7 +27,6 @@ export const START_BUNDLE = startBundle.bundle;
 export const START_BUNDLE_INPUTS = startBundle.inputs;
 
 /** The realm server's process bundle and its sources. */
-const REALM_PROCESS_INPUTS = ['server', 'shared', 'package-lock.json'];
 
 /**
  * The Node bundles plain node starts are CommonJS, so that scripts/launch-code-cache.mjs can run
@@ -128,11 +132,18 @@ export async function buildAll({ force = false } = {}): Promise<void> {
   const startStale = () => force || isStale(join(root, START_BUNDLE), START_BUNDLE_INPUTS, seen);
   const realmProcessStale = () =>
     force || isStale(join(root, REALM_PROCESS_BUNDLE), REALM_PROCESS_INPUTS, seen);
+  const demoTemplate = {
+    dir: join(root, DEMO_TEMPLATE_DIR),
+    bundle: join(root, REALM_PROCESS_BUNDLE),
+  };
+  // The demo realm a first launch copies (server/seed/template.ts), made by the bundle as it is.
+  const demoTemplateStale = () => force || !madeByItsBundle(demoTemplate);
   const anyStale = () =>
     rendererStale() ||
     electronEntries.some(([, out]) => electronStale(out)) ||
     startStale() ||
-    realmProcessStale();
+    realmProcessStale() ||
+    demoTemplateStale();
   if (!anyStale()) return;
 
   await withBuildLock(async () => {
@@ -170,6 +181,7 @@ export async function buildAll({ force = false } = {}): Promise<void> {
         external: ['better-sqlite3', 'sharp'],
       });
     }
+    if (demoTemplateStale()) await makeDemoTemplate(demoTemplate);
     if (startStale()) {
       // dist/start.cjs sits one folder below the root, like scripts/start.ts, so the
       // `new URL('..', import.meta.url)` roots in the bundled code still point at the repository.
@@ -194,6 +206,21 @@ export async function buildAll({ force = false } = {}): Promise<void> {
       });
     }
   });
+}
+
+/**
+ * The bundle itself seeds the template (server/process/entry.ts), forked as the app forks it, so
+ * the code that uses the template is the code that made it, and the V8 code cache it keeps on
+ * exit (scripts/launch-realm-process.mjs) serves the first launch's realm process too.
+ */
+async function makeDemoTemplate(location: { dir: string; bundle: string }): Promise<void> {
+  const { forkRealmProcess } = await import('../server/process/fork-realm.mjs');
+  const child = forkRealmProcess({ root, config: { makeDemoTemplate: location } });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (code !== 0) throw new Error(`making the demo realm's template failed (exit code ${code})`);
 }
 
 // Not awaited at the top level: the start bundle, which holds this module, is CommonJS.

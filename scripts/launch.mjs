@@ -7,6 +7,11 @@ import { launchEarly } from './launch-early.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 globalThis.tributaryEarlyLaunch = await launchEarly(root, process.argv.slice(2));
+if (globalThis.tributaryEarlyLaunch) {
+  // A first launch's realm starts now, while the rest loads (launch-realm-early.mjs).
+  const { forkFirstRealmEarly } = await import('./launch-realm-early.mjs');
+  await forkFirstRealmEarly(root, process.argv.slice(2));
+}
 // Loaded after the URL: nothing of it is needed to print it.
 const { runStart } = await import('./launch-start.mjs');
 await runStart(root);

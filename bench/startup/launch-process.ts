@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+/** The tree whose `npm start` is launched: BENCH_APP=DIR times another built tree (a scratch "before"). */
+const appRoot = process.env.BENCH_APP ?? root;
 
 export const TIMEOUT_MS = 60_000;
 
@@ -80,6 +82,11 @@ export interface TimedLaunch<T> {
   totalMs: number;
   /** What `ready` returned. */
   seen: T;
+  /**
+   * The launcher's and the realm process's `tributary-timing NAME EPOCH_MS` lines (printed when
+   * TRIBUTARY_TIMING=1 is in this process's environment), the first of each name, and `spawned`.
+   */
+  timings: Record<string, number>;
 }
 
 /**
@@ -107,15 +114,16 @@ export async function timeLaunch<T>(
   keptContext?: BrowserContext,
 ): Promise<TimedLaunch<T>> {
   const t0 = performance.now();
+  const timings: Record<string, number> = { spawned: Date.now() };
   const child = spawn(
     process.execPath,
     [
       ...launcherProfileArgs(),
-      join(root, 'scripts/launch.mjs'),
+      join(appRoot, 'scripts/launch.mjs'),
       ...['--browser', '--no-open', '--port', '0', '--data', dataDir],
     ],
     {
-      cwd: root,
+      cwd: appRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, TRIBUTARY_LAUNCH_TIMES: '1' },
     },
@@ -129,9 +137,15 @@ export async function timeLaunch<T>(
     );
     if (said) handOver ??= { atMs: Number(said[1]), waiting: Number(said[2]) };
   });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    for (const [, name, at] of chunk.toString().matchAll(/tributary-timing (\S+) ([\d.]+)/g)) {
+      timings[name] ??= Number(at);
+    }
+  });
   try {
     const url = await waitForUrl(child);
     const t1 = performance.now();
+    timings.url ??= Date.now();
     const toUrlCpuMs = processCpuMs(child.pid);
     const context = keptContext ?? (await browser.newContext());
     const page = await context.newPage();
@@ -151,6 +165,7 @@ export async function timeLaunch<T>(
       totalMs: t2 - t0,
       handOver,
       seen,
+      timings,
     };
   } finally {
     await stop(child);

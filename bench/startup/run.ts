@@ -23,7 +23,12 @@ import { timeFloorLaunch, type FloorLaunch } from './floor';
 import { median, timeLaunch, TIMEOUT_MS } from './launch-process';
 import { firstScreenShownAt, waitUntilScreenKept } from './first-screen';
 
-const RUNS = 3;
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+/**
+ * BENCH_FIRST_ONLY=1: first launches only (the reference, then a fresh data folder, each run), for
+ * alternating two trees quickly (BENCH_APP=DIR launches another built tree: launch-process.ts).
+ */
+const FIRST_ONLY = process.env.BENCH_FIRST_ONLY === '1';
 
 interface Launch {
   /** Process spawned -> "Tributary is running at URL" printed. */
@@ -86,6 +91,7 @@ async function main() {
       const kept = await browser.newContext();
       try {
         fresh.push(await launch(browser, dir, kept));
+        if (FIRST_ONLY) continue;
         returning.push(await launch(browser, dir));
         sameBrowser.push(await launch(browser, dir, kept));
       } finally {
@@ -143,7 +149,7 @@ async function main() {
   console.log(
     `in-run reference, a bare server and a one-row page launched the same way: median ${f.totalMs} ms (process to URL ${f.toUrlMs} ms, page to the row ${f.toFirstMessageMs} ms, of which navigation to the row ${f.navigationToMessageMs} ms); runs ${result.floor.runs.join(', ')} ms`,
   );
-  for (const [name, data, budget] of [
+  const cases = [
     ['first launch (fresh data)', result.fresh, result.budgetMs.firstLaunch],
     ['returning launch', result.returning, result.budgetMs.returning],
     [
@@ -151,7 +157,8 @@ async function main() {
       result.returningSameBrowser,
       result.budgetMs.returning,
     ],
-  ] as const) {
+  ] as const;
+  for (const [name, data, budget] of FIRST_ONLY ? cases.slice(0, 1) : cases) {
     const m = data.median;
     const firstScreen =
       m.firstScreenMs === null

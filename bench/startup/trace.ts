@@ -7,6 +7,9 @@
 // - the main thread's CPU (Chromium's own ScriptDuration, RecalcStyle, Layout, TaskDuration), and
 //   the long tasks;
 // - with BENCH_PROFILE=DIR, a CPU profile of the page's start for DevTools.
+// - the launcher's and the realm process's moments (TRIBUTARY_TIMING=1, set here): the realm's fork,
+//   its bundle loaded, its seed, its listen, main's addAccount steps and first register, on the
+//   page's clock (negative: before navigation), which is where a first launch's time goes;
 // A returning launch shows the first screen (the first launch's, kept by main: renderer/first-screen.ts)
 // before the app's own first message: both are reported, after navigation. Each page stays open until
 // main has kept its screen for the next launch.
@@ -30,6 +33,8 @@ import {
 } from './page-trace';
 
 const PROFILE_DIR = process.env.BENCH_PROFILE;
+// The launcher and the realm's process inherit it: they print their moments (electron/timing.ts).
+process.env.TRIBUTARY_TIMING = '1';
 
 interface Fetched {
   url: string;
@@ -51,6 +56,8 @@ interface PageTrace extends BridgeTrace {
     handOverAfterNavigationMs?: number;
     waitingAtHandOver?: number;
   };
+  /** The launcher's and the realm's moments (`tributary-timing`), ms after navigation start. */
+  moments: Record<string, number>;
   /** Navigation start -> first message on screen (the page's clock): the app's own (live). */
   firstMessageMs: number;
   /** Navigation start -> the first screen shown, if one was (the page's clock). */
@@ -112,6 +119,11 @@ async function traceLaunch(browser: Browser, dataDir: string, label: string): Pr
           }),
         };
       });
+      // The page's navigation start on the system clock, through one round trip (its own
+      // timeOrigin can be off the system clock in a browser that has run a while).
+      const asked = Date.now();
+      const pageNow = await page.evaluate(() => performance.now());
+      const navigationEpoch = (asked + Date.now()) / 2 - pageNow;
       const timeOriginS = await cdpTimeOrigin(cdp, page);
       const cpu: Record<string, number> = {};
       for (const m of metrics.metrics)
@@ -124,6 +136,7 @@ async function traceLaunch(browser: Browser, dataDir: string, label: string): Pr
       await waitUntilScreenKept(dataDir, started);
       return {
         ...inPage,
+        navigationEpoch,
         firstScreenMs: inPage.marks['tributary:first-screen-shown'],
         ...roundTrips(frames, timeOriginS),
         cpu,
@@ -141,6 +154,12 @@ async function traceLaunch(browser: Browser, dataDir: string, label: string): Pr
     },
     '&view=all',
   );
+  const { navigationEpoch, ...seen } = timed.seen;
+  const moments = Object.fromEntries(
+    Object.entries(timed.timings)
+      .map(([name, at]) => [name, Math.round(at - navigationEpoch)] as const)
+      .sort((a, b) => a[1] - b[1]),
+  );
   return {
     launcher: {
       toUrlMs: Math.round(timed.toUrlMs),
@@ -150,7 +169,8 @@ async function traceLaunch(browser: Browser, dataDir: string, label: string): Pr
         timed.handOver && Math.round(timed.handOver.atMs - timed.toNavigationMs),
       waitingAtHandOver: timed.handOver?.waiting,
     },
-    ...timed.seen,
+    moments,
+    ...seen,
   };
 }
 
@@ -162,6 +182,11 @@ function summarize(label: string, t: PageTrace): void {
   );
   console.log(
     `   launcher: URL after ${t.launcher.toUrlMs} ms, ${t.launcher.toUrlCpuMs ?? '?'} ms of CPU; host took the socket over ${t.launcher.handOverAfterNavigationMs ?? '?'} ms after navigation (${t.launcher.waitingAtHandOver ?? '?'} waiting)`,
+  );
+  console.log(
+    `   launcher and realm (ms after navigation): ${Object.entries(t.moments)
+      .map(([name, ms]) => `${name} ${ms}`)
+      .join(', ')}`,
   );
   const d = t.document;
   console.log(
@@ -223,6 +248,7 @@ function figures(t: PageTrace) {
     snapshotAskedMs: t.roundTrips.find((r) => r.method === 'getSnapshot')?.sentMs,
     firstScreenMs: t.firstScreenMs,
     firstMessageMs: Math.round(t.firstMessageMs),
+    ...Object.fromEntries(Object.entries(t.moments).map(([name, ms]) => [`at ${name}`, ms])),
   };
 }
 
@@ -252,8 +278,9 @@ async function main() {
   summarize('returning launch', last.returning);
   const table: Record<string, Record<string, number | undefined>> = {};
   for (const kind of ['first', 'returning'] as const) {
-    const all = runs.map((r) => figures(r[kind]));
-    for (const key of Object.keys(all[0]) as Array<keyof ReturnType<typeof figures>>) {
+    const all: Array<Record<string, number | undefined>> = runs.map((r) => figures(r[kind]));
+    const keys = [...new Set(all.flatMap((f) => Object.keys(f)))];
+    for (const key of keys) {
       const values = all.map((f) => f[key]).filter((v): v is number => v !== undefined);
       table[`${kind}: ${key}`] = {
         median: values.length ? median(values) : undefined,

@@ -4,7 +4,9 @@
 // `npm run server` does, tells the parent where it listens (or why it could not start, then exits),
 // and stops when told to (SIGTERM, SIGINT) or when the parent is gone (the IPC channel closes).
 import { createRealmServer, type RealmServer } from '../app';
-import type { RealmProcessConfig, RealmProcessMessage } from './messages';
+import { copyDemoTemplate, makeDemoTemplate } from '../seed/template';
+import type { MakeDemoTemplateConfig, RealmProcessConfig, RealmProcessMessage } from './messages';
+import { logRealmTiming } from './timing';
 
 function tell(message: RealmProcessMessage): Promise<void> {
   return new Promise((resolve) => {
@@ -14,7 +16,14 @@ function tell(message: RealmProcessMessage): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const config = JSON.parse(process.argv[2] ?? '{}') as RealmProcessConfig;
+  // The process's own start (Node's clock origin), then its bundle loaded.
+  logRealmTiming('realm-process-start', performance.timeOrigin);
+  logRealmTiming('realm-bundle-loaded');
+  const config = JSON.parse(process.argv[2] ?? '{}') as RealmProcessConfig | MakeDemoTemplateConfig;
+  if ('makeDemoTemplate' in config) {
+    await makeDemoTemplate(config.makeDemoTemplate);
+    process.exit(0);
+  }
   // Listened for before the server starts (a large seed takes a while): a parent that dies or
   // stops it during start-up leaves no orphan; the stop happens once the server exists.
   let server: RealmServer | null = null;
@@ -30,6 +39,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', stop);
   process.on('disconnect', stop);
   try {
+    // A fresh demo realm is the build's template made this install's own (seed/template.ts).
+    if (config.seed === 'demo' && config.demoTemplate) {
+      if (copyDemoTemplate(config.demoTemplate, config.dataDir)) logRealmTiming('realm-copied');
+    }
     server = await createRealmServer({
       dataDir: config.dataDir,
       port: config.port,
@@ -46,6 +59,7 @@ async function main(): Promise<void> {
     stop();
     return;
   }
+  logRealmTiming('realm-listening');
   await tell({ type: 'listening', url: server.url, port: server.port });
 }
 

@@ -1,5 +1,6 @@
 // What the app's supervisor (supervisor.ts) and the local realm server's own process (entry.ts)
 // say to each other over the child's IPC channel, and how a failed start reads on screen.
+import type { DemoTemplateLocation } from '../seed/template-stamp';
 
 /** What the child is started with (JSON, its one argument). */
 export interface RealmProcessConfig {
@@ -8,6 +9,13 @@ export interface RealmProcessConfig {
   seed: 'demo' | 'empty' | 'large';
   largeScale?: number;
   host?: string;
+  /** The demo realm made by the build, copied into a fresh folder instead of seeding it. */
+  demoTemplate?: DemoTemplateLocation;
+}
+
+/** `node dist/server/realm-process.cjs '{"makeDemoTemplate": …}'`: the build's template, then exit. */
+export interface MakeDemoTemplateConfig {
+  makeDemoTemplate: DemoTemplateLocation;
 }
 
 /** The child's one message: it listens, or it could not start (it exits right after). */

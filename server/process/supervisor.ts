@@ -1,4 +1,3 @@
-import { setPriority } from 'node:os';
 // The local realm server's process, as the app runs it: the browser-mode launcher (scripts/start.ts)
 // and the desktop app's main process (electron/main.ts) each fork it (entry.ts) and supervise it.
 // Their own event loops then never run server work. It keeps the port it first listened on (the
@@ -6,47 +5,24 @@ import { setPriority } from 'node:os';
 // too many deaths in a row, or when it cannot start at all, it waits in `failed` with the reason
 // until retry(). stop() ends it with the app. Tests and benches may still start the server
 // in-process (server/app.ts).
-import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import type { LocalRealmStatus } from '../../shared/ipc/system';
 import {
   describeStartFailure,
   type RealmProcessConfig,
   type RealmProcessMessage,
 } from './messages';
+import { adoptEarlyRealm, forkRealmProcess } from './fork-realm.mjs';
+import { logRealmTiming } from './timing';
 
-/** The built child (scripts/build.ts), relative to the repository or app root. */
-export const REALM_PROCESS_BUNDLE = 'dist/server/realm-process.cjs';
-
-/**
- * How to run the child: the built bundle when there is one (through its loader, which keeps V8's
- * compiled code for the next start), else the source through tsx.
- */
-export function realmProcessEntry(root: string): { script: string; execArgv: string[] } {
-  const bundle = join(root, REALM_PROCESS_BUNDLE);
-  const loader = join(root, 'scripts/launch-realm-process.mjs');
-  if (existsSync(bundle) && existsSync(loader)) return { script: loader, execArgv: [] };
-  return { script: join(root, 'server/process/entry.ts'), execArgv: ['--import', 'tsx'] };
-}
-
-/**
- * The realm process's scheduling priority (niceness; the app's own processes keep 0). On a
- * two-core machine a returning launch boots the server (about 0.7 s of CPU) while the browser runs
- * the page's script and main opens the cache: at equal priority the page's first message waited
- * behind the server's boot, which nothing on the first screen needs (docs/benchmarks.md, start-up,
- * fifth pass). Lower, the server still gets every core the window leaves idle.
- */
-export const REALM_NICENESS = 10;
-
-function lowerPriority(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    setPriority(pid, REALM_NICENESS);
-  } catch {
-    // Not permitted or not supported here: the server runs at the app's priority.
-  }
-}
+export {
+  DEMO_TEMPLATE_DIR,
+  REALM_NICENESS,
+  REALM_PROCESS_BUNDLE,
+  REALM_PROCESS_INPUTS,
+  SERVER_ENV,
+  realmProcessEntry,
+} from './fork-realm.mjs';
 
 export interface RealmProcessOptions extends RealmProcessConfig {
   /** The app's root (the repository, or the packaged app's folder holding dist/). */
@@ -71,19 +47,6 @@ const DEFAULT_RESTART_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
 const STOP_GRACE_MS = 5000;
 /** Generous: the first start of a large seed builds its whole database before it listens. */
 const DEFAULT_START_TIMEOUT_MS = 60_000;
-// The npm `server` script's flags: a larger young generation cut garbage collection from about 12%
-// to 4% of the server's time under load (server/cli.ts); --expose-gc lets the server run one full
-// collection once a burst of requests is over (server/memory/idle-release.ts), which brought its
-// RSS back from 364 to 233 MB (baseline 201) where it otherwise stayed at 315 (docs/benchmarks.md).
-const NODE_FLAGS = ['--max-semi-space-size=32', '--expose-gc'];
-/**
- * Two malloc arenas instead of glibc's eight per core: with one per thread the freed memory of a
- * load stayed spread over arenas and was never returned (bench:server RSS 250 -> 418 MB a minute
- * after the load, heap flat; with two: 252 -> 200 MB, docs/benchmarks.md). Other C libraries
- * ignore it.
- */
-export const SERVER_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
-
 export class RealmProcess {
   private child: ChildProcess | null = null;
   private current: LocalRealmStatus = { state: 'starting' };
@@ -169,19 +132,12 @@ export class RealmProcess {
     if (this.stopping) return Promise.resolve({ ok: false, reason: 'it was stopped' });
     const { root, nodePath, dataDir, seed, largeScale, host } = this.options;
     const config: RealmProcessConfig = { dataDir, seed, largeScale, host, port };
-    const entry = realmProcessEntry(root);
-    const child = fork(entry.script, [JSON.stringify(config)], {
-      cwd: root,
-      execPath: nodePath ?? process.execPath,
-      // Set explicitly: a parent run through tsx or a test runner would hand down its loaders.
-      execArgv: [...NODE_FLAGS, ...entry.execArgv],
-      // Electron's binary runs as plain Node for the child; Node ignores it. SERVER_ENV: see there.
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', ...SERVER_ENV },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
+    // A first launch's child may have been forked before this process loaded (fork-realm.mjs).
+    const early = adoptEarlyRealm(config);
+    if (!early) logRealmTiming('realm-fork');
+    const child: ChildProcess = early?.child ?? forkRealmProcess({ root, nodePath, config });
     this.child = child;
-    lowerPriority(child.pid);
-    return new Promise<Attempt>((resolve) => {
+    const attempt = new Promise<Attempt>((resolve) => {
       let settled = false;
       let timedOut = false;
       let failure: { code?: string; message: string } | null = null;
@@ -204,6 +160,7 @@ export class RealmProcess {
       child.on('message', (message: RealmProcessMessage) => {
         if (message.type === 'failed') failure = message;
         else if (message.type === 'listening') {
+          logRealmTiming('realm-running');
           this.startedAt = Date.now();
           settle({ ok: true, url: message.url, port: message.port });
         }
@@ -231,6 +188,9 @@ export class RealmProcess {
         if (!this.stopping) this.died(`stopped unexpectedly (${signal ?? `exit code ${code}`})`);
       });
     });
+    // What an early child said before it was adopted, now heard by the listeners above.
+    early?.release();
+    return attempt;
   }
 
   /**

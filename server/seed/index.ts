@@ -10,12 +10,15 @@ import { readSeededPasswords } from './credentials';
 import { seedDemoRealm } from './demo';
 import { seedEmptyRealm } from './empty';
 import { seedLargeRealm } from './large';
+import { logRealmTiming } from '../process/timing';
 
 export async function seedRealm(ctx: RealmContext, kind: SeedKind, largeScale = 1): Promise<void> {
   if (!realmExists(ctx.db)) {
+    logRealmTiming('realm-seed-start');
     if (kind === 'demo') await seedDemoRealm(ctx);
     else if (kind === 'large') seedLargeRealm(ctx, largeScale);
     else seedEmptyRealm(ctx);
+    logRealmTiming('realm-seed-end');
   } else {
     // In case the process that seeded it stopped before storing every password's hash.
     resumeDeferredPasswordHashes(ctx.db, () => readSeededPasswords(ctx.dataDir));

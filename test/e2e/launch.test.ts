@@ -1,6 +1,7 @@
 // `npm start` runs scripts/launch.mjs: with plain node it runs the prebuilt start bundle
 // (dist/start.cjs) when that is fresh, printing exactly what scripts/start.ts prints, and the app
 // it starts serves the page. Once it is up, the bundle's compiled code is kept for the next launch.
+// A first launch's realm is forked before the start bundle loads, from the build's demo realm.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAll, START_BUNDLE } from '../../scripts/build';
 import { codeCacheFile } from '../../scripts/launch-code-cache.mjs';
+import { DEMO_TEMPLATE_DIR } from '../../server/process/supervisor';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -29,7 +31,12 @@ describe('npm start launcher', () => {
     child = spawn(
       process.execPath,
       ['scripts/launch.mjs', '--browser', '--no-open', '--port', '0', '--data', dataDir],
-      { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+      // With its moments printed (electron/timing.ts): the realm's fork is one of them.
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, TRIBUTARY_TIMING: '1' },
+      },
     );
     appUrl = new URL(
       await new Promise<string>((resolve, reject) => {
@@ -85,6 +92,22 @@ describe('npm start launcher', () => {
           timeout: 30_000,
         })
         .toBe(true);
+      // Its realm was forked once, before start.ts ran (scripts/launch-realm-early.mjs), and is
+      // the build's demo realm made its own: keys of its own.
+      const forks = lines.filter((line) => line.startsWith('tributary-timing realm-fork '));
+      expect(forks).toHaveLength(1);
+      expect(lines.indexOf(forks[0])).toBeLessThan(
+        lines.indexOf('Running in browser mode: --browser was given.'),
+      );
+      const keys = (dir: string) =>
+        (
+          JSON.parse(readFileSync(join(dir, 'demo-credentials.json'), 'utf8')) as {
+            users: Array<{ api_key: string }>;
+          }
+        ).users.map((user) => user.api_key);
+      const own = keys(join(dataDir, 'local-realm'));
+      expect(own.length).toBeGreaterThan(5);
+      expect(own.filter((key) => keys(join(root, DEMO_TEMPLATE_DIR)).includes(key))).toEqual([]);
       expect(appUrl.hash).toMatch(/^#secret=/);
       const page = await fetch(new URL('/', appUrl));
       expect(page.status).toBe(200);

@@ -1,7 +1,8 @@
 // The local realm server's process as the app supervises it (server/process/supervisor.ts), against
 // the real server: a taken port is said (or left for a free one on a first start), a killed process
 // comes back on its port, deaths in a row are bounded and then wait for Retry, and stop() ends it.
-import { mkdtempSync, rmSync } from 'node:fs';
+// A first launch's child, forked by the launcher before the supervisor exists, is adopted.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalRealmStatus } from '../../shared/ipc/system';
 import { RealmProcess, REALM_NICENESS } from '../../server/process/supervisor';
 import { buildAll } from '../../scripts/build';
+import { forkRealmEarly } from '../../server/process/fork-realm.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -136,5 +138,48 @@ describe('the local realm server process supervisor', () => {
     const last = realm.pid;
     await realm.stop();
     expect(alive(last)).toBe(false);
+  }, 90_000);
+
+  it('adopts the child a first launch forked before it loaded, and hears what it said meanwhile', async () => {
+    const firstLaunch = mkdtempSync(join(tmpdir(), 'tributary-realm-early-'));
+    try {
+      const early = forkRealmEarly({
+        root,
+        config: { dataDir: firstLaunch, port: 0, seed: 'demo' },
+      });
+      // It listens (and says so) before the supervisor exists.
+      const said = await new Promise<{ type: string; url?: string }>((resolve) =>
+        early.once('message', resolve),
+      );
+      expect(said.type).toBe('listening');
+      const { realm, seen } = supervise({ dataDir: firstLaunch });
+      expect(await realm.start()).toEqual({ state: 'running', url: said.url });
+      expect(realm.pid).toBe(early.pid);
+      expect(seen.map((s) => s.state)).toEqual(['starting', 'running']);
+      // The copy of the build's demo realm signs its owner in with the keys it wrote.
+      const owner = (
+        JSON.parse(readFileSync(join(firstLaunch, 'demo-credentials.json'), 'utf8')) as {
+          users: Array<{ email: string; api_key: string }>;
+        }
+      ).users[0];
+      const me = await fetch(`${said.url}/api/v1/users/me`, {
+        headers: {
+          authorization: `Basic ${Buffer.from(`${owner.email}:${owner.api_key}`).toString('base64')}`,
+        },
+      });
+      expect(me.status).toBe(200);
+      await realm.stop();
+      expect(alive(early.pid)).toBe(false);
+
+      // Forked for another start than the one the launch makes: stopped, and its own forked.
+      const other = forkRealmEarly({ root, config: { dataDir: dir, port: 0, seed: 'demo' } });
+      const second = supervise({ dataDir: firstLaunch });
+      expect((await second.realm.start()).state).toBe('running');
+      expect(second.realm.pid).not.toBe(other.pid);
+      await expect.poll(() => alive(other.pid), { timeout: 10_000 }).toBe(false);
+      await second.realm.stop();
+    } finally {
+      rmSync(firstLaunch, { recursive: true, force: true });
+    }
   }, 90_000);
 });

@@ -1,10 +1,34 @@
 // The demo seed's cheaper first start: its passwords are hashed after the server listens (a
 // marker stands in meanwhile; a sign-in waits for the hash), and its messages are rendered once
-// per author and text. Neither may change what a person can do or see.
-import { mkdtempSync } from 'node:fs';
+// per author and text. Neither may change what a person can do or see. A first launch copies the
+// build's template instead (seed/template.ts): the same realm, made this install's own.
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databasePath } from '../../server/db';
+import { credentialsPath, type SeededCredential } from '../../server/seed/credentials';
+import {
+  copyDemoTemplate,
+  DEMO_TIME_COLUMNS,
+  demoTemplateRefusal,
+  makeDemoTemplate,
+} from '../../server/seed/template';
+import {
+  bundleStamp,
+  readTemplateStamp,
+  templateStampPath,
+  type DemoTemplateLocation,
+} from '../../server/seed/template-stamp';
 import { createUser, finishDeferredPasswordHashes } from '../../server/realm/accounts';
 import { toAuthUser, verifyPassword } from '../../server/http/auth';
 import { databaseLookup } from '../../server/markdown/lookup';
@@ -166,5 +190,179 @@ describe('a seeded password whose hash is not stored yet', () => {
     expect(signedIn.body.api_key).toBe(server.users.emma.api_key);
     await finishDeferredPasswordHashes(server.server.db);
     expect(storedHash(server, 'emma@tributary.local')).toMatch(SCRYPT_HASH);
+  });
+});
+
+describe("a first launch's demo realm copied from the build's template", () => {
+  const SHIFT = 3 * 86400;
+  let root: string;
+  let location: DemoTemplateLocation;
+  let seededAt: number;
+  let dataDir: string;
+  let server: TestServer;
+  let templateUsers: SeededCredential[];
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'tributary-demo-template-'));
+    // Stands in for the realm process's bundle: the template is tied to its size and time.
+    const bundle = join(root, 'realm-process.cjs');
+    writeFileSync(bundle, 'the bundle');
+    location = { dir: join(root, 'demo-realm'), bundle };
+    await makeDemoTemplate(location);
+    seededAt = readTemplateStamp(location.dir)!.seededAt;
+    templateUsers = (
+      JSON.parse(readFileSync(credentialsPath(location.dir), 'utf8')) as {
+        users: SeededCredential[];
+      }
+    ).users;
+    dataDir = join(root, 'first-launch');
+    mkdirSync(dataDir);
+    // As if the first launch came three days after the build.
+    expect(copyDemoTemplate(location, dataDir, seededAt + SHIFT)).toBe(true);
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('is the seeded realm, with API keys and webhook tokens of its own and every date moved', () => {
+    const template = new Database(databasePath(location.dir), { readonly: true });
+    const copy = new Database(databasePath(dataDir), { readonly: true });
+    try {
+      const timeColumns = new Set(DEMO_TIME_COLUMNS.map(([table, column]) => `${table}.${column}`));
+      const tables = template
+        .prepare<[], { name: string }>(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND sql NOT LIKE 'CREATE VIRTUAL%'",
+        )
+        .all()
+        .map((row) => row.name);
+      let rowsCompared = 0;
+      let timesMoved = 0;
+      for (const table of tables) {
+        // By primary key (some tables have no rowid), else by rowid: the same order in both.
+        const key = (
+          template.prepare(`PRAGMA table_info("${table}")`).all() as Array<{
+            name: string;
+            pk: number;
+          }>
+        )
+          .filter((column) => column.pk > 0)
+          .sort((a, b) => a.pk - b.pk)
+          .map((column) => `"${column.name}"`);
+        const read = (db: Database.Database) =>
+          db
+            .prepare(`SELECT * FROM "${table}" ORDER BY ${key.length ? key.join(', ') : 'rowid'}`)
+            .all() as Array<Record<string, unknown>>;
+        const [before, after] = [read(template), read(copy)];
+        expect(after.length, table).toBe(before.length);
+        before.forEach((row, index) => {
+          const copied = after[index];
+          for (const [column, value] of Object.entries(row)) {
+            const name = `${table}.${column}`;
+            if (timeColumns.has(name)) {
+              expect(copied[column], name).toBe(value === null ? null : (value as number) + SHIFT);
+              if (value !== null) timesMoved++;
+              continue;
+            }
+            // A time the seed wrote that the copy would leave behind (DEMO_TIME_COLUMNS lacks it).
+            if (typeof value === 'number') {
+              expect(value > seededAt - 60 * 86400 && value < seededAt + 86400, name).toBe(false);
+            }
+            if (name === 'users.api_key') {
+              expect(copied[column]).toMatch(/^[A-Za-z0-9]{32}$/);
+              expect(copied[column]).not.toBe(value);
+            } else if (name === 'users.bot_config' && value !== null) {
+              const [was, is] = [value, copied[column]].map((json) => JSON.parse(json as string));
+              expect(is.token).toMatch(/^[A-Za-z0-9]{32}$/);
+              expect(is.token).not.toBe(was.token);
+              expect({ ...is, token: was.token }).toEqual(was);
+            } else if (name === 'messages.edit_history' && value !== null) {
+              const moved = (JSON.parse(value as string) as Array<{ timestamp: number }>).map(
+                (entry) => ({ ...entry, timestamp: entry.timestamp + SHIFT }),
+              );
+              expect(JSON.parse(copied[column] as string)).toEqual(moved);
+            } else {
+              expect(copied[column], name).toEqual(value);
+            }
+          }
+          rowsCompared++;
+        });
+      }
+      expect(rowsCompared).toBeGreaterThan(2000);
+      expect(timesMoved).toBeGreaterThan(300);
+      const keys = copy.prepare<[], { api_key: string }>('SELECT api_key FROM users').all();
+      expect(new Set(keys.map((row) => row.api_key)).size).toBe(keys.length);
+    } finally {
+      template.close();
+      copy.close();
+    }
+  });
+
+  it('signs its people in with its own keys and their passwords, never with the template keys', async () => {
+    server = await startTestServer({ dataDir });
+    const owner = templateUsers.find((user) => user.email === 'owner@tributary.local')!;
+    expect(server.users.owner.api_key).not.toBe(owner.api_key);
+    const me = await server.client('owner').get('/users/me');
+    expect(me.status).toBe(200);
+    expect(me.body.email).toBe('owner@tributary.local');
+    const withTemplateKey = new ApiClient(() => server.url, {
+      email: owner.email,
+      apiKey: owner.api_key,
+    });
+    expect((await withTemplateKey.get('/users/me')).status).toBe(401);
+    const signedIn = await signIn(server, 'farid@tributary.local', 'farid-password');
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.api_key).toBe(server.users.farid.api_key);
+    // Its markers are this install's (the seed's resume deferred them anew), then real hashes.
+    await finishDeferredPasswordHashes(server.server.db);
+    expect(storedHash(server, 'emma@tributary.local')).toMatch(SCRYPT_HASH);
+  });
+
+  it('reads as of its own first launch: the newest message is from the hour before it', async () => {
+    const res = await server
+      .client('owner')
+      .get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: '[]' });
+    expect(res.status).toBe(200);
+    const newest = res.body.messages.at(-1).timestamp as number;
+    expect(newest).toBeGreaterThan(seededAt + SHIFT - 2 * 3600);
+    expect(newest).toBeLessThanOrEqual(seededAt + SHIFT + 60);
+  });
+
+  it('is refused when another build made it or for another schema, and for a folder that holds a realm', () => {
+    const fresh = () => {
+      const dir = mkdtempSync(join(root, 'refused-'));
+      return { dir, copied: copyDemoTemplate(location, dir) };
+    };
+    expect(copyDemoTemplate(location, dataDir)).toBe(false);
+
+    const stampFile = templateStampPath(location.dir);
+    const stamp = readFileSync(stampFile, 'utf8');
+    writeFileSync(location.bundle, 'the bundle, rebuilt');
+    expect(demoTemplateRefusal(location)).toBe('made by another build');
+    let attempt = fresh();
+    expect(attempt.copied).toBe(false);
+    expect(readdirSync(attempt.dir)).toEqual([]);
+
+    writeFileSync(location.bundle, 'the bundle');
+    utimesSync(location.bundle, new Date(), new Date());
+    writeFileSync(
+      stampFile,
+      JSON.stringify({
+        ...JSON.parse(stamp),
+        bundle: bundleStamp(location.bundle),
+        schemaVersion: 1,
+      }),
+    );
+    expect(demoTemplateRefusal(location)).toBe('made for another schema');
+    attempt = fresh();
+    expect(attempt.copied).toBe(false);
+    expect(readdirSync(attempt.dir)).toEqual([]);
+
+    writeFileSync(
+      stampFile,
+      JSON.stringify({ ...JSON.parse(stamp), bundle: bundleStamp(location.bundle) }),
+    );
+    expect(demoTemplateRefusal(location)).toBeNull();
+    expect(fresh().copied).toBe(true);
   });
 });
