@@ -6,7 +6,7 @@
 import type { EventQueueBounds } from '../config';
 import { badEventQueueId } from '../http/errors';
 import { RawJson } from '../http/raw-json';
-import { EventQueue, type ClientOptions, type EventBody, type QueueView } from './queue';
+import { EventQueue, EventText, type ClientOptions, type EventBody, type QueueView } from './queue';
 import { messageMatchesRegisterNarrow } from './narrow-filter';
 
 export type EventBuilder = (queue: QueueView) => EventBody | null;
@@ -92,17 +92,18 @@ export class EventHub {
    */
   send(userIds: Iterable<number>, event: EventBody | EventBuilder): void {
     const memo = new WeakMap<object, string>();
+    const texts = new WeakMap<EventBody, EventText>();
     for (const userId of new Set(userIds)) {
       const queues = this.byUser.get(userId);
       if (!queues) continue;
-      for (const queue of queues) this.deliver(queue, event, memo);
+      for (const queue of queues) this.deliver(queue, event, memo, texts);
     }
   }
 
   /** Delivers to one queue only (e.g. the sender's queue for local echo). */
   sendToQueue(queueId: string, event: EventBody | EventBuilder): void {
     const queue = this.queues.get(queueId);
-    if (queue) this.deliver(queue, event, new WeakMap());
+    if (queue) this.deliver(queue, event, new WeakMap(), new WeakMap());
   }
 
   /** Users with at least one queue; lets a resource skip building events nobody will receive. */
@@ -145,15 +146,18 @@ export class EventHub {
     queue: EventQueue,
     event: EventBody | EventBuilder,
     memo: WeakMap<object, string>,
+    texts: WeakMap<EventBody, EventText>,
   ): void {
     const body = typeof event === 'function' ? event(queue) : event;
     if (!body || !queue.accepts(body.type)) return;
     if (body.type === 'message' && queue.options.narrow.length > 0) {
       if (!messageMatchesRegisterNarrow(queue.options.narrow, body)) return;
     }
-    const json = serializeShallowMemo(body, memo);
-    this.bytesQueuedTotal += json.length;
-    queue.push(body, json);
+    // One text per body in a fan-out: the queues that get the same event share its bytes.
+    let text = texts.get(body);
+    if (!text) texts.set(body, (text = new EventText(serializeShallowMemo(body, memo))));
+    this.bytesQueuedTotal += text.length;
+    queue.push(body, text);
     this.enforceByteBounds(queue);
   }
 

@@ -12,7 +12,15 @@ export class RawJson {
  * written as bytes, never serialized and encoded as one string in one turn (bench/hostile-load).
  */
 export class JsonBytes {
-  constructor(readonly pieces: readonly Buffer[]) {}
+  /**
+   * `oneBuffer`: the envelope copies the pieces into one buffer and sends it with its length,
+   * instead of streaming them (chunked): for answers of at most a turn's megabyte whose clients
+   * read them by Content-Length, such as poll answers (events/queue.ts).
+   */
+  constructor(
+    readonly pieces: readonly Buffer[],
+    readonly options: { oneBuffer?: boolean } = {},
+  ) {}
 
   /** A JSON array of elements given as UTF-8 JSON texts without brackets, joined by commas. */
   static array(items: readonly Buffer[]): JsonBytes {
