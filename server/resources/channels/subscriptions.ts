@@ -25,7 +25,7 @@ import {
   deactivateSubscription,
   getChannel,
   getChannelByName,
-  activeSubscriptionsByChannel,
+  activeSubscriptionsAmong,
   getSubscription,
   insertChannel,
   insertSubscriptions,
@@ -257,10 +257,15 @@ function addedSubscriptions(
   userId: number,
   channels: ChannelRow[],
 ): AddedSubscription[] {
-  // Many channels: the user's subscriptions in one query; a few (one channel for many users):
-  // a row each, not every user's whole list.
+  // Many channels: their rows in one query; a few (one channel for many users): a row each.
   const active =
-    channels.length > FEW_CHANNELS ? activeSubscriptionsByChannel(ctx.db, userId) : null;
+    channels.length > FEW_CHANNELS
+      ? activeSubscriptionsAmong(
+          ctx.db,
+          userId,
+          channels.map((channel) => channel.id),
+        )
+      : null;
   return channels.flatMap((channel) => {
     const sub = active ? active.get(channel.id) : getSubscription(ctx.db, userId, channel.id);
     return sub?.active === 1 ? [{ channel, sub }] : [];
