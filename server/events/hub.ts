@@ -5,7 +5,7 @@
 // builder skips that queue.
 import type { EventQueueBounds } from '../config';
 import { badEventQueueId } from '../http/errors';
-import { RawJson } from '../http/raw-json';
+import { JsonBytes, objectJsonPieces, RawJson } from '../http/raw-json';
 import { EventQueue, EventText, type ClientOptions, type EventBody, type QueueView } from './queue';
 import { messageMatchesRegisterNarrow } from './narrow-filter';
 
@@ -155,7 +155,7 @@ export class EventHub {
     }
     // One text per body in a fan-out: the queues that get the same event share its bytes.
     let text = texts.get(body);
-    if (!text) texts.set(body, (text = new EventText(serializeShallowMemo(body, memo))));
+    if (!text) texts.set(body, (text = eventText(body, memo)));
     this.bytesQueuedTotal += text.length;
     queue.push(body, text);
     this.enforceByteBounds(queue);
@@ -204,30 +204,34 @@ function leastRecentlyPolled(queues: Iterable<EventQueue>): EventQueue {
 }
 
 /**
- * JSON.stringify(body), reusing the serialization of any top-level object member (and of the
- * body itself) already serialized during the same fan-out.
+ * The body's JSON.stringify as an EventText, reusing the serialization of any top-level object
+ * member already serialized during the same fan-out (the body itself is made once per fan-out:
+ * EventHub.send). A member already encoded (JsonBytes, e.g. a subscription add event's list) is
+ * copied as bytes, never made a string.
  */
-function serializeShallowMemo(body: EventBody, memo: WeakMap<object, string>): string {
-  const whole = memo.get(body);
-  if (whole !== undefined) return whole;
+function eventText(body: EventBody, memo: WeakMap<object, string>): EventText {
+  const text = (value: unknown) => memberText(value, memo);
+  if (Object.values(body).some((value) => value instanceof JsonBytes)) {
+    return new EventText(objectJsonPieces(body, text));
+  }
   const parts: string[] = [];
   for (const [key, value] of Object.entries(body)) {
-    let text: string | undefined;
-    if (value instanceof RawJson) {
-      text = value.text;
-    } else if (value !== null && typeof value === 'object') {
-      text = memo.get(value);
-      if (text === undefined) {
-        text = JSON.stringify(value);
-        memo.set(value, text);
-      }
-    } else {
-      text = JSON.stringify(value);
-    }
+    const json = text(value);
     // Like JSON.stringify: undefined and function members are left out.
-    if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
+    if (json !== undefined) parts.push(`${JSON.stringify(key)}:${json}`);
   }
-  const json = `{${parts.join(',')}}`;
-  memo.set(body, json);
-  return json;
+  return new EventText(`{${parts.join(',')}}`);
+}
+
+function memberText(value: unknown, memo: WeakMap<object, string>): string | undefined {
+  if (value instanceof RawJson) return value.text;
+  if (value !== null && typeof value === 'object') {
+    let text = memo.get(value);
+    if (text === undefined) {
+      text = JSON.stringify(value) as string | undefined;
+      if (text !== undefined) memo.set(value, text);
+    }
+    return text;
+  }
+  return JSON.stringify(value) as string | undefined;
 }

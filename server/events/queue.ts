@@ -22,16 +22,24 @@ export interface EventBody {
 export class EventText {
   /** The body's JSON without its opening brace, as UTF-8: the answer writes `{"id":N,` before it. */
   readonly tail: Buffer;
-  /** The JSON's length in characters: what the queues' byte bounds and turns count. */
+  /** The JSON's length (characters, or bytes when built from bytes): what bounds and turns count. */
   readonly length: number;
 
-  constructor(json: string) {
-    this.length = json.length;
-    const rest = json.slice(1);
-    // Its own memory, not a slice of the shared pool: a small event waiting in an idle queue
-    // would otherwise keep the pool's whole 8 KB block alive.
-    this.tail = Buffer.allocUnsafeSlow(Buffer.byteLength(rest));
-    this.tail.write(rest);
+  /** `json`: the body's JSON text, or its UTF-8 pieces (the first starting with its brace). */
+  constructor(json: string | readonly Buffer[]) {
+    if (typeof json === 'string') {
+      this.length = json.length;
+      const rest = json.slice(1);
+      // Its own memory, not a slice of the shared pool: a small event waiting in an idle queue
+      // would otherwise keep the pool's whole 8 KB block alive.
+      this.tail = Buffer.allocUnsafeSlow(Buffer.byteLength(rest));
+      this.tail.write(rest);
+    } else {
+      this.length = json.reduce((sum, piece) => sum + piece.length, 0);
+      this.tail = Buffer.allocUnsafeSlow(this.length - 1);
+      let at = 0;
+      json.forEach((piece, i) => (at += piece.copy(this.tail, at, i === 0 ? 1 : 0)));
+    }
   }
 
   /** The body's JSON (tests and diagnostics; answers copy `tail`). */

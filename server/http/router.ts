@@ -15,7 +15,7 @@ import type { RateLimiter } from './rate-limit';
 import type { ServerTimeBudget } from './server-time-budget';
 import { RequestMeter } from './request-meter';
 import { RefusalHold } from './refusal-hold';
-import { JsonBytes, RawJson } from './raw-json';
+import { JsonBytes, objectJsonPieces, RawJson } from './raw-json';
 import {
   collectRawParams,
   parseParams,
@@ -86,29 +86,12 @@ function serializeEnvelope(
  * every such member asks for it (poll answers), copied once into one buffer sent with its length.
  */
 function envelopeBytes(body: Record<string, unknown>): Readable | Buffer {
-  const pieces: Buffer[] = [];
-  let text = '{';
-  let first = true;
-  let oneBuffer = true;
-  for (const [key, value] of Object.entries(body)) {
-    const member =
-      value instanceof JsonBytes
-        ? value.pieces
-        : value instanceof RawJson
-          ? value.text
-          : (JSON.stringify(value) as string | undefined);
-    if (member === undefined) continue;
-    text += `${first ? '' : ','}${JSON.stringify(key)}:`;
-    first = false;
-    if (typeof member === 'string') {
-      text += member;
-    } else {
-      if (!(value as JsonBytes).options.oneBuffer) oneBuffer = false;
-      pieces.push(Buffer.from(text), ...member);
-      text = '';
-    }
-  }
-  pieces.push(Buffer.from(`${text}}`));
+  const pieces = objectJsonPieces(body, (value) =>
+    value instanceof RawJson ? value.text : (JSON.stringify(value) as string | undefined),
+  );
+  const oneBuffer = Object.values(body).every(
+    (value) => !(value instanceof JsonBytes) || value.options.oneBuffer,
+  );
   return oneBuffer ? Buffer.concat(pieces) : Readable.from(pieces, { objectMode: false });
 }
 
