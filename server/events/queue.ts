@@ -15,9 +15,10 @@ export interface EventBody {
  * EventHub.send) and encoded to UTF-8 once, outside the JavaScript heap. A poll answer copies
  * these bytes into its one buffer (eventsAnswer). Kept as a string, each answer built the event's
  * text again three or four times (the events array, the envelope, the flattening for its
- * Content-Length and for the header written before it) and encoded it once more: most of the
- * young garbage of 4,000 deliveries a second, and pending events' strings were copied by every
- * scavenge they outlived (bench/hostile-load).
+ * Content-Length and for the header written before it) and encoded it once more: a quarter of
+ * what the server allocated in bench:hostile's hostile phase, whose large events (100-220 KB per
+ * answer) go to every queue, and pending events' strings were copied by every scavenge they
+ * outlived.
  */
 export class EventText {
   /** The body's JSON without its opening brace, as UTF-8: the answer writes `{"id":N,` before it. */

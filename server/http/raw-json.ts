@@ -14,7 +14,7 @@ export class RawJson {
 export class JsonBytes {
   /**
    * `oneBuffer`: the envelope copies the pieces into one buffer and sends it with its length,
-   * instead of streaming them (chunked): for answers of at most a turn's megabyte whose clients
+   * instead of streaming them (chunked): for answers of about a megabyte at most whose clients may
    * read them by Content-Length, such as poll answers (events/queue.ts).
    */
   constructor(
