@@ -5,8 +5,8 @@
 // builder skips that queue.
 import type { EventQueueBounds } from '../config';
 import { badEventQueueId } from '../http/errors';
-import { RawJson } from '../http/raw-json';
-import { EventQueue, type ClientOptions, type EventBody, type QueueView } from './queue';
+import { JsonBytes, objectJsonPieces, RawJson } from '../http/raw-json';
+import { EventQueue, EventText, type ClientOptions, type EventBody, type QueueView } from './queue';
 import { messageMatchesRegisterNarrow } from './narrow-filter';
 
 export type EventBuilder = (queue: QueueView) => EventBody | null;
@@ -92,17 +92,18 @@ export class EventHub {
    */
   send(userIds: Iterable<number>, event: EventBody | EventBuilder): void {
     const memo = new WeakMap<object, string>();
+    const texts = new WeakMap<EventBody, EventText>();
     for (const userId of new Set(userIds)) {
       const queues = this.byUser.get(userId);
       if (!queues) continue;
-      for (const queue of queues) this.deliver(queue, event, memo);
+      for (const queue of queues) this.deliver(queue, event, memo, texts);
     }
   }
 
   /** Delivers to one queue only (e.g. the sender's queue for local echo). */
   sendToQueue(queueId: string, event: EventBody | EventBuilder): void {
     const queue = this.queues.get(queueId);
-    if (queue) this.deliver(queue, event, new WeakMap());
+    if (queue) this.deliver(queue, event, new WeakMap(), new WeakMap());
   }
 
   /** Users with at least one queue; lets a resource skip building events nobody will receive. */
@@ -145,15 +146,18 @@ export class EventHub {
     queue: EventQueue,
     event: EventBody | EventBuilder,
     memo: WeakMap<object, string>,
+    texts: WeakMap<EventBody, EventText>,
   ): void {
     const body = typeof event === 'function' ? event(queue) : event;
     if (!body || !queue.accepts(body.type)) return;
     if (body.type === 'message' && queue.options.narrow.length > 0) {
       if (!messageMatchesRegisterNarrow(queue.options.narrow, body)) return;
     }
-    const json = serializeShallowMemo(body, memo);
-    this.bytesQueuedTotal += json.length;
-    queue.push(body, json);
+    // One text per body in a fan-out: the queues that get the same event share its bytes.
+    let text = texts.get(body);
+    if (!text) texts.set(body, (text = eventText(body, memo)));
+    this.bytesQueuedTotal += text.length;
+    queue.push(body, text);
     this.enforceByteBounds(queue);
   }
 
@@ -200,30 +204,34 @@ function leastRecentlyPolled(queues: Iterable<EventQueue>): EventQueue {
 }
 
 /**
- * JSON.stringify(body), reusing the serialization of any top-level object member (and of the
- * body itself) already serialized during the same fan-out.
+ * The body's JSON.stringify as an EventText, reusing the serialization of any top-level object
+ * member already serialized during the same fan-out (the body itself is made once per fan-out:
+ * EventHub.send). A member already encoded (JsonBytes, e.g. a subscription add event's list) is
+ * copied as bytes, never made a string.
  */
-function serializeShallowMemo(body: EventBody, memo: WeakMap<object, string>): string {
-  const whole = memo.get(body);
-  if (whole !== undefined) return whole;
+function eventText(body: EventBody, memo: WeakMap<object, string>): EventText {
+  const text = (value: unknown) => memberText(value, memo);
+  if (Object.values(body).some((value) => value instanceof JsonBytes)) {
+    return new EventText(objectJsonPieces(body, text));
+  }
   const parts: string[] = [];
   for (const [key, value] of Object.entries(body)) {
-    let text: string | undefined;
-    if (value instanceof RawJson) {
-      text = value.text;
-    } else if (value !== null && typeof value === 'object') {
-      text = memo.get(value);
-      if (text === undefined) {
-        text = JSON.stringify(value);
-        memo.set(value, text);
-      }
-    } else {
-      text = JSON.stringify(value);
-    }
+    const json = text(value);
     // Like JSON.stringify: undefined and function members are left out.
-    if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
+    if (json !== undefined) parts.push(`${JSON.stringify(key)}:${json}`);
   }
-  const json = `{${parts.join(',')}}`;
-  memo.set(body, json);
-  return json;
+  return new EventText(`{${parts.join(',')}}`);
+}
+
+function memberText(value: unknown, memo: WeakMap<object, string>): string | undefined {
+  if (value instanceof RawJson) return value.text;
+  if (value !== null && typeof value === 'object') {
+    let text = memo.get(value);
+    if (text === undefined) {
+      text = JSON.stringify(value) as string | undefined;
+      if (text !== undefined) memo.set(value, text);
+    }
+    return text;
+  }
+  return JSON.stringify(value) as string | undefined;
 }

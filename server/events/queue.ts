@@ -3,6 +3,7 @@
 // a quiet interval. Acknowledgement follows api-notes §2: last_event_id prunes everything up to it.
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../http/errors';
+import { JsonBytes } from '../http/raw-json';
 
 export interface EventBody {
   type: string;
@@ -10,19 +11,64 @@ export interface EventBody {
 }
 
 /**
- * An event as queued: its id and its body already serialized to JSON (without the id). Serializing
- * once per fan-out instead of once per poll response is what keeps delivery to hundreds of queues
- * cheap; see EventHub.send.
+ * An event's body as every queue it went to holds it: serialized to JSON once per fan-out (see
+ * EventHub.send) and encoded to UTF-8 once, outside the JavaScript heap. A poll answer copies
+ * these bytes into its one buffer (eventsAnswer). Kept as a string, each answer built the event's
+ * text again three or four times (the events array, the envelope, the flattening for its
+ * Content-Length and for the header written before it) and encoded it once more: a quarter of
+ * what the server allocated in bench:hostile's hostile phase, whose large events (100-220 KB per
+ * answer) go to every queue, and pending events' strings were copied by every scavenge they
+ * outlived.
  */
+export class EventText {
+  /** The body's JSON without its opening brace, as UTF-8: the answer writes `{"id":N,` before it. */
+  readonly tail: Buffer;
+  /** The JSON's length (characters, or bytes when built from bytes): what bounds and turns count. */
+  readonly length: number;
+
+  /** `json`: the body's JSON text, or its UTF-8 pieces (the first starting with its brace). */
+  constructor(json: string | readonly Buffer[]) {
+    if (typeof json === 'string') {
+      this.length = json.length;
+      const rest = json.slice(1);
+      // Its own memory, not a slice of the shared pool: a small event waiting in an idle queue
+      // would otherwise keep the pool's whole 8 KB block alive.
+      this.tail = Buffer.allocUnsafeSlow(Buffer.byteLength(rest));
+      this.tail.write(rest);
+    } else {
+      this.length = json.reduce((sum, piece) => sum + piece.length, 0);
+      this.tail = Buffer.allocUnsafeSlow(this.length - 1);
+      let at = 0;
+      json.forEach((piece, i) => (at += piece.copy(this.tail, at, i === 0 ? 1 : 0)));
+    }
+  }
+
+  /** The body's JSON (tests and diagnostics; answers copy `tail`). */
+  get json(): string {
+    return `{${this.tail.toString()}`;
+  }
+}
+
+/** An event as queued: its id and its body (EventText, shared by the queues it went to). */
 export interface QueuedEvent {
   id: number;
   type: string;
-  json: string;
+  text: EventText;
 }
 
-/** The event as it goes on the wire: {"id":N, ...body}. */
-export function eventJson(event: QueuedEvent): string {
-  return `{"id":${event.id},${event.json.slice(1)}`;
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
+
+/** A poll answer's `events` array, as UTF-8 pieces for the envelope to copy into one buffer. */
+export function eventsAnswer(events: readonly QueuedEvent[]): JsonBytes {
+  const pieces: Buffer[] = [OPEN];
+  events.forEach((event, i) => {
+    if (i > 0) pieces.push(COMMA);
+    pieces.push(Buffer.from(`{"id":${event.id},`, 'latin1'), event.text.tail);
+  });
+  pieces.push(CLOSE);
+  return new JsonBytes(pieces, { oneBuffer: true });
 }
 
 export type RegisterNarrow = Array<[string, string]>;
@@ -113,11 +159,11 @@ export class EventQueue implements QueueView {
     return this.waiter !== null;
   }
 
-  /** Queues an event; `json` is the body serialized without its id (never an empty object). */
-  push(body: EventBody, json: string = JSON.stringify(body)): void {
-    this.events.push({ id: this.nextEventId++, type: body.type, json });
-    this.eventsBytes += json.length;
-    this.pendingBytesChanged(json.length);
+  /** Queues an event; `text` is the body serialized without its id (never an empty object). */
+  push(body: EventBody, text: EventText = new EventText(JSON.stringify(body))): void {
+    this.events.push({ id: this.nextEventId++, type: body.type, text });
+    this.eventsBytes += text.length;
+    this.pendingBytesChanged(text.length);
     if (this.waiter && !this.wakeScheduled) {
       this.wakeScheduled = true;
       const delay =
@@ -189,7 +235,7 @@ export class EventQueue implements QueueView {
     let removedBytes = 0;
     while (removed < this.events.length && this.events[removed].id <= lastEventId) {
       this.newestPrunedId = this.events[removed].id;
-      removedBytes += this.events[removed].json.length;
+      removedBytes += this.events[removed].text.length;
       removed += 1;
     }
     if (removed > 0) {

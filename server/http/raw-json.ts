@@ -12,7 +12,15 @@ export class RawJson {
  * written as bytes, never serialized and encoded as one string in one turn (bench/hostile-load).
  */
 export class JsonBytes {
-  constructor(readonly pieces: readonly Buffer[]) {}
+  /**
+   * `oneBuffer`: the envelope copies the pieces into one buffer and sends it with its length,
+   * instead of streaming them (chunked): for answers of about a megabyte at most whose clients may
+   * read them by Content-Length, such as poll answers (events/queue.ts).
+   */
+  constructor(
+    readonly pieces: readonly Buffer[],
+    readonly options: { oneBuffer?: boolean } = {},
+  ) {}
 
   /** A JSON array of elements given as UTF-8 JSON texts without brackets, joined by commas. */
   static array(items: readonly Buffer[]): JsonBytes {
@@ -26,3 +34,31 @@ export class JsonBytes {
 const OPEN = Buffer.from('[');
 const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']');
+
+/**
+ * An object's JSON as UTF-8 pieces: members already encoded (JsonBytes) are copied as their
+ * pieces, the others given as text by `memberText` (undefined leaves a member out, as
+ * JSON.stringify does) and encoded between them.
+ */
+export function objectJsonPieces(
+  object: Record<string, unknown>,
+  memberText: (value: unknown) => string | undefined,
+): Buffer[] {
+  const pieces: Buffer[] = [];
+  let text = '{';
+  let first = true;
+  for (const [key, value] of Object.entries(object)) {
+    const member = value instanceof JsonBytes ? value.pieces : memberText(value);
+    if (member === undefined) continue;
+    text += `${first ? '' : ','}${JSON.stringify(key)}:`;
+    first = false;
+    if (typeof member === 'string') {
+      text += member;
+    } else {
+      pieces.push(Buffer.from(text), ...member);
+      text = '';
+    }
+  }
+  pieces.push(Buffer.from(`${text}}`));
+  return pieces;
+}

@@ -32,7 +32,7 @@ describe('EventQueue wake-ups', () => {
     queue.push({ type: 'message', n: 3 });
     const events = await poll;
     expect(events.map((e) => e.id)).toEqual([0, 1, 2]);
-    expect(events.map((e) => JSON.parse(e.json).n)).toEqual([1, 2, 3]);
+    expect(events.map((e) => JSON.parse(e.text.json).n)).toEqual([1, 2, 3]);
     queue.close();
   });
 

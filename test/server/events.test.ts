@@ -168,6 +168,40 @@ describe('GET /events', () => {
   });
 });
 
+describe('the poll answer as bytes', () => {
+  it('is the compact JSON of its envelope, non-ASCII text and several events included', async () => {
+    const dev = server.client('dev');
+    const emma = server.client('emma');
+    // Two users' queues get the same events: their bytes are encoded once and shared.
+    const devQueue = await registerQueue(dev, { event_types: ['user_status'] });
+    const emmaQueue = await registerQueue(emma, { event_types: ['user_status'] });
+    const texts = ['café ☕ 𝄞 "quoted" \\ \u2028 end', 'ünïcödé <b>&amp;</b>'];
+    for (const status_text of texts) {
+      expect((await dev.post('/users/me/status', { status_text })).status).toBe(200);
+    }
+    for (const [client, queue] of [
+      [dev, devQueue],
+      [emma, emmaQueue],
+    ] as const) {
+      const res = await client.get('/events', {
+        queue_id: queue.queueId,
+        last_event_id: queue.lastEventId,
+        dont_block: true,
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
+      expect(res.text).toBe(JSON.stringify(res.body));
+      expect(Object.keys(res.body)).toEqual(['result', 'msg', 'events', 'queue_id']);
+      expect(res.body.queue_id).toBe(queue.queueId);
+      const events = res.body.events as Array<Record<string, unknown>>;
+      expect(events.map((e) => e.status_text)).toEqual(texts);
+      expect(events.map((e) => e.id)).toEqual([queue.lastEventId + 1, queue.lastEventId + 2]);
+      expect(Object.keys(events[0])[0]).toBe('id');
+    }
+  });
+});
+
 describe('register narrow', () => {
   it('delivers only the message events matching the narrow given at registration', async () => {
     const dev = server.client('dev');

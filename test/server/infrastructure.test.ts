@@ -27,6 +27,24 @@ describe('envelope and routing', () => {
     expect(res.body.ignored_parameters_unsupported).toEqual(['another', 'bogus']);
   });
 
+  it('counts aliases and path parameters as known, the same on every request', async () => {
+    const dev = server.client('dev');
+    // Twice: the names a route accepts are worked out once and reused (http/params.ts).
+    for (const bogus of ['first', 'second']) {
+      const res = await dev.post('/register', {
+        event_types: ['heartbeat'],
+        client_extavatar: false,
+        [bogus]: 1,
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.ignored_parameters_unsupported).toEqual([bogus]);
+    }
+    const me = (await dev.get('/users/me')).body.user_id as number;
+    const res = await dev.get(`/users/${me}/status`, { user_id: me, extra: 1 });
+    expect(res.status).toBe(200);
+    expect(res.body.ignored_parameters_unsupported).toEqual(['extra']);
+  });
+
   it('omits ignored_parameters_unsupported when every parameter is known', async () => {
     const res = await server.client('dev').post('/register', { event_types: ['heartbeat'] });
     expect(res.body).not.toHaveProperty('ignored_parameters_unsupported');

@@ -7,7 +7,7 @@ import type { AuthUser, RealmContext } from '../../realm/context';
 import { p, schemas } from '../../http/params';
 import { ApiError, badRequest, checkListCap } from '../../http/errors';
 import { LIMITS } from '../../config';
-import { RawJson } from '../../http/raw-json';
+import { JsonBytes } from '../../http/raw-json';
 import { checkChannelName } from '../../realm/text-rules';
 import { isAdmin, isGuest, isOwner } from '../../realm/roles';
 import {
@@ -25,7 +25,7 @@ import {
   deactivateSubscription,
   getChannel,
   getChannelByName,
-  activeSubscriptionsByChannel,
+  activeSubscriptionsAmong,
   getSubscription,
   insertChannel,
   insertSubscriptions,
@@ -133,18 +133,31 @@ export function subscriptionObject(
 }
 
 /**
- * The same object as JSON text (with subscribers), from the channel's shared part serialized once
- * per request. A subscribe for 100 users built and serialized 10,000 objects of 40 members, most
- * of them alike; as text only the personal members are serialized per user (bench/hostile-load).
+ * The same object as UTF-8 JSON (with subscribers), from the channel's shared part serialized and
+ * encoded once per request. A subscribe for 100 users built and serialized 10,000 objects of 40
+ * members, most of them alike; as bytes only the personal members are serialized per user, and the
+ * user's list is never a string (the 100 lists of a 100-channel subscribe for 100 users were
+ * strings of about 120 KB, made two or three times each, in the young generation) (bench/hostile-load).
  */
-function subscriptionJson(
+function subscriptionPieces(
   sub: SubscriptionRow,
   view: SubscriptionView,
   settings: Record<string, unknown>,
   shared: SharedChannelParts,
-): string {
-  return `{${shared.membersJson()},${JSON.stringify(personalFields(sub, view, settings)).slice(1)}`;
+  first: boolean,
+): Buffer[] {
+  const personal = JSON.stringify(personalFields(sub, view, settings)).slice(1);
+  return [
+    first ? OBJECT_OPEN : NEXT_OBJECT_OPEN,
+    shared.membersBytes(),
+    Buffer.from(`,${personal}`),
+  ];
 }
+
+const OBJECT_OPEN = Buffer.from('{');
+const NEXT_OBJECT_OPEN = Buffer.from(',{');
+const LIST_OPEN = Buffer.from('[');
+const LIST_CLOSE = Buffer.from(']');
 
 /** Below this many channels a user's add event reads their subscriptions one by one. */
 const FEW_CHANNELS = 16;
@@ -156,8 +169,8 @@ const SUBSCRIPTION_ROWS_PER_TRANSACTION = 500;
 interface SharedChannelParts {
   object: Record<string, unknown>;
   subscribers: readonly number[];
-  /** The object's members and subscribers as JSON, without braces (built on first use). */
-  membersJson(): string;
+  /** The object's members and subscribers as UTF-8 JSON, without braces (built on first use). */
+  membersBytes(): Buffer;
 }
 
 /**
@@ -170,12 +183,14 @@ function sharedChannelParts(ctx: RealmContext) {
   return (channel: ChannelRow): SharedChannelParts => {
     const known = built.get(channel.id);
     if (known) return known;
-    let json: string | undefined;
+    let bytes: Buffer | undefined;
     const parts: SharedChannelParts = {
       object: channelObject(ctx, channel),
       subscribers: subscriberIds(ctx.db, channel.id),
-      membersJson: () =>
-        (json ??= JSON.stringify({ ...parts.object, subscribers: parts.subscribers }).slice(1, -1)),
+      membersBytes: () =>
+        (bytes ??= Buffer.from(
+          JSON.stringify({ ...parts.object, subscribers: parts.subscribers }).slice(1, -1),
+        )),
     };
     built.set(channel.id, parts);
     return parts;
@@ -206,12 +221,12 @@ async function sendSubscriptionAdd(
   slicer?: LoopSlicer,
 ): Promise<void> {
   if (channels.length === 0 || !ctx.events.hasQueues(userId)) return;
-  const byVariant = new Map<boolean, RawJson>();
-  let builtFrom: string | null = null;
+  const byVariant = new Map<boolean, JsonBytes>();
+  let builtFrom: { rows: AddedSubscription[]; settings: Record<string, unknown> } | null = null;
   if (slicer) {
     for (const channel of channels) {
       await slicer.slice();
-      partsOf(channel).membersJson();
+      partsOf(channel).membersBytes();
     }
     if (!ctx.events.hasQueues(userId)) return;
     // The objects of a thousand channels took 20-30 ms in one turn (bench/hostile-load): they are
@@ -225,13 +240,13 @@ async function sendSubscriptionAdd(
         byVariant.set(variant, await subscriptionsJson(rows, variant, settings, partsOf, slicer));
       }
     }
-    builtFrom = subscriptionsFingerprint(rows, settings);
+    builtFrom = { rows, settings };
   }
   // Still subscribed: the subscribe request may have yielded to one that unsubscribed the user.
   const current = addedSubscriptions(ctx, userId, channels);
   if (current.length === 0) return;
   const settings = userSettings(ctx.db, userId);
-  if (builtFrom !== null && builtFrom !== subscriptionsFingerprint(current, settings)) {
+  if (builtFrom !== null && !sameSubscriptions(builtFrom, { rows: current, settings })) {
     byVariant.clear();
   }
   // The user's queues differ only in one capability: build each variant once, not per queue.
@@ -257,22 +272,46 @@ function addedSubscriptions(
   userId: number,
   channels: ChannelRow[],
 ): AddedSubscription[] {
-  // Many channels: the user's subscriptions in one query; a few (one channel for many users):
-  // a row each, not every user's whole list.
+  // Many channels: their rows in one query; a few (one channel for many users): a row each.
   const active =
-    channels.length > FEW_CHANNELS ? activeSubscriptionsByChannel(ctx.db, userId) : null;
+    channels.length > FEW_CHANNELS
+      ? activeSubscriptionsAmong(
+          ctx.db,
+          userId,
+          channels.map((channel) => channel.id),
+        )
+      : null;
   return channels.flatMap((channel) => {
     const sub = active ? active.get(channel.id) : getSubscription(ctx.db, userId, channel.id);
     return sub?.active === 1 ? [{ channel, sub }] : [];
   });
 }
 
-/** What an add event's objects were built from: equal texts, equal objects. */
-function subscriptionsFingerprint(
-  added: AddedSubscription[],
-  settings: Record<string, unknown>,
-): string {
-  return JSON.stringify([settings, added.map(({ sub }) => sub)]);
+/**
+ * Whether an add event's objects built from `a` are the ones `b` gives: the same user settings and
+ * subscription rows, these compared column by column (two texts of the rows for each of 100 users
+ * were a large share of a 100-channel subscribe's garbage).
+ */
+function sameSubscriptions(
+  a: { rows: AddedSubscription[]; settings: Record<string, unknown> },
+  b: { rows: AddedSubscription[]; settings: Record<string, unknown> },
+): boolean {
+  return (
+    JSON.stringify(a.settings) === JSON.stringify(b.settings) &&
+    a.rows.length === b.rows.length &&
+    a.rows.every(({ sub }, i) => sameColumns(sub, b.rows[i].sub))
+  );
+}
+
+/** Rows of the same query: equal when every column is. */
+function sameColumns(a: object, b: object): boolean {
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = Object.keys(left);
+  return (
+    keys.length === Object.keys(right).length &&
+    keys.every((key) => Object.is(left[key], right[key]))
+  );
 }
 
 /** Subscription add events always carry subscribers, as the public API does. */
@@ -281,12 +320,14 @@ function subscriptionsJsonNow(
   notificationSettingsNull: boolean,
   settings: Record<string, unknown>,
   partsOf: (channel: ChannelRow) => SharedChannelParts,
-): RawJson {
+): JsonBytes {
   const view = { notificationSettingsNull, includeSubscribers: true };
-  const objects = added.map(({ channel, sub }) =>
-    subscriptionJson(sub, view, settings, partsOf(channel)),
+  const pieces: Buffer[] = [LIST_OPEN];
+  added.forEach(({ channel, sub }, i) =>
+    pieces.push(...subscriptionPieces(sub, view, settings, partsOf(channel), i === 0)),
   );
-  return new RawJson(`[${objects.join(',')}]`);
+  pieces.push(LIST_CLOSE);
+  return new JsonBytes(pieces);
 }
 
 /** The same, in slices of the loop. */
@@ -296,14 +337,15 @@ async function subscriptionsJson(
   settings: Record<string, unknown>,
   partsOf: (channel: ChannelRow) => SharedChannelParts,
   slicer: LoopSlicer,
-): Promise<RawJson> {
+): Promise<JsonBytes> {
   const view = { notificationSettingsNull, includeSubscribers: true };
-  const objects: string[] = [];
-  for (const { channel, sub } of added) {
+  const pieces: Buffer[] = [LIST_OPEN];
+  for (const [i, { channel, sub }] of added.entries()) {
     await slicer.slice();
-    objects.push(subscriptionJson(sub, view, settings, partsOf(channel)));
+    pieces.push(...subscriptionPieces(sub, view, settings, partsOf(channel), i === 0));
   }
-  return new RawJson(`[${objects.join(',')}]`);
+  pieces.push(LIST_CLOSE);
+  return new JsonBytes(pieces);
 }
 
 /**

@@ -3,8 +3,7 @@
 import type { ResourceModule } from '../module';
 import { p } from '../../http/params';
 import { missingParam } from '../../http/errors';
-import { RawJson } from '../../http/router';
-import { eventJson, type QueuedEvent } from '../../events/queue';
+import { eventsAnswer } from '../../events/queue';
 import { clientOptionsParams, clientOptionsFrom } from './register-params';
 
 export const eventsResource: ResourceModule = {
@@ -30,7 +29,7 @@ export const eventsResource: ResourceModule = {
         const queue = ctx.events.get(params.queue_id, user.id);
         if (params.last_event_id === undefined) throw missingParam('last_event_id');
         const pending = queue.fetch(params.last_event_id, params.dont_block, Date.now());
-        if (Array.isArray(pending)) return { events: eventsJson(pending), queue_id: queue.id };
+        if (Array.isArray(pending)) return { events: eventsAnswer(pending), queue_id: queue.id };
         // The response closing before we answered means the client went away: end the wait so the
         // queue counts as idle from now on (it expires after queueIdleTimeoutMs).
         const onClose = () => {
@@ -39,7 +38,7 @@ export const eventsResource: ResourceModule = {
         reply.raw.on('close', onClose);
         const events = await pending;
         reply.raw.off('close', onClose);
-        return { events: eventsJson(events), queue_id: queue.id };
+        return { events: eventsAnswer(events), queue_id: queue.id };
       },
     );
 
@@ -48,7 +47,3 @@ export const eventsResource: ResourceModule = {
     });
   },
 };
-
-function eventsJson(events: QueuedEvent[]): RawJson {
-  return new RawJson(`[${events.map(eventJson).join(',')}]`);
-}
