@@ -9,9 +9,8 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FileVault } from '../../electron/accounts/vault';
 import { MainServices, type MainServicesOptions } from '../../electron/services';
-import { PushHub } from '../../electron/push-hub';
+import { bareMainServices } from './support/harness';
 import type { LocalRealmControl } from '../../electron/local-realm';
 import type { LocalRealmStatus } from '../../shared/ipc/system';
 import { startTestServer, type TestServer } from '../support/server';
@@ -37,14 +36,7 @@ afterAll(async () => {
 });
 /** Main's services on this test's data folder, with `options` of its own. */
 function mainServices(options: Partial<MainServicesOptions> = {}): MainServices {
-  return new MainServices({
-    dataDir,
-    vault: new FileVault(dataDir),
-    push: new PushHub().push,
-    appInfo: { runtime: 'browser', version: 'test', platform: 'linux' },
-    openExternal: () => undefined,
-    ...options,
-  });
+  return bareMainServices(dataDir, options);
 }
 
 /** The demo owner added with its API key, as a first launch adds it. */

@@ -10,9 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AccountStore } from '../../electron/accounts/account-store';
-import { FileVault } from '../../electron/accounts/vault';
 import { MainServices } from '../../electron/services';
-import { PushHub } from '../../electron/push-hub';
+import { bareMainServices } from './support/harness';
 import { LocalRealm } from '../../electron/local-realm';
 import { buildAll } from '../../scripts/build';
 
@@ -79,14 +78,7 @@ describe('a launch and the local realm server process', () => {
   }
 
   function servicesOf(dataDir: string, realm: LocalRealm): MainServices {
-    return new MainServices({
-      dataDir,
-      vault: new FileVault(dataDir),
-      push: new PushHub().push,
-      appInfo: { runtime: 'browser', version: 'test', platform: 'linux' },
-      openExternal: () => undefined,
-      localRealm: realm,
-    });
+    return bareMainServices(dataDir, { localRealm: realm });
   }
 
   function localRealm(dataDir: string): LocalRealm {

@@ -47,6 +47,24 @@ export interface StartMainOptions extends Partial<MainServicesOptions> {
   dataDir?: string;
 }
 
+/**
+ * A bare MainServices on `dataDir` with the file vault and pushes dropped (`options` add to it or
+ * replace them): for tests that drive its methods themselves, without startMain's sign-in.
+ */
+export function bareMainServices(
+  dataDir: string,
+  options: Partial<MainServicesOptions> = {},
+): MainServices {
+  return new MainServices({
+    dataDir,
+    vault: new FileVault(dataDir),
+    push: new PushHub().push,
+    appInfo: { runtime: 'browser', version: 'test', platform: 'linux' },
+    openExternal: () => undefined,
+    ...options,
+  });
+}
+
 export async function startMain(options: StartMainOptions): Promise<MainHarness> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tributary-main-'));
   const pushes: RecordedPush[] = [];
