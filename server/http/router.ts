@@ -308,9 +308,16 @@ export class ApiRouter {
     if (typeof payload === 'string' || payload instanceof Readable || Buffer.isBuffer(payload)) {
       reply.type('application/json; charset=utf-8');
     }
+    // Fastify sends a buffer as it is when its ArrayBuffer is this realm's; where it is not (a
+    // server started inside the renderer tests' jsdom, whose ArrayBuffer is another), it would
+    // serialize it as JSON. The bytes are the answer either way.
+    if (Buffer.isBuffer(payload)) reply.serializer(bytesAsTheyAre);
     return reply.code(200).send(payload);
   }
 }
+
+// Typed as a string by Fastify; it sends a Buffer from a serializer as it is (reply.js, onSend).
+const bytesAsTheyAre = (payload: unknown) => payload as string;
 
 /** The error of credentials refused before the body was read (ApiRouter.refuseEarly). */
 const refusedCredentials = new WeakMap<FastifyRequest, unknown>();
