@@ -20,7 +20,7 @@ import {
   type App,
   type Realm,
 } from '../test/e2e/support/app';
-import { messageWithText, openSettings, openTopic, send } from '../test/e2e/support/ui';
+import { composeBox, messageWithText, openSettings, openTopic, send } from '../test/e2e/support/ui';
 import { haveShared, sharedPath } from '../test/support/shared-fixtures';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -113,13 +113,13 @@ const SCREENS: Screen[] = [
     name: 'compose-preview',
     async show(page) {
       await openTopic(page, 'general', 'release 1.2');
-      await page
-        .getByRole('textbox', { name: 'Message' })
-        .fill(
-          'Release notes are up, @**Emma Member** :tada:\n\n' +
-            '- **faster** start-up\n- `npm test` is green\n\n' +
-            '```ts\nconst answer = 42;\n```\n\n$$e^{i\\pi} + 1 = 0$$',
-        );
+      await (
+        await composeBox(page)
+      ).fill(
+        'Release notes are up, @**Emma Member** :tada:\n\n' +
+          '- **faster** start-up\n- `npm test` is green\n\n' +
+          '```ts\nconst answer = 42;\n```\n\n$$e^{i\\pi} + 1 = 0$$',
+      );
       await page.getByRole('button', { name: 'Preview' }).click();
       await page.locator('.katex').first().waitFor();
     },
@@ -203,7 +203,7 @@ const SCREENS: Screen[] = [
     name: 'schedule-send',
     async show(page) {
       await openTopic(page, 'general', 'release 1.2');
-      await page.getByRole('textbox', { name: 'Message' }).fill('For tomorrow morning');
+      await (await composeBox(page)).fill('For tomorrow morning');
       await page.getByRole('button', { name: 'Schedule', exact: true }).click();
       await page.getByRole('dialog', { name: 'Schedule message' }).waitFor();
     },

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { appSession, realmClient } from './support/app';
-import { messageWithText, openTopic, send } from './support/ui';
+import { composeBox, messageWithText, openTopic, send } from './support/ui';
 
 // Each test opens its pages.
 const session = appSession('owner', { openPage: false });
@@ -51,7 +51,7 @@ describe('start from the local cache', () => {
 
     // Back in the conversation, text typed while offline.
     await openTopic(page, 'general', topic);
-    const compose = page.getByRole('textbox', { name: 'Message' });
+    const compose = await composeBox(page);
     await compose.fill('written while offline');
 
     // The server returns: its snapshot replaces the cached one.
@@ -82,7 +82,7 @@ describe('start from the local cache', () => {
     // Closed and started again with the server still down.
     page = await session.relaunchApp();
     await page.getByRole('heading', { name: `#general > ${topic}` }).waitFor();
-    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+    await composeBox(page);
     await page.getByText('queued before closing').waitFor();
     await page.getByText('Queued: sent when the connection returns').waitFor();
     await send(page, 'queued after the restart');

@@ -12,7 +12,14 @@ import {
   type App,
   type Realm,
 } from './support/app';
-import { messageWithText, openChannel, openTopic, send, sidebarCount } from './support/ui';
+import {
+  composeBox,
+  messageWithText,
+  openChannel,
+  openTopic,
+  send,
+  sidebarCount,
+} from './support/ui';
 import type { PageWindow } from './support/ui';
 
 declare const window: PageWindow;
@@ -150,6 +157,7 @@ describe('chat window end to end', () => {
     // Emma looks at another channel; Olivia writes to her directly.
     await openChannel(emmaPage, 'random');
     const before = await sidebarCount(emmaPage, OLIVIA_DM);
+    await composeBox(oliviaPage);
     await oliviaPage.getByRole('radio', { name: 'Direct message' }).click();
     await oliviaPage.getByRole('combobox', { name: 'Recipients' }).fill('Emma');
     await oliviaPage.getByRole('option', { name: 'Emma Member' }).click();

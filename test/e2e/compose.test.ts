@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appSession, realmClient } from './support/app';
-import { messageWithText, openTopic } from './support/ui';
+import { composeBox, messageWithText, openTopic } from './support/ui';
 
 const SHOTS = join(tmpdir(), 'tributary-e2e-screenshots');
 mkdirSync(SHOTS, { recursive: true });
@@ -18,7 +18,7 @@ describe('compose', () => {
   it('completes a mention, a channel and an emoji, previews, sends, and shows the help', async () => {
     const { page, realm } = session;
     await openTopic(page, 'general', 'compose typeahead');
-    const box = page.getByRole('textbox', { name: 'Message' });
+    const box = await composeBox(page);
     await box.click();
 
     await page.keyboard.type('Hello @em');

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appSession, pageErrors, realmClient } from './support/app';
-import { localInputValue, messageWithText, openTopic, send } from './support/ui';
+import { composeBox, localInputValue, messageWithText, openTopic, send } from './support/ui';
 import { encodePng } from '../../server/seed/png';
 
 /** Screenshots of what a person sees, for looking at (not compared). */
@@ -36,6 +36,7 @@ describe('feedback after sending', () => {
   it('says where a message sent outside the view went, and its link goes there', async () => {
     await openTopic(page(), 'general', 'e2e here');
     // Compose pointed at another topic of the channel than the one on screen.
+    await composeBox(page());
     await page().getByRole('combobox', { name: 'Topic' }).fill('e2e elsewhere');
     await send(page(), 'This goes somewhere else');
     const notice = page().getByRole('status').filter({ hasText: 'Sent!' });
@@ -59,7 +60,7 @@ describe('feedback after sending', () => {
     for (let i = 0; i < 12; i++) await send(page(), `Filler line ${i}`);
     await messageWithText(page(), 'Filler line 11').waitFor();
     const tall = encodePng(600, 900, (x, y) => [x % 255, y % 255, 120, 255]);
-    const compose = page().getByRole('textbox', { name: 'Message' });
+    const compose = await composeBox(page());
     await page()
       .locator('input[type=file]')
       .setInputFiles({ name: 'tall.png', mimeType: 'image/png', buffer: tall });

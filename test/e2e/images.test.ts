@@ -22,7 +22,7 @@ import {
   type App,
   type Realm,
 } from './support/app';
-import { messageWithText, openTopic, send } from './support/ui';
+import { composeBox, messageWithText, openTopic, send } from './support/ui';
 import { ApiClient } from '../support/client';
 import { encodePng } from '../../server/seed/png';
 
@@ -97,7 +97,7 @@ function apiClient(key: string): ApiClient {
 describe('images in messages', () => {
   it('uploads and sends pictures, shows their thumbnails, and opens them in the viewer', async () => {
     await openTopic(page, 'general', 'e2e images');
-    const compose = page.getByRole('textbox', { name: 'Message' });
+    const compose = await composeBox(page);
     for (const [name, buffer] of [
       ['sunrise.png', sunrise],
       ['harbour.png', harbour],

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, openApp, startApp, startRealm, type App, type Realm } from './support/app';
-import { messageWithText, openTopic } from './support/ui';
+import { composeArea, messageWithText, openTopic } from './support/ui';
 import { ApiClient } from '../support/client';
 
 // The page's globals as code passed to page.evaluate sees them (e2e files compile without DOM types).
@@ -137,8 +137,8 @@ describe('keyboard access to message actions and sidebar menus', () => {
     const rowBox = (await row.boundingBox())!;
     const menuBox = (await menu.boundingBox())!;
     expect(menuBox.y).toBeLessThan(rowBox.y + rowBox.height); // the row really is near the bottom
-    const composeBox = (await page.getByRole('textbox', { name: 'Message' }).boundingBox())!;
-    expect(menuBox.y + menuBox.height).toBeLessThanOrEqual(composeBox.y);
+    const compose = (await composeArea(page).boundingBox())!;
+    expect(menuBox.y + menuBox.height).toBeLessThanOrEqual(compose.y);
     // A real pointer click (no keyboard workaround): nothing else covers the item.
     await menu.getByRole('menuitem', { name: /^Star/ }).click();
     await expect.poll(() => flagsOf(id)).toContain('starred');

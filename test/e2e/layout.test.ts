@@ -19,7 +19,7 @@ import {
   type App,
   type Realm,
 } from './support/app';
-import { localInputValue, messageWithText, openTopic, send } from './support/ui';
+import { composeBox, localInputValue, messageWithText, openTopic, send } from './support/ui';
 
 const SHOTS = join(tmpdir(), 'tributary-e2e-screenshots');
 
@@ -193,6 +193,7 @@ describe('first run on the demo realm', () => {
     // Its things to try go where they say.
     await welcome.getByRole('button', { name: 'Reply to a message' }).click();
     await page.getByRole('heading', { name: '#general > welcome', exact: true }).waitFor();
+    // A reply: the compose box opens.
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
     await welcome.getByRole('button', { name: 'Open a meeting recording' }).click();
     await page.getByRole('heading', { name: 'Meeting manifest' }).waitFor();
@@ -274,7 +275,7 @@ describe.each([
 
   it('the "scheduled" notice stays over the conversation, clear of the sidebar', async () => {
     await openTopic(page, 'general', 'layout');
-    await page.getByRole('textbox', { name: 'Message' }).fill(`For later, at ${width}`);
+    await (await composeBox(page)).fill(`For later, at ${width}`);
     await page.getByRole('button', { name: 'Schedule', exact: true }).click();
     const menu = page.getByRole('dialog', { name: 'Schedule message' });
     await menu.getByLabel('Send at').fill(localInputValue(7200));
@@ -334,7 +335,7 @@ describe.each([
     await expect.poll(() => people().count()).toBe(0);
     await toggle.click();
     await people().waitFor();
-    await page.getByRole('textbox', { name: 'Message' }).click();
+    await (await composeBox(page)).click();
     await expect.poll(() => people().count()).toBe(0);
   });
 

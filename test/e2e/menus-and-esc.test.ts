@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, openApp, startApp, startRealm, type App, type Realm } from './support/app';
-import { messageWithText, openSettings, openTopic } from './support/ui';
+import { composeArea, composeBox, messageWithText, openSettings, openTopic } from './support/ui';
 import { ApiClient } from '../support/client';
 
 // The page's globals as code passed to page.evaluate sees them (e2e files compile without DOM types).
@@ -250,7 +250,7 @@ describe('a typeahead in the message box', () => {
   it('lists above the box inside the window; Esc closes the list, then leaves the box', async () => {
     await sendToTopic('typeahead', 'complete a name');
     await openTopic(page, 'general', 'typeahead');
-    const box = page.getByRole('textbox', { name: 'Message' });
+    const box = await composeBox(page);
     await box.click();
     await box.pressSequentially('hello @');
     const people = page.getByRole('listbox', { name: 'People' });
@@ -294,7 +294,7 @@ describe('placement', () => {
       await expect
         .poll(async () => {
           const box = (await menu.boundingBox())!;
-          const compose = (await page.getByRole('textbox', { name: 'Message' }).boundingBox())!;
+          const compose = (await composeArea(page).boundingBox())!;
           return (
             box.x >= 0 &&
             box.y >= 0 &&

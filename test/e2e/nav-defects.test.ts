@@ -6,7 +6,7 @@
 // the browser-mode host serves the app's icon.
 import { describe, expect, it } from 'vitest';
 import { appSession, realmClient } from './support/app';
-import { messageWithText, openTopic } from './support/ui';
+import { composeBox, messageWithText, openTopic } from './support/ui';
 
 const session = appSession('owner');
 const page = () => session.page;
@@ -106,42 +106,41 @@ describe('everyday navigation defects (issue #13)', () => {
       .getByRole('button', { name: /^Emma Member/ })
       .click();
     await page().getByRole('heading', { name: 'Emma Member', exact: true }).waitFor();
-    const type = page().getByRole('radiogroup', { name: 'Message type' });
-    await expect
-      .poll(() => type.getByRole('radio', { name: 'Direct message' }).getAttribute('aria-checked'))
-      .toBe('true');
+    // The closed compose box's button names where a message would go (a click opens it there).
+    const reply = page().getByTestId('compose-reply');
+    await expect.poll(() => reply.textContent()).toBe('Message Emma Member');
 
     await search('tides');
     await page().getByRole('heading', { name: 'Search: tides' }).waitFor();
     await messageWithText(page(), 'spring tides are coming').waitFor();
-    await expect
-      .poll(() => type.getByRole('radio', { name: 'Channel' }).getAttribute('aria-checked'))
-      .toBe('true');
-    const topic = page().getByRole('combobox', { name: 'Topic' });
-    expect(await topic.inputValue()).toBe('');
 
     // Selecting a result points compose at that message's conversation, as the web app's
     // compose does for the selected message.
     await page().getByRole('list', { name: 'Messages' }).focus();
     await page().keyboard.press('End');
-    await expect.poll(() => topic.inputValue()).toBe('moon');
+    await expect.poll(() => reply.textContent()).toBe('Message #general > moon');
+    await page().keyboard.press('ArrowUp');
+    await expect.poll(() => reply.textContent()).toBe('Message #general > tides');
+    const box = await composeBox(page());
+    const type = page().getByRole('radiogroup', { name: 'Message type' });
+    expect(await type.getByRole('radio', { name: 'Channel' }).getAttribute('aria-checked')).toBe(
+      'true',
+    );
+    const topic = page().getByRole('combobox', { name: 'Topic' });
+    expect(await topic.inputValue()).toBe('tides');
     const channel = page().getByRole('combobox', { name: 'Channel' });
     expect(await channel.locator('option:checked').textContent()).toBe('#general');
-    await page().keyboard.press('ArrowUp');
-    await expect.poll(() => topic.inputValue()).toBe('tides');
 
     // A message being typed keeps its destination while the selection moves on.
-    await page().getByRole('textbox', { name: 'Message' }).fill('about the tides');
+    await box.fill('about the tides');
     await page().getByRole('list', { name: 'Messages' }).focus();
     await page().keyboard.press('End');
     await expect
       .poll(() => page().locator('[aria-selected="true"]').textContent())
       .toContain('neap tides');
     expect(await topic.inputValue()).toBe('tides');
-    expect(await page().getByRole('textbox', { name: 'Message' }).inputValue()).toBe(
-      'about the tides',
-    );
-    await page().getByRole('textbox', { name: 'Message' }).fill('');
+    expect(await box.inputValue()).toBe('about the tides');
+    await box.fill('');
   });
 
   it("a refused narrow shows the server's reason", async () => {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openApp, startApp, type App } from './support/app';
-import { openChannel, openSettings } from './support/ui';
+import { composeBox, openChannel, openSettings } from './support/ui';
 import { haveReplayFixtures, startReplayServer, type ReplayServer } from '../support/replay-server';
 
 const SHOTS = join(tmpdir(), 'tributary-e2e-screenshots');
@@ -62,7 +62,7 @@ describe.skipIf(!ready)("the app on the public server's recorded answers (FL372)
     await member.screenshot({ path: join(SHOTS, 'replay-people.png') });
 
     // `@Oth` in compose.
-    const box = member.getByRole('textbox', { name: 'Message' });
+    const box = await composeBox(member);
     await box.click();
     await member.keyboard.type('Hello @Oth');
     await offered(member, 'People', OTHELLO);
@@ -95,7 +95,7 @@ describe.skipIf(!ready)("the app on the public server's recorded answers (FL372)
   it("lists the administrator's users, the deactivated one apart, bots and playgrounds", async () => {
     // Compose's recipient picker offers active people only.
     await openChannel(admin, 'Verona');
-    await admin.getByRole('radio', { name: 'Direct message' }).click();
+    await admin.getByRole('button', { name: 'New direct message' }).click();
     const recipients = admin.getByRole('combobox', { name: 'Recipients' });
     await recipients.fill('Oth');
     await offered(admin, 'People', OTHELLO);

@@ -2,7 +2,7 @@
 // recovery of the connection), and an upload shown with a progress bar until its link is inserted.
 import { describe, expect, it } from 'vitest';
 import { appSession } from './support/app';
-import { messageWithText, openTopic } from './support/ui';
+import { composeBox, messageWithText, openTopic } from './support/ui';
 import type { PageWindow } from './support/ui';
 
 declare const window: PageWindow & { __bars?: BarState[] };
@@ -33,13 +33,14 @@ interface BarState {
 
 const session = appSession();
 
-const composeBox = () => session.page.getByRole('textbox', { name: 'Message' });
+/** The message box as it is (a draft restored opens it; an empty box may be closed). */
+const messageBox = () => session.page.getByRole('textbox', { name: 'Message' });
 
 describe('resilience end to end', () => {
   it('keeps a draft across an app restart', async () => {
     let { page } = session;
     await openTopic(page, 'general', 'e2e drafts');
-    await composeBox().fill('Half-written thought that must not be lost');
+    await (await composeBox(page)).fill('Half-written thought that must not be lost');
     // Saved by main as the user types (debounced): wait until it is on disk.
     await expect
       .poll(
@@ -57,7 +58,7 @@ describe('resilience end to end', () => {
     page = await session.relaunchApp();
     await openTopic(page, 'general', 'e2e drafts');
     await expect
-      .poll(() => composeBox().inputValue(), { timeout: 10_000 })
+      .poll(() => messageBox().inputValue(), { timeout: 10_000 })
       .toBe('Half-written thought that must not be lost');
     // The Drafts view lists it too.
     await page
@@ -94,6 +95,7 @@ describe('resilience end to end', () => {
       });
     });
     const bytes = Buffer.alloc(3 * 1024 * 1024, 'tributary ');
+    await composeBox(page);
     await page
       .locator('input[type=file]')
       .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: bytes });
@@ -101,7 +103,7 @@ describe('resilience end to end', () => {
     await bar.waitFor({ state: 'attached' });
     // The link is inserted where the user is typing, and the bar goes away.
     await expect
-      .poll(() => composeBox().inputValue(), { timeout: 30_000 })
+      .poll(() => messageBox().inputValue(), { timeout: 30_000 })
       .toMatch(/^\[notes\.txt\]\(\/user_uploads\/[^)]+\)/);
     await bar.waitFor({ state: 'detached' });
     const states = ((await page.evaluate(() => window.__bars)) ?? []).filter(
@@ -122,12 +124,12 @@ describe('resilience end to end', () => {
   it('recovers after the local server restarts, keeping the typed text', async () => {
     const { page, realm } = session;
     await openTopic(page, 'general', 'e2e restart');
-    await composeBox().fill('Typed while the server went away');
+    await (await composeBox(page)).fill('Typed while the server went away');
     await realm.stop();
     await page.getByTestId('connection-banner').waitFor({ timeout: 30_000 });
     await realm.restart();
     await page.getByTestId('connection-banner').waitFor({ state: 'detached', timeout: 60_000 });
-    expect(await composeBox().inputValue()).toBe('Typed while the server went away');
+    expect(await messageBox().inputValue()).toBe('Typed while the server went away');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await messageWithText(page, 'Typed while the server went away').waitFor();
     expect(await page.getByTestId('outbox-message').count()).toBe(0);

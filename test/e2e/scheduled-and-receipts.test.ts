@@ -19,7 +19,7 @@ import {
   type App,
   type Realm,
 } from './support/app';
-import { localInputValue, messageWithText, openTopic, send } from './support/ui';
+import { composeBox, localInputValue, messageWithText, openTopic, send } from './support/ui';
 
 const SHOTS = join(tmpdir(), 'tributary-e2e-screenshots');
 
@@ -63,7 +63,7 @@ const ownScheduled = async () =>
 describe('scheduled messages', () => {
   it('schedules from compose, lists it, delivers it at the time and drops it from the list', async () => {
     await openTopic(page, 'general', 'later on');
-    const box = page.getByRole('textbox', { name: 'Message' });
+    const box = await composeBox(page);
     await box.fill('This one was scheduled');
     await page.getByRole('button', { name: 'Schedule', exact: true }).click();
     const menu = page.getByRole('dialog', { name: 'Schedule message' });
@@ -95,7 +95,7 @@ describe('scheduled messages', () => {
 
   it('edits one scheduled message in place and deletes another', async () => {
     await openTopic(page, 'general', 'plans');
-    await page.getByRole('textbox', { name: 'Message' }).fill('Standup notes for tomorrow');
+    await (await composeBox(page)).fill('Standup notes for tomorrow');
     await page.getByRole('button', { name: 'Schedule', exact: true }).click();
     await page
       .getByRole('dialog', { name: 'Schedule message' })

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appSession, realmClient } from './support/app';
-import { messageWithText, openTopic } from './support/ui';
+import { composeBox, messageWithText, openTopic } from './support/ui';
 
 /** Screenshots of what a person sees, for looking at (not compared). */
 const SHOTS = join(tmpdir(), 'tributary-e2e-screenshots');
@@ -91,7 +91,7 @@ describe('compose attachments', () => {
   it('shows a chip with name and size, removes it with its link, then sends another', async () => {
     const { page } = s;
     await openTopic(page, 'general', 'e2e chips');
-    const compose = page.getByRole('textbox', { name: 'Message' });
+    const compose = await composeBox(page);
     const chips = page.getByRole('list', { name: 'Attachments' }).getByTestId('upload');
     await compose.fill('Notes attached: ');
     await page.locator('input[type=file]').setInputFiles({

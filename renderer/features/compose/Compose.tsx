@@ -1,5 +1,6 @@
-// The compose box: channel and topic (completed from the channel's topics), or direct-message
-// recipients; the message with the public app's typeahead (use-completion.tsx) and a preview rendered
+// The compose box: closed to a bar of buttons until the person starts a message (as in the public
+// web app, so the messages keep the window's height), then channel and topic (completed from the
+// channel's topics), or direct-message recipients; the message with the public app's typeahead (use-completion.tsx) and a preview rendered
 // by the server (Preview.tsx); Enter to send (or Ctrl+Enter, by enter_sends); drafts saved as the user
 // types; uploads by button, drop or paste, as chips (uploads.tsx); local echo on send; typing
 // notifications; the server's length limit shown before sending.
@@ -29,6 +30,8 @@ import { ComboboxTextArea } from '../../lib/ui/Combobox';
 import { TopicInput } from './TopicInput';
 import { Preview } from './Preview';
 import { SentElsewhere, useSentElsewhere } from './SentElsewhere';
+import { ClosedCompose, replyLabel } from './ClosedCompose';
+import { X } from 'lucide-react';
 import './compose.css';
 
 const DRAFT_SAVE_DELAY_MS = 400;
@@ -71,6 +74,9 @@ export function Compose({ accountId, defaultDestination, viewNarrowKey }: Compos
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [previewing, setPreviewing] = useState(false);
+  // Closed until asked for (a button of the bar, a shortcut, a reply or quote) or while it holds a
+  // draft: a conversation opened with a draft shows it.
+  const [open, setOpen] = useState(false);
   const textRef = useRef<HTMLTextAreaElement>(null);
   const topicRef = useRef<HTMLInputElement>(null);
   /** Main's draft key per destination (JSON of the destination), so a save that lands after the
@@ -122,8 +128,11 @@ export function Compose({ accountId, defaultDestination, viewNarrowKey }: Compos
     const viewChanged = restored?.view !== viewSeq;
     setRestored({ dest: destinationId, view: viewSeq });
     const found = findDraft(drafts, destination);
-    if (viewChanged) setText(found?.draft.content ?? '');
-    else if (found && !text) setText(found.draft.content);
+    if (viewChanged) {
+      setText(found?.draft.content ?? '');
+      setOpen(Boolean(found?.draft.content.trim()));
+      setPreviewing(false);
+    } else if (found && !text) setText(found.draft.content);
   }
 
   const pendingSave = useRef<(() => void) | null>(null);
@@ -222,6 +231,7 @@ export function Compose({ accountId, defaultDestination, viewNarrowKey }: Compos
   // box has rendered that view and restored its draft, so the change of view does not wipe them.
   const handleRequest = useCallback(
     (request: ComposeRequest) => {
+      setOpen(true);
       if (request.kind === 'dm') {
         setMode('private');
         setTimeout(() => document.getElementById('compose-recipients')?.focus(), 0);
@@ -369,7 +379,10 @@ export function Compose({ accountId, defaultDestination, viewNarrowKey }: Compos
       return;
     }
     if (e.key === 'Escape') {
-      textRef.current?.blur();
+      // An empty box closes (the public app's "cancel compose"); one holding a message stays open
+      // with it and only lets go of the focus.
+      if (!text.trim()) close();
+      else textRef.current?.blur();
       return;
     }
     if (e.key !== 'Enter' || e.nativeEvent.isComposing) return;
@@ -389,6 +402,37 @@ export function Compose({ accountId, defaultDestination, viewNarrowKey }: Compos
     () => (channelsState ? [...channelsState.subscriptions.values()] : []),
     [channelsState],
   );
+
+  /** Opens the box for `kind` (the bar's buttons), as a shortcut's request does. */
+  const openFor = (kind: 'reply' | 'channel' | 'dm') => {
+    if (kind === 'channel') setTopic('');
+    if (kind === 'dm') setRecipients([]);
+    handleRequest({ kind, seq: 0, route });
+  };
+  /** Closes the box; what it holds is kept as the destination's draft (saved now, not later). */
+  const close = () => {
+    stopTyping();
+    if (saveTimer.current) clearTimeout(saveTimer.current);
+    pendingSave.current?.();
+    completion.close();
+    setPreviewing(false);
+    setError(null);
+    setOpen(false);
+  };
+
+  if (!open) {
+    return (
+      <ClosedCompose
+        replyLabel={replyLabel(defaultDestination, channelsState, usersState, selfUserId)}
+        hasDraft={Boolean(text.trim())}
+        onReply={() => openFor('reply')}
+        onNewTopic={() => openFor('channel')}
+        onNewDirect={() => openFor('dm')}
+        dropHandlers={uploads.dropHandlers}
+        dragging={uploads.dragging}
+      />
+    );
+  }
   return (
     <form
       className={`compose${uploads.dragging ? ' dragging' : ''}`}
@@ -519,6 +563,15 @@ export function Compose({ accountId, defaultDestination, viewNarrowKey }: Compos
         />
         <button type="submit" disabled={tooLong || !text.trim()}>
           Send
+        </button>
+        <button
+          type="button"
+          className="compose-close icon-button"
+          aria-label="Close compose"
+          title="Close compose (Esc in an empty box)"
+          onClick={close}
+        >
+          <X aria-hidden size={16} />
         </button>
       </div>
       {error ? (

@@ -40,6 +40,11 @@ export const LOCAL_SHORTCUTS: readonly ShortcutInfo[] = [
     description: 'Pick the highlighted suggestion',
   },
   { keys: ['Esc'], group: 'Composing messages', description: 'Close the suggestions' },
+  {
+    keys: ['Esc'],
+    group: 'Composing messages',
+    description: 'Close an empty compose box (one with text keeps it as a draft)',
+  },
   // messages/MessageActions.tsx, views/ConversationSwitcher.tsx
   { keys: ['↑', '↓'], group: 'Menus', description: 'Move through a menu or list' },
   { keys: ['Enter'], group: 'Menus', description: 'Choose the highlighted item' },

@@ -1,6 +1,6 @@
 // Page helpers shared by the end-to-end tests: navigating to a conversation, composing, waiting for
 // messages. They use accessible names only (what a person or a screen reader sees).
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 /**
  * Opens a channel's feed through the search box: a click in the sidebar goes where the user's
@@ -42,9 +42,30 @@ export async function closeSettings(page: Page): Promise<void> {
   await settings.waitFor({ state: 'detached' });
 }
 
+/**
+ * The view's message box, opened first when the compose box is closed (as it starts, in the public
+ * web app's way: features/compose/ClosedCompose.tsx) with the bar's button for the conversation on
+ * screen.
+ */
+export async function composeBox(page: Page): Promise<Locator> {
+  const box = page.getByRole('textbox', { name: 'Message' });
+  const opener = page.getByTestId('compose-reply');
+  await box.or(opener).first().waitFor();
+  if (!(await box.count())) await opener.click();
+  await box.waitFor();
+  return box;
+}
+
+/** The compose box, open (a form) or closed (its bar): what the message list ends above. */
+export function composeArea(page: Page): Locator {
+  return page
+    .getByRole('form', { name: 'Compose' })
+    .or(page.getByRole('group', { name: 'Compose' }));
+}
+
 /** Types into compose and sends with the Send button (works whatever enter_sends is). */
 export async function send(page: Page, text: string): Promise<void> {
-  const box = page.getByRole('textbox', { name: 'Message' });
+  const box = await composeBox(page);
   await box.fill(text);
   await page.getByRole('button', { name: 'Send', exact: true }).click();
 }

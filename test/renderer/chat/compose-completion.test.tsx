@@ -3,6 +3,7 @@
 // the current conversation ranked first, and the topic field completed from the channel's topics.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { openCompose } from '../support/compose';
 import { Compose } from '../../../renderer/features/compose/Compose';
 import type { Destination } from '../../../renderer/features/compose/drafts';
 import type { RegisterResponse, UserGroup } from '../../../shared/api/types';
@@ -68,6 +69,7 @@ function renderCompose(
       <Compose accountId="a" defaultDestination={destination} />
     </Providers>,
   );
+  openCompose();
   const box = screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
   return { ...setup, box };
 }

@@ -5,6 +5,7 @@
 // editing; the server's refusal is shown. The topics offered after `#**general>` are the server's.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { openCompose } from '../support/compose';
 import { Compose } from '../../../renderer/features/compose/Compose';
 import { Providers, resetUi } from './harness';
 import { startLiveAccount, type LiveAccount } from './live-realm';
@@ -33,6 +34,7 @@ function renderCompose() {
       />
     </Providers>,
   );
+  openCompose();
   return screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
 }
 

@@ -74,12 +74,13 @@ describe('the compose box', () => {
         <View />
       </Providers>,
     );
-    const box = screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
     // As quote and reply does from another conversation: navigate, then request.
     await act(async () => {
       navigate({ kind: 'narrow', narrow: topicNarrow(GENERAL, 'plans') });
       requestCompose('quote', '> quoted text');
     });
+    // The request opens the closed box.
+    const box = screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
     expect(box.value).toContain('> quoted text');
   });
 
@@ -91,8 +92,9 @@ describe('the compose box', () => {
         <View />
       </Providers>,
     );
-    const box = screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
+    expect(screen.queryByRole('textbox', { name: 'Message' })).toBeNull();
     await act(async () => requestCompose('quote', '> here'));
+    const box = screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
     expect(box.value).toContain('> here');
   });
 });

@@ -1,10 +1,12 @@
-// Compose: Enter and Shift+Enter by the enter_sends setting, the server's length limit shown before
-// sending, local echo on send, and draft restore.
+// Compose: closed to a bar until asked for, Enter and Shift+Enter by the enter_sends setting, the
+// server's length limit shown before sending, local echo on send, and draft restore.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { openCompose } from '../support/compose';
 import { Compose } from '../../../renderer/features/compose/Compose';
+import type { Destination } from '../../../renderer/features/compose/drafts';
 import { uiStore } from '../../../renderer/store/ui-store';
-import { GENERAL, register, setupStore } from '../store/fixtures';
+import { EMMA, GENERAL, register, setupStore } from '../store/fixtures';
 import { installFakeApi, Providers, resetUi, type FakeApi } from './harness';
 
 let api: FakeApi;
@@ -42,6 +44,7 @@ function renderCompose(settings: { enter_sends: boolean; maxLength?: number }) {
       />
     </Providers>,
   );
+  openCompose();
   return { store, box: screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement };
 }
 
@@ -134,5 +137,75 @@ describe('Compose', () => {
     // Times and emoticons are not emoji names being typed.
     fireEvent.change(box, { target: { value: 'at 12:30', selectionStart: 8 } });
     expect(screen.queryByRole('listbox', { name: 'Emoji' })).toBeNull();
+  });
+});
+
+describe('the closed compose box', () => {
+  function renderClosed(destination: Destination | null) {
+    const { store } = setupStore({});
+    render(
+      <Providers store={store}>
+        <Compose accountId="a" defaultDestination={destination} />
+      </Providers>,
+    );
+  }
+  const messageBox = () => screen.queryByRole('textbox', { name: 'Message' });
+
+  it('starts as a bar naming the conversation, and its button opens the box there', async () => {
+    renderClosed({ type: 'stream', streamId: GENERAL, topic: 'plans' });
+    expect(messageBox()).toBeNull();
+    const reply = screen.getByTestId('compose-reply');
+    expect(reply.textContent).toBe('Message #general > plans');
+    fireEvent.click(reply);
+    const box = messageBox()!;
+    expect((screen.getByRole('combobox', { name: 'Topic' }) as HTMLInputElement).value).toBe(
+      'plans',
+    );
+    await waitFor(() => expect(document.activeElement).toBe(box));
+  });
+
+  it('names a direct conversation by its people', () => {
+    renderClosed({ type: 'private', to: [EMMA] });
+    expect(screen.getByTestId('compose-reply').textContent).toBe('Message Emma Member');
+  });
+
+  it('starts a new topic in the channel, or a new direct message, from the bar', async () => {
+    renderClosed({ type: 'stream', streamId: GENERAL, topic: 'plans' });
+    fireEvent.click(screen.getByRole('button', { name: 'New topic' }));
+    const topic = screen.getByRole('combobox', { name: 'Topic' }) as HTMLInputElement;
+    expect(topic.value).toBe('');
+    expect((screen.getByRole('combobox', { name: 'Channel' }) as HTMLSelectElement).value).toBe(
+      String(GENERAL),
+    );
+    await waitFor(() => expect(document.activeElement).toBe(topic));
+    fireEvent.keyDown(messageBox()!, { key: 'Escape' });
+    fireEvent.click(screen.getByRole('button', { name: 'New direct message' }));
+    expect(screen.getByRole('radio', { name: 'Direct message' }).getAttribute('aria-checked')).toBe(
+      'true',
+    );
+  });
+
+  it('closes on Esc when empty, and keeps what it holds as a draft when closed', async () => {
+    renderClosed({ type: 'stream', streamId: GENERAL, topic: 'plans' });
+    fireEvent.click(screen.getByTestId('compose-reply'));
+    fireEvent.keyDown(messageBox()!, { key: 'Escape' });
+    expect(messageBox()).toBeNull();
+
+    fireEvent.click(screen.getByTestId('compose-reply'));
+    fireEvent.change(messageBox()!, { target: { value: 'not finished' } });
+    // Esc with text lets go of the focus only.
+    fireEvent.keyDown(messageBox()!, { key: 'Escape' });
+    expect(messageBox()).not.toBeNull();
+    // Closing saves the draft at once (not after the typing delay) and says there is one.
+    fireEvent.click(screen.getByRole('button', { name: 'Close compose' }));
+    expect(messageBox()).toBeNull();
+    expect(api.saveDraft).toHaveBeenCalledTimes(1);
+    expect(api.saveDraft.mock.calls[0]![0]).toMatchObject({
+      draft: { type: 'stream', to: [GENERAL], topic: 'plans', content: 'not finished' },
+    });
+    expect(screen.getByTestId('compose-reply').textContent).toContain('Draft');
+    await act(async () => {});
+    fireEvent.click(screen.getByTestId('compose-reply'));
+    expect((messageBox() as HTMLTextAreaElement).value).toBe('not finished');
   });
 });

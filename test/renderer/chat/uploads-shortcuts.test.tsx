@@ -2,6 +2,7 @@
 // shortcuts (c, x, r, n, Ctrl+K, Esc).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { openCompose } from '../support/compose';
 import { Compose } from '../../../renderer/features/compose/Compose';
 import { uiStore } from '../../../renderer/store/ui-store';
 import { useShortcuts } from '../../../renderer/shell/shortcuts';
@@ -48,6 +49,7 @@ describe('Compose uploads', () => {
         />
       </Providers>,
     );
+    openCompose();
     const file = new File(['%PDF-1.4 ...'], 'plan.pdf', { type: 'application/pdf' });
     fireEvent.change(screen.getByLabelText('Attach files'), { target: { files: [file] } });
     return file;
