@@ -71,10 +71,16 @@ export interface UiState {
     | null;
 }
 
+/** Where a message goes: a channel's topic, or the people of a direct conversation. */
+export type ComposeDestination =
+  { type: 'stream'; streamId: number; topic: string } | { type: 'private'; to: number[] };
+
 export interface ComposeRequest {
   kind: 'channel' | 'dm' | 'reply' | 'quote';
   seq: number;
   text?: string;
+  /** A reply to a clicked message: its conversation (a box already holding text keeps its own). */
+  to?: ComposeDestination;
   /** The view it was made for (the route at the time): only that view's compose box takes it. */
   route: Route;
 }
@@ -219,10 +225,14 @@ export function leaveScreen(hasAccount: boolean): void {
  * navigation, it waits for the new view's compose box to show that view (its draft restored), so
  * the text is not wiped by the change of view.
  */
-export function requestCompose(kind: ComposeRequest['kind'], text?: string): void {
+export function requestCompose(
+  kind: ComposeRequest['kind'],
+  text?: string,
+  to?: ComposeDestination,
+): void {
   const { composeRequest, route } = uiStore.getState();
   const seq = (composeRequest?.seq ?? 0) + 1;
-  uiStore.setState({ composeRequest: { kind, seq, text, route } });
+  uiStore.setState({ composeRequest: { kind, seq, text, to, route } });
 }
 
 /**

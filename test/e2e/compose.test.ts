@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appSession, realmClient } from './support/app';
-import { composeBox, messageWithText, openTopic } from './support/ui';
+import { composeBox, messageWithText, openChannel, openTopic } from './support/ui';
 
 const SHOTS = join(tmpdir(), 'tributary-e2e-screenshots');
 mkdirSync(SHOTS, { recursive: true });
@@ -95,5 +95,45 @@ describe('compose', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => help.count()).toBe(0);
     await page.getByRole('heading', { name: '#general > compose typeahead' }).waitFor();
+  });
+
+  it('opens on a clicked message to reply in its conversation, not when text is selected', async () => {
+    const { page, realm } = session;
+    const sent = await realmClient(realm, 'emma').post('/messages', {
+      type: 'stream',
+      to: 'general',
+      topic: 'click to reply',
+      content: 'Click anywhere on this line to answer it',
+    });
+    expect(sent.status).toBe(200);
+    await openChannel(page, 'general');
+    // The newest message, at the end of the channel's feed.
+    await page.getByRole('list', { name: 'Messages' }).focus();
+    await page.keyboard.press('End');
+    const text = messageWithText(page, 'Click anywhere on this line').locator('.content p');
+    await text.waitFor();
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await page.getByTestId('compose-reply').waitFor();
+
+    // Selecting words to copy them ends with a click: no reply.
+    const area = (await text.boundingBox())!;
+    await page.mouse.move(area.x + 2, area.y + area.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(area.x + area.width - 2, area.y + area.height / 2, { steps: 5 });
+    await page.mouse.up();
+    expect(await page.evaluate(() => getSelection()?.toString() ?? '')).toContain('Click');
+    expect(await box.count()).toBe(0);
+
+    // (A click inside the selected words keeps them selected until after the click: cleared first.)
+    await page.evaluate(() => getSelection()?.removeAllRanges());
+    // A plain click: compose opens on the message's topic, and the view stays the channel's.
+    await text.click();
+    await box.waitFor();
+    expect(await page.getByRole('combobox', { name: 'Topic' }).inputValue()).toBe('click to reply');
+    await page.getByRole('heading', { name: '#general', exact: true }).waitFor();
+    await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
+    // Empty, Esc closes it again.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => box.count()).toBe(0);
   });
 });

@@ -72,6 +72,11 @@ export function Compose({ accountId, defaultDestination, viewNarrowKey }: Compos
     defaultDestination?.type === 'private' ? defaultDestination.to : [],
   );
   const [text, setText] = useState('');
+  /** The text as last rendered, for handlers made once (a request arriving from the store). */
+  const textNow = useRef(text);
+  useLayoutEffect(() => {
+    textNow.current = text;
+  }, [text]);
   const [error, setError] = useState<string | null>(null);
   const [previewing, setPreviewing] = useState(false);
   // Closed until asked for (a button of the bar, a shortcut, a reply or quote) or while it holds a
@@ -232,6 +237,15 @@ export function Compose({ accountId, defaultDestination, viewNarrowKey }: Compos
   const handleRequest = useCallback(
     (request: ComposeRequest) => {
       setOpen(true);
+      // A clicked message's conversation, unless the box holds a message being written.
+      if (request.to && !textNow.current.trim()) {
+        const to = request.to;
+        setMode(to.type);
+        if (to.type === 'stream') {
+          setStreamId(to.streamId);
+          setTopic(to.topic);
+        } else setRecipients(to.to);
+      }
       if (request.kind === 'dm') {
         setMode('private');
         setTimeout(() => document.getElementById('compose-recipients')?.focus(), 0);

@@ -1,9 +1,9 @@
 // Drafts are kept by main (on disk, synced with the server). Compose finds the draft of the
 // conversation it shows, and saves as the user types.
 import type { DraftBody, LocalDraft } from '../../../shared/ipc/drafts';
+import type { ComposeDestination } from '../../store/ui-store';
 
-export type Destination =
-  { type: 'stream'; streamId: number; topic: string } | { type: 'private'; to: number[] };
+export type Destination = ComposeDestination;
 
 export function draftBodyFor(dest: Destination | null, content: string): DraftBody {
   if (!dest) return { type: '', to: [], topic: '', content };

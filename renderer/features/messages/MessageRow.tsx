@@ -1,7 +1,13 @@
 // One message in the list: recipient header when the conversation changes, sender line when the
 // sender changes, the sanitized body, markers (edited, moved, starred), reactions and actions.
 import { memo, useMemo, useState, type MouseEvent, type Ref } from 'react';
-import { useChatStore, useIsUserMuted, useMessage, useUser } from '../../store/hooks';
+import {
+  useChatStore,
+  useChatStoreApi,
+  useIsUserMuted,
+  useMessage,
+  useUser,
+} from '../../store/hooks';
 import type { User } from '../../../shared/api/types';
 import { dayLabel, formatDateTime, formatTime, localDay } from '../../lib/format';
 import { mediaUrl } from '../../bridge/media';
@@ -19,7 +25,8 @@ import { withoutMeCommand } from './me-message';
 import { withWidget } from './widgets/MessageWidget';
 import { PresenceDot } from '../people/PresenceDot';
 import { sanitizeMessageHtml } from '../../lib/sanitize';
-import type { SearchMatch } from '../../store';
+import { isReplyClick, replyToClickedMessage } from './click-to-reply';
+import { selectActiveAccount, type SearchMatch } from '../../store';
 import { MeetingCards } from '../meetings/MeetingCards';
 import { linkedUploadPaths, mayLinkMeeting } from '../meetings/meeting-links';
 
@@ -129,6 +136,8 @@ export const MessageRow = memo(function MessageRow({
   const sender = useUser(message?.sender_id ?? -1);
   const [showHistory, setShowHistory] = useState(false);
   const editing = useUi((s) => s.editingMessageId === id);
+  // Read when a click replies (no subscription per row).
+  const store = useChatStoreApi();
   // A muted sender's message is collapsed, as in the public web app, until revealed here.
   const senderMuted = useIsUserMuted(message?.sender_id ?? -1);
   const [revealed, setRevealed] = useState(false);
@@ -252,7 +261,13 @@ export const MessageRow = memo(function MessageRow({
         />
       ) : null}
       {newDay ? <DateSeparator timestamp={message.timestamp} /> : null}
-      <div className={`message${grouped ? ' grouped' : ''}${message.is_me_message ? ' me' : ''}`}>
+      <div
+        className={`message${grouped ? ' grouped' : ''}${message.is_me_message ? ' me' : ''}`}
+        onClick={(e) => {
+          if (!hidden && !editing && isReplyClick(e))
+            replyToClickedMessage(message, selectActiveAccount(store.getState())?.selfUserId ?? 0);
+        }}
+      >
         {grouped ? (
           <div className="gutter" />
         ) : (
