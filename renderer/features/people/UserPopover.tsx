@@ -5,10 +5,10 @@
 // was opened from.
 import { useMemo, useState } from 'react';
 import { useChatStore, useIsUserMuted, useUser, useUserStatus } from '../../store/hooks';
-import { dmNarrow } from '../../../shared/narrow';
 import { localTimeIn } from '../../lib/format';
 import { api, errorText } from '../../bridge/api';
 import { navigate, requestCompose, uiStore } from '../../store/ui-store';
+import { startDirectMessage } from './start-direct-message';
 import { PresenceDot } from './PresenceDot';
 import { RoleAndStatus } from './UserProfile';
 import { Popover } from '../../lib/ui/Popover';
@@ -95,10 +95,7 @@ export function UserPopover({ userId, anchor }: { userId: number; anchor: Popove
         >
           View profile
         </button>
-        <button
-          type="button"
-          onClick={closeAnd(() => navigate({ kind: 'narrow', narrow: dmNarrow([userId]) }))}
-        >
+        <button type="button" onClick={closeAnd(() => startDirectMessage(userId))}>
           Send direct message
         </button>
         <button

@@ -4,11 +4,11 @@ import { DialogClose, ModalDialog } from '../../lib/ui/Dialog';
 import { useQuery } from '@tanstack/react-query';
 import { useChatStore, useUser, useUserStatus } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
-import { dmNarrow } from '../../../shared/narrow';
 import { localTimeIn, roleName } from '../../lib/format';
 import { sanitizeMessageHtml } from '../../lib/sanitize';
 import { api } from '../../bridge/api';
-import { navigate, uiStore } from '../../store/ui-store';
+import { uiStore } from '../../store/ui-store';
+import { startDirectMessage } from './start-direct-message';
 import { Emoji } from '../emoji/Emoji';
 import type { User, UserStatus } from '../../../shared/api/types';
 import { profileFieldRows } from './profile-fields';
@@ -105,7 +105,7 @@ export function UserProfile({ accountId, userId }: { accountId: string; userId: 
         type="button"
         onClick={() => {
           close();
-          navigate({ kind: 'narrow', narrow: dmNarrow([user.user_id]) });
+          startDirectMessage(user.user_id);
         }}
       >
         Send direct message
