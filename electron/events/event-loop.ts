@@ -84,7 +84,11 @@ export const FETCHED_STATE_TYPES: readonly string[] = [
 export const DEFAULT_REGISTER_PARAMS: RegisterParams = {
   fetch_event_types: [...FETCHED_STATE_TYPES],
   apply_markdown: true,
-  client_gravatar: false,
+  // The server leaves out the URL of every avatar hosted by the external avatar service (a
+  // "client computes it" null): 0.87 MB of a 10,000-user organization's 6.67 MB register. The
+  // page shows only avatars the realm serves (renderer/bridge/media.ts refuses other hosts), so
+  // those users showed initials before and still do; uploaded avatars still come as URLs.
+  client_gravatar: true,
   include_subscribers: true,
   slim_presence: true,
   client_capabilities: CLIENT_CAPABILITIES,

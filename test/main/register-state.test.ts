@@ -2,12 +2,17 @@
 // `streams`, which repeats the channels of subscriptions, unsubscribed and never_subscribed. Against
 // the real local realm server: nothing else the full register holds is missing, and those three
 // lists (what renderer/store/slices/channels.ts reads) hold every channel of `streams`, each with
-// the same channel fields.
+// the same channel fields. It asks the server to leave out the external avatar service's URLs
+// (client_gravatar): every user's avatar still shows as it did with the URLs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../shared/api/endpoints';
 import { ApiClient } from '../../electron/api/client';
 import { DEFAULT_REGISTER_PARAMS } from '../../electron/events/event-loop';
 import { startTestServer, type TestServer } from '../support/server';
+import { encodePng } from '../../server/seed/png';
+import { mediaUrl } from '../../renderer/bridge/media';
+import { normalizeUser } from '../../renderer/store/slices/users';
+import type { WireUser } from '../../shared/api/types';
 
 describe("the event loop's register", () => {
   let realm: TestServer;
@@ -26,6 +31,30 @@ describe("the event loop's register", () => {
     });
     return client.call(endpoints.register, params);
   };
+
+  it('leaves out external avatar URLs, and every avatar shows as it did', async () => {
+    // One user with an uploaded avatar: the realm serves it, so it still comes as a URL.
+    const png = encodePng(8, 8, () => [0, 128, 255, 255]);
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'me.png');
+    expect((await realm.client('emma').multipart('/users/me/avatar', form)).status).toBe(200);
+    const withUrls = await register('dev', { ...DEFAULT_REGISTER_PARAMS, client_gravatar: false });
+    const trimmed = await register('dev', DEFAULT_REGISTER_PARAMS);
+    const byId = (users: WireUser[]) => new Map(users.map((u) => [u.user_id, u]));
+    const before = byId(withUrls.realm_users);
+    const after = byId(trimmed.realm_users);
+    expect([...after.keys()]).toEqual([...before.keys()]);
+    // What the page shows for a user (renderer/features/messages/MessageRow.tsx, avatarSource).
+    const loc = { protocol: 'http:' } as Location;
+    const shown = (user: WireUser) => {
+      const url = normalizeUser(user).avatar_url;
+      return url ? mediaUrl('account', url, loc) : null;
+    };
+    const nulls = [...after.values()].filter((u) => u.avatar_url === null);
+    expect(nulls.length).toBeGreaterThan(0);
+    expect([...after.values()].filter((u) => shown(u) !== null).length).toBeGreaterThan(0);
+    for (const [id, user] of after) expect(shown(user), `user ${id}`).toBe(shown(before.get(id)!));
+  });
 
   it.each(['dev', 'guest'] as const)(
     'leaves out streams and nothing else, and the store has every channel (%s)',
