@@ -122,7 +122,8 @@ export function restartSpreadFor(site: string): number {
 }
 
 export interface EventLoopCallbacks {
-  onSnapshot(queueId: string, register: RegisterResponse): void;
+  /** `json`: the register's text as the server sent it (main need not serialize it again). */
+  onSnapshot(queueId: string, register: RegisterResponse, json?: string): void;
   onEvents(queueId: string, events: ServerEvent[]): void;
   onState(state: ConnectionState): void;
 }
@@ -270,11 +271,13 @@ export class EventLoop {
     logTiming('register-sent');
     this.registering = true;
     this.registerSentAt = (this.options.now ?? Date.now)();
+    let json: string | undefined;
     const register = await this.options.client
       .call(endpoints.register, this.options.registerParams ?? DEFAULT_REGISTER_PARAMS, {
         signal,
         retry: false,
         waitOnRateLimit: false,
+        onText: (text) => (json = text),
       })
       .finally(() => (this.registering = false));
     logTiming('register-received');
@@ -286,7 +289,7 @@ export class EventLoop {
     this.lastEventId = register.last_event_id;
     this.register = register;
     this.attempt = 0;
-    this.options.onSnapshot(register.queue_id, register);
+    this.options.onSnapshot(register.queue_id, register, json);
     // A fresh queue has nothing buffered; the first poll can block.
     this.recovering = false;
     this.setState({ status: 'live', queueId: register.queue_id });
