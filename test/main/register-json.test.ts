@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { SnapshotMessage } from '../../shared/ipc/contract';
+import type { SnapshotMessage } from '../../shared/ipc/accounts';
 import { startTestServer, type TestServer } from '../support/server';
 import { eventually } from './support/harness';
 import { bothTransports, type TransportUnderTest } from './support/transports';
