@@ -20,7 +20,9 @@
 // BENCH_PROFILE=DIR writes CPU profiles of the first launch's page and of the event pass,
 // BENCH_STEADY=events,filter,search picks the steady-state passes (all by default),
 // BENCH_TIMEOUT_MS=N gives a launch longer than 120 s to paint the Inbox (a loaded machine),
-// BENCH_APP=DIR launches another built tree's `npm start` (a scratch worktree of main: "before").
+// BENCH_APP=DIR launches another built tree's `npm start` (a scratch worktree of main: "before"),
+// BENCH_MOMENTS=1 prints every moment of each launch (launcher, realm, main, page) on the page's
+// clock, BENCH_CPU_PROF=DIR writes a CPU profile of each launch's launcher process (main).
 //
 // In-run reference (bench/startup/floor.ts): before each run's launches, a bare server and a one-row
 // page launched and timed the same way; the Inbox figures are also given as their distance above it.
@@ -98,6 +100,9 @@ function startApp(dataDir: string): Promise<Launch> {
   const child = spawn(
     process.execPath,
     [
+      ...(process.env.BENCH_CPU_PROF
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+        : []),
       join(APP_ROOT, 'scripts/launch.mjs'),
       '--browser',
       '--no-open',
@@ -305,7 +310,21 @@ async function openOnInbox(
     registerSentVsPageMs: registerSent - marks.timeOrigin,
     paintVsPageMs: painted - marks.timeOrigin,
   };
+  if (process.env.BENCH_MOMENTS) printMoments(launch, marks);
   return { page, figures, cdp };
+}
+
+/** BENCH_MOMENTS=1: every moment main, the launcher and the realm printed, and the page's marks, on the page's clock. */
+function printMoments(launch: Launch, marks: Record<string, number>): void {
+  const moments = [
+    ...[...launch.timings].map(([name, at]) => [`main ${name}`, at] as const),
+    ...Object.entries(marks)
+      .filter(([name]) => name !== 'timeOrigin')
+      .map(([name, at]) => [`page ${name}`, at] as const),
+    ['npm start', launch.startedAt] as const,
+  ].sort((a, b) => a[1] - b[1]);
+  for (const [name, at] of moments)
+    console.log(`    ${Math.round(at - marks.timeOrigin)}\t${name}`);
 }
 
 async function saveProfile(cdp: CDPSession, name: string): Promise<void> {

@@ -36,6 +36,8 @@ export interface CallOptions {
   retry?: boolean;
   /** false: surface a 429 at once (the event loop shows its own backoff state). Default true. */
   waitOnRateLimit?: boolean;
+  /** Given the body's text as the server sent it, when the call succeeds (see session.onSnapshot). */
+  onText?: (text: string) => void;
 }
 
 export function normalizeSite(site: string): string {
@@ -190,7 +192,9 @@ export class ApiClient {
       { method: endpoint.method, headers, body: hasBody ? encoded.toString() : undefined },
       callOptions,
     );
-    return this.answerOf(response, text) as never;
+    const answer = this.answerOf(response, text);
+    callOptions.onText?.(text);
+    return answer as never;
   }
 
   /**

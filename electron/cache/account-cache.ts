@@ -172,13 +172,14 @@ export class AccountCache {
    * queued events still change the messages; and since events between two queues are lost, no
    * conversation is known complete up to its newest message any more.
    */
-  saveSnapshot(snapshot: SnapshotMessage): void {
+  /** `json`: the snapshot's JSON when the caller has it already (a register's text). */
+  saveSnapshot(snapshot: SnapshotMessage, json?: string): void {
     if (this.closed) return;
     this.preloaded = null;
     const queued = this.pending;
     this.pending = [];
     this.cancelTimer();
-    const sealed = this.cipher.seal(JSON.stringify(snapshot), 'meta:snapshot');
+    const sealed = this.cipher.seal(json ?? JSON.stringify(snapshot), 'meta:snapshot');
     this.db.transaction(() => {
       applyEvents(this.store, queued, this.applyContext);
       this.store.closeOpenSpans();

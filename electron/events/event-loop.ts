@@ -84,7 +84,11 @@ export const FETCHED_STATE_TYPES: readonly string[] = [
 export const DEFAULT_REGISTER_PARAMS: RegisterParams = {
   fetch_event_types: [...FETCHED_STATE_TYPES],
   apply_markdown: true,
-  client_gravatar: false,
+  // The server leaves out the URL of every avatar hosted by the external avatar service (a
+  // "client computes it" null): 0.87 MB of a 10,000-user organization's 6.67 MB register. The
+  // page shows only avatars the realm serves (renderer/bridge/media.ts refuses other hosts), so
+  // those users showed initials before and still do; uploaded avatars still come as URLs.
+  client_gravatar: true,
   include_subscribers: true,
   slim_presence: true,
   client_capabilities: CLIENT_CAPABILITIES,
@@ -118,7 +122,8 @@ export function restartSpreadFor(site: string): number {
 }
 
 export interface EventLoopCallbacks {
-  onSnapshot(queueId: string, register: RegisterResponse): void;
+  /** `json`: the register's text as the server sent it (main need not serialize it again). */
+  onSnapshot(queueId: string, register: RegisterResponse, json?: string): void;
   onEvents(queueId: string, events: ServerEvent[]): void;
   onState(state: ConnectionState): void;
 }
@@ -266,11 +271,13 @@ export class EventLoop {
     logTiming('register-sent');
     this.registering = true;
     this.registerSentAt = (this.options.now ?? Date.now)();
+    let json: string | undefined;
     const register = await this.options.client
       .call(endpoints.register, this.options.registerParams ?? DEFAULT_REGISTER_PARAMS, {
         signal,
         retry: false,
         waitOnRateLimit: false,
+        onText: (text) => (json = text),
       })
       .finally(() => (this.registering = false));
     logTiming('register-received');
@@ -282,7 +289,7 @@ export class EventLoop {
     this.lastEventId = register.last_event_id;
     this.register = register;
     this.attempt = 0;
-    this.options.onSnapshot(register.queue_id, register);
+    this.options.onSnapshot(register.queue_id, register, json);
     // A fresh queue has nothing buffered; the first poll can block.
     this.recovering = false;
     this.setState({ status: 'live', queueId: register.queue_id });

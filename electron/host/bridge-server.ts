@@ -10,7 +10,7 @@ import type { ClientFrame, HostFrame } from '../../shared/ipc/wire';
 import { BRIDGE_PATH, FILE_HEADER_BYTES, MEDIA_COOKIE } from '../../shared/ipc/wire';
 import { IpcCodes } from '../../shared/ipc/errors';
 import type { Dispatch } from '../ipc/dispatch';
-import { stringifyWithRawJson } from '../ipc/raw-json';
+import { knownJsonOf, stringifyWithRawJson } from '../ipc/raw-json';
 import type { PushHub } from '../push-hub';
 import type { FileIntake } from '../uploads/intake';
 import type { MediaCredential } from './media-credential';
@@ -49,7 +49,11 @@ export class BridgeServer {
   constructor(private readonly options: BridgeServerOptions) {
     mkdirSync(options.tempDir, { recursive: true, mode: 0o700 });
     this.unsubscribe = options.hub.subscribe((channel, payload) => {
-      const frame = JSON.stringify({ t: 'push', channel, payload } satisfies HostFrame);
+      const json = knownJsonOf(payload);
+      const frame =
+        json === undefined
+          ? JSON.stringify({ t: 'push', channel, payload } satisfies HostFrame)
+          : `{"t":"push","channel":${JSON.stringify(channel)},"payload":${json}}`;
       for (const socket of this.wss.clients)
         if (socket.readyState === socket.OPEN) socket.send(frame);
     });

@@ -65,3 +65,26 @@ export function parseRawJson(value: unknown): unknown {
   if (!entries.some(([, v]) => v instanceof RawJson)) return value;
   return Object.fromEntries(entries.map(([k, v]) => [k, v instanceof RawJson ? v.toJSON() : v]));
 }
+
+/** JSON already made for a value, while a push of it runs (withKnownJson). */
+const knownJson = new WeakMap<object, string>();
+
+/**
+ * Runs `use` (a push) with `json` known as `value`'s JSON, so the bridge splices it into its frame
+ * (knownJsonOf) instead of serializing `value` again: a large organization's register, which
+ * main has as the server's text. Known only meanwhile, so main keeps no second copy of it. The
+ * value must be what the JSON says.
+ */
+export function withKnownJson<T>(value: object, json: string, use: () => T): T {
+  knownJson.set(value, json);
+  try {
+    return use();
+  } finally {
+    knownJson.delete(value);
+  }
+}
+
+/** The JSON known for `value` while a push of it runs (withKnownJson), if any. */
+export function knownJsonOf(value: unknown): string | undefined {
+  return typeof value === 'object' && value !== null ? knownJson.get(value) : undefined;
+}

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
 import { registerQueue } from '../support/events';
+import { allUserRows, getUserRow } from '../../server/resources/users/users-store';
 
 let server: TestServer;
 
@@ -13,6 +14,16 @@ afterAll(async () => {
 });
 
 describe('reading users', () => {
+  it('reads every user row with each column in its place', () => {
+    const db = server.server.db;
+    const rows = allUserRows(db);
+    expect(rows.map((r) => r.id)).toEqual([...rows.map((r) => r.id)].sort((a, b) => a - b));
+    expect(rows.length).toBe(
+      db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM users').get()!.n,
+    );
+    for (const row of rows) expect(row).toEqual(getUserRow(db, row.id));
+  });
+
   it('GET /users lists every user with the 2.3 fields', async () => {
     const res = await server.client('dev').get('/users');
     expect(res.status).toBe(200);
