@@ -75,6 +75,7 @@ const BENCHES = {
   startup: PAGE,
   'startup-cache': PAGE,
   'startup-trace': PAGE,
+  'startup-chunk': PAGE,
   large: PAGE,
   'offline-search': SERVER,
   sync: SERVER,

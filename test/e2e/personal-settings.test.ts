@@ -79,9 +79,21 @@ async function shoot(name: string): Promise<void> {
 
 describe('personal settings', () => {
   it('lists the personal screens as the public web app groups them', async () => {
+    // Settings' stylesheets come with Settings, not with the chat's first screen; then they apply.
+    const settingsRules = () =>
+      page().evaluate(() =>
+        [...document.styleSheets].some((sheet) =>
+          [...sheet.cssRules].some(
+            (rule) => rule instanceof CSSStyleRule && rule.selectorText.includes('.settings-nav'),
+          ),
+        ),
+      );
+    expect(await settingsRules()).toBe(false);
     await page().getByRole('banner').getByRole('button', { name: 'Settings' }).click();
     const nav = page().getByRole('navigation', { name: 'Settings sections' });
     await nav.waitFor();
+    expect(await settingsRules()).toBe(true);
+    expect(await nav.evaluate((el) => getComputedStyle(el).flexBasis)).toBe('220px');
     const names = await nav
       .locator('.settings-nav-group')
       .first()

@@ -2,6 +2,8 @@
 // for a subscribed channel, the personal settings (colour, pin, mute, notification overrides) and
 // the subscribers tab with "Add subscribers". Each change is one POST
 // /users/me/subscriptions/properties; what shows comes back from the subscription update event.
+// Its sections are styled as settings' (the channel browser opens it outside Settings).
+import '../../styles/settings.css';
 import { useEffect, useRef, useState } from 'react';
 import type { Subscription, UserSettings } from '../../../shared/api/types';
 import { channelNarrow } from '../../../shared/narrow';

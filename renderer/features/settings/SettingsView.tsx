@@ -1,5 +1,8 @@
 // Settings: a navigation of personal and organization screens beside the chosen one, as in the
 // public web app's settings overlay. Which screens exist is sections.ts.
+// Settings' stylesheets load with this screen, not with the app's first one (shell/styles.ts).
+import '../../styles/settings.css';
+import '../../styles/settings-admin-extras.css';
 import { useChatStore } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import { replaceRoute } from '../../store/ui-store';
