@@ -27,8 +27,6 @@ export interface ForkRealmOptions {
 export function forkRealmProcess(
   options: Omit<ForkRealmOptions, 'config'> & {
     config: RealmProcessConfig | MakeDemoTemplateConfig;
-    /** Fork at the app's priority, not REALM_NICENESS: the caller lowers it later. */
-    bootAtAppPriority?: boolean;
   },
 ): ChildProcess;
 

@@ -50,21 +50,8 @@ const NODE_FLAGS = ['--max-semi-space-size=32', '--expose-gc'];
  */
 export const SERVER_ENV = Object.freeze({ MALLOC_ARENA_MAX: '2' });
 
-/** Lowers a running child to REALM_NICENESS (raising niceness is always allowed). */
-function lowerPriority(child) {
-  if (child.pid === undefined) return;
-  try {
-    setPriority(child.pid, REALM_NICENESS);
-  } catch {
-    // Not permitted, not supported here, or already gone: it runs at the app's priority.
-  }
-}
-
-/**
- * Forks the realm's process with `config` (messages.ts's RealmProcessConfig), below the app's
- * priority unless `bootAtAppPriority` (then the caller lowers it when its boot is done).
- */
-export function forkRealmProcess({ root, nodePath, config, bootAtAppPriority = false }) {
+/** Forks the realm's process with `config` (messages.ts's RealmProcessConfig), below the app's priority. */
+export function forkRealmProcess({ root, nodePath, config }) {
   const entry = realmProcessEntry(root);
   // The build's demo realm goes with its bundle: the child uses it only if that bundle made it.
   const demoTemplate = entry.bundle
@@ -79,7 +66,13 @@ export function forkRealmProcess({ root, nodePath, config, bootAtAppPriority = f
     env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', ...SERVER_ENV },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  if (!bootAtAppPriority) lowerPriority(child);
+  if (child.pid !== undefined) {
+    try {
+      setPriority(child.pid, REALM_NICENESS);
+    } catch {
+      // Not permitted or not supported here: the server runs at the app's priority.
+    }
+  }
   return child;
 }
 
@@ -93,16 +86,7 @@ function sameConfig(a, b) {
  * nothing it says before then is lost. One at a time: the launch's own.
  */
 export function forkRealmEarly(options) {
-  // A first launch's window waits for this realm to listen, so its boot is the first screen's
-  // path: at niceness 10 it lost the two cores to the browser starting beside it
-  // (docs/benchmarks.md, start-up, ninth pass). Once it listens it goes below the app's priority.
-  const child = forkRealmProcess({ ...options, bootAtAppPriority: true });
-  const lowerOnListening = (message) => {
-    if (message?.type !== 'listening') return;
-    child.off('message', lowerOnListening);
-    lowerPriority(child);
-  };
-  child.on('message', lowerOnListening);
+  const child = forkRealmProcess(options);
   const held = [];
   const hold = (event) => {
     const listener = (...args) => held.push([event, args]);

@@ -79,9 +79,6 @@ describe('the local realm server process supervisor', () => {
     const started = realm.start();
     const pid = realm.pid;
     expect(pid).toBeDefined();
-    // A returning launch's realm boots below the app's priority from its fork: nothing on the
-    // first screen waits for it.
-    expect(getPriority(pid!)).toBe(REALM_NICENESS);
     await realm.stop();
     expect(await started).toEqual({ state: 'stopped' });
     expect(seen.map((s) => s.state)).not.toContain('failed');
@@ -150,15 +147,11 @@ describe('the local realm server process supervisor', () => {
         root,
         config: { dataDir: firstLaunch, port: 0, seed: 'demo' },
       });
-      // The first launch's window waits for it: it boots at the app's priority, and goes below
-      // it once it listens.
-      expect(getPriority(early.pid!)).toBe(getPriority());
       // It listens (and says so) before the supervisor exists.
       const said = await new Promise<{ type: string; url?: string }>((resolve) =>
         early.once('message', resolve),
       );
       expect(said.type).toBe('listening');
-      expect(getPriority(early.pid!)).toBe(REALM_NICENESS);
       const { realm, seen } = supervise({ dataDir: firstLaunch });
       expect(await realm.start()).toEqual({ state: 'running', url: said.url });
       expect(realm.pid).toBe(early.pid);
