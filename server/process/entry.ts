@@ -5,6 +5,7 @@
 // and stops when told to (SIGTERM, SIGINT) or when the parent is gone (the IPC channel closes).
 import { createRealmServer, type RealmServer } from '../app';
 import { copyDemoTemplate, makeDemoTemplate } from '../seed/template';
+import { loadSharp } from '../uploads/sharp';
 import type { MakeDemoTemplateConfig, RealmProcessConfig, RealmProcessMessage } from './messages';
 import { logRealmTiming } from './timing';
 
@@ -61,6 +62,11 @@ async function main(): Promise<void> {
   }
   logRealmTiming('realm-listening');
   await tell({ type: 'listening', url: server.url, port: server.port });
+  // Loaded after the first screen's requests (a sign-in and its register come within a second of
+  // listening), by then below the app's priority: the first image upload does not wait for it.
+  setTimeout(() => void loadSharp().catch(() => {}), WARM_AFTER_LISTENING_MS).unref();
 }
+
+const WARM_AFTER_LISTENING_MS = 5000;
 
 void main();

@@ -8,7 +8,8 @@
 // gets no preview, as there). Decoding is libvips through `sharp`, on its own thread pool.
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
+import { loadSharp } from './sharp';
 import type { Db } from '../db';
 import { isWellFormedPathId } from './storage';
 
@@ -42,10 +43,6 @@ const THUMBNAILED_TYPES = new Set([
 /** Decompression bombs: the public server's limits (about a quarter GiB of 24-bit pixels). */
 const MAX_PIXELS = 90_000_000;
 const MAX_ANIMATED_PIXELS = MAX_PIXELS / 3;
-
-// One image at a time on a two-core machine shared with the event loop; no cache of decoded images.
-sharp.concurrency(1);
-sharp.cache(false);
 
 /** What the Markdown renderer needs to write an uploaded image's preview. */
 export interface UploadImagePreview {
@@ -124,6 +121,7 @@ export class UploadThumbnails {
     if (!THUMBNAILED_TYPES.has(contentType)) return false;
     let meta: Metadata;
     try {
+      const sharp = await loadSharp();
       meta = await sharp(filePath, { limitInputPixels: MAX_PIXELS }).metadata();
     } catch {
       return false;
@@ -198,6 +196,7 @@ export class UploadThumbnails {
   }
 
   private async writeFormats(row: ImageRow, source: string): Promise<void> {
+    const sharp = await loadSharp();
     for (const format of formatsFor(row)) {
       const target = this.formatPath(row.path_id, format);
       if (!target) throw new Error(`invalid path_id ${row.path_id}`);

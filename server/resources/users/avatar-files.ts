@@ -5,10 +5,10 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import type { MultipartFile } from '@fastify/multipart';
 import type { RealmContext } from '../../realm/context';
 import { ApiError, badRequest } from '../../http/errors';
+import { loadSharp } from '../../uploads/sharp';
 import { REALM_ID } from '../../uploads/storage';
 import { activeUserIds, avatarUrl, getUserRow } from './users-store';
 
@@ -39,6 +39,7 @@ const SIZES = { small: 100, medium: 500 } as const;
  * its organization icon size, by default), as PNG; an image that is not one decodes to BAD_IMAGE.
  */
 export async function squarePng(image: Buffer, size: number = SIZES.small): Promise<Buffer> {
+  const sharp = await loadSharp();
   try {
     // The first frame only: an animated avatar would move in every message row.
     return await sharp(image, { animated: false, limitInputPixels: 50_000_000 })

@@ -5,7 +5,10 @@
 // undici's request rather than fetch: fetch refuses the ports the browsers block (6000, 6667,
 // ...), where a bot server may well listen, and follows the process's global dispatcher (the
 // desktop shell's proxy); a webhook call goes straight to the URL its bot's owner gave.
-import { Agent, errors, request as httpRequest } from 'undici';
+//
+// undici is imported on the first call, not with the server: evaluating it was about 18 ms of a
+// first launch's boot to listening, which the window waits for, and most realms never call a bot.
+import type { Agent } from 'undici';
 import type { WebhookRequest } from './outgoing-payload';
 
 export type CallOutcome =
@@ -23,13 +26,32 @@ export interface CallLimits {
 
 class AnswerTooLarge extends Error {}
 
-/** The connections of one delivery worker; destroyed with it, so shutdown never waits on them. */
-export function webhookAgent(): Agent {
-  return new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 30_000 });
+type Undici = typeof import('undici');
+let undici: Promise<Undici> | null = null;
+const loadUndici = () => (undici ??= import('undici'));
+
+/** The connections of one delivery worker, made at its first call; destroyed with it. */
+export class WebhookAgent {
+  private agent: Promise<Agent> | null = null;
+  private destroyed = false;
+
+  get(): Promise<Agent> {
+    this.agent ??= loadUndici().then(
+      ({ Agent }) => new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 30_000 }),
+    );
+    return this.agent;
+  }
+
+  /** So shutdown never waits on its connections. */
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    void this.agent?.then((agent) => agent.destroy()).catch(() => {});
+  }
 }
 
 /** Errors of the connection itself: refused, reset, unresolvable, closed early. */
-function isConnectionError(error: unknown): boolean {
+function isConnectionError(error: unknown, { errors }: Undici): boolean {
   if (error instanceof errors.SocketError || error instanceof errors.ConnectTimeoutError)
     return true;
   const code = (error as { code?: unknown }).code;
@@ -40,16 +62,17 @@ function isConnectionError(error: unknown): boolean {
 
 /** Posts the request to url through agent; `stop` aborts it (server shutdown). Never throws. */
 export async function callWebhook(
-  agent: Agent,
+  agent: WebhookAgent,
   url: string,
   call: WebhookRequest,
   limits: CallLimits,
   stop: AbortSignal,
 ): Promise<CallOutcome> {
   const timeout = AbortSignal.timeout(limits.timeoutMs);
+  const lib = await loadUndici();
   try {
-    const response = await httpRequest(url, {
-      dispatcher: agent,
+    const response = await lib.request(url, {
+      dispatcher: await agent.get(),
       method: 'POST',
       headers: call.headers,
       body: call.body,
@@ -79,7 +102,7 @@ export async function callWebhook(
     if (stop.aborted) return { kind: 'aborted' };
     if (timeout.aborted) return { kind: 'timeout' };
     if (error instanceof AnswerTooLarge) return { kind: 'too_large' };
-    if (isConnectionError(error)) return { kind: 'connection' };
+    if (isConnectionError(error, lib)) return { kind: 'connection' };
     return { kind: 'error', error: error instanceof Error ? error : new Error(String(error)) };
   }
 }

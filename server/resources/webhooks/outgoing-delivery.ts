@@ -40,7 +40,7 @@ import {
   type WebhookTrigger,
 } from './outgoing-queue';
 import { buildWebhookRequest, readWebhookAnswer } from './outgoing-payload';
-import { callWebhook, webhookAgent, type CallOutcome } from './outgoing-call';
+import { callWebhook, WebhookAgent, type CallOutcome } from './outgoing-call';
 
 interface DeliveryRow {
   id: number;
@@ -61,7 +61,7 @@ const MAX_WAIT_MS = 60 * 60 * 1000;
 class DeliveryWorker {
   private stopped = false;
   private readonly abort = new AbortController();
-  private readonly agent = webhookAgent();
+  private readonly agent = new WebhookAgent();
   private readonly inFlight = new Set<number>();
   private readonly perBot = new Map<number, number>();
   private timer: NodeJS.Timeout | undefined;
@@ -88,7 +88,7 @@ class DeliveryWorker {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.abort.abort();
-    void this.agent.destroy().catch(() => {});
+    this.agent.destroy();
   }
 
   /** Resolves once every call has settled (tests and benches wait for quiet). */
