@@ -3,10 +3,13 @@
 // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") is passed to node to
 // profile the server; BENCH_SERVER_ARGS (e.g. "--poll-coalesce-ms 30") is
 // passed to the CLI, to compare settings. BENCH_HEAP_SNAPSHOTS=DIR lets the bench ask the server
-// for heap snapshots written there (server-memory.ts).
+// for heap snapshots written there (server-memory.ts). BENCH_SERVER_STDOUT=FILE keeps the server's
+// standard output there, where V8's own traces go (e.g. BENCH_SERVER_NODE_ARGS=--trace-gc-nvp, which
+// says per scavenge how much survived and was promoted); V8 buffers it, so the last seconds before
+// the server is stopped may be missing.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HEAP_SNAPSHOT_DIR } from './server-memory';
@@ -58,8 +61,18 @@ export async function startServerProcess(
     // The environment the app's supervisor gives the server (server/process/supervisor.ts).
     { cwd, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...SERVER_ENV } },
   );
+  if (process.env.BENCH_SERVER_STDOUT) {
+    child.stdout!.pipe(createWriteStream(process.env.BENCH_SERVER_STDOUT));
+  }
   const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
+    // Not the first line: V8's traces, when asked for, come before it.
+    const lines = createInterface({ input: child.stdout! });
+    const onLine = (text: string) => {
+      if (!text.startsWith('listening on ')) return;
+      lines.off('line', onLine);
+      resolve(text);
+    };
+    lines.on('line', onLine);
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
   return { child, url: line.replace('listening on ', '').trim() };
