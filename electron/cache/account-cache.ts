@@ -170,9 +170,9 @@ export class AccountCache {
   /**
    * A fresh registration: replaces the snapshot and drops the events before it, atomically. The
    * queued events still change the messages; and since events between two queues are lost, no
-   * conversation is known complete up to its newest message any more.
+   * conversation is known complete up to its newest message any more. `json`: the snapshot's JSON
+   * when the caller has it already (a register's text).
    */
-  /** `json`: the snapshot's JSON when the caller has it already (a register's text). */
   saveSnapshot(snapshot: SnapshotMessage, json?: string): void {
     if (this.closed) return;
     this.preloaded = null;

@@ -1,9 +1,10 @@
 // The compose box: closed to a bar of buttons until the person starts a message (as in the public
 // web app, so the messages keep the window's height), then channel and topic (completed from the
-// channel's topics), or direct-message recipients; the message with the public app's typeahead (use-completion.tsx) and a preview rendered
-// by the server (Preview.tsx); Enter to send (or Ctrl+Enter, by enter_sends); drafts saved as the user
-// types; uploads by button, drop or paste, as chips (uploads.tsx); local echo on send; typing
-// notifications; the server's length limit shown before sending.
+// channel's topics), or direct-message recipients; the message with the public app's typeahead
+// (use-completion.tsx) and a preview rendered by the server (Preview.tsx); Enter to send (or
+// Ctrl+Enter, by enter_sends); drafts saved as the user types; uploads by button, drop or paste, as
+// chips (uploads.tsx); local echo on send; typing notifications; the server's length limit shown
+// before sending.
 import {
   useCallback,
   useEffect,
@@ -580,7 +581,7 @@ export function Compose({ accountId, defaultDestination, viewNarrowKey }: Compos
         </button>
         <button
           type="button"
-          className="compose-close icon-button"
+          className="compose-close"
           aria-label="Close compose"
           title="Close compose (Esc in an empty box)"
           onClick={close}

@@ -69,8 +69,9 @@ export async function callWebhook(
   stop: AbortSignal,
 ): Promise<CallOutcome> {
   const timeout = AbortSignal.timeout(limits.timeoutMs);
-  const lib = await loadUndici();
+  let lib: Undici | undefined;
   try {
+    lib = await loadUndici();
     const response = await lib.request(url, {
       dispatcher: await agent.get(),
       method: 'POST',
@@ -102,7 +103,7 @@ export async function callWebhook(
     if (stop.aborted) return { kind: 'aborted' };
     if (timeout.aborted) return { kind: 'timeout' };
     if (error instanceof AnswerTooLarge) return { kind: 'too_large' };
-    if (isConnectionError(error, lib)) return { kind: 'connection' };
+    if (lib && isConnectionError(error, lib)) return { kind: 'connection' };
     return { kind: 'error', error: error instanceof Error ? error : new Error(String(error)) };
   }
 }

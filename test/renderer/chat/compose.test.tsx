@@ -7,6 +7,8 @@ import { Compose } from '../../../renderer/features/compose/Compose';
 import type { Destination } from '../../../renderer/features/compose/drafts';
 import { uiStore } from '../../../renderer/store/ui-store';
 import { EMMA, GENERAL, register, setupStore } from '../store/fixtures';
+import { fl372Register, haveFl372Fixtures } from '../store/fixtures/fl372';
+import { createChatStore } from '../../../renderer/store';
 import { installFakeApi, Providers, resetUi, type FakeApi } from './harness';
 
 let api: FakeApi;
@@ -208,4 +210,30 @@ describe('the closed compose box', () => {
     fireEvent.click(screen.getByTestId('compose-reply'));
     expect((messageBox() as HTMLTextAreaElement).value).toBe('not finished');
   });
+
+  it.runIf(haveFl372Fixtures)(
+    "names the public server's channels and people (its feature level 372 register)",
+    () => {
+      const store = createChatStore();
+      store.getState().replaceSnapshot('a', fl372Register());
+      const VERONA = 22;
+      const IAGO = 52;
+      const { unmount } = render(
+        <Providers store={store}>
+          <Compose
+            accountId="a"
+            defaultDestination={{ type: 'stream', streamId: VERONA, topic: 'castle' }}
+          />
+        </Providers>,
+      );
+      expect(screen.getByTestId('compose-reply').textContent).toBe('Message #Verona > castle');
+      unmount();
+      render(
+        <Providers store={store}>
+          <Compose accountId="a" defaultDestination={{ type: 'private', to: [IAGO] }} />
+        </Providers>,
+      );
+      expect(screen.getByTestId('compose-reply').textContent).toBe('Message Iago');
+    },
+  );
 });
