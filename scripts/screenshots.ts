@@ -281,8 +281,19 @@ async function main(): Promise<void> {
       widths: { type: 'string' },
       themes: { type: 'string' },
       out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
+  if (values.help) {
+    console.log(
+      [
+        'npm run screenshots -- [--only SCREEN,...] [--widths 800,1024,1400] [--themes light,dark] [--out DIR]',
+        `screens: ${SCREENS.map((s) => s.name).join(', ')}`,
+        `default folder: ${join(root, 'docs/screenshots')}`,
+      ].join('\n'),
+    );
+    return;
+  }
   const names = list(
     values.only,
     SCREENS.map((s) => s.name),
