@@ -6,9 +6,15 @@
 import type { ChatStore, AccountState } from '../store';
 import { selectActiveAccount } from '../store';
 import type { MessageWithFlags } from '../../shared/api/types';
-import { channelNarrow, dmNarrow, narrowKey, type Narrow } from '../../shared/narrow';
+import { channelNarrow } from '../../shared/narrow';
 import { api } from '../bridge/api';
-import { navigate, requestCompose, uiStore } from '../store/ui-store';
+import {
+  navigate,
+  requestCompose,
+  uiStore,
+  type ComposeDestination,
+} from '../store/ui-store';
+import { destinationOfMessage } from '../features/compose/Compose';
 import { isTopicMuted, topicVisibility } from '../store/slices/userTopics';
 import { conversationOf, describeNarrow } from '../features/messages/narrow-info';
 import { currentMessageId } from '../features/messages/selection-cursor';
@@ -117,18 +123,19 @@ export function toggleConversationView(store: ChatStore): void {
   });
 }
 
-/** Opens `narrow` (unless open) at the message, then asks its compose box for a reply. */
-function replyIn(narrow: Narrow, messageId: number, text?: string): void {
-  const { route } = uiStore.getState();
-  if (route.kind !== 'narrow' || narrowKey(route.narrow) !== narrowKey(narrow))
-    navigate({ kind: 'narrow', narrow, anchor: messageId });
-  requestCompose('reply', text);
+/**
+ * Asks the open view's compose box for a reply to `to`, as the public web app does: the view stays
+ * (a reply from All messages or a channel's feed is written there, addressed to the message's
+ * conversation) and the message stays selected.
+ */
+function replyTo(to: ComposeDestination | null, text?: string): void {
+  requestCompose('reply', text, to ?? undefined);
 }
 
 /** `r`: a reply in the message's conversation (with no message, in the open view's compose). */
 export function replyToMessage(store: ChatStore): void {
   const t = keyTarget(store);
-  if (t) replyIn(conversationOf(t.message, t.account.selfUserId), t.message.id);
+  if (t) replyTo(destinationOfMessage(t.message, t.account.selfUserId));
   else requestCompose('reply');
 }
 
@@ -136,7 +143,7 @@ export function replyToMessage(store: ChatStore): void {
 export function replyToSender(store: ChatStore): void {
   const t = keyTarget(store);
   if (!t) return;
-  replyIn(dmNarrow([t.message.sender_id]), t.message.id);
+  replyTo({ type: 'private', to: [t.message.sender_id] });
 }
 
 /** `@`: a reply in the message's conversation that starts by mentioning its sender. */
@@ -144,7 +151,7 @@ export function replyMentioningSender(store: ChatStore): void {
   const t = keyTarget(store);
   if (!t) return;
   const { sender_full_name: name, sender_id: id } = t.message;
-  replyIn(conversationOf(t.message, t.account.selfUserId), t.message.id, `@**${name}|${id}** `);
+  replyTo(destinationOfMessage(t.message, t.account.selfUserId), `@**${name}|${id}** `);
 }
 
 /** `>`: a reply that quotes the message, as its actions menu's "Quote and reply". */

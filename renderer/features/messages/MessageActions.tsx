@@ -20,17 +20,18 @@ import {
 import { Menu, MenuItem, MenuSeparator } from '../../lib/ui/Menu';
 import { ConfirmAlert } from '../../lib/ui/Dialog';
 import type { MessageWithFlags } from '../../../shared/api/types';
-import { isTopicResolved, narrowKey } from '../../../shared/narrow';
+import { isTopicResolved } from '../../../shared/narrow';
 import { messageNearFragment } from '../../../shared/narrow/link';
 import { useChatStore, useChatStoreApi } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import { api, errorText } from '../../bridge/api';
-import { navigate, requestCompose, startEditing, uiStore, useUi } from '../../store/ui-store';
+import { requestCompose, startEditing, uiStore, useUi } from '../../store/ui-store';
 import { htmlToText } from '../../lib/sanitize';
 import { clockNow } from '../../lib/format';
 import { EmojiPicker } from '../emoji/EmojiPicker';
 import { toggleReaction } from './Reactions';
 import { conversationOf } from './narrow-info';
+import { destinationOfMessage } from '../compose/Compose';
 import { useMarkReadControl } from './mark-read-control';
 import { ReadReceipts } from './ReadReceipts';
 import { ReminderForm } from './ReminderForm';
@@ -78,12 +79,12 @@ export async function quoteAndReply(
   } catch {
     source = htmlToText(message.content);
   }
-  // As `r` does: reply in the message's conversation.
-  const narrow = conversationOf(message, selfUserId);
-  const route = uiStore.getState().route;
-  if (route.kind !== 'narrow' || narrowKey(route.narrow) !== narrowKey(narrow))
-    navigate({ kind: 'narrow', narrow, anchor: message.id });
-  requestCompose('quote', quoteText(message, source, messageLink(site, message, selfUserId)));
+  // As `r` does: in the open view, addressed to the message's conversation.
+  requestCompose(
+    'quote',
+    quoteText(message, source, messageLink(site, message, selfUserId)),
+    destinationOfMessage(message, selfUserId) ?? undefined,
+  );
 }
 
 /**

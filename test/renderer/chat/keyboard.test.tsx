@@ -65,15 +65,19 @@ async function startApp(messageIds: number[] = [], userSettings: Record<string, 
 
 const go = (route: Route) => act(() => navigate(route));
 
-/** What r (or Enter) does with message `id` of general > lunch: the topic open at it, compose focused. */
+/**
+ * What r (or Enter) does with message `id` of general > lunch in All messages, as in the public web
+ * app: the view stays, the message stays selected, and compose opens focused on its topic.
+ */
 async function expectReplyAt(id: number) {
-  expect(uiStore.getState().route).toEqual({
-    kind: 'narrow',
-    narrow: topicNarrow(GENERAL, 'lunch'),
-    anchor: id,
-  });
+  expect(uiStore.getState().route).toMatchObject({ kind: 'narrow', narrow: [] });
+  expect(uiStore.getState().selectedMessageId).toBe(id);
   const message = await screen.findByRole('textbox', { name: 'Message' });
   await waitFor(() => expect(document.activeElement).toBe(message));
+  expect((screen.getByRole('combobox', { name: 'Topic' }) as HTMLInputElement).value).toBe('lunch');
+  expect((screen.getByRole('combobox', { name: 'Channel' }) as HTMLSelectElement).value).toBe(
+    String(GENERAL),
+  );
 }
 const routeKey = () => {
   const route = uiStore.getState().route;
@@ -455,16 +459,20 @@ describe("the web app's message keys", () => {
     await inAllMessages();
     press('k');
     press('R', { shiftKey: true });
-    expect(routeKey()).toBe(narrowKey(dmNarrow([EMMA])));
+    // As in the public web app, the view stays; compose is addressed to the sender.
+    expect(routeKey()).toBe(narrowKey([]));
     const message = await screen.findByRole('textbox', { name: 'Message' });
     await waitFor(() => expect(document.activeElement).toBe(message));
+    expect(screen.getByRole('button', { name: /^Remove .+/ }).getAttribute('aria-label')).toBe(
+      `Remove ${channelMessage(102, GENERAL, 'lunch').sender_full_name}`,
+    );
   });
 
   it('@ replies in the conversation mentioning the sender', async () => {
     await inAllMessages();
     press('k');
     press('@');
-    expect(routeKey()).toBe(narrowKey(topicNarrow(GENERAL, 'lunch')));
+    expect(routeKey()).toBe(narrowKey([]));
     const message = await screen.findByRole('textbox', { name: 'Message' });
     const name = channelMessage(102, GENERAL, 'lunch').sender_full_name;
     await waitFor(() =>

@@ -99,15 +99,16 @@ describe('quote and reply through main', () => {
     expect(text).toContain('\n````quote\nRun this:\n```js\nconsole.log(1)\n```\n````\n');
   });
 
-  it("opens the reply in the message's conversation when another view is showing", async () => {
-    const message = await sentMessage('elsewhere', 'quoted from all messages');
+  it("stays in the view shown and addresses the reply to the message's conversation", async () => {
+    await sentMessage('elsewhere', 'quoted from all messages');
     uiStore.setState({ route: { kind: 'narrow', narrow: [] } });
     await quote();
-    const route = uiStore.getState().route;
-    expect(route).toEqual({
-      kind: 'narrow',
-      narrow: topicNarrow(general, 'elsewhere'),
-      anchor: message.id,
+    // As in the public web app: quoting from All messages writes the reply there, to the topic.
+    expect(uiStore.getState().route).toEqual({ kind: 'narrow', narrow: [] });
+    expect(uiStore.getState().composeRequest?.to).toEqual({
+      type: 'stream',
+      streamId: general,
+      topic: 'elsewhere',
     });
   });
 });
