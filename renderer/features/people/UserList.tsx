@@ -163,7 +163,7 @@ export function UserList() {
  * A row's picture, or initials drawn by the stylesheet (from data-initials), so the row's text stays
  * the person's name alone.
  */
-function ListAvatar({ accountId, user }: { accountId: string; user: User | undefined }) {
+export function ListAvatar({ accountId, user }: { accountId: string; user: User | undefined }) {
   const src = avatarSource(accountId, user);
   if (src) return <img className="user-list-avatar-image" src={src} alt="" />;
   return (

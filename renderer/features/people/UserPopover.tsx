@@ -3,7 +3,8 @@
 // a direct message, a mention in compose, the messages they sent, mute, copy the email. A popover
 // (lib/ui/Popover), non-modal: Esc or a click elsewhere closes it and focus returns to the name it
 // was opened from.
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
+import { AtSign, Bell, BellOff, Copy, History, MessageSquare, UserRound } from 'lucide-react';
 import { useChatStore, useIsUserMuted, useUser, useUserStatus } from '../../store/hooks';
 import { localTimeIn } from '../../lib/format';
 import { api, errorText } from '../../bridge/api';
@@ -12,6 +13,7 @@ import { startDirectMessage } from './start-direct-message';
 import { PresenceDot } from './PresenceDot';
 import { RoleAndStatus } from './UserProfile';
 import { Popover } from '../../lib/ui/Popover';
+import { ListAvatar } from './UserList';
 
 /** Where the name was on screen (the card's place when the name itself is gone). */
 export interface PopoverAnchor {
@@ -66,8 +68,11 @@ export function UserPopover({ userId, anchor }: { userId: number; anchor: Popove
       (error: unknown) => setNote(errorText(error)),
     );
   };
+  // The address the viewer may see: the real one where the realm shows it, else the public one
+  // unless it is the realm's stand-in (`user123@…`), which nobody can write to.
+  const email = visibleEmail(user.delivery_email, user.email, userId);
   const copyEmail = () => {
-    const email = user.delivery_email ?? user.email;
+    if (!email) return;
     navigator.clipboard.writeText(email).then(
       () => setNote('Email copied'),
       () => setNote('Could not copy the email'),
@@ -82,43 +87,51 @@ export function UserPopover({ userId, anchor }: { userId: number; anchor: Popove
       onOpenChange={(open) => !open && closeCard()}
       anchor={placedBy}
     >
-      <strong className="user-popover-name">
-        <PresenceDot userId={userId} /> {user.full_name}
-      </strong>
-      <RoleAndStatus user={user} status={status} />
-      {time ? <p>Local time {time}</p> : null}
+      <div className="user-popover-head">
+        {accountId ? <ListAvatar accountId={accountId} user={user} /> : null}
+        <div>
+          <strong className="user-popover-name">
+            <PresenceDot userId={userId} /> {user.full_name}
+          </strong>
+          {email ? <p className="user-popover-email">{email}</p> : null}
+          <RoleAndStatus user={user} status={status} />
+          {time ? <p>Local time {time}</p> : null}
+        </div>
+      </div>
       {muted ? <p className="muted-note">You have muted this user.</p> : null}
       <div className="actions">
-        <button
-          type="button"
+        <CardAction
+          icon={<UserRound />}
           onClick={() => uiStore.setState({ overlay: { kind: 'profile', userId } })}
         >
           View profile
-        </button>
-        <button type="button" onClick={closeAnd(() => startDirectMessage(userId))}>
+        </CardAction>
+        <CardAction icon={<MessageSquare />} onClick={closeAnd(() => startDirectMessage(userId))}>
           Send direct message
-        </button>
-        <button
-          type="button"
+        </CardAction>
+        <CardAction
+          icon={<AtSign />}
           onClick={closeAnd(() => requestCompose('reply', `@**${user.full_name}** `))}
         >
           Mention
-        </button>
-        <button
-          type="button"
+        </CardAction>
+        <CardAction
+          icon={<History />}
           onClick={closeAnd(() =>
             navigate({ kind: 'narrow', narrow: [{ operator: 'sender', operand: userId }] }),
           )}
         >
           View messages sent
-        </button>
-        <button type="button" onClick={copyEmail}>
-          Copy email
-        </button>
+        </CardAction>
+        {email ? (
+          <CardAction icon={<Copy />} onClick={copyEmail}>
+            Copy email
+          </CardAction>
+        ) : null}
         {isSelf ? null : (
-          <button type="button" onClick={toggleMute}>
+          <CardAction icon={muted ? <Bell /> : <BellOff />} onClick={toggleMute}>
             {muted ? 'Unmute this user' : 'Mute this user'}
-          </button>
+          </CardAction>
         )}
       </div>
       {note ? (
@@ -128,4 +141,34 @@ export function UserPopover({ userId, anchor }: { userId: number; anchor: Popove
       ) : null}
     </Popover>
   );
+}
+
+/** One of the card's actions: a row with its icon, as the public web app's card lists them. */
+function CardAction({
+  icon,
+  onClick,
+  children,
+}: {
+  icon: ReactNode;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <button type="button" className="user-popover-action" onClick={onClick}>
+      <span className="user-popover-icon" aria-hidden="true">
+        {icon}
+      </span>
+      {children}
+    </button>
+  );
+}
+
+/** The realm's stand-in address for a user whose email it hides (`user123@domain`). */
+function visibleEmail(
+  deliveryEmail: string | null | undefined,
+  email: string,
+  userId: number,
+): string | null {
+  if (deliveryEmail) return deliveryEmail;
+  return email.startsWith(`user${userId}@`) ? null : email;
 }
