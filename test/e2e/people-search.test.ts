@@ -1,7 +1,8 @@
 // The audit's chat-window gaps in real Chromium against the real local server (browser mode): the
 // profile with custom profile fields opened from a sender's card (it used to crash with React error
 // #185), Esc closing an open menu instead of going back, `sender:me` and plain-word searches, the
-// heart reaction picked twice (added, then removed), and `c` from the inbox.
+// heart reaction picked twice (added, then removed), `c` from the inbox, and the inbox's filter and
+// mark-as-read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
@@ -140,6 +141,25 @@ describe('chat window gaps found by the audit', () => {
     await page.keyboard.press('c');
     await page.getByRole('heading', { name: '#general > reactions' }).waitFor();
     await expect.poll(focusedLabel).toBe('Topic');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('the inbox filters its conversations and marks a topic read on the server', async () => {
+    const id = await sendAs('emma', 'inbox mark read', 'one for the inbox');
+    await page
+      .getByRole('navigation', { name: 'Conversations' })
+      .getByRole('button', { name: /^Inbox/ })
+      .click();
+    const inbox = page.getByRole('region', { name: 'Inbox' });
+    await inbox.getByRole('button', { name: 'inbox mark read', exact: true }).waitFor();
+    await inbox.getByRole('searchbox', { name: 'Filter conversations' }).fill('mark read');
+    await expect.poll(() => inbox.getByRole('listitem').count()).toBe(1);
+    await inbox.getByRole('button', { name: 'Mark #general > inbox mark read as read' }).click();
+    // The server's flag, then its event takes the row away.
+    await expect
+      .poll(async () => (await client('owner').get(`/messages/${id}`)).body.message.flags)
+      .toContain('read');
+    await inbox.getByRole('button', { name: 'inbox mark read', exact: true }).waitFor({ state: 'detached' });
     expect(pageErrors).toEqual([]);
   });
 });

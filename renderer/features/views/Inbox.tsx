@@ -1,30 +1,79 @@
-// Inbox: every conversation with unread messages, grouped by channel, direct messages first.
+// Inbox: every conversation with unread messages, grouped by channel, direct messages first, as in
+// the public web app: a filter above the groups, each group folded away by its arrow (remembered),
+// the channel's colour, an @ where an unread message mentions you, a button to mark a conversation
+// or a channel read, and the arrow keys to move between the rows.
 //
 // The groups are virtualized: a large organization has hundreds of channels with unread topics
 // (2,000 topics in --seed large), and rendering them all cost hundreds of milliseconds at launch and
 // a layout of thousands of rows on every new message. Only the groups in view (and a few beyond)
 // are in the DOM; each is measured once rendered, estimated from its topic count before.
-import { memo, useLayoutEffect, useRef } from 'react';
+import { memo, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useAccountNames, useUnreadCounts } from '../../store/hooks';
-import type { ChannelUnreads } from '../../store/selectors';
-import { channelNarrow, dmNarrow, topicNarrow } from '../../../shared/narrow';
+import { Check, ChevronDown, ChevronRight } from 'lucide-react';
+import { useAccountNames, useChatStore, useUnreadCounts } from '../../store/hooks';
+import type { ChannelUnreads, TopicUnreads } from '../../store/selectors';
+import { channelNarrow, dmNarrow, topicNarrow, type Narrow } from '../../../shared/narrow';
 import { navigate } from '../../store/ui-store';
 import { userName } from '../messages/narrow-info';
 import { markAfterPaint } from '../../lib/paint-marks';
 import { chatScreenRendered } from '../../lib/first-screen-handoff';
+import { markNarrowRead } from '../topics/topic-actions';
+import { errorText } from '../../bridge/api';
+import {
+  filterWords,
+  matchesWords,
+  readCollapsed,
+  shownTopics,
+  writeCollapsed,
+  type GroupKey,
+} from './inbox-model';
 
 const HEADER_HEIGHT = 46;
 const ROW_HEIGHT = 29;
 
 type Names = ReturnType<typeof useAccountNames>;
 
+interface ChannelGroupData {
+  c: ChannelUnreads;
+  name: string;
+  color: string | undefined;
+  topics: TopicUnreads[];
+}
+
 export function Inbox() {
   // Names and counts only: a read message or typing elsewhere re-renders nothing here.
   const account = useAccountNames();
   const counts = useUnreadCounts();
-  const dms = [...counts.dms].filter(([, n]) => n > 0);
-  const channels = [...counts.channels.values()].filter((c) => c.count > 0);
+  const [filter, setFilter] = useState('');
+  const [collapsed, setCollapsed] = useState(readCollapsed);
+  const [error, setError] = useState<string | null>(null);
+  const words = filterWords(filter);
+  const dms = [...counts.dms].filter(
+    ([key, n]) => n > 0 && matchesWords(words, dmNames(account, key)),
+  );
+  const channels: ChannelGroupData[] = [];
+  for (const c of counts.channels.values()) {
+    if (c.count === 0) continue;
+    const channel = account?.channels.channels.get(c.streamId);
+    const name = channel?.name ?? String(c.streamId);
+    const topics = shownTopics(c, name, words);
+    if (topics.length === 0) continue;
+    const color = account?.channels.subscriptions.get(c.streamId)?.color;
+    channels.push({ c, name, color, topics });
+  }
+  const toggle = (key: GroupKey) =>
+    setCollapsed((before) => {
+      const next = new Set(before);
+      if (!next.delete(key)) next.add(key);
+      writeCollapsed(next);
+      return next;
+    });
+  const accountId = useChatStore((s) => s.activeAccountId);
+  const markRead = (narrow: Narrow) => {
+    if (!accountId) return;
+    setError(null);
+    markNarrowRead(accountId, narrow).catch((e: unknown) => setError(errorText(e)));
+  };
   const scrollRef = useRef<HTMLElement>(null);
   const groups = (dms.length > 0 ? 1 : 0) + channels.length;
   const virtualizer = useVirtualizer({
@@ -32,12 +81,13 @@ export function Inbox() {
     getScrollElement: () => scrollRef.current,
     estimateSize: (index) => {
       const at = dms.length > 0 ? index - 1 : index;
-      const rows = at < 0 ? dms.length : (channels[at]?.topics.size ?? 1);
+      const key: GroupKey = at < 0 ? 'dm' : (channels[at]?.c.streamId ?? 0);
+      const rows = collapsed.has(key) ? 0 : at < 0 ? dms.length : (channels[at]?.topics.length ?? 1);
       return HEADER_HEIGHT + rows * ROW_HEIGHT;
     },
     getItemKey: (index) => {
       const at = dms.length > 0 ? index - 1 : index;
-      return at < 0 ? 'dms' : (channels[at]?.streamId ?? index);
+      return at < 0 ? 'dms' : (channels[at]?.c.streamId ?? index);
     },
     overscan: 2,
     initialRect: { width: 800, height: 900 },
@@ -47,13 +97,43 @@ export function Inbox() {
     markAfterPaint('tributary:inbox-painted');
     chatScreenRendered();
   }, []);
+  const anyUnread = counts.dms.size > 0 || [...counts.channels.values()].some((c) => c.count > 0);
   return (
-    <section className="view inbox" aria-label="Inbox" ref={scrollRef}>
+    <section
+      className="view inbox"
+      aria-label="Inbox"
+      ref={scrollRef}
+      onKeyDown={moveBetweenRows}
+    >
       <h1>Inbox</h1>
-      {groups === 0 ? <p>You have no unread messages.</p> : null}
+      {anyUnread ? (
+        <input
+          type="search"
+          className="inbox-filter inbox-nav"
+          aria-label="Filter conversations"
+          placeholder="Filter"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+          onKeyDown={(e) => {
+            // Esc empties the filter first, as the web app's does; an empty one lets Esc go on.
+            if (e.key === 'Escape' && filter) {
+              e.stopPropagation();
+              setFilter('');
+            }
+          }}
+        />
+      ) : null}
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+      {!anyUnread ? <p>You have no unread messages.</p> : null}
+      {anyUnread && groups === 0 ? <p>No unread conversations match this filter.</p> : null}
       <div className="inbox-groups" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((item) => {
           const at = dms.length > 0 ? item.index - 1 : item.index;
+          const group = channels[at];
           return (
             <div
               key={item.key}
@@ -63,9 +143,21 @@ export function Inbox() {
               style={{ transform: `translateY(${item.start}px)` }}
             >
               {at < 0 ? (
-                <DmGroup dms={dms} account={account} />
+                <DmGroup
+                  dms={dms}
+                  account={account}
+                  mentioned={counts.dmsMentioned}
+                  collapsed={collapsed.has('dm')}
+                  onToggle={() => toggle('dm')}
+                  onMarkRead={markRead}
+                />
               ) : (
-                <ChannelGroup c={channels[at]} account={account} />
+                <ChannelGroup
+                  group={group}
+                  collapsed={collapsed.has(group.c.streamId)}
+                  onToggle={toggle}
+                  onMarkRead={markRead}
+                />
               )}
             </div>
           );
@@ -75,72 +167,174 @@ export function Inbox() {
   );
 }
 
-function DmGroup({ dms, account }: { dms: Array<[string, number]>; account: Names }) {
+/** The people of a DM conversation key, by name. */
+function dmNames(account: Names, key: string): string {
+  return key
+    .split(',')
+    .map((id) => userName(account, Number(id)))
+    .join(', ');
+}
+
+/** Up and down move the focus between the filter, the groups' headers and the rows, in order. */
+function moveBetweenRows(event: KeyboardEvent<HTMLElement>): void {
+  if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+  if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  const stops = [...event.currentTarget.querySelectorAll<HTMLElement>('.inbox-nav')];
+  const at = stops.indexOf(document.activeElement as HTMLElement);
+  if (at < 0) return;
+  const next = stops[event.key === 'ArrowDown' ? at + 1 : at - 1];
+  if (!next) return;
+  event.preventDefault();
+  next.focus();
+  next.scrollIntoView?.({ block: 'nearest' });
+}
+
+function FoldButton({
+  label,
+  collapsed,
+  onToggle,
+}: {
+  label: string;
+  collapsed: boolean;
+  onToggle: () => void;
+}) {
+  return (
+    <button
+      type="button"
+      className="icon-button inbox-fold"
+      aria-expanded={!collapsed}
+      aria-label={`${collapsed ? 'Expand' : 'Collapse'} ${label}`}
+      onClick={onToggle}
+    >
+      {collapsed ? <ChevronRight aria-hidden="true" /> : <ChevronDown aria-hidden="true" />}
+    </button>
+  );
+}
+
+function MarkReadButton({ label, onClick }: { label: string; onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      className="icon-button inbox-mark-read"
+      aria-label={`Mark ${label} as read`}
+      title="Mark as read"
+      onClick={onClick}
+    >
+      <Check aria-hidden="true" />
+    </button>
+  );
+}
+
+function MentionMark() {
+  return (
+    <span className="inbox-mention" title="You were mentioned">
+      @
+    </span>
+  );
+}
+
+function DmGroup({
+  dms,
+  account,
+  mentioned,
+  collapsed,
+  onToggle,
+  onMarkRead,
+}: {
+  dms: Array<[string, number]>;
+  account: Names;
+  mentioned: ReadonlySet<string>;
+  collapsed: boolean;
+  onToggle: () => void;
+  onMarkRead: (narrow: Narrow) => void;
+}) {
   const total = dms.reduce((sum, [, n]) => sum + n, 0);
   return (
     <div className="inbox-channel">
       <h2>
+        <FoldButton label="direct messages" collapsed={collapsed} onToggle={onToggle} />
         <span>Direct messages</span> <span className="count">{total}</span>
+        <MarkReadButton
+          label="all direct messages"
+          onClick={() => onMarkRead([{ operator: 'is', operand: 'dm' }])}
+        />
       </h2>
-      <ul aria-label="Unread direct messages">
-        {dms.map(([key, n]) => {
-          const ids = key.split(',').map(Number);
-          return (
-            <li key={key}>
-              <button
-                type="button"
-                className="link"
-                onClick={() => navigate({ kind: 'narrow', narrow: dmNarrow(ids) })}
-              >
-                {ids.map((id) => userName(account, id)).join(', ')}
-              </button>{' '}
-              <span className="count">{n}</span>
-            </li>
-          );
-        })}
-      </ul>
+      {collapsed ? null : (
+        <ul aria-label="Unread direct messages">
+          {dms.map(([key, n]) => {
+            const ids = key.split(',').map(Number);
+            const names = dmNames(account, key);
+            return (
+              <li key={key}>
+                <button
+                  type="button"
+                  className="link inbox-nav"
+                  onClick={() => navigate({ kind: 'narrow', narrow: dmNarrow(ids) })}
+                >
+                  {names}
+                </button>{' '}
+                {mentioned.has(key) ? <MentionMark /> : null}
+                <span className="count">{n}</span>
+                <MarkReadButton label={names} onClick={() => onMarkRead(dmNarrow(ids))} />
+              </li>
+            );
+          })}
+        </ul>
+      )}
     </div>
   );
 }
 
 const ChannelGroup = memo(function ChannelGroup({
-  c,
-  account,
+  group: { c, name, color, topics },
+  collapsed,
+  onToggle,
+  onMarkRead,
 }: {
-  c: ChannelUnreads;
-  account: Names;
+  group: ChannelGroupData;
+  collapsed: boolean;
+  onToggle: (key: GroupKey) => void;
+  onMarkRead: (narrow: Narrow) => void;
 }) {
-  const name = account?.channels.channels.get(c.streamId)?.name ?? String(c.streamId);
   return (
     <div className="inbox-channel">
       <h2>
+        <FoldButton label={`#${name}`} collapsed={collapsed} onToggle={() => onToggle(c.streamId)} />
+        <span className="swatch" style={{ background: color }} aria-hidden="true" />
         <button
           type="button"
-          className="link"
+          className="link inbox-nav"
           onClick={() => navigate({ kind: 'narrow', narrow: channelNarrow(c.streamId) })}
         >
           #{name}
         </button>{' '}
+        {topics.some((t) => t.mentioned) ? <MentionMark /> : null}
         <span className="count">{c.count}</span>
+        <MarkReadButton label={`#${name}`} onClick={() => onMarkRead(channelNarrow(c.streamId))} />
       </h2>
-      <ul aria-label={`Unread topics in #${name}`}>
-        {[...c.topics.values()]
-          .filter((t) => !t.muted && t.count > 0)
-          .map((t) => (
+      {collapsed ? null : (
+        <ul aria-label={`Unread topics in #${name}`}>
+          {topics.map((t) => (
             <li key={t.topic}>
               <button
                 type="button"
-                className="link"
+                className="link inbox-nav"
                 onClick={() =>
                   navigate({ kind: 'narrow', narrow: topicNarrow(c.streamId, t.topic) })
                 }
               >
                 {t.topic || '(no topic)'}
               </button>{' '}
+              {t.mentioned ? <MentionMark /> : null}
               <span className="count">{t.count}</span>
+              <MarkReadButton
+                label={`#${name} > ${t.topic}`}
+                onClick={() => onMarkRead(topicNarrow(c.streamId, t.topic))}
+              />
             </li>
           ))}
-      </ul>
+        </ul>
+      )}
     </div>
   );
 });

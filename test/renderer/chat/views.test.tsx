@@ -45,6 +45,7 @@ describe('Inbox', () => {
   function renderInbox() {
     const ctx = setupStore({
       unread_msgs: unreadMsgs({
+        mentions: [12],
         streams: [
           { stream_id: GENERAL, topic: 'lunch', unread_message_ids: [11, 12] },
           { stream_id: GENERAL, topic: 'noise', unread_message_ids: [13] },
@@ -73,9 +74,9 @@ describe('Inbox', () => {
       within(general)
         .getAllByRole('listitem')
         .map((li) => li.textContent),
-    ).toEqual(['lunch 2']);
+    ).toEqual(['lunch @2']);
     expect(screen.getByRole('button', { name: '#general' }).parentElement!.textContent).toBe(
-      '#general 2',
+      '#general @2',
     );
     expect(screen.getByRole('list', { name: 'Unread topics in #design' }).textContent).toBe(
       'mockups 1',
@@ -92,6 +93,127 @@ describe('Inbox', () => {
     expect(screen.queryByRole('list', { name: 'Unread direct messages' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'lunch' })).toBeNull();
     expect(screen.getByText('You have no unread messages.')).toBeTruthy();
+  });
+
+  it('filters conversations by channel, topic and people, and Esc empties the filter', () => {
+    renderInbox();
+    const filter = screen.getByRole('searchbox', { name: 'Filter conversations' });
+    fireEvent.change(filter, { target: { value: 'mock' } });
+    expect(screen.getByRole('list', { name: 'Unread topics in #design' }).textContent).toBe(
+      'mockups 1',
+    );
+    expect(screen.queryByRole('list', { name: 'Unread topics in #general' })).toBeNull();
+    expect(screen.queryByRole('list', { name: 'Unread direct messages' })).toBeNull();
+    // Every word, in the channel's name or the topic's.
+    fireEvent.change(filter, { target: { value: 'general lun' } });
+    expect(screen.getByRole('button', { name: 'lunch' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'mockups' })).toBeNull();
+    fireEvent.change(filter, { target: { value: 'emma' } });
+    expect(screen.getByRole('list', { name: 'Unread direct messages' }).textContent).toBe(
+      'Emma Member 3',
+    );
+    fireEvent.change(filter, { target: { value: 'nothing like this' } });
+    expect(screen.getByText('No unread conversations match this filter.')).toBeTruthy();
+    fireEvent.keyDown(filter, { key: 'Escape' });
+    expect((filter as HTMLInputElement).value).toBe('');
+    expect(screen.getByRole('button', { name: 'mockups' })).toBeTruthy();
+  });
+
+  it('folds a group away and remembers it, and marks where you were mentioned', () => {
+    localStorage.removeItem('tributary:inbox-collapsed');
+    renderInbox();
+    // Message 12 (general > lunch) mentions the user: the topic and its channel show it.
+    const lunch = screen.getByRole('button', { name: 'lunch' }).closest('li')!;
+    expect(within(lunch).getByTitle('You were mentioned')).toBeTruthy();
+    const general = screen.getByRole('button', { name: '#general' }).parentElement!;
+    expect(within(general).getByTitle('You were mentioned')).toBeTruthy();
+    expect(
+      within(screen.getByRole('button', { name: '#design' }).parentElement!).queryByTitle(
+        'You were mentioned',
+      ),
+    ).toBeNull();
+
+    const fold = screen.getByRole('button', { name: 'Collapse #general' });
+    expect(fold.getAttribute('aria-expanded')).toBe('true');
+    fireEvent.click(fold);
+    expect(screen.queryByRole('list', { name: 'Unread topics in #general' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Expand #general' })).toBeTruthy();
+    // The header and its count stay.
+    expect(general.textContent).toContain('#general');
+    cleanup();
+    // Folded still in the next Inbox (the web app remembers it too), then opened again.
+    renderInbox();
+    expect(screen.queryByRole('list', { name: 'Unread topics in #general' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Expand #general' }));
+    expect(screen.getByRole('list', { name: 'Unread topics in #general' })).toBeTruthy();
+  });
+
+  it('marks a topic or a whole channel read through main', async () => {
+    api = installFakeApi({
+      updateFlagsForNarrow: () => ({
+        result: 'success',
+        msg: '',
+        processed_count: 2,
+        updated_count: 2,
+        first_processed_id: 11,
+        last_processed_id: 12,
+        found_oldest: true,
+        found_newest: true,
+      }),
+    });
+    renderInbox();
+    fireEvent.click(screen.getByRole('button', { name: 'Mark #general > lunch as read' }));
+    expect(api.updateFlagsForNarrow).toHaveBeenLastCalledWith(
+      expect.objectContaining({
+        op: 'add',
+        flag: 'read',
+        narrow: [...topicNarrow(GENERAL, 'lunch'), { operator: 'is', operand: 'unread' }],
+      }),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Mark #design as read' }));
+    expect(api.updateFlagsForNarrow).toHaveBeenLastCalledWith(
+      expect.objectContaining({
+        narrow: [
+          { operator: 'channel', operand: DESIGN },
+          { operator: 'is', operand: 'unread' },
+        ],
+      }),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Mark all direct messages as read' }));
+    expect(api.updateFlagsForNarrow).toHaveBeenLastCalledWith(
+      expect.objectContaining({
+        narrow: [
+          { operator: 'is', operand: 'dm' },
+          { operator: 'is', operand: 'unread' },
+        ],
+      }),
+    );
+    await act(async () => undefined);
+  });
+
+  it('shows the server’s error when marking read fails', async () => {
+    api = installFakeApi({
+      updateFlagsForNarrow: () => {
+        throw new Error('Not logged in: API authentication or user session required');
+      },
+    });
+    renderInbox();
+    fireEvent.click(screen.getByRole('button', { name: 'Mark Emma Member as read' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('Not logged in');
+  });
+
+  it('moves the focus between the filter and the rows with the arrow keys', () => {
+    localStorage.removeItem('tributary:inbox-collapsed');
+    renderInbox();
+    const filter = screen.getByRole('searchbox', { name: 'Filter conversations' });
+    filter.focus();
+    fireEvent.keyDown(filter, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Emma Member' }));
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowDown' });
+    const next = document.activeElement as HTMLElement;
+    expect(next.textContent).toMatch(/^#/);
+    fireEvent.keyDown(next, { key: 'ArrowUp' });
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Emma Member' }));
   });
 });
 
