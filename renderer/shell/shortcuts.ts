@@ -7,6 +7,7 @@
 // GLOBAL_SHORTCUTS by the shell) lists what this handler does.
 import { useEffect, type RefObject } from 'react';
 import type { AccountState, ChatStore } from '../store';
+import { accountAt, neighbourAccount, switchAccount } from '../features/accounts/switch-account';
 import { selectActiveAccount } from '../store';
 import { narrowKey, type Narrow } from '../../shared/narrow';
 import { describeNarrow } from '../features/messages/narrow-info';
@@ -367,10 +368,49 @@ const CTRL_KEY_ACTIONS: Record<string, KeyAction> = {
     description: 'Star or unstar the selected message',
     run: onMessage(toggleStar),
   },
+  // The public desktop app's Window menu.
+  tab: {
+    keys: ['Ctrl+Tab'],
+    group: 'Accounts',
+    description: 'Next account',
+    run: toAccount((store) => neighbourAccount(store, 1)),
+  },
+  'Shift+tab': {
+    keys: ['Ctrl+Shift+Tab'],
+    group: 'Accounts',
+    description: 'Previous account',
+    run: toAccount((store) => neighbourAccount(store, -1)),
+  },
+  ...Object.fromEntries(
+    [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => [
+      String(n),
+      {
+        // One row in the help for the nine.
+        keys: n === 1 ? ['Ctrl+1…9', '⌘1…9'] : [],
+        group: 'Accounts',
+        description: 'The first to ninth account in the rail',
+        run: toAccount(() => accountAt(n)),
+      },
+    ]),
+  ),
 };
 
-/** Ctrl+K and Ctrl+Shift+K work from a field too; Ctrl+S acts on a message, not on text. */
-const FROM_FIELDS = new Set(['k', 'Shift+k']);
+/** A key that shows another account (none behind a dialog, where it would change what is under it). */
+function toAccount(pick: (store: ChatStore) => string | null): KeyAction['run'] {
+  return (store, _, e) => {
+    if (document.querySelector('[aria-modal="true"]')) return;
+    const accountId = pick(store);
+    if (!accountId) return;
+    e.preventDefault();
+    switchAccount(store, accountId);
+  };
+}
+
+/**
+ * Ctrl+K and Ctrl+Shift+K work from a field too, and so do the account keys (menu accelerators in
+ * the desktop app); Ctrl+S acts on a message, not on text.
+ */
+const FROM_FIELDS = new Set(['k', 'Shift+k', 'tab', 'Shift+tab', ...'123456789']);
 
 const helpOf = ({ keys, group, description }: KeyAction): ShortcutInfo => ({
   keys,

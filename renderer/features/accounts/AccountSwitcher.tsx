@@ -9,10 +9,11 @@ import type { AccountSummary } from '../../../shared/ipc/accounts';
 import type { ConnectionState } from '../../../shared/ipc/common';
 import { api, errorText } from '../../bridge/api';
 import { ContextMenuArea, Menu } from '../../lib/ui/Menu';
-import { ALL_MESSAGES_ROUTE, navigate, uiStore, useUi } from '../../store/ui-store';
+import { navigate, useUi } from '../../store/ui-store';
 import { AccountBadge, useAccountIdentity } from './AccountBadge';
 import { AccountMenuItems, type AccountMenuActions } from './AccountMenu';
 import { RemoveAccountDialog } from './RemoveAccountDialog';
+import { switchAccount } from './switch-account';
 import './accounts.css';
 
 export function connectionLabel(state: ConnectionState | undefined): string {
@@ -34,15 +35,10 @@ function useUnreadTotal(accountId: string): number {
   return useChatStore((s) => selectUnreadCounts(s.accounts[accountId]).total);
 }
 
-/** Shows another account: its all-messages view, since narrows name another realm's ids. */
+/** Shows another account where it was left (switch-account.ts). */
 export function useSwitchAccount(): (accountId: string) => void {
   const store = useChatStoreApi();
-  return (accountId) => {
-    if (store.getState().activeAccountId === accountId) return;
-    store.getState().setActiveAccount(accountId);
-    uiStore.setState({ route: ALL_MESSAGES_ROUTE, routeChosen: true, previous: [] });
-    void api().switchAccount({ accountId });
-  };
+  return (accountId) => switchAccount(store, accountId);
 }
 
 function AccountItem({

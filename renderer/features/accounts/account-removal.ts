@@ -7,7 +7,8 @@ import type { LocalDraft } from '../../../shared/ipc/drafts';
 import type { AccountState, ChatStore } from '../../store';
 import { api } from '../../bridge/api';
 import { listUnsent } from '../../bridge/unsent';
-import { ALL_MESSAGES_ROUTE, uiStore } from '../../store/ui-store';
+import { uiStore } from '../../store/ui-store';
+import { forgetAccountView, showAccount } from './switch-account';
 
 export interface UnsentItem {
   id: string;
@@ -95,8 +96,8 @@ export function asText(items: UnsentItem[]): string {
 }
 
 /**
- * Removes the account. When it was the one on screen, the next account main chose is shown from its
- * all-messages view (a conversation of one realm means nothing in another); with none left, the
+ * Removes the account. When it was the one on screen, the next account main chose is shown where it
+ * was left, or on its home view (switch-account.ts); with none left, the
  * accounts push takes the window to sign-in (shell/bridge-sync.ts).
  */
 export async function removeAccount(store: ChatStore, accountId: string): Promise<void> {
@@ -106,8 +107,6 @@ export async function removeAccount(store: ChatStore, accountId: string): Promis
     const { [accountId]: _gone, ...drafts } = s.drafts;
     return { drafts };
   });
-  if (wasActive && changed.activeAccountId) {
-    store.getState().setActiveAccount(changed.activeAccountId);
-    uiStore.setState({ route: ALL_MESSAGES_ROUTE, routeChosen: true, previous: [] });
-  }
+  if (wasActive && changed.activeAccountId) showAccount(store, changed.activeAccountId);
+  forgetAccountView(accountId);
 }

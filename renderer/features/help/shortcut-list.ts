@@ -15,10 +15,13 @@ export type ShortcutGroup =
   | 'Composing messages'
   | 'Message actions'
   | 'Menus'
+  | 'Accounts'
   | 'Image viewer';
 
 /** Keys handled inside one part of the app (the file that handles each is named beside it). */
 export const LOCAL_SHORTCUTS: readonly ShortcutInfo[] = [
+  // views/Inbox.tsx
+  { keys: ['↑', '↓'], group: 'Navigation', description: 'In the Inbox: the previous or next row' },
   // messages/MessageList.tsx
   { keys: ['↑', '↓'], group: 'Navigation', description: 'Select the previous or next message' },
   { keys: ['Home', 'End'], group: 'Navigation', description: 'First or last message' },
@@ -62,6 +65,7 @@ const GROUP_ORDER: readonly ShortcutGroup[] = [
   'Composing messages',
   'Message actions',
   'Menus',
+  'Accounts',
   'Image viewer',
 ];
 

@@ -6,7 +6,7 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import { Inbox } from '../../../renderer/features/views/Inbox';
 import { Drafts } from '../../../renderer/features/views/Drafts';
 import { AccountSwitcher } from '../../../renderer/features/accounts/AccountSwitcher';
-import { uiStore } from '../../../renderer/store/ui-store';
+import { homeRoute, uiStore } from '../../../renderer/store/ui-store';
 import type { AccountSummary } from '../../../shared/ipc/accounts';
 import type { LocalDraft } from '../../../shared/ipc/drafts';
 import { dmNarrow, narrowKey, topicNarrow } from '../../../shared/narrow';
@@ -348,7 +348,8 @@ describe('AccountSwitcher', () => {
     fireEvent.click(b);
     expect(ctx.store.getState().activeAccountId).toBe('b');
     expect(api.switchAccount).toHaveBeenCalledWith({ accountId: 'b' });
-    expect(uiStore.getState().route).toEqual({ kind: 'narrow', narrow: [] });
+    // Its home view the first time (switch-account.test.tsx: then where it was left).
+    expect(uiStore.getState().route).toEqual(homeRoute(register().user_settings.web_home_view));
     expect(
       screen.getByRole('button', { name: 'Olivia Owner at Other' }).getAttribute('aria-current'),
     ).toBe('true');
