@@ -33,7 +33,10 @@ function idsByName(users: ReadonlyMap<number, User>): Map<string, number[]> {
   return index;
 }
 
-/** The id of the person a typed operand names: `me`, an email, a unique full name, or an id. */
+/**
+ * The id of the person a typed operand names: `me`, an email (the API's, or the real one where the
+ * viewer may see it), a unique full name, or an id.
+ */
 export function personId(text: string, account: AccountNames | undefined): number | undefined {
   if (!account) return undefined;
   const trimmed = text.trim();
@@ -46,7 +49,19 @@ export function personId(text: string, account: AccountNames | undefined): numbe
   const byEmail = account.users.idByEmail.get(lower);
   if (byEmail !== undefined) return byEmail;
   const named = idsByName(account.users.users).get(lower);
-  return named?.length === 1 ? named[0] : undefined;
+  if (named?.length === 1) return named[0];
+  return lower.includes('@') ? idByDeliveryEmail(account.users.users, lower) : undefined;
+}
+
+/**
+ * The person whose real address this is, where the viewer may see it (`delivery_email`). A realm
+ * that hides addresses gives everyone a stand-in `email` (`user123@…`), and a server cannot resolve
+ * the login address people know each other by: sent as text it answers "unknown user".
+ */
+function idByDeliveryEmail(users: ReadonlyMap<number, User>, lower: string): number | undefined {
+  for (const user of users.values())
+    if (user.delivery_email?.toLowerCase() === lower) return user.user_id;
+  return undefined;
 }
 
 /** A person as the search box shows them: `me`, their name, or their email when the name is shared. */
