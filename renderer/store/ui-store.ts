@@ -53,6 +53,8 @@ export interface UiState {
   selectedMessageId: number | null;
   /** The message being edited in place (its row shows the edit box), in the open view. */
   editingMessageId: number | null;
+  /** The message whose edit history is open below it (its marker or its menu opened it). */
+  historyMessageId: number | null;
   /** Request to open the compose box (c, x, r, quote): a counter so repeated presses re-trigger. */
   composeRequest: ComposeRequest | null;
   /** The seq of the last request a compose box took (or a navigation dropped). */
@@ -126,6 +128,7 @@ export const uiStore = createStore<UiState>()(() => ({
   previous: [],
   selectedMessageId: null,
   editingMessageId: null,
+  historyMessageId: null,
   composeRequest: null,
   composeHandled: 0,
   overlay: null,
@@ -165,6 +168,12 @@ export function stopEditing(): void {
   uiStore.setState({ editingMessageId: null });
 }
 
+/** Opens a message's edit history below it, or closes it when it is the one open. */
+export function toggleEditHistory(messageId: number): void {
+  const open = uiStore.getState().historyMessageId;
+  uiStore.setState({ historyMessageId: open === messageId ? null : messageId });
+}
+
 export function navigate(route: Route): void {
   const { route: current, previous, composeRequest } = uiStore.getState();
   uiStore.setState({
@@ -173,6 +182,7 @@ export function navigate(route: Route): void {
     previous: [...previous.slice(-20), current],
     selectedMessageId: null,
     editingMessageId: null,
+    historyMessageId: null,
     // A request nobody took was for the view being left.
     composeHandled: composeRequest?.seq ?? 0,
   });
@@ -206,6 +216,7 @@ export function goBack(): void {
     previous: previous.slice(0, at),
     selectedMessageId: null,
     editingMessageId: null,
+    historyMessageId: null,
     composeHandled: composeRequest?.seq ?? 0,
   });
 }

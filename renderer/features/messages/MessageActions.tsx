@@ -8,6 +8,7 @@ import {
   CircleCheck,
   CircleX,
   Ellipsis,
+  History as HistoryIcon,
   Link,
   MailOpen,
   Pencil,
@@ -25,7 +26,13 @@ import { messageNearFragment } from '../../../shared/narrow/link';
 import { useChatStore, useChatStoreApi } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import { api, errorText } from '../../bridge/api';
-import { requestCompose, startEditing, uiStore, useUi } from '../../store/ui-store';
+import {
+  requestCompose,
+  startEditing,
+  toggleEditHistory,
+  uiStore,
+  useUi,
+} from '../../store/ui-store';
 import { htmlToText } from '../../lib/sanitize';
 import { clockNow } from '../../lib/format';
 import { EmojiPicker } from '../emoji/EmojiPicker';
@@ -396,6 +403,11 @@ function MessageMenu({
       {canRemind ? (
         <MenuItem icon={AlarmClock} onSelect={() => setMode('reminder')}>
           Remind me about this
+        </MenuItem>
+      ) : null}
+      {message.last_edit_timestamp || message.last_moved_timestamp ? (
+        <MenuItem icon={HistoryIcon} onSelect={() => toggleEditHistory(message.id)}>
+          View edit history
         </MenuItem>
       ) : null}
       <MenuItem icon={CheckCheck} onSelect={() => setMode('read-receipts')}>

@@ -16,7 +16,7 @@ import { RecipientHeader } from './RecipientHeader';
 import { Reactions } from './Reactions';
 import { MessageActions } from './MessageActions';
 import { MessageEditor } from './MessageEditor';
-import { useUi } from '../../store/ui-store';
+import { toggleEditHistory, useUi } from '../../store/ui-store';
 import { EditHistory } from './EditHistory';
 import { handleContentClick, handleContentKeyDown } from './content-controls';
 import { highlightAlertWords, messageBodyHtml } from './rich-content';
@@ -134,7 +134,7 @@ export const MessageRow = memo(function MessageRow({
   const message = useMessage(id);
   const prev = useMessage(prevId ?? -1);
   const sender = useUser(message?.sender_id ?? -1);
-  const [showHistory, setShowHistory] = useState(false);
+  const showHistory = useUi((s) => s.historyMessageId === id);
   const editing = useUi((s) => s.editingMessageId === id);
   // Read when a click replies (no subscription per row).
   const store = useChatStoreApi();
@@ -216,7 +216,7 @@ export const MessageRow = memo(function MessageRow({
           type="button"
           className="marker"
           title={`Edited ${formatDateTime(message.last_edit_timestamp, twentyFourHour)}`}
-          onClick={() => setShowHistory((v) => !v)}
+          onClick={() => toggleEditHistory(id)}
         >
           (edited)
         </button>
@@ -226,7 +226,7 @@ export const MessageRow = memo(function MessageRow({
           type="button"
           className="marker"
           title={`Moved ${formatDateTime(message.last_moved_timestamp, twentyFourHour)}`}
-          onClick={() => setShowHistory((v) => !v)}
+          onClick={() => toggleEditHistory(id)}
         >
           (moved)
         </button>

@@ -170,4 +170,33 @@ describe('edit history through main', () => {
       setHistoryPolicy('all');
     }
   });
+
+  it("opens from the message's menu too, as the web app's View edit history, once edited", async () => {
+    const plain = await send('never edited', 'menu history');
+    const id = await send('to be edited', 'menu history');
+    await live.realm.client('owner').patch(`/messages/${id}`, { content: 'edited once' });
+    const menuItems = async (row: HTMLElement) => {
+      fireEvent.pointerEnter(row);
+      fireEvent.click(await within(row).findByRole('button', { name: 'Message actions' }));
+      return document.querySelectorAll('[role=menuitem]');
+    };
+    const plainRow = await showRow(plain);
+    const plainItems = [...(await menuItems(plainRow))].map((i) => i.textContent);
+    expect(plainItems).toContain('Read receipts');
+    expect(plainItems).not.toContain('View edit history');
+    cleanup();
+
+    const row = await showRow(id);
+    await menuItems(row);
+    const item = [...document.querySelectorAll<HTMLElement>('[role=menuitem]')].find(
+      (i) => i.textContent === 'View edit history',
+    );
+    expect(item).toBeDefined();
+    fireEvent.click(item!);
+    const history = await within(row).findByRole('region', { name: 'Edit history' });
+    expect(await within(history).findAllByRole('listitem')).toHaveLength(2);
+    // The marker closes it again.
+    fireEvent.click(within(row).getByRole('button', { name: '(edited)' }));
+    expect(within(row).queryByRole('region', { name: 'Edit history' })).toBeNull();
+  });
 });
