@@ -19,6 +19,7 @@ import { reportPageActivity } from './activity-report';
 import { startNotifier } from '../features/notifications/notifier';
 import { syncUnreadBadge } from '../features/notifications/badge-sync';
 import { GLOBAL_SHORTCUTS, useShortcuts } from './shortcuts';
+import { FeedbackToast } from '../lib/ui/feedback';
 import { useHomeViewAtStart } from './home-view';
 import { ManifestRoute } from './ManifestRoute';
 import {
@@ -200,6 +201,7 @@ function Shell({ store }: { store: ChatStore }) {
         {overlay?.kind === 'status' ? <StatusEditor accountId={activeAccountId} /> : null}
         {overlay?.kind === 'help' ? <ShortcutHelp global={GLOBAL_SHORTCUTS} /> : null}
       </Suspense>
+      <FeedbackToast />
     </div>
   );
 }

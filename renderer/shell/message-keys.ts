@@ -20,7 +20,7 @@ import { conversationOf, describeNarrow } from '../features/messages/narrow-info
 import { currentMessageId } from '../features/messages/selection-cursor';
 import { toggleReaction } from '../features/messages/Reactions';
 import { quoteAndReply } from '../features/messages/MessageActions';
-import { setPolicy } from '../features/topics/topic-actions';
+import { setPolicyWithFeedback } from '../features/topics/topic-actions';
 import { openUserPopover } from '../features/people/UserPopover';
 
 const THUMBS_UP = '1f44d';
@@ -98,7 +98,10 @@ export function toggleTopicMute(store: ChatStore): void {
   const channelMuted = t.account.channels.subscriptions.get(streamId)?.is_muted ?? false;
   const policy = topicVisibility(t.account.userTopics, streamId, topic);
   const next = channelMuted ? (policy === 2 ? 0 : 2) : isTopicMuted(policy, false) ? 0 : 1;
-  quietly(setPolicy(t.accountId, streamId, topic, next));
+  const channelName = t.account.channels.channels.get(streamId)?.name ?? '';
+  quietly(
+    setPolicyWithFeedback({ accountId: t.accountId, streamId, topic, channelName }, next, policy),
+  );
 }
 
 /**

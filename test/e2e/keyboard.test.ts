@@ -135,6 +135,17 @@ describe('keyboard shortcuts as the public web app defines them', () => {
     // The key toggles what the app knows: wait for the server's event to reach the sidebar before
     // pressing it again.
     const topicRow = page.locator('li.topic', { hasText: 'kb keys' });
+    // Followed or not (the owner's automatic follow of topics they start), as it was before.
+    const before = await policy();
+    await page.keyboard.press('Shift+M');
+    await expect.poll(policy).toBe(1);
+    await expect.poll(() => topicRow.getAttribute('class')).toContain('muted');
+    // The feedback widget says so, with an undo (as the web app's), which unmutes it.
+    const toast = page.locator('.feedback-toast', { hasText: 'Topic muted' });
+    await toast.getByRole('button', { name: 'Undo mute' }).click();
+    await expect.poll(policy).toBe(before);
+    await expect.poll(() => topicRow.getAttribute('class')).not.toContain('muted');
+    await toast.waitFor({ state: 'detached' });
     await page.keyboard.press('Shift+M');
     await expect.poll(policy).toBe(1);
     await expect.poll(() => topicRow.getAttribute('class')).toContain('muted');

@@ -34,6 +34,7 @@ import {
   useUi,
 } from '../../store/ui-store';
 import { htmlToText } from '../../lib/sanitize';
+import { showFeedback } from '../../lib/ui/feedback';
 import { clockNow } from '../../lib/format';
 import { EmojiPicker } from '../emoji/EmojiPicker';
 import { toggleReaction } from './Reactions';
@@ -396,7 +397,13 @@ function MessageMenu({
       </MenuItem>
       <MenuItem
         icon={Link}
-        onSelect={() => run(navigator.clipboard.writeText(messageLink(site, message, self)))}
+        onSelect={() =>
+          run(
+            navigator.clipboard
+              .writeText(messageLink(site, message, self))
+              .then(() => showFeedback({ title: 'Link copied' })),
+          )
+        }
       >
         Copy link to message
       </MenuItem>

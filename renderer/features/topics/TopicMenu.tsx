@@ -9,6 +9,7 @@ import { selectActiveAccount, topicVisibility } from '../../store';
 import { isTopicResolved, topicNarrow } from '../../../shared/narrow';
 import { errorText } from '../../bridge/api';
 import { uiStore } from '../../store/ui-store';
+import { showFeedback } from '../../lib/ui/feedback';
 import { RowMenu } from '../sidebar/RowMenu';
 import { MenuItem } from '../../lib/ui/Menu';
 import { ModalDialog } from '../../lib/ui/Dialog';
@@ -29,7 +30,7 @@ import {
   markNarrowRead,
   markTopicUnread,
   moveMessages,
-  setPolicy,
+  setPolicyWithFeedback,
   toggleResolved,
   topicLink,
   topicMessageId,
@@ -88,7 +89,13 @@ export function TopicMenu({
             key={toggled}
             icon={icon}
             onSelect={() =>
-              show(setPolicy(accountId, streamId, topic, policy === toggled ? 0 : toggled))
+              show(
+                setPolicyWithFeedback(
+                  { ...ref, channelName: channelName() },
+                  policy === toggled ? 0 : toggled,
+                  policy,
+                ),
+              )
             }
           >
             {policy === toggled ? undo : label}
@@ -118,7 +125,11 @@ export function TopicMenu({
         <MenuItem
           icon={Link}
           onSelect={() =>
-            show(navigator.clipboard.writeText(topicLink(site(), streamId, channelName(), topic)))
+            show(
+              navigator.clipboard
+                .writeText(topicLink(site(), streamId, channelName(), topic))
+                .then(() => showFeedback({ title: 'Link copied' })),
+            )
           }
         >
           Copy link to topic

@@ -18,6 +18,7 @@ import {
 } from '../../../shared/narrow';
 import { topicFragment } from '../../../shared/narrow/link';
 import { api } from '../../bridge/api';
+import { showFeedback } from '../../lib/ui/feedback';
 
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
 
@@ -110,6 +111,24 @@ export function setPolicy(
   visibilityPolicy: number,
 ) {
   return api().setUserTopic({ accountId, streamId, topic, visibilityPolicy });
+}
+
+/**
+ * Sets a topic's visibility policy, and after a mute offers to undo it, as the public web app's
+ * feedback widget does (a mute hides the topic's messages, so it is easy to regret).
+ */
+export async function setPolicyWithFeedback(
+  t: TopicRef & { channelName: string },
+  next: number,
+  before: number,
+): Promise<void> {
+  await setPolicy(t.accountId, t.streamId, t.topic, next);
+  if (next !== 1) return;
+  showFeedback({
+    title: 'Topic muted',
+    text: `You muted #${t.channelName} > ${t.topic || '(no topic)'}.`,
+    undo: { label: 'Undo mute', run: () => setPolicy(t.accountId, t.streamId, t.topic, before) },
+  });
 }
 
 /** Marks every unread message of a narrow (a channel, a topic) read. */
