@@ -9,6 +9,7 @@ import { connectBridge } from '../../../renderer/shell/bridge-sync';
 import type { TributaryApi } from '../../../shared/ipc/contract';
 import type { MessageWithFlags, RegisterResponse } from '../../../shared/api/types';
 import { narrowKey, topicNarrow } from '../../../shared/narrow';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface ApiResponse {
   status: number;
@@ -101,5 +102,23 @@ export async function startLiveAccount(who = 'owner'): Promise<LiveAccount> {
       await transport.close();
       await realm.close();
     },
+  };
+}
+
+/**
+ * One live account for a test file's tests, started before them and closed after them; call at the
+ * file's top level, read the account through the returned function inside the tests.
+ */
+export function liveAccountForFile(who = 'owner'): () => LiveAccount {
+  let live: LiveAccount | undefined;
+  beforeAll(async () => {
+    live = await startLiveAccount(who);
+  }, 60_000);
+  afterAll(async () => {
+    await live?.close();
+  });
+  return () => {
+    if (!live) throw new Error('the live account has not started');
+    return live;
   };
 }

@@ -2,24 +2,19 @@
 // through the real browser-mode bridge and main to the real local realm server. Muting a topic says
 // so with an undo, as the public web app's feedback widget does; the undo restores the policy the
 // topic had, on the server; copying a topic's link says it was copied.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { TopicMenu } from '../../../renderer/features/topics/TopicMenu';
 import { FeedbackToast } from '../../../renderer/lib/ui/feedback';
 import { selectActiveAccount, topicVisibility } from '../../../renderer/store';
 import { Providers, resetUi } from './harness';
-import { startLiveAccount, type LiveAccount } from './live-realm';
+import { liveAccountForFile } from './live-realm';
 
-let live: LiveAccount;
-beforeAll(async () => {
-  live = await startLiveAccount();
-}, 60_000);
-afterAll(async () => {
-  await live?.close();
-});
+const liveAccount = liveAccountForFile();
 afterEach(cleanup);
 
 function showMenu(topic: string) {
+  const live = liveAccount();
   resetUi(live.accountId);
   render(
     <Providers store={live.store}>
@@ -30,6 +25,7 @@ function showMenu(topic: string) {
 }
 
 const policyOf = (topic: string) => {
+  const live = liveAccount();
   const account = selectActiveAccount(live.store.getState());
   return account ? topicVisibility(account.userTopics, live.channelId('general'), topic) : -1;
 };
@@ -42,6 +38,7 @@ function choose(topic: string, item: string) {
 describe('feedback after topic actions', () => {
   it('offers to undo a mute, and the undo puts back what the topic had (followed)', async () => {
     const topic = 'feedback mute';
+    const live = liveAccount();
     await live.realm
       .client('owner')
       .post('/messages', { type: 'stream', to: live.channelId('general'), topic, content: 'hi' });
