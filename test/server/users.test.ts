@@ -2,7 +2,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
 import { registerQueue } from '../support/events';
-import { allUserRows, getUserRow } from '../../server/resources/users/users-store';
+import {
+  allUserRows,
+  EMAIL_VISIBILITY_SQL,
+  emailVisibilityByUser,
+  getUserRow,
+} from '../../server/resources/users/users-store';
 
 let server: TestServer;
 
@@ -12,6 +17,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
+
+/** The user as `viewer`'s register shows them in realm_users. */
+async function userInRegister(
+  viewer: Parameters<TestServer['client']>[0],
+  userId: number,
+): Promise<{ delivery_email: string | null }> {
+  const res = await server.client(viewer).post('/register', { fetch_event_types: ['realm_user'] });
+  return res.body.realm_users.find((u: { user_id: number }) => u.user_id === userId);
+}
 
 describe('reading users', () => {
   it('reads every user row with each column in its place', () => {
@@ -92,12 +106,28 @@ describe('reading users', () => {
     expect(asAdmin.body.user.delivery_email).toBe('emma@tributary.local');
     const herself = await server.client('emma').get('/users/me');
     expect(herself.body.delivery_email).toBe('emma@tributary.local');
-    const inRegister = await server
-      .client('guest')
-      .post('/register', { fetch_event_types: ['realm_user'] });
-    const seen = inRegister.body.realm_users.find((u: { user_id: number }) => u.user_id === emmaId);
-    expect(seen.delivery_email).toBeNull();
+    expect((await userInRegister('guest', emmaId)).delivery_email).toBeNull();
     await server.client('emma').patch('/settings', { email_address_visibility: 1 });
+  });
+
+  it("reads every user's email visibility from its index, and it follows a settings change", async () => {
+    const db = server.server.db;
+    // Every register reads this for all users: parsing 10,000 settings documents instead took a
+    // large organization's first register about 50 ms more (docs/benchmarks.md, tenth pass).
+    const plan = db
+      .prepare<[], { detail: string }>(
+        `EXPLAIN QUERY PLAN SELECT user_id, ${EMAIL_VISIBILITY_SQL} AS value FROM user_settings`,
+      )
+      .all()
+      .map((r) => r.detail)
+      .join(' ');
+    expect(plan).toContain('COVERING INDEX user_settings_email_visibility');
+    const emmaId = server.users.emma.user_id;
+    await server.client('emma').patch('/settings', { email_address_visibility: 4 });
+    expect(emailVisibilityByUser(db).get(emmaId)).toBe(4);
+    expect((await userInRegister('dev', emmaId)).delivery_email).toBeNull();
+    await server.client('emma').patch('/settings', { email_address_visibility: 1 });
+    expect(emailVisibilityByUser(db).get(emmaId)).toBe(1);
   });
 
   it('GET /users/me returns the caller', async () => {

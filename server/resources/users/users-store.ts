@@ -107,6 +107,13 @@ export function allUserRows(db: Db): UserRow[] {
   }));
 }
 
+/** The bots, system bots included, in id order. */
+export function botUserRows(db: Db): UserRow[] {
+  return db
+    .prepare<[], UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE is_bot = 1 ORDER BY id`)
+    .all();
+}
+
 export function activeUserIds(db: Db): number[] {
   return db
     .prepare<[], { id: number }>('SELECT id FROM users WHERE is_active = 1 ORDER BY id')
@@ -125,7 +132,9 @@ export function emailVisibilityByUser(db: Db): ReadonlyMap<number, number> {
   );
 }
 
-const EMAIL_VISIBILITY = `CASE WHEN json_valid(settings)
+// Read from the covering index user_settings_email_visibility (db/migrations.ts, version 16), which
+// is on this very expression: change one only with the other.
+export const EMAIL_VISIBILITY_SQL = `CASE WHEN json_valid(settings)
   THEN json_extract(settings, '$.email_address_visibility') END`;
 
 function emailVisibilityUncached(db: Db): Map<number, number> {
@@ -134,7 +143,7 @@ function emailVisibilityUncached(db: Db): Map<number, number> {
   // JavaScript as strings to parse was a fifth of a large organization's first (cold) register.
   for (const row of db
     .prepare<[], { user_id: number; value: unknown }>(
-      `SELECT user_id, ${EMAIL_VISIBILITY} AS value FROM user_settings`,
+      `SELECT user_id, ${EMAIL_VISIBILITY_SQL} AS value FROM user_settings`,
     )
     .all()) {
     map.set(row.user_id, typeof row.value === 'number' ? row.value : 1);
@@ -150,7 +159,7 @@ function emailVisibilityUncached(db: Db): Map<number, number> {
 export function emailVisibilityOf(db: Db, userId: number): ReadonlyMap<number, number> {
   const row = db
     .prepare<[number], { value: unknown }>(
-      `SELECT ${EMAIL_VISIBILITY} AS value FROM user_settings WHERE user_id = ?`,
+      `SELECT ${EMAIL_VISIBILITY_SQL} AS value FROM user_settings WHERE user_id = ?`,
     )
     .get(userId);
   return new Map([[userId, typeof row?.value === 'number' ? row.value : 1]]);

@@ -25,6 +25,7 @@ import { listProfileFields } from '../realm/profile-fields';
 import {
   accessUserRow,
   allUserRows,
+  botUserRows,
   findUserRowByEmail,
   avatarUrl,
   emailVisibilityByUser,
@@ -248,11 +249,10 @@ export const usersResource: ResourceModule = {
       });
     }
     if (request.wants('realm_bot')) {
-      state.realm_bots = allUserRows(ctx.db)
-        .filter(
-          (r) =>
-            r.is_bot === 1 && !isSystemBot(r) && (isAdmin(user.role) || r.bot_owner_id === user.id),
-        )
+      // Only the bots read: realm_user above already read all 10,000 rows of a large organization,
+      // and reading them all again here cost its first register 40-130 ms (docs/benchmarks.md).
+      state.realm_bots = botUserRows(ctx.db)
+        .filter((r) => !isSystemBot(r) && (isAdmin(user.role) || r.bot_owner_id === user.id))
         .map((r) => botObject(ctx.db, r));
     }
     if (request.wants('custom_profile_fields')) {
