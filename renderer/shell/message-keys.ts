@@ -8,12 +8,7 @@ import { selectActiveAccount } from '../store';
 import type { MessageWithFlags } from '../../shared/api/types';
 import { channelNarrow } from '../../shared/narrow';
 import { api } from '../bridge/api';
-import {
-  navigate,
-  requestCompose,
-  uiStore,
-  type ComposeDestination,
-} from '../store/ui-store';
+import { navigate, requestCompose, uiStore, type ComposeDestination } from '../store/ui-store';
 import { destinationOfMessage } from '../features/compose/Compose';
 import { isTopicMuted, topicVisibility } from '../store/slices/userTopics';
 import { conversationOf, describeNarrow } from '../features/messages/narrow-info';

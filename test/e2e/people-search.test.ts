@@ -159,7 +159,9 @@ describe('chat window gaps found by the audit', () => {
     await expect
       .poll(async () => (await client('owner').get(`/messages/${id}`)).body.message.flags)
       .toContain('read');
-    await inbox.getByRole('button', { name: 'inbox mark read', exact: true }).waitFor({ state: 'detached' });
+    await inbox
+      .getByRole('button', { name: 'inbox mark read', exact: true })
+      .waitFor({ state: 'detached' });
     expect(pageErrors).toEqual([]);
   });
 });

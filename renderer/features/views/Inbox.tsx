@@ -82,7 +82,11 @@ export function Inbox() {
     estimateSize: (index) => {
       const at = dms.length > 0 ? index - 1 : index;
       const key: GroupKey = at < 0 ? 'dm' : (channels[at]?.c.streamId ?? 0);
-      const rows = collapsed.has(key) ? 0 : at < 0 ? dms.length : (channels[at]?.topics.length ?? 1);
+      const rows = collapsed.has(key)
+        ? 0
+        : at < 0
+          ? dms.length
+          : (channels[at]?.topics.length ?? 1);
       return HEADER_HEIGHT + rows * ROW_HEIGHT;
     },
     getItemKey: (index) => {
@@ -99,12 +103,7 @@ export function Inbox() {
   }, []);
   const anyUnread = counts.dms.size > 0 || [...counts.channels.values()].some((c) => c.count > 0);
   return (
-    <section
-      className="view inbox"
-      aria-label="Inbox"
-      ref={scrollRef}
-      onKeyDown={moveBetweenRows}
-    >
+    <section className="view inbox" aria-label="Inbox" ref={scrollRef} onKeyDown={moveBetweenRows}>
       <h1>Inbox</h1>
       {anyUnread ? (
         <input
@@ -299,7 +298,11 @@ const ChannelGroup = memo(function ChannelGroup({
   return (
     <div className="inbox-channel">
       <h2>
-        <FoldButton label={`#${name}`} collapsed={collapsed} onToggle={() => onToggle(c.streamId)} />
+        <FoldButton
+          label={`#${name}`}
+          collapsed={collapsed}
+          onToggle={() => onToggle(c.streamId)}
+        />
         <span className="swatch" style={{ background: color }} aria-hidden="true" />
         <button
           type="button"

@@ -58,9 +58,11 @@ export function FeedbackToast() {
                   onClick={(e) => {
                     // Closed once the undo is done; a failure stays to be read.
                     e.preventDefault();
-                    undo.run().then(clearFeedback, (error: unknown) =>
-                      feedbackStore.setState({ undoError: errorText(error) }),
-                    );
+                    undo
+                      .run()
+                      .then(clearFeedback, (error: unknown) =>
+                        feedbackStore.setState({ undoError: errorText(error) }),
+                      );
                   }}
                 >
                   {undo.label}

@@ -72,9 +72,7 @@ describe('switching accounts', () => {
     navigate({ kind: 'settings', section: 'profile' });
     switchAccount(store, 'home');
     switchAccount(store, 'work');
-    expect(uiStore.getState().route).toEqual(
-      homeRoute(register().user_settings.web_home_view),
-    );
+    expect(uiStore.getState().route).toEqual(homeRoute(register().user_settings.web_home_view));
   });
 
   it('switches with Ctrl+Tab, Ctrl+Shift+Tab (wrapping) and Ctrl+1…9, from a field too', () => {
