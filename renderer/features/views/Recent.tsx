@@ -1,7 +1,7 @@
 // Recent conversations, as the public web app's table: one row per topic or direct-message
 // conversation, newest first, with its channel and topic (or the people of the conversation), the
 // avatars of who took part, when it was last active and its unread count; filters for unread,
-// participated and muted conversations and a text filter; the keyboard moves between rows
+// participated, muted and direct-message conversations and a text filter; the keyboard moves between rows
 // (arrows, j/k, Home/End, Page Up/Down) and Enter opens one.
 //
 // The rows are virtualized within the table's own scroll: thousands of conversations cost the
@@ -51,6 +51,7 @@ let rememberedFilters: RecentFilters = {
   unread: false,
   participated: false,
   includeMuted: false,
+  includeDms: true,
   text: '',
 };
 
@@ -158,6 +159,7 @@ export function Recent({ accountId }: { accountId: string }) {
             ['unread', 'Unread'],
             ['participated', 'Participated'],
             ['includeMuted', 'Include muted'],
+            ['includeDms', 'Include DMs'],
           ] as const
         ).map(([key, label]) => (
           <button

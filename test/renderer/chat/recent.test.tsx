@@ -121,6 +121,18 @@ describe('Recent conversations', () => {
     toggle('✓ Include muted');
   });
 
+  it('lists direct messages until Include DMs is turned off, as the public web app does', () => {
+    const { emma } = setup();
+    expect(screen.getByRole('button', { name: '✓ Include DMs' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    toggle('✓ Include DMs');
+    expect(titles()).toEqual(['lunch', 'logo', 'planning']);
+    expect(titles()).not.toContain(emma);
+    toggle('Include DMs');
+    expect(titles()).toEqual(['lunch', emma, 'logo', 'planning']);
+  });
+
   it('moves between rows with arrows and j/k, and Enter opens the focused one', () => {
     const { emma } = setup();
     // The keys work as soon as the view is open: the first puts the keyboard on the first row.
