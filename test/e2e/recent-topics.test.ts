@@ -90,7 +90,9 @@ describe('Recent conversations', () => {
     await recentRow('recent beta').waitFor();
     // Emma's avatar (initials here) and the unread count are in her row.
     await recentRow('recent alpha').getByRole('img', { name: 'Emma Member' }).waitFor();
-    await recentRow('recent alpha').getByLabel('1 unread').waitFor();
+    await recentRow('recent alpha')
+      .getByRole('button', { name: 'Mark as read (1 unread)' })
+      .waitFor();
     expect(await recentRow('recent gamma').count()).toBe(0);
 
     await filter('Include muted').click();
@@ -122,6 +124,25 @@ describe('Recent conversations', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: '#general > recent alpha', exact: true }).waitFor();
     await messageWithText(page, 'alpha from emma').waitFor();
+  });
+
+  it('marks a conversation read from its unread count without opening it', async () => {
+    await sendAs(emma, 'recent delta', 'delta one');
+    await sendAs(emma, 'recent delta', 'delta two');
+    await nav().getByRole('button', { name: 'Recent conversations' }).click();
+    const count = recentRow('recent delta').getByRole('button', {
+      name: 'Mark as read (2 unread)',
+    });
+    await count.click();
+    await expect
+      .poll(async () =>
+        (await topicMessages('recent delta')).every((m) => m.flags.includes('read')),
+      )
+      .toBe(true);
+    // The count goes when the server's flag event comes back; the table stays.
+    await expect.poll(() => count.count()).toBe(0);
+    await table().waitFor();
+    expect(await page.getByRole('heading', { name: '#general > recent delta' }).count()).toBe(0);
   });
 });
 

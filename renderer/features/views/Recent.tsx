@@ -1,8 +1,9 @@
 // Recent conversations, as the public web app's table: one row per topic or direct-message
 // conversation, newest first, with its channel and topic (or the people of the conversation), the
 // avatars of who took part, when it was last active and its unread count; filters for unread,
-// participated and muted conversations and a text filter; the keyboard moves between rows
-// (arrows, j/k, Home/End, Page Up/Down) and Enter opens one.
+// participated, muted and direct-message conversations and a text filter; the keyboard moves between rows
+// (arrows, j/k, Home/End, Page Up/Down) and Enter opens one. As there, a row's unread count is a
+// button that marks the conversation read (the server's refusal is shown above the table).
 //
 // The rows are virtualized within the table's own scroll: thousands of conversations cost the
 // same as thirty.
@@ -27,9 +28,10 @@ import {
   useUser,
 } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
-import { channelNarrow, narrowKey } from '../../../shared/narrow';
+import { channelNarrow, narrowKey, type Narrow } from '../../../shared/narrow';
 import { api, errorText } from '../../bridge/api';
 import { navigate } from '../../store/ui-store';
+import { markNarrowRead } from '../topics/topic-actions';
 import { chatScreenRendered } from '../../lib/first-screen-handoff';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { userName } from '../messages/narrow-info';
@@ -51,6 +53,7 @@ let rememberedFilters: RecentFilters = {
   unread: false,
   participated: false,
   includeMuted: false,
+  includeDms: true,
   text: '',
 };
 
@@ -130,6 +133,16 @@ export function Recent({ accountId }: { accountId: string }) {
     [rows, filters, unreadOf, names],
   );
 
+  const [error, setError] = useState<string | null>(null);
+  // Stable, so the memoized rows do not re-render for it.
+  const markRead = useCallback(
+    (narrow: Narrow) => {
+      setError(null);
+      markNarrowRead(accountId, narrow).catch((e: unknown) => setError(errorText(e)));
+    },
+    [accountId],
+  );
+
   // Its first commit is its screen: the first screen over it goes once that is painted.
   useLayoutEffect(chatScreenRendered, []);
 
@@ -158,6 +171,7 @@ export function Recent({ accountId }: { accountId: string }) {
             ['unread', 'Unread'],
             ['participated', 'Participated'],
             ['includeMuted', 'Include muted'],
+            ['includeDms', 'Include DMs'],
           ] as const
         ).map(([key, label]) => (
           <button
@@ -172,8 +186,14 @@ export function Recent({ accountId }: { accountId: string }) {
           </button>
         ))}
       </div>
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
       <RecentTable
         rows={shown}
+        onMarkRead={markRead}
         names={names}
         unreadOf={unreadOf}
         now={now}
@@ -273,8 +293,10 @@ function RecentTable({
   unreadOf,
   now,
   empty,
+  onMarkRead,
 }: {
   rows: RecentConversation[];
+  onMarkRead: (narrow: Narrow) => void;
   names: Names;
   unreadOf: (row: RecentConversation) => number;
   now: number;
@@ -385,6 +407,7 @@ function RecentTable({
                 label={lastActiveLabel(row.lastTimestamp, now, formatDate)}
                 focusable={item.index === focusAt}
                 onFocusRow={setFocusKey}
+                onMarkRead={onMarkRead}
               />
             );
           })}
@@ -403,6 +426,7 @@ const RecentRow = memo(function RecentRow({
   label,
   focusable,
   onFocusRow,
+  onMarkRead,
 }: {
   index: number;
   top: number;
@@ -412,6 +436,7 @@ const RecentRow = memo(function RecentRow({
   label: string;
   focusable: boolean;
   onFocusRow: (key: string) => void;
+  onMarkRead: (narrow: Narrow) => void;
 }) {
   const open = () => navigate({ kind: 'narrow', narrow: row.narrow });
   const streamId = row.streamId;
@@ -465,9 +490,19 @@ const RecentRow = memo(function RecentRow({
           </span>
         ) : null}
         {unread > 0 ? (
-          <span className="count" aria-label={`${unread} unread`}>
+          <button
+            type="button"
+            className="count"
+            tabIndex={-1}
+            title="Mark as read"
+            aria-label={`Mark as read (${unread} unread)`}
+            onClick={(e) => {
+              e.stopPropagation();
+              onMarkRead(row.narrow);
+            }}
+          >
             {unread}
-          </span>
+          </button>
         ) : null}
       </span>
       <span role="gridcell" className="recent-participants">

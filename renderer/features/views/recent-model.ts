@@ -142,6 +142,8 @@ export interface RecentFilters {
   unread: boolean;
   participated: boolean;
   includeMuted: boolean;
+  /** Direct-message conversations are listed (on at first, as in the public web app). */
+  includeDms: boolean;
   /** Words every one of which the channel, topic or people's names must contain. */
   text: string;
 }
@@ -156,6 +158,7 @@ export function filterRecent(
   const words = filters.text.toLowerCase().split(/\s+/).filter(Boolean);
   return rows.filter((row) => {
     if (!filters.includeMuted && row.muted) return false;
+    if (!filters.includeDms && row.streamId === undefined) return false;
     if (filters.participated && !row.participated) return false;
     if (filters.unread && unread(row) === 0) return false;
     if (words.length === 0) return true;

@@ -1,6 +1,7 @@
 // Recent conversations: a table with one row per topic or direct-message conversation, newest
 // first, with its channel, topic or people, participants, time and unread count; filters for
-// unread, participated and muted conversations; arrows/j/k move between rows and Enter opens one.
+// unread, participated, muted and direct-message conversations; the unread count marks a
+// conversation read; arrows/j/k move between rows and Enter opens one.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { Recent } from '../../../renderer/features/views/Recent';
@@ -70,7 +71,7 @@ describe('Recent conversations', () => {
     expect(titles()).toEqual(['lunch', emma, 'logo', 'planning']);
     const planning = rows()[3]!;
     expect(cell(planning, 'channel')).toBe(`#${general}`);
-    expect(within(planning).getByLabelText('1 unread')).toBeTruthy();
+    expect(within(planning).getByRole('button', { name: 'Mark as read (1 unread)' })).toBeTruthy();
     // The most recent sender first.
     expect(
       within(planning)
@@ -119,6 +120,68 @@ describe('Recent conversations', () => {
       target: { value: '' },
     });
     toggle('✓ Include muted');
+  });
+
+  it('lists direct messages until Include DMs is turned off, as the public web app does', () => {
+    const { emma } = setup();
+    expect(screen.getByRole('button', { name: '✓ Include DMs' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    toggle('✓ Include DMs');
+    expect(titles()).toEqual(['lunch', 'logo', 'planning']);
+    expect(titles()).not.toContain(emma);
+    toggle('Include DMs');
+    expect(titles()).toEqual(['lunch', emma, 'logo', 'planning']);
+  });
+
+  it('marks a conversation read from its unread count, as the public web app does', async () => {
+    const api = installFakeApi({
+      getMessages: EMPTY_HISTORY,
+      updateFlagsForNarrow: () => ({
+        result: 'success',
+        msg: '',
+        processed_count: 1,
+        updated_count: 1,
+        first_processed_id: 101,
+        last_processed_id: 101,
+        found_oldest: true,
+        found_newest: true,
+      }),
+    });
+    setup();
+    const route = uiStore.getState().route;
+    fireEvent.click(within(rows()[3]!).getByRole('button', { name: 'Mark as read (1 unread)' }));
+    expect(api.updateFlagsForNarrow).toHaveBeenLastCalledWith(
+      expect.objectContaining({
+        op: 'add',
+        flag: 'read',
+        narrow: [...topicNarrow(GENERAL, 'planning'), { operator: 'is', operand: 'unread' }],
+      }),
+    );
+    // The click marks it read without opening it.
+    expect(uiStore.getState().route).toBe(route);
+    fireEvent.click(within(rows()[1]!).getByRole('button', { name: 'Mark as read (1 unread)' }));
+    expect(api.updateFlagsForNarrow).toHaveBeenLastCalledWith(
+      expect.objectContaining({
+        narrow: [...dmNarrow([EMMA]), { operator: 'is', operand: 'unread' }],
+      }),
+    );
+    await act(async () => undefined);
+  });
+
+  it('shows the server’s error when marking read fails', async () => {
+    installFakeApi({
+      getMessages: EMPTY_HISTORY,
+      updateFlagsForNarrow: () => {
+        throw new Error('Not logged in: API authentication or user session required');
+      },
+    });
+    setup();
+    fireEvent.click(within(rows()[3]!).getByRole('button', { name: 'Mark as read (1 unread)' }));
+    await act(async () => undefined);
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Not logged in: API authentication or user session required',
+    );
   });
 
   it('moves between rows with arrows and j/k, and Enter opens the focused one', () => {
