@@ -37,7 +37,7 @@ export function FeedbackToast() {
   const { current, undoError } = useStore(feedbackStore);
   const undo = current?.undo;
   return (
-    <Toast.Provider duration={6000} label="Notification">
+    <Toast.Provider duration={6000} label="Feedback">
       {current ? (
         <Toast.Root
           key={current.key}
@@ -75,7 +75,8 @@ export function FeedbackToast() {
           </div>
         </Toast.Root>
       ) : null}
-      <Toast.Viewport className="feedback-viewport" />
+      {/* Not "Notifications", Radix's default: that names Settings' notification section. */}
+      <Toast.Viewport className="feedback-viewport" label="Feedback ({hotkey})" />
     </Toast.Provider>
   );
 }
