@@ -16,6 +16,8 @@ let page: Page;
 let owner: ApiClient;
 let emma: ApiClient;
 let general: number;
+let ownerId: number;
+let emmaId: number;
 
 beforeAll(async () => {
   page = session.page;
@@ -28,6 +30,8 @@ beforeAll(async () => {
     stream_id: number;
   }>;
   general = subs.find((s) => s.name === 'general')!.stream_id;
+  ownerId = (await owner.get('/users/me')).body.user_id as number;
+  emmaId = (await emma.get('/users/me')).body.user_id as number;
 });
 
 async function sendAs(client: ApiClient, topic: string, content: string): Promise<number> {
@@ -235,6 +239,31 @@ describe('Recent conversations as in the public web app', () => {
     );
     await chooseTopics('Followed topics', 'Standard view');
     await filter('Participated').click();
+  });
+});
+
+describe('Recent conversations layout', () => {
+  it("lines a direct message's unread count up with the channel rows' (it keeps the bell's space)", async () => {
+    await owner.post('/messages', { type: 'private', to: JSON.stringify([emmaId]), content: 'dm' });
+    await emma.post('/messages', {
+      type: 'private',
+      to: JSON.stringify([ownerId]),
+      content: 'an unread dm',
+    });
+    await sendAs(emma, 'recent theta', 'theta from emma');
+    await nav().getByRole('button', { name: 'Recent conversations' }).click();
+    const countIn = (row: ReturnType<typeof table>) =>
+      row.getByRole('button', { name: /^Mark as read/ }).boundingBox();
+    await recentRow('recent theta').waitFor();
+    const dm = await countIn(
+      table()
+        .getByRole('row')
+        .filter({ has: page.locator('.recent-dm-label') })
+        .filter({ hasText: 'Emma Member' })
+        .first(),
+    );
+    const topic = await countIn(recentRow('recent theta'));
+    expect(Math.abs(dm!.x + dm!.width - (topic!.x + topic!.width))).toBeLessThan(1);
   });
 });
 

@@ -211,22 +211,6 @@ export function Recent({ accountId }: { accountId: string }) {
     <section className="view recent" aria-label="Recent conversations">
       <h1>Recent conversations</h1>
       <div className="recent-filters" role="toolbar" aria-label="Filter conversations">
-        <input
-          type="search"
-          aria-label="Filter conversations by channel, topic or people"
-          placeholder="Filter topics and people"
-          value={filters.text}
-          onChange={(e) => setFilters({ text: e.target.value })}
-          onKeyDown={(e) => {
-            if (e.key === 'Escape' && filters.text) {
-              e.stopPropagation();
-              setFilters({ text: '' });
-            } else if (e.key === 'ArrowDown') {
-              e.preventDefault();
-              document.querySelector<HTMLElement>('.recent-row[data-index="0"]')?.focus();
-            }
-          }}
-        />
         <TopicsMenu shown={filters.topics} onChoose={(topics) => setFilters({ topics })} />
         {(
           [
@@ -246,6 +230,22 @@ export function Recent({ accountId }: { accountId: string }) {
             {label}
           </button>
         ))}
+        <input
+          type="search"
+          aria-label="Filter conversations by channel, topic or people"
+          placeholder="Filter topics and people"
+          value={filters.text}
+          onChange={(e) => setFilters({ text: e.target.value })}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape' && filters.text) {
+              e.stopPropagation();
+              setFilters({ text: '' });
+            } else if (e.key === 'ArrowDown') {
+              e.preventDefault();
+              document.querySelector<HTMLElement>('.recent-row[data-index="0"]')?.focus();
+            }
+          }}
+        />
       </div>
       {error ? (
         <p role="alert" className="error">
@@ -738,7 +738,12 @@ const RecentRow = memo(function RecentRow({
             {unread}
           </button>
         ) : null}
-        {streamId !== undefined ? <TopicBell row={row} onSetPolicy={onSetPolicy} /> : null}
+        {streamId !== undefined ? (
+          <TopicBell row={row} onSetPolicy={onSetPolicy} />
+        ) : (
+          // Where a topic's bell is, so the counts of all rows line up (as in the web app).
+          <span className="recent-bell-space" aria-hidden="true" />
+        )}
       </span>
       <span role="gridcell" className="recent-participants">
         <Participants senders={row.senders} names={names} />
