@@ -4,9 +4,9 @@
 // - filters for unread, participated and direct-message conversations, a menu for which topics
 //   (followed, unmuted, all) and a text filter, kept per account across launches;
 // - the Channel, Topic, unread and Time headers sort the table (again: the other way round);
-// - a row's unread count is a button that marks the conversation read, and its bell is a menu that
-//   mutes, unmutes or follows the topic (a mute says so, with an undo); the server's refusal is
-//   shown above the table;
+// - a row's unread count (after an @ where an unread message mentions the user) is a button that
+//   marks the conversation read, and its bell is a menu that mutes, unmutes or follows the topic
+//   (a mute says so, with an undo); the server's refusal is shown above the table;
 // - the keyboard moves between rows (arrows, j/k, Home/End, Page Up/Down) and, with ←/→, between
 //   a row's channel, topic, unread count and bell; Enter opens the row (or presses the control).
 //
@@ -55,6 +55,7 @@ import { chatScreenRendered } from '../../lib/first-screen-handoff';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { userName } from '../messages/narrow-info';
 import { avatar } from '../messages/MessageRow';
+import { MentionMark } from './Inbox';
 import {
   DEFAULT_SORT,
   filterRecent,
@@ -171,6 +172,13 @@ export function Recent({ accountId }: { accountId: string }) {
         : (counts.dms.get(row.dmUserIds!.join(',')) ?? 0),
     [counts],
   );
+  const mentionedOf = useCallback(
+    (row: RecentConversation) =>
+      row.streamId !== undefined
+        ? !!counts.channels.get(row.streamId)?.topics.get(row.topic!)?.mentioned
+        : counts.dmsMentioned.has(row.dmUserIds!.join(',')),
+    [counts],
+  );
   const shown = useMemo(() => {
     const title = (row: RecentConversation) => titleOf(names, row);
     const filtered = filterRecent(rows, filters, unreadOf, title);
@@ -260,6 +268,7 @@ export function Recent({ accountId }: { accountId: string }) {
         onSetPolicy={setPolicy}
         names={names}
         unreadOf={unreadOf}
+        mentionedOf={mentionedOf}
         now={now}
         empty={rows.length === 0 ? 'No conversations yet.' : 'No conversations match your filters.'}
       />
@@ -426,6 +435,7 @@ function RecentTable({
   rows,
   names,
   unreadOf,
+  mentionedOf,
   now,
   empty,
   sort,
@@ -440,6 +450,7 @@ function RecentTable({
   onSetPolicy: (row: RecentConversation, policy: VisibilityPolicy) => void;
   names: Names;
   unreadOf: (row: RecentConversation) => number;
+  mentionedOf: (row: RecentConversation) => boolean;
   now: number;
   empty: string;
 }) {
@@ -590,6 +601,7 @@ function RecentTable({
                 row={row}
                 names={names}
                 unread={unreadOf(row)}
+                mentioned={mentionedOf(row)}
                 label={lastActiveLabel(row.lastTimestamp, now, formatDate)}
                 focusable={item.index === focusAt}
                 onFocusCell={onFocusCell}
@@ -659,6 +671,7 @@ const RecentRow = memo(function RecentRow({
   row,
   names,
   unread,
+  mentioned,
   label,
   focusable,
   onFocusCell,
@@ -670,6 +683,8 @@ const RecentRow = memo(function RecentRow({
   row: RecentConversation;
   names: Names;
   unread: number;
+  /** An unread message mentions the user: "@" before the count, as in the public web app. */
+  mentioned: boolean;
   label: string;
   focusable: boolean;
   onFocusCell: (key: string, cell: number) => void;
@@ -723,6 +738,7 @@ const RecentRow = memo(function RecentRow({
         </span>
       </span>
       <span role="gridcell" className="recent-unread">
+        {mentioned && unread > 0 ? <MentionMark /> : null}
         {unread > 0 ? (
           <button
             type="button"

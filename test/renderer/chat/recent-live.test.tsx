@@ -216,6 +216,25 @@ describe('Recent conversations, live', () => {
     expect(readFilters(live.accountId).topics).toBe('standard');
   });
 
+  it('marks a conversation whose unread messages mention you with @, as the web app does', async () => {
+    const live = liveAccount();
+    const owner = live.register.realm_users?.find((u) => u.user_id === live.register.user_id);
+    const emma = live.realm.client('emma');
+    await emma.post('/messages', {
+      type: 'stream',
+      to: general,
+      topic: 'zm mentioned',
+      content: `@**${owner!.full_name}** look`,
+    });
+    await emma.post('/messages', { type: 'stream', to: general, topic: 'zm plain', content: 'x' });
+    show();
+    search('zm');
+    await waitFor(() => expect(rowOf('zm mentioned')).toBeDefined());
+    await waitFor(() => expect(rowOf('zm plain')).toBeDefined());
+    expect(within(rowOf('zm mentioned')!).getByTitle('You were mentioned').textContent).toBe('@');
+    expect(within(rowOf('zm plain')!).queryByTitle('You were mentioned')).toBeNull();
+  });
+
   it('moves between a row’s cells with ←/→ (around), keeps the cell on ↑/↓, Enter presses it', async () => {
     show();
     await waitFor(() => expect(ours()).toHaveLength(3));
