@@ -813,6 +813,16 @@ function TopicsMenu({
   );
 }
 
+/** Names listed on "+N", as the web app's tooltip lists them (ten, then how many others). */
+const MAX_MORE_NAMES = 10;
+
+function moreTitle(others: number[], names: Names): string {
+  const listed = others.slice(0, MAX_MORE_NAMES).map((id) => userName(names, id));
+  const rest = others.length - listed.length;
+  if (rest > 0) listed.push(rest === 1 ? 'and 1 other' : `and ${rest} others`);
+  return listed.join('\n');
+}
+
 function Participants({ senders, names }: { senders: number[]; names: Names }) {
   const shown = senders.slice(0, MAX_AVATARS);
   const more = senders.length - shown.length;
@@ -822,7 +832,7 @@ function Participants({ senders, names }: { senders: number[]; names: Names }) {
         <ParticipantAvatar key={id} userId={id} name={userName(names, id)} />
       ))}
       {more > 0 ? (
-        <span className="recent-more" title={`${more} more`}>
+        <span className="recent-more" title={moreTitle(senders.slice(MAX_AVATARS), names)}>
           +{more}
         </span>
       ) : null}

@@ -235,6 +235,26 @@ describe('Recent conversations, live', () => {
     expect(within(rowOf('zm plain')!).queryByTitle('You were mentioned')).toBeNull();
   });
 
+  it('names the participants beyond the four avatars on "+N"', async () => {
+    const live = liveAccount();
+    const who = ['guest', 'farid', 'dev', 'moderator', 'admin', 'emma'];
+    for (const user of who) {
+      const res = await live.realm
+        .client(user)
+        .post('/messages', { type: 'stream', to: general, topic: 'zp crowd', content: user });
+      expect(res.status).toBe(200);
+    }
+    show();
+    search('zp');
+    await waitFor(() => expect(rowOf('zp crowd')).toBeDefined());
+    const more = await waitFor(() => within(rowOf('zp crowd')!).getByText('+2'));
+    // The most recent senders have avatars; the two before them are named on "+2", newest first.
+    const fullName = (key: string) =>
+      live.register.realm_users!.find((u) => u.user_id === live.realm.users[key]!.user_id)!
+        .full_name;
+    expect(more.getAttribute('title')).toBe(`${fullName('farid')}\n${fullName('guest')}`);
+  });
+
   it('moves between a row’s cells with ←/→ (around), keeps the cell on ↑/↓, Enter presses it', async () => {
     show();
     await waitFor(() => expect(ours()).toHaveLength(3));
