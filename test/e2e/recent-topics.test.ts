@@ -107,7 +107,7 @@ describe('Recent conversations', () => {
     await recentRow('recent alpha').waitFor();
     await recentRow('recent beta').waitFor();
     // Emma's avatar (initials here) and the unread count are in her row.
-    await recentRow('recent alpha').getByRole('img', { name: 'Emma Member' }).waitFor();
+    await recentRow('recent alpha').getByRole('button', { name: 'Emma Member' }).waitFor();
     await recentRow('recent alpha')
       .getByRole('button', { name: 'Mark as read (1 unread)' })
       .waitFor();
@@ -142,6 +142,18 @@ describe('Recent conversations', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: '#general > recent alpha', exact: true }).waitFor();
     await messageWithText(page, 'alpha from emma').waitFor();
+  });
+
+  it("opens a participant's card from their avatar, not the conversation", async () => {
+    await nav().getByRole('button', { name: 'Recent conversations' }).click();
+    await recentRow('recent alpha').getByRole('button', { name: 'Emma Member' }).click();
+    await page.getByRole('dialog', { name: 'User card: Emma Member' }).waitFor();
+    expect(await page.getByRole('heading', { name: '#general > recent alpha' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await expect
+      .poll(() => page.getByRole('dialog', { name: 'User card: Emma Member' }).count())
+      .toBe(0);
+    await table().waitFor();
   });
 
   it('marks a conversation read from its unread count without opening it', async () => {

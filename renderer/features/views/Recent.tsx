@@ -56,6 +56,7 @@ import { formatDate, formatDateTime } from '../../lib/format';
 import { userName } from '../messages/narrow-info';
 import { avatar } from '../messages/MessageRow';
 import { MentionMark } from './Inbox';
+import { openUserPopover } from '../people/UserPopover';
 import {
   DEFAULT_SORT,
   filterRecent,
@@ -844,8 +845,19 @@ function ParticipantAvatar({ userId, name }: { userId: number; name: string }) {
   const user = useUser(userId);
   const accountId = useChatStore((s) => s.activeAccountId ?? '');
   return (
-    <span className="recent-avatar" title={name} role="img" aria-label={name}>
+    // As in the public web app, an avatar opens the person's card (not the row's conversation).
+    <button
+      type="button"
+      className="recent-avatar"
+      title={name}
+      aria-label={name}
+      tabIndex={-1}
+      onClick={(e) => {
+        e.stopPropagation();
+        openUserPopover(userId, e.currentTarget);
+      }}
+    >
       {avatar(accountId, user, name, 'avatar')}
-    </span>
+    </button>
   );
 }
