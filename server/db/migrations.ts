@@ -513,4 +513,18 @@ export const migrations: Migration[] = [
         );
       `),
   },
+  {
+    version: 17,
+    description: "each user's presence_enabled, indexed out of their settings document",
+    // Every register finds the users who turned presence off (user-status.ts, PRESENCE_ENABLED_SQL,
+    // which this must match exactly): looked up here instead of parsing all 10,000 settings
+    // documents, about 80 ms of a large organization's first register (docs/benchmarks.md,
+    // eleventh pass).
+    up: (db) =>
+      db.exec(`
+        CREATE INDEX user_settings_presence_enabled ON user_settings (
+          (CASE WHEN json_valid(settings) THEN json_extract(settings, '$.presence_enabled') END)
+        );
+      `),
+  },
 ];
