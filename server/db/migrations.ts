@@ -527,4 +527,17 @@ export const migrations: Migration[] = [
         );
       `),
   },
+  {
+    version: 18,
+    description: 'the unread index carries the flags, so reading unreads needs no table row',
+    // Register's unread_msgs (messages/unreads.ts) wants each unread message's flags: without them
+    // in the index, SQLite scanned all of a member's rows of user_messages instead (156,199 for
+    // 20,000 unread in the large organization), 20-30 ms more of its first register.
+    up: (db) =>
+      db.exec(`
+        DROP INDEX user_messages_unread;
+        CREATE INDEX user_messages_unread ON user_messages(user_id, message_id, flags)
+          WHERE (flags & 1) = 0;
+      `),
+  },
 ];
