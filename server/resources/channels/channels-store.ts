@@ -8,6 +8,7 @@ import { systemGroupId } from '../../realm/permissions';
 import { renderShortMarkdown } from '../../realm/render-text';
 import { DEFAULT_CHANNEL_GROUP_SETTINGS } from '../../realm/settings-defaults';
 import type { SystemGroupName } from '../../realm/roles';
+import { activeUserIdsFrom } from '../users/users-store';
 
 export interface ChannelRow {
   id: number;
@@ -201,26 +202,13 @@ export function deactivateSubscription(db: Db, channelId: number, userId: number
  * channels (docs/benchmarks.md, eleventh pass).
  */
 export function subscriberIds(db: Db, channelId: number): readonly number[] {
-  return sharedTableCache(db, 'subscriber-ids', ['subscriptions', 'users'], (db, id: number) => {
-    const ids = db
-      .prepare<[number], number>(
-        'SELECT user_id FROM subscriptions WHERE channel_id = ? AND active = 1 ORDER BY user_id',
-      )
-      .pluck()
-      .all(id);
-    const inactive = inactiveUserIds(db);
-    return inactive.size === 0 ? ids : ids.filter((userId) => !inactive.has(userId));
-  }).get(channelId);
-}
-
-function inactiveUserIds(db: Db): ReadonlySet<number> {
-  return sharedTableCache(
-    db,
-    'inactive-user-ids',
-    ['users'],
-    (db) =>
-      new Set(db.prepare<[], number>('SELECT id FROM users WHERE is_active <> 1').pluck().all()),
-  ).get(0);
+  return sharedTableCache(db, 'subscriber-ids', ['subscriptions', 'users'], (db, id: number) =>
+    activeUserIdsFrom(
+      db,
+      'SELECT user_id FROM subscriptions WHERE channel_id = ? AND active = 1 ORDER BY user_id',
+      id,
+    ),
+  ).get(channelId);
 }
 
 /**

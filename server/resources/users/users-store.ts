@@ -114,6 +114,24 @@ export function botUserRows(db: Db): UserRow[] {
     .all();
 }
 
+/**
+ * The user ids `sql` reads for `key` (its one parameter), without the deactivated users (usually
+ * none): for lists read without joining each row to its user (subscriberIds, groupObject), the
+ * join having been most of those lists' cost in a large organization's first register
+ * (docs/benchmarks.md, eleventh pass).
+ */
+export function activeUserIdsFrom(db: Db, sql: string, key: number): number[] {
+  const ids = db.prepare<[number], number>(sql).pluck().all(key);
+  const inactive = sharedTableCache(
+    db,
+    'inactive-user-ids',
+    ['users'],
+    (db) =>
+      new Set(db.prepare<[], number>('SELECT id FROM users WHERE is_active <> 1').pluck().all()),
+  ).get(0);
+  return inactive.size === 0 ? ids : ids.filter((id) => !inactive.has(id));
+}
+
 export function activeUserIds(db: Db): number[] {
   return db
     .prepare<[], { id: number }>('SELECT id FROM users WHERE is_active = 1 ORDER BY id')
