@@ -179,6 +179,11 @@ export async function buildAll({ force = false } = {}): Promise<void> {
         entryPoints: [join(root, 'server/process/entry.ts')],
         outfile: join(root, REALM_PROCESS_BUNDLE),
         external: ['better-sqlite3', 'sharp'],
+        // @fastify/multipart reads globalThis.FormData as it registers, only to add a
+        // request.formData() this API never calls; that read loads Node's own fetch (undici),
+        // about 25 ms of a first launch's realm before it listens (docs/benchmarks.md, start-up,
+        // eleventh pass). Nothing else in the realm's bundle names the global.
+        define: { ...COMMONJS.define, 'globalThis.FormData': 'undefined' },
       });
     }
     if (demoTemplateStale()) await makeDemoTemplate(demoTemplate);
