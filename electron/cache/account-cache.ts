@@ -103,7 +103,7 @@ export class AccountCache {
     this.db = new Database(path);
     try {
       // A new file's setup (the page size and vacuum mode, the switch to WAL, the tables) made
-      // twelve fsyncs, 40-70 ms of a first sign-in's wait before its register on a busy disk
+      // ten fsyncs, 50-115 ms of a first sign-in's wait before its register on a busy disk
       // (docs/benchmarks.md, large organization, twelfth pass). Unsynced, it holds nothing yet: a
       // crash that tears it leaves a file the next open sets aside as unreadable (or whose missing
       // tables it creates). NORMAL from the first real write on.

@@ -105,7 +105,7 @@ describe('account cache', () => {
   });
 
   it('sets a new file up without syncing it, then writes every file with synchronous NORMAL', () => {
-    // A new file's setup synced twelve times before a first sign-in's register (docs/benchmarks.md,
+    // A new file's setup synced ten times before a first sign-in's register (docs/benchmarks.md,
     // large organization, twelfth pass); a kept one must still commit with NORMAL.
     const pragma = vi.spyOn(Database.prototype, 'pragma');
     try {
