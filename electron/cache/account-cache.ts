@@ -97,13 +97,20 @@ export class AccountCache {
     this.cipher = new CacheCipher(keyBase64);
     this.flushMs = options.flushMs ?? FLUSH_MS;
     this.now = options.now ?? Date.now;
+    const fresh = isNewFile(path);
     // Created 0600 before SQLite opens it; SQLite gives its -wal and -shm files the same mode.
     closeSync(openSync(path, 'a', 0o600));
     this.db = new Database(path);
     try {
+      // A new file's setup (the page size and vacuum mode, the switch to WAL, the tables) made
+      // ten fsyncs, 50-115 ms of a first sign-in's wait before its register on a busy disk
+      // (docs/benchmarks.md, large organization, twelfth pass). Unsynced, it holds nothing yet: a
+      // crash that tears it leaves a file the next open sets aside as unreadable (or whose missing
+      // tables it creates). NORMAL from the first real write on.
+      if (fresh) this.db.pragma('synchronous = OFF');
       this.db.pragma('auto_vacuum = FULL'); // only takes effect on a new file: freed pages shrink it
       this.db.pragma('journal_mode = WAL');
-      this.db.pragma('synchronous = NORMAL');
+      if (!fresh) this.db.pragma('synchronous = NORMAL');
       // Checked before anything is created: an older or newer file is set aside untouched.
       const version = this.db.pragma('user_version', { simple: true }) as number;
       if (version !== 0 && version !== SCHEMA_VERSION) throw new Error(`cache version ${version}`);
@@ -114,6 +121,7 @@ export class AccountCache {
       `);
       if (version === 0) this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
       this.store = new MessageStore(this.db, this.cipher, new SearchIndex(this.db, keyBase64));
+      if (fresh) this.db.pragma('synchronous = NORMAL');
       this.eventBytes = (
         this.db.prepare('SELECT COALESCE(SUM(LENGTH(payload)), 0) AS n FROM events').get() as {
           n: number;
@@ -345,6 +353,15 @@ export function isDiskFull(error: unknown): boolean {
 }
 
 const CACHE_FILE_SUFFIXES = ['', '-wal', '-shm', '-journal'];
+
+/** No file yet, or an empty one (SQLite has not written its header): nothing in it to keep. */
+function isNewFile(path: string): boolean {
+  try {
+    return statSync(path).size === 0;
+  } catch {
+    return true;
+  }
+}
 
 export function setAsidePath(path: string): string {
   return `${path}.set-aside`;

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { GetMessagesResponse } from '../../shared/api/endpoints';
 import type { ServerEvent } from '../../shared/api/events';
 import type { MessageWithFlags, RegisterResponse } from '../../shared/api/types';
@@ -101,6 +101,35 @@ describe('account cache', () => {
       expect(cipher.openBytes(sealed, 'meta:snapshot')).toEqual(Buffer.from(text, 'utf8'));
       expect(cipher.open(sealed, 'meta:snapshot')).toBe(Buffer.from(text, 'utf8').toString());
       expect(() => cipher.open(sealed, 'meta:lastNarrow')).toThrow();
+    }
+  });
+
+  it('sets a new file up without syncing it, then writes every file with synchronous NORMAL', () => {
+    // A new file's setup synced ten times before a first sign-in's register (docs/benchmarks.md,
+    // large organization, twelfth pass); a kept one must still commit with NORMAL.
+    const pragma = vi.spyOn(Database.prototype, 'pragma');
+    try {
+      const path = newPath();
+      const key = CacheCipher.newKey();
+      const fresh = AccountCache.open(path, key);
+      const setup = pragma.mock.calls.map(([sql]) => sql);
+      expect(setup[0]).toBe('synchronous = OFF');
+      expect(setup.indexOf('synchronous = OFF')).toBeLessThan(setup.indexOf('journal_mode = WAL'));
+      const connection = pragma.mock.contexts[0] as Database.Database;
+      expect(connection.pragma('synchronous', { simple: true })).toBe(1);
+      expect(connection.pragma('journal_mode', { simple: true })).toBe('wal');
+      fresh.saveSnapshot({ accountId: 'a', queueId: 'q', register: { last_event_id: 3 } as never });
+      fresh.close();
+
+      pragma.mockClear();
+      const kept = AccountCache.open(path, key);
+      expect(pragma.mock.calls.map(([sql]) => sql)).not.toContain('synchronous = OFF');
+      const again = pragma.mock.contexts[0] as Database.Database;
+      expect(again.pragma('synchronous', { simple: true })).toBe(1);
+      expect(kept.load().snapshot?.queueId).toBe('q');
+      kept.close();
+    } finally {
+      pragma.mockRestore();
     }
   });
 
