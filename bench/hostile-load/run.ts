@@ -27,6 +27,7 @@
 //   Then a minute of idle. The server's RSS is reported before phase 1, at its peak and after that
 //   minute (issue #24: back within 1.3x of before); BENCH_HEAP_SNAPSHOTS=DIR also writes heap
 //   snapshots before and after (bench/support/server-memory.ts, heap-summary.ts).
+//   BENCH_SETUP_ONLY=1: stop after the set-up (accounts, channels, queues), before phase 1.
 //   --server DIR: every phase against another checkout's server (e.g. the commit before a change,
 //      run in the same minutes as this one's, to compare on a shared machine).
 //   --before DIR: phase 1 again against another checkout (the code before the caps, e.g.
@@ -724,6 +725,13 @@ async function main(): Promise<void> {
     },
   };
   const realm = await startRealm(values.server, true);
+  if (process.env.BENCH_SETUP_ONLY) {
+    // The GC mode of a run (docs/benchmarks.md, "Hostile load, tenth pass") is set in the set-up:
+    // BENCH_SETUP_ONLY=1 with BENCH_SERVER_STDOUT and --trace-gc-nvp reads it in ~30 s, no load.
+    console.log('set-up done (BENCH_SETUP_ONLY): stopping');
+    await stopRealm(realm);
+    return;
+  }
   try {
     const pid = realm.child.pid!;
     const rssBefore = rssMb(pid).rss_mb;
