@@ -27,6 +27,8 @@
 //   Then a minute of idle. The server's RSS is reported before phase 1, at its peak and after that
 //   minute (issue #24: back within 1.3x of before); BENCH_HEAP_SNAPSHOTS=DIR also writes heap
 //   snapshots before and after (bench/support/server-memory.ts, heap-summary.ts).
+//   BENCH_SETUP_ONLY=1: stop after the set-up (accounts, channels, queues), before phase 1; with
+//      BENCH_SERVER_STDOUT=FILE BENCH_SERVER_NODE_ARGS=--trace-gc-nvp it prints the GC mode.
 //   --server DIR: every phase against another checkout's server (e.g. the commit before a change,
 //      run in the same minutes as this one's, to compare on a shared machine).
 //   --before DIR: phase 1 again against another checkout (the code before the caps, e.g.
@@ -706,6 +708,32 @@ async function malformedRequests(realm: Realm, count: number): Promise<Record<st
   return statuses;
 }
 
+/**
+ * From the server's --trace-gc-nvp output: the median bytes copied and promoted by the main
+ * isolate's (the one collecting most often; tsx's loader thread has its own) last ten scavenges.
+ * Behind runs copy and promote about 1.6 + 1.6 MB there, keeping-up runs about 0.1 + 0.1 MB.
+ */
+function setupGcMode(trace: string): string {
+  const lines = trace.split('\n').filter((line) => / gc=s /.test(line));
+  const isolateOf = (line: string) => line.split(' ')[0];
+  const counts = new Map<string, number>();
+  for (const line of lines) counts.set(isolateOf(line), (counts.get(isolateOf(line)) ?? 0) + 1);
+  const main = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const last = lines.filter((line) => isolateOf(line) === main).slice(-10);
+  if (last.length === 0)
+    return 'no scavenges in the trace (BENCH_SERVER_NODE_ARGS=--trace-gc-nvp?)';
+  const median = (field: string) => {
+    const values = last
+      .map((line) => Number(new RegExp(` ${field}=(\\d+)`).exec(line)?.[1] ?? 0))
+      .sort((a, b) => a - b);
+    return values[Math.floor(values.length / 2)] / 1e6;
+  };
+  const copied = median('new_space_survived');
+  const promoted = median('promoted');
+  const mode = copied + promoted >= 1 ? 'behind' : 'keeping up';
+  return `${mode} (${copied.toFixed(2)} + ${promoted.toFixed(2)} MB copied + promoted per scavenge)`;
+}
+
 async function main(): Promise<void> {
   const machine = {
     nproc: availableParallelism(),
@@ -724,6 +752,15 @@ async function main(): Promise<void> {
     },
   };
   const realm = await startRealm(values.server, true);
+  if (process.env.BENCH_SETUP_ONLY) {
+    // The GC mode of a run (docs/benchmarks.md, "Hostile load, tenth pass") is set in the set-up:
+    // BENCH_SETUP_ONLY=1 with BENCH_SERVER_STDOUT and --trace-gc-nvp reads it in ~30 s, no load.
+    console.log('set-up done (BENCH_SETUP_ONLY): stopping');
+    await stopRealm(realm);
+    const trace = process.env.BENCH_SERVER_STDOUT;
+    if (trace) console.log(`set-up GC mode: ${setupGcMode(readFileSync(trace, 'utf8'))}`);
+    return;
+  }
   try {
     const pid = realm.child.pid!;
     const rssBefore = rssMb(pid).rss_mb;

@@ -108,7 +108,11 @@ export function tableCache<K, V>(
   return {
     get(key) {
       if (!startWatching()) return frozen(compute(key));
-      if (!db.inTransaction) watch.changedInTransaction.clear();
+      // Only when non-empty: Set.clear() allocates a new table (in the old generation, as this
+      // Set's is) even for an empty Set, and this runs on every cached lookup.
+      if (!db.inTransaction && watch.changedInTransaction.size > 0) {
+        watch.changedInTransaction.clear();
+      }
       const now = version();
       if (now !== seenVersion) {
         entries.clear();
