@@ -5,7 +5,8 @@ import type { ChatStore } from '../store';
 import type { ConnectionState as IpcConnection } from '../../shared/ipc/common';
 import type { AccountsChanged, SnapshotAnswer } from '../../shared/ipc/accounts';
 import type { Api } from '../bridge/api';
-import { navigate, replaceRoute, uiStore } from '../store/ui-store';
+import { homeRoute, navigate, replaceRoute, uiStore } from '../store/ui-store';
+import type { UserSettings } from '../../shared/api/types';
 import { narrowKey, type NarrowTerm } from '../../shared/narrow';
 import { forgetUnsent, handOverUnsent } from '../bridge/unsent';
 import { openDeepLink } from './deep-links';
@@ -156,8 +157,15 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
    * The open conversation's first page leaves with the snapshot, not after the first render; unless
    * the page already has it (the last conversation's, from the cache).
    */
-  const askOpenConversation = (accountId: string, generation: number) => {
-    const { route } = uiStore.getState();
+  const askOpenConversation = (
+    accountId: string,
+    generation: number,
+    snapshot?: { homeView: UserSettings['web_home_view'] },
+  ) => {
+    const { route: current, routeChosen } = uiStore.getState();
+    // With the snapshot's home view while nothing chose the view yet: the view that will open
+    // (useHomeViewAtStart), so an Inbox launch asks for no conversation's page.
+    const route = snapshot && !routeChosen ? homeRoute(snapshot.homeView) : current;
     if (chat().activeAccountId !== accountId) return;
     if (route.kind !== 'narrow' || route.anchor !== undefined) return;
     const key = narrowKey(route.narrow);
@@ -273,6 +281,14 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     api.on('snapshot', (m) => {
       markOnce('tributary:snapshot-received');
       loaded.add(m.accountId);
+      // The account's first snapshot came as a push (a first launch, a sign-in: getSnapshot had
+      // none yet): its open conversation's first page leaves now, as loadAccount's does, rather
+      // than after the render this snapshot causes. Later snapshots (a resync) leave the list to
+      // ask where it stands.
+      if (!chat().accounts[m.accountId])
+        askOpenConversation(m.accountId, nextGeneration(m.accountId), {
+          homeView: m.register.user_settings?.web_home_view,
+        });
       chat().replaceSnapshot(m.accountId, m.register);
       setFromCache(m.accountId, false);
       markOnce('tributary:snapshot-applied');
