@@ -5,7 +5,13 @@ import { readFileSync } from 'node:fs';
 import type { MainServices } from './services';
 
 interface DemoCredentials {
-  users: Array<{ email: string; api_key: string; role: number; is_bot: boolean }>;
+  users: Array<{
+    user_id?: number;
+    email: string;
+    api_key: string;
+    role: number;
+    is_bot: boolean;
+  }>;
 }
 
 export async function signInToLocalRealm(
@@ -19,13 +25,12 @@ export async function signInToLocalRealm(
   const file = JSON.parse(readFileSync(credentialsFile, 'utf8')) as DemoCredentials;
   const owner = file.users.find((user) => user.role === 100 && !user.is_bot) ?? file.users[0];
   if (!owner) throw new Error(`${credentialsFile} lists no users`);
-  const account = await services.addAccount({
+  // This app's own server, with the key its seed wrote: not checked first (addLocalRealmOwner).
+  const account = await services.addLocalRealmOwner({
     site: realmUrl,
     email: owner.email,
     apiKey: owner.api_key,
-    // The demo key already sits in plain text in the realm's own data folder, so storing it with a
-    // weak backend exposes nothing new; real accounts still need the user's consent.
-    allowWeakEncryption: true,
+    userId: owner.user_id ?? null,
   });
   return account.id;
 }

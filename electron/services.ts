@@ -9,6 +9,7 @@ import type { AppInfo, OpenManifestRequest } from '../shared/ipc/system';
 import { IpcCodes } from '../shared/ipc/errors';
 import type { MethodHandlers, PushSink } from '../shared/ipc/contract';
 import { ApiClient, normalizeSite, type ApiClientOptions } from './api/client';
+import type { RegisterResponse } from '../shared/api/types';
 import { ApiError } from './api/errors';
 import { AccountStore, type AccountRecord } from './accounts/account-store';
 import { AccountSession, type SessionOptions } from './accounts/session';
@@ -283,7 +284,57 @@ export class MainServices {
       ? await this.checkServerAndKey(input.site, input.email, input.apiKey)
       : await this.checkServerAndPassword(input);
     logTiming('add-account-checked');
-    const existing = this.accounts.findBySiteAndEmail(server.site, email);
+    return this.storeAccount({
+      site: server.site,
+      email,
+      apiKey,
+      userId: typeof me.user_id === 'number' ? me.user_id : null,
+      realmName: server.realmName,
+      featureLevel: server.featureLevel,
+      allowWeakEncryption: input.allowWeakEncryption,
+    });
+  }
+
+  /**
+   * Adds the owner of the realm server this app runs itself (a first launch's demo sign-in,
+   * electron/bootstrap.ts), with the key that server's own seed wrote in its folder: nothing is
+   * asked of the server first. Its name and feature level were asked only to be stored, and come
+   * with the session's register (noteRegister), which also proves the key: a refused one signs
+   * the session out as on any call. A remote server is still checked first (addAccount). Asking
+   * them cost a first launch 50-240 ms against the just-started server, before its register.
+   */
+  async addLocalRealmOwner(input: {
+    site: string;
+    email: string;
+    apiKey: string;
+    userId: number | null;
+  }): Promise<AccountSummary> {
+    logTiming('add-account');
+    const site = normalizeSite(input.site);
+    const existing = this.accounts.findBySiteAndEmail(site, input.email);
+    return this.storeAccount({
+      ...input,
+      site,
+      realmName: existing?.realmName ?? new URL(site).host,
+      featureLevel: existing?.featureLevel ?? 0,
+      // The demo key already sits in plain text in the realm's own data folder, so storing it with
+      // a weak backend exposes nothing new; real accounts still need the user's consent.
+      allowWeakEncryption: true,
+    });
+  }
+
+  /** Stores an account checked (or known) and starts its session, in place of the same one. */
+  private async storeAccount(input: {
+    site: string;
+    email: string;
+    apiKey: string;
+    userId: number | null;
+    realmName: string;
+    featureLevel: number;
+    allowWeakEncryption?: boolean;
+  }): Promise<AccountSummary> {
+    const { site, email, apiKey } = input;
+    const existing = this.accounts.findBySiteAndEmail(site, email);
     const id = existing?.id ?? randomBytes(8).toString('hex');
     let secretBackend;
     try {
@@ -294,11 +345,11 @@ export class MainServices {
     }
     const record: AccountRecord = {
       id,
-      site: server.site,
+      site,
       email,
-      userId: typeof me.user_id === 'number' ? me.user_id : null,
-      realmName: server.realmName,
-      featureLevel: server.featureLevel,
+      userId: input.userId,
+      realmName: input.realmName,
+      featureLevel: input.featureLevel,
       secretBackend,
       addedAt: existing?.addedAt ?? Date.now(),
     };
@@ -589,9 +640,25 @@ export class MainServices {
       cache: opened ? opened.cache : this.openCache(record),
       syncOptions: this.options.syncOptions,
       cachedRegisterWaitMs: this.options.cachedRegisterWaitMs,
+      onRegister: (register) => this.noteRegister(record.id, register),
     });
     this.sessions.set(record.id, session);
     session.start();
+  }
+
+  /**
+   * The account's stored realm name and feature level as its server's register says them: the
+   * local realm's owner is stored before anything was asked (addLocalRealmOwner), and a realm
+   * renamed since it was added shows its new name in the account list.
+   */
+  private noteRegister(accountId: string, register: RegisterResponse): void {
+    const record = this.accounts.get(accountId);
+    if (!record) return;
+    const realmName = register.realm_name ?? record.realmName;
+    const featureLevel = register.zulip_feature_level ?? record.featureLevel;
+    if (realmName === record.realmName && featureLevel === record.featureLevel) return;
+    this.accounts.upsert({ ...record, realmName, featureLevel });
+    this.pushAccounts();
   }
 
   private async stopSession(accountId: string): Promise<void> {

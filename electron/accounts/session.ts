@@ -75,6 +75,8 @@ export interface SessionOptions {
    * snapshot (snapshotShown); 0 registers at once. Default CACHED_REGISTER_WAIT_MS.
    */
   cachedRegisterWaitMs?: number;
+  /** Told each register's answer (main keeps the realm's name and feature level from it). */
+  onRegister?: (register: RegisterResponse) => void;
 }
 
 /** What getSnapshot answers (shared/ipc/accounts.ts). */
@@ -578,6 +580,7 @@ export class AccountSession {
     this.lastEventId = register.last_event_id;
     // The new snapshot does not have what is still queued: show it again on top.
     this.deliverLocal(this.actions.shownEvents());
+    this.options.onRegister?.(register);
   }
 
   private onEvents(queueId: string, fullEvents: ServerEvent[]): void {
