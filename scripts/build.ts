@@ -8,6 +8,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { PluginBuild } from 'esbuild';
 import {
   DEMO_TEMPLATE_DIR,
   REALM_PROCESS_BUNDLE,
@@ -42,6 +43,27 @@ const COMMONJS = {
   supported: { 'dynamic-import': false },
   banner: { js: "var __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
 } as const;
+
+/**
+ * Fastify's server module requires node:https and node:http2 as it loads, for the TLS and HTTP/2
+ * servers the realm never makes: loading them (with TLS) was about 20 ms of the realm's start
+ * before it listens (a CPU profile; docs/benchmarks.md, start-up, eleventh pass). In that module
+ * alone they become objects that load the real one at their first property read.
+ */
+const FASTIFY_TLS_ON_FIRST_USE = {
+  name: 'fastify-tls-on-first-use',
+  setup(build: PluginBuild) {
+    build.onResolve({ filter: /^node:(https|http2)$/ }, (args) =>
+      /[\\/]fastify[\\/]lib[\\/]server\.js$/.test(args.importer)
+        ? { path: args.path, namespace: 'on-first-use' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'on-first-use' }, (args) => ({
+      contents: `module.exports = new Proxy({}, { get: (_, key) => require(${JSON.stringify(args.path)})[key] });`,
+      loader: 'js',
+    }));
+  },
+};
 
 const LOCK_DIR = join(root, 'dist/.build-lock');
 /** A lock older than this was left by a build that died. */
@@ -179,6 +201,12 @@ export async function buildAll({ force = false } = {}): Promise<void> {
         entryPoints: [join(root, 'server/process/entry.ts')],
         outfile: join(root, REALM_PROCESS_BUNDLE),
         external: ['better-sqlite3', 'sharp'],
+        // @fastify/multipart reads globalThis.FormData as it registers, only to add a
+        // request.formData() this API never calls; that read loads Node's own fetch (undici),
+        // about 25 ms of a first launch's realm before it listens (docs/benchmarks.md, start-up,
+        // eleventh pass). Nothing else in the realm's bundle names the global.
+        define: { ...COMMONJS.define, 'globalThis.FormData': 'undefined' },
+        plugins: [FASTIFY_TLS_ON_FIRST_USE],
       });
     }
     if (demoTemplateStale()) await makeDemoTemplate(demoTemplate);

@@ -101,6 +101,24 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    // A row's bell open (mute, default, follow), keyboard-focused as ←/→ leave it.
+    name: 'recent-bell',
+    async show(page, app) {
+      await load(page, app, 'recent');
+      const row = page.getByRole('grid', { name: 'Recent conversations' }).getByRole('row').nth(1);
+      await row.getByRole('button', { name: /this topic/ }).click();
+      await page.getByRole('menu').waitFor();
+    },
+  },
+  {
+    name: 'recent-topics-menu',
+    async show(page, app) {
+      await load(page, app, 'recent');
+      await page.getByRole('button', { name: /^Topics shown:/ }).click();
+      await page.getByRole('menu').waitFor();
+    },
+  },
+  {
     name: 'search',
     async show(page) {
       const search = page.getByRole('combobox', { name: 'Search messages' });

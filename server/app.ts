@@ -146,7 +146,7 @@ export async function createRealmServer(options: RealmServerOptions): Promise<Re
 
   await seedRealm(ctx, config.seed, config.largeScale);
   // Started once nothing before listen can fail, so a failed start leaves no worker behind.
-  const checkpointer = startCheckpointer(db);
+  const checkpointer = startCheckpointer(db, undefined, config.checkpointerDelayMs);
 
   let address: string;
   try {

@@ -124,6 +124,11 @@ export interface RealmServerOptions {
    * default 5 s, 0 turns it off).
    */
   idleReleaseMs?: number;
+  /**
+   * How long after the start the WAL checkpointer's worker starts (db/checkpointer.ts; default 0:
+   * at once). The app's realm process waits until its first screen has been served.
+   */
+  checkpointerDelayMs?: number;
   /** Quiet time before a blocked GET /events gets a heartbeat (default 45 s). */
   heartbeatMs?: number;
   /** Random extra added to heartbeatMs, spreading heartbeats (default 10 s; tests use 0). */
@@ -199,6 +204,7 @@ export interface RealmConfig {
   queueGcIntervalMs: number;
   queueBounds: EventQueueBounds;
   idleReleaseMs: number;
+  checkpointerDelayMs: number;
   heartbeatMs: number;
   heartbeatJitterMs: number;
   pollCoalesceMs: number;
@@ -224,6 +230,7 @@ export function resolveConfig(options: RealmServerOptions): RealmConfig {
     queueGcIntervalMs: options.queueGcIntervalMs ?? 60 * 1000,
     queueBounds: { ...DEFAULT_EVENT_QUEUE_BOUNDS, ...options.queueBounds },
     idleReleaseMs: options.idleReleaseMs ?? 5000,
+    checkpointerDelayMs: options.checkpointerDelayMs ?? 0,
     heartbeatMs: options.heartbeatMs ?? 45 * 1000,
     heartbeatJitterMs: options.heartbeatJitterMs ?? 10 * 1000,
     pollCoalesceMs: options.pollCoalesceMs ?? 20,

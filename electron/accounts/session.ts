@@ -152,6 +152,7 @@ export class AccountSession {
       site: record.site,
       credentials: { email: record.email, apiKey: options.apiKey },
       userAgent: 'Tributary',
+      featureLevel: () => this.snapshot?.register.zulip_feature_level ?? record.featureLevel,
       // A 401 on any call (not only the poll) signs the account out once: no retry storm.
       onUnauthorized: (error) => {
         this.signedOut = true;

@@ -27,6 +27,8 @@ export interface ApiClientOptions {
   onUnauthorized?: (error: ApiError) => void;
   userAgent?: string;
   fetch?: typeof fetch;
+  /** The server's zulip_feature_level once known: narrows use the names that level knows. */
+  featureLevel?: () => number | undefined;
 }
 
 export interface CallOptions {
@@ -97,6 +99,7 @@ export function fillPath(
 export function wireRequest(
   path: string,
   params: Record<string, unknown>,
+  featureLevel?: number,
 ): { path: string; params: Record<string, unknown> } {
   const request = toPublicRequest(path, params);
   const narrow = request.params.narrow;
@@ -104,7 +107,7 @@ export function wireRequest(
     Array.isArray(narrow) &&
     narrow.every((t) => t !== null && typeof t === 'object' && !Array.isArray(t))
   ) {
-    request.params.narrow = wireNarrow(narrow as NarrowTerm[]);
+    request.params.narrow = wireNarrow(narrow as NarrowTerm[], featureLevel);
   }
   return request;
 }
@@ -183,7 +186,7 @@ export class ApiClient {
     params: Record<string, unknown>,
     callOptions: CallOptions,
   ): Promise<never> {
-    const request = wireRequest(endpoint.path, params ?? {});
+    const request = wireRequest(endpoint.path, params ?? {}, this.options.featureLevel?.());
     const { path, rest } = fillPath(request.path, request.params);
     const encoded = encodeParams(rest);
     const hasBody = endpoint.method !== 'GET' && endpoint.method !== 'DELETE';

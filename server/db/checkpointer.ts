@@ -46,14 +46,46 @@ export interface Checkpointer {
   stop(): Promise<void>;
 }
 
+/** No worker: SQLite checkpoints as usual. */
+const noop: Checkpointer = { ready: Promise.resolve(false), stop: async () => {} };
+
 /**
  * Moves the WAL checkpoints of db (a file database in WAL mode) to a worker thread. Returns at
  * once: starting the worker took about 180 ms, which server start-up need not wait for. Until the
  * worker is ready, and if it fails, SQLite checkpoints as usual.
+ *
+ * `delayMs` > 0 starts the worker only that long from now. The app's realm process uses it: the
+ * worker's own Node start is 100-130 ms of CPU (process.cpuUsage around it), which otherwise
+ * competes on two cores with the window's first register and first page; the few commits of a
+ * start-up are checkpointed by SQLite meanwhile.
  */
-export function startCheckpointer(db: Db, intervalMs = 100): Checkpointer {
-  const noop: Checkpointer = { ready: Promise.resolve(false), stop: async () => {} };
+export function startCheckpointer(db: Db, intervalMs = 100, delayMs = 0): Checkpointer {
   if (db.memory || db.pragma('journal_mode', { simple: true }) !== 'wal') return noop;
+  if (delayMs <= 0) return startWorker(db, intervalMs);
+  let started: Checkpointer | null = null;
+  let stopped = false;
+  let settle: (checkpointer: Checkpointer) => void = () => undefined;
+  const startedOrNot = new Promise<Checkpointer>((resolve) => (settle = resolve));
+  // Unref'd like the worker: a server that forgets to close must not be kept alive by it.
+  const timer = setTimeout(() => {
+    if (stopped || !db.open) return settle(noop);
+    started = startWorker(db, intervalMs);
+    settle(started);
+  }, delayMs);
+  timer.unref();
+  return {
+    ready: startedOrNot.then((checkpointer) => checkpointer.ready),
+    stop() {
+      stopped = true;
+      if (started) return started.stop();
+      clearTimeout(timer);
+      settle(noop);
+      return Promise.resolve();
+    },
+  };
+}
+
+function startWorker(db: Db, intervalMs: number): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   let worker: Worker;
   try {

@@ -229,7 +229,8 @@ export function channelGroupSettingAllows(
 /**
  * Users who may access another user (FL 228: guests see only users they share a channel or DM with
  * when can_access_all_users_group excludes them). We keep the default realm policy where everyone
- * can access everyone, so this is true; it is the single place to change if that policy is added.
+ * can access everyone, so this is true; it is the single place to change if that policy is added,
+ * with register's user lists, which SQLite builds without asking it (users-store.ts, userListJson).
  */
 export function canAccessUser(_db: Db, _viewer: AuthUser, _userId: number): boolean {
   return true;

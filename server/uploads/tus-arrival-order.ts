@@ -9,7 +9,8 @@
 // not until they finish: once it reaches tus's lock it asks the holder to let go, which is how tus
 // lets a client resume past a connection the server still thinks is open.
 import type { IncomingMessage } from 'node:http';
-import { MemoryLocker, type Lock, type Locker } from '@tus/server';
+// Types only: @tus/server is loaded at the first tus request (tus.ts), which hands its MemoryLocker.
+import type { Lock, Locker } from '@tus/server';
 
 export interface Turn {
   /** Resolves when every earlier request on the upload holds the lock or is done. */
@@ -19,7 +20,6 @@ export interface Turn {
 }
 
 export class TusArrivalOrder {
-  private readonly memory = new MemoryLocker();
   private readonly tails = new Map<string, Promise<void>>();
   private readonly whenLocked = new WeakMap<IncomingMessage, () => void>();
 
@@ -37,19 +37,24 @@ export class TusArrivalOrder {
     return { ready: previous, leave };
   }
 
-  /** tus's `locker` option: one shared in-memory lock table that tells the queue who holds it. */
-  readonly locker = (request: Request): Locker => ({
-    newLock: (id: string): Lock => {
-      const lock = this.memory.newLock(id);
-      return {
-        lock: async (signal, cancelRequest) => {
-          await lock.lock(signal, cancelRequest);
-          const raw = (request as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node
-            ?.req;
-          if (raw) this.whenLocked.get(raw)?.();
-        },
-        unlock: () => lock.unlock(),
-      };
-    },
-  });
+  /**
+   * tus's `locker` option: one shared in-memory lock table (`memory`, tus's MemoryLocker) that
+   * tells the queue who holds it.
+   */
+  locker =
+    (memory: Locker) =>
+    (request: Request): Locker => ({
+      newLock: (id: string): Lock => {
+        const lock = memory.newLock(id);
+        return {
+          lock: async (signal, cancelRequest) => {
+            await lock.lock(signal, cancelRequest);
+            const raw = (request as { runtime?: { node?: { req?: IncomingMessage } } }).runtime
+              ?.node?.req;
+            if (raw) this.whenLocked.get(raw)?.();
+          },
+          unlock: () => lock.unlock(),
+        };
+      },
+    });
 }

@@ -13,12 +13,17 @@
 // an uncaught exception that ends the process. We create the folder ourselves (awaited) and
 // construct a store that skips its own mkdir; close() waits for tus requests and sweeps in flight
 // so nothing touches the folder after the server has closed.
+//
+// @tus/server and @tus/file-store are loaded at the first tus request (or the first sweep), not
+// with the server: with them came srvx, whose top level reaches for globalThis.Headers and so
+// loads Node's own fetch (undici), about 30 ms of a first launch's realm before it listens that
+// no first screen uses (docs/benchmarks.md, start-up, eleventh pass).
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Server as TusServer, type Upload } from '@tus/server';
-import { FileStore } from '@tus/file-store';
+import type { Locker, Server as TusServer, Upload } from '@tus/server';
+import type { FileStore } from '@tus/file-store';
 import { ApiError, badRequest, notFound } from '../http/errors';
 import type { Authenticator } from '../http/auth';
 import { API_PREFIX } from '../http/router';
@@ -75,37 +80,77 @@ function attachmentExistsFor(ctx: RealmContext, uploadId: string): boolean {
   return row !== undefined;
 }
 
-/**
- * tus answers its errors (413 "Maximum size exceeded", 404, 400 "Invalid …", 412, 409, 410) in
- * plain text; every response of this API is the JSON envelope of spec 2.1, so error bodies are
- * rewritten here, the one place all of them pass, keeping tus's status and its words as msg.
- */
-class EnvelopeTusServer extends TusServer {
-  override write(...[context, headers, status, body]: Parameters<TusServer['write']>) {
-    if (status < 400) return super.write(context, headers, status, body);
-    const msg = (body ?? '').trim() || 'Upload request failed';
-    const error = new ApiError(
-      status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST',
-      msg,
-      status,
-    );
-    headers.set('Content-Type', 'application/json');
-    return super.write(context, headers, status, JSON.stringify(error.body()));
-  }
+type TusServerOptions = ConstructorParameters<typeof TusServer>[0];
+
+interface TusModules {
+  /** tus's server whose error bodies are the API's envelope. */
+  createServer(options: TusServerOptions): TusServer;
+  /** tus's own in-memory lock table. */
+  createMemoryLocker(): Locker;
+  /** A FileStore for a folder that already exists. */
+  createStore(directory: string): FileStore;
 }
 
-/** A FileStore for a folder that already exists: no unawaited mkdir in the constructor. */
-class ExistingFolderFileStore extends FileStore {}
-// checkOrCreateDirectory is private in the typings, so it is replaced on the prototype.
-(
-  ExistingFolderFileStore.prototype as unknown as { checkOrCreateDirectory(): void }
-).checkOrCreateDirectory = () => undefined;
+let tusModules: Promise<TusModules> | null = null;
+
+function loadTus(): Promise<TusModules> {
+  tusModules ??= Promise.all([import('@tus/server'), import('@tus/file-store')]).then(
+    ([{ Server, MemoryLocker }, { FileStore }]) => {
+      /**
+       * tus answers its errors (413 "Maximum size exceeded", 404, 400 "Invalid …", 412, 409, 410)
+       * in plain text; every response of this API is the JSON envelope of spec 2.1, so error
+       * bodies are rewritten here, the one place all of them pass, keeping tus's status and its
+       * words as msg.
+       */
+      class EnvelopeTusServer extends Server {
+        override write(...[context, headers, status, body]: Parameters<TusServer['write']>) {
+          if (status < 400) return super.write(context, headers, status, body);
+          const msg = (body ?? '').trim() || 'Upload request failed';
+          const error = new ApiError(
+            status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST',
+            msg,
+            status,
+          );
+          headers.set('Content-Type', 'application/json');
+          return super.write(context, headers, status, JSON.stringify(error.body()));
+        }
+      }
+      /** No unawaited mkdir in the constructor: the folder is made (awaited) before. */
+      class ExistingFolderFileStore extends FileStore {}
+      // checkOrCreateDirectory is private in the typings, so it is replaced on the prototype.
+      (
+        ExistingFolderFileStore.prototype as unknown as { checkOrCreateDirectory(): void }
+      ).checkOrCreateDirectory = () => undefined;
+      return {
+        createServer: (options) => new EnvelopeTusServer(options),
+        createMemoryLocker: () => new MemoryLocker(),
+        createStore(directory) {
+          const store = new ExistingFolderFileStore({
+            directory,
+            expirationPeriodInMilliseconds: TUS_EXPIRY_MS,
+          });
+          // Deferred lengths are refused (411), so OPTIONS must not advertise them.
+          store.extensions = store.extensions.filter((name) => name !== 'creation-defer-length');
+          return store;
+        },
+      };
+    },
+  );
+  return tusModules;
+}
 
 export function mountTus(app: FastifyInstance, deps: TusDependencies): void {
   const { ctx, storage, authenticator } = deps;
-  // Both are created when Fastify loads the plugin below, after the folder exists.
-  let store: FileStore;
-  let tus: EnvelopeTusServer;
+  // Both are made at the first tus request or sweep, after the plugin below made the folder.
+  let tusReady: Promise<{ store: FileStore; tus: TusServer }> | null = null;
+  let folderMade: Promise<unknown> = Promise.resolve();
+  const loaded = () => {
+    tusReady ??= Promise.all([loadTus(), folderMade]).then(([modules]) => {
+      const store = modules.createStore(storage.tusStaging);
+      return { store, tus: createTusServer(modules, store) };
+    });
+    return tusReady;
+  };
   const arrivalOrder = new TusArrivalOrder();
   const inFlight = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>): Promise<unknown> => {
@@ -115,11 +160,11 @@ export function mountTus(app: FastifyInstance, deps: TusDependencies): void {
     return work;
   };
 
-  const createTusServer = (): EnvelopeTusServer =>
-    new EnvelopeTusServer({
+  const createTusServer = (modules: TusModules, store: FileStore): TusServer =>
+    modules.createServer({
       path: TUS_PATH,
       datastore: store,
-      locker: arrivalOrder.locker,
+      locker: arrivalOrder.locker(modules.createMemoryLocker()),
       relativeLocation: true,
       // Like the rest of the API, no cross-origin access (tus would otherwise answer with '*').
       allowedOrigins: [],
@@ -192,6 +237,7 @@ export function mountTus(app: FastifyInstance, deps: TusDependencies): void {
     // A request whose connection dropped may leave tus's promise pending forever; its response
     // closing is enough for close() not to wait on it.
     const closed = new Promise<void>((resolve) => reply.raw.once('close', () => resolve()));
+    const { tus } = await loaded();
     const handled = tus.handle(request.raw, reply.raw);
     const settled = Promise.race([handled, closed]);
     void settled.finally(done).catch(() => undefined);
@@ -201,6 +247,7 @@ export function mountTus(app: FastifyInstance, deps: TusDependencies): void {
 
   async function checkUpload(uploadId: string, userId: number, method: string): Promise<void> {
     if (!TUS_ID.test(uploadId)) throw notFound('Upload not found');
+    const { store } = await loaded();
     const upload = await store.getUpload(uploadId).catch(() => null);
     if (!upload) return; // tus answers 404 / 410 in its own words
     if (upload.metadata?.owner_id !== String(userId)) throw notFound('Upload not found');
@@ -213,14 +260,8 @@ export function mountTus(app: FastifyInstance, deps: TusDependencies): void {
   }
 
   void app.register(async (scope) => {
-    await mkdir(storage.tusStaging, { recursive: true });
-    store = new ExistingFolderFileStore({
-      directory: storage.tusStaging,
-      expirationPeriodInMilliseconds: TUS_EXPIRY_MS,
-    });
-    // Deferred lengths are refused (411), so OPTIONS must not advertise them.
-    store.extensions = store.extensions.filter((name) => name !== 'creation-defer-length');
-    tus = createTusServer();
+    folderMade = mkdir(storage.tusStaging, { recursive: true });
+    await folderMade;
     // tus reads the raw body itself: accept every content type without reading it.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
@@ -230,7 +271,7 @@ export function mountTus(app: FastifyInstance, deps: TusDependencies): void {
   });
 
   const sweep = setInterval(() => {
-    void track(tus.cleanUpExpiredUploads());
+    void track(loaded().then(({ tus }) => tus.cleanUpExpiredUploads()));
   }, TUS_SWEEP_INTERVAL_MS);
   sweep.unref();
   app.addHook('onClose', async () => {

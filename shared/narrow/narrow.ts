@@ -138,13 +138,40 @@ export function unresolvedTopicName(topic: string): string {
 const MESSAGE_ID_OPERATORS = new Set(['id', 'with', 'near']);
 
 /**
- * A narrow in the form every feature level accepts on the wire: message-id operands as strings
- * (the public server takes `near` only as a string, and `id` as an integer only since FL194).
+ * The public server's older names for operators, by the feature level that added the modern one
+ * (api-notes §3.4): a server before it answers the modern name with "Invalid narrow operator".
  */
-export function wireNarrow(narrow: readonly NarrowTerm[]): NarrowTerm[] {
-  return narrow.map((term) =>
-    MESSAGE_ID_OPERATORS.has(canonicalOperator(term.operator)) && typeof term.operand === 'number'
-      ? { ...term, operand: String(term.operand) }
-      : term,
-  );
+const LEGACY_OPERATORS: ReadonlyArray<{ modern: string; legacy: string; since: number }> = [
+  { modern: 'channel', legacy: 'stream', since: 250 },
+  { modern: 'channels', legacy: 'streams', since: 250 },
+  { modern: 'dm', legacy: 'pm-with', since: 177 },
+  { modern: 'dm-including', legacy: 'group-pm-with', since: 177 },
+];
+/** `is:dm` was `is:private` before feature level 177. */
+const IS_DM_SINCE = 177;
+
+/**
+ * A narrow in the form the server accepts on the wire: message-id operands as strings (the public
+ * server takes `near` only as a string, and `id` as an integer only since FL194), and, for a
+ * server older than an operator's modern name, its legacy name. Without a feature level (not yet
+ * known), the modern names.
+ */
+export function wireNarrow(narrow: readonly NarrowTerm[], featureLevel?: number): NarrowTerm[] {
+  return narrow.map((term) => {
+    const operator = canonicalOperator(term.operator);
+    let wire = term;
+    if (MESSAGE_ID_OPERATORS.has(operator) && typeof term.operand === 'number')
+      wire = { ...wire, operand: String(term.operand) };
+    if (featureLevel === undefined) return wire;
+    const legacy = LEGACY_OPERATORS.find((l) => l.modern === operator && featureLevel < l.since);
+    if (legacy) wire = { ...wire, operator: legacy.legacy };
+    if (
+      operator === 'is' &&
+      typeof term.operand === 'string' &&
+      term.operand.toLowerCase() === 'dm' &&
+      featureLevel < IS_DM_SINCE
+    )
+      wire = { ...wire, operand: 'private' };
+    return wire;
+  });
 }

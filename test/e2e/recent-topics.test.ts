@@ -16,6 +16,8 @@ let page: Page;
 let owner: ApiClient;
 let emma: ApiClient;
 let general: number;
+let ownerId: number;
+let emmaId: number;
 
 beforeAll(async () => {
   page = session.page;
@@ -28,6 +30,8 @@ beforeAll(async () => {
     stream_id: number;
   }>;
   general = subs.find((s) => s.name === 'general')!.stream_id;
+  ownerId = (await owner.get('/users/me')).body.user_id as number;
+  emmaId = (await emma.get('/users/me')).body.user_id as number;
 });
 
 async function sendAs(client: ApiClient, topic: string, content: string): Promise<number> {
@@ -72,6 +76,20 @@ const table = () => page.getByRole('grid', { name: 'Recent conversations' });
 /** A body row of the table by its topic (its accessible name holds the row's text). */
 const recentRow = (topic: string) => table().getByRole('row', { name: new RegExp(topic) });
 const filter = (name: string) => page.getByRole('button', { name: new RegExp(`^(✓ )?${name}$`) });
+/** Picks an entry of the topics menu (its button names the current one). */
+async function chooseTopics(current: string, choice: string) {
+  await page.getByRole('button', { name: `Topics shown: ${current}` }).click();
+  await page.getByRole('menuitem', { name: new RegExp(`^${choice}`) }).click();
+}
+/** The accessible name (or text) of the focused element. */
+const focusedName = () =>
+  page.evaluate(() => {
+    const el = document.activeElement as unknown as {
+      getAttribute(name: string): string | null;
+      textContent: string | null;
+    };
+    return el.getAttribute('aria-label') ?? el.textContent ?? '';
+  });
 
 describe('Recent conversations', () => {
   it('filters by unread, participated and muted, and is driven by the keyboard', async () => {
@@ -89,15 +107,15 @@ describe('Recent conversations', () => {
     await recentRow('recent alpha').waitFor();
     await recentRow('recent beta').waitFor();
     // Emma's avatar (initials here) and the unread count are in her row.
-    await recentRow('recent alpha').getByRole('img', { name: 'Emma Member' }).waitFor();
+    await recentRow('recent alpha').getByRole('button', { name: 'Emma Member' }).waitFor();
     await recentRow('recent alpha')
       .getByRole('button', { name: 'Mark as read (1 unread)' })
       .waitFor();
     expect(await recentRow('recent gamma').count()).toBe(0);
 
-    await filter('Include muted').click();
+    await chooseTopics('Standard view', 'All topics');
     await recentRow('recent gamma').waitFor();
-    await filter('Include muted').click();
+    await chooseTopics('All topics', 'Standard view');
     await expect.poll(() => recentRow('recent gamma').count()).toBe(0);
 
     await filter('Unread').click();
@@ -126,6 +144,18 @@ describe('Recent conversations', () => {
     await messageWithText(page, 'alpha from emma').waitFor();
   });
 
+  it("opens a participant's card from their avatar, not the conversation", async () => {
+    await nav().getByRole('button', { name: 'Recent conversations' }).click();
+    await recentRow('recent alpha').getByRole('button', { name: 'Emma Member' }).click();
+    await page.getByRole('dialog', { name: 'User card: Emma Member' }).waitFor();
+    expect(await page.getByRole('heading', { name: '#general > recent alpha' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await expect
+      .poll(() => page.getByRole('dialog', { name: 'User card: Emma Member' }).count())
+      .toBe(0);
+    await table().waitFor();
+  });
+
   it('marks a conversation read from its unread count without opening it', async () => {
     await sendAs(emma, 'recent delta', 'delta one');
     await sendAs(emma, 'recent delta', 'delta two');
@@ -143,6 +173,109 @@ describe('Recent conversations', () => {
     await expect.poll(() => count.count()).toBe(0);
     await table().waitFor();
     expect(await page.getByRole('heading', { name: '#general > recent delta' }).count()).toBe(0);
+  });
+});
+
+describe('Recent conversations as in the public web app', () => {
+  it("mutes from a row's bell with an undo, sorts by its headers, keeps its filters, and ←/→ move along a row", async () => {
+    await sendAs(emma, 'recent zeta', 'zeta from emma');
+    await sendAs(emma, 'recent eta', 'eta from emma');
+    await nav().getByRole('button', { name: 'Recent conversations' }).click();
+    await recentRow('recent zeta').waitFor();
+
+    // The bell mutes; the feedback widget says so and undoes it.
+    await recentRow('recent zeta')
+      .getByRole('button', { name: 'You will get default notifications for this topic' })
+      .click();
+    await page.getByRole('menuitem', { name: 'Mute' }).click();
+    const toast = page.locator('.feedback-toast');
+    await toast.getByText('You muted #general > recent zeta.').waitFor();
+    await expect.poll(() => recentRow('recent zeta').count()).toBe(0);
+    await toast.getByRole('button', { name: 'Undo mute' }).click();
+    await recentRow('recent zeta').waitFor();
+    await recentRow('recent zeta')
+      .getByRole('button', { name: 'You will get default notifications for this topic' })
+      .waitFor();
+
+    // The headers sort: Topic ascending, then the other way; Time back to newest first.
+    const headers = table().getByRole('row').first();
+    const sorted = (name: string) =>
+      headers.getByRole('columnheader', { name }).getAttribute('aria-sort');
+    expect(await sorted('Time')).toBe('descending');
+    await page.getByRole('searchbox', { name: /Filter conversations/ }).fill('recent');
+    const topics = () =>
+      table()
+        .getByRole('row')
+        .evaluateAll((rows) =>
+          rows.slice(1).map((r) => r.querySelector('.recent-topic .name')?.textContent ?? ''),
+        );
+    await headers.getByRole('button', { name: 'Topic' }).click();
+    expect(await sorted('Topic')).toBe('ascending');
+    const ascending = await topics();
+    expect(ascending).toEqual([...ascending].sort());
+    await headers.getByRole('button', { name: 'Topic' }).click();
+    expect(await topics()).toEqual([...ascending].reverse());
+    await headers.getByRole('button', { name: 'Time' }).click();
+    await headers.getByRole('button', { name: 'Time' }).click();
+    expect(await sorted('Time')).toBe('descending');
+    expect((await topics())[0]).toBe('recent eta');
+
+    // ←/→ move between the row's cells: the unread count, the bell, around to the channel.
+    await page.getByRole('searchbox', { name: /Filter conversations/ }).press('ArrowDown');
+    expect(await focusedName()).toContain('recent eta');
+    await page.keyboard.press('ArrowRight');
+    expect(await focusedName()).toBe('Mark as read (1 unread)');
+    await page.keyboard.press('ArrowRight');
+    expect(await focusedName()).toBe('You will get default notifications for this topic');
+    await page.keyboard.press('ArrowRight');
+    expect(await focusedName()).toBe('#general');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowDown');
+    // Down keeps the cell: the next row's bell.
+    expect(await focusedName()).toBe('You will get default notifications for this topic');
+    expect(
+      await recentRow('recent zeta')
+        .getByRole('button', { name: /this topic/ })
+        .evaluate((el) => el === document.activeElement),
+    ).toBe(true);
+
+    // The topics menu and the toggles are kept across a reload (per account), the text is not.
+    await chooseTopics('Standard view', 'Followed topics');
+    await filter('Participated').click();
+    await page.reload();
+    await nav().getByRole('button', { name: 'Recent conversations' }).click();
+    await page.getByRole('button', { name: 'Topics shown: Followed topics' }).waitFor();
+    expect(await filter('Participated').getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByRole('searchbox', { name: /Filter conversations/ }).inputValue()).toBe(
+      '',
+    );
+    await chooseTopics('Followed topics', 'Standard view');
+    await filter('Participated').click();
+  });
+});
+
+describe('Recent conversations layout', () => {
+  it("lines a direct message's unread count up with the channel rows' (it keeps the bell's space)", async () => {
+    await owner.post('/messages', { type: 'private', to: JSON.stringify([emmaId]), content: 'dm' });
+    await emma.post('/messages', {
+      type: 'private',
+      to: JSON.stringify([ownerId]),
+      content: 'an unread dm',
+    });
+    await sendAs(emma, 'recent theta', 'theta from emma');
+    await nav().getByRole('button', { name: 'Recent conversations' }).click();
+    const countIn = (row: ReturnType<typeof table>) =>
+      row.getByRole('button', { name: /^Mark as read/ }).boundingBox();
+    await recentRow('recent theta').waitFor();
+    const dm = await countIn(
+      table()
+        .getByRole('row')
+        .filter({ has: page.locator('.recent-dm-label') })
+        .filter({ hasText: 'Emma Member' })
+        .first(),
+    );
+    const topic = await countIn(recentRow('recent theta'));
+    expect(Math.abs(dm!.x + dm!.width - (topic!.x + topic!.width))).toBeLessThan(1);
   });
 });
 

@@ -71,7 +71,10 @@ async function typeInBar(text: string) {
 describe('search bar', () => {
   it('completes an operator, a channel and one of its topics from the keyboard', async () => {
     await typeInBar('chan');
-    await expect.poll(() => options().first().textContent()).toMatch(/^channel:/);
+    // The typed words first, as the web app's "search for" row; then the operator they start.
+    await expect.poll(() => options().first().textContent()).toMatch(/^chan Search for/);
+    await expect.poll(() => options().nth(1).textContent()).toMatch(/^channel:/);
+    await bar().press('ArrowDown');
     await bar().press('ArrowDown');
     expect(await activeOption().getAttribute('id')).toBe(
       await bar().getAttribute('aria-activedescendant'),

@@ -225,6 +225,71 @@ describe("the public API's names on the wire", () => {
     ]);
   });
 
+  it("names narrow operators as the server's feature level knows them", () => {
+    const narrow = [
+      { operator: 'channel', operand: 3 },
+      { operator: 'topic', operand: 'plans' },
+      { operator: 'dm', operand: [4, 5] },
+      { operator: 'dm-including', operand: 4 },
+      { operator: 'is', operand: 'dm' },
+      { operator: 'channels', operand: 'public' },
+    ];
+    const wire = (featureLevel?: number) =>
+      (wireRequest('/messages', { narrow }, featureLevel).params.narrow as typeof narrow).map(
+        (t) => `${t.operator}:${String(t.operand)}`,
+      );
+    // Modern names from 9.0 (FL250) on, and while the level is not known.
+    expect(wire(372)).toEqual(wire(undefined));
+    expect(wire(250)).toEqual([
+      'channel:3',
+      'topic:plans',
+      'dm:4,5',
+      'dm-including:4',
+      'is:dm',
+      'channels:public',
+    ]);
+    // 7.x and 8.x: channel and channels under their old names.
+    expect(wire(249)).toEqual([
+      'stream:3',
+      'topic:plans',
+      'dm:4,5',
+      'dm-including:4',
+      'is:dm',
+      'streams:public',
+    ]);
+    // Before 7.0 (FL177): the direct-message words too.
+    expect(wire(176)).toEqual([
+      'stream:3',
+      'topic:plans',
+      'pm-with:4,5',
+      'group-pm-with:4',
+      'is:private',
+      'streams:public',
+    ]);
+  });
+
+  it('asks an older server with its own operator names (the local server takes both)', async () => {
+    const old = new ApiClient({
+      site: realm.url,
+      credentials: { email: realm.users.owner.email, apiKey: realm.users.owner.api_key },
+      featureLevel: () => 176,
+    });
+    const newest = async (narrow: Array<{ operator: string; operand: string }>) =>
+      (
+        await old.call(endpoints.getMessages, {
+          anchor: 'newest',
+          num_before: 5,
+          num_after: 0,
+          narrow,
+        })
+      ).messages;
+    const general = await newest([{ operator: 'channel', operand: 'general' }]);
+    expect(general.length).toBeGreaterThan(0);
+    expect(general.every((m) => m.type === 'stream')).toBe(true);
+    const dms = await newest([{ operator: 'is', operand: 'dm' }]);
+    expect(dms.every((m) => m.type === 'private')).toBe(true);
+  });
+
   it('sends a near narrow the server takes and a playground under its public parameter', async () => {
     // The local server, like the public one, refuses a numeric near operand.
     const page = await client.call(endpoints.getMessages, {

@@ -1,7 +1,7 @@
 // WAL checkpoints on a worker thread: the main connection stops checkpointing, the worker copies
 // committed pages into the database file, and stopping hands checkpoints back to SQLite.
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { databasePath, openDatabase, type Db } from '../../server/db';
@@ -59,4 +59,40 @@ describe('startCheckpointer', () => {
     expect(await checkpointer.ready).toBe(false);
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
   });
+
+  it('with a delay, leaves checkpoints to SQLite until then and takes over after', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tributary-checkpointer-'));
+    db = openDatabase(dir);
+    const other = openDatabase(join(dir, 'other'));
+    try {
+      const delayed = startCheckpointer(db, 20, 1_000);
+      // Started after the delayed one, without a delay: once its worker is up, the delayed one's
+      // would be too had it started at once.
+      const atOnce = startCheckpointer(other, 20);
+      expect(await atOnce.ready).toBe(true);
+      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+      expect(await delayed.ready).toBe(true);
+      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+      await Promise.all([delayed.stop(), atOnce.stop()]);
+      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    } finally {
+      other.close();
+    }
+  });
+
+  // A worker is an OS thread from its constructor on: counted in /proc, Linux's.
+  it.runIf(existsSync('/proc/self/task'))(
+    'starts no worker before its delay, nor once stopped',
+    async () => {
+      dir = mkdtempSync(join(tmpdir(), 'tributary-checkpointer-'));
+      db = openDatabase(dir);
+      const threads = () => readdirSync('/proc/self/task').length;
+      const before = threads();
+      const checkpointer = startCheckpointer(db, 20, 60_000);
+      expect(threads()).toBe(before);
+      await checkpointer.stop();
+      expect(await checkpointer.ready).toBe(false);
+      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    },
+  );
 });

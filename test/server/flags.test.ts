@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
 import { registerQueue } from '../support/events';
 import { createChannel, sendDirect, sendToChannel } from './messages-support';
+import { UNREAD_ROWS_SQL } from '../../server/resources/messages/unreads';
 
 let server: TestServer;
 let uid: Record<string, number>;
@@ -157,6 +158,17 @@ describe('POST /messages/flags', () => {
       ignored_because_not_subscribed_channels: [flagland],
     });
     await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'flagland' }] });
+  });
+});
+
+describe("register's unread_msgs", () => {
+  it('reads the unread rows from the unread index alone, flags included', async () => {
+    const plan = server.server.db
+      .prepare<[number, number], { detail: string }>(`EXPLAIN QUERY PLAN ${UNREAD_ROWS_SQL}`)
+      .all(server.userIds.dev, 50_000)
+      .map((r) => r.detail)
+      .join(' ');
+    expect(plan).toMatch(/SEARCH um USING COVERING INDEX user_messages_unread\b/);
   });
 });
 

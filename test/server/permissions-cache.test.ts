@@ -99,6 +99,27 @@ describe('cached permission lookups', () => {
     expect(subscriberIds(db, channel.id)).toContain(farid);
     expect(before).toBe(true);
 
+    // A deactivated subscriber leaves the lists (and counts) of the next register, and comes back
+    // when reactivated: subscriberIds reads no user rows, so it must hear of both.
+    const inRegister = async () => {
+      const res = await server
+        .client('dev')
+        .post('/register', { fetch_event_types: ['subscription'], include_subscribers: true });
+      const sub = res.body.subscriptions.find(
+        (s: { stream_id: number }) => s.stream_id === channel.id,
+      );
+      return { ids: sub.subscribers as number[], count: sub.subscriber_count as number };
+    };
+    const withFarid = await inRegister();
+    expect(withFarid.ids).toContain(farid);
+    expect((await server.client('owner').delete(`/users/${farid}`)).status).toBe(200);
+    const without = await inRegister();
+    expect(without.ids).not.toContain(farid);
+    expect(without.count).toBe(withFarid.count - 1);
+    expect(subscriberIds(db, channel.id)).not.toContain(farid);
+    expect((await server.client('owner').post(`/users/${farid}/reactivate`)).status).toBe(200);
+    expect(await inRegister()).toEqual(withFarid);
+
     const renamed = await server
       .client('owner')
       .patch(`/streams/${channel.id}`, { new_name: 'general-renamed' });

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
 import { registerQueue } from '../support/events';
+import { PRESENCE_ENABLED_SQL } from '../../server/resources/users/user-status';
 
 let server: TestServer;
 
@@ -161,6 +162,43 @@ describe('POST /users/me/status', () => {
       await server.client('dev').post('/register', { fetch_event_types: ['user_status'] })
     ).body.user_status;
     expect(state[String(server.users.moderator.user_id)]).toMatchObject({ away: true });
+  });
+
+  it("register finds who turned presence off through the index, not by parsing everyone's settings", async () => {
+    const db = server.server.db;
+    const plan = db
+      .prepare<[], { detail: string }>(
+        `EXPLAIN QUERY PLAN SELECT user_id FROM user_settings WHERE ${PRESENCE_ENABLED_SQL} = 0`,
+      )
+      .all()
+      .map((r) => r.detail)
+      .join(' ');
+    expect(plan).toMatch(/INDEX user_settings_presence_enabled\b/);
+    const awayIn = async () =>
+      (await server.client('dev').post('/register', { fetch_event_types: ['user_status'] })).body
+        .user_status as Record<string, { away?: boolean }>;
+    const farid = String(server.userIds.farid);
+    await server.client('farid').patch('/settings', { presence_enabled: false });
+    expect((await awayIn())[farid]).toMatchObject({ away: true });
+    await server.client('farid').patch('/settings', { presence_enabled: true });
+    expect((await awayIn())[farid]?.away).toBeUndefined();
+    // A settings document that is not JSON counts as presence on rather than failing the register.
+    const emma = server.userIds.emma;
+    const kept = db
+      .prepare<[number], { settings: string }>(
+        'SELECT settings FROM user_settings WHERE user_id = ?',
+      )
+      .get(emma)!.settings;
+    db.prepare("UPDATE user_settings SET settings = '{broken' WHERE user_id = ?").run(emma);
+    try {
+      const res = await server
+        .client('dev')
+        .post('/register', { fetch_event_types: ['user_status'] });
+      expect(res.status).toBe(200);
+      expect(res.body.user_status[String(emma)]?.away).toBeUndefined();
+    } finally {
+      db.prepare('UPDATE user_settings SET settings = ? WHERE user_id = ?').run(kept, emma);
+    }
   });
 });
 

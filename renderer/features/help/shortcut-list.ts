@@ -22,6 +22,17 @@ export type ShortcutGroup =
 export const LOCAL_SHORTCUTS: readonly ShortcutInfo[] = [
   // views/Inbox.tsx
   { keys: ['↑', '↓'], group: 'Navigation', description: 'In the Inbox: the previous or next row' },
+  // views/Recent.tsx
+  {
+    keys: ['↑', '↓'],
+    group: 'Navigation',
+    description: 'In Recent conversations: the previous or next row (j, k too)',
+  },
+  {
+    keys: ['←', '→'],
+    group: 'Navigation',
+    description: 'In Recent conversations: the row’s channel, topic, unread count and bell',
+  },
   // messages/MessageList.tsx
   { keys: ['↑', '↓'], group: 'Navigation', description: 'Select the previous or next message' },
   { keys: ['Home', 'End'], group: 'Navigation', description: 'First or last message' },

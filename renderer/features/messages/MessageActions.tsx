@@ -1,6 +1,7 @@
 // The actions of one message: react, quote and reply, star, edit (within the realm's limit), move or
 // rename the topic with a propagate mode, resolve/unresolve, delete, mark unread from here, copy link.
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import {
   AlarmClock,
   ArrowRightLeft,
@@ -46,6 +47,7 @@ import { ReminderForm } from './ReminderForm';
 import { MoveTopicForm } from '../topics/MoveTopicForm';
 import { moveMessages, toggleResolved, type PropagateMode } from '../topics/topic-actions';
 import { moveLabel, useTopicPermissions } from '../topics/topic-permissions';
+import { PLACEMENT_MODE, placementFromServer, placementFromStore } from '../topics/move-placement';
 import { typingInField } from '../../lib/typing-in-field';
 
 type Mode = null | 'menu' | 'emoji' | 'move' | 'confirm-delete' | 'read-receipts' | 'reminder';
@@ -453,7 +455,7 @@ function ActionsPanel({
     message.type === 'stream' ? message.stream_id : -1,
     message.timestamp,
   );
-  const moveScope = useChatStore((s) => movePlacement(selectActiveAccount(s), message));
+  const moveScope = useMoveScope(accountId, message, mode === 'move');
 
   return (
     <>
@@ -502,15 +504,21 @@ function ActionsPanel({
 }
 
 /**
- * Which messages a move from this message moves at first, as the web app picks by its place in the
- * topic: only it when it is the newest, it and the later ones otherwise (from the first, that is
- * all of them).
+ * Which messages a move from this message moves at first (see move-placement.ts): from the store
+ * when it can tell, else once the server has said; the form starts at "this and later" meanwhile.
  */
-function movePlacement(
-  account: ReturnType<typeof selectActiveAccount>,
-  message: MessageWithFlags,
-): PropagateMode {
-  if (message.type !== 'stream') return 'change_one';
-  const ids = account?.messages.conversations.channels.get(message.stream_id)?.get(message.subject);
-  return !ids || ids.newest === message.id ? 'change_one' : 'change_later';
+function useMoveScope(accountId: string, message: MessageWithFlags, open: boolean): PropagateMode {
+  const openNarrow = useUi((s) => (s.route.kind === 'narrow' ? s.route.narrow : undefined));
+  const stored = useChatStore((s) =>
+    placementFromStore(selectActiveAccount(s), message, openNarrow),
+  );
+  const asked = useQuery({
+    queryKey: ['move-placement', accountId, message.id, message.subject],
+    queryFn: () => placementFromServer(accountId, message),
+    enabled: open && stored === undefined,
+    gcTime: 0,
+    retry: false,
+  });
+  const placement = stored ?? asked.data;
+  return placement ? PLACEMENT_MODE[placement] : 'change_later';
 }

@@ -4,7 +4,8 @@
 // channels, people and (with a channel chosen) topics; after an operator come its values: channels,
 // the chosen channel's topics, people by name, `is:` and `has:` values. A leading `-` negates. Terms
 // that cannot go with what is already there (a second channel, a topic beside a DM) are not offered.
-// Each suggestion is the whole new text, people and channels by name.
+// Each suggestion is the whole new text, people and channels by name. A bare word is offered first
+// as itself ("search for" it), as the web app's first row.
 import type { Channel, User } from '../../../shared/api/types';
 import {
   canonicalOperator,
@@ -249,8 +250,10 @@ export function searchSuggestions(text: string, sources: SearchSources): SearchS
   };
 
   if (operator === undefined) {
-    // A bare word (or nothing yet): operators it starts, filters, "sent by me", then values.
+    // A bare word (or nothing yet): the words themselves first, as the web app's "search for …"
+    // row (Enter searches them too), then operators it starts, filters, "sent by me", values.
     const q = query.toLowerCase();
+    if (q !== '' && !negated) add(query, 'Search for this text');
     // After `channel:x `, its topics come first, as the web app offers `channel:x topic:…`.
     if (q === '' && before.some((t) => t.operator === 'channel')) topicSuggestions(6);
     for (const [op, description] of OPERATORS) {

@@ -41,6 +41,14 @@ export function MoveTopicForm({
   const [newTopic, setNewTopic] = useState(topic);
   const [channel, setChannel] = useState(streamId);
   const [mode, setMode] = useState<PropagateMode>(scope ?? 'change_all');
+  // The place of the message in its topic may be known only after the server has answered: the
+  // choice follows it until the person picks one.
+  const [picked, setPicked] = useState(false);
+  const [shownScope, setShownScope] = useState(scope);
+  if (scope !== shownScope) {
+    setShownScope(scope);
+    if (!picked && scope) setMode(scope);
+  }
   // The public web app's defaults: tell the new topic, not the old one.
   const [notifyNew, setNotifyNew] = useState(true);
   const [notifyOld, setNotifyOld] = useState(false);
@@ -92,7 +100,13 @@ export function MoveTopicForm({
       {scope ? (
         <label>
           Which messages should be moved?
-          <select value={mode} onChange={(e) => setMode(e.target.value as PropagateMode)}>
+          <select
+            value={mode}
+            onChange={(e) => {
+              setPicked(true);
+              setMode(e.target.value as PropagateMode);
+            }}
+          >
             <option value="change_one">Move only this message</option>
             <option value="change_later">Move this and all following messages in this topic</option>
             <option value="change_all">Move all messages in this topic</option>

@@ -224,7 +224,8 @@ function MarkReadButton({ label, onClick }: { label: string; onClick: () => void
   );
 }
 
-function MentionMark() {
+/** An unread message here mentions the user (Recent conversations shows it too). */
+export function MentionMark() {
   return (
     <span className="inbox-mention" title="You were mentioned">
       @

@@ -1,7 +1,9 @@
 // What the Recent conversations table lists: topics and direct-message conversations by their
 // newest stored message, read from the store's conversation index (messages.conversations) rather
 // than from every stored message, with what each row shows (the time of its newest message, its
-// participants, whether the user took part, whether it is muted).
+// participants, whether the user took part, whether it is muted and the topic's visibility policy);
+// the filters and the column sorts of the public web app's table; and the filters kept per account
+// across launches (the web app keeps them in local storage).
 //
 // It scales to thousands of conversations: a row is computed again only when its conversation's
 // messages changed (its id set's size or newest id), and an unchanged row keeps its object, so the
@@ -11,6 +13,7 @@ import type { AccountState } from '../../store';
 import { isTopicMuted, topicVisibility } from '../../store';
 import { dmNarrow, narrowKey, topicNarrow, type Narrow } from '../../../shared/narrow';
 import type { MessageIdSet } from '../../store/message-id-set';
+import type { VisibilityPolicy } from '../../../shared/api/types';
 
 export interface RecentConversation {
   narrowKey: string;
@@ -29,6 +32,10 @@ export interface RecentConversation {
   participated: boolean;
   /** A muted topic (or a topic of a muted channel), or a conversation only with muted users. */
   muted: boolean;
+  /** A channel topic's visibility policy (0 none, 1 muted, 2 unmuted, 3 followed); 0 for DMs. */
+  policy: VisibilityPolicy;
+  /** A channel topic's channel is muted (its topics are muted unless unmuted or followed). */
+  channelMuted: boolean;
 }
 
 const NONE: RecentConversation[] = [];
@@ -65,6 +72,8 @@ function sameRow(a: RecentConversation, b: RecentConversation): boolean {
     a.lastTimestamp === b.lastTimestamp &&
     a.participated === b.participated &&
     a.muted === b.muted &&
+    a.policy === b.policy &&
+    a.channelMuted === b.channelMuted &&
     a.senders.length === b.senders.length &&
     a.senders.every((id, i) => id === b.senders[i])
   );
@@ -82,8 +91,9 @@ export function selectRecentConversations(account: AccountState | undefined): Re
     let row: RecentConversation;
     if (old && old.size === ids.size && old.newest === ids.newest) {
       // Same messages: only the muting may have changed.
-      const fresh = { ...old.row, muted: make().muted };
-      row = fresh.muted === old.row.muted ? old.row : fresh;
+      const { muted, policy, channelMuted } = make();
+      row = { ...old.row, muted, policy, channelMuted };
+      if (sameRow(old.row, row)) row = old.row;
     } else {
       row = make();
       if (old && sameRow(old.row, row)) row = old.row;
@@ -99,15 +109,20 @@ export function selectRecentConversations(account: AccountState | undefined): Re
       if (ids.size === 0) continue;
       const narrow = topicNarrow(streamId, topic);
       const key = narrowKey(narrow);
-      keep(key, ids, () => ({
-        narrowKey: key,
-        narrow,
-        streamId,
-        topic,
-        lastId: ids.newest,
-        ...scan(account, ids),
-        muted: isTopicMuted(topicVisibility(account.userTopics, streamId, topic), channelMuted),
-      }));
+      keep(key, ids, () => {
+        const policy = topicVisibility(account.userTopics, streamId, topic);
+        return {
+          narrowKey: key,
+          narrow,
+          streamId,
+          topic,
+          lastId: ids.newest,
+          ...scan(account, ids),
+          muted: isTopicMuted(policy, channelMuted),
+          policy,
+          channelMuted,
+        };
+      });
     }
   }
   for (const [participants, ids] of dms) {
@@ -128,6 +143,8 @@ export function selectRecentConversations(account: AccountState | undefined): Re
       ...scan(account, ids),
       // As in the public web app: a conversation only with muted users is muted.
       muted: others.length > 0 && others.every((id) => mutedUsers.has(id)),
+      policy: 0,
+      channelMuted: false,
     }));
   }
   let result = [...rows.values()].map((r) => r.row).sort((a, b) => b.lastId - a.lastId);
@@ -137,16 +154,30 @@ export function selectRecentConversations(account: AccountState | undefined): Re
   return result;
 }
 
+/**
+ * Which topics the table lists, the public web app's filter menu: only followed topics, the
+ * standard view (unmuted topics), or all topics (muted channels and topics too).
+ */
+export type TopicsShown = 'followed' | 'standard' | 'all';
+
 /** The table's filters, as the public web app's Recent conversations view has them. */
 export interface RecentFilters {
   unread: boolean;
   participated: boolean;
-  includeMuted: boolean;
+  topics: TopicsShown;
   /** Direct-message conversations are listed (on at first, as in the public web app). */
   includeDms: boolean;
   /** Words every one of which the channel, topic or people's names must contain. */
   text: string;
 }
+
+export const DEFAULT_FILTERS: RecentFilters = {
+  unread: false,
+  participated: false,
+  topics: 'standard',
+  includeDms: true,
+  text: '',
+};
 
 /** The rows the filters let through, in order. `unread` and `title` read what the row shows. */
 export function filterRecent(
@@ -157,14 +188,106 @@ export function filterRecent(
 ): RecentConversation[] {
   const words = filters.text.toLowerCase().split(/\s+/).filter(Boolean);
   return rows.filter((row) => {
-    if (!filters.includeMuted && row.muted) return false;
-    if (!filters.includeDms && row.streamId === undefined) return false;
+    const dm = row.streamId === undefined;
+    if (dm && !filters.includeDms) return false;
+    // As in the public web app, a conversation only with muted people is never listed, and the
+    // topic menu's choice is about channel topics only.
+    if (dm && row.muted) return false;
+    if (!dm && filters.topics === 'standard' && row.muted) return false;
+    if (!dm && filters.topics === 'followed' && row.policy !== 3) return false;
     if (filters.participated && !row.participated) return false;
     if (filters.unread && unread(row) === 0) return false;
     if (words.length === 0) return true;
     const text = title(row).toLowerCase();
     return words.every((w) => text.includes(w));
   });
+}
+
+const FILTERS_KEY = 'tributary:recent-filters:';
+
+/**
+ * The filters this account last chose (not the text), kept across launches as the public web app
+ * keeps them in local storage; the defaults where nothing (or something unreadable) is kept.
+ */
+export function readFilters(accountId: string): RecentFilters {
+  try {
+    const raw = globalThis.localStorage?.getItem(FILTERS_KEY + accountId);
+    const kept: unknown = raw ? JSON.parse(raw) : null;
+    if (!kept || typeof kept !== 'object') return DEFAULT_FILTERS;
+    const k = kept as Record<string, unknown>;
+    const flag = (name: 'unread' | 'participated' | 'includeDms') =>
+      typeof k[name] === 'boolean' ? k[name] : DEFAULT_FILTERS[name];
+    return {
+      unread: flag('unread'),
+      participated: flag('participated'),
+      includeDms: flag('includeDms'),
+      topics: k.topics === 'followed' || k.topics === 'all' ? k.topics : 'standard',
+      text: '',
+    };
+  } catch {
+    return DEFAULT_FILTERS;
+  }
+}
+
+export function writeFilters(accountId: string, filters: RecentFilters): void {
+  const { text: _text, ...kept } = filters;
+  try {
+    globalThis.localStorage?.setItem(FILTERS_KEY + accountId, JSON.stringify(kept));
+  } catch {
+    // Not kept where storage is unavailable; the filters still work until the app closes.
+  }
+}
+
+/** The columns the public web app's table sorts by: channel, topic, unread count, time. */
+export type SortColumn = 'channel' | 'topic' | 'unread' | 'time';
+export interface RecentSort {
+  column: SortColumn;
+  descending: boolean;
+}
+/** Newest first, as the table opens. */
+export const DEFAULT_SORT: RecentSort = { column: 'time', descending: true };
+
+/**
+ * A click on a column's header, as in the public web app: another column sorts ascending; the
+ * sorted column turns around.
+ */
+export function nextSort(sort: RecentSort, column: SortColumn): RecentSort {
+  return sort.column === column
+    ? { column, descending: !sort.descending }
+    : { column, descending: false };
+}
+
+/**
+ * The rows in the order of a column, as the public web app sorts them: the channel column puts
+ * direct messages before channels (then by name), the topic column compares topics or people,
+ * the unread column counts; names compare without case. Rows that compare equal stay newest first.
+ * `rows` come newest first; the time sort is that order (or its reverse).
+ */
+export function sortRecent(
+  rows: RecentConversation[],
+  sort: RecentSort,
+  labels: {
+    unread: (row: RecentConversation) => number;
+    channel: (row: RecentConversation) => string;
+    title: (row: RecentConversation) => string;
+  },
+): RecentConversation[] {
+  if (sort.column === 'time') return sort.descending ? rows : [...rows].reverse();
+  const key = (row: RecentConversation): string | number => {
+    if (sort.column === 'unread') return labels.unread(row);
+    if (sort.column === 'topic') return (row.topic ?? labels.title(row)).toLowerCase();
+    // "Direct messages" before channels, as "private" sorts before "stream" there.
+    return row.streamId === undefined
+      ? `0${labels.title(row).toLowerCase()}`
+      : `1${labels.channel(row).toLowerCase()}`;
+  };
+  const keyed = rows.map((row) => ({ row, key: key(row) }));
+  const sign = sort.descending ? -1 : 1;
+  keyed.sort((a, b) => {
+    if (a.key === b.key) return b.row.lastId - a.row.lastId;
+    return (a.key < b.key ? -1 : 1) * sign;
+  });
+  return keyed.map((k) => k.row);
 }
 
 /**

@@ -168,12 +168,20 @@ class ScopeTreeEmitter implements Emitter {
 }
 
 // A private instance: the emitter is an instance-wide option, and the default instance may be
-// configured by other code in the process.
-const hljs = hljsCore.newInstance();
-hljs.configure({ __emitter: ScopeTreeEmitter, classPrefix: '' });
-for (const [name, grammar] of Object.entries(GRAMMARS)) hljs.registerLanguage(name, grammar);
+// configured by other code in the process. Made at the first code block, not as the server loads:
+// registering the grammars builds each one's rules (about 10 ms of a first launch's realm before it
+// listens, docs/benchmarks.md, start-up, eleventh pass), and a first screen renders no code.
+let instance: ReturnType<typeof hljsCore.newInstance> | null = null;
+
+function highlighter(): ReturnType<typeof hljsCore.newInstance> {
+  if (instance) return instance;
+  const hljs = hljsCore.newInstance();
+  hljs.configure({ __emitter: ScopeTreeEmitter, classPrefix: '' });
+  for (const [name, grammar] of Object.entries(GRAMMARS)) hljs.registerLanguage(name, grammar);
+  return (instance = hljs);
+}
 
 export function scopeTree(code: string, grammar: string): ScopeNode {
-  const result = hljs.highlight(code, { language: grammar, ignoreIllegals: true });
+  const result = highlighter().highlight(code, { language: grammar, ignoreIllegals: true });
   return (result._emitter as unknown as ScopeTreeEmitter).root;
 }

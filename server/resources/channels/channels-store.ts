@@ -8,6 +8,7 @@ import { systemGroupId } from '../../realm/permissions';
 import { renderShortMarkdown } from '../../realm/render-text';
 import { DEFAULT_CHANNEL_GROUP_SETTINGS } from '../../realm/settings-defaults';
 import type { SystemGroupName } from '../../realm/roles';
+import { activeUserIdsFrom } from '../users/users-store';
 
 export interface ChannelRow {
   id: number;
@@ -194,16 +195,19 @@ export function deactivateSubscription(db: Db, channelId: number, userId: number
   );
 }
 
-/** Active subscribers who are active users, in id order (a shared, frozen array). */
+/**
+ * Active subscribers who are active users, in id order (a shared, frozen array). Read from the
+ * covering index alone and the deactivated users left out here: joining each subscription to its
+ * user row cost a 10,000-user organization's first register about 100 ms of CPU over its 1,000
+ * channels (docs/benchmarks.md, eleventh pass).
+ */
 export function subscriberIds(db: Db, channelId: number): readonly number[] {
   return sharedTableCache(db, 'subscriber-ids', ['subscriptions', 'users'], (db, id: number) =>
-    db
-      .prepare<[number], { user_id: number }>(
-        `SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
-          WHERE s.channel_id = ? AND s.active = 1 AND u.is_active = 1 ORDER BY s.user_id`,
-      )
-      .all(id)
-      .map((r) => r.user_id),
+    activeUserIdsFrom(
+      db,
+      'SELECT user_id FROM subscriptions WHERE channel_id = ? AND active = 1 ORDER BY user_id',
+      id,
+    ),
   ).get(channelId);
 }
 

@@ -13,7 +13,7 @@ import {
   systemGroupId,
   type GroupSettingValue,
 } from '../../realm/permissions';
-import { activeUserIds } from '../users/users-store';
+import { activeUserIds, activeUserIdsFrom } from '../users/users-store';
 
 export interface GroupRow {
   id: number;
@@ -52,13 +52,13 @@ export function groupObject(db: Db, row: GroupRow): Record<string, unknown> {
     description: row.description,
     // Deactivated users stay members in the table (reactivation restores them) but are not listed,
     // as the public API does since FL 303; clients drop them on the deactivation event too.
-    members: db
-      .prepare<[number], { user_id: number }>(
-        `SELECT m.user_id FROM user_group_members m JOIN users u ON u.id = m.user_id
-         WHERE m.group_id = ? AND u.is_active = 1 ORDER BY m.user_id`,
-      )
-      .all(row.id)
-      .map((m) => m.user_id),
+    // Left out by a cached set rather than by joining each member to its user row: 2-3 against
+    // 9-15 ms for the large organization's 10,001 memberships (docs/benchmarks.md, eleventh pass).
+    members: activeUserIdsFrom(
+      db,
+      'SELECT user_id FROM user_group_members WHERE group_id = ? ORDER BY user_id',
+      row.id,
+    ),
     direct_subgroup_ids: db
       .prepare<[number], { subgroup_id: number }>(
         'SELECT subgroup_id FROM user_group_subgroups WHERE group_id = ? ORDER BY subgroup_id',

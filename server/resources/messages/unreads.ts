@@ -22,6 +22,16 @@ const MENTION_BITS =
   MessageFlag.stream_wildcard_mentioned |
   MessageFlag.topic_wildcard_mentioned;
 
+/** The user's unread rows, newest first; read from the covering index user_messages_unread. */
+export const UNREAD_ROWS_SQL = `SELECT um.message_id, um.flags, m.type, m.channel_id, m.topic, m.sender_id, r.user_ids
+   FROM user_messages um
+   JOIN messages m ON m.id = um.message_id
+   JOIN recipients r ON r.id = m.recipient_id
+   LEFT JOIN subscriptions s ON s.user_id = um.user_id AND s.channel_id = m.channel_id
+  WHERE um.user_id = ? AND (um.flags & 1) = 0
+    AND (m.type = 'private' OR s.active = 1)
+  ORDER BY um.message_id DESC LIMIT ?`;
+
 export function unreadMessages(
   ctx: RealmContext,
   user: AuthUser,
@@ -29,16 +39,7 @@ export function unreadMessages(
 ): Record<string, unknown> {
   // Newest first so truncation drops the oldest, then ascending for the response.
   const rows = ctx.db
-    .prepare<[number, number], UnreadRow>(
-      `SELECT um.message_id, um.flags, m.type, m.channel_id, m.topic, m.sender_id, r.user_ids
-         FROM user_messages um
-         JOIN messages m ON m.id = um.message_id
-         JOIN recipients r ON r.id = m.recipient_id
-         LEFT JOIN subscriptions s ON s.user_id = um.user_id AND s.channel_id = m.channel_id
-        WHERE um.user_id = ? AND (um.flags & 1) = 0
-          AND (m.type = 'private' OR s.active = 1)
-        ORDER BY um.message_id DESC LIMIT ?`,
-    )
+    .prepare<[number, number], UnreadRow>(UNREAD_ROWS_SQL)
     .all(user.id, LIMITS.maxUnreadMessages + 1)
     .reverse();
   const truncated = rows.length > LIMITS.maxUnreadMessages;

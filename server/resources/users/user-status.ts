@@ -262,8 +262,8 @@ export const userStatusResource: ResourceModule = {
       if (Object.keys(entry).length > 0) statuses[String(row.user_id)] = entry;
     }
     const away = ctx.db
-      .prepare<[], { user_id: number; settings: string }>(
-        `SELECT user_id, settings FROM user_settings WHERE json_extract(settings, '$.presence_enabled') = 0`,
+      .prepare<[], { user_id: number }>(
+        `SELECT user_id FROM user_settings WHERE ${PRESENCE_ENABLED_SQL} = 0`,
       )
       .all();
     for (const row of away) (statuses[String(row.user_id)] ??= {}).away = true;
@@ -282,6 +282,11 @@ export const userStatusResource: ResourceModule = {
     );
   },
 };
+
+// Looked up in the index user_settings_presence_enabled (db/migrations.ts, version 17), which is on
+// this very expression: change one only with the other.
+export const PRESENCE_ENABLED_SQL = `CASE WHEN json_valid(settings)
+  THEN json_extract(settings, '$.presence_enabled') END`;
 
 /**
  * One user's status as register's user_status and GET /users/{id}/status show it to `viewerId`

@@ -114,6 +114,24 @@ export function botUserRows(db: Db): UserRow[] {
     .all();
 }
 
+/**
+ * The user ids `sql` reads for `key` (its one parameter), without the deactivated users (usually
+ * none): for lists read without joining each row to its user (subscriberIds, groupObject), the
+ * join having been most of those lists' cost in a large organization's first register
+ * (docs/benchmarks.md, eleventh pass).
+ */
+export function activeUserIdsFrom(db: Db, sql: string, key: number): number[] {
+  const ids = db.prepare<[number], number>(sql).pluck().all(key);
+  const inactive = sharedTableCache(
+    db,
+    'inactive-user-ids',
+    ['users'],
+    (db) =>
+      new Set(db.prepare<[], number>('SELECT id FROM users WHERE is_active <> 1').pluck().all()),
+  ).get(0);
+  return inactive.size === 0 ? ids : ids.filter((id) => !inactive.has(id));
+}
+
 export function activeUserIds(db: Db): number[] {
   return db
     .prepare<[], { id: number }>('SELECT id FROM users WHERE is_active = 1 ORDER BY id')
@@ -230,6 +248,107 @@ export function userObject(
     user.profile_data = options.profileData.get(row.id) ?? {};
   }
   return user;
+}
+
+/**
+ * The users of realm_users (`active`) or realm_non_active_users, system bots left out, as the JSON
+ * array text `userObject` would give for each of them (with profile_data), built by SQLite: for a
+ * 10,000-user organization, building the objects in JavaScript and serializing them was the
+ * largest part of the first (cold) register after the realm's start (docs/benchmarks.md, tenth
+ * and eleventh passes). Every field follows userObject; test/server/users-json.test.ts holds the
+ * two equal for every kind of viewer and user. Assumes every user is accessible, as canAccessUser
+ * says today.
+ */
+export function userListJson(
+  db: Db,
+  viewer: AuthUser,
+  options: { clientExtavatar: boolean; active: boolean; leaveOut: readonly string[] },
+): string {
+  ensureAvatarUrlFunction(db);
+  return db.prepare<[Record<string, number | string>], { json: string }>(USER_LIST_JSON_SQL).get({
+    viewer: viewer.id,
+    member: isGuest(viewer.role) ? 0 : 1,
+    admin: isAdmin(viewer.role) ? 1 : 0,
+    moderator: isModerator(viewer.role) ? 1 : 0,
+    extavatar: options.clientExtavatar ? 1 : 0,
+    active: options.active ? 1 : 0,
+    leaveOut: JSON.stringify(options.leaveOut),
+  })!.json;
+}
+
+const sqlBoolean = (condition: string) =>
+  `json(CASE WHEN ${condition} THEN 'true' ELSE 'false' END)`;
+
+/** userObject's fields in its order, over the row `u` and the viewer's `sees` (canSeeDeliveryEmail). */
+const USER_JSON_FIELDS: readonly (readonly [string, string])[] = [
+  ['user_id', 'id'],
+  ['delivery_email', 'CASE WHEN sees THEN delivery_email END'],
+  ['email', 'email'],
+  ['full_name', 'full_name'],
+  ['date_joined', 'date_joined'],
+  ['is_active', sqlBoolean('is_active = 1')],
+  ['is_owner', sqlBoolean(`role = ${Role.owner}`)],
+  ['is_admin', sqlBoolean(`role <= ${Role.administrator}`)],
+  ['is_guest', sqlBoolean(`role = ${Role.guest}`)],
+  ['is_bot', sqlBoolean('is_bot = 1')],
+  ['bot_type', 'bot_type'],
+  ['bot_owner_id', 'bot_owner_id'],
+  ['role', 'role'],
+  ['timezone', 'timezone'],
+  [
+    'avatar_url',
+    `CASE WHEN @extavatar AND sees AND avatar_source = 'G' THEN NULL
+      ELSE tributary_avatar_url(id, avatar_source, avatar_version, delivery_email) END`,
+  ],
+  ['avatar_version', 'avatar_version'],
+  ['is_imported_stub', sqlBoolean('is_imported_stub = 1')],
+];
+
+const PROFILE_DATA_SQL = `(SELECT json_group_object(field_id, CASE WHEN rendered_value IS NULL
+    THEN json_object('value', value) ELSE json_object('value', value, 'rendered_value', rendered_value) END)
+  FROM custom_profile_field_values WHERE user_id = listed.id)`;
+
+const userJsonObject = (extra: readonly (readonly [string, string])[]) =>
+  `json_object(${[...USER_JSON_FIELDS, ...extra].map(([key, sql]) => `'${key}', ${sql}`).join(', ')})`;
+
+// Visibility is read as emailVisibilityByUser reads it, from the covering index on
+// EMAIL_VISIBILITY_SQL (a non-number or a missing settings row is 1, everyone). The subquery's
+// ORDER BY is the rowid scan's own order (no sort), kept by the concatenation above it, which
+// joins the objects as text (json_group_array would parse each again: a subquery's JSON loses its
+// subtype).
+const USER_LIST_JSON_SQL = `
+  WITH visibility AS MATERIALIZED (SELECT user_id, ${EMAIL_VISIBILITY_SQL} AS value FROM user_settings)
+  SELECT '[' || coalesce(group_concat(object, ','), '') || ']' AS json FROM (
+    SELECT CASE WHEN is_bot = 1 THEN ${userJsonObject([])}
+      ELSE ${userJsonObject([['profile_data', PROFILE_DATA_SQL]])} END AS object
+    FROM (
+      SELECT u.*, (u.id = @viewer OR u.is_bot = 1 OR
+          CASE CASE WHEN typeof(v.value) IN ('integer', 'real') THEN v.value ELSE 1 END
+            WHEN 1 THEN 1 WHEN 2 THEN @member WHEN 3 THEN @admin WHEN 5 THEN @moderator ELSE 0 END
+        ) AS sees
+      FROM users u LEFT JOIN visibility v ON v.user_id = u.id
+      WHERE (u.is_active = 1) = @active
+        AND u.email COLLATE BINARY NOT IN (SELECT value FROM json_each(@leaveOut))
+      ORDER BY u.id
+    ) AS listed
+  )`;
+
+const avatarFunctionOn = new WeakSet<Db>();
+
+function ensureAvatarUrlFunction(db: Db): void {
+  if (avatarFunctionOn.has(db)) return;
+  avatarFunctionOn.add(db);
+  db.function(
+    'tributary_avatar_url',
+    { deterministic: true },
+    (id, avatarSource, avatarVersion, deliveryEmail) =>
+      avatarUrl({
+        id: Number(id),
+        avatar_source: String(avatarSource),
+        avatar_version: Number(avatarVersion),
+        delivery_email: String(deliveryEmail),
+      } as UserRow),
+  );
 }
 
 type ProfileData = Map<number, Record<string, { value: string; rendered_value?: string }>>;

@@ -22,6 +22,7 @@ import { LIMITS } from '../../config';
 import { subscribeToDefaultChannels } from '../channels/subscriptions';
 import { isSystemBot } from './system-bots';
 import { listProfileFields } from '../realm/profile-fields';
+import { RawJson } from '../../http/raw-json';
 import {
   accessUserRow,
   allUserRows,
@@ -33,6 +34,7 @@ import {
   getUserRow,
   profileDataByUser,
   toViewer,
+  userListJson,
   userObject,
   type UserRow,
 } from './users-store';
@@ -191,20 +193,23 @@ export const usersResource: ResourceModule = {
   initialState(ctx, user, request) {
     const state: Record<string, unknown> = {};
     if (request.wants('realm_user')) {
-      const visibility = emailVisibilityByUser(ctx.db);
-      const profileData = profileDataByUser(ctx.db);
-      const options = { clientExtavatar: request.clientExtavatar, profileData, visibility };
-      const all = allUserRows(ctx.db).filter((row) => canAccessUser(ctx.db, user, row.id));
-      // System bots (system-bots.ts) are cross-realm bots in the API, not realm members.
-      const rows = all.filter((r) => !isSystemBot(r));
-      state.realm_users = rows
-        .filter((r) => r.is_active === 1)
-        .map((r) => userObject(r, user, options));
-      state.realm_non_active_users = rows
-        .filter((r) => r.is_active !== 1)
-        .map((r) => userObject(r, user, options));
-      state.cross_realm_bots = all
-        .filter((r) => isSystemBot(r))
+      // Built as JSON by SQLite and sent as it is (userListJson). System bots (system-bots.ts) are
+      // cross-realm bots in the API, not realm members.
+      const systemBots = botUserRows(ctx.db).filter((r) => isSystemBot(r));
+      const listed = (active: boolean) =>
+        new RawJson(
+          userListJson(ctx.db, user, {
+            clientExtavatar: request.clientExtavatar,
+            active,
+            leaveOut: systemBots.map((r) => r.email),
+          }),
+        );
+      state.realm_users = listed(true);
+      state.realm_non_active_users = listed(false);
+      // A bot's address is always shown (canSeeDeliveryEmail): no visibility to read for them.
+      const options = { clientExtavatar: request.clientExtavatar };
+      state.cross_realm_bots = systemBots
+        .filter((r) => canAccessUser(ctx.db, user, r.id))
         .map((r) => ({ ...userObject(r, user, options), is_system_bot: true }));
       const me = getUserRow(ctx.db, user.id)!;
       Object.assign(state, {

@@ -1,7 +1,7 @@
 // Recent conversations: a table with one row per topic or direct-message conversation, newest
 // first, with its channel, topic or people, participants, time and unread count; filters for
-// unread, participated, muted and direct-message conversations; the unread count marks a
-// conversation read; arrows/j/k move between rows and Enter opens one.
+// unread, participated and direct-message conversations and a menu for muted or followed topics;
+// the unread count marks a conversation read; arrows/j/k move between rows and Enter opens one.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { Recent } from '../../../renderer/features/views/Recent';
@@ -64,6 +64,11 @@ function setup() {
 }
 
 const toggle = (name: string) => fireEvent.click(screen.getByRole('button', { name }));
+/** Picks an entry of the topics menu (its button names the current one). */
+function chooseTopics(current: string, choice: string) {
+  fireEvent.click(screen.getByRole('button', { name: `Topics shown: ${current}` }));
+  fireEvent.click(screen.getByRole('menuitem', { name: new RegExp(`^${choice}`) }));
+}
 
 describe('Recent conversations', () => {
   it('shows each conversation newest first with its channel, participants and unread count', () => {
@@ -74,9 +79,7 @@ describe('Recent conversations', () => {
     expect(within(planning).getByRole('button', { name: 'Mark as read (1 unread)' })).toBeTruthy();
     // The most recent sender first.
     expect(
-      within(planning)
-        .getAllByRole('img')
-        .map((a) => a.getAttribute('aria-label')),
+      [...planning.querySelectorAll('.recent-avatar')].map((a) => a.getAttribute('aria-label')),
     ).toEqual([farid, emma]);
     expect(cell(rows()[1]!, 'channel')).toBe('Direct messages');
     expect(rows()[1]!.querySelector('time')?.getAttribute('datetime')).toBe(
@@ -108,7 +111,7 @@ describe('Recent conversations', () => {
       }),
     );
     expect(titles()).toEqual([emma, 'logo', 'planning']);
-    toggle('Include muted');
+    chooseTopics('Standard view', 'All topics');
     expect(titles()).toEqual(['lunch', emma, 'logo', 'planning']);
     expect(rows()[0]!.classList.contains('muted')).toBe(true);
     fireEvent.change(screen.getByRole('searchbox', { name: /Filter conversations/ }), {
@@ -119,7 +122,7 @@ describe('Recent conversations', () => {
     fireEvent.change(screen.getByRole('searchbox', { name: /Filter conversations/ }), {
       target: { value: '' },
     });
-    toggle('✓ Include muted');
+    chooseTopics('All topics', 'Standard view');
   });
 
   it('lists direct messages until Include DMs is turned off, as the public web app does', () => {

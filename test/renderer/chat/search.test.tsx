@@ -99,7 +99,9 @@ describe('search typeahead', () => {
     expect(box.getAttribute('aria-expanded')).toBe('true');
     const list = screen.getByRole('listbox', { name: 'Search suggestions' });
     expect(box.getAttribute('aria-controls')).toBe(list.id);
-    expect(options()[0]).toMatch(/^channel:/);
+    // The words themselves first, as the web app's "search for" row; then what they start.
+    expect(options()[0]).toBe('chan Search for this text');
+    expect(options()[1]).toMatch(/^channel:/);
     // Nothing highlighted yet (downshift writes an empty attribute for none).
     expect(box.getAttribute('aria-activedescendant') || null).toBeNull();
     key(box, 'ArrowDown');
@@ -135,6 +137,7 @@ describe('search typeahead', () => {
     const { box } = renderSearch();
     type(box, 'chan');
     key(box, 'ArrowDown');
+    key(box, 'ArrowDown');
     key(box, 'Enter');
     expect(box.value).toBe('channel:');
     expect(options()).toEqual(
@@ -147,6 +150,19 @@ describe('search typeahead', () => {
     const route = uiStore.getState().route;
     expect(route.kind === 'narrow' && route.narrow).toEqual([
       { operator: 'channel', operand: DESIGN },
+    ]);
+  });
+
+  it('searches the typed words from their own row', () => {
+    const { box } = renderSearch();
+    type(box, 'channel:design budget');
+    expect(options()[0]).toBe('budget Search for this text');
+    key(box, 'ArrowDown');
+    key(box, 'Enter');
+    const route = uiStore.getState().route;
+    expect(route.kind === 'narrow' && route.narrow).toEqual([
+      { operator: 'channel', operand: DESIGN },
+      { operator: 'search', operand: 'budget' },
     ]);
   });
 
