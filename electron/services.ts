@@ -39,6 +39,8 @@ import { adminIconHandlers } from './admin/icon-handlers';
 import { adminPeopleHandlers } from './admin/people-handlers';
 import { adminRealmHandlers } from './admin/realm-handlers';
 import { cacheHandlers, deleteAccountCache, openAccountCache } from './cache/cache-service';
+import { fillCacheFromSeed } from './cache/account-seed';
+import type { AccountSeed } from '../shared/demo-seed';
 import { personalHandlers } from './settings/personal-handlers';
 import type { LocalRealmControl } from './local-realm';
 import { FirstScreenStore } from './first-screen/first-screen-store';
@@ -308,6 +310,8 @@ export class MainServices {
     email: string;
     apiKey: string;
     userId: number | null;
+    /** What the new account's cache starts from (a first launch: electron/cache/account-seed.ts). */
+    seed?: AccountSeed | null;
   }): Promise<AccountSummary> {
     logTiming('add-account');
     const site = normalizeSite(input.site);
@@ -332,6 +336,7 @@ export class MainServices {
     realmName: string;
     featureLevel: number;
     allowWeakEncryption?: boolean;
+    seed?: AccountSeed | null;
   }): Promise<AccountSummary> {
     const { site, email, apiKey } = input;
     const existing = this.accounts.findBySiteAndEmail(site, email);
@@ -356,7 +361,7 @@ export class MainServices {
     this.accounts.upsert(record);
     logTiming('add-account-stored');
     if (existing) await this.stopSession(id);
-    this.startSession(record);
+    this.startSession(record, undefined, input.seed ?? undefined);
     this.pushAccounts();
     return this.summary(record);
   }
@@ -615,13 +620,20 @@ export class MainServices {
       : openAccountCache(this.options.dataDir, this.options.vault, record);
   }
 
-  /** `opened`: its key and cache, when startInTurns read them a turn before. */
+  /**
+   * `opened`: its key and cache, when startInTurns read them a turn before. `seed`: what a new
+   * account's empty cache starts from (a first launch's demo owner).
+   */
   private startSession(
     record: AccountRecord,
     opened?: { apiKey: string; cache: ReturnType<typeof openAccountCache> },
+    seed?: AccountSeed,
   ): void {
     const apiKey = opened?.apiKey ?? this.options.vault.get(record.id);
     if (!apiKey) return;
+    const cache = opened ? opened.cache : this.openCache(record);
+    const seeded = !!seed && !!cache && fillCacheFromSeed(cache, record.id, seed);
+    if (seeded) logTiming('cache-seeded');
     const session = new AccountSession({
       record,
       apiKey,
@@ -637,7 +649,8 @@ export class MainServices {
       },
       activity: this.activity,
       presenceIntervalMs: this.options.presenceIntervalMs,
-      cache: opened ? opened.cache : this.openCache(record),
+      cache,
+      seeded,
       syncOptions: this.options.syncOptions,
       cachedRegisterWaitMs: this.options.cachedRegisterWaitMs,
       onRegister: (register) => this.noteRegister(record.id, register),

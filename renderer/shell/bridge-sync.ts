@@ -76,8 +76,8 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
   const tellShown = (accountId: string) =>
     afterNextPaint(() => void api.snapshotShown({ accountId }).catch(() => null));
 
-  const setFromCache = (accountId: string, fromCache: boolean) => {
-    if (!!uiStore.getState().fromCache[accountId] === fromCache) return;
+  const setFromCache = (accountId: string, fromCache: boolean | 'seed') => {
+    if ((uiStore.getState().fromCache[accountId] ?? false) === fromCache) return;
     uiStore.setState((s) => ({ fromCache: { ...s.fromCache, [accountId]: fromCache } }));
   };
 
@@ -204,7 +204,7 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
       // leaves with the snapshot's request instead of after its answer. Otherwise the snapshot
       // decides (the last conversation, with its page, or the home view).
       if (uiStore.getState().routeChosen) askOpenConversation(accountId, nextGeneration(accountId));
-      const { snapshot, events, connection, fromCache, lastNarrow, lastPage } = await asked;
+      const { snapshot, events, connection, fromCache, seeded, lastNarrow, lastPage } = await asked;
       // Reopening it is not news to main: no call to write down what it just said (unless the
       // page has told it of another since).
       if (lastNarrow !== undefined && !rememberedByMain.has(accountId))
@@ -228,7 +228,7 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
       // its first render shows them.
       if (snapshot && lastNarrow && lastPage) showPage(accountId, lastNarrow, lastPage);
       if (snapshot && given) showPage(accountId, given.narrow, given.page);
-      setFromCache(accountId, !!fromCache);
+      setFromCache(accountId, fromCache ? (seeded ? 'seed' : true) : false);
       setConnection(accountId, connection);
       // In the same task as the snapshot's store updates: one render shows the shell with them.
       if (chat().activeAccountId === accountId) showShell();
@@ -341,11 +341,24 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
       lastActive ? {} : { withActiveSnapshot: true, ...(firstPageOf && { firstPageOf }) },
     )
     .then(
-      ({ snapshot, events, connection, fromCache, lastNarrow, lastPage, firstPage, ...list }) => {
+      ({
+        snapshot,
+        events,
+        connection,
+        fromCache,
+        seeded,
+        lastNarrow,
+        lastPage,
+        firstPage,
+        ...list
+      }) => {
         const active = list.activeAccountId;
         if (active && connection !== undefined && !early.has(active)) {
           const answer = { snapshot: snapshot ?? null, events: events ?? [], connection };
-          early.set(active, Promise.resolve({ ...answer, fromCache, lastNarrow, lastPage }));
+          early.set(
+            active,
+            Promise.resolve({ ...answer, fromCache, seeded, lastNarrow, lastPage }),
+          );
           if (firstPageOf && firstPage)
             givenPages.set(active, { narrow: firstPageOf, page: firstPage });
         }
