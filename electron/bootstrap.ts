@@ -2,10 +2,18 @@
 // a working realm. The realm's credentials file (DIR/local-realm/demo-credentials.json) is written by
 // the server's seed; scripts/start.ts starts that server and passes its URL and file here.
 import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { takeDemoSeed } from './cache/account-seed';
 import type { MainServices } from './services';
 
 interface DemoCredentials {
-  users: Array<{ email: string; api_key: string; role: number; is_bot: boolean }>;
+  users: Array<{
+    user_id?: number;
+    email: string;
+    api_key: string;
+    role: number;
+    is_bot: boolean;
+  }>;
 }
 
 export async function signInToLocalRealm(
@@ -19,13 +27,22 @@ export async function signInToLocalRealm(
   const file = JSON.parse(readFileSync(credentialsFile, 'utf8')) as DemoCredentials;
   const owner = file.users.find((user) => user.role === 100 && !user.is_bot) ?? file.users[0];
   if (!owner) throw new Error(`${credentialsFile} lists no users`);
-  const account = await services.addAccount({
+  // A first launch's realm copied from the build's template: the account's cache starts from the
+  // seed the build kept beside it (electron/cache/account-seed.ts). Not beside other accounts: that
+  // realm may have been used since its first sign-in.
+  const seed = options.besideOthers
+    ? null
+    : takeDemoSeed(dirname(credentialsFile), realmUrl, {
+        email: owner.email,
+        user_id: owner.user_id,
+      });
+  // This app's own server, with the key its seed wrote: not checked first (addLocalRealmOwner).
+  const account = await services.addLocalRealmOwner({
     site: realmUrl,
     email: owner.email,
     apiKey: owner.api_key,
-    // The demo key already sits in plain text in the realm's own data folder, so storing it with a
-    // weak backend exposes nothing new; real accounts still need the user's consent.
-    allowWeakEncryption: true,
+    userId: owner.user_id ?? null,
+    seed,
   });
   return account.id;
 }

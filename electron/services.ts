@@ -9,6 +9,7 @@ import type { AppInfo, OpenManifestRequest } from '../shared/ipc/system';
 import { IpcCodes } from '../shared/ipc/errors';
 import type { MethodHandlers, PushSink } from '../shared/ipc/contract';
 import { ApiClient, normalizeSite, type ApiClientOptions } from './api/client';
+import type { RegisterResponse } from '../shared/api/types';
 import { ApiError } from './api/errors';
 import { AccountStore, type AccountRecord } from './accounts/account-store';
 import { AccountSession, type SessionOptions } from './accounts/session';
@@ -38,6 +39,8 @@ import { adminIconHandlers } from './admin/icon-handlers';
 import { adminPeopleHandlers } from './admin/people-handlers';
 import { adminRealmHandlers } from './admin/realm-handlers';
 import { cacheHandlers, deleteAccountCache, openAccountCache } from './cache/cache-service';
+import { fillCacheFromSeed } from './cache/account-seed';
+import type { AccountSeed } from '../shared/demo-seed';
 import { personalHandlers } from './settings/personal-handlers';
 import type { LocalRealmControl } from './local-realm';
 import { FirstScreenStore } from './first-screen/first-screen-store';
@@ -283,7 +286,60 @@ export class MainServices {
       ? await this.checkServerAndKey(input.site, input.email, input.apiKey)
       : await this.checkServerAndPassword(input);
     logTiming('add-account-checked');
-    const existing = this.accounts.findBySiteAndEmail(server.site, email);
+    return this.storeAccount({
+      site: server.site,
+      email,
+      apiKey,
+      userId: typeof me.user_id === 'number' ? me.user_id : null,
+      realmName: server.realmName,
+      featureLevel: server.featureLevel,
+      allowWeakEncryption: input.allowWeakEncryption,
+    });
+  }
+
+  /**
+   * Adds the owner of the realm server this app runs itself (a first launch's demo sign-in,
+   * electron/bootstrap.ts), with the key that server's own seed wrote in its folder: nothing is
+   * asked of the server first. Its name and feature level were asked only to be stored, and come
+   * with the session's register (noteRegister), which also proves the key: a refused one signs
+   * the session out as on any call. A remote server is still checked first (addAccount). Asking
+   * them cost a first launch 50-240 ms against the just-started server, before its register.
+   */
+  async addLocalRealmOwner(input: {
+    site: string;
+    email: string;
+    apiKey: string;
+    userId: number | null;
+    /** What the new account's cache starts from (a first launch: electron/cache/account-seed.ts). */
+    seed?: AccountSeed | null;
+  }): Promise<AccountSummary> {
+    logTiming('add-account');
+    const site = normalizeSite(input.site);
+    const existing = this.accounts.findBySiteAndEmail(site, input.email);
+    return this.storeAccount({
+      ...input,
+      site,
+      realmName: existing?.realmName ?? new URL(site).host,
+      featureLevel: existing?.featureLevel ?? 0,
+      // The demo key already sits in plain text in the realm's own data folder, so storing it with
+      // a weak backend exposes nothing new; real accounts still need the user's consent.
+      allowWeakEncryption: true,
+    });
+  }
+
+  /** Stores an account checked (or known) and starts its session, in place of the same one. */
+  private async storeAccount(input: {
+    site: string;
+    email: string;
+    apiKey: string;
+    userId: number | null;
+    realmName: string;
+    featureLevel: number;
+    allowWeakEncryption?: boolean;
+    seed?: AccountSeed | null;
+  }): Promise<AccountSummary> {
+    const { site, email, apiKey } = input;
+    const existing = this.accounts.findBySiteAndEmail(site, email);
     const id = existing?.id ?? randomBytes(8).toString('hex');
     let secretBackend;
     try {
@@ -294,18 +350,18 @@ export class MainServices {
     }
     const record: AccountRecord = {
       id,
-      site: server.site,
+      site,
       email,
-      userId: typeof me.user_id === 'number' ? me.user_id : null,
-      realmName: server.realmName,
-      featureLevel: server.featureLevel,
+      userId: input.userId,
+      realmName: input.realmName,
+      featureLevel: input.featureLevel,
       secretBackend,
       addedAt: existing?.addedAt ?? Date.now(),
     };
     this.accounts.upsert(record);
     logTiming('add-account-stored');
     if (existing) await this.stopSession(id);
-    this.startSession(record);
+    this.startSession(record, undefined, input.seed ?? undefined);
     this.pushAccounts();
     return this.summary(record);
   }
@@ -564,13 +620,20 @@ export class MainServices {
       : openAccountCache(this.options.dataDir, this.options.vault, record);
   }
 
-  /** `opened`: its key and cache, when startInTurns read them a turn before. */
+  /**
+   * `opened`: its key and cache, when startInTurns read them a turn before. `seed`: what a new
+   * account's empty cache starts from (a first launch's demo owner).
+   */
   private startSession(
     record: AccountRecord,
     opened?: { apiKey: string; cache: ReturnType<typeof openAccountCache> },
+    seed?: AccountSeed,
   ): void {
     const apiKey = opened?.apiKey ?? this.options.vault.get(record.id);
     if (!apiKey) return;
+    const cache = opened ? opened.cache : this.openCache(record);
+    const seeded = !!seed && !!cache && fillCacheFromSeed(cache, record.id, seed);
+    if (seeded) logTiming('cache-seeded');
     const session = new AccountSession({
       record,
       apiKey,
@@ -586,12 +649,29 @@ export class MainServices {
       },
       activity: this.activity,
       presenceIntervalMs: this.options.presenceIntervalMs,
-      cache: opened ? opened.cache : this.openCache(record),
+      cache,
+      seeded,
       syncOptions: this.options.syncOptions,
       cachedRegisterWaitMs: this.options.cachedRegisterWaitMs,
+      onRegister: (register) => this.noteRegister(record.id, register),
     });
     this.sessions.set(record.id, session);
     session.start();
+  }
+
+  /**
+   * The account's stored realm name and feature level as its server's register says them: the
+   * local realm's owner is stored before anything was asked (addLocalRealmOwner), and a realm
+   * renamed since it was added shows its new name in the account list.
+   */
+  private noteRegister(accountId: string, register: RegisterResponse): void {
+    const record = this.accounts.get(accountId);
+    if (!record) return;
+    const realmName = register.realm_name ?? record.realmName;
+    const featureLevel = register.zulip_feature_level ?? record.featureLevel;
+    if (realmName === record.realmName && featureLevel === record.featureLevel) return;
+    this.accounts.upsert({ ...record, realmName, featureLevel });
+    this.pushAccounts();
   }
 
   private async stopSession(accountId: string): Promise<void> {

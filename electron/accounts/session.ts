@@ -4,6 +4,7 @@
 // and until the server answers the renderer starts from the cached ones.
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
+import { messagesParams } from '../../shared/api/register-params';
 import { endpoints, type GetMessagesResponse } from '../../shared/api/endpoints';
 import type { RegisterResponse } from '../../shared/api/types';
 import type { ServerEvent, DraftsEvent } from '../../shared/api/events';
@@ -68,6 +69,8 @@ export interface SessionOptions {
   presenceIntervalMs?: number;
   /** The account's local cache; without it nothing outlives the process. */
   cache?: AccountCache | null;
+  /** The cache was just filled from the build's demo seed, not kept by an earlier run. */
+  seeded?: boolean;
   /** Overrides background sync's pacing (tests, benchmarks). */
   syncOptions?: Partial<OfflineSyncOptions>;
   /**
@@ -75,6 +78,8 @@ export interface SessionOptions {
    * snapshot (snapshotShown); 0 registers at once. Default CACHED_REGISTER_WAIT_MS.
    */
   cachedRegisterWaitMs?: number;
+  /** Told each register's answer (main keeps the realm's name and feature level from it). */
+  onRegister?: (register: RegisterResponse) => void;
 }
 
 /** What getSnapshot answers (shared/ipc/accounts.ts). */
@@ -83,6 +88,8 @@ export interface SessionSnapshot<S> {
   events: ServerEvent[];
   connection: ConnectionState;
   fromCache: boolean;
+  /** With fromCache: the cache holds the build's demo seed (a first launch), not an earlier run's. */
+  seeded: boolean;
   lastNarrow: NarrowTerm[] | null;
   lastPage: MessagesPage | null;
 }
@@ -309,6 +316,7 @@ export class AccountSession {
       events: [...this.backlog],
       connection: this.connection,
       fromCache: this.fromCache,
+      seeded: this.fromCache && !!this.options.seeded,
       lastNarrow: this.lastNarrow,
       lastPage: lastPage ?? null,
     };
@@ -369,16 +377,7 @@ export class AccountSession {
       if (cached && cachedPageIsDecisive(cached)) return cached;
     }
     try {
-      const page = await this.client.call(endpoints.getMessages, {
-        anchor: request.anchor,
-        num_before: request.numBefore,
-        num_after: request.numAfter,
-        narrow,
-        include_anchor: request.includeAnchor,
-        apply_markdown: true,
-        client_gravatar: false,
-        allow_empty_topic_name: true,
-      });
+      const page = await this.client.call(endpoints.getMessages, messagesParams(narrow, request));
       // Kept after the answer has gone: indexing a page's text for search would delay it.
       this.deferWrite(() => this.recordPage(narrow, request, page));
       return page;
@@ -579,6 +578,7 @@ export class AccountSession {
     this.lastEventId = register.last_event_id;
     // The new snapshot does not have what is still queued: show it again on top.
     this.deliverLocal(this.actions.shownEvents());
+    this.options.onRegister?.(register);
   }
 
   private onEvents(queueId: string, fullEvents: ServerEvent[]): void {

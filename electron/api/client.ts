@@ -42,6 +42,15 @@ export interface CallOptions {
   onText?: (text: string) => void;
 }
 
+/**
+ * Loads what the HTTP client's first request would: Node makes fetch's implementation (undici) on
+ * its first use, 50-120 ms of one task here. Called where main waits with nothing else to do, so a
+ * first request on a waiting path (a first launch's register) does not pay it.
+ */
+export function warmHttpClient(): void {
+  void new Headers();
+}
+
 export function normalizeSite(site: string): string {
   const url = new URL(site.trim());
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {

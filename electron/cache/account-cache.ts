@@ -212,6 +212,12 @@ export class AccountCache {
     else this.timer ??= setTimeout(() => this.flush(), this.flushMs);
   }
 
+  /** Whether a snapshot is kept (an account's first start has none). */
+  hasSnapshot(): boolean {
+    if (this.preloaded) return this.preloaded.snapshotJson !== null;
+    return this.db.prepare("SELECT 1 FROM meta WHERE name = 'snapshot'").get() !== undefined;
+  }
+
   /** Bytes of events stored since the snapshot. */
   get storedEventBytes(): number {
     return this.eventBytes;

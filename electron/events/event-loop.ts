@@ -6,6 +6,7 @@
 // first poll after a failure uses dont_block so recovery is immediate. A 401 stops the loop in the
 // signed-out state (no retry storm); a 429 waits as long as the server asks.
 import { endpoints, type RegisterParams } from '../../shared/api/endpoints';
+import { DEFAULT_REGISTER_PARAMS } from '../../shared/api/register-params';
 import type { RegisterResponse } from '../../shared/api/types';
 import type { ServerEvent } from '../../shared/api/events';
 import type { ConnectionState } from '../../shared/ipc/common';
@@ -15,84 +16,11 @@ import { backoffDelay, sleep } from '../api/backoff';
 import { retryAfterMs } from '../api/client';
 import { logTiming } from '../timing';
 
-/** The capabilities Tributary's store handles (see renderer/store). */
-export const CLIENT_CAPABILITIES = {
-  notification_settings_null: true,
-  bulk_message_deletion: true,
-  user_avatar_url_field_optional: false,
-  stream_typing_notifications: true,
-  user_settings_object: true,
-  empty_topic_name: true,
-  archived_channels: true,
-  include_deactivated_groups: true,
-  user_list_incomplete: true,
-  // Settings > Organization lists and edits linkifiers; without it the server sends none.
-  linkifier_url_template: true,
-} as const;
-
-/**
- * The state register sends back: every kind the public server (zerver/lib/events.py) and the local
- * realm server know, but `stream`. Its `streams` lists each channel the user can see again, as
- * subscriptions, unsubscribed and never_subscribed already do (renderer/store/slices/channels.ts
- * reads those): 870 KB of a large organization's 7.5 MB, built, sent, parsed and stored for
- * nothing. The events themselves are not filtered (no event_types): channel events still come.
- * A kind a server does not know is ignored by it; one a newer server adds is not fetched, as
- * the store would not read it.
- */
-export const FETCHED_STATE_TYPES: readonly string[] = [
-  'alert_words',
-  'custom_profile_fields',
-  'default_stream_groups',
-  'default_streams',
-  'drafts',
-  'giphy',
-  'message',
-  'muted_topics',
-  'muted_users',
-  'navigation_views',
-  'onboarding_steps',
-  'presence',
-  'realm',
-  'realm_billing',
-  'realm_bot',
-  'realm_domains',
-  'realm_embedded_bots',
-  'realm_emoji',
-  'realm_filters',
-  'realm_incoming_webhook_bots',
-  'realm_linkifiers',
-  'realm_playgrounds',
-  'realm_user',
-  'realm_user_groups',
-  'realm_user_settings_defaults',
-  'recent_private_conversations',
-  'reminders',
-  'saved_snippets',
-  'scheduled_messages',
-  'starred_messages',
-  'stop_words',
-  'subscription',
-  'update_display_settings',
-  'update_global_notifications',
-  'update_message_flags',
-  'user_settings',
-  'user_status',
-  'user_topic',
-  'video_calls',
-];
-
-export const DEFAULT_REGISTER_PARAMS: RegisterParams = {
-  fetch_event_types: [...FETCHED_STATE_TYPES],
-  apply_markdown: true,
-  // The server leaves out the URL of every avatar hosted by the external avatar service (a
-  // "client computes it" null): 0.87 MB of a 10,000-user organization's 6.67 MB register. The
-  // page shows only avatars the realm serves (renderer/bridge/media.ts refuses other hosts), so
-  // those users showed initials before and still do; uploaded avatars still come as URLs.
-  client_gravatar: true,
-  include_subscribers: true,
-  slim_presence: true,
-  client_capabilities: CLIENT_CAPABILITIES,
-};
+export {
+  CLIENT_CAPABILITIES,
+  DEFAULT_REGISTER_PARAMS,
+  FETCHED_STATE_TYPES,
+} from '../../shared/api/register-params';
 
 /** Extra time over the server's long-poll timeout before the client gives up on a poll. */
 const POLL_TIMEOUT_MARGIN_MS = 5_000;

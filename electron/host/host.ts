@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { createDispatcher } from '../ipc/dispatch';
 import { PushHub } from '../push-hub';
 import { MainServices, type MainServicesOptions } from '../services';
+import { warmHttpClient } from '../api/client';
 import { BridgeServer } from './bridge-server';
 import { MediaCredential } from './media-credential';
 import { writeLaunchRecord } from './launch-record';
@@ -238,9 +239,18 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     return { handedOver };
   });
   await app.ready();
+  // With no account, the page's files are served by now and main waits for a sign-in (a first
+  // launch's, once its realm listens): the HTTP client is made ready meanwhile, off that path.
+  let warmed = false;
+  const warmForSignIn = () => {
+    if (warmed || services.accounts.list().length > 0) return;
+    warmed = true;
+    setImmediate(warmHttpClient);
+  };
   listener.handOver(handleRequest, (request, socket, head) => {
     startSessionsForPage();
     bridge.handleUpgrade(request, socket, head);
+    warmForSignIn();
   });
   // Secrets whose pages' sealed leftovers this launch opens (unsent-handover.ts).
   let secrets = [secret];

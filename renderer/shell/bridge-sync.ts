@@ -5,7 +5,8 @@ import type { ChatStore } from '../store';
 import type { ConnectionState as IpcConnection } from '../../shared/ipc/common';
 import type { AccountsChanged, SnapshotAnswer } from '../../shared/ipc/accounts';
 import type { Api } from '../bridge/api';
-import { navigate, replaceRoute, uiStore } from '../store/ui-store';
+import { homeRoute, navigate, replaceRoute, uiStore } from '../store/ui-store';
+import type { UserSettings } from '../../shared/api/types';
 import { narrowKey, type NarrowTerm } from '../../shared/narrow';
 import { forgetUnsent, handOverUnsent } from '../bridge/unsent';
 import { openDeepLink } from './deep-links';
@@ -75,8 +76,8 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
   const tellShown = (accountId: string) =>
     afterNextPaint(() => void api.snapshotShown({ accountId }).catch(() => null));
 
-  const setFromCache = (accountId: string, fromCache: boolean) => {
-    if (!!uiStore.getState().fromCache[accountId] === fromCache) return;
+  const setFromCache = (accountId: string, fromCache: boolean | 'seed') => {
+    if ((uiStore.getState().fromCache[accountId] ?? false) === fromCache) return;
     uiStore.setState((s) => ({ fromCache: { ...s.fromCache, [accountId]: fromCache } }));
   };
 
@@ -156,8 +157,15 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
    * The open conversation's first page leaves with the snapshot, not after the first render; unless
    * the page already has it (the last conversation's, from the cache).
    */
-  const askOpenConversation = (accountId: string, generation: number) => {
-    const { route } = uiStore.getState();
+  const askOpenConversation = (
+    accountId: string,
+    generation: number,
+    snapshot?: { homeView: UserSettings['web_home_view'] },
+  ) => {
+    const { route: current, routeChosen } = uiStore.getState();
+    // With the snapshot's home view while nothing chose the view yet: the view that will open
+    // (useHomeViewAtStart), so an Inbox launch asks for no conversation's page.
+    const route = snapshot && !routeChosen ? homeRoute(snapshot.homeView) : current;
     if (chat().activeAccountId !== accountId) return;
     if (route.kind !== 'narrow' || route.anchor !== undefined) return;
     const key = narrowKey(route.narrow);
@@ -196,7 +204,7 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
       // leaves with the snapshot's request instead of after its answer. Otherwise the snapshot
       // decides (the last conversation, with its page, or the home view).
       if (uiStore.getState().routeChosen) askOpenConversation(accountId, nextGeneration(accountId));
-      const { snapshot, events, connection, fromCache, lastNarrow, lastPage } = await asked;
+      const { snapshot, events, connection, fromCache, seeded, lastNarrow, lastPage } = await asked;
       // Reopening it is not news to main: no call to write down what it just said (unless the
       // page has told it of another since).
       if (lastNarrow !== undefined && !rememberedByMain.has(accountId))
@@ -220,7 +228,7 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
       // its first render shows them.
       if (snapshot && lastNarrow && lastPage) showPage(accountId, lastNarrow, lastPage);
       if (snapshot && given) showPage(accountId, given.narrow, given.page);
-      setFromCache(accountId, !!fromCache);
+      setFromCache(accountId, fromCache ? (seeded ? 'seed' : true) : false);
       setConnection(accountId, connection);
       // In the same task as the snapshot's store updates: one render shows the shell with them.
       if (chat().activeAccountId === accountId) showShell();
@@ -273,6 +281,14 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
     api.on('snapshot', (m) => {
       markOnce('tributary:snapshot-received');
       loaded.add(m.accountId);
+      // The account's first snapshot came as a push (a first launch, a sign-in: getSnapshot had
+      // none yet): its open conversation's first page leaves now, as loadAccount's does, rather
+      // than after the render this snapshot causes. Later snapshots (a resync) leave the list to
+      // ask where it stands.
+      if (!chat().accounts[m.accountId])
+        askOpenConversation(m.accountId, nextGeneration(m.accountId), {
+          homeView: m.register.user_settings?.web_home_view,
+        });
       chat().replaceSnapshot(m.accountId, m.register);
       setFromCache(m.accountId, false);
       markOnce('tributary:snapshot-applied');
@@ -325,11 +341,24 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
       lastActive ? {} : { withActiveSnapshot: true, ...(firstPageOf && { firstPageOf }) },
     )
     .then(
-      ({ snapshot, events, connection, fromCache, lastNarrow, lastPage, firstPage, ...list }) => {
+      ({
+        snapshot,
+        events,
+        connection,
+        fromCache,
+        seeded,
+        lastNarrow,
+        lastPage,
+        firstPage,
+        ...list
+      }) => {
         const active = list.activeAccountId;
         if (active && connection !== undefined && !early.has(active)) {
           const answer = { snapshot: snapshot ?? null, events: events ?? [], connection };
-          early.set(active, Promise.resolve({ ...answer, fromCache, lastNarrow, lastPage }));
+          early.set(
+            active,
+            Promise.resolve({ ...answer, fromCache, seeded, lastNarrow, lastPage }),
+          );
           if (firstPageOf && firstPage)
             givenPages.set(active, { narrow: firstPageOf, page: firstPage });
         }

@@ -39,8 +39,11 @@ export interface UiState {
   uploads: Record<string, UploadProgress>;
   /** Main's drafts (persisted locally, synced with the server), per account. */
   drafts: Record<string, LocalDraft[]>;
-  /** Accounts shown from the local cache: the server has not answered since launch. */
-  fromCache: Record<string, boolean>;
+  /**
+   * Accounts shown from the local cache: the server has not answered since launch. 'seed': the
+   * cache holds what the app was built with (a first launch's demo account), not a run's copy.
+   */
+  fromCache: Record<string, boolean | 'seed'>;
   /**
    * Whether the view was chosen (a launch fragment, a navigation, a restored conversation): the
    * home view (web_home_view) only decides the first view of a launch when nothing else has.

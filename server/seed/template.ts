@@ -16,6 +16,16 @@ import { databasePath, uploadsDir } from '../db';
 import { migrations } from '../db/migrations';
 import { generateApiKey } from '../http/auth';
 import { credentialsPath, type SeededCredential } from './credentials';
+import type { GetMessagesResponse } from '../../shared/api/endpoints';
+import { DEFAULT_REGISTER_PARAMS, messagesParams } from '../../shared/api/register-params';
+import type { RegisterResponse } from '../../shared/api/types';
+import {
+  ACCOUNT_SEED_FILE,
+  DEMO_SEED_NOTE_FILE,
+  SEEDED_PAGES,
+  type AccountSeed,
+  type DemoSeedNote,
+} from '../../shared/demo-seed';
 import {
   bundleStamp,
   madeByItsBundle,
@@ -54,7 +64,7 @@ export async function makeDemoTemplate(location: DemoTemplateLocation): Promise<
   const seededAt = server.db
     .prepare<[], { date_created: number }>('SELECT date_created FROM realm WHERE id = 1')
     .get()!.date_created;
-  await askAsAFirstLaunchDoes(server.url, building);
+  const seed = await askAsAFirstLaunchDoes(server.url, building);
   // Closing checkpoints the write-ahead log into the database file: one file to copy.
   await server.close();
   rmSync(join(uploadsDir(building), '.staging'), { recursive: true, force: true });
@@ -64,6 +74,7 @@ export async function makeDemoTemplate(location: DemoTemplateLocation): Promise<
     bundle: bundleStamp(location.bundle),
   };
   writeFileSync(templateStampPath(building), JSON.stringify(stamp, null, 2) + '\n');
+  writeFileSync(join(building, ACCOUNT_SEED_FILE), JSON.stringify({ stamp, ...seed }));
   rmSync(location.dir, { recursive: true, force: true });
   renameSync(building, location.dir);
 }
@@ -73,33 +84,62 @@ export async function makeDemoTemplate(location: DemoTemplateLocation): Promise<
  * once of the template's own server: the bundle's V8 code cache, kept as this process exits,
  * then holds the functions that answer them, which the first launch's realm process would
  * otherwise compile while the window waits. What they change (an event queue, the owner's
- * presence) goes with the server's close or is moved to the launch's time at copy.
+ * presence) goes with the server's close or is moved to the launch's time at copy. The register
+ * (main's own parameters) and the first page are what a first launch's cache starts from
+ * (shared/demo-seed.ts); the bots' keys and webhook tokens are taken out: the copy makes its own.
  */
-async function askAsAFirstLaunchDoes(url: string, dataDir: string): Promise<void> {
+async function askAsAFirstLaunchDoes(
+  url: string,
+  dataDir: string,
+): Promise<Omit<AccountSeed, 'stamp'>> {
   const credentials = JSON.parse(readFileSync(credentialsPath(dataDir), 'utf8')) as {
     users: SeededCredential[];
   };
-  const owner = credentials.users[0];
+  // The one bootstrap.ts signs in as.
+  const owner =
+    credentials.users.find((user) => user.role === 100 && !user.is_bot) ?? credentials.users[0];
   const authorization = `Basic ${Buffer.from(`${owner.email}:${owner.api_key}`).toString('base64')}`;
-  const ask = (path: string, form?: Record<string, string>) =>
-    fetch(`${url}/api/v1${path}`, {
-      method: form ? 'POST' : 'GET',
+  const ask = <T>(path: string, params?: Record<string, unknown>, method = 'GET'): Promise<T> => {
+    const form = new URLSearchParams();
+    // As main's client encodes them (electron/api/client.ts, encodeParams).
+    for (const [key, value] of Object.entries(params ?? {}))
+      form.append(key, typeof value === 'string' ? value : JSON.stringify(value));
+    const query = method === 'GET' && params ? `?${form}` : '';
+    return fetch(`${url}/api/v1${path}${query}`, {
+      method,
       headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
-      body: form ? new URLSearchParams(form) : undefined,
+      body: method === 'POST' ? form : undefined,
     }).then(async (response) => {
-      await response.arrayBuffer();
       if (!response.ok)
         throw new Error(`the template's server answered ${path} with ${response.status}`);
+      return (await response.json()) as T;
     });
+  };
   await ask('/server_settings');
   await ask('/users/me');
-  await ask('/register', {
-    apply_markdown: 'true',
-    client_gravatar: 'false',
-    include_subscribers: 'true',
-    slim_presence: 'true',
-  });
-  await ask('/messages?anchor=newest&num_before=100&num_after=0&narrow=%5B%5D&apply_markdown=true');
+  const register = await ask<RegisterResponse>('/register', { ...DEFAULT_REGISTER_PARAMS }, 'POST');
+  const pages: AccountSeed['pages'] = [];
+  for (const { narrow, request } of SEEDED_PAGES) {
+    const page = await ask<GetMessagesResponse>('/messages', {
+      ...messagesParams(narrow, request),
+    });
+    pages.push({ narrow, request, page });
+  }
+  return {
+    userId: owner.user_id,
+    email: owner.email,
+    register: {
+      ...register,
+      // Keys, and outgoing webhooks' tokens (their servers' secret): the copy's are its own.
+      realm_bots: (register.realm_bots ?? []).map(({ api_key: _key, ...bot }) => ({
+        ...bot,
+        services: bot.services?.map((service) =>
+          service.token === undefined ? service : { ...service, token: '' },
+        ),
+      })),
+    } as RegisterResponse,
+    pages,
+  };
 }
 
 /** Why the template cannot be used, or null when it can. */
@@ -138,11 +178,33 @@ export function copyDemoTemplate(
       mode: 0o600,
     });
     renameSync(copying, target);
+    noteSeed(location, dataDir, stamp, nowSeconds - stamp.seededAt);
     return true;
   } catch {
     // The template went away meanwhile (a build replacing it) or cannot be read: seeded instead.
     rmSync(copying, { force: true });
     return false;
+  }
+}
+
+/**
+ * Tells main where the template's account seed is and by how much this copy moved its dates
+ * (shared/demo-seed.ts): the seed is then moved by exactly the same shift. Without a seed (a
+ * template made before there was one) nothing is said, and main signs in as it always did.
+ */
+function noteSeed(
+  location: DemoTemplateLocation,
+  dataDir: string,
+  stamp: TemplateStamp,
+  shiftSeconds: number,
+): void {
+  const seedFile = join(location.dir, ACCOUNT_SEED_FILE);
+  if (!existsSync(seedFile)) return;
+  const note: DemoSeedNote = { seedFile, stamp, shiftSeconds };
+  try {
+    writeFileSync(join(dataDir, DEMO_SEED_NOTE_FILE), JSON.stringify(note) + '\n', { mode: 0o600 });
+  } catch {
+    // The realm is copied either way: main signs in without a seed, as before there was one.
   }
 }
 

@@ -56,6 +56,8 @@ export interface SnapshotAnswer {
   connection: ConnectionState;
   /** The snapshot is the local cache's, from before this launch (the server has not answered). */
   fromCache?: boolean;
+  /** With fromCache: it is the seed the app was built with (a first launch), not saved by a run. */
+  seeded?: boolean;
   /** The conversation open when the app last ran (local cache). */
   lastNarrow?: NarrowTerm[] | null;
   /** With fromCache: that conversation's first page from the cache, so it shows without a call. */

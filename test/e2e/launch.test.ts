@@ -1,7 +1,8 @@
 // `npm start` runs scripts/launch.mjs: with plain node it runs the prebuilt start bundle
 // (dist/start.cjs) when that is fresh, printing exactly what scripts/start.ts prints, and the app
 // it starts serves the page. Once it is up, the bundle's compiled code is kept for the next launch.
-// A first launch's realm is forked before the start bundle loads, from the build's demo realm.
+// A first launch's realm is forked before the start bundle loads, from the build's demo realm, and
+// its account's cache starts from the build's seed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -108,6 +109,14 @@ describe('npm start launcher', () => {
       const own = keys(join(dataDir, 'local-realm'));
       expect(own.length).toBeGreaterThan(5);
       expect(own.filter((key) => keys(join(root, DEMO_TEMPLATE_DIR)).includes(key))).toEqual([]);
+      // The demo owner's cache started from the build's seed (docs/first-screen.md), and the
+      // realm's note of it was read once.
+      await expect
+        .poll(() => lines.some((line) => line.startsWith('tributary-timing cache-seeded ')), {
+          timeout: 30_000,
+        })
+        .toBe(true);
+      expect(existsSync(join(dataDir, 'local-realm', 'demo-seed.json'))).toBe(false);
       expect(appUrl.hash).toMatch(/^#secret=/);
       const page = await fetch(new URL('/', appUrl));
       expect(page.status).toBe(200);

@@ -3,7 +3,9 @@
 // from the server's settings, the user's id from /users/me. A refused key stores nothing; a site
 // that is no Zulip server is said as such even though the key's request fails too. Real files in
 // a temp folder and the real local realm server. The local server said running again (a first
-// launch's sign-in done) does not send the new account's register a second time.
+// launch's sign-in done) does not send the new account's register a second time. The local realm's
+// own owner (electron/bootstrap.ts) is added without asking its server first: the register says the
+// realm's name and feature level, which are then stored.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -14,6 +16,8 @@ import { bareMainServices } from './support/harness';
 import type { LocalRealmControl } from '../../electron/local-realm';
 import type { LocalRealmStatus } from '../../shared/ipc/system';
 import { startTestServer, type TestServer } from '../support/server';
+import { signInToLocalRealm } from '../../electron/bootstrap';
+import { credentialsPath } from '../../server/seed/credentials';
 
 let realm: TestServer;
 let notZulip: Server;
@@ -144,5 +148,40 @@ describe("a first launch's sign-in to the local realm", () => {
       .toBe('live');
     expect(registers).toBe(1);
     expect(realm.server.events.queueCount).toBe(queuesBefore + 1);
+  });
+});
+
+describe("a first launch's sign-in to the app's own realm server", () => {
+  it('asks the server nothing before the register, and stores what the register says of the realm', async () => {
+    await services.stop();
+    const asked: string[] = [];
+    services = mainServices({
+      clientOptions: {
+        fetch: (url, init) => {
+          asked.push(new URL(String(url)).pathname);
+          return fetch(url, init);
+        },
+      },
+    });
+    services.start();
+    const id = await signInToLocalRealm(services, realm.url, credentialsPath(realm.dataDir));
+    expect(id).not.toBeNull();
+    await expect
+      .poll(() => services.session(id!).connection.status, { timeout: 10_000 })
+      .toBe('live');
+    expect(asked[0]).toBe('/api/v1/register');
+    expect(asked).not.toContain('/api/v1/server_settings');
+    expect(asked).not.toContain('/api/v1/users/me');
+    const settings = await realm.anonymous().get('/server_settings');
+    expect(services.listAccounts().accounts).toEqual([
+      expect.objectContaining({
+        id,
+        site: realm.url,
+        email: realm.users.owner.email,
+        userId: realm.users.owner.user_id,
+        realmName: settings.body.realm_name,
+        featureLevel: settings.body.zulip_feature_level,
+      }),
+    ]);
   });
 });

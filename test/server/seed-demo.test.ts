@@ -16,16 +16,14 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databasePath } from '../../server/db';
-import { credentialsPath, type SeededCredential } from '../../server/seed/credentials';
+import type { SeededCredential } from '../../server/seed/credentials';
 import {
   copyDemoTemplate,
   DEMO_TIME_COLUMNS,
   demoTemplateRefusal,
-  makeDemoTemplate,
 } from '../../server/seed/template';
 import {
   bundleStamp,
-  readTemplateStamp,
   templateStampPath,
   type DemoTemplateLocation,
 } from '../../server/seed/template-stamp';
@@ -36,6 +34,7 @@ import { renderMessage } from '../../server/markdown/render';
 import { Role } from '../../server/realm/roles';
 import { ApiClient } from '../support/client';
 import { startTestServer, type TestServer } from '../support/server';
+import { makeTestTemplate } from '../support/demo-template';
 
 const SCRYPT_HASH = /^scrypt\$16384\$8\$1\$[0-9a-f]{32}\$[0-9a-f]{64}$/;
 
@@ -204,17 +203,7 @@ describe("a first launch's demo realm copied from the build's template", () => {
 
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'tributary-demo-template-'));
-    // Stands in for the realm process's bundle: the template is tied to its size and time.
-    const bundle = join(root, 'realm-process.cjs');
-    writeFileSync(bundle, 'the bundle');
-    location = { dir: join(root, 'demo-realm'), bundle };
-    await makeDemoTemplate(location);
-    seededAt = readTemplateStamp(location.dir)!.seededAt;
-    templateUsers = (
-      JSON.parse(readFileSync(credentialsPath(location.dir), 'utf8')) as {
-        users: SeededCredential[];
-      }
-    ).users;
+    ({ location, seededAt, users: templateUsers } = await makeTestTemplate(root));
     dataDir = join(root, 'first-launch');
     mkdirSync(dataDir);
     // As if the first launch came three days after the build.

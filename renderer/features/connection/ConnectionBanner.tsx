@@ -57,11 +57,17 @@ function Reauthenticate({ accountId, onDone }: { accountId: string; onDone: () =
 
 /** Said while the account shows what the local cache kept from the last run. */
 const CACHED_NOTE = 'Showing messages saved on this computer';
+/**
+ * Said instead while a first launch shows the demo organization from the seed the app was built
+ * with (shared/demo-seed.ts): nothing of it was saved on this computer by the person.
+ */
+const SEEDED_CONNECTING = 'Connecting to the demo organization…';
+const SEEDED_OFFLINE = 'Offline: showing the demo organization as the app was built with it. ';
 
 export function ConnectionBanner({ accountId }: { accountId: string }) {
   const state = useUi((s) => s.connections[accountId]);
   const hostLost = useUi((s) => s.host === 'lost');
-  const fromCache = useUi((s) => !!s.fromCache[accountId]);
+  const fromCache = useUi((s) => s.fromCache[accountId] ?? false);
   const [, tick] = useState(0);
   const [reauth, setReauth] = useState(false);
   useEffect(() => {
@@ -81,7 +87,11 @@ export function ConnectionBanner({ accountId }: { accountId: string }) {
     const s = secondsUntil(state.retryAt);
     return (
       <div className="banner warning" role="status" data-testid="connection-banner">
-        {fromCache ? `Offline: ${CACHED_NOTE.toLowerCase()}. ` : ''}
+        {fromCache === 'seed'
+          ? SEEDED_OFFLINE
+          : fromCache
+            ? `Offline: ${CACHED_NOTE.toLowerCase()}. `
+            : ''}
         Not connected ({state.reason}). Retrying {s > 0 ? `in ${s} s` : 'now'} — at{' '}
         {new Date(state.retryAt).toLocaleTimeString()}.{' '}
         <button
@@ -113,7 +123,11 @@ export function ConnectionBanner({ accountId }: { accountId: string }) {
   if (state.status === 'connecting')
     return (
       <div className="banner" role="status" data-testid="connection-banner">
-        {fromCache ? `${CACHED_NOTE} — connecting…` : 'Connecting…'}
+        {fromCache === 'seed'
+          ? SEEDED_CONNECTING
+          : fromCache
+            ? `${CACHED_NOTE} — connecting…`
+            : 'Connecting…'}
       </div>
     );
   return null;

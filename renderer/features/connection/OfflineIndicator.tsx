@@ -36,7 +36,8 @@ export function useShowingOffline(accountId: string | null): boolean {
   return useUi((s) => {
     if (!accountId) return false;
     const status = s.connections[accountId]?.status;
-    return status === 'backoff' || (status === 'connecting' && !!s.fromCache[accountId]);
+    // A first launch connecting from the build's seed is not offline: it never was online.
+    return status === 'backoff' || (status === 'connecting' && s.fromCache[accountId] === true);
   });
 }
 

@@ -51,7 +51,7 @@ const cachedPage = {
   from_cache: true,
 };
 
-function cachedMain() {
+function cachedMain(snapshotAnswer: Record<string, unknown> = {}) {
   const fake = installFakeApi({
     ...QUIET_MAIN_ANSWERS,
     // Main answers from the cache too until the account is live.
@@ -67,6 +67,7 @@ function cachedMain() {
       fromCache: true,
       lastNarrow,
       lastPage: cachedPage,
+      ...snapshotAnswer,
     }),
   });
   fake.on = vi.fn((channel: string, listener: Listener) => {
@@ -122,6 +123,20 @@ describe('start from the cache', () => {
         narrow: channelNarrow(GENERAL),
       }),
     );
+  });
+
+  it("says a first launch's seeded demo is connecting, not that it was saved on this computer", async () => {
+    // The cache holds the seed the app was built with (shared/demo-seed.ts): a first launch.
+    const fake = cachedMain({ seeded: true, lastNarrow: null, lastPage: null });
+    render(<App store={createChatStore()} />);
+    const banner = (await screen.findByTestId('connection-banner')).textContent;
+    expect(banner).toBe('Connecting to the demo organization…');
+    expect(uiStore.getState().fromCache).toEqual({ a: 'seed' });
+    await waitFor(() => expect(fake.snapshotShown).toHaveBeenCalledWith({ accountId: 'a' }));
+    push('snapshot', { accountId: 'a', queueId: 'new', register: register() });
+    push('connection', { accountId: 'a', state: { status: 'live', queueId: 'new' } });
+    await waitFor(() => expect(screen.queryByTestId('connection-banner')).toBeNull());
+    expect(uiStore.getState().fromCache).toEqual({ a: false });
   });
 
   it('leaves the route alone when the person has already gone somewhere', async () => {

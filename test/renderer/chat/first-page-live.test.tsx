@@ -9,7 +9,7 @@ import { MessageList } from '../../../renderer/features/messages/MessageList';
 import { takeFirstPage } from '../../../renderer/features/messages/first-page';
 import { connectBridge } from '../../../renderer/shell/bridge-sync';
 import { createChatStore } from '../../../renderer/store';
-import { ALL_MESSAGES_ROUTE, uiStore } from '../../../renderer/store/ui-store';
+import { ALL_MESSAGES_ROUTE, replaceRoute, uiStore } from '../../../renderer/store/ui-store';
 import { narrowKey } from '../../../shared/narrow';
 import type { TributaryApi } from '../../../shared/ipc/contract';
 import { fakeLayout, Providers, resetUi } from './harness';
@@ -100,4 +100,79 @@ describe('the open conversation at start', () => {
       (window as unknown as { tributary: unknown }).tributary = live.api;
     }
   });
+});
+
+describe('the open conversation of an account whose first snapshot comes as a push', () => {
+  it('is asked for when that snapshot arrives, before anything renders (a first launch, a sign-in)', async () => {
+    const load = <T,>(path: string) => import(String(new URL(path, import.meta.url))) as Promise<T>;
+    const { startTestServer } = await load<{
+      startTestServer(o: { heartbeatMs: number }): Promise<LiveAccount['realm']>;
+    }>('../../support/server.ts');
+    const { websocketTransport } = await load<{
+      websocketTransport(o: object): Promise<{ api: TributaryApi<Blob>; close(): Promise<void> }>;
+    }>('../../main/support/transports.ts');
+    const realm = await startTestServer({ heartbeatMs: 1_000 });
+    // The fault: a slow server, whose register answers only once the page has asked main for the
+    // snapshot and heard there is none yet, so the snapshot reaches the page as a push.
+    let answerRegister: () => void = () => undefined;
+    const registerHeld = new Promise<void>((resolve) => (answerRegister = resolve));
+    const slowRegister: typeof fetch = async (input, init) => {
+      if (String(input).endsWith('/register')) await registerHeld;
+      return fetch(input, init);
+    };
+    const transport = await websocketTransport({ clientOptions: { fetch: slowRegister } });
+    const { counted, asked } = countingApi(transport.api);
+    const emptySnapshots: string[] = [];
+    const api = new Proxy(counted, {
+      get(target, name, receiver) {
+        if (name !== 'getSnapshot') return Reflect.get(target, name, receiver) as unknown;
+        return async (input: { accountId: string }) => {
+          const answer = await target.getSnapshot(input);
+          if (!answer.snapshot) emptySnapshots.push(input.accountId);
+          return answer;
+        };
+      },
+    });
+    (window as unknown as { tributary: unknown }).tributary = api;
+    localStorage.clear();
+    resetUi();
+    uiStore.setState({ accountsLoaded: false, route: ALL_MESSAGES_ROUTE });
+    const store = createChatStore();
+    const disconnect = connectBridge(api, store);
+    try {
+      const owner = realm.users.owner;
+      const { id: accountId } = await transport.api.addAccount({
+        site: realm.url,
+        auth: { kind: 'apiKey', email: owner.email, apiKey: owner.api_key },
+      });
+      await waitFor(() => expect(emptySnapshots).toContain(accountId));
+      expect(asked).toEqual([]);
+      // The page opened with no account (the sign-in route); the sign-in screen gives the launch's
+      // view back once the account is listed (SignIn's restoreStartRoute), here All messages as a
+      // launch URL's #view=all names it.
+      expect(uiStore.getState().route).toEqual({ kind: 'signin' });
+      replaceRoute(ALL_MESSAGES_ROUTE);
+      answerRegister();
+      await waitFor(() => expect(store.getState().accounts[accountId]).toBeDefined());
+      // Nothing has rendered, and All messages' first page is already on its way.
+      expect(asked).toEqual([{ anchor: 'first_unread', narrow: [] }]);
+
+      restoreLayout = fakeLayout();
+      const { container } = render(
+        <Providers store={store}>
+          <MessageList accountId={accountId} narrowKey={narrowKey([])} />
+        </Providers>,
+      );
+      await waitFor(() =>
+        expect(container.querySelectorAll('[data-testid=message]').length).toBeGreaterThan(0),
+      );
+      expect(asked).toHaveLength(1);
+    } finally {
+      answerRegister();
+      disconnect();
+      (window as unknown as { tributary: unknown }).tributary = live.api;
+      await transport.close();
+      await realm.close();
+    }
+  }, 60_000);
 });
