@@ -98,9 +98,10 @@ describe('POST /streams/{stream_id}/delete_topic', () => {
     });
     expect(set.status, set.text).toBe(200);
     const queue = await registerQueue(emma, bulk);
-    await deleteTopic(server.client('owner'), channelId, 'followed');
+    // Named as the request spells it (the public server's event does the same).
+    await deleteTopic(server.client('owner'), channelId, 'FOLLOWED');
     expect(
-      await queue.waitFor((e) => e.type === 'user_topic' && e.topic_name === 'followed'),
+      await queue.waitFor((e) => e.type === 'user_topic' && e.topic_name === 'FOLLOWED'),
     ).toMatchObject({ stream_id: channelId, visibility_policy: 0 });
     expect(
       count(

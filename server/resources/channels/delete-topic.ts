@@ -96,10 +96,11 @@ function forgetTopicPolicies(ctx: RealmContext, channel: ChannelRow, topic: stri
       .filter((row) => !stillReceived.get(row.user_id, channel.id, topic))
       .map((row) => {
         remove.run(row.user_id, channel.id, row.topic_name);
+        // Named as the request named it, as the public server's events do.
         return {
           userId: row.user_id,
           channelId: channel.id,
-          topic: row.topic_name,
+          topic,
           policy: 0,
           lastUpdated: now,
         };
