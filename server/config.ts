@@ -140,6 +140,11 @@ export interface RealmServerOptions {
    */
   pollCoalesceMs?: number;
   /**
+   * Server time one POST /streams/{id}/delete_topic may spend before answering complete: false
+   * (default 100 ms; at least one batch is always deleted). The client repeats the request.
+   */
+  deleteTopicBudgetMs?: number;
+  /**
    * Least time between the end of one group commit of sends and the start of the next while sends
    * overlap (default 20 ms). After a commit of a single send the next is committed at once; under
    * load, sends arriving meanwhile share the next commit, whose cost is mostly per commit (pages
@@ -208,6 +213,7 @@ export interface RealmConfig {
   heartbeatMs: number;
   heartbeatJitterMs: number;
   pollCoalesceMs: number;
+  deleteTopicBudgetMs: number;
   groupCommitIntervalMs: number;
   maxFileUploadSizeMib: number;
   bodyLimitBytes: number;
@@ -234,6 +240,7 @@ export function resolveConfig(options: RealmServerOptions): RealmConfig {
     heartbeatMs: options.heartbeatMs ?? 45 * 1000,
     heartbeatJitterMs: options.heartbeatJitterMs ?? 10 * 1000,
     pollCoalesceMs: options.pollCoalesceMs ?? 20,
+    deleteTopicBudgetMs: options.deleteTopicBudgetMs ?? 100,
     groupCommitIntervalMs: options.groupCommitIntervalMs ?? 20,
     maxFileUploadSizeMib: options.maxFileUploadSizeMib ?? 100,
     bodyLimitBytes: options.bodyLimitBytes ?? 4 * 1024 * 1024,

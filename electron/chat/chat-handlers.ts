@@ -5,8 +5,32 @@ import type { chatMethods } from '../../shared/ipc/chat';
 import type { MethodHandlers, MethodPayload } from '../../shared/ipc/contract';
 import type { OfflineAction, OfflineActionKind } from '../outbox/action-queue';
 import type { AccountSession } from '../accounts/session';
+import type { ApiClient } from '../api/client';
 
 export type ChatHandlers = Pick<MethodHandlers, keyof typeof chatMethods>;
+
+/**
+ * Rounds of delete_topic asked before giving up. Each round deletes at least a batch (the local
+ * server stops after ~100 ms, the public one after 50 s), so this bounds a runaway loop, not the
+ * size of a topic: 500 rounds of the local server's at least 100 messages is 50,000 or more.
+ */
+export const DELETE_TOPIC_MAX_ROUNDS = 500;
+
+/** Deletes a whole topic, repeating the request while the server answers complete: false. */
+export async function deleteWholeTopic(
+  client: ApiClient,
+  streamId: number,
+  topic: string,
+): Promise<void> {
+  for (let round = 0; round < DELETE_TOPIC_MAX_ROUNDS; round++) {
+    const answer = await client.call(endpoints.deleteTopic, {
+      stream_id: streamId,
+      topic_name: topic,
+    });
+    if (answer.complete !== false) return;
+  }
+  throw new Error('The server is still deleting this topic. Try again in a moment.');
+}
 
 export function chatHandlers(sessions: {
   session(accountId: string): AccountSession;
@@ -53,6 +77,11 @@ export function chatHandlers(sessions: {
     // (electron/outbox/offline-actions.ts).
     editMessage: (p) => act(p, 'editMessage'),
     deleteMessage: (p) => act(p, 'deleteMessage'),
+    // Not queued offline: deleting a topic is never done on a guess of what it holds.
+    deleteTopic: async (p) => {
+      await deleteWholeTopic(session(p).client, p.streamId, p.topic);
+      return null;
+    },
     updateFlags: (p) => act(p, 'updateFlags'),
     updateFlagsForNarrow: (p) => act(p, 'updateFlagsForNarrow'),
     addReaction: (p) => act(p, 'addReaction'),

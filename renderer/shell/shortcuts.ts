@@ -249,8 +249,14 @@ const KEY_ACTIONS: Record<string, KeyAction> = {
   t: {
     keys: ['t'],
     group: 'Navigation',
-    description: 'Recent conversations',
-    run: goTo({ kind: 'recent' }),
+    description: 'Recent conversations; in them, the filter box',
+    // As the public web app's `t` in Recent conversations: the keyboard goes to the filter box.
+    run: (store, searchRef, e) => {
+      if (uiStore.getState().route.kind !== 'recent')
+        return goTo({ kind: 'recent' })(store, searchRef, e);
+      e.preventDefault();
+      focusWhenShown('.view.recent .recent-filters input[type="search"]');
+    },
   },
   a: {
     keys: ['a'],

@@ -5,10 +5,8 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { ServerEvent, UpdateMessageEvent } from '../../shared/api/events';
 import { topicNarrow } from '../../shared/narrow';
 import { selectActiveAccount, type ChatStore } from '../store';
-import { describeNarrow } from '../features/messages/narrow-info';
+import { isOpenTopic, refreshChannelTopics } from '../features/topics/topic-actions';
 import { replaceRoute, uiStore } from '../store/ui-store';
-
-type TopicsAnswer = { topics: Array<{ name: string; max_id: number }> } | undefined;
 
 function isTopicMove(ev: ServerEvent): ev is UpdateMessageEvent & { stream_id: number } {
   return (
@@ -28,20 +26,13 @@ export function followTopicMoves(
 ): void {
   for (const ev of events) {
     if (!isTopicMove(ev)) continue;
-    const from = ev.stream_id;
-    const oldName = ev.orig_subject!.toLowerCase();
-    const inOldChannel = (key: readonly unknown[]) => key[1] === accountId && key[3] === from;
     // Every message of the topic moved: the old name is gone (the web app drops it at once too).
-    if (ev.propagate_mode === 'change_all')
-      queryClient.setQueriesData<TopicsAnswer>(
-        { queryKey: ['channel-topics'], predicate: (q) => inOldChannel(q.queryKey) },
-        (data) =>
-          data && { ...data, topics: data.topics.filter((t) => t.name.toLowerCase() !== oldName) },
-      );
-    void queryClient.invalidateQueries({
-      queryKey: ['channel-topics'],
-      predicate: (q) => inOldChannel(q.queryKey),
-    });
+    void refreshChannelTopics(
+      queryClient,
+      accountId,
+      ev.stream_id,
+      ev.propagate_mode === 'change_all' ? ev.orig_subject : undefined,
+    );
     followIntoNewTopic(accountId, ev, store);
   }
 }
@@ -59,10 +50,15 @@ function followIntoNewTopic(
   if (store.getState().activeAccountId !== accountId) return;
   const { route, selectedMessageId } = uiStore.getState();
   if (route.kind !== 'narrow') return;
-  // The open view is that topic (names match without regard to case).
-  const open = describeNarrow(route.narrow, selectActiveAccount(store.getState()));
-  if (!open.conversation || open.streamId !== ev.stream_id) return;
-  if (open.topic?.toLowerCase() !== ev.orig_subject!.toLowerCase()) return;
+  if (
+    !isOpenTopic(
+      route.narrow,
+      selectActiveAccount(store.getState()),
+      ev.stream_id,
+      ev.orig_subject!,
+    )
+  )
+    return;
   if (selectedMessageId !== null && !ev.message_ids.includes(selectedMessageId)) return;
   const narrow = topicNarrow(ev.new_stream_id ?? ev.stream_id, ev.subject ?? ev.orig_subject!);
   replaceRoute({ kind: 'narrow', narrow, anchor: selectedMessageId ?? ev.message_id });

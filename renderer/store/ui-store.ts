@@ -12,6 +12,7 @@ import type { MeetingRef } from '../../shared/ipc/meetings';
 import type { Narrow } from '../../shared/narrow';
 import type { UserSettings } from '../../shared/api/types';
 import { publicHomeView } from '../../shared/api/public-names';
+import { readKept, writeKept } from '../lib/kept-choice';
 
 export type Route =
   | { kind: 'narrow'; narrow: Narrow; anchor?: number }
@@ -117,6 +118,10 @@ function launchRoute(): Route | null {
 
 const launchView = launchRoute();
 
+// Before the store, which reads it as it is made: read later, the key was not yet defined and the
+// people list opened every launch whatever was chosen last time.
+const USER_LIST_KEY = 'tributary.userListOpen';
+
 export const uiStore = createStore<UiState>()(() => ({
   accounts: [],
   accountsLoaded: false,
@@ -138,24 +143,15 @@ export const uiStore = createStore<UiState>()(() => ({
   userListOpen: readUserListOpen(),
 }));
 
-const USER_LIST_KEY = 'tributary.userListOpen';
-
 function readUserListOpen(): boolean {
-  try {
-    return globalThis.localStorage?.getItem(USER_LIST_KEY) !== 'false';
-  } catch {
-    return true;
-  }
+  // Kept as "true" / "false": JSON, so older windows' choices still read.
+  return readKept(USER_LIST_KEY, (kept) => (kept === false ? false : undefined), true);
 }
 
 export function toggleUserList(): void {
   const open = !uiStore.getState().userListOpen;
   uiStore.setState({ userListOpen: open });
-  try {
-    globalThis.localStorage?.setItem(USER_LIST_KEY, String(open));
-  } catch {
-    // Not remembered where storage is unavailable; the toggle still works for this session.
-  }
+  writeKept(USER_LIST_KEY, open);
 }
 
 export function useUi<T>(selector: (state: UiState) => T): T {

@@ -36,6 +36,7 @@ import { reactionsResource } from './messages/reactions';
 import { submessagesResource } from './messages/submessages';
 import { uploadsResource } from './uploads/uploads';
 import { channelTopicsResource } from './channels/channel-topics';
+import { deleteTopicResource } from './channels/delete-topic';
 import { messageHistoryResource } from './messages/message-history';
 import { realmEmojiResource } from './realm/realm-emoji';
 import { readReceiptsResource } from './messages/read-receipts';
@@ -83,6 +84,7 @@ export const resources: readonly ResourceModule[] = [
   messagesResource,
   messageHistoryResource,
   channelTopicsResource,
+  deleteTopicResource,
   flagsResource,
   reactionsResource,
   submessagesResource,

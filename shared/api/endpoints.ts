@@ -236,6 +236,14 @@ export const endpoints = {
     'DELETE',
     '/messages/{message_id}',
   ),
+  /**
+   * One round of deleting a topic (administrators): the server deletes in batches and answers
+   * complete: false when it stopped early, to be asked again. Repeating is harmless.
+   */
+  deleteTopic: endpoint<
+    { stream_id: number; topic_name: string },
+    SuccessEnvelope & { complete: boolean }
+  >('POST', '/streams/{stream_id}/delete_topic', { idempotent: true }),
   updateFlags: endpoint<
     { messages: number[]; op: 'add' | 'remove'; flag: string },
     SuccessEnvelope & { messages: number[]; ignored_because_not_subscribed_channels?: number[] }

@@ -134,6 +134,8 @@ export const chatMethods = {
     }),
   ),
   deleteMessage: method<SuccessEnvelope>()(forAccount({ messageId })),
+  /** Deletes every message of a topic, repeating the request until the server says complete. */
+  deleteTopic: method<null>()(forAccount({ streamId, topic })),
   updateFlags: method<SuccessEnvelope & { messages: number[] }>()(
     forAccount({
       messages: z.array(messageId).min(1).max(5000),

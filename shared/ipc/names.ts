@@ -25,6 +25,7 @@ export const METHOD_NAMES = [
   'renderMessage',
   'editMessage',
   'deleteMessage',
+  'deleteTopic',
   'updateFlags',
   'updateFlagsForNarrow',
   'addReaction',

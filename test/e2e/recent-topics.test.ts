@@ -163,12 +163,24 @@ describe('Recent conversations', () => {
     const count = recentRow('recent delta').getByRole('button', {
       name: 'Mark as read (2 unread)',
     });
+    const index = Number(await recentRow('recent delta').getAttribute('data-index'));
     await count.click();
     await expect
       .poll(async () =>
         (await topicMessages('recent delta')).every((m) => m.flags.includes('read')),
       )
       .toBe(true);
+    // As in the web app, the keyboard goes down a row (the count pressed is going away).
+    const focusedRow = () =>
+      page.evaluate(
+        () =>
+          (
+            document.activeElement as unknown as {
+              closest(s: string): { dataset: { index: string } } | null;
+            }
+          ).closest('.recent-row')?.dataset.index,
+      );
+    await expect.poll(focusedRow).toBe(String(index + 1));
     // The count goes when the server's flag event comes back; the table stays.
     await expect.poll(() => count.count()).toBe(0);
     await table().waitFor();
@@ -177,6 +189,27 @@ describe('Recent conversations', () => {
 });
 
 describe('Recent conversations as in the public web app', () => {
+  it('keeps only channel, topic and unread count below the narrow breakpoint (770 px)', async () => {
+    await sendAs(emma, 'recent narrow', 'narrow one');
+    await nav().getByRole('button', { name: 'Recent conversations' }).click();
+    const row = recentRow('recent narrow');
+    await row.waitFor();
+    const shown = (cell: string) => row.locator(cell).first().isVisible();
+    expect(await shown('.recent-participants')).toBe(true);
+    expect(await shown('.recent-time')).toBe(true);
+    const before = page.viewportSize()!;
+    try {
+      await page.setViewportSize({ width: 760, height: before.height });
+      await expect.poll(() => shown('.recent-participants')).toBe(false);
+      expect(await shown('.recent-time')).toBe(false);
+      expect(await table().getByRole('columnheader', { name: 'Time' }).isVisible()).toBe(false);
+      expect(await shown('.recent-topic')).toBe(true);
+      expect(await row.getByRole('button', { name: /Mark as read/ }).isVisible()).toBe(true);
+    } finally {
+      await page.setViewportSize(before);
+    }
+  });
+
   it("mutes from a row's bell with an undo, sorts by its headers, keeps its filters, and ←/→ move along a row", async () => {
     await sendAs(emma, 'recent zeta', 'zeta from emma');
     await sendAs(emma, 'recent eta', 'eta from emma');

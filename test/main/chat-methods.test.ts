@@ -17,7 +17,8 @@ const waitForEvent = (match: (event: ServerEvent) => boolean) =>
   eventually(() => events().find(match));
 
 beforeAll(async () => {
-  realm = await startTestServer({ heartbeatMs: 500 });
+  // One batch per delete_topic request, so deleting a topic takes main several rounds.
+  realm = await startTestServer({ heartbeatMs: 500, deleteTopicBudgetMs: 0 });
   main = await startMain({ site: realm.url, user: realm.users.owner });
   accountId = main.accountId;
   const snapshot = await main.live();
@@ -89,6 +90,32 @@ describe('chat methods', () => {
     await waitForEvent(
       (e) => e.type === 'delete_message' && (e.message_ids ?? []).includes(messageId),
     );
+  });
+
+  it('deletes a whole topic, repeating delete_topic until the server says complete', async () => {
+    const owner = realm.client('owner');
+    const ids: number[] = [];
+    for (let i = 0; i < 230; i++) {
+      const res = await owner.post('/messages', {
+        type: 'channel',
+        to: streamId,
+        topic: 'to delete',
+        content: `m${i}`,
+      });
+      ids.push(res.body.id as number);
+    }
+    await expect(h().deleteTopic({ accountId, streamId, topic: 'to delete' })).resolves.toBeNull();
+    const left = await realm.client('owner').get('/messages', {
+      anchor: 'newest',
+      num_before: 300,
+      num_after: 0,
+      narrow: JSON.stringify([
+        { operator: 'channel', operand: streamId },
+        { operator: 'topic', operand: 'to delete' },
+      ]),
+    });
+    expect(left.body.messages).toEqual([]);
+    await waitForEvent((e) => e.type === 'delete_message' && e.message_ids.includes(ids[0]));
   });
 
   it('sends typing notifications and a direct message', async () => {

@@ -1,6 +1,7 @@
 // Whether the first-run welcome panel is dismissed: remembered in this window's storage across
 // launches, and shown again on request (the main menu's "Welcome and things to try").
 import { useSyncExternalStore } from 'react';
+import { readKept, writeKept } from '../../lib/kept-choice';
 
 const KEY = 'tributary.welcomeDismissed';
 const listeners = new Set<() => void>();
@@ -10,11 +11,8 @@ let requested = false;
 let dismissedForSession = false;
 
 function dismissedInStorage(): boolean {
-  try {
-    return globalThis.localStorage?.getItem(KEY) === 'true';
-  } catch {
-    return false;
-  }
+  // Kept as "true": JSON, so older windows' dismissals still read.
+  return readKept(KEY, (kept) => (kept === true ? true : undefined), false);
 }
 
 function changed(): void {
@@ -23,12 +21,9 @@ function changed(): void {
 
 export function dismissWelcome(): void {
   requested = false;
+  // Without storage it stays dismissed for this session only.
   dismissedForSession = true;
-  try {
-    globalThis.localStorage?.setItem(KEY, 'true');
-  } catch {
-    // Without storage it stays dismissed for this session only.
-  }
+  writeKept(KEY, true);
   changed();
 }
 

@@ -1,9 +1,11 @@
 // The topic menu wherever a topic appears (the sidebar's topic rows, the message list's recipient
 // headers), with the public web app's topic actions: follow / mute, mark as read / unread, copy
-// link, move or rename, resolve / unresolve. Moving and resolving are offered only to people the
-// realm lets do them (topic-permissions.ts). Moving opens a modal dialog (lib/ui/Dialog); a refusal
-// by the server is shown in it and nothing changes.
+// link, move or rename, resolve / unresolve, and delete. Moving and resolving are offered only to
+// people the realm lets do them (topic-permissions.ts), deleting only to administrators (the public
+// web app's and server's rule). Moving opens a modal dialog and deleting asks first (lib/ui/Dialog);
+// a refusal by the server is shown in the dialog, which stays open, and nothing changes.
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useChatStore, useChatStoreApi } from '../../store/hooks';
 import { selectActiveAccount, topicVisibility } from '../../store';
 import { isTopicResolved, topicNarrow } from '../../../shared/narrow';
@@ -12,7 +14,8 @@ import { uiStore } from '../../store/ui-store';
 import { showFeedback } from '../../lib/ui/feedback';
 import { RowMenu } from '../sidebar/RowMenu';
 import { MenuItem } from '../../lib/ui/Menu';
-import { ModalDialog } from '../../lib/ui/Dialog';
+import { ConfirmAlert, ModalDialog } from '../../lib/ui/Dialog';
+import { isRealmAdmin } from '../channels/channel-permissions';
 import {
   ArrowRightLeft,
   BellOff,
@@ -22,11 +25,13 @@ import {
   CircleCheck,
   CircleX,
   Link,
+  Trash2,
 } from 'lucide-react';
 import { useMarkReadControl } from '../messages/mark-read-control';
 import { MoveTopicForm, type MoveChoice } from './MoveTopicForm';
 import { moveLabel, useTopicPermissions, type TopicPermissions } from './topic-permissions';
 import {
+  deleteTopic,
   markNarrowRead,
   markTopicUnread,
   moveMessages,
@@ -58,8 +63,14 @@ export function TopicMenu({
     return account ? topicVisibility(account.userTopics, streamId, topic) : 0;
   });
   const permissions = useTopicPermissions(streamId);
+  const canDelete = useChatStore((s) => {
+    const account = selectActiveAccount(s);
+    return account !== undefined && isRealmAdmin(account);
+  });
+  const queryClient = useQueryClient();
   const markRead = useMarkReadControl();
   const [moving, setMoving] = useState(false);
+  const [deleting, setDeleting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const ref: TopicRef = { accountId, streamId, topic };
   const show =
@@ -147,7 +158,21 @@ export function TopicMenu({
             {isTopicResolved(topic) ? 'Mark as unresolved' : 'Mark as resolved'}
           </MenuItem>
         ) : null}
+        {canDelete ? (
+          <MenuItem icon={Trash2} onSelect={() => setDeleting(true)}>
+            Delete topic
+          </MenuItem>
+        ) : null}
       </RowMenu>
+      {deleting ? (
+        <DeleteTopicDialog
+          topic={topic}
+          onDelete={() =>
+            deleteTopic(ref, queryClient, () => selectActiveAccount(store.getState()))
+          }
+          onClose={() => setDeleting(false)}
+        />
+      ) : null}
       {error && !moving ? (
         <p role="alert" className="error topic-menu-error">
           {error}
@@ -229,5 +254,56 @@ function MoveTopicDialog({
         </p>
       ) : null}
     </ModalDialog>
+  );
+}
+
+/**
+ * Asks before deleting a topic, naming it, as the public web app does; the request may take a while
+ * for a large topic (the button stays disabled), and a refusal is shown here without closing.
+ */
+function DeleteTopicDialog({
+  topic,
+  onDelete,
+  onClose,
+}: {
+  topic: string;
+  onDelete: () => Promise<void>;
+  onClose: () => void;
+}) {
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <ConfirmAlert
+      label="Delete topic"
+      confirmLabel={busy ? 'Deleting…' : 'Delete'}
+      confirmDisabled={busy}
+      className="delete-topic-dialog"
+      onClose={onClose}
+      onConfirm={() => {
+        setBusy(true);
+        setRefusal(null);
+        onDelete()
+          .then(onClose)
+          .catch((e: unknown) => {
+            setRefusal(errorText(e));
+            setBusy(false);
+          });
+      }}
+      body={
+        refusal ? (
+          <p role="alert" className="error">
+            {refusal}
+          </p>
+        ) : null
+      }
+    >
+      <p>
+        Deleting a topic removes it and every message in it for everyone, at once. People who were
+        notified about these messages (by email or on their phone) may find that confusing.
+      </p>
+      <p>
+        Permanently delete <strong>{topic || '(no topic)'}</strong>?
+      </p>
+    </ConfirmAlert>
   );
 }

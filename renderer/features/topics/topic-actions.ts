@@ -5,12 +5,18 @@
 // - resolve / unresolve: the same request renaming every message to or from "✔ topic";
 // - mark as unread: POST /messages/flags/narrow removing `read` from the whole topic, batch after
 //   batch until the server reaches the newest message;
-// - copy link: the web app's `#narrow/channel/ID-name/topic/…` link on the realm.
+// - copy link: the web app's `#narrow/channel/ID-name/topic/…` link on the realm;
+// - delete (administrators): main repeats POST /streams/{id}/delete_topic until the server says
+//   complete; the topic leaves the lists at once and an open view of it goes to its channel.
 // Nothing changes locally until the server's update_message or flags events arrive, so a request the
 // server refuses (a time limit, a permission) leaves everything as it was.
+import type { Query, QueryClient } from '@tanstack/react-query';
 import type { AccountState } from '../../store';
+import { replaceRoute, uiStore } from '../../store/ui-store';
+import { describeNarrow } from '../messages/narrow-info';
 import {
   type Narrow,
+  channelNarrow,
   isTopicResolved,
   RESOLVED_TOPIC_PREFIX,
   topicNarrow,
@@ -160,5 +166,66 @@ async function updateWholeNarrow(accountId: string, narrow: Narrow, op: 'add' | 
     const last = answer.last_processed_id;
     if (answer.found_newest || last === null || last === anchor) return answer;
     anchor = last;
+  }
+}
+
+type TopicsAnswer = { topics: Array<{ name: string; max_id: number }> } | undefined;
+
+/**
+ * Asks the server again for a channel's topics (the sidebar's and compose's lists), first dropping
+ * `gone` from what they show, when a topic is known to have no messages left.
+ */
+export async function refreshChannelTopics(
+  queryClient: QueryClient,
+  accountId: string,
+  streamId: number,
+  gone?: string,
+): Promise<void> {
+  const inChannel = (key: readonly unknown[]) => key[1] === accountId && key[3] === streamId;
+  const filter = { queryKey: ['channel-topics'], predicate: (q: Query) => inChannel(q.queryKey) };
+  // A request still on its way was asked before the change: its answer would bring the old name
+  // back (a first fetch is not replaced by a refetch, it is joined).
+  await queryClient.cancelQueries(filter);
+  if (gone !== undefined) {
+    const name = gone.toLowerCase();
+    queryClient.setQueriesData<TopicsAnswer>(
+      filter,
+      (data) =>
+        data && { ...data, topics: data.topics.filter((t) => t.name.toLowerCase() !== name) },
+    );
+  }
+  await queryClient.invalidateQueries(filter);
+}
+
+/** Whether a view's narrow is that topic (names match without regard to case, as topics do). */
+export function isOpenTopic(
+  narrow: Narrow,
+  account: AccountState | undefined,
+  streamId: number,
+  topic: string,
+): boolean {
+  const open = describeNarrow(narrow, account);
+  return (
+    open.conversation &&
+    open.streamId === streamId &&
+    open.topic?.toLowerCase() === topic.toLowerCase()
+  );
+}
+
+/**
+ * Deletes every message of a topic (main repeats the request until the server is done), then takes
+ * the topic out of the lists and, when it is the open view, shows its channel instead of an empty
+ * topic.
+ */
+export async function deleteTopic(
+  t: TopicRef,
+  queryClient: QueryClient,
+  account: () => AccountState | undefined,
+): Promise<void> {
+  await api().deleteTopic({ accountId: t.accountId, streamId: t.streamId, topic: t.topic });
+  void refreshChannelTopics(queryClient, t.accountId, t.streamId, t.topic);
+  const { route } = uiStore.getState();
+  if (route.kind === 'narrow' && isOpenTopic(route.narrow, account(), t.streamId, t.topic)) {
+    replaceRoute({ kind: 'narrow', narrow: channelNarrow(t.streamId) });
   }
 }

@@ -545,6 +545,20 @@ function RecentTable({
     window.addEventListener('keydown', listener);
     return () => window.removeEventListener('keydown', listener);
   }, []);
+  // As in the public web app, after "Mark as read" on a row the keyboard goes down to the next
+  // row's unread count (or what that row has nearest it): the count pressed is about to go, and
+  // with the Unread filter its row too, which would leave the focus nowhere.
+  const afterMarkRead = useRef((_index: number) => {});
+  useLayoutEffect(() => {
+    afterMarkRead.current = (index) => moveTo(Math.min(index + 1, rows.length - 1), CELL_UNREAD);
+  });
+  const onRowMarkRead = useCallback(
+    (narrow: Narrow, index: number) => {
+      onMarkRead(narrow);
+      afterMarkRead.current(index);
+    },
+    [onMarkRead],
+  );
   // Stable, so the memoized rows do not re-render for it.
   const onFocusCell = useCallback((key: string, cell: number) => {
     focusCell.current = cell;
@@ -606,7 +620,7 @@ function RecentTable({
                 label={lastActiveLabel(row.lastTimestamp, now, formatDate)}
                 focusable={item.index === focusAt}
                 onFocusCell={onFocusCell}
-                onMarkRead={onMarkRead}
+                onMarkRead={onRowMarkRead}
                 onSetPolicy={onSetPolicy}
               />
             );
@@ -689,7 +703,7 @@ const RecentRow = memo(function RecentRow({
   label: string;
   focusable: boolean;
   onFocusCell: (key: string, cell: number) => void;
-  onMarkRead: (narrow: Narrow) => void;
+  onMarkRead: (narrow: Narrow, index: number) => void;
   onSetPolicy: (row: RecentConversation, policy: VisibilityPolicy) => void;
 }) {
   const open = () => navigate({ kind: 'narrow', narrow: row.narrow });
@@ -749,7 +763,7 @@ const RecentRow = memo(function RecentRow({
             aria-label={`Mark as read (${unread} unread)`}
             onClick={(e) => {
               e.stopPropagation();
-              onMarkRead(row.narrow);
+              onMarkRead(row.narrow, index);
             }}
           >
             {unread}

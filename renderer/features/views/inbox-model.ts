@@ -1,6 +1,7 @@
 // What the Inbox shows of the unread counts: the filter typed above it and the groups folded away,
 // as in the public web app's Inbox. Pure, so the view stays a rendering of it.
 import type { ChannelUnreads, TopicUnreads } from '../../store/selectors';
+import { readKept, writeKept } from '../../lib/kept-choice';
 
 /** The words of a filter, lower-cased; empty when it filters nothing. */
 export function filterWords(filter: string): string[] {
@@ -36,20 +37,16 @@ const COLLAPSED_KEY = 'tributary:inbox-collapsed';
 
 /** The groups folded away, as this window last left them (kept across launches, like the web app). */
 export function readCollapsed(): Set<GroupKey> {
-  try {
-    const raw = globalThis.localStorage?.getItem(COLLAPSED_KEY);
-    const list: unknown = raw ? JSON.parse(raw) : [];
-    if (!Array.isArray(list)) return new Set();
-    return new Set(list.filter((k): k is GroupKey => k === 'dm' || Number.isInteger(k)));
-  } catch {
-    return new Set();
-  }
+  return readKept(
+    COLLAPSED_KEY,
+    (list) =>
+      Array.isArray(list)
+        ? new Set(list.filter((k): k is GroupKey => k === 'dm' || Number.isInteger(k)))
+        : undefined,
+    new Set(),
+  );
 }
 
 export function writeCollapsed(collapsed: ReadonlySet<GroupKey>): void {
-  try {
-    globalThis.localStorage?.setItem(COLLAPSED_KEY, JSON.stringify([...collapsed]));
-  } catch {
-    // Not remembered where storage is unavailable; folding still works in this window.
-  }
+  writeKept(COLLAPSED_KEY, [...collapsed]);
 }

@@ -14,6 +14,7 @@ import { isTopicMuted, topicVisibility } from '../../store';
 import { dmNarrow, narrowKey, topicNarrow, type Narrow } from '../../../shared/narrow';
 import type { MessageIdSet } from '../../store/message-id-set';
 import type { VisibilityPolicy } from '../../../shared/api/types';
+import { readKept, writeKept } from '../../lib/kept-choice';
 
 export interface RecentConversation {
   narrowKey: string;
@@ -210,32 +211,26 @@ const FILTERS_KEY = 'tributary:recent-filters:';
  * keeps them in local storage; the defaults where nothing (or something unreadable) is kept.
  */
 export function readFilters(accountId: string): RecentFilters {
-  try {
-    const raw = globalThis.localStorage?.getItem(FILTERS_KEY + accountId);
-    const kept: unknown = raw ? JSON.parse(raw) : null;
-    if (!kept || typeof kept !== 'object') return DEFAULT_FILTERS;
-    const k = kept as Record<string, unknown>;
-    const flag = (name: 'unread' | 'participated' | 'includeDms') =>
-      typeof k[name] === 'boolean' ? k[name] : DEFAULT_FILTERS[name];
-    return {
-      unread: flag('unread'),
-      participated: flag('participated'),
-      includeDms: flag('includeDms'),
-      topics: k.topics === 'followed' || k.topics === 'all' ? k.topics : 'standard',
-      text: '',
-    };
-  } catch {
-    return DEFAULT_FILTERS;
-  }
+  return readKept(FILTERS_KEY + accountId, acceptFilters, DEFAULT_FILTERS);
+}
+
+function acceptFilters(kept: unknown): RecentFilters | undefined {
+  if (!kept || typeof kept !== 'object') return undefined;
+  const k = kept as Record<string, unknown>;
+  const flag = (name: 'unread' | 'participated' | 'includeDms') =>
+    typeof k[name] === 'boolean' ? k[name] : DEFAULT_FILTERS[name];
+  return {
+    unread: flag('unread'),
+    participated: flag('participated'),
+    includeDms: flag('includeDms'),
+    topics: k.topics === 'followed' || k.topics === 'all' ? k.topics : 'standard',
+    text: '',
+  };
 }
 
 export function writeFilters(accountId: string, filters: RecentFilters): void {
   const { text: _text, ...kept } = filters;
-  try {
-    globalThis.localStorage?.setItem(FILTERS_KEY + accountId, JSON.stringify(kept));
-  } catch {
-    // Not kept where storage is unavailable; the filters still work until the app closes.
-  }
+  writeKept(FILTERS_KEY + accountId, kept);
 }
 
 /** The columns the public web app's table sorts by: channel, topic, unread count, time. */

@@ -121,18 +121,24 @@ export function messageAudience(db: Db, message: MessageRow): number[] {
   );
   if (message.type === 'stream' && message.channel_id !== null) {
     const channel = getChannel(db, message.channel_id);
-    if (channel && (channel.invite_only === 0 || channel.history_public_to_subscribers === 1)) {
-      for (const row of db
-        .prepare<[number], { user_id: number }>(
-          `SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
-            WHERE s.channel_id = ? AND s.active = 1 AND u.is_active = 1`,
-        )
-        .all(channel.id)) {
-        ids.add(row.user_id);
-      }
-    }
+    if (channel) for (const id of historyReaders(db, channel)) ids.add(id);
   }
   return [...ids];
+}
+
+/** Active subscribers who read the channel's whole history (none when it is protected). */
+export function historyReaders(
+  db: Db,
+  channel: Pick<ChannelRow, 'id' | 'invite_only' | 'history_public_to_subscribers'>,
+): number[] {
+  if (channel.invite_only !== 0 && channel.history_public_to_subscribers !== 1) return [];
+  return db
+    .prepare<[number], { user_id: number }>(
+      `SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
+        WHERE s.channel_id = ? AND s.active = 1 AND u.is_active = 1`,
+    )
+    .all(channel.id)
+    .map((row) => row.user_id);
 }
 
 /** Sorted participant ids of a direct conversation. */

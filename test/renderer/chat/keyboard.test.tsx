@@ -526,4 +526,20 @@ describe("the web app's message keys", () => {
     press('d');
     expect(routeKey()).toBe(narrowKey([]));
   });
+
+  it('t in Recent conversations puts the keyboard in its filter box, as the web app does', async () => {
+    await startApp();
+    go({ kind: 'narrow', narrow: topicNarrow(GENERAL, 'lunch') });
+    press('t');
+    expect(routeKey()).toBe('recent');
+    const filter = await screen.findByRole('searchbox', {
+      name: 'Filter conversations by channel, topic or people',
+    });
+    expect(document.activeElement).not.toBe(filter);
+    press('t');
+    await waitFor(() => expect(document.activeElement).toBe(filter));
+    // Still the one visit: back leaves Recent conversations.
+    expect(routeKey()).toBe('recent');
+    expect(uiStore.getState().previous.filter((r) => r.kind === 'recent')).toEqual([]);
+  });
 });

@@ -8,7 +8,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { act } from 'react';
 import { Sidebar } from '../../../renderer/features/sidebar/Sidebar';
 import { Reminders } from '../../../renderer/features/views/Reminders';
-import { navigate } from '../../../renderer/store/ui-store';
+import { navigate, uiStore } from '../../../renderer/store/ui-store';
 import { channelNarrow, topicNarrow } from '../../../shared/narrow';
 import { Providers, resetUi } from './harness';
 import { startLiveAccount, type LiveAccount } from './live-realm';
@@ -119,8 +119,9 @@ describe('topic menu permissions', () => {
       closeMenu('permissions');
       const items = await openTopicMenu('permissions');
       expect(items.filter((i) => /Move|Rename|resolved/.test(i))).toEqual([]);
-      // What anyone may do stays.
+      // What anyone may do stays; deleting a topic is for administrators alone.
       expect(items).toContain('Copy link to topic');
+      expect(items).not.toContain('Delete topic');
     }, LIVE);
 
     // The same person made an administrator (a realm_user event) gets every action.
@@ -130,6 +131,7 @@ describe('topic menu permissions', () => {
       const items = await openTopicMenu('permissions');
       expect(items).toContain('Move or rename topic');
       expect(items).toContain('Mark as resolved');
+      expect(items).toContain('Delete topic');
     }, LIVE);
     closeMenu('permissions');
     cleanup();
@@ -183,6 +185,57 @@ describe('reminders list', () => {
     expect((await dev.delete(`/reminders/${set.body.reminder_id as number}`)).status).toBe(200);
     await screen.findByText('No reminders.');
     expect(screen.queryByTestId('reminder')).toBeNull();
+    cleanup();
+  });
+});
+
+describe('deleting a topic', () => {
+  const setDevRole = (role: number) =>
+    owner().patch(`/users/${live.realm.users.dev!.user_id}`, { role });
+
+  it('asks first, naming the topic, deletes it all and leaves its view for the channel', async () => {
+    await setDevRole(200);
+    await post('doomed', 3);
+    showSidebar();
+    act(() => navigate({ kind: 'narrow', narrow: topicNarrow(general, 'doomed') }));
+    await waitFor(
+      async () => expect(await openTopicMenu('doomed')).toContain('Delete topic'),
+      LIVE,
+    );
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Delete topic' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Delete topic' });
+    expect(within(dialog).getByText('doomed').tagName).toBe('STRONG');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull(), LIVE);
+    expect(await topicMessages('doomed')).toEqual([]);
+    expect(uiStore.getState().route).toEqual({ kind: 'narrow', narrow: channelNarrow(general) });
+    await waitFor(
+      () => expect(screen.queryByRole('button', { name: 'Topic doomed options' })).toBeNull(),
+      LIVE,
+    );
+    cleanup();
+  });
+
+  it("shows the server's refusal in the dialog and deletes nothing", async () => {
+    await setDevRole(200);
+    await post('spared', 2);
+    showSidebar();
+    await waitFor(
+      async () => expect(await openTopicMenu('spared')).toContain('Delete topic'),
+      LIVE,
+    );
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Delete topic' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Delete topic' });
+    // No longer an administrator by the time the answer is given.
+    await setDevRole(400);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect((await within(dialog).findByRole('alert', {}, LIVE)).textContent).toMatch(
+      /Must be an organization administrator/,
+    );
+    expect(screen.getByRole('alertdialog', { name: 'Delete topic' })).toBeTruthy();
+    expect(await topicMessages('spared')).toHaveLength(2);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await setDevRole(200);
     cleanup();
   });
 });
