@@ -8,6 +8,11 @@ import { homeRoute, uiStore, type Route } from '../../store/ui-store';
 /** The chat view each account was left on in this window (screens over the chat are not kept). */
 const leftOn = new Map<string, Route>();
 
+/** Forgets them, as a new window starts (the renderer tests start each file so). */
+export function forgetLeftViews(): void {
+  leftOn.clear();
+}
+
 const CHAT_VIEWS: ReadonlySet<Route['kind']> = new Set([
   'narrow',
   'inbox',
