@@ -83,7 +83,7 @@ describe('Esc, innermost first', () => {
       .toBe('menuitem');
     await page.keyboard.press('End');
     await expect
-      .poll(() => menu.getByRole('menuitem', { name: 'Mark as resolved' }).evaluate(isFocused))
+      .poll(() => menu.getByRole('menuitem', { name: 'Delete topic' }).evaluate(isFocused))
       .toBe(true);
     await page.keyboard.press('Escape');
     await expect.poll(() => menu.count()).toBe(0);

@@ -49,3 +49,9 @@ export function rememberListLayout(
   }
   if (count > 0) rowPx = Math.max(16, Math.floor(total / count));
 }
+
+/** Forgets what was measured, as a new window starts (the renderer tests start each file so). */
+export function forgetListLayout(): void {
+  rect = null;
+  rowPx = DEFAULT_ROW_PX;
+}

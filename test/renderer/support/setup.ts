@@ -4,6 +4,7 @@
 // alone. A wait still ends as soon as its condition holds; only a failing one takes longer.
 import { configure } from '@testing-library/react';
 import { forgetLeftViews } from '../../../renderer/features/accounts/switch-account';
+import { forgetListLayout } from '../../../renderer/features/messages/list-layout';
 import { clearFeedback } from '../../../renderer/lib/ui/feedback';
 import { uiStore, type UiState } from '../../../renderer/store/ui-store';
 
@@ -11,9 +12,11 @@ configure({ asyncUtilTimeout: 5_000 });
 
 // The renderer project shares one module registry per worker (vitest.config.ts), and this file runs
 // before each test file: the app-wide state a file may leave behind (the route, overlays, a toast,
-// the view each account was left on) starts each file as a fresh page's would.
+// the view each account was left on, the last message list's measured size) starts each file as a
+// fresh page's would.
 const fresh = globalThis as { __tributaryFreshUi?: UiState };
 fresh.__tributaryFreshUi ??= uiStore.getState();
 uiStore.setState(fresh.__tributaryFreshUi, true);
 clearFeedback();
 forgetLeftViews();
+forgetListLayout();
