@@ -70,6 +70,20 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    // An administrator's "Delete topic" from the sidebar's topic menu: the confirm naming the topic.
+    name: 'delete-topic',
+    async show(page) {
+      await openTopic(page, 'design', 'dark mode');
+      await showSidebar(page);
+      await page
+        .getByRole('navigation', { name: 'Conversations' })
+        .getByRole('button', { name: 'Topic dark mode options' })
+        .click();
+      await page.getByRole('menuitem', { name: 'Delete topic' }).click();
+      await page.getByRole('alertdialog', { name: 'Delete topic' }).waitFor();
+    },
+  },
+  {
     // Editing in place: the row's content gives way to the edit box.
     name: 'edit-message',
     async show(page) {
