@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
 import { registerQueue } from '../support/events';
 import { createChannel, sendDirect, sendToChannel } from './messages-support';
-import { UNREAD_ROWS_SQL } from '../../server/resources/messages/unreads';
+import { STARRED_IDS_SQL, UNREAD_ROWS_SQL } from '../../server/resources/messages/unreads';
 
 let server: TestServer;
 let uid: Record<string, number>;
@@ -169,6 +169,27 @@ describe("register's unread_msgs", () => {
       .map((r) => r.detail)
       .join(' ');
     expect(plan).toMatch(/SEARCH um USING COVERING INDEX user_messages_unread\b/);
+  });
+});
+
+describe("register's starred_messages", () => {
+  it('reads the starred ids from the starred index, not every row of the user', async () => {
+    const plan = server.server.db
+      .prepare<[number], { detail: string }>(`EXPLAIN QUERY PLAN ${STARRED_IDS_SQL}`)
+      .all(server.userIds.dev)
+      .map((r) => r.detail)
+      .join(' ');
+    expect(plan).toMatch(/USING (COVERING )?INDEX user_messages_starred\b/);
+    // And the ids it reads are the starred ones, in order, as the register sends them.
+    const dev = server.client('dev');
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) ids.push(await sendToChannel(dev, 'flagland', 'stars', `s${i}`));
+    await dev.post('/messages/flags', { messages: [ids[2], ids[0]], op: 'add', flag: 'starred' });
+    const state = await dev.post('/register', { fetch_event_types: ['starred_messages'] });
+    const starred = state.body.starred_messages as number[];
+    expect(starred).toEqual([...starred].sort((a, b) => a - b));
+    expect(starred).toEqual(expect.arrayContaining([ids[0], ids[2]]));
+    expect(starred).not.toContain(ids[1]);
   });
 });
 
