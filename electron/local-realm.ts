@@ -5,15 +5,18 @@
 // outage while it restarts, or why it could not start with a Retry. Once it runs, a launch with no
 // account yet signs in as the demo owner (bootstrap.ts); remote accounts never wait for it, and
 // neither does a returning launch whose port is still free (settle).
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { LocalRealmStatus } from '../shared/ipc/system';
-import { RealmProcess } from '../server/process/supervisor';
+import { DEMO_TEMPLATE_DIR, RealmProcess, realmProcessEntry } from '../server/process/supervisor';
+import type { FirstRealmPlan } from '../server/process/fork-realm.mjs';
+import { DEMO_SEED_NOTE_FILE } from '../shared/demo-seed';
 import type { SeedKind } from '../server/config';
 import { AccountStore } from './accounts/account-store';
 import { readJsonFile, writeJsonFile } from './storage/json-file';
 import { signInToLocalRealm } from './bootstrap';
+import { demoSeedForPlan } from './cache/account-seed';
 import type { MainServices } from './services';
 
 /** What MainServices needs of it: the status for the window, Retry, changes, and the demo account. */
@@ -40,6 +43,12 @@ export interface LocalRealmOptions {
   /** The Node binary for the server's process (default: this process's own). */
   nodePath?: string;
   restartDelaysMs?: number[];
+  /**
+   * A first launch's realm as the launcher decided it before forking (fork-realm.mjs,
+   * planFirstRealm): its port, the demo owner's key and the copy's time. With it, the demo owner
+   * signs in before the realm listens (signInWhenRunning).
+   */
+  firstRealm?: FirstRealmPlan;
 }
 
 export class LocalRealm implements LocalRealmControl {
@@ -69,8 +78,10 @@ export class LocalRealm implements LocalRealmControl {
       dataDir: this.realmDir,
       seed: options.seed,
       largeScale: options.largeScale,
-      port: this.remembered ?? 0,
+      port: this.remembered ?? options.firstRealm?.port ?? 0,
       anyPortIfTaken: true,
+      demoOwnerKey: options.firstRealm?.ownerKey,
+      copyAt: options.firstRealm?.copyAt,
       nodePath: options.nodePath,
       restartDelaysMs: options.restartDelaysMs,
       onStatus: (status) => this.changed(status),
@@ -157,6 +168,9 @@ export class LocalRealm implements LocalRealmControl {
    */
   signInWhenRunning(services: MainServices): Promise<void> {
     if (services.accounts.list().length > 0 || this.demoDeclined()) return Promise.resolve();
+    const current = this.status();
+    if (current.state !== 'failed' && current.state !== 'stopped' && this.signInFromPlan(services))
+      return Promise.resolve();
     let unsubscribe = () => {};
     const stop = () => {
       unsubscribe();
@@ -175,14 +189,83 @@ export class LocalRealm implements LocalRealmControl {
       else this.setPreparingDemo(false);
     };
     unsubscribe = this.subscribe((status) => void signIn(status));
-    const current = this.status();
     if (current.state !== 'failed' && current.state !== 'stopped') this.setPreparingDemo(true);
     return signIn(current);
   }
 
+  /**
+   * A first launch whose realm the launcher planned (its port, the owner's key, the copy's time):
+   * the demo owner is signed in now, with the build's seed moved as the copy moves its dates, so
+   * the page shows the app while the realm process still loads; the session registers once the
+   * realm listens (MainServices wakes it). Once it listens, what the plan assumed is checked: a
+   * realm moved to another port (the planned one was taken) moves the account, and a realm that
+   * was not copied with the planned key (the template refused, the copy failed) signs in again
+   * with the key its credentials file holds. Whether it signed in.
+   */
+  private signInFromPlan(services: MainServices): boolean {
+    const plan = this.options.firstRealm;
+    if (!plan) return false;
+    const bundle = realmProcessEntry(this.options.root).bundle;
+    const site = `http://127.0.0.1:${plan.port}`;
+    const seed =
+      this.options.seed === 'demo' && bundle
+        ? demoSeedForPlan({ dir: join(this.options.root, DEMO_TEMPLATE_DIR), bundle }, plan, site)
+        : null;
+    if (!seed) return false;
+    void services
+      .addLocalRealmOwner({
+        site,
+        email: seed.email,
+        apiKey: plan.ownerKey,
+        userId: seed.userId,
+        seed,
+      })
+      .then(() => this.whenRunning())
+      .then((status) => this.checkPlan(services, site, status))
+      .catch((error: unknown) =>
+        console.error('Tributary: signing in to the local realm failed', error),
+      );
+    return true;
+  }
+
+  /** The first running status from now (after a failed start, the one a Retry brings). */
+  private whenRunning(): Promise<{ state: 'running'; url: string }> {
+    return new Promise((resolve) => {
+      const check = (status: LocalRealmStatus) => {
+        if (status.state !== 'running') return;
+        unsubscribe();
+        resolve(status);
+      };
+      const unsubscribe = this.subscribe(check);
+      check(this.process.status);
+    });
+  }
+
+  private async checkPlan(
+    services: MainServices,
+    planned: string,
+    status: { state: 'running'; url: string },
+  ): Promise<void> {
+    // The realm's note of the seed is for the sign-in made without a plan: this one used it.
+    rmSync(join(this.realmDir, DEMO_SEED_NOTE_FILE), { force: true });
+    if (status.url !== planned) await services.repointSite(planned, status.url);
+    const users = (
+      JSON.parse(readFileSync(this.credentialsFile, 'utf8')) as {
+        users: Array<{ role: number; is_bot: boolean; api_key: string }>;
+      }
+    ).users;
+    const owner = users.find((user) => user.role === 100 && !user.is_bot) ?? users[0];
+    if (owner && owner.api_key !== this.options.firstRealm?.ownerKey) {
+      await signInToLocalRealm(services, status.url, this.credentialsFile, { besideOthers: true });
+    }
+  }
+
   isLocalSite(site: string): boolean {
     const status = this.status();
-    const ports = [this.remembered, status.state === 'running' ? new URL(status.url).port : null];
+    const ports = [
+      this.remembered ?? this.options.firstRealm?.port,
+      status.state === 'running' ? new URL(status.url).port : null,
+    ];
     return ports.some((port) => port != null && site === `http://127.0.0.1:${port}`);
   }
 

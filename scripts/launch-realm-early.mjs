@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   forkRealmEarly,
+  planFirstRealm,
   REALM_PROCESS_BUNDLE,
   REALM_PROCESS_INPUTS,
 } from '../server/process/fork-realm.mjs';
@@ -42,6 +43,10 @@ export async function forkFirstRealmEarly(root, argv) {
   if (hasAccounts(dataDir) || existsSync(join(realmDir, 'port.json'))) return null;
   if (!realmBundleFresh(root)) return null;
   mkdirSync(realmDir, { recursive: true, mode: 0o700 });
+  // Its port, the demo owner's key and the copy's time are decided here, so main signs in and
+  // shows the build's seed while this process still loads (electron/local-realm.ts).
+  // Not over a realm a stopped launch left (it would not be copied with this key).
+  const plan = existsSync(join(realmDir, 'realm.sqlite3')) ? undefined : await planFirstRealm();
   if (process.env.TRIBUTARY_TIMING === '1') {
     console.log(
       `tributary-timing realm-fork ${(performance.timeOrigin + performance.now()).toFixed(1)}`,
@@ -49,7 +54,14 @@ export async function forkFirstRealmEarly(root, argv) {
   }
   const child = forkRealmEarly({
     root,
-    config: { dataDir: realmDir, port: 0, seed: options.seed, largeScale: options.largeScale },
+    plan,
+    config: {
+      dataDir: realmDir,
+      port: plan?.port ?? 0,
+      seed: options.seed,
+      largeScale: options.largeScale,
+      copyAt: plan?.copyAt,
+    },
   });
   return child.pid ?? null;
 }

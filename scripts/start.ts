@@ -25,6 +25,7 @@ import { startBrowserHost, type BrowserHost } from '../electron/host/host';
 import { FileVault } from '../electron/accounts/vault';
 import { AccountStore } from '../electron/accounts/account-store';
 import { LocalRealm } from '../electron/local-realm';
+import { earlyRealmPlan } from '../server/process/fork-realm.mjs';
 import { isDeepLinkUrl } from '../shared/narrow/deep-link';
 import { SEED_KINDS, type SeedKind } from '../server/config';
 
@@ -146,6 +147,8 @@ async function main(): Promise<void> {
         root,
         seed: options.seed,
         largeScale: options.largeScale,
+        // A first launch's realm forked by the launcher: main signs in without waiting for it.
+        firstRealm: earlyRealmPlan() ?? undefined,
       })
     : null;
   // Said on the terminal too: where it listens (and as which process), and each outage.
@@ -198,9 +201,10 @@ async function main(): Promise<void> {
   // below starts its own).
   if (host.services.accounts.list().length === 0) host.startSessions();
   if (realm) {
-    // A first launch signs in once the server runs, while the window already opens: the realm's
-    // status says preparingDemo until then, and the page waits instead of offering sign-in. A
-    // returning launch does not wait for the server at all.
+    // A first launch signs in at once when the launcher planned its realm (its port and owner key),
+    // else once the server runs, while the window already opens: the realm's status says
+    // preparingDemo until then, and the page waits instead of offering sign-in. A returning
+    // launch does not wait for the server at all.
     if (host.services.accounts.list().length === 0) {
       // Said on the terminal once the window has the account (scripts and tests wait for it).
       const unsubscribe = realm.subscribe((status) => {

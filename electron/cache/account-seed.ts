@@ -5,6 +5,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  ACCOUNT_SEED_FILE,
   DEMO_SEED_NOTE_FILE,
   sameStamp,
   seedAtSite,
@@ -13,6 +14,11 @@ import {
   type DemoSeedNote,
 } from '../../shared/demo-seed';
 import type { AccountCache } from './account-cache';
+import {
+  madeByItsBundle,
+  readTemplateStamp,
+  type DemoTemplateLocation,
+} from '../../server/seed/template-stamp';
 
 /**
  * The seed for the demo owner's first sign-in to a realm copied from the build's template, its
@@ -43,6 +49,31 @@ export function takeDemoSeed(
     return seedAtSite(shiftAccountSeed(seed, note.shiftSeconds), site);
   } catch {
     return null; // gone or unreadable: the account registers as before
+  }
+}
+
+/**
+ * The seed for the demo owner of a first realm the launcher planned (fork-realm.mjs): read from
+ * the build's template itself, since the realm's copy (and its note) may not exist yet, and moved
+ * by the shift that copy will apply (the planned time less the template's). Null when the template
+ * would not be copied (made by another bundle) or has no seed of its own: main then signs in as
+ * without a plan, once the realm listens.
+ */
+export function demoSeedForPlan(
+  template: DemoTemplateLocation,
+  plan: { copyAt: number },
+  site: string,
+): AccountSeed | null {
+  const stamp = readTemplateStamp(template.dir);
+  if (!stamp || !madeByItsBundle(template)) return null;
+  try {
+    const seed = JSON.parse(
+      readFileSync(join(template.dir, ACCOUNT_SEED_FILE), 'utf8'),
+    ) as AccountSeed;
+    if (!sameStamp(seed.stamp, stamp)) return null;
+    return seedAtSite(shiftAccountSeed(seed, plan.copyAt - stamp.seededAt), site);
+  } catch {
+    return null;
   }
 }
 

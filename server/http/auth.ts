@@ -183,11 +183,4 @@ export async function verifyPassword(password: string, stored: string | null): P
   return timingSafeEqual(parsed.expected, actual);
 }
 
-/** 32 alphanumeric characters, like the API's keys. */
-export function generateApiKey(): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  const bytes = randomBytes(32);
-  let key = '';
-  for (const byte of bytes) key += alphabet[byte % alphabet.length];
-  return key;
-}
+export { generateApiKey } from './api-key.mjs';

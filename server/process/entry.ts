@@ -8,6 +8,8 @@ import { copyDemoTemplate, makeDemoTemplate } from '../seed/template';
 import { loadSharp } from '../uploads/sharp';
 import type { MakeDemoTemplateConfig, RealmProcessConfig, RealmProcessMessage } from './messages';
 import { logRealmTiming } from './timing';
+import { DEMO_OWNER_KEY_ENV } from './fork-realm.mjs';
+import { isApiKeyForm } from '../http/api-key.mjs';
 
 function tell(message: RealmProcessMessage): Promise<void> {
   return new Promise((resolve) => {
@@ -21,6 +23,10 @@ async function main(): Promise<void> {
   logRealmTiming('realm-process-start', performance.timeOrigin);
   logRealmTiming('realm-bundle-loaded');
   const config = JSON.parse(process.argv[2] ?? '{}') as RealmProcessConfig | MakeDemoTemplateConfig;
+  // A first launch's demo owner key (fork-realm.mjs): taken out of the environment at once, so
+  // nothing this process starts inherits it.
+  const ownerKey = process.env[DEMO_OWNER_KEY_ENV];
+  delete process.env[DEMO_OWNER_KEY_ENV];
   if ('makeDemoTemplate' in config) {
     await makeDemoTemplate(config.makeDemoTemplate);
     process.exit(0);
@@ -42,7 +48,11 @@ async function main(): Promise<void> {
   try {
     // A fresh demo realm is the build's template made this install's own (seed/template.ts).
     if (config.seed === 'demo' && config.demoTemplate) {
-      if (copyDemoTemplate(config.demoTemplate, config.dataDir)) logRealmTiming('realm-copied');
+      const copied = copyDemoTemplate(config.demoTemplate, config.dataDir, {
+        nowSeconds: config.copyAt,
+        ownerKey: isApiKeyForm(ownerKey) ? ownerKey : undefined,
+      });
+      if (copied) logRealmTiming('realm-copied');
     }
     server = await createRealmServer({
       dataDir: config.dataDir,

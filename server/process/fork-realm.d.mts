@@ -8,6 +8,18 @@ export const REALM_PROCESS_INPUTS: string[];
 export const DEMO_TEMPLATE_DIR: string;
 export const REALM_NICENESS: number;
 export const SERVER_ENV: Readonly<Record<string, string>>;
+export const DEMO_OWNER_KEY_ENV: string;
+
+/** What a first launch decides before its realm process starts (fork-realm.mjs, planFirstRealm). */
+export interface FirstRealmPlan {
+  port: number;
+  /** The demo owner's API key in the copy: never in argv, logs or the renderer. */
+  ownerKey: string;
+  /** UNIX seconds the copy moves the template's dates to. */
+  copyAt: number;
+}
+
+export function planFirstRealm(): Promise<FirstRealmPlan>;
 
 export function realmProcessEntry(root: string): {
   script: string;
@@ -22,6 +34,8 @@ export interface ForkRealmOptions {
   /** The Node binary to run it with (default: this process's; Electron runs itself as Node). */
   nodePath?: string;
   config: RealmProcessConfig;
+  /** A first realm's demo owner key, handed to the child in its environment. */
+  ownerKey?: string;
 }
 
 export function forkRealmProcess(
@@ -30,13 +44,16 @@ export function forkRealmProcess(
   },
 ): ChildProcess;
 
-export function forkRealmEarly(options: ForkRealmOptions): ChildProcess;
+export function forkRealmEarly(options: ForkRealmOptions & { plan?: FirstRealmPlan }): ChildProcess;
 
 export interface EarlyRealm {
   config: RealmProcessConfig;
+  plan?: FirstRealmPlan;
   child: ChildProcess;
   /** Stops holding its events and emits the held ones again, in order. */
   release(): void;
 }
+
+export function earlyRealmPlan(): FirstRealmPlan | null;
 
 export function adoptEarlyRealm(config: RealmProcessConfig): EarlyRealm | null;

@@ -4,8 +4,10 @@
 // transpiler or bundle.
 import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
+import { generateApiKey } from '../http/api-key.mjs';
 
 /** The built child (scripts/build.ts), relative to the repository or app root. */
 export const REALM_PROCESS_BUNDLE = 'dist/server/realm-process.cjs';
@@ -50,8 +52,40 @@ const NODE_FLAGS = ['--max-semi-space-size=32', '--expose-gc'];
  */
 export const SERVER_ENV = Object.freeze({ MALLOC_ARENA_MAX: '2' });
 
+/**
+ * The environment variable a first realm's process reads the demo owner's API key from (and
+ * removes at once): never its arguments, which any user of the machine can list.
+ */
+export const DEMO_OWNER_KEY_ENV = 'TRIBUTARY_DEMO_OWNER_KEY';
+
+/** A port nothing listens on now: bound and closed at once (one taken later moves the realm). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen({ host: '127.0.0.1', port: 0, exclusive: true }, () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * What a first launch decides before its realm process starts, so main can sign in and show the
+ * build's seed while that process still loads (docs/first-screen.md): the realm's port, the demo
+ * owner's new API key (made here, per install, and handed to the copy through the environment),
+ * and the time the copy moves the template's dates to (main moves the seed's by the same shift).
+ */
+export async function planFirstRealm() {
+  return {
+    port: await freePort(),
+    ownerKey: generateApiKey(),
+    copyAt: Math.floor(Date.now() / 1000),
+  };
+}
+
 /** Forks the realm's process with `config` (messages.ts's RealmProcessConfig), below the app's priority. */
-export function forkRealmProcess({ root, nodePath, config }) {
+export function forkRealmProcess({ root, nodePath, config, ownerKey }) {
   const entry = realmProcessEntry(root);
   // The build's demo realm goes with its bundle: the child uses it only if that bundle made it.
   const demoTemplate = entry.bundle
@@ -63,7 +97,12 @@ export function forkRealmProcess({ root, nodePath, config }) {
     // Set explicitly: a parent run through tsx or a test runner would hand down its loaders.
     execArgv: [...NODE_FLAGS, ...entry.execArgv],
     // Electron's binary runs as plain Node for the child; Node ignores it. SERVER_ENV: see there.
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', ...SERVER_ENV },
+    env: {
+      ...process.env,
+      ELECTRON_RUN_AS_NODE: '1',
+      ...SERVER_ENV,
+      ...(ownerKey ? { [DEMO_OWNER_KEY_ENV]: ownerKey } : {}),
+    },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   if (child.pid !== undefined) {
@@ -86,7 +125,7 @@ function sameConfig(a, b) {
  * nothing it says before then is lost. One at a time: the launch's own.
  */
 export function forkRealmEarly(options) {
-  const child = forkRealmProcess(options);
+  const child = forkRealmProcess({ ...options, ownerKey: options.plan?.ownerKey });
   const held = [];
   const hold = (event) => {
     const listener = (...args) => held.push([event, args]);
@@ -96,6 +135,7 @@ export function forkRealmEarly(options) {
   const unhold = ['message', 'exit', 'error'].map(hold);
   globalThis.tributaryEarlyRealm = {
     config: options.config,
+    plan: options.plan,
     child,
     release() {
       for (const stop of unhold) stop();
@@ -103,6 +143,11 @@ export function forkRealmEarly(options) {
     },
   };
   return child;
+}
+
+/** The plan of the first realm forked early, if one was (read by start.ts before it is adopted). */
+export function earlyRealmPlan() {
+  return globalThis.tributaryEarlyRealm?.plan ?? null;
 }
 
 /**

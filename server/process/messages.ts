@@ -11,6 +11,12 @@ export interface RealmProcessConfig {
   host?: string;
   /** The demo realm made by the build, copied into a fresh folder instead of seeding it. */
   demoTemplate?: DemoTemplateLocation;
+  /**
+   * UNIX seconds a copy of the template moves its dates to (default: when it copies). A first
+   * launch decides it before forking, so main moves the build's seed by the same shift while
+   * this process still loads.
+   */
+  copyAt?: number;
 }
 
 /** `node dist/server/realm-process.cjs '{"makeDemoTemplate": …}'`: the build's template, then exit. */

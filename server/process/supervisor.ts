@@ -37,6 +37,12 @@ export interface RealmProcessOptions extends RealmProcessConfig {
   startTimeoutMs?: number;
   /** On the first start only: if the wanted port is taken, listen on any free one instead. */
   anyPortIfTaken?: boolean;
+  /**
+   * A first launch's demo owner key (fork-realm.mjs, planFirstRealm), handed to every child
+   * that copies the template (a Retry's too) in its environment, so the account main already
+   * signed in with is the copy's owner.
+   */
+  demoOwnerKey?: string;
   onStatus?: (status: LocalRealmStatus) => void;
 }
 
@@ -130,12 +136,14 @@ export class RealmProcess {
   /** One child: resolves when it listens, or with why it could not. */
   private spawn(port: number): Promise<Attempt> {
     if (this.stopping) return Promise.resolve({ ok: false, reason: 'it was stopped' });
-    const { root, nodePath, dataDir, seed, largeScale, host } = this.options;
-    const config: RealmProcessConfig = { dataDir, seed, largeScale, host, port };
+    const { root, nodePath, dataDir, seed, largeScale, host, copyAt } = this.options;
+    const config: RealmProcessConfig = { dataDir, seed, largeScale, host, port, copyAt };
     // A first launch's child may have been forked before this process loaded (fork-realm.mjs).
     const early = adoptEarlyRealm(config);
     if (!early) logRealmTiming('realm-fork');
-    const child: ChildProcess = early?.child ?? forkRealmProcess({ root, nodePath, config });
+    const child: ChildProcess =
+      early?.child ??
+      forkRealmProcess({ root, nodePath, config, ownerKey: this.options.demoOwnerKey });
     this.child = child;
     const attempt = new Promise<Attempt>((resolve) => {
       let settled = false;

@@ -96,8 +96,7 @@ async function askAsAFirstLaunchDoes(
     users: SeededCredential[];
   };
   // The one bootstrap.ts signs in as.
-  const owner =
-    credentials.users.find((user) => user.role === 100 && !user.is_bot) ?? credentials.users[0];
+  const owner = demoOwner(credentials.users)!;
   const authorization = `Basic ${Buffer.from(`${owner.email}:${owner.api_key}`).toString('base64')}`;
   const ask = <T>(path: string, params?: Record<string, unknown>, method = 'GET'): Promise<T> => {
     const form = new URLSearchParams();
@@ -160,8 +159,14 @@ export function demoTemplateRefusal(location: DemoTemplateLocation): string | nu
 export function copyDemoTemplate(
   location: DemoTemplateLocation,
   dataDir: string,
-  nowSeconds = Math.floor(Date.now() / 1000),
+  options: {
+    /** UNIX seconds the dates move to (a first launch decides it before forking). */
+    nowSeconds?: number;
+    /** The demo owner's key, made by the launcher so main can sign in before this copy is done. */
+    ownerKey?: string;
+  } = {},
 ): boolean {
+  const nowSeconds = options.nowSeconds ?? Math.floor(Date.now() / 1000);
   const target = databasePath(dataDir);
   if (existsSync(target) || demoTemplateRefusal(location) !== null) return false;
   const stamp = readTemplateStamp(location.dir)!;
@@ -169,10 +174,15 @@ export function copyDemoTemplate(
   try {
     cpSync(databasePath(location.dir), copying);
     cpSync(uploadsDir(location.dir), uploadsDir(dataDir), { recursive: true });
-    const keys = makeOwn(copying, nowSeconds - stamp.seededAt);
     const credentials = JSON.parse(readFileSync(credentialsPath(location.dir), 'utf8')) as {
       users: SeededCredential[];
     };
+    const owner = options.ownerKey === undefined ? undefined : demoOwner(credentials.users);
+    const keys = makeOwn(
+      copying,
+      nowSeconds - stamp.seededAt,
+      owner && { userId: owner.user_id, key: options.ownerKey! },
+    );
     for (const user of credentials.users) user.api_key = keys.get(user.user_id) ?? user.api_key;
     writeFileSync(credentialsPath(dataDir), JSON.stringify(credentials, null, 2) + '\n', {
       mode: 0o600,
@@ -208,8 +218,20 @@ function noteSeed(
   }
 }
 
-/** New keys and tokens, dates moved by `shiftSeconds`; each user's new API key by id. */
-function makeOwn(databaseFile: string, shiftSeconds: number): Map<number, string> {
+/** The person a first launch signs in as (electron/bootstrap.ts picks the same one). */
+export function demoOwner(users: SeededCredential[]): SeededCredential | undefined {
+  return users.find((user) => user.role === 100 && !user.is_bot) ?? users[0];
+}
+
+/**
+ * New keys and tokens, dates moved by `shiftSeconds`; each user's new API key by id. The owner's
+ * is the one given, when one is.
+ */
+function makeOwn(
+  databaseFile: string,
+  shiftSeconds: number,
+  owner?: { userId: number; key: string },
+): Map<number, string> {
   const db = new Database(databaseFile);
   const keys = new Map<number, string>();
   try {
@@ -219,7 +241,7 @@ function makeOwn(databaseFile: string, shiftSeconds: number): Map<number, string
         .all();
       const update = db.prepare('UPDATE users SET api_key = ?, bot_config = ? WHERE id = ?');
       for (const user of users) {
-        const key = generateApiKey();
+        const key = user.id === owner?.userId ? owner.key : generateApiKey();
         keys.set(user.id, key);
         update.run(key, withNewToken(user.bot_config), user.id);
       }

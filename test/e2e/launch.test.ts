@@ -117,6 +117,24 @@ describe('npm start launcher', () => {
         })
         .toBe(true);
       expect(existsSync(join(dataDir, 'local-realm', 'demo-seed.json'))).toBe(false);
+      // The launcher planned the realm (its port, the owner's key): main added the account and
+      // filled its cache before the realm listened (electron/local-realm.ts, signInFromPlan).
+      const moment = (name: string) =>
+        lines.findIndex((line) => line.startsWith(`tributary-timing ${name} `));
+      expect(moment('cache-seeded')).toBeGreaterThan(-1);
+      expect(moment('cache-seeded')).toBeLessThan(moment('realm-running'));
+      // The owner's key, made by the launcher, never on the realm process's command line nor in
+      // what the launch printed.
+      const ownerKey = (
+        JSON.parse(readFileSync(join(dataDir, 'local-realm', 'demo-credentials.json'), 'utf8')) as {
+          users: Array<{ api_key: string; role: number; is_bot: boolean }>;
+        }
+      ).users.find((user) => user.role === 100 && !user.is_bot)!.api_key;
+      const realmPid = /\(process (\d+)\)$/.exec(
+        lines.find((line) => line.startsWith('local realm server listening on'))!,
+      )![1];
+      expect(readFileSync(`/proc/${realmPid}/cmdline`, 'utf8')).not.toContain(ownerKey);
+      expect(lines.join('\n')).not.toContain(ownerKey);
       expect(appUrl.hash).toMatch(/^#secret=/);
       const page = await fetch(new URL('/', appUrl));
       expect(page.status).toBe(200);

@@ -48,7 +48,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 /** A realm folder copied from the template as a first launch's realm process copies it. */
 function copiedRealm(shiftSeconds = SHIFT): string {
   const dir = mkdtempSync(join(root, 'local-realm-'));
-  expect(copyDemoTemplate(location, dir, seededAt + shiftSeconds)).toBe(true);
+  expect(copyDemoTemplate(location, dir, { nowSeconds: seededAt + shiftSeconds })).toBe(true);
   return dir;
 }
 

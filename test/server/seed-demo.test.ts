@@ -207,7 +207,7 @@ describe("a first launch's demo realm copied from the build's template", () => {
     dataDir = join(root, 'first-launch');
     mkdirSync(dataDir);
     // As if the first launch came three days after the build.
-    expect(copyDemoTemplate(location, dataDir, seededAt + SHIFT)).toBe(true);
+    expect(copyDemoTemplate(location, dataDir, { nowSeconds: seededAt + SHIFT })).toBe(true);
   }, 60_000);
   afterAll(async () => {
     await server?.close();
