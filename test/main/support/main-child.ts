@@ -65,13 +65,7 @@ export class MainChild {
   constructor(dataDir: string, site: string, user: SeededUser | null) {
     this.child = spawn(
       process.execPath,
-      [
-        mainProcessBundle(),
-        dataDir,
-        site,
-        user ? user.email : '-',
-        user ? user.api_key : '-',
-      ],
+      [mainProcessBundle(), dataDir, site, user ? user.email : '-', user ? user.api_key : '-'],
       { stdio: 'pipe' },
     );
     this.exited = new Promise((resolve) => this.child.on('exit', () => resolve()));
