@@ -5,11 +5,11 @@
 //    for about four minutes. They write to separate places (the build to dist/, tsc to
 //    .tsbuild/, which both linters ignore), so none reads what another is writing.
 // 2. Every test as soon as the build is done, with ESLint, Prettier and tsc carrying on beside them
-//    at the lowest priority (nice 19) instead of before them: the tests read nothing a check
-//    writes (the e2e files drive the built app), and they leave about a third of the two cores
-//    idle while they wait on servers, child processes and Chromium; the niced checks take that
-//    idle time and yield the cores whenever a test wants them, so the tests' timeouts see the
-//    machine as before. The run used to wait two minutes for the checks first.
+//    at the lowest priority (nice 19, and their sessions' too) instead of before them: the tests
+//    read nothing a check writes (the e2e files drive the built app), and they leave part of the
+//    two cores idle while they wait on servers, child processes and Chromium; the niced checks
+//    take that idle time and yield the cores whenever a test wants them, so the tests' timeouts
+//    see the machine as before. The run used to wait two minutes for the checks first.
 // 3. The end-to-end project in a second Vitest process beside the others (Vitest runs its project
 //    groups one after another, so one `vitest run` would run e2e after them; docs/testing.md).
 //
@@ -17,7 +17,7 @@
 // start. Each report comes live, its lines marked with the step's name; the exit status is the
 // worst.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -63,11 +63,27 @@ for (const [signal, status] of [
   });
 
 const node = (script, args, prefix) => run(process.execPath, [script, ...args], prefix);
+/**
+ * Sets the nice value of a child's session where Linux groups the scheduler by session
+ * (autogroup): there a session competes as a whole, whatever its threads' nice values, and each
+ * child here has a session of its own (detached), so `nice` alone would leave every check as
+ * strong as a whole Vitest process. Elsewhere the file is absent and nothing changes.
+ */
+function setSessionNice(pid, value) {
+  try {
+    writeFileSync(`/proc/${pid}/autogroup`, String(value));
+  } catch {
+    // No autogroup, or not allowed: the threads' own nice values stand.
+  }
+}
+
 // `nice` is POSIX; where it is missing (Windows) the checks run at the usual priority.
-const niced = (script, args, prefix) =>
-  existsSync('/usr/bin/nice')
-    ? run('/usr/bin/nice', ['-n', '19', process.execPath, script, ...args], prefix)
-    : node(script, args, prefix);
+function niced(script, args, prefix) {
+  if (!existsSync('/usr/bin/nice')) return node(script, args, prefix);
+  const step = run('/usr/bin/nice', ['-n', '19', process.execPath, script, ...args], prefix);
+  setSessionNice([...running].at(-1).pid, 19);
+  return step;
+}
 
 /** Resolves with the step's status; a failure stops everything that runs and ends the run. */
 const check = (step) =>
@@ -92,11 +108,13 @@ const tests = [
 const status = Math.max(...(await Promise.all(tests)));
 // The tests are done: what checks remain need not yield any more (on a machine shared with other
 // work, nice 19 would leave them a sliver of it). Every thread, as Linux sets priorities per thread.
-for (const child of running)
+for (const child of running) {
+  setSessionNice(child.pid, 0);
   try {
     for (const thread of readdirSync(`/proc/${child.pid}/task`)) setPriority(Number(thread), 0);
   } catch {
     // Not Linux, or not allowed to raise a priority: they finish as they are.
   }
+}
 await Promise.all(checks);
 process.exit(status);
