@@ -1,46 +1,120 @@
-// `npm test`: the checks, then every test, each half as parallel as two cores allow.
+// `npm test`: the checks and every test, as parallel as two cores allow.
 //
 // 1. ESLint, Prettier's check, the type check and the build, side by side instead of one after
 //    another: each is mostly one thread (10–100 s of CPU each), so in a row they left one core idle
 //    for about four minutes. They write to separate places (the build to dist/, tsc to
-//    .tsbuild/, which both linters ignore), so none reads what another is writing. Any failure stops
-//    the run before the tests, as the old `&&` chain did.
-// 2. The end-to-end project beside the others, in two Vitest processes, instead of after them as one
-//    `vitest run` does (Vitest runs its project groups one after another). The e2e files mostly wait
-//    (on Chromium, the app host, the realm server), about half a core of a 2-core machine, while the
-//    unit and renderer files keep two workers busy: side by side the run takes about the longer of
-//    the two rather than their sum (docs/testing.md).
+//    .tsbuild/, which both linters ignore), so none reads what another is writing.
+// 2. Every test as soon as the build is done, with ESLint, Prettier and tsc carrying on beside them
+//    at the lowest priority (nice 19, and their sessions' too) instead of before them: the tests
+//    read nothing a check writes (the e2e files drive the built app), and they leave part of the
+//    two cores idle while they wait on servers, child processes and Chromium; the niced checks
+//    take that idle time and yield the cores whenever a test wants them, so the tests' timeouts
+//    see the machine as before. The run used to wait two minutes for the checks first.
+// 3. The end-to-end project in a second Vitest process beside the others (Vitest runs its project
+//    groups one after another, so one `vitest run` would run e2e after them; docs/testing.md).
 //
-// Each report comes live, its lines marked with the step's name; the exit status is the worst.
+// A failed check stops the tests at once and fails the run; a failed build fails it before they
+// start. Each report comes live, its lines marked with the step's name; the exit status is the
+// worst.
 import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const bin = (path) => fileURLToPath(new URL(`../node_modules/${path}`, import.meta.url));
 const vitest = bin('vitest/vitest.mjs');
 
+const running = new Set();
+
 function run(command, args, prefix) {
   const child = spawn(command, args, {
-    stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    stdio: ['ignore', prefix ? 'pipe' : 'inherit', prefix ? 'pipe' : 'inherit'],
+    // Its own process group, so a failed check stops Vitest's workers and what they started too.
+    detached: true,
   });
+  running.add(child);
   if (prefix)
     for (const stream of [child.stdout, child.stderr])
       createInterface({ input: stream }).on('line', (line) => console.log(`${prefix}${line}`));
-  return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      running.delete(child);
+      resolve(code ?? 1);
+    }),
+  );
 }
 
+function stopAll() {
+  for (const child of running)
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // Gone already.
+    }
+}
+for (const [signal, status] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+])
+  process.on(signal, () => {
+    stopAll();
+    process.exit(status);
+  });
+
 const node = (script, args, prefix) => run(process.execPath, [script, ...args], prefix);
+/**
+ * Sets the nice value of a child's session where Linux groups the scheduler by session
+ * (autogroup): there a session competes as a whole, whatever its threads' nice values, and each
+ * child here has a session of its own (detached), so `nice` alone would leave every check as
+ * strong as a whole Vitest process. Elsewhere the file is absent and nothing changes.
+ */
+function setSessionNice(pid, value) {
+  try {
+    writeFileSync(`/proc/${pid}/autogroup`, String(value));
+  } catch {
+    // No autogroup, or not allowed: the threads' own nice values stand.
+  }
+}
 
-const checks = await Promise.all([
-  node(bin('eslint/bin/eslint.js'), ['.'], 'eslint │ '),
-  node(bin('prettier/bin/prettier.cjs'), ['--check', '.'], 'prettier │ '),
-  node(bin('typescript/bin/tsc'), ['-b'], 'typecheck │ '),
-  node(bin('tsx/dist/cli.mjs'), ['scripts/build.ts'], 'build │ '),
-]);
-if (Math.max(...checks) !== 0) process.exit(Math.max(...checks));
+// `nice` is POSIX; where it is missing (Windows) the checks run at the usual priority.
+function niced(script, args, prefix) {
+  if (!existsSync('/usr/bin/nice')) return node(script, args, prefix);
+  const step = run('/usr/bin/nice', ['-n', '19', process.execPath, script, ...args], prefix);
+  setSessionNice([...running].at(-1).pid, 19);
+  return step;
+}
 
-const codes = await Promise.all([
+/** Resolves with the step's status; a failure stops everything that runs and ends the run. */
+const check = (step) =>
+  step.then((code) => {
+    if (code !== 0) {
+      stopAll();
+      process.exit(code);
+    }
+    return code;
+  });
+
+const checks = [
+  check(niced(bin('eslint/bin/eslint.js'), ['.'], 'eslint │ ')),
+  check(niced(bin('prettier/bin/prettier.cjs'), ['--check', '.'], 'prettier │ ')),
+  check(niced(bin('typescript/bin/tsc'), ['-b'], 'typecheck │ ')),
+];
+await check(node(bin('tsx/dist/cli.mjs'), ['scripts/build.ts'], 'build │ '));
+const tests = [
   node(vitest, ['run', '--project', 'e2e'], 'e2e │ '),
   node(vitest, ['run', '--project', '!e2e']),
-]);
-process.exit(Math.max(...codes));
+];
+const status = Math.max(...(await Promise.all(tests)));
+// The tests are done: what checks remain need not yield any more (on a machine shared with other
+// work, nice 19 would leave them a sliver of it). Every thread, as Linux sets priorities per thread.
+for (const child of running) {
+  setSessionNice(child.pid, 0);
+  try {
+    for (const thread of readdirSync(`/proc/${child.pid}/task`)) setPriority(Number(thread), 0);
+  } catch {
+    // Not Linux, or not allowed to raise a priority: they finish as they are.
+  }
+}
+await Promise.all(checks);
+process.exit(status);

@@ -1,6 +1,6 @@
 /**
  * The main-process services in a process of their own, so a test can kill them with SIGKILL in the
- * middle of a send (test/main/outbox-faults.test.ts). Run with `node --import tsx`.
+ * middle of a send (test/main/outbox-faults.test.ts). Run from its esbuild bundle (main-child.ts).
  *
  *   argv: <dataDir> <site> <email> <apiKey>   (email and apiKey "-" to start the stored account)
  *   stdin, one JSON line per command:   {"op":"send","localId":"…","message":{…}}
