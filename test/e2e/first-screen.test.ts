@@ -8,6 +8,7 @@ import type { Page, Route } from 'playwright-core';
 import { appSession, realmClient } from './support/app';
 import { messageWithText, openTopic } from './support/ui';
 import { firstScreenPath } from '../../electron/first-screen/first-screen-store';
+import { encodePng } from '../../server/seed/png';
 
 const session = appSession('owner', { openPage: false });
 
@@ -41,6 +42,18 @@ describe('the first screen', () => {
     const owner = realmClient(realm, 'owner');
     const topic = 'first screen';
     const texts = ['a quince on the first screen', 'a medlar on the first screen'];
+    // A realm picture for the copy to hold.
+    const form = new FormData();
+    const png = encodePng(64, 48, (x, y) => [(x * 4) % 255, (y * 5) % 255, 90, 255]);
+    form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'pear.png');
+    const uploaded = await owner.multipart('/user_uploads', form);
+    expect(uploaded.status, uploaded.text).toBe(200);
+    await owner.post('/messages', {
+      type: 'stream',
+      to: 'general',
+      topic,
+      content: `[pear.png](${uploaded.body.url as string})`,
+    });
     for (const content of texts)
       await owner.post('/messages', { type: 'stream', to: 'general', topic, content });
 
@@ -61,6 +74,23 @@ describe('the first screen', () => {
     const overlay = page.locator('#first-screen');
     await overlay.getByText(texts[0]!).waitFor();
     await overlay.getByText(texts[1]!).waitFor();
+    // Its realm pictures are not asked for before the app's handshake sets the media cookie (in a
+    // new profile none is cached): each would fail with a 401.
+    expect(await overlay.locator('img').count()).toBeGreaterThan(0);
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLImageElement>('#first-screen img')].every(
+        (i) => i.complete,
+      ),
+    );
+    const refused = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => e as PerformanceResourceTiming)
+        // A cache-only look that misses is listed too, with status 0.
+        .filter((e) => new URL(e.name).pathname.startsWith('/media/') && e.responseStatus >= 400)
+        .map((e) => `${e.responseStatus} ${e.name}`),
+    );
+    expect(refused).toEqual([]);
     // Before the app: its script has not even arrived; the copy has no test ids.
     expect(await page.getByTestId('message').count()).toBe(0);
     expect(await overlay.getAttribute('aria-hidden')).toBe('true');
