@@ -42,6 +42,34 @@ async function fetchScreen(): Promise<KeptScreen | null> {
   return answer.status === 200 ? ((await answer.json()) as KeptScreen) : null;
 }
 
+/**
+ * Browser mode's realm pictures (/media/…) need the media cookie, which the bridge's handshake sets only once the
+ * app's script runs: asked for now, each one not in the browser's cache failed with a 401 (a console
+ * error apiece, and no retry). So a picture is shown only from the cache (only-if-cached never
+ * reaches the network); the rest keep their place empty until the live app replaces the copy.
+ */
+function holdRealmPicture(image: HTMLImageElement): void {
+  const src = image.getAttribute('src') ?? '';
+  if (!src.startsWith('/media/')) return;
+  image.removeAttribute('src');
+  image.removeAttribute('srcset');
+  image.style.visibility = 'hidden';
+  fetch(src, { cache: 'only-if-cached', mode: 'same-origin' })
+    .then((answer) => (answer.ok ? answer.blob() : null))
+    .then(
+      (blob) => {
+        if (!blob) return;
+        const url = URL.createObjectURL(blob);
+        image.addEventListener('load', () => {
+          image.style.visibility = '';
+          URL.revokeObjectURL(url);
+        });
+        image.src = url;
+      },
+      () => undefined,
+    );
+}
+
 function show(screen: KeptScreen): void {
   const html = document.documentElement;
   // The app painted its own screen first (its script was cached), or the window is another width.
@@ -59,14 +87,14 @@ function show(screen: KeptScreen): void {
   overlay.dataset.view = screen.view;
   overlay.style.cssText =
     'position:fixed;inset:0;z-index:2147483000;overflow:hidden;background:var(--bg)';
-  overlay.innerHTML = screen.html;
-  // Realm pictures need the media cookie the bridge's handshake sets: until one has loaded, it
-  // holds its place without a broken-image sign.
-  for (const image of overlay.querySelectorAll('img')) {
-    if (image.complete && image.naturalWidth > 0) continue;
-    image.style.visibility = 'hidden';
-    image.addEventListener('load', () => (image.style.visibility = ''));
+  // Parsed in a template, whose document loads nothing, so each picture is decided on first.
+  const template = document.createElement('template');
+  template.innerHTML = screen.html;
+  // The desktop app's app:// protocol needs no cookie: its pictures load as they are.
+  if (location.protocol !== 'app:') {
+    for (const image of template.content.querySelectorAll('img')) holdRealmPicture(image);
   }
+  overlay.append(template.content);
   (document.body ?? html).append(overlay);
   // Before the first frame (the stylesheet is in by then): the virtual lists' rows are placed at
   // their scroll offset, so without it the list would show blank space.

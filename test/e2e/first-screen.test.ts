@@ -8,8 +8,11 @@ import type { Page, Route } from 'playwright-core';
 import { appSession, realmClient } from './support/app';
 import { messageWithText, openTopic } from './support/ui';
 import { firstScreenPath } from '../../electron/first-screen/first-screen-store';
+import { encodePng } from '../../server/seed/png';
 
-const session = appSession('owner', { openPage: false });
+// Launches resume the last one's port and secret, as `npm start` does: the same origin, so the
+// browser's cache is the one the page had before.
+const session = appSession('owner', { openPage: false, resumeLastLaunch: true });
 
 /** Holds the app's own script (not the early one) until `release` is called. */
 async function holdAppScript(page: Page): Promise<() => Promise<void>> {
@@ -41,6 +44,18 @@ describe('the first screen', () => {
     const owner = realmClient(realm, 'owner');
     const topic = 'first screen';
     const texts = ['a quince on the first screen', 'a medlar on the first screen'];
+    // A realm picture for the copy to hold.
+    const form = new FormData();
+    const png = encodePng(64, 48, (x, y) => [(x * 4) % 255, (y * 5) % 255, 90, 255]);
+    form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'pear.png');
+    const uploaded = await owner.multipart('/user_uploads', form);
+    expect(uploaded.status, uploaded.text).toBe(200);
+    await owner.post('/messages', {
+      type: 'stream',
+      to: 'general',
+      topic,
+      content: `[pear.png](${uploaded.body.url as string})`,
+    });
     for (const content of texts)
       await owner.post('/messages', { type: 'stream', to: 'general', topic, content });
 
@@ -61,6 +76,23 @@ describe('the first screen', () => {
     const overlay = page.locator('#first-screen');
     await overlay.getByText(texts[0]!).waitFor();
     await overlay.getByText(texts[1]!).waitFor();
+    // Its realm pictures are not asked for before the app's handshake sets the media cookie (in a
+    // new profile none is cached): each would fail with a 401.
+    expect(await overlay.locator('img').count()).toBeGreaterThan(0);
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLImageElement>('#first-screen img')].every(
+        (i) => i.complete,
+      ),
+    );
+    const refused = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => e as PerformanceResourceTiming)
+        // A cache-only look that misses is listed too, with status 0.
+        .filter((e) => new URL(e.name).pathname.startsWith('/media/') && e.responseStatus >= 400)
+        .map((e) => `${e.responseStatus} ${e.name}`),
+    );
+    expect(refused).toEqual([]);
     // Before the app: its script has not even arrived; the copy has no test ids.
     expect(await page.getByTestId('message').count()).toBe(0);
     expect(await overlay.getAttribute('aria-hidden')).toBe('true');
@@ -74,6 +106,50 @@ describe('the first screen', () => {
     await overlay.waitFor({ state: 'detached' });
     for (const text of texts) await expect.poll(() => messageWithText(page, text).count()).toBe(1);
     await expect.poll(() => page.getByText(texts[0]!).count()).toBe(1);
+  });
+
+  it('shows a realm picture the browser has kept, from its cache', async () => {
+    const { app } = session;
+    await session.closePage();
+    const context = await session.browser.newContext({ viewport: { width: 1280, height: 860 } });
+    await context.addInitScript("localStorage.setItem('tributary.welcomeDismissed', 'true')");
+    let page = await context.newPage();
+    session.page = page;
+    await page.goto(app.url);
+    await openTopic(page, 'general', 'first screen');
+    const picture = page.locator('[data-testid="message"] img[src*="pear.png"]').first();
+    await expect.poll(() => picture.evaluate((i: HTMLImageElement) => i.naturalWidth)).toBe(64);
+    await page.close();
+
+    await app.stopHost();
+    await app.startHost();
+    page = await context.newPage();
+    session.page = page;
+    // The app's script held through CDP, not page.route: Playwright turns the HTTP cache off for a
+    // page with routes, and this test is about that cache.
+    const cdp = await context.newCDPSession(page);
+    const held: string[] = [];
+    let releasing = false;
+    cdp.on('Fetch.requestPaused', ({ requestId }: { requestId: string }) => {
+      if (releasing) void cdp.send('Fetch.continueRequest', { requestId });
+      else held.push(requestId);
+    });
+    await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*/assets/app-*.js' }] });
+    const release = async () => {
+      releasing = true;
+      await Promise.all(held.map((requestId) => cdp.send('Fetch.continueRequest', { requestId })));
+    };
+    await page.goto(app.url, { waitUntil: 'commit' });
+    const kept = page.locator('#first-screen img').first();
+    await kept.waitFor({ state: 'attached' });
+    await expect
+      .poll(() =>
+        kept.evaluate((i: HTMLImageElement) => i.naturalWidth > 0 && i.style.visibility === ''),
+      )
+      .toBe(true);
+    expect(await page.getByTestId('message').count()).toBe(0);
+    await release();
+    await page.locator('#first-screen').waitFor({ state: 'detached' });
   });
 
   it('shows none for a launch that opens another view', async () => {

@@ -189,6 +189,35 @@ describe('Recent conversations', () => {
 });
 
 describe('Recent conversations as in the public web app', () => {
+  it('shows the longest time label whole at 1,024 px and with the participants hidden', async () => {
+    await sendAs(emma, 'recent time', 'a time to show');
+    await nav().getByRole('button', { name: 'Recent conversations' }).click();
+    const time = recentRow('recent time').locator('.recent-time time');
+    await time.waitFor();
+    const before = page.viewportSize()!;
+    // The label the view can show that is widest ("N minutes ago" with two digits).
+    const whole = () =>
+      time.evaluate((el: HTMLElement) => {
+        el.textContent = '59 minutes ago';
+        return el.scrollWidth <= el.clientWidth;
+      });
+    try {
+      await page.setViewportSize({ width: 1024, height: 768 });
+      await expect.poll(whole).toBe(true);
+      // A container under 640 px (side panels open): the participants go, the time stays whole.
+      await page
+        .locator('.view.recent')
+        .evaluate((el: HTMLElement) => (el.style.maxWidth = '600px'));
+      await expect
+        .poll(() => recentRow('recent time').locator('.recent-participants').isVisible())
+        .toBe(false);
+      await expect.poll(whole).toBe(true);
+    } finally {
+      await page.locator('.view.recent').evaluate((el: HTMLElement) => (el.style.maxWidth = ''));
+      await page.setViewportSize(before);
+    }
+  });
+
   it('keeps only channel, topic and unread count below the narrow breakpoint (770 px)', async () => {
     await sendAs(emma, 'recent narrow', 'narrow one');
     await nav().getByRole('button', { name: 'Recent conversations' }).click();

@@ -118,6 +118,31 @@ describe('POST /streams/{stream_id}/delete_topic', () => {
     expect((await server.client('dev').get(`/messages/${id}`)).status).toBe(400);
   });
 
+  it('moves first_message_id on when the topic held the channel’s oldest message', async () => {
+    const owner = server.client('owner');
+    const streamId = await createChannel(server, owner, 'oldestdrop', [uid.owner, uid.emma]);
+    const old = await sendToChannel(owner, 'oldestdrop', 'old', 'first');
+    const rest = await sendToChannel(owner, 'oldestdrop', 'rest', 'second');
+    await sendToChannel(owner, 'oldestdrop', 'old', 'third');
+    const emma = await registerQueue(server.client('emma'), bulk);
+    const isFirstUpdate = (e: TestEvent) =>
+      e.type === 'stream' && e.op === 'update' && e.property === 'first_message_id';
+    await deleteTopic(server.client('admin'), streamId, 'old');
+    expect(old).toBeLessThan(rest);
+    expect(await emma.waitFor(isFirstUpdate)).toMatchObject({
+      stream_id: streamId,
+      name: 'oldestdrop',
+      value: rest,
+    });
+    await deleteTopic(server.client('admin'), streamId, 'rest');
+    expect((await emma.waitFor(isFirstUpdate)).value).toBeNull();
+    const streams = (await owner.get('/streams')).body.streams as {
+      stream_id: number;
+      first_message_id: number | null;
+    }[];
+    expect(streams.find((st) => st.stream_id === streamId)?.first_message_id).toBeNull();
+  });
+
   it('answers complete for a topic with no messages, and sends nothing', async () => {
     const queue = await registerQueue(server.client('emma'), bulk);
     expect(await deleteTopic(server.client('admin'), channelId, 'never existed')).toEqual([true]);

@@ -104,6 +104,46 @@ describe('DELETE /messages/{id}', () => {
     }
   });
 
+  it('tells the channel its new first_message_id when its oldest message goes, as GET /streams says', async () => {
+    const owner = server.client('owner');
+    const streamId = await createChannel(server, owner, 'firstgone', [uid.owner, uid.dev]);
+    const dev = server.client('dev');
+    const [a, b, c] = [
+      await sendToChannel(dev, 'firstgone', 'one', 'a'),
+      await sendToChannel(dev, 'firstgone', 'two', 'b'),
+      await sendToChannel(dev, 'firstgone', 'one', 'c'),
+    ];
+    const firstOf = async () =>
+      (
+        (await owner.get('/streams')).body.streams as {
+          stream_id: number;
+          first_message_id: number;
+        }[]
+      ).find((st) => st.stream_id === streamId)?.first_message_id;
+    const queue = await registerQueue(owner, {
+      client_capabilities: { bulk_message_deletion: true },
+    });
+    const isFirstUpdate = (e: { type: string; op?: string; property?: string }) =>
+      e.type === 'stream' && e.op === 'update' && e.property === 'first_message_id';
+
+    // Not the oldest: no update.
+    expect((await dev.delete(`/messages/${b}`)).status).toBe(200);
+    await queue.waitFor((e) => e.type === 'delete_message');
+    expect((await queue.poll()).filter(isFirstUpdate)).toEqual([]);
+
+    expect((await dev.delete(`/messages/${a}`)).status).toBe(200);
+    const update = await queue.waitFor(isFirstUpdate);
+    expect(update).toMatchObject({ stream_id: streamId, name: 'firstgone', value: c });
+    // The update comes before the deletion it follows from, as on the public server.
+    const deletion = await queue.waitFor((e) => e.type === 'delete_message');
+    expect(update.id).toBeLessThan(deletion.id);
+    expect(await firstOf()).toBe(c);
+
+    expect((await dev.delete(`/messages/${c}`)).status).toBe(200);
+    expect((await queue.waitFor(isFirstUpdate)).value).toBeNull();
+    expect(await firstOf()).toBeNull();
+  });
+
   it('answers Invalid message(s) for messages the user cannot see', async () => {
     const secret = await sendToChannel(server.client('owner'), 'leadership', 'staff', 'hidden');
     const res = await server.client('dev').delete(`/messages/${secret}`);

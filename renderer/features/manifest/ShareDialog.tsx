@@ -122,7 +122,8 @@ export function ShareDialog({
       showTitle
       onClose={phase.kind === 'sharing' ? () => undefined : onClose}
     >
-      {!accountId && <p role="alert">Sign in to an account to share this meeting.</p>}
+      {/* Part of the dialog from its first frame, read with it: an alert would interrupt. */}
+      {!accountId && <p>Sign in to an account to share this meeting.</p>}
       {filesError && <p role="alert">{filesError}</p>}
       {files && (
         <>

@@ -77,7 +77,14 @@ export function Reminders({ accountId }: { accountId: string }) {
           Could not load reminders: {errorText(reminders.error)}
         </p>
       ) : null}
-      {reminders.loaded && list.length === 0 ? <p>No reminders.</p> : null}
+      {reminders.loaded && list.length === 0 ? (
+        <>
+          <p>No reminders.</p>
+          <p className="muted">
+            To be reminded of a message, choose “Remind me about this” in its menu.
+          </p>
+        </>
+      ) : null}
       <ul>
         {list.map((r) => (
           <ReminderItem key={r.reminder_id} accountId={accountId} reminder={r} />

@@ -32,7 +32,14 @@ export function ScheduledMessages({ accountId }: { accountId: string }) {
   return (
     <section className="view scheduled-messages" aria-label="Scheduled messages">
       <h1>Scheduled messages</h1>
-      {messages.length === 0 ? <p>No scheduled messages.</p> : null}
+      {messages.length === 0 ? (
+        <>
+          <p>No scheduled messages.</p>
+          <p className="muted">
+            To send a message later, choose Schedule beside Send in the compose box.
+          </p>
+        </>
+      ) : null}
       <ul>
         {messages.map((m) => (
           <ScheduledItem

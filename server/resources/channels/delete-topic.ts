@@ -22,7 +22,11 @@ import {
 } from '../../realm/permissions';
 import { announceAttachmentUpdates } from '../../uploads/attachments';
 import type { ResourceModule } from '../module';
-import { deleteMessageRows } from '../messages/messages-delete';
+import {
+  announceFirstMessageId,
+  channelFirstMessageId,
+  deleteMessageRows,
+} from '../messages/messages-delete';
 import { sendDeleteEvents, type DeletedMessage } from '../messages/messages-events';
 import { emptyTopicDisplayName } from '../messages/messages-rules';
 import { historyReaders } from '../messages/messages-store';
@@ -130,7 +134,9 @@ export const deleteTopicResource: ResourceModule = {
           if (batch.length === 0) break;
           const ids = batch.map((m) => m.id);
           const audience = batchAudience(db, channel, ids);
+          const firstBefore = channelFirstMessageId(db, channel.id);
           const unlinked = deleteMessageRows(db, ids);
+          announceFirstMessageId(ctx, channel.id, firstBefore, ids, audience);
           sendDeleteEvents(ctx, audience, batch);
           announceAttachmentUpdates(ctx, unlinked);
           if (batch.length < DELETE_TOPIC_BATCH) break;

@@ -33,6 +33,43 @@ function checkCanDelete(ctx: RealmContext, user: AuthUser, message: MessageRow):
   }
 }
 
+/** The channel's oldest message, through the recipient's (recipient_id, id) index. */
+export function channelFirstMessageId(db: Db, channelId: number): number | null {
+  const row = db
+    .prepare<[number], { first: number | null }>(
+      `SELECT (SELECT MIN(m.id) FROM messages m WHERE m.recipient_id = r.id) AS first
+         FROM recipients r WHERE r.channel_id = ?`,
+    )
+    .get(channelId);
+  return row?.first ?? null;
+}
+
+/**
+ * When a deletion took the channel's oldest message, tells the deletion's audience the channel's
+ * new first_message_id (null once it has none), as the public server's
+ * check_update_first_message_id does, before the delete_message events; without it a client's
+ * channel object keeps pointing at a message that no longer exists until it registers again.
+ */
+export function announceFirstMessageId(
+  ctx: RealmContext,
+  channelId: number,
+  firstBefore: number | null,
+  deletedIds: readonly number[],
+  audience: Iterable<number>,
+): void {
+  if (firstBefore === null || !deletedIds.includes(firstBefore)) return;
+  const channel = getChannel(ctx.db, channelId);
+  if (!channel) return;
+  ctx.events.send(audience, {
+    type: 'stream',
+    op: 'update',
+    stream_id: channel.id,
+    name: channel.name,
+    property: 'first_message_id',
+    value: channelFirstMessageId(ctx.db, channel.id),
+  });
+}
+
 /**
  * Removes messages and everything hanging off them. Returns the attachments that lost a link (the
  * caller announces them with announceAttachmentUpdates once committed).
@@ -57,7 +94,12 @@ export function registerDeleteRoute(api: ApiRouter, ctx: RealmContext): void {
     if (!message) throw badRequest('Invalid message(s)');
     checkCanDelete(ctx, user, message);
     const audience = messageAudience(ctx.db, message);
+    const channelId = message.channel_id;
+    const firstBefore = channelId !== null ? channelFirstMessageId(ctx.db, channelId) : null;
     const unlinked = deleteMessageRows(ctx.db, [message.id]);
+    if (channelId !== null) {
+      announceFirstMessageId(ctx, channelId, firstBefore, [message.id], audience);
+    }
     sendDeleteEvents(ctx, audience, [message]);
     announceAttachmentUpdates(ctx, unlinked);
   });

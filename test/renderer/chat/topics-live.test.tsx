@@ -5,9 +5,10 @@
 // reminders set and deleted elsewhere (over the API) without being reopened.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { act } from 'react';
+import { act, type ReactElement } from 'react';
 import { Sidebar } from '../../../renderer/features/sidebar/Sidebar';
 import { Reminders } from '../../../renderer/features/views/Reminders';
+import { ScheduledMessages } from '../../../renderer/features/views/ScheduledMessages';
 import { navigate, uiStore } from '../../../renderer/store/ui-store';
 import { channelNarrow, topicNarrow } from '../../../shared/narrow';
 import { Providers, resetUi } from './harness';
@@ -164,16 +165,19 @@ describe('moving a topic from the sidebar', () => {
   });
 });
 
+/** A view of the live account, from a fresh UI state. */
+function showView(view: ReactElement) {
+  resetUi(live.accountId);
+  render(<Providers store={live.store}>{view}</Providers>);
+}
+
 describe('reminders list', () => {
   it('shows a reminder set over the API and drops it when deleted, while open', async () => {
     const [target] = await post('remind me', 1);
-    resetUi(live.accountId);
-    render(
-      <Providers store={live.store}>
-        <Reminders accountId={live.accountId} />
-      </Providers>,
-    );
+    showView(<Reminders accountId={live.accountId} />);
     await screen.findByText('No reminders.');
+    // An empty list says how to fill it.
+    screen.getByText(/choose “Remind me about this” in its menu/);
     const dev = live.realm.client('dev');
     const set = await dev.post('/reminders', {
       message_id: target,
@@ -236,6 +240,15 @@ describe('deleting a topic', () => {
     expect(await topicMessages('spared')).toHaveLength(2);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await setDevRole(200);
+    cleanup();
+  });
+});
+
+describe('scheduled messages list', () => {
+  it('says how to schedule one when there are none', async () => {
+    showView(<ScheduledMessages accountId={live.accountId} />);
+    await screen.findByText('No scheduled messages.');
+    screen.getByText(/choose Schedule beside Send in the compose box/);
     cleanup();
   });
 });
