@@ -74,15 +74,18 @@ export type RawParams = Record<string, unknown>;
 /** Collects query and body values into one map. A value sent twice keeps the last one. */
 export function collectRawParams(query: unknown, body: unknown): RawParams {
   const raw: RawParams = {};
-  const add = (source: unknown) => {
-    if (source == null || typeof source !== 'object' || Array.isArray(source)) return;
-    for (const [key, value] of Object.entries(source as Record<string, unknown>)) {
-      raw[key] = normalizeValue(value);
-    }
-  };
-  add(query);
-  add(body);
+  addRawParams(raw, query);
+  addRawParams(raw, body);
   return raw;
+}
+
+// Not a closure in collectRawParams: every request made one (and, run through tsx, named it with
+// a defineProperty), about 2 % of the server's thread at bench:hostile's 1,600 polls/s.
+function addRawParams(raw: RawParams, source: unknown): void {
+  if (source == null || typeof source !== 'object' || Array.isArray(source)) return;
+  for (const key of Object.keys(source)) {
+    raw[key] = normalizeValue((source as Record<string, unknown>)[key]);
+  }
 }
 
 // Multipart fields arrive as { type: 'field', value } (attachFieldsToBody: true); files stay objects

@@ -200,6 +200,51 @@ describe('the poll answer as bytes', () => {
       expect(Object.keys(events[0])[0]).toBe('id');
     }
   });
+
+  it('carries ids of several digits, ignored parameters and an empty list as compact JSON', async () => {
+    const dev = server.client('dev');
+    const queue = await registerQueue(dev, { event_types: ['user_status'] });
+    const empty = await dev.get('/events', {
+      queue_id: queue.queueId,
+      last_event_id: queue.lastEventId,
+      dont_block: true,
+      not_a_parameter: 'x',
+    });
+    expect(empty.text).toBe(JSON.stringify(empty.body));
+    expect(Number(empty.headers['content-length'])).toBe(Buffer.byteLength(empty.text));
+    expect(empty.body).toMatchObject({
+      events: [],
+      ignored_parameters_unsupported: ['not_a_parameter'],
+    });
+    // Twelve events: ids from one digit to two (0 to 11 on a new queue).
+    for (let i = 0; i < 12; i++) {
+      const res = await dev.post('/users/me/status', { status_text: `näive ${i}` });
+      expect(res.status).toBe(200);
+    }
+    const res = await dev.get('/events', {
+      queue_id: queue.queueId,
+      last_event_id: queue.lastEventId,
+      dont_block: true,
+      zz_unknown: 1,
+    });
+    expect(res.status).toBe(200);
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
+    expect(res.text).toBe(JSON.stringify(res.body));
+    expect(Object.keys(res.body)).toEqual([
+      'result',
+      'msg',
+      'events',
+      'queue_id',
+      'ignored_parameters_unsupported',
+    ]);
+    const events = res.body.events as Array<Record<string, unknown>>;
+    expect(events.map((e) => e.id)).toEqual(
+      Array.from({ length: 12 }, (_, i) => queue.lastEventId + 1 + i),
+    );
+    expect(events.map((e) => e.status_text)).toEqual(
+      Array.from({ length: 12 }, (_, i) => `näive ${i}`),
+    );
+  });
 });
 
 describe('register narrow', () => {
