@@ -145,6 +145,35 @@ describe('GET /events', () => {
     expect(foreign.body).toMatchObject({ code: 'BAD_EVENT_QUEUE_ID', queue_id: devQueue.queueId });
   });
 
+  it('refuses a poll whose last_event_id or dont_block is not a plain integer or boolean', async () => {
+    const dev = server.client('dev');
+    const q = await registerQueue(dev);
+    // Values the parameters' quick check passes on to their schema, which refuses them.
+    for (const [name, value] of [
+      ['last_event_id', '1.5'],
+      ['last_event_id', String(2 ** 53 + 2)],
+      ['last_event_id', '"3"'],
+      ['last_event_id', 'true'],
+      ['dont_block', '1'],
+      ['dont_block', '"true"'],
+    ]) {
+      const res = await dev.get('/events', {
+        queue_id: q.queueId,
+        last_event_id: -1,
+        dont_block: true,
+        [name]: value,
+      });
+      expect(res.status, `${name}=${value}`).toBe(400);
+      expect(res.body.msg).toMatch(new RegExp(`^Invalid ${name}`));
+    }
+    const fine = await dev.get('/events', {
+      queue_id: q.queueId,
+      last_event_id: '-1',
+      dont_block: 'true',
+    });
+    expect(fine.status).toBe(200);
+  });
+
   it('requires last_event_id with a queue_id, and queue_id when blocking', async () => {
     const q = await registerQueue(server.client('dev'));
     const noLast = await server.client('dev').get('/events', { queue_id: q.queueId });
