@@ -3,7 +3,7 @@
 // a quiet interval. Acknowledgement follows api-notes §2: last_event_id prunes everything up to it.
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../http/errors';
-import { JsonBytes } from '../http/raw-json';
+import { DirectJson } from '../http/raw-json';
 
 export interface EventBody {
   type: string;
@@ -56,19 +56,53 @@ export interface QueuedEvent {
   text: EventText;
 }
 
-const OPEN = Buffer.from('[');
-const COMMA = Buffer.from(',');
-const CLOSE = Buffer.from(']');
+/** A poll answer's `events` array, written straight into the answer's buffer (DirectJson). */
+class EventsAnswer extends DirectJson {
+  readonly byteLength: number;
 
-/** A poll answer's `events` array, as UTF-8 pieces for the envelope to copy into one buffer. */
-export function eventsAnswer(events: readonly QueuedEvent[]): JsonBytes {
-  const pieces: Buffer[] = [OPEN];
-  events.forEach((event, i) => {
-    if (i > 0) pieces.push(COMMA);
-    pieces.push(Buffer.from(`{"id":${event.id},`, 'latin1'), event.text.tail);
-  });
-  pieces.push(CLOSE);
-  return new JsonBytes(pieces, { oneBuffer: true });
+  constructor(private readonly events: readonly QueuedEvent[]) {
+    super();
+    // `[`, `]`, the commas, and per event `{"id":` (6), its digits, `,` and the body's tail.
+    let length = 2 + Math.max(0, events.length - 1);
+    for (const event of events) length += 7 + digitCount(event.id) + event.text.tail.length;
+    this.byteLength = length;
+  }
+
+  writeTo(target: Buffer, at: number): number {
+    target[at++] = 0x5b; // [
+    for (let i = 0; i < this.events.length; i++) {
+      if (i > 0) target[at++] = 0x2c; // ,
+      const event = this.events[i];
+      // Byte by byte: a call into write() per event cost more than the event's whole copy.
+      for (let j = 0; j < ID_OPENING.length; j++) target[at++] = ID_OPENING.charCodeAt(j);
+      const digits = digitCount(event.id);
+      for (let j = digits - 1, id = event.id; j >= 0; j--, id = Math.floor(id / 10)) {
+        target[at + j] = 0x30 + (id % 10);
+      }
+      at += digits;
+      target[at++] = 0x2c; // ,
+      at += event.text.tail.copy(target, at);
+    }
+    target[at++] = 0x5d; // ]
+    return at;
+  }
+}
+
+const ID_OPENING = '{"id":';
+
+/** Decimal digits of a non-negative integer id. */
+function digitCount(id: number): number {
+  let digits = 1;
+  while (id >= 10) {
+    id = Math.floor(id / 10);
+    digits += 1;
+  }
+  return digits;
+}
+
+/** A poll answer's `events` array, for the envelope to write into its one buffer. */
+export function eventsAnswer(events: readonly QueuedEvent[]): DirectJson {
+  return new EventsAnswer(events);
 }
 
 export type RegisterNarrow = Array<[string, string]>;

@@ -15,7 +15,7 @@ import type { RateLimiter } from './rate-limit';
 import type { ServerTimeBudget } from './server-time-budget';
 import { RequestMeter } from './request-meter';
 import { RefusalHold } from './refusal-hold';
-import { JsonBytes, objectJsonPieces, RawJson } from './raw-json';
+import { DirectJson, JsonBytes, objectJsonBuffer, objectJsonPieces, RawJson } from './raw-json';
 import {
   collectRawParams,
   parseParams,
@@ -64,35 +64,32 @@ export interface ApiRequest<S extends ParamSpec, A extends boolean> {
 export type HandlerResult = Record<string, unknown> | void | typeof SENT;
 export const SENT = Symbol('reply already sent');
 
-export { JsonBytes, RawJson } from './raw-json';
+export { DirectJson, JsonBytes, RawJson } from './raw-json';
 
 function serializeEnvelope(
   body: Record<string, unknown>,
 ): string | Readable | Buffer | Record<string, unknown> {
   const values = Object.values(body);
   if (values.some((value) => value instanceof JsonBytes)) return envelopeBytes(body);
+  if (values.some((value) => value instanceof DirectJson)) return objectJsonBuffer(body, textOf);
   if (!values.some((value) => value instanceof RawJson)) return body;
   const parts: string[] = [];
   for (const [key, value] of Object.entries(body)) {
-    const text = value instanceof RawJson ? value.text : JSON.stringify(value);
+    const text = textOf(value);
     if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
   }
   return `{${parts.join(',')}}`;
 }
 
+const textOf = (value: unknown) =>
+  value instanceof RawJson ? value.text : (JSON.stringify(value) as string | undefined);
+
 /**
- * The envelope as bytes around members already encoded (JsonBytes): streamed, the pieces written
- * as the socket takes them and never copied into one buffer (5 MB of messages: 7 ms), or, when
- * every such member asks for it (poll answers), copied once into one buffer sent with its length.
+ * The envelope as bytes around members already encoded (JsonBytes), streamed: the pieces written
+ * as the socket takes them and never copied into one buffer (5 MB of messages: 7 ms).
  */
-function envelopeBytes(body: Record<string, unknown>): Readable | Buffer {
-  const pieces = objectJsonPieces(body, (value) =>
-    value instanceof RawJson ? value.text : (JSON.stringify(value) as string | undefined),
-  );
-  const oneBuffer = Object.values(body).every(
-    (value) => !(value instanceof JsonBytes) || value.options.oneBuffer,
-  );
-  return oneBuffer ? Buffer.concat(pieces) : Readable.from(pieces, { objectMode: false });
+function envelopeBytes(body: Record<string, unknown>): Readable {
+  return Readable.from(objectJsonPieces(body, textOf), { objectMode: false });
 }
 
 export type Handler<S extends ParamSpec, A extends boolean> = (

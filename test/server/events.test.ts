@@ -145,6 +145,35 @@ describe('GET /events', () => {
     expect(foreign.body).toMatchObject({ code: 'BAD_EVENT_QUEUE_ID', queue_id: devQueue.queueId });
   });
 
+  it('refuses a poll whose last_event_id or dont_block is not a plain integer or boolean', async () => {
+    const dev = server.client('dev');
+    const q = await registerQueue(dev);
+    // Values the parameters' quick check passes on to their schema, which refuses them.
+    for (const [name, value] of [
+      ['last_event_id', '1.5'],
+      ['last_event_id', String(2 ** 53 + 2)],
+      ['last_event_id', '"3"'],
+      ['last_event_id', 'true'],
+      ['dont_block', '1'],
+      ['dont_block', '"true"'],
+    ]) {
+      const res = await dev.get('/events', {
+        queue_id: q.queueId,
+        last_event_id: -1,
+        dont_block: true,
+        [name]: value,
+      });
+      expect(res.status, `${name}=${value}`).toBe(400);
+      expect(res.body.msg).toMatch(new RegExp(`^Invalid ${name}`));
+    }
+    const fine = await dev.get('/events', {
+      queue_id: q.queueId,
+      last_event_id: '-1',
+      dont_block: 'true',
+    });
+    expect(fine.status).toBe(200);
+  });
+
   it('requires last_event_id with a queue_id, and queue_id when blocking', async () => {
     const q = await registerQueue(server.client('dev'));
     const noLast = await server.client('dev').get('/events', { queue_id: q.queueId });
@@ -199,6 +228,51 @@ describe('the poll answer as bytes', () => {
       expect(events.map((e) => e.id)).toEqual([queue.lastEventId + 1, queue.lastEventId + 2]);
       expect(Object.keys(events[0])[0]).toBe('id');
     }
+  });
+
+  it('carries ids of several digits, ignored parameters and an empty list as compact JSON', async () => {
+    const dev = server.client('dev');
+    const queue = await registerQueue(dev, { event_types: ['user_status'] });
+    const empty = await dev.get('/events', {
+      queue_id: queue.queueId,
+      last_event_id: queue.lastEventId,
+      dont_block: true,
+      not_a_parameter: 'x',
+    });
+    expect(empty.text).toBe(JSON.stringify(empty.body));
+    expect(Number(empty.headers['content-length'])).toBe(Buffer.byteLength(empty.text));
+    expect(empty.body).toMatchObject({
+      events: [],
+      ignored_parameters_unsupported: ['not_a_parameter'],
+    });
+    // Twelve events: ids from one digit to two (0 to 11 on a new queue).
+    for (let i = 0; i < 12; i++) {
+      const res = await dev.post('/users/me/status', { status_text: `näive ${i}` });
+      expect(res.status).toBe(200);
+    }
+    const res = await dev.get('/events', {
+      queue_id: queue.queueId,
+      last_event_id: queue.lastEventId,
+      dont_block: true,
+      zz_unknown: 1,
+    });
+    expect(res.status).toBe(200);
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
+    expect(res.text).toBe(JSON.stringify(res.body));
+    expect(Object.keys(res.body)).toEqual([
+      'result',
+      'msg',
+      'events',
+      'queue_id',
+      'ignored_parameters_unsupported',
+    ]);
+    const events = res.body.events as Array<Record<string, unknown>>;
+    expect(events.map((e) => e.id)).toEqual(
+      Array.from({ length: 12 }, (_, i) => queue.lastEventId + 1 + i),
+    );
+    expect(events.map((e) => e.status_text)).toEqual(
+      Array.from({ length: 12 }, (_, i) => `näive ${i}`),
+    );
   });
 });
 
