@@ -222,6 +222,36 @@ describe('first run on the demo realm', () => {
   });
 });
 
+describe('dialogs in the dark theme', () => {
+  it('stand out from the page they dim: a raised panel with an edge over a darker scrim', async () => {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(() => page.evaluate('document.documentElement.dataset.theme')).toBe('dark');
+    await page.keyboard.press('Control+Shift+K');
+    const dialog = page.getByRole('dialog', { name: 'Switch conversation' });
+    await dialog.waitFor();
+    const look = await dialog.evaluate((el) => {
+      const style = (node: unknown) => getComputedStyle(node) as unknown as Record<string, string>;
+      const panel = style(el);
+      return {
+        panel: panel.backgroundColor,
+        edge: panel.borderTopWidth,
+        page: style((el as { ownerDocument: { body: unknown } }).ownerDocument.body)
+          .backgroundColor,
+        scrim: style((el as { parentElement: unknown }).parentElement).backgroundColor,
+      };
+    });
+    expect(look.panel).not.toBe(look.page);
+    expect(look.edge).toBe('1px');
+    // rgba(0, 0, 0, a): at least half-dark, where a light theme's 0.35 left the page as bright.
+    expect(Number(/rgba\(0, 0, 0, ([\d.]+)\)/.exec(look.scrim)?.[1])).toBeGreaterThanOrEqual(0.5);
+    await shoot('1024-dark-dialog');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+});
+
 describe('the sidebar views', () => {
   it('name each view, and give a count its own label (scheduled messages are not unread)', async () => {
     const button = sidebar().getByRole('button', { name: 'Scheduled messages', exact: true });
