@@ -3,7 +3,7 @@
 // largest first), with the counts of the lists and the subscribers inside the channel lists.
 // Asked once the launches are timed: the answer is built anew by the realm, which would otherwise
 // compete with them.
-import { DEFAULT_REGISTER_PARAMS } from '../../electron/events/event-loop';
+import { DEFAULT_REGISTER_PARAMS } from '../../shared/api/register-params';
 
 export interface RegisterSize {
   bytes: number;

@@ -14,7 +14,7 @@ export type ChatHandlers = Pick<MethodHandlers, keyof typeof chatMethods>;
  * server stops after ~100 ms, the public one after 50 s), so this bounds a runaway loop, not the
  * size of a topic: 500 rounds of the local server's at least 100 messages is 50,000 or more.
  */
-export const DELETE_TOPIC_MAX_ROUNDS = 500;
+const DELETE_TOPIC_MAX_ROUNDS = 500;
 
 /** Deletes a whole topic, repeating the request while the server answers complete: false. */
 export async function deleteWholeTopic(

@@ -16,12 +16,6 @@ import { backoffDelay, sleep } from '../api/backoff';
 import { retryAfterMs } from '../api/client';
 import { logTiming } from '../timing';
 
-export {
-  CLIENT_CAPABILITIES,
-  DEFAULT_REGISTER_PARAMS,
-  FETCHED_STATE_TYPES,
-} from '../../shared/api/register-params';
-
 /** Extra time over the server's long-poll timeout before the client gives up on a poll. */
 const POLL_TIMEOUT_MARGIN_MS = 5_000;
 const DEFAULT_LONGPOLL_SECONDS = 90;

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../shared/api/endpoints';
 import { ApiClient } from '../../electron/api/client';
-import { DEFAULT_REGISTER_PARAMS } from '../../electron/events/event-loop';
+import { DEFAULT_REGISTER_PARAMS } from '../../shared/api/register-params';
 import { startTestServer, type TestServer } from '../support/server';
 import { encodePng } from '../../server/seed/png';
 import type { WireUser } from '../../shared/api/types';

@@ -34,7 +34,7 @@ import { announceTopicPolicyChanges } from '../messages/messages-visibility';
 import { getChannel, type ChannelRow } from './channels-store';
 
 /** The public server's retention batch (zerver/lib/retention.py STREAM_MESSAGE_BATCH_SIZE). */
-export const DELETE_TOPIC_BATCH = 100;
+const DELETE_TOPIC_BATCH = 100;
 
 /** The next batch of the topic's messages the user may delete, newest first. */
 function nextBatch(
