@@ -79,6 +79,7 @@ const BENCHES = {
   large: PAGE,
   'offline-search': SERVER,
   sync: SERVER,
+  'cache-crash': ['node', 'packages', 'sqlite'],
   manifest: ['node', 'packages', 'opusenc', 'sha256sum'],
   'meeting-message': [...SERVER, 'opusenc'],
 };
