@@ -1,7 +1,7 @@
 // The renderer's zustand store: every account's realm state, and the actions that change it.
 // Each action is exactly one setState, so a batch of events is one store update (and one render).
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { Draft, Message, RegisterResponse } from '../../shared/api/types';
+import type { Draft, Message, MessageWithFlags, RegisterResponse } from '../../shared/api/types';
 import type { ServerEvent } from '../../shared/api/events';
 import {
   AccountBatch,
@@ -50,6 +50,12 @@ export interface ChatState {
   addLocalEcho(accountId: string, echo: LocalEchoInput): void;
   /** POST /messages succeeded; the entry leaves when the message event (or a page with it) arrives. */
   markLocalEchoSent(accountId: string, localId: string, messageId: number): void;
+  /**
+   * The user's own sent message, fetched: applied as its message event would be (the echo leaves,
+   * open views that match show it). For a message whose event never comes: the public server sends
+   * none to a sender who is not subscribed to the channel.
+   */
+  addSentMessage(accountId: string, localId: string, message: MessageWithFlags): void;
   markLocalEchoFailed(accountId: string, localId: string, error: string): void;
   /** Retrying: back to pending. */
   markLocalEchoPending(accountId: string, localId: string): void;
@@ -152,6 +158,18 @@ export function createChatStore(options: ChatStoreOptions = {}): ChatStore {
           else
             updateLocalEcho(b.ctx.outbox, localId, { status: 'sent', messageId, error: undefined });
         });
+      },
+      addSentMessage(accountId, localId, message) {
+        // Not through applyEvents: an event id of its own would hide the server's next event.
+        withBatch(accountId, (b) =>
+          b.apply({
+            type: 'message',
+            id: -1,
+            message,
+            flags: message.flags,
+            local_message_id: localId,
+          }),
+        );
       },
       markLocalEchoFailed(accountId, localId, error) {
         withBatch(accountId, (b) =>

@@ -440,6 +440,40 @@ describe.each([
     },
   );
 
+  it('the emoji picker leaves the text of the message it reacts to in view', async () => {
+    await page.setViewportSize({ width, height });
+    await openTopic(page, 'general', 'layout');
+    const own = `Picker check at ${width}`;
+    await send(page, own);
+    await messageWithText(page, own).waitFor();
+    // The first row and the last: the picker opens below the one and above the other.
+    for (const message of [
+      page.getByTestId('message').first(),
+      page.getByTestId('message').last(),
+    ]) {
+      await page.mouse.move(0, 0);
+      await message.hover();
+      await message.getByRole('button', { name: 'Add reaction' }).click();
+      const picker = page.getByRole('dialog', { name: 'Emoji picker' });
+      await picker.waitFor();
+      const box = (locator: Locator) =>
+        locator.evaluate((el: PageElement) => {
+          const r = el.getBoundingClientRect();
+          return { top: r.top, bottom: r.top + r.height, left: r.left, right: r.left + r.width };
+        });
+      const text = await box(message.locator('.content').first());
+      const panel = await box(picker);
+      const overlaps =
+        panel.left < text.right &&
+        panel.right > text.left &&
+        panel.top < text.bottom &&
+        panel.bottom > text.top;
+      expect(overlaps, JSON.stringify({ text, panel })).toBe(false);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => picker.count()).toBe(0);
+    }
+  });
+
   it('settings cover the whole window and close with Esc and with their close button', async () => {
     await openTopic(page, 'general', 'layout');
     const open = () => page.getByRole('banner').getByRole('button', { name: 'Settings' }).click();
@@ -455,6 +489,15 @@ describe.each([
     if (width >= 1024) {
       // No cell is cut off without an ellipsis, and no cell breaks its words.
       expect(await table.evaluate(cutCells)).toEqual([]);
+    }
+    if (width >= 800) {
+      // Each person's address on one line, and Edit and Deactivate side by side (at 800 px the
+      // addresses broke at "@" and Deactivate went under Edit).
+      await table
+        .getByRole('button', { name: /^Deactivate / })
+        .first()
+        .waitFor();
+      expect(await table.evaluate(crowdedUserRows)).toEqual([]);
     }
     await shoot(`${width}-settings`);
     // Tab stays inside (the panel loops it): from the first control back to the last, and round.
@@ -482,6 +525,36 @@ describe.each([
     await page.getByRole('heading', { name: '#general > layout' }).waitFor();
   });
 });
+
+/** Rows of Settings › Users whose address wraps or whose action buttons do not share a line. */
+function crowdedUserRows(table: unknown): string[] {
+  interface Box {
+    top: number;
+    height: number;
+  }
+  interface El {
+    textContent: string | null;
+    getBoundingClientRect(): Box;
+    querySelector(selector: string): El | null;
+    querySelectorAll(selector: string): Iterable<El>;
+  }
+  const style = (el: El) =>
+    getComputedStyle(el) as unknown as { lineHeight: string; fontSize: string };
+  const crowded: string[] = [];
+  for (const row of (table as El).querySelectorAll('tbody tr')) {
+    const hint = row.querySelector('.org-hint');
+    if (hint) {
+      const line = parseFloat(style(hint).lineHeight) || 1.4 * parseFloat(style(hint).fontSize);
+      if (hint.getBoundingClientRect().height > 1.5 * line)
+        crowded.push(`address wraps: ${hint.textContent}`);
+    }
+    const tops = [...row.querySelectorAll('.org-actions button')].map((b) =>
+      Math.round(b.getBoundingClientRect().top),
+    );
+    if (new Set(tops).size > 1) crowded.push(`actions wrap: ${row.textContent}`);
+  }
+  return crowded;
+}
 
 /** Globals of the page the checks use (the e2e tests compile without the DOM's types). */
 declare function getComputedStyle(el: unknown): {

@@ -114,6 +114,18 @@ describe.skipIf(!ready)("the app on the public server's recorded answers (FL372)
     expect(await active.getByRole('row').filter({ hasText: PROSPERO }).count()).toBe(0);
     await usersScreen.getByRole('button', { name: `Deactivate ${OTHELLO}` }).waitFor();
     await admin.screenshot({ path: join(SHOTS, 'replay-users.png') });
+    // Invitations: the note does not speak of the app's own server, and the recordings have no
+    // GET /invites, so the list shows the server's refusal in a row whose one cell stays a cell.
+    await usersScreen.getByRole('tab', { name: 'Invitations' }).click();
+    const invitations = usersScreen.getByRole('form', { name: 'Create an invitation link' });
+    await invitations.getByText(/Create an invitation link and share it/).waitFor();
+    expect(await invitations.textContent()).not.toMatch(/local realm|cannot send invitation/);
+    const links = usersScreen.getByRole('table', { name: 'Invitation links' });
+    await links.getByRole('alert').waitFor();
+    await links
+      .getByRole('cell')
+      .filter({ has: admin.getByRole('alert') })
+      .waitFor();
     await usersScreen.getByRole('tab', { name: 'Deactivated users' }).click();
     await usersScreen.getByRole('button', { name: `Reactivate ${PROSPERO}` }).waitFor();
     expect(
@@ -154,6 +166,15 @@ describe.skipIf(!ready)("the app on the public server's recorded answers (FL372)
       .getByRole('row', { name: /Python runner/ });
     await playgrounds.waitFor();
     expect(await playgrounds.textContent()).toContain('Python');
+  });
+
+  it("addresses a reply in a public channel's view one is not subscribed to, to that channel", async () => {
+    // Rome is among the member's never_subscribed channels.
+    await openChannel(member, 'Rome');
+    await composeBox(member);
+    const channel = member.getByRole('combobox', { name: 'Channel' });
+    await expect.poll(() => channel.locator('option:checked').textContent()).toBe('#Rome');
+    await member.getByRole('button', { name: 'Close compose' }).click();
   });
 
   it('shows scheduled messages without asking for reminders, which FL372 cannot list', async () => {

@@ -14,7 +14,7 @@ import {
   useState,
   type KeyboardEvent,
 } from 'react';
-import { useChatActions, useChatStore } from '../../store/hooks';
+import { useChatActions, useChatStore, useChatStoreApi } from '../../store/hooks';
 import { selectActiveAccount } from '../../store';
 import type { Message } from '../../../shared/api/types';
 import type { OutgoingMessage } from '../../../shared/ipc/chat';
@@ -32,6 +32,7 @@ import { TopicInput } from './TopicInput';
 import { Preview } from './Preview';
 import { SentElsewhere, useSentElsewhere } from './SentElsewhere';
 import { ClosedCompose, replyLabel } from './ClosedCompose';
+import { sentWithoutEvent, showSentMessage } from './unsubscribed-send';
 import { X } from 'lucide-react';
 import './compose.css';
 
@@ -57,6 +58,7 @@ export function Compose({ accountId, defaultDestination, viewNarrowKey }: Compos
   const usersState = useChatStore((s) => selectActiveAccount(s)?.users);
   const selfUserId = useChatStore((s) => selectActiveAccount(s)?.selfUserId ?? 0);
   const actions = useChatActions();
+  const chatStore = useChatStoreApi();
   const maxLength = settings?.limits.maxMessageLength ?? 10000;
   const maxTopic = settings?.limits.maxTopicLength ?? 60;
   const enterSends = settings?.user.enter_sends !== false;
@@ -350,8 +352,15 @@ export function Compose({ accountId, defaultDestination, viewNarrowKey }: Compos
       .sendMessage({ accountId, message, localId })
       .then((result) => {
         forgetUnsent([localId]);
-        if (result.messageId !== null)
-          actions.markLocalEchoSent(accountId, localId, result.messageId);
+        if (result.messageId === null) return;
+        actions.markLocalEchoSent(accountId, localId, result.messageId);
+        const account = chatStore.getState().accounts[accountId];
+        if (destination.type === 'stream' && sentWithoutEvent(account, destination.streamId))
+          void showSentMessage(actions, accountId, localId, {
+            messageId: result.messageId,
+            streamId: destination.streamId,
+            topic: destination.topic,
+          }).catch(() => undefined);
       })
       .catch((e: unknown) => {
         // Main unreachable: the echo waits (it says so) and the page hands it over later.
@@ -413,10 +422,19 @@ export function Compose({ accountId, defaultDestination, viewNarrowKey }: Compos
     }
   };
 
-  const subsList = useMemo(
-    () => (channelsState ? [...channelsState.subscriptions.values()] : []),
-    [channelsState],
-  );
+  // The subscribed channels, and the one addressed when it is not among them (a reply in a public
+  // channel's view one is not subscribed to): else the list would show another channel's name.
+  const channelOptions = useMemo(() => {
+    const options = channelsState
+      ? [...channelsState.subscriptions.values()].map((s) => ({ id: s.stream_id, name: s.name }))
+      : [];
+    const addressed =
+      effectiveStream === null || channelsState?.subscriptions.has(effectiveStream)
+        ? undefined
+        : channelsState?.channels.get(effectiveStream);
+    if (addressed) options.unshift({ id: addressed.stream_id, name: addressed.name });
+    return options;
+  }, [channelsState, effectiveStream]);
 
   /** Opens the box for `kind` (the bar's buttons), as a shortcut's request does. */
   const openFor = (kind: 'reply' | 'channel' | 'dm') => {
@@ -484,9 +502,9 @@ export function Compose({ accountId, defaultDestination, viewNarrowKey }: Compos
               value={effectiveStream ?? ''}
               onChange={(e) => setStreamId(Number(e.target.value))}
             >
-              {subsList.map((s) => (
-                <option key={s.stream_id} value={s.stream_id}>
-                  #{s.name}
+              {channelOptions.map((c) => (
+                <option key={c.id} value={c.id}>
+                  #{c.name}
                 </option>
               ))}
             </select>

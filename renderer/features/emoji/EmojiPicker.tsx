@@ -2,7 +2,7 @@
 // last), with search over every name. A popover (lib/ui/Popover) on the button that opens it: the
 // library places it, closes it on Esc or a click elsewhere, and gives the focus back to the button.
 import { useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
-import { Popover } from '../../lib/ui/Popover';
+import { Popover, type PopoverAnchor } from '../../lib/ui/Popover';
 import { customEmojiEntries, loadEmoji, searchEmoji, type EmojiEntry } from './emoji-data';
 import { Emoji, useRealmEmoji } from './Emoji';
 
@@ -40,6 +40,8 @@ export function EmojiPicker({
   trigger,
   collisionBoundary,
   align = 'end',
+  anchor,
+  side,
   onPick,
 }: {
   accountId: string;
@@ -51,6 +53,9 @@ export function EmojiPicker({
   collisionBoundary?: Element | null;
   /** Which edge of the button it lines up with (a message's button is at the row's right end). */
   align?: 'start' | 'end';
+  /** What it opens beside instead of the button, on `side` of it. */
+  anchor?: PopoverAnchor;
+  side?: 'top' | 'bottom';
   onPick: (emoji: EmojiEntry) => void;
 }) {
   return (
@@ -61,6 +66,8 @@ export function EmojiPicker({
       onOpenChange={onOpenChange}
       trigger={trigger}
       align={align}
+      anchor={anchor}
+      side={side}
       collisionBoundary={collisionBoundary}
     >
       <EmojiChooser accountId={accountId} onPick={onPick} />

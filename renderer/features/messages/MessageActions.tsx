@@ -127,6 +127,8 @@ export function MessageActions({
   const [opensUp, setOpensUp] = useState(false);
   /** The list the row is in: its menu stays inside it, off the compose box below. */
   const [list, setList] = useState<Element | null>(null);
+  /** The row: the emoji picker opens above or below all of it, leaving the message in view. */
+  const [row, setRow] = useState<HTMLElement | null>(null);
   const [error, setError] = useState<string | null>(null);
   const rootRef = useRef<HTMLDivElement>(null);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
@@ -144,6 +146,7 @@ export function MessageActions({
     } else if (rootRef.current) {
       setOpensUp(moreRoomAbove(rootRef.current));
       setList(rootRef.current.closest('.message-list'));
+      setRow(rootRef.current.closest<HTMLElement>('.message-row'));
     }
     setModeState(next);
   }, []);
@@ -186,6 +189,8 @@ export function MessageActions({
         open={mode === 'emoji'}
         onOpenChange={(open) => setMode(open ? 'emoji' : null)}
         collisionBoundary={list}
+        anchor={row ?? undefined}
+        side={opensUp ? 'top' : 'bottom'}
         trigger={
           <button type="button" className="icon" aria-label="Add reaction" title="Add reaction">
             <SmilePlus aria-hidden="true" size={16} />

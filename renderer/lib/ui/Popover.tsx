@@ -31,7 +31,11 @@ export interface PopoverProps {
    * when it closes). Without one, `anchor` says where it goes.
    */
   trigger?: ReactElement;
-  /** Where a popover with no trigger (opened by a key, or from the app's state) is placed. */
+  /**
+   * Where a popover with no trigger (opened by a key, or from the app's state) is placed; with a
+   * trigger, what it is placed beside instead of the trigger (a message's row, whose text the
+   * picker of its reactions must leave in view).
+   */
   anchor?: PopoverAnchor;
   /** The panel's classes (after "popover"). */
   className?: string;
@@ -76,7 +80,7 @@ export function Popover({
   return (
     <RadixPopover.Root open={open} onOpenChange={onOpenChange}>
       {trigger ? <RadixPopover.Trigger asChild>{trigger}</RadixPopover.Trigger> : null}
-      {!trigger && virtualRef ? <RadixPopover.Anchor virtualRef={virtualRef} /> : null}
+      {virtualRef ? <RadixPopover.Anchor virtualRef={virtualRef} /> : null}
       <RadixPopover.Portal>
         <RadixPopover.Content
           className={className ? `popover ${className}` : 'popover'}

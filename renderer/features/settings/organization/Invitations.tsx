@@ -1,5 +1,6 @@
-// Invitations: reusable invitation links (create, list, revoke). This server cannot send e-mail,
-// so e-mail invitations are not offered: the link is shown to copy and share.
+// Invitations: reusable invitation links (create, list, revoke). E-mail invitations are not offered:
+// the app's own server cannot send e-mail, and another server's are sent from its web app. The link
+// is shown to copy and share.
 import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, errorText } from '../../../bridge/api';
@@ -21,6 +22,10 @@ const when = (seconds: number) =>
 export function Invitations({ accountId, isOwner }: { accountId: string; isOwner: boolean }) {
   const queryClient = useQueryClient();
   const users = useChatStore((s) => s.accounts[accountId]?.users.users);
+  // The app's own server names itself so (server/config.ts); what the note says is true of it only.
+  const ownServer = useChatStore((s) =>
+    s.accounts[accountId]?.settings.serverVersion.includes('tributary-local'),
+  );
   const links = useQuery({
     queryKey: ['invite-links', accountId],
     queryFn: () => api().listInviteLinks({ accountId }),
@@ -65,8 +70,9 @@ export function Invitations({ accountId, isOwner }: { accountId: string; isOwner
       >
         <h3>Invite users to organization</h3>
         <p className="org-note">
-          This server cannot send invitation emails. Create an invitation link and share it (the
-          local realm server has no sign-up page yet, so its links cannot be used to join it).
+          {ownServer
+            ? 'This server cannot send invitation emails. Create an invitation link and share it (the local realm server has no sign-up page yet, so its links cannot be used to join it).'
+            : "Create an invitation link and share it. To invite people by email, use the organization's web app."}
         </p>
         <div className="org-inline-fields">
           <label className="org-field">
@@ -119,8 +125,9 @@ export function Invitations({ accountId, isOwner }: { accountId: string; isOwner
         <tbody>
           {links.isError ? (
             <tr>
-              <td colSpan={5} role="alert">
-                {errorText(links.error)}
+              {/* The alert inside the cell: a role on the <td> would take the cell's away. */}
+              <td colSpan={5}>
+                <span role="alert">{errorText(links.error)}</span>
               </td>
             </tr>
           ) : null}

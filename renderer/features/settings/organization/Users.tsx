@@ -2,7 +2,7 @@
 // last active); administrators also change roles, names and profile fields, deactivate and
 // reactivate people (after saying what that does), create users and invitation links. The list
 // follows realm_user events, so another administrator's change shows at once.
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { useChatStore } from '../../../store/hooks';
 import { selectActiveAccount } from '../../../store';
 import type { User } from '../../../../shared/api/types';
@@ -33,9 +33,11 @@ function lastActiveText(activeSeconds: number | undefined, now: number): string 
   return new Date(activeSeconds * 1000).toLocaleDateString();
 }
 
+const hasStatus = (status: UserStatus | undefined) => !!(status?.status_text || status?.emoji_name);
+
 /** The person's status message, as the public app shows it beside names. */
 function UserStatusText({ status }: { status: UserStatus | undefined }) {
-  if (!status?.status_text && !status?.emoji_name) return null;
+  if (!status || !hasStatus(status)) return null;
   return (
     <span className="org-user-status">
       {status.emoji_name && status.emoji_code ? (
@@ -68,6 +70,9 @@ export function Users({ accountId }: { accountId: string }) {
         (u.delivery_email ?? u.email).toLowerCase().includes(needle),
     )
     .sort((a, b) => a.full_name.localeCompare(b.full_name));
+  // An empty Status column took the width the addresses and the actions need in an 800 px window.
+  const showStatus = people.some((u) => hasStatus(account.statuses.byUser.get(u.user_id)));
+  const columns = 3 + (showStatus ? 1 : 0) + (canEdit ? 1 : 0);
   const tabs: Array<[Tab, string]> = [
     ['active', 'Users'],
     ['deactivated', 'Deactivated users'],
@@ -113,13 +118,13 @@ export function Users({ accountId }: { accountId: string }) {
           />
           <div className="org-table-scroll">
             <table
-              className="org-table"
+              className="org-table org-users"
               aria-label={tab === 'active' ? 'Users' : 'Deactivated users'}
             >
               <thead>
                 <tr>
                   <th>Name</th>
-                  <th>Status</th>
+                  {showStatus ? <th>Status</th> : null}
                   <th>Role</th>
                   <th>Last active</th>
                   {canEdit ? <th>Actions</th> : null}
@@ -132,13 +137,13 @@ export function Users({ accountId }: { accountId: string }) {
                       <div>
                         <PresenceDot userId={user.user_id} /> {user.full_name}
                       </div>
-                      <div className="org-hint">
-                        {breakableEmail(user.delivery_email ?? user.email)}
-                      </div>
+                      <div className="org-hint">{user.delivery_email ?? user.email}</div>
                     </td>
-                    <td>
-                      <UserStatusText status={account.statuses.byUser.get(user.user_id)} />
-                    </td>
+                    {showStatus ? (
+                      <td>
+                        <UserStatusText status={account.statuses.byUser.get(user.user_id)} />
+                      </td>
+                    ) : null}
                     <td>{roleName(user.role ?? 400)}</td>
                     <td>
                       {lastActiveText(
@@ -179,9 +184,7 @@ export function Users({ accountId }: { accountId: string }) {
                     ) : null}
                   </tr>
                 ))}
-                {people.length === 0 ? (
-                  <EmptyRow columns={canEdit ? 5 : 4} text="No users match." />
-                ) : null}
+                {people.length === 0 ? <EmptyRow columns={columns} text="No users match." /> : null}
               </tbody>
             </table>
           </div>
@@ -226,19 +229,5 @@ export function Users({ accountId }: { accountId: string }) {
         </ConfirmDialog>
       ) : null}
     </section>
-  );
-}
-
-/** An address that wraps before its "@" in a narrow column ("admin" / "@tributary.local"), rather
- * than anywhere in its domain. */
-function breakableEmail(email: string): ReactNode {
-  const at = email.lastIndexOf('@');
-  if (at <= 0) return email;
-  return (
-    <>
-      {email.slice(0, at)}
-      <wbr />
-      {email.slice(at)}
-    </>
   );
 }
