@@ -197,8 +197,8 @@ const median = (values: number[]): number => {
 async function main(): Promise<void> {
   const largeDir = KINDS.includes('large') ? (await seededLargeRealm(1)).dir : null;
   // The returning launches need a demo folder that has started once.
-  if (KINDS.includes('returning') && !KINDS.includes('first')) {
-    for (const app of APPS) await launch(app, 'first', null);
+  if (KINDS.includes('returning')) {
+    for (const app of APPS) if (!returningFolders.has(app)) await launch(app, 'first', null);
   }
   const launches: Launch[] = [];
   const load = () =>
