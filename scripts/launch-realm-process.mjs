@@ -4,7 +4,13 @@
 // its 2.4 MB again while the window loads. Its arguments are the bundle's own.
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { REALM_FLAG_DEFAULTS } from '../server/process/v8-flags.mjs';
 import { runBundleWithCodeCache } from './launch-code-cache.mjs';
+
+// Before the bundle: V8 accepts its code cache, and Node's own for each built-in module it loads,
+// only under V8's default flags (v8-flags.mjs).
+for (const flag of REALM_FLAG_DEFAULTS) setFlagsFromString(flag);
 
 /** By then the server listens (it takes about a second) and its start's functions are compiled. */
 const KEEP_AFTER_MS = 5_000;

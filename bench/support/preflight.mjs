@@ -76,6 +76,7 @@ const BENCHES = {
   'startup-cache': PAGE,
   'startup-trace': PAGE,
   'startup-chunk': PAGE,
+  'realm-start': SERVER,
   large: PAGE,
   'offline-search': SERVER,
   sync: SERVER,

@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { generateApiKey } from '../http/api-key.mjs';
+import { REALM_NODE_FLAGS } from './v8-flags.mjs';
 
 /** The built child (scripts/build.ts), relative to the repository or app root. */
 export const REALM_PROCESS_BUNDLE = 'dist/server/realm-process.cjs';
@@ -37,12 +38,6 @@ export const DEMO_TEMPLATE_DIR = 'dist/server/demo-realm';
  * fifth pass). Lower, the server still gets every core the window leaves idle.
  */
 export const REALM_NICENESS = 10;
-
-// The npm `server` script's flags: a larger young generation cut garbage collection from about 12%
-// to 4% of the server's time under load (server/cli.ts); --expose-gc lets the server run one full
-// collection once a burst of requests is over (server/memory/idle-release.ts), which brought its
-// RSS back from 364 to 233 MB (baseline 201) where it otherwise stayed at 315 (docs/benchmarks.md).
-const NODE_FLAGS = ['--max-semi-space-size=32', '--expose-gc'];
 
 /**
  * Two malloc arenas instead of glibc's eight per core: with one per thread the freed memory of a
@@ -95,7 +90,7 @@ export function forkRealmProcess({ root, nodePath, config, ownerKey }) {
     cwd: root,
     execPath: nodePath ?? process.execPath,
     // Set explicitly: a parent run through tsx or a test runner would hand down its loaders.
-    execArgv: [...NODE_FLAGS, ...entry.execArgv],
+    execArgv: [...REALM_NODE_FLAGS, ...entry.execArgv],
     // Electron's binary runs as plain Node for the child; Node ignores it. SERVER_ENV: see there.
     env: {
       ...process.env,
