@@ -108,7 +108,13 @@ export class ApiRouter {
     private readonly rateLimiter: RateLimiter | null,
     private readonly budget: ServerTimeBudget | null = null,
     private readonly eventBytesQueued: () => number = () => 0,
-  ) {}
+  ) {
+    // Fields every request has from its construction (one shape), instead of a WeakMap entry or
+    // two per request on the path every poll takes.
+    app.decorateRequest('earlyUser', null);
+    app.decorateRequest('earlyUserStamp', 0);
+    app.decorateRequest('handlerStarted', false);
+  }
 
   get<S extends ParamSpec = ParamSpec, A extends boolean = true>(
     url: string,
@@ -166,8 +172,10 @@ export class ApiRouter {
   /** The caller, or the 401 to send; a refused request still counts against its IP's limit. */
   private authenticate(request: FastifyRequest): AuthUser {
     try {
-      // Refused credentials were checked before the body (refuseEarly); good ones are checked again
-      // (a cache hit), so a user deactivated while a large body arrived is refused.
+      // Credentials were checked before the body (refuseEarly). Good ones are looked up again only
+      // if a user row changed since, so a user deactivated while a large body arrived is refused.
+      const early = request.earlyUser;
+      if (early && request.earlyUserStamp === this.authenticator.stamp()) return early;
       if (refusedCredentials.has(request)) throw refusedCredentials.get(request);
       return this.authenticator.authenticate(request.headers.authorization);
     } catch (error) {
@@ -202,6 +210,8 @@ export class ApiRouter {
       refusedCredentials.set(request, error);
       return null;
     }
+    request.earlyUser = user;
+    request.earlyUserStamp = this.authenticator.stamp();
     const key = `user:${user.id}`;
     const now = Date.now();
     const budgetSpent = this.budget !== null && !longPoll && this.budget.isSpent(key, now);
@@ -249,7 +259,7 @@ export class ApiRouter {
         },
       }),
       handler: async (request, reply) => {
-        handlersStarted.add(request);
+        request.handlerStarted = true;
         // Public routes ignore any Authorization header: a stale key must not keep a client from
         // /fetch_api_key or /server_settings.
         const user = requireAuth ? this.authenticate(request) : null;
@@ -319,17 +329,25 @@ const bytesAsTheyAre = (payload: unknown) => payload as string;
 /** The error of credentials refused before the body was read (ApiRouter.refuseEarly). */
 const refusedCredentials = new WeakMap<FastifyRequest, unknown>();
 
-/**
- * Requests whose route handler has begun. An error thrown before that came from reading the body
- * (busboy's "Unexpected end of multipart data" and the like), so it is the client's, not a bug.
- */
-const handlersStarted = new WeakSet<FastifyRequest>();
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller as refuseEarly found them, before the body; null if it did not look. */
+    earlyUser: AuthUser | null;
+    /** Authenticator.stamp() when earlyUser was found. */
+    earlyUserStamp: number;
+    /**
+     * Whether the route handler has begun. An error thrown before that came from reading the body
+     * (busboy's "Unexpected end of multipart data" and the like), so it is the client's, not a bug.
+     */
+    handlerStarted: boolean;
+  }
+}
 
 /** Error envelope for anything thrown in a route, including fastify's own body errors. */
 export function toApiError(error: unknown, request?: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
   const contentType = request?.headers['content-type'] ?? '';
-  if (request && !handlersStarted.has(request) && /^multipart\//i.test(contentType)) {
+  if (request && !request.handlerStarted && /^multipart\//i.test(contentType)) {
     const status = (error as { statusCode?: number }).statusCode;
     if (status === undefined || status < 500) {
       if (status === 413) return new ApiError('BAD_REQUEST', 'Request body too large', 413);
