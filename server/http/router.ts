@@ -7,7 +7,13 @@
 // declared parameters, wraps the handler's return value in the success envelope with
 // ignored_parameters_unsupported, and turns every thrown error into the error envelope.
 import { Readable } from 'node:stream';
-import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyContextConfig,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  RouteOptions as FastifyRouteOptions,
+} from 'fastify';
 import type { AuthUser } from '../realm/context';
 import { ApiError } from './errors';
 import type { Authenticator } from './auth';
@@ -102,12 +108,17 @@ export class ApiRouter {
   /** Refusals answered when they may be retried (refusal-hold.ts). */
   private readonly refusals = new RefusalHold();
 
+  /**
+   * `app` takes every route; `multipartApp` (a child scope of it with @fastify/multipart, if
+   * given) takes each route again for requests with a multipart body (MULTIPART_BODY).
+   */
   constructor(
     readonly app: FastifyInstance,
     private readonly authenticator: Authenticator,
     private readonly rateLimiter: RateLimiter | null,
     private readonly budget: ServerTimeBudget | null = null,
     private readonly eventBytesQueued: () => number = () => 0,
+    readonly multipartApp: FastifyInstance = app,
   ) {
     // Fields every request has from its construction (one shape), instead of a WeakMap entry or
     // two per request on the path every poll takes.
@@ -237,7 +248,7 @@ export class ApiRouter {
     const requireAuth = options.auth !== false;
     const idNames = options.ids ?? [];
     const pathNames = [...url.matchAll(/:(\w+)/g)].map((m) => m[1]);
-    this.app.route({
+    const definition: FastifyRouteOptions = {
       method,
       url: options.absolute ? url : API_PREFIX + url,
       // Read per request by @fastify/multipart (merged into busboy's options); its typings list
@@ -276,7 +287,11 @@ export class ApiRouter {
           if (budgetKey) this.budget!.charge(budgetKey, meter.heldMs(), meter.queuedBytes());
         }
       },
-    });
+    };
+    this.app.route(definition);
+    if (this.multipartApp !== this.app) {
+      this.multipartApp.route({ ...definition, constraints: { [MULTIPART_BODY.name]: 'yes' } });
+    }
   }
 
   /** Parses the parameters, runs the handler and sends its result in the envelope. */
@@ -322,6 +337,32 @@ export class ApiRouter {
     return reply.code(200).send(payload);
   }
 }
+
+/**
+ * Routes a request whose Content-Type names multipart to a route's copy in the scope with
+ * @fastify/multipart; every other request goes to the copy without its hooks. A superset of what
+ * the multipart parser takes (any mention of "multipart"), so every request that scope would parse
+ * is sent there; the others find no multipart parser in either copy, as before.
+ */
+export const MULTIPART_BODY = {
+  name: 'multipartBody',
+  storage<H>() {
+    const handlers = new Map<string, H>();
+    return {
+      get: (value: string) => handlers.get(value) ?? null,
+      set: (value: string, handler: H) => void handlers.set(value, handler),
+    };
+  },
+  // undefined (no constraint derived) is what find-my-way documents; its typings want a string.
+  deriveConstraint(request: { headers: Record<string, string | string[] | undefined> }): string {
+    const type = request.headers['content-type'];
+    return typeof type === 'string' && /multipart/i.test(type) ? 'yes' : (undefined as never);
+  },
+  mustMatchWhenDerived: false,
+  validate(value: unknown) {
+    if (value !== 'yes') throw new Error('multipartBody is "yes" or absent');
+  },
+};
 
 // Typed as a string by Fastify; it sends a Buffer from a serializer as it is (reply.js, onSend).
 const bytesAsTheyAre = (payload: unknown) => payload as string;
