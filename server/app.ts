@@ -14,7 +14,7 @@ import { EventHub } from './events/hub';
 import { Authenticator } from './http/auth';
 import { RateLimiter } from './http/rate-limit';
 import { ServerTimeBudget } from './http/server-time-budget';
-import { ApiRouter, toApiError } from './http/router';
+import { ApiRouter, MULTIPART_BODY, toApiError } from './http/router';
 import { ApiError } from './http/errors';
 import type { RealmContext } from './realm/context';
 import { resources } from './resources';
@@ -106,23 +106,12 @@ export async function createRealmServer(options: RealmServerOptions): Promise<Re
       void (reply as unknown as FastifyReply).code(status).send(apiError.body());
     },
     clientErrorHandler: writeClientError,
+    routerOptions: { constraints: { [MULTIPART_BODY.name]: MULTIPART_BODY } },
   });
   await app.register(formbody, { bodyLimit: config.bodyLimitBytes });
   const onFile = spoolMultipartFile(ctx);
   // Spool files still being written (connections force-closed mid-upload) finish or go first.
   app.addHook('onClose', () => onFile.settled());
-  await app.register(multipart, {
-    // Fields become request.body entries the parameter layer reads; files are buffered there too,
-    // bounded by max_file_upload_size_mib, except POST /user_uploads, whose file is streamed to disk.
-    attachFieldsToBody: true,
-    onFile,
-    limits: {
-      fileSize: config.maxFileUploadSizeMib * 1024 * 1024,
-      fieldSize: config.bodyLimitBytes,
-      files: 10,
-      fields: 1000,
-    },
-  });
 
   app.setErrorHandler((error, request, reply) => {
     const apiError = toApiError(error, request);
@@ -135,14 +124,35 @@ export async function createRealmServer(options: RealmServerOptions): Promise<Re
     void reply.code(404).send(notFound.body());
   });
 
-  const api = new ApiRouter(
-    app,
-    new Authenticator(db),
-    config.rateLimit ? new RateLimiter(config.rateLimit) : null,
-    config.serverTimeBudget ? new ServerTimeBudget(config.serverTimeBudget) : null,
-    () => events.bytesQueued,
-  );
-  for (const resource of resources) resource.routes(api, ctx);
+  // Every route is mounted twice (ApiRouter.route): in `plain`, and in `multipartScope` for
+  // requests whose body is multipart. @fastify/multipart's three hooks (and the upload spool's
+  // two), which every request ran, polls included, run only for those.
+  await app.register(async (plain) => {
+    await plain.register(async (multipartScope) => {
+      await multipartScope.register(multipart, {
+        // Fields become request.body entries the parameter layer reads; files are buffered there
+        // too, bounded by max_file_upload_size_mib, except POST /user_uploads, whose file is
+        // streamed to disk.
+        attachFieldsToBody: true,
+        onFile,
+        limits: {
+          fileSize: config.maxFileUploadSizeMib * 1024 * 1024,
+          fieldSize: config.bodyLimitBytes,
+          files: 10,
+          fields: 1000,
+        },
+      });
+      const api = new ApiRouter(
+        plain,
+        new Authenticator(db),
+        config.rateLimit ? new RateLimiter(config.rateLimit) : null,
+        config.serverTimeBudget ? new ServerTimeBudget(config.serverTimeBudget) : null,
+        () => events.bytesQueued,
+        multipartScope,
+      );
+      for (const resource of resources) resource.routes(api, ctx);
+    });
+  });
 
   await seedRealm(ctx, config.seed, config.largeScale);
   // Started once nothing before listen can fail, so a failed start leaves no worker behind.

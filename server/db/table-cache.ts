@@ -67,6 +67,12 @@ export function watchTables(db: Db, tables: readonly string[]): void {
 
 export interface TableCache<K, V> {
   get(key: K): V;
+  /**
+   * A number that changes whenever a value this cache gave may have gone stale (a row change in
+   * one of its tables): a caller holding a value from an earlier get() with the same stamp still
+   * holds the current one, and need not look it up again.
+   */
+  stamp(): number;
 }
 
 /** Keys a table cache keeps at most (least recently used evicted first): see server/README.md. */
@@ -124,6 +130,7 @@ export function tableCache<K, V>(
       if (!touched) entries.set(key, value);
       return value;
     },
+    stamp: version,
   };
 }
 

@@ -67,6 +67,11 @@ export class Authenticator {
     return this.verified.get(header);
   }
 
+  /** Changes when any user row changes: a user authenticated at the same stamp is still current. */
+  stamp(): number {
+    return this.verified.stamp();
+  }
+
   private verify(header: string): AuthUser {
     const match = /^Basic\s+(\S+)\s*$/i.exec(header);
     if (!match) throw unauthorized();

@@ -7,7 +7,13 @@
 // declared parameters, wraps the handler's return value in the success envelope with
 // ignored_parameters_unsupported, and turns every thrown error into the error envelope.
 import { Readable } from 'node:stream';
-import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyContextConfig,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  RouteOptions as FastifyRouteOptions,
+} from 'fastify';
 import type { AuthUser } from '../realm/context';
 import { ApiError } from './errors';
 import type { Authenticator } from './auth';
@@ -102,13 +108,24 @@ export class ApiRouter {
   /** Refusals answered when they may be retried (refusal-hold.ts). */
   private readonly refusals = new RefusalHold();
 
+  /**
+   * `app` takes every route; `multipartApp` (a child scope of it with @fastify/multipart, if
+   * given) takes each route again for requests with a multipart body (MULTIPART_BODY).
+   */
   constructor(
     readonly app: FastifyInstance,
     private readonly authenticator: Authenticator,
     private readonly rateLimiter: RateLimiter | null,
     private readonly budget: ServerTimeBudget | null = null,
     private readonly eventBytesQueued: () => number = () => 0,
-  ) {}
+    readonly multipartApp: FastifyInstance = app,
+  ) {
+    // Fields every request has from its construction (one shape), instead of a WeakMap entry or
+    // two per request on the path every poll takes.
+    app.decorateRequest('earlyUser', null);
+    app.decorateRequest('earlyUserStamp', 0);
+    app.decorateRequest('handlerStarted', false);
+  }
 
   get<S extends ParamSpec = ParamSpec, A extends boolean = true>(
     url: string,
@@ -166,8 +183,10 @@ export class ApiRouter {
   /** The caller, or the 401 to send; a refused request still counts against its IP's limit. */
   private authenticate(request: FastifyRequest): AuthUser {
     try {
-      // Refused credentials were checked before the body (refuseEarly); good ones are checked again
-      // (a cache hit), so a user deactivated while a large body arrived is refused.
+      // Credentials were checked before the body (refuseEarly). Good ones are looked up again only
+      // if a user row changed since, so a user deactivated while a large body arrived is refused.
+      const early = request.earlyUser;
+      if (early && request.earlyUserStamp === this.authenticator.stamp()) return early;
       if (refusedCredentials.has(request)) throw refusedCredentials.get(request);
       return this.authenticator.authenticate(request.headers.authorization);
     } catch (error) {
@@ -202,6 +221,8 @@ export class ApiRouter {
       refusedCredentials.set(request, error);
       return null;
     }
+    request.earlyUser = user;
+    request.earlyUserStamp = this.authenticator.stamp();
     const key = `user:${user.id}`;
     const now = Date.now();
     const budgetSpent = this.budget !== null && !longPoll && this.budget.isSpent(key, now);
@@ -227,7 +248,7 @@ export class ApiRouter {
     const requireAuth = options.auth !== false;
     const idNames = options.ids ?? [];
     const pathNames = [...url.matchAll(/:(\w+)/g)].map((m) => m[1]);
-    this.app.route({
+    const definition: FastifyRouteOptions = {
       method,
       url: options.absolute ? url : API_PREFIX + url,
       // Read per request by @fastify/multipart (merged into busboy's options); its typings list
@@ -249,7 +270,7 @@ export class ApiRouter {
         },
       }),
       handler: async (request, reply) => {
-        handlersStarted.add(request);
+        request.handlerStarted = true;
         // Public routes ignore any Authorization header: a stale key must not keep a client from
         // /fetch_api_key or /server_settings.
         const user = requireAuth ? this.authenticate(request) : null;
@@ -266,7 +287,11 @@ export class ApiRouter {
           if (budgetKey) this.budget!.charge(budgetKey, meter.heldMs(), meter.queuedBytes());
         }
       },
-    });
+    };
+    this.app.route(definition);
+    if (this.multipartApp !== this.app) {
+      this.multipartApp.route({ ...definition, constraints: { [MULTIPART_BODY.name]: 'yes' } });
+    }
   }
 
   /** Parses the parameters, runs the handler and sends its result in the envelope. */
@@ -313,23 +338,57 @@ export class ApiRouter {
   }
 }
 
+/**
+ * Routes a request whose Content-Type names multipart to a route's copy in the scope with
+ * @fastify/multipart; every other request goes to the copy without its hooks. A superset of what
+ * the multipart parser takes (any mention of "multipart"), so every request that scope would parse
+ * is sent there; the others find no multipart parser in either copy, as before.
+ */
+export const MULTIPART_BODY = {
+  name: 'multipartBody',
+  storage<H>() {
+    const handlers = new Map<string, H>();
+    return {
+      get: (value: string) => handlers.get(value) ?? null,
+      set: (value: string, handler: H) => void handlers.set(value, handler),
+    };
+  },
+  // undefined (no constraint derived) is what find-my-way documents; its typings want a string.
+  deriveConstraint(request: { headers: Record<string, string | string[] | undefined> }): string {
+    const type = request.headers['content-type'];
+    return typeof type === 'string' && /multipart/i.test(type) ? 'yes' : (undefined as never);
+  },
+  mustMatchWhenDerived: false,
+  validate(value: unknown) {
+    if (value !== 'yes') throw new Error('multipartBody is "yes" or absent');
+  },
+};
+
 // Typed as a string by Fastify; it sends a Buffer from a serializer as it is (reply.js, onSend).
 const bytesAsTheyAre = (payload: unknown) => payload as string;
 
 /** The error of credentials refused before the body was read (ApiRouter.refuseEarly). */
 const refusedCredentials = new WeakMap<FastifyRequest, unknown>();
 
-/**
- * Requests whose route handler has begun. An error thrown before that came from reading the body
- * (busboy's "Unexpected end of multipart data" and the like), so it is the client's, not a bug.
- */
-const handlersStarted = new WeakSet<FastifyRequest>();
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller as refuseEarly found them, before the body; null if it did not look. */
+    earlyUser: AuthUser | null;
+    /** Authenticator.stamp() when earlyUser was found. */
+    earlyUserStamp: number;
+    /**
+     * Whether the route handler has begun. An error thrown before that came from reading the body
+     * (busboy's "Unexpected end of multipart data" and the like), so it is the client's, not a bug.
+     */
+    handlerStarted: boolean;
+  }
+}
 
 /** Error envelope for anything thrown in a route, including fastify's own body errors. */
 export function toApiError(error: unknown, request?: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
   const contentType = request?.headers['content-type'] ?? '';
-  if (request && !handlersStarted.has(request) && /^multipart\//i.test(contentType)) {
+  if (request && !request.handlerStarted && /^multipart\//i.test(contentType)) {
     const status = (error as { statusCode?: number }).statusCode;
     if (status === undefined || status < 500) {
       if (status === 413) return new ApiError('BAD_REQUEST', 'Request body too large', 413);

@@ -96,6 +96,24 @@ describe('envelope and routing', () => {
     expect(res.body.ignored_parameters_unsupported).toEqual(['extra_field']);
   });
 
+  it('reads a multipart body whatever the case of its Content-Type, on any route', async () => {
+    // Multipart requests are routed to a copy of each route that has the multipart parser
+    // (server/http/router.ts, MULTIPART_BODY); one spelled in capitals must find it too.
+    const boundary = 'B0undary';
+    const body =
+      `--${boundary}\r\nContent-Disposition: form-data; name="event_types"\r\n\r\n["heartbeat"]\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="extra_field"\r\n\r\nx\r\n--${boundary}--\r\n`;
+    for (const type of ['MULTIPART/FORM-DATA', 'Multipart/Form-Data', 'multipart/form-data']) {
+      const res = await server.client('dev').raw('POST', '/register', {
+        headers: { 'content-type': `${type}; boundary=${boundary}` },
+        body,
+      });
+      expect(res.status, type).toBe(200);
+      expect(res.body.queue_id).toEqual(expect.any(String));
+      expect(res.body.ignored_parameters_unsupported).toEqual(['extra_field']);
+    }
+  });
+
   it('accepts JSON-encoded parameters in the query string of GET requests', async () => {
     const q = await registerQueue(server.client('dev'), { event_types: ['heartbeat'] });
     const res = await server.client('dev').get('/events', {

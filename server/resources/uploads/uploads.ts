@@ -36,7 +36,8 @@ export const uploadsResource: ResourceModule = {
     const storage = new UploadStorage(ctx.uploadsDir);
     const signer = new TemporaryUrlSigner(() => ctx.nowSeconds());
     const thumbnails = new UploadThumbnails(ctx.db, storage.root);
-    installUploadSpool(api.app, storage);
+    // Its hooks run only where multipart bodies are read.
+    installUploadSpool(api.multipartApp, storage);
 
     /** Before the upload answers: a message sent with its link then finds the thumbnails. */
     const thumbnailUpload = async (row: AttachmentRow) => {
