@@ -220,8 +220,7 @@ describe('deleting a topic', () => {
     expect(await topicMessages('doomed')).toEqual([]);
     expect(uiStore.getState().route).toEqual({ kind: 'narrow', narrow: channelNarrow(general) });
     await waitFor(
-      () =>
-        expect(generalTopics().queryByRole('button', { name: 'Topic doomed options' })).toBeNull(),
+      () => expect(screen.queryByRole('button', { name: 'Topic doomed options' })).toBeNull(),
       LIVE,
     );
     cleanup();
