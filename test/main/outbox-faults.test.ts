@@ -108,9 +108,15 @@ describe('exactly once through crashes', { timeout: 120_000 }, () => {
   it('in flight: killed before the server stored it, sent once after the restart', async () => {
     const topic = `in flight ${run}`;
     proxy.inject({ path: '/api/v1/messages', method: 'POST', action: { delayMs: 60_000 } });
+    // This test's own send: the log keeps the earlier tests' POSTs, and waiting on those killed the
+    // app before its request left, so the restarted app's send was the one held (60 s) and it
+    // waited out its 30 s client timeout instead of the crash being in flight.
+    const logged = proxy.log.length;
     app!.send('f-1', toChannel(topic, 'hello'));
     await app!.waitFor((f) => f.op === 'outbox' && f.entries?.length === 1);
-    await eventually(() => (proxy.log.includes('POST /api/v1/messages') ? true : undefined));
+    await eventually(() =>
+      proxy.log.slice(logged).includes('POST /api/v1/messages') ? true : undefined,
+    );
     await app!.kill();
     await restartAndDrain();
     await eventually(async () => ((await stored(topic, 'hello')) === 1 ? true : undefined));
