@@ -238,3 +238,24 @@ const OPTIONS: sanitizeHtml.IOptions = {
 export function sanitizeFirstScreen(html: string): string {
   return sanitizeHtml(html, OPTIONS);
 }
+
+/**
+ * `html` (cleaned as sanitizeFirstScreen cleans it) with each time the chat labels
+ * (data-first-screen-time, marked by the capture: renderer/lib/first-screen-times.ts) moved by
+ * `shiftSeconds`: a first launch's realm moves the demo's dates by the time since the build seeded it,
+ * and the build's copy of the demo moves with them. Times inside messages (a `<time>` the sender
+ * wrote) are not marked, and stay as the message says them.
+ */
+export function shiftFirstScreenTimes(html: string, shiftSeconds: number): string {
+  return sanitizeHtml(html, {
+    ...OPTIONS,
+    transformTags: {
+      time: (tagName, attribs) => {
+        const at = Date.parse(attribs.datetime ?? '');
+        if (!('data-first-screen-time' in attribs) || Number.isNaN(at)) return { tagName, attribs };
+        const moved = new Date(at + shiftSeconds * 1000).toISOString();
+        return { tagName, attribs: { ...attribs, datetime: moved } };
+      },
+    },
+  });
+}
