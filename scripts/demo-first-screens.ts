@@ -4,7 +4,7 @@
 // opened in headless Chromium (found as the tests find it: test/support/chromium.ts) for each view a
 // first launch opens, at the window the start-up bench opens, and once the live app shows the view
 // connected, the page is told it is hidden: the app's own capture (features/first-screen/capture.ts)
-// hands main its copy, main's store cleans and seals it, and it is read back from that store. Its
+// hands main its copy, main's store cleans and seals it, and it is read back from that store, clean. Its
 // times are moved back to the template's own (the launch's copy had moved them to its day), so a
 // first launch's main moves them by exactly the shift it moves the seed by. Without Chromium the
 // build says so in one line and keeps a note instead, so the next build does not try again until

@@ -4,7 +4,7 @@
 // DATA/accounts/<id>/first-screen.json beside the cache, and kept in memory. It follows the cache:
 // none without a cache key or with --no-cache, and gone when the account is signed out or removed
 // or its offline copy is cleared. Only the active account's screen is ever handed out. A first
-// launch's demo account starts with the screens the build made of the demo (seed(): one a view).
+// launch's demo account starts with the screens the build made of the demo (seedFromBuild).
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MethodHandlers } from '../../shared/ipc/contract';
@@ -88,12 +88,15 @@ export class FirstScreenStore {
   }
 
   /**
-   * Gives a new account the screens the build made of the demo organization (a first launch from
-   * the build's seed: electron/cache/account-seed.ts), cleaned here like any copy and their times
-   * moved by the realm copy's `shiftSeconds`, each for its own launches. The page's own copy
-   * replaces them once it takes one (save). Whether any was kept.
+   * Gives a new account the screens the build made of the demo (a first launch from the build's
+   * seed: electron/cache/account-seed.ts), their marked times moved by the realm copy's
+   * `shiftSeconds`, each for its own launches, sealed like any copy. They are not cleaned again:
+   * the build took them from this store, which cleaned them then (scripts/demo-first-screens.ts),
+   * and they sit in the build's own output beside the code that runs; cleaning them again was about
+   * 110 ms of a cold main's CPU on a first launch's path. The page's own copy replaces them once it
+   * takes one (save). Whether any was kept.
    */
-  seed(accountId: string, screens: KeptFirstScreen[], shiftSeconds: number): boolean {
+  seedFromBuild(accountId: string, screens: KeptFirstScreen[], shiftSeconds: number): boolean {
     const cipher = this.keepsFor(accountId);
     if (!cipher) return false;
     const kept: KeptFirstScreen[] = [];
