@@ -1,3 +1,4 @@
+import { build as esbuild } from 'esbuild';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
@@ -6,7 +7,7 @@ import { EARLY_SCRIPT_ATTRIBUTE } from './electron/host/csp.ts';
 
 const ENTRY = fileURLToPath(new URL('./renderer/shell/main.tsx', import.meta.url));
 const PAGE = fileURLToPath(new URL('./renderer/index.html', import.meta.url));
-/** The page's early script (the first screen): an entry of its own, importing nothing. */
+/** The page's early script (the first screen): bundled on its own, with the one module it imports. */
 const EARLY = fileURLToPath(new URL('./renderer/first-screen.ts', import.meta.url));
 
 interface ModuleGraph {
@@ -36,22 +37,20 @@ function entryGraph(graph: ModuleGraph): Set<string> {
  * Puts the early script first in the page's <head>, its built text inline as a classic script in a
  * function of its own: it runs the moment the parser reaches it, and asks for the first screen
  * while the page's other files are still on their way (as a file of its own it ran only once
- * fetched, after the stylesheet; an inline module runs only after the parse). Its chunk is not
- * written out. The CSP lets exactly this text run, by its hash (electron/host/csp.ts,
- * earlyScriptHashes, which finds it by EARLY_SCRIPT_ATTRIBUTE). Under the dev server there is no
- * bundle: it stays a module file.
+ * fetched, after the stylesheet; an inline module runs only after the parse). It is bundled apart
+ * from the app (esbuild, one function with what it imports: lib/first-screen-times.ts and
+ * lib/format.ts), since as an entry of the app's build a module it shares with the app went into a
+ * chunk of its own, which an inline classic script cannot import. The CSP lets exactly this text
+ * run, by its hash (electron/host/csp.ts, earlyScriptHashes, which finds it by
+ * EARLY_SCRIPT_ATTRIBUTE). Under the dev server there is no bundle: it stays a module file.
  */
 function earlyScript(): Plugin {
   return {
     name: 'tributary-first-screen',
     transformIndexHtml: {
       order: 'post',
-      handler(_html, context) {
-        const bundle = context.bundle;
-        const chunk = Object.values(bundle ?? {}).find(
-          (file) => file.type === 'chunk' && file.isEntry && file.facadeModuleId === EARLY,
-        );
-        if (!bundle || chunk?.type !== 'chunk') {
+      async handler(_html, context) {
+        if (!context.bundle) {
           return [
             {
               tag: 'script',
@@ -60,14 +59,21 @@ function earlyScript(): Plugin {
             },
           ];
         }
-        const code = chunk.code.replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '');
+        const built = await esbuild({
+          entryPoints: [EARLY],
+          bundle: true,
+          write: false,
+          format: 'esm',
+          minify: !process.env.TRIBUTARY_NO_MINIFY,
+          target: 'es2022',
+          legalComments: 'none',
+          logLevel: 'warning',
+        });
+        const code = built.outputFiles[0]!.text.trim();
         // A classic script: no module syntax may be left in it, nor anything that ends the element.
         if (/<\/script|<!--|\bimport\b|\bexport\b/i.test(code)) {
           throw new Error('the early script cannot be put inline');
         }
-        delete bundle[chunk.fileName];
-        if (chunk.sourcemapFileName) delete bundle[chunk.sourcemapFileName];
-        else delete bundle[`${chunk.fileName}.map`];
         return [
           {
             tag: 'script',
@@ -95,7 +101,7 @@ export default defineConfig(() => {
       // TRIBUTARY_NO_MINIFY=1: readable function names in CPU profiles (bench/large-org).
       minify: process.env.TRIBUTARY_NO_MINIFY ? false : undefined,
       rolldownOptions: {
-        input: { index: PAGE, 'first-screen': EARLY },
+        input: { index: PAGE },
         output: {
           codeSplitting: {
             groups: [

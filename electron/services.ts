@@ -634,6 +634,13 @@ export class MainServices {
     const cache = opened ? opened.cache : this.openCache(record);
     const seeded = !!seed && !!cache && fillCacheFromSeed(cache, record.id, seed);
     if (seeded) logTiming('cache-seeded');
+    // The build's screens of the demo: the page's early script shows one before the app runs.
+    const screens = seeded ? seed.firstScreens : undefined;
+    if (
+      screens &&
+      this.firstScreens.seedFromBuild(record.id, screens.screens, screens.shiftSeconds)
+    )
+      logTiming('first-screen-seeded');
     const session = new AccountSession({
       record,
       apiKey,

@@ -2,9 +2,12 @@
 // app's own script (far larger) still loads and renders. Main keeps that screen, cleaned and sealed
 // (electron/first-screen); here it is asked for with the launch's view (the URL fragment's view=,
 // as renderer/store/ui-store.ts reads it) and put in an inert overlay over #root, which the app
-// removes once its own screen is painted (lib/first-screen-handoff.ts). It imports nothing: the build
-// puts its text inline, first in the page's <head> (vite.config.ts), so it asks as soon as the page is
-// parsed, while the stylesheet and the app's script are still on their way; any failure shows nothing.
+// removes once its own screen is painted (lib/first-screen-handoff.ts). Its times are labelled again
+// as of now with the app's own functions (lib/first-screen-times.ts, the one module it bundles). The
+// build puts its text inline, first in the page's <head> (vite.config.ts), so it asks as soon as the
+// page is parsed, while the stylesheet and the app's script are still on their way; any failure
+// shows nothing.
+import { relabelFirstScreenTimes } from './lib/first-screen-times';
 
 /** The layout's breakpoints (shell/layout.ts, styles/app.css): a screen shows only in its own band. */
 const BREAKPOINTS = [770, 1024, 1200];
@@ -75,7 +78,12 @@ function show(screen: KeptScreen): void {
   // The app painted its own screen first (its script was cached), or the window is another width.
   if (html.dataset.firstScreen || band(screen.width) !== band(innerWidth)) return;
   html.dataset.firstScreen = 'shown';
-  for (const [name, value] of Object.entries(screen.theme)) {
+  const theme = { ...screen.theme };
+  // An automatic scheme follows the system as it is now, as the app will (lib/theme.ts): a copy
+  // taken in a light window (or by the build's headless browser) is not shown light in a dark one.
+  if (theme['data-color-scheme'] === 'automatic')
+    theme['data-theme'] = matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  for (const [name, value] of Object.entries(theme)) {
     if (name.startsWith('--')) {
       if (!html.style.getPropertyValue(name)) html.style.setProperty(name, value);
     } else if (!html.hasAttribute(name)) html.setAttribute(name, value);
@@ -90,6 +98,7 @@ function show(screen: KeptScreen): void {
   // Parsed in a template, whose document loads nothing, so each picture is decided on first.
   const template = document.createElement('template');
   template.innerHTML = screen.html;
+  relabelFirstScreenTimes(template.content, Date.now());
   // The desktop app's app:// protocol needs no cookie: its pictures load as they are.
   if (location.protocol !== 'app:') {
     for (const image of template.content.querySelectorAll('img')) holdRealmPicture(image);
@@ -111,6 +120,3 @@ fetchScreen().then(
   (screen) => screen && show(screen),
   () => undefined,
 );
-
-// A module (its names stay its own), though it exports nothing.
-export {};

@@ -15,6 +15,7 @@ import {
   REALM_PROCESS_INPUTS,
 } from '../server/process/supervisor';
 import { madeByItsBundle } from '../server/seed/template-stamp';
+import { demoFirstScreensFresh } from './demo-first-screens';
 import { newestMtime } from './newest-mtime.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -160,12 +161,15 @@ export async function buildAll({ force = false } = {}): Promise<void> {
   };
   // The demo realm a first launch copies (server/seed/template.ts), made by the bundle as it is.
   const demoTemplateStale = () => force || !madeByItsBundle(demoTemplate);
+  // A first launch's first screens, made of the template and the page (demo-first-screens.ts).
+  const demoScreensStale = () => force || !demoFirstScreensFresh(root, demoTemplate.dir);
   const anyStale = () =>
     rendererStale() ||
     electronEntries.some(([, out]) => electronStale(out)) ||
     startStale() ||
     realmProcessStale() ||
-    demoTemplateStale();
+    demoTemplateStale() ||
+    demoScreensStale();
   if (!anyStale()) return;
 
   await withBuildLock(async () => {
@@ -230,8 +234,15 @@ export async function buildAll({ force = false } = {}): Promise<void> {
           'electron',
           'tsx',
           'tus-js-client',
+          // Only a build that makes the demo's first screens drives Chromium with it.
+          'playwright-core',
         ],
       });
+    }
+    // Last: it runs the app as built (the start bundle, the page, the template).
+    if (demoScreensStale()) {
+      const { makeDemoFirstScreens } = await import('./demo-first-screens');
+      await makeDemoFirstScreens(root, demoTemplate.dir);
     }
   });
 }

@@ -115,9 +115,9 @@ async function main(): Promise<void> {
     );
   }
 
+  const noAccount = new AccountStore(options.dataDir).list().length === 0;
   const needsLocalRealm =
-    new AccountStore(options.dataDir).list().length === 0 ||
-    existsSync(join(options.dataDir, 'local-realm', 'realm.sqlite3'));
+    noAccount || existsSync(join(options.dataDir, 'local-realm', 'realm.sqlite3'));
 
   const electron = options.browser ? { reason: '--browser was given' } : findElectron();
   if ('path' in electron) {
@@ -140,6 +140,12 @@ async function main(): Promise<void> {
     return;
   }
 
+  // A first launch signs in from the build's seed just after the host takes the socket over; a
+  // page that asks for its first screen sooner is answered once it has (the build's screens).
+  let signedInFromPlan = () => {};
+  const firstScreenAfter = noAccount
+    ? new Promise<void>((resolve) => (signedInFromPlan = resolve))
+    : undefined;
   // Forked first: the server's process starts while this one brings up the host.
   const realm = needsLocalRealm
     ? new LocalRealm({
@@ -186,6 +192,7 @@ async function main(): Promise<void> {
     openExternal: (url) => openInBrowser(url),
     localRealm: realm ?? undefined,
     startSessionsAfterUrl: true,
+    firstScreenAfter,
     beforeServicesStart: async (services) =>
       realm?.settle(
         services.accounts,
@@ -215,6 +222,8 @@ async function main(): Promise<void> {
     }
     void realm.signInWhenRunning(host.services);
   }
+  // Signed in from the plan by now, if at all (signInWhenRunning adds that account at once).
+  signedInFromPlan();
   for (const path of options.manifests) host.services.requestOpenManifest(path);
   for (const link of options.links) {
     if (!host.services.shell.requestOpenLink(link)) console.warn(`Not a Tributary link: ${link}`);

@@ -7,6 +7,8 @@
 // (the bots' keys are taken out at build, and the owner's is the copy's own, never the template's).
 import type { GetMessagesResponse } from './api/endpoints';
 import type { Message, RegisterResponse } from './api/types';
+import type { FirstScreen } from './ipc/first-screen';
+import type { FirstScreenLaunchKey } from './ipc/first-screen-view';
 import type { NarrowTerm } from './narrow';
 
 /** The seed's file, in the template's folder. */
@@ -16,6 +18,24 @@ export const ACCOUNT_SEED_FILE = 'account-seed.json';
  * where the seed is, the template's stamp, and the shift it moved the dates by. Main reads it once.
  */
 export const DEMO_SEED_NOTE_FILE = 'demo-seed.json';
+
+/**
+ * The first screens the build made of the demo (scripts/demo-first-screens.ts): the real app, run
+ * against a copy of the template, captured by its own capture path, one a view a first launch
+ * opens. Kept beside the template; main gives them to a first launch's demo account with its seed.
+ */
+export const DEMO_FIRST_SCREENS_FILE = 'first-screens.json';
+
+export interface DemoFirstScreens {
+  /** The template they were made of: used only with a realm copied from that one. */
+  stamp: SeedStamp;
+  /** The build's page (dist/renderer/index.html) they were made with, by size and time. */
+  renderer: { size: number; mtimeMs: number };
+  /** Each for the launches its keys name; empty when none could be made (said why). */
+  screens: Array<{ keys: FirstScreenLaunchKey[]; screen: FirstScreen }>;
+  /** Why there are none (no Chromium, …). */
+  skipped?: string;
+}
 
 /** A page as the renderer first asks it (renderer/features/messages/first-page.ts). */
 export interface SeedPageRequest {
@@ -48,6 +68,12 @@ export interface AccountSeed {
   email: string;
   register: RegisterResponse;
   pages: Array<{ narrow: NarrowTerm[]; request: SeedPageRequest; page: GetMessagesResponse }>;
+  /**
+   * The build's first screens of the demo and the shift their times move by, as the seed's did
+   * (main adds them when it reads the seed: electron/cache/account-seed.ts, and moves them as it
+   * keeps them); none in the file the build keeps.
+   */
+  firstScreens?: { screens: DemoFirstScreens['screens']; shiftSeconds: number };
 }
 
 export interface DemoSeedNote {

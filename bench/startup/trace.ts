@@ -10,9 +10,10 @@
 // - the launcher's and the realm process's moments (TRIBUTARY_TIMING=1, set here): the realm's fork,
 //   its bundle loaded, its seed, its listen, main's addAccount steps and first register, on the
 //   page's clock (negative: before navigation), which is where a first launch's time goes;
-// A returning launch shows the first screen (the first launch's, kept by main: renderer/first-screen.ts)
-// before the app's own first message: both are reported, after navigation. Each page stays open until
-// main has kept its screen for the next launch.
+// A launch shows a first screen (a returning one the launch before's, kept by main; a first one the
+// build's of the demo: renderer/first-screen.ts, docs/first-screen.md) before the app's own first
+// message: both are reported, after navigation. Each page stays open until main has kept its own
+// screen for the next launch.
 // Prints a summary and writes bench/.out/startup-trace.json.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -79,7 +80,6 @@ interface PageTrace extends BridgeTrace {
 async function traceLaunch(browser: Browser, dataDir: string, label: string): Promise<PageTrace> {
   let cdp!: CDPSession;
   let frames!: RecordedFrames;
-  const started = Date.now();
   const timed = await timeLaunch(
     browser,
     dataDir,
@@ -133,7 +133,8 @@ async function traceLaunch(browser: Browser, dataDir: string, label: string): Pr
         mkdirSync(PROFILE_DIR, { recursive: true });
         writeFileSync(join(PROFILE_DIR, `startup-${label}.cpuprofile`), JSON.stringify(profile));
       }
-      await waitUntilScreenKept(dataDir, started);
+      // The page's own copy, not the one a first launch starts with (written at its sign-in).
+      await waitUntilScreenKept(dataDir, asked);
       return {
         ...inPage,
         navigationEpoch,

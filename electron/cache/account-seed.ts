@@ -2,15 +2,17 @@
 // template (shared/demo-seed.ts; docs/first-screen.md): its cache is filled with the owner's register
 // and first page, sealed with the new account's own key like anything the cache keeps, so the
 // session starts as a returning launch from the cache does and registers once the page has painted.
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import {
   ACCOUNT_SEED_FILE,
+  DEMO_FIRST_SCREENS_FILE,
   DEMO_SEED_NOTE_FILE,
   sameStamp,
   seedAtSite,
   shiftAccountSeed,
   type AccountSeed,
+  type DemoFirstScreens,
   type DemoSeedNote,
 } from '../../shared/demo-seed';
 import type { AccountCache } from './account-cache';
@@ -46,7 +48,11 @@ export function takeDemoSeed(
     if (seed.email !== owner.email) return null;
     if (owner.user_id !== undefined && seed.userId !== owner.user_id) return null;
     if (typeof note.shiftSeconds !== 'number') return null;
-    return seedAtSite(shiftAccountSeed(seed, note.shiftSeconds), site);
+    return withFirstScreens(
+      seedAtSite(shiftAccountSeed(seed, note.shiftSeconds), site),
+      dirname(note.seedFile),
+      note.shiftSeconds,
+    );
   } catch {
     return null; // gone or unreadable: the account registers as before
   }
@@ -71,9 +77,32 @@ export function demoSeedForPlan(
       readFileSync(join(template.dir, ACCOUNT_SEED_FILE), 'utf8'),
     ) as AccountSeed;
     if (!sameStamp(seed.stamp, stamp)) return null;
-    return seedAtSite(shiftAccountSeed(seed, plan.copyAt - stamp.seededAt), site);
+    const shift = plan.copyAt - stamp.seededAt;
+    return withFirstScreens(seedAtSite(shiftAccountSeed(seed, shift), site), template.dir, shift);
   } catch {
     return null;
+  }
+}
+
+/**
+ * The seed with the first screens the build made of the demo (scripts/demo-first-screens.ts) and
+ * the copy's shift their times move by, when they were made of this very template by the page this build
+ * serves (dist/renderer, two folders above the template's: server/process/fork-realm.mjs,
+ * DEMO_TEMPLATE_DIR); else the seed as it is, and the first launch shows no first screen.
+ */
+function withFirstScreens(seed: AccountSeed, templateDir: string, shift: number): AccountSeed {
+  try {
+    const made = JSON.parse(
+      readFileSync(join(templateDir, DEMO_FIRST_SCREENS_FILE), 'utf8'),
+    ) as DemoFirstScreens;
+    const page = statSync(join(templateDir, '..', '..', 'renderer', 'index.html'));
+    if (!sameStamp(made.stamp, seed.stamp)) return seed;
+    if (made.renderer?.size !== page.size || made.renderer.mtimeMs !== page.mtimeMs) return seed;
+    return made.screens.length
+      ? { ...seed, firstScreens: { screens: made.screens, shiftSeconds: shift } }
+      : seed;
+  } catch {
+    return seed; // none made (no Chromium at build) or unreadable: the seed alone
   }
 }
 

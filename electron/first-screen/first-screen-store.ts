@@ -3,7 +3,8 @@
 // account's cache key (the same cipher as the cache: protected as the API key is) in
 // DATA/accounts/<id>/first-screen.json beside the cache, and kept in memory. It follows the cache:
 // none without a cache key or with --no-cache, and gone when the account is signed out or removed
-// or its offline copy is cleared. Only the active account's screen is ever handed out.
+// or its offline copy is cleared. Only the active account's screen is ever handed out. A first
+// launch's demo account starts with the screens the build made of the demo (seedFromBuild).
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MethodHandlers } from '../../shared/ipc/contract';
@@ -17,16 +18,20 @@ import type { Vault } from '../accounts/vault';
 import { CacheCipher } from '../cache/cache-cipher';
 import { readCacheKey } from '../cache/cache-service';
 import { writeJsonFile } from '../storage/json-file';
-import { sanitizeFirstScreen } from './sanitize-screen';
+import { sanitizeFirstScreen, shiftFirstScreenTimes } from './sanitize-screen';
 
-interface Kept {
+export interface KeptFirstScreen {
   keys: FirstScreenLaunchKey[];
   screen: FirstScreen;
 }
 
-/** On disk: the sealed JSON of a Kept, base64 (writeJsonFile: written to a temp file and renamed). */
+/**
+ * On disk: the sealed JSON of a KeptFirstScreen (version 1) or of a list of them, each for its own
+ * launches (version 2: the build's screens of a first launch), base64 (writeJsonFile: written to a
+ * temp file and renamed).
+ */
 interface SealedFile {
-  version: 1;
+  version: 1 | 2;
   sealed: string;
 }
 
@@ -54,8 +59,8 @@ export function firstScreenPath(dataDir: string, accountId: string): string {
 const sealContext = (accountId: string) => `first-screen:${accountId}`;
 
 export class FirstScreenStore {
-  /** Per account: its screen, or null when it has none (read once, then kept here). */
-  private readonly kept = new Map<string, Kept | null>();
+  /** Per account: its screens, or null when it has none (read once, then kept here). */
+  private readonly kept = new Map<string, KeptFirstScreen[] | null>();
   /** The markup of the last copy accepted per account, before cleaning: the same again is not redone. */
   private readonly lastOffered = new Map<string, string>();
 
@@ -66,25 +71,61 @@ export class FirstScreenStore {
    * not kept: not the active account, no cache, or nothing left once cleaned.
    */
   save(accountId: string, keys: FirstScreenLaunchKey[], screen: FirstScreen): boolean {
-    const { activeAccountId, known, disabled } = this.options;
-    if (disabled || accountId !== activeAccountId() || !known(accountId)) return false;
+    const cipher = this.keepsFor(accountId);
+    if (!cipher) return false;
     const launches = this.launchKeys(accountId, keys, screen.view);
     if (launches.length === 0) return false;
-    const cipher = this.cipher(accountId);
-    if (!cipher) return false;
     const sameAsLast = this.lastOffered.get(accountId) === screen.html;
     const previous = this.read(accountId);
-    const html = sameAsLast && previous ? previous.screen.html : sanitizeFirstScreen(screen.html);
+    const html =
+      sameAsLast && previous?.length === 1
+        ? previous[0]!.screen.html
+        : sanitizeFirstScreen(screen.html);
     if (!html.trim()) return false;
-    const kept: Kept = { keys: launches, screen: { ...screen, html } };
+    this.write(accountId, cipher, [{ keys: launches, screen: { ...screen, html } }]);
+    this.lastOffered.set(accountId, screen.html);
+    return true;
+  }
+
+  /**
+   * Gives a new account the screens the build made of the demo (a first launch from the build's
+   * seed: electron/cache/account-seed.ts), their marked times moved by the realm copy's
+   * `shiftSeconds`, each for its own launches, sealed like any copy. They are not cleaned again:
+   * the build took them from this store, which cleaned them then (scripts/demo-first-screens.ts),
+   * and they sit in the build's own output beside the code that runs; cleaning them again was about
+   * 110 ms of a cold main's CPU on a first launch's path. The page's own copy replaces them once it
+   * takes one (save). Whether any was kept.
+   */
+  seedFromBuild(accountId: string, screens: KeptFirstScreen[], shiftSeconds: number): boolean {
+    const cipher = this.keepsFor(accountId);
+    if (!cipher) return false;
+    const kept: KeptFirstScreen[] = [];
+    for (const { keys, screen } of screens) {
+      const launches = this.launchKeys(accountId, keys, screen.view);
+      const html = shiftFirstScreenTimes(screen.html, shiftSeconds);
+      if (launches.length > 0 && html.trim())
+        kept.push({ keys: launches, screen: { ...screen, html } });
+    }
+    if (kept.length === 0) return false;
+    this.write(accountId, cipher, kept);
+    this.lastOffered.delete(accountId);
+    return true;
+  }
+
+  /** The cipher to seal the account's screen with, or null when it keeps none now. */
+  private keepsFor(accountId: string): CacheCipher | null {
+    const { activeAccountId, known, disabled } = this.options;
+    if (disabled || accountId !== activeAccountId() || !known(accountId)) return null;
+    return this.cipher(accountId);
+  }
+
+  private write(accountId: string, cipher: CacheCipher, kept: KeptFirstScreen[]): void {
     const file: SealedFile = {
-      version: 1,
+      version: 2,
       sealed: cipher.seal(JSON.stringify(kept), sealContext(accountId)).toString('base64'),
     };
     writeJsonFile(firstScreenPath(this.options.dataDir, accountId), file);
     this.kept.set(accountId, kept);
-    this.lastOffered.set(accountId, screen.html);
-    return true;
   }
 
   /**
@@ -109,8 +150,7 @@ export class FirstScreenStore {
   take(key: FirstScreenLaunchKey): FirstScreen | null {
     const accountId = this.options.activeAccountId();
     if (this.options.disabled || !accountId || !this.options.known(accountId)) return null;
-    const kept = this.read(accountId);
-    return kept?.keys.includes(key) ? kept.screen : null;
+    return this.read(accountId)?.find((kept) => kept.keys.includes(key))?.screen ?? null;
   }
 
   /** The account's screen goes, from memory and disk (signed out, removed, offline copy cleared). */
@@ -135,20 +175,22 @@ export class FirstScreenStore {
     return key ? new CacheCipher(key) : null;
   }
 
-  /** The account's screen, read and opened from disk the first time. */
-  private read(accountId: string): Kept | null {
+  /** The account's screens, read and opened from disk the first time. */
+  private read(accountId: string): KeptFirstScreen[] | null {
     const known = this.kept.get(accountId);
     if (known !== undefined) return known;
-    let kept: Kept | null = null;
+    let kept: KeptFirstScreen[] | null = null;
     const path = firstScreenPath(this.options.dataDir, accountId);
     if (existsSync(path)) {
       try {
         const file = JSON.parse(readFileSync(path, 'utf8')) as SealedFile;
         const cipher = this.cipher(accountId);
-        if (file.version === 1 && cipher)
-          kept = JSON.parse(
+        if ((file.version === 1 || file.version === 2) && cipher) {
+          const opened = JSON.parse(
             cipher.open(Buffer.from(file.sealed, 'base64'), sealContext(accountId)),
-          ) as Kept;
+          ) as KeptFirstScreen | KeptFirstScreen[];
+          kept = Array.isArray(opened) ? opened : [opened];
+        }
       } catch {
         // Torn, altered or sealed with a key since replaced: as if there were none.
         kept = null;

@@ -238,3 +238,22 @@ const OPTIONS: sanitizeHtml.IOptions = {
 export function sanitizeFirstScreen(html: string): string {
   return sanitizeHtml(html, OPTIONS);
 }
+
+/** A marked time in markup this module cleaned: its moment, then its mark (the capture adds it last). */
+const MARKED_TIME = /(<time\b[^>]*?\sdatetime=")([^"]*)("[^>]*?\sdata-first-screen-time=")/g;
+
+/**
+ * `html`, as sanitizeFirstScreen wrote it, with each time the chat labels (data-first-screen-time,
+ * marked by the capture: renderer/lib/first-screen-times.ts) moved by `shiftSeconds`: a first
+ * launch's realm moves the demo's dates by the time since the build seeded it, and the build's copy
+ * of the demo moves with them. Times inside messages (a `<time>` the sender wrote) are not marked,
+ * and stay as the message says them. Text, not a parse: the markup is already clean, and cleaning
+ * it again cost a first launch's main about 110 ms of CPU (cold) on the path to the page.
+ */
+export function shiftFirstScreenTimes(html: string, shiftSeconds: number): string {
+  return html.replace(MARKED_TIME, (whole, before: string, datetime: string, after: string) => {
+    const at = Date.parse(datetime);
+    if (Number.isNaN(at)) return whole;
+    return `${before}${new Date(at + shiftSeconds * 1000).toISOString()}${after}`;
+  });
+}

@@ -27,6 +27,12 @@ export function registerFirstScreenRoute(
     pageAsks: boolean;
     /** Called once the first answer has gone out. */
     onAnswered?: () => void;
+    /**
+     * Settles once the store holds what this launch's page may be given (a first launch's sign-in
+     * from the build's seed, which stores the build's screens: docs/first-screen.md): a page that
+     * asks sooner is answered then, or after WAIT_AT_MOST_MS, not with nothing at once.
+     */
+    after?: Promise<unknown>;
   },
 ): FirstScreenRoute {
   const route = { settled: !options.pageAsks };
@@ -46,11 +52,23 @@ export function registerFirstScreenRoute(
     }
     const key = firstScreenLaunchKey.safeParse((request.query as { key?: unknown }).key ?? '');
     if (!key.success) return reply.code(400).send('Bad launch key');
+    if (options.after) await atMost(options.after, WAIT_AT_MOST_MS);
     const screen = options.screens.take(key.data);
     if (!screen) return reply.code(204).send();
     return reply.type('application/json; charset=utf-8').send(JSON.stringify(screen));
   });
   return route;
+}
+
+/** A first launch signs in within milliseconds of the host taking the socket; never wait longer. */
+const WAIT_AT_MOST_MS = 2_000;
+
+function atMost(settles: Promise<unknown>, ms: number): Promise<unknown> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    settles.catch(() => undefined),
+    new Promise((resolve) => (timer = setTimeout(resolve, ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 function sameSecret(given: string | string[] | undefined, secret: string): boolean {

@@ -69,6 +69,11 @@ export interface BrowserHostOptions extends Omit<
    */
   beforeServicesStart?: (services: MainServices) => Promise<unknown>;
   /**
+   * Settles once a first launch has signed in from the build's seed (and so holds the build's
+   * first screens): the page's GET /first-screen waits for it (first-screen-route.ts).
+   */
+  firstScreenAfter?: Promise<unknown>;
+  /**
    * Start the accounts' sessions once the page has its script rather than before startBrowserHost
    * resolves: the launcher prints the URL first, serves the page and its first files, and only
    * then starts the sessions (each account's cache opened, its first register request, Node's
@@ -175,6 +180,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     screens: services.firstScreens,
     pageAsks: files.earlyScriptHashes.length > 0,
     onAnswered: () => allScriptsSent() && startSessionsForPage(),
+    after: options.firstScreenAfter,
   });
   if (files.hasIndex) {
     const serve = async (request: FastifyRequest, reply: FastifyReply, path: string) => {

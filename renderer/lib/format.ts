@@ -1,33 +1,30 @@
 // Formatting of times, names and counts for display.
 
 // Intl formatters are costly to create (toLocaleTimeString with options makes one per call), and a
-// message list formats a time per row: keep one per style.
-const timeFormat12 = new Intl.DateTimeFormat(undefined, {
-  hour: 'numeric',
-  minute: '2-digit',
-  hour12: true,
-});
-const timeFormat24 = new Intl.DateTimeFormat(undefined, {
-  hour: 'numeric',
-  minute: '2-digit',
-  hour12: false,
-});
-const dateFormat = new Intl.DateTimeFormat(undefined, {
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-});
+// message list formats a time per row: keep one per style, made at first use (the page's early
+// script, renderer/first-screen.ts, bundles this module and must not make them before it has asked
+// for the screen).
+const formats = new Map<string, Intl.DateTimeFormat>();
+const FORMAT_OPTIONS = {
+  time12: { hour: 'numeric', minute: '2-digit', hour12: true },
+  time24: { hour: 'numeric', minute: '2-digit', hour12: false },
+  date: { year: 'numeric', month: 'short', day: 'numeric' },
+  weekday: { weekday: 'long' },
+  monthDay: { month: 'short', day: 'numeric' },
+} satisfies Record<string, Intl.DateTimeFormatOptions>;
+function format(style: keyof typeof FORMAT_OPTIONS): Intl.DateTimeFormat {
+  let made = formats.get(style);
+  if (!made) formats.set(style, (made = new Intl.DateTimeFormat(undefined, FORMAT_OPTIONS[style])));
+  return made;
+}
 
 export function formatTime(unixSeconds: number, twentyFourHour = false): string {
-  return (twentyFourHour ? timeFormat24 : timeFormat12).format(unixSeconds * 1000);
+  return format(twentyFourHour ? 'time24' : 'time12').format(unixSeconds * 1000);
 }
 
 export function formatDate(unixSeconds: number): string {
-  return dateFormat.format(unixSeconds * 1000);
+  return format('date').format(unixSeconds * 1000);
 }
-
-const weekdayFormat = new Intl.DateTimeFormat(undefined, { weekday: 'long' });
-const monthDayFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
 
 /** The calendar day (in the local time zone) of a moment, as a day count: two moments are on the
  * same day when these are equal, and their difference is a number of calendar days. */
@@ -44,10 +41,29 @@ export function dayLabel(unixSeconds: number, nowMs: number = Date.now()): strin
   const age = localDay(nowMs / 1000) - localDay(unixSeconds);
   if (age === 0) return 'Today';
   if (age === 1) return 'Yesterday';
-  if (age > 1 && age < 7) return weekdayFormat.format(unixSeconds * 1000);
+  if (age > 1 && age < 7) return format('weekday').format(unixSeconds * 1000);
   if (new Date(unixSeconds * 1000).getFullYear() === new Date(nowMs).getFullYear())
-    return monthDayFormat.format(unixSeconds * 1000);
+    return format('monthDay').format(unixSeconds * 1000);
   return formatDate(unixSeconds);
+}
+
+/**
+ * When a conversation was last active, in the public web app's words: "Just now", "5 minutes
+ * ago", "3 hours ago", "Yesterday", then the date.
+ */
+export function lastActiveLabel(
+  timestamp: number,
+  nowMs: number,
+  dateLabel: (t: number) => string,
+) {
+  const seconds = Math.max(0, nowMs / 1000 - timestamp);
+  if (seconds < 60) return 'Just now';
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return minutes === 1 ? '1 minute ago' : `${minutes} minutes ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return hours === 1 ? '1 hour ago' : `${hours} hours ago`;
+  if (hours < 48) return 'Yesterday';
+  return dateLabel(timestamp);
 }
 
 export function formatDateTime(unixSeconds: number, twentyFourHour = false): string {

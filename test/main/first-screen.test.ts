@@ -281,6 +281,29 @@ describe('the host’s first-screen route and the main-side deletions', () => {
     return { folder, host, get, sessionRuns };
   }
 
+  it('answers a page that asks before a first launch has signed in once it has', async () => {
+    const folder = dataFolder(['acct-owner'], realm.url);
+    let signedIn = () => {};
+    const host = await startBrowserHost({
+      dataDir: folder.dataDir,
+      vault: folder.vault,
+      rendererDir: writeRenderer(folder.dataDir),
+      startSessionsAfterUrl: true,
+      firstScreenAfter: new Promise<void>((resolve) => (signedIn = resolve)),
+    });
+    hosts.push(host);
+    const asked = fetch(`http://127.0.0.1:${host.port}${FIRST_SCREEN_PATH}?key=`, {
+      headers: { [FIRST_SCREEN_SECRET_HEADER]: host.secret },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The sign-in stores the build's screens (MainServices.startSession), then says so.
+    expect(host.services.firstScreens.save('acct-owner', [''], SCREEN)).toBe(true);
+    signedIn();
+    const answer = await asked;
+    expect(answer.status).toBe(200);
+    expect(((await answer.json()) as FirstScreen).view).toBe('narrow:[]');
+  });
+
   it('answers this launch’s own pages only, before the sessions start, and holds them until then', async () => {
     const { host, get, sessionRuns } = await launch();
     const page = await get('/');

@@ -12,6 +12,7 @@ import {
 } from '../../../shared/ipc/first-screen-view';
 import type { Api } from '../../bridge/api';
 import { firstScreenShowing, firstScreenView } from '../../lib/first-screen-handoff';
+import { markFirstScreenTimes } from '../../lib/first-screen-times';
 import { selectActiveAccount, type ChatStore } from '../../store';
 import { homeRoute, uiStore, type Route } from '../../store/ui-store';
 import type { UserSettings } from '../../../shared/api/types';
@@ -49,8 +50,11 @@ export function launchKeys(
   return view === launchView(homeRoute(homeView)) ? [`view=${view}`, ''] : [`view=${view}`];
 }
 
-/** #root's markup as a next page may show it, or null when it is over the size cap. */
-export function copyOfScreen(root: HTMLElement): string | null {
+/**
+ * #root's markup as a next page may show it, or null when it is over the size cap. Its times are
+ * marked for the next page to label again at its own now (lib/first-screen-times.ts).
+ */
+export function copyOfScreen(root: HTMLElement, twentyFourHour = false): string | null {
   const copy = root.cloneNode(true) as HTMLElement;
   // Offsets first, element by element (clone and original list their elements in the same order).
   const live = root.querySelectorAll('*');
@@ -72,6 +76,7 @@ export function copyOfScreen(root: HTMLElement): string | null {
   });
   for (const input of copy.querySelectorAll('input')) input.removeAttribute('value');
   for (const area of copy.querySelectorAll('textarea')) area.textContent = '';
+  markFirstScreenTimes(copy, twentyFourHour);
   const html = copy.innerHTML;
   return html.length > FIRST_SCREEN_MAX_CHARS ? null : html;
 }
@@ -118,7 +123,7 @@ export function startFirstScreenCapture(api: Api, store: ChatStore): () => void 
     const account = selectActiveAccount(chat);
     if (!view || !accountId || !account || !showsChat(root, route)) return;
     const keys = launchKeys(route, account.settings.user.web_home_view);
-    const html = copyOfScreen(root);
+    const html = copyOfScreen(root, !!account.settings.user.twenty_four_hour_time);
     if (!html || html === lastSent) return;
     lastSent = html;
     lastAt = performance.now();

@@ -47,7 +47,10 @@ export function DateSeparator({ timestamp }: { timestamp: number }) {
   const label = dayLabel(timestamp);
   return (
     <div className="date-separator" role="separator" aria-label={label}>
-      <span aria-hidden="true">{label}</span>
+      {/* A time element: the first screen relabels it by its date (renderer/first-screen.ts). */}
+      <time aria-hidden="true" dateTime={new Date(timestamp * 1000).toISOString()}>
+        {label}
+      </time>
     </div>
   );
 }

@@ -285,21 +285,5 @@ export function sortRecent(
   return keyed.map((k) => k.row);
 }
 
-/**
- * When a conversation was last active, in the public web app's words: "Just now", "5 minutes
- * ago", "3 hours ago", "Yesterday", then the date.
- */
-export function lastActiveLabel(
-  timestamp: number,
-  nowMs: number,
-  dateLabel: (t: number) => string,
-) {
-  const seconds = Math.max(0, nowMs / 1000 - timestamp);
-  if (seconds < 60) return 'Just now';
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return minutes === 1 ? '1 minute ago' : `${minutes} minutes ago`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return hours === 1 ? '1 hour ago' : `${hours} hours ago`;
-  if (hours < 48) return 'Yesterday';
-  return dateLabel(timestamp);
-}
+// Also the first screen's (renderer/first-screen.ts), which bundles lib/format.ts alone.
+export { lastActiveLabel } from '../../lib/format';

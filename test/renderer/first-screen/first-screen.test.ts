@@ -2,6 +2,8 @@
 // records), which launches it is for, and the hand-over rule that removes the overlay.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { copyOfScreen, launchKeys } from '../../../renderer/features/first-screen/capture';
+import { relabelFirstScreenTimes } from '../../../renderer/lib/first-screen-times';
+import { dayLabel, formatTime, lastActiveLabel, formatDate } from '../../../renderer/lib/format';
 import { channelNarrow } from '../../../shared/narrow';
 
 describe('the copy of the screen', () => {
@@ -43,6 +45,45 @@ describe('the copy of the screen', () => {
     // A conversation: main adds the plain launch when it is the one it reopens.
     expect(launchKeys({ kind: 'narrow', narrow: channelNarrow(7) }, 'inbox')).toEqual([]);
     expect(launchKeys({ kind: 'settings' }, 'inbox')).toEqual([]);
+  });
+});
+
+describe("the copy's times", () => {
+  const at = (seconds: number) => new Date(seconds * 1000).toISOString();
+  /** A message row, a recipient bar, a date line and a Recent row, as the app draws them. */
+  function screenAt(t: number): HTMLElement {
+    const root = document.createElement('div');
+    root.innerHTML =
+      `<div class="message-row"><time class="recipient-date" datetime="${at(t)}">Today</time>` +
+      `<div class="date-separator"><time aria-hidden="true" datetime="${at(t)}">Today</time></div>` +
+      `<div class="sender-line"><button>Emma</button><time datetime="${at(t)}">9:00 AM</time></div>` +
+      // Written by the sender in a message: the message's words, not the app's label.
+      `<div class="content"><time datetime="${at(t)}">the sender's words</time></div></div>` +
+      `<span class="recent-time"><time datetime="${at(t)}">Just now</time></span>`;
+    return root;
+  }
+
+  it('are marked with how the app labels them, and labelled again as of the moment shown', () => {
+    const taken = Math.floor(Date.UTC(2026, 0, 5, 12) / 1000);
+    const html = copyOfScreen(screenAt(taken), true)!;
+    expect(html.match(/data-first-screen-time="day"/g)).toHaveLength(2);
+    expect(html).toContain('data-first-screen-time="time24"');
+    expect(html).toContain('data-first-screen-time="ago"');
+    expect(copyOfScreen(screenAt(taken), false)).toContain('data-first-screen-time="time12"');
+
+    const shown = document.createElement('template');
+    shown.innerHTML = html;
+    const now = (taken + 3 * 86_400 + 7_200) * 1000;
+    relabelFirstScreenTimes(shown.content, now);
+    const texts = [...shown.content.querySelectorAll('time')].map((t) => t.textContent);
+    expect(texts).toEqual([
+      dayLabel(taken, now),
+      dayLabel(taken, now),
+      formatTime(taken, true),
+      "the sender's words",
+      lastActiveLabel(taken, now, formatDate),
+    ]);
+    expect(texts[0]).not.toBe('Today');
   });
 });
 
