@@ -3,6 +3,7 @@
 // the server's seed; scripts/start.ts starts that server and passes its URL and file here.
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { demoOwner } from '../shared/demo-seed';
 import { takeDemoSeed } from './cache/account-seed';
 import type { MainServices } from './services';
 
@@ -25,7 +26,7 @@ export async function signInToLocalRealm(
 ): Promise<string | null> {
   if (!options.besideOthers && services.accounts.list().length > 0) return null;
   const file = JSON.parse(readFileSync(credentialsFile, 'utf8')) as DemoCredentials;
-  const owner = file.users.find((user) => user.role === 100 && !user.is_bot) ?? file.users[0];
+  const owner = demoOwner(file.users);
   if (!owner) throw new Error(`${credentialsFile} lists no users`);
   // A first launch's realm copied from the build's template: the account's cache starts from the
   // seed the build kept beside it (electron/cache/account-seed.ts). Not beside other accounts: that

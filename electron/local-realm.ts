@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { LocalRealmStatus } from '../shared/ipc/system';
 import { DEMO_TEMPLATE_DIR, RealmProcess, realmProcessEntry } from '../server/process/supervisor';
 import type { FirstRealmPlan } from '../server/process/fork-realm.mjs';
-import { DEMO_SEED_NOTE_FILE } from '../shared/demo-seed';
+import { DEMO_SEED_NOTE_FILE, demoOwner } from '../shared/demo-seed';
 import type { SeedKind } from '../server/config';
 import { AccountStore } from './accounts/account-store';
 import { readJsonFile, writeJsonFile } from './storage/json-file';
@@ -254,7 +254,7 @@ export class LocalRealm implements LocalRealmControl {
         users: Array<{ role: number; is_bot: boolean; api_key: string }>;
       }
     ).users;
-    const owner = users.find((user) => user.role === 100 && !user.is_bot) ?? users[0];
+    const owner = demoOwner(users);
     if (owner && owner.api_key !== this.options.firstRealm?.ownerKey) {
       await signInToLocalRealm(services, status.url, this.credentialsFile, { besideOthers: true });
     }

@@ -82,6 +82,13 @@ export interface DemoSeedNote {
   shiftSeconds: number;
 }
 
+/** The person a first launch of the demo signs in as: its owner, a human (the first user if none). */
+export function demoOwner<User extends { role: number; is_bot: boolean }>(
+  users: readonly User[],
+): User | undefined {
+  return users.find((user) => user.role === 100 && !user.is_bot) ?? users[0];
+}
+
 /** Whether two stamps name the same template (same schema, same seeding, same bundle). */
 export function sameStamp(a: SeedStamp, b: SeedStamp): boolean {
   return (

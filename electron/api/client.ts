@@ -3,6 +3,7 @@
 // credentials, enforces timeouts, retries idempotent requests with backoff, waits out 429s as the
 // server asks, and turns a 401 into one `onUnauthorized` signal rather than a retry storm.
 import type { Endpoint, ErrorEnvelope } from '../../shared/api/endpoints';
+import { paramEntries } from '../../shared/api/param-entries';
 import { toPublicRequest } from '../../shared/api/public-names';
 import { wireNarrow, type NarrowTerm } from '../../shared/narrow/narrow';
 import { ApiError } from './errors';
@@ -63,12 +64,7 @@ export function normalizeSite(site: string): string {
 
 /** Form and query encoding: strings as they are, everything else JSON-encoded (api-notes, conventions). */
 export function encodeParams(params: Record<string, unknown>): URLSearchParams {
-  const form = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) {
-    if (value === undefined) continue;
-    form.append(key, typeof value === 'string' ? value : JSON.stringify(value));
-  }
-  return form;
+  return new URLSearchParams(paramEntries(params));
 }
 
 /**

@@ -17,12 +17,14 @@ import { migrations } from '../db/migrations';
 import { generateApiKey } from '../http/auth';
 import { credentialsPath, type SeededCredential } from './credentials';
 import type { GetMessagesResponse } from '../../shared/api/endpoints';
+import { paramEntries } from '../../shared/api/param-entries';
 import { DEFAULT_REGISTER_PARAMS, messagesParams } from '../../shared/api/register-params';
 import type { RegisterResponse } from '../../shared/api/types';
 import {
   ACCOUNT_SEED_FILE,
   DEMO_SEED_NOTE_FILE,
   SEEDED_PAGES,
+  demoOwner,
   type AccountSeed,
   type DemoSeedNote,
 } from '../../shared/demo-seed';
@@ -99,10 +101,8 @@ async function askAsAFirstLaunchDoes(
   const owner = demoOwner(credentials.users)!;
   const authorization = `Basic ${Buffer.from(`${owner.email}:${owner.api_key}`).toString('base64')}`;
   const ask = <T>(path: string, params?: Record<string, unknown>, method = 'GET'): Promise<T> => {
-    const form = new URLSearchParams();
     // As main's client encodes them (electron/api/client.ts, encodeParams).
-    for (const [key, value] of Object.entries(params ?? {}))
-      form.append(key, typeof value === 'string' ? value : JSON.stringify(value));
+    const form = new URLSearchParams(paramEntries(params ?? {}));
     const query = method === 'GET' && params ? `?${form}` : '';
     return fetch(`${url}/api/v1${path}${query}`, {
       method,
@@ -216,11 +216,6 @@ function noteSeed(
   } catch {
     // The realm is copied either way: main signs in without a seed, as before there was one.
   }
-}
-
-/** The person a first launch signs in as (electron/bootstrap.ts picks the same one). */
-export function demoOwner(users: SeededCredential[]): SeededCredential | undefined {
-  return users.find((user) => user.role === 100 && !user.is_bot) ?? users[0];
 }
 
 /**

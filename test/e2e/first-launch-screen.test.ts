@@ -129,6 +129,12 @@ describe('a first npm start', () => {
       await release();
       await overlay.waitFor({ state: 'detached' });
       await page.getByTestId('message').first().waitFor();
+      // The live list renders its rows over a few frames: wait until it shows the copy's moments.
+      const sharedCount = async () => {
+        const shown = new Map(await timesIn(page, '#root'));
+        return copied.filter(([at]) => shown.has(at)).length;
+      };
+      await expect.poll(sharedCount, { timeout: 15_000 }).toBeGreaterThan(3);
       const live = new Map(await timesIn(page, '#root'));
       // The same moments (moved to this launch's day as the realm's were), in the same words.
       const shared = copied.filter(([at]) => live.has(at));

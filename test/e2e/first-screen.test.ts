@@ -2,7 +2,7 @@
 // folder, in a fresh browser profile, shows that screen before the app has even loaded its script
 // (held back here, so the moment is certain), then the app's own list replaces it; a launch that
 // opens another view gets none.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Page, Route } from 'playwright-core';
 import { appSession, realmClient } from './support/app';
@@ -119,6 +119,15 @@ describe('the first screen', () => {
     await openTopic(page, 'general', 'first screen');
     const picture = page.locator('[data-testid="message"] img[src*="pear.png"]').first();
     await expect.poll(() => picture.evaluate((i: HTMLImageElement) => i.naturalWidth)).toBe(64);
+    // Main keeps this screen (the picture loaded) before the page goes: a copy taken earlier, or a
+    // save still in flight when the page closed, would leave the next launch another screen.
+    const pictureShownAt = Date.now();
+    const keptFile = firstScreenPath(app.dataDir, app.accountId);
+    await expect
+      .poll(() => existsSync(keptFile) && statSync(keptFile).mtimeMs >= pictureShownAt, {
+        timeout: 20_000,
+      })
+      .toBe(true);
     await page.close();
 
     await app.stopHost();
@@ -143,8 +152,10 @@ describe('the first screen', () => {
     const kept = page.locator('#first-screen img').first();
     await kept.waitFor({ state: 'attached' });
     await expect
-      .poll(() =>
-        kept.evaluate((i: HTMLImageElement) => i.naturalWidth > 0 && i.style.visibility === ''),
+      .poll(
+        () =>
+          kept.evaluate((i: HTMLImageElement) => i.naturalWidth > 0 && i.style.visibility === ''),
+        { timeout: 15_000 },
       )
       .toBe(true);
     expect(await page.getByTestId('message').count()).toBe(0);

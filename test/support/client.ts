@@ -10,6 +10,7 @@
  * anything (malformed bodies, odd content types, custom Authorization headers).
  * Requests never throw on HTTP errors: assert on status and body.
  */
+import { paramEntries } from '../../shared/api/param-entries';
 
 export interface ApiResponse<T = Record<string, unknown>> {
   status: number;
@@ -28,12 +29,7 @@ export interface Credentials {
 export type Params = Record<string, unknown>;
 
 export function encodeParams(params: Params): URLSearchParams {
-  const form = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) {
-    if (value === undefined) continue;
-    form.append(key, typeof value === 'string' ? value : JSON.stringify(value));
-  }
-  return form;
+  return new URLSearchParams(paramEntries(params));
 }
 
 export class ApiClient {
