@@ -123,6 +123,7 @@ export class ApiRouter {
     // Fields every request has from its construction (one shape), instead of a WeakMap entry or
     // two per request on the path every poll takes.
     app.decorateRequest('earlyUser', null);
+    app.decorateRequest('refusedCredentials', null);
     app.decorateRequest('earlyUserStamp', 0);
     app.decorateRequest('handlerStarted', false);
   }
@@ -187,7 +188,8 @@ export class ApiRouter {
       // if a user row changed since, so a user deactivated while a large body arrived is refused.
       const early = request.earlyUser;
       if (early && request.earlyUserStamp === this.authenticator.stamp()) return early;
-      if (refusedCredentials.has(request)) throw refusedCredentials.get(request);
+      // Loose: the multipart scope was made before these fields were declared, so there they are undefined.
+      if (request.refusedCredentials != null) throw request.refusedCredentials;
       return this.authenticator.authenticate(request.headers.authorization);
     } catch (error) {
       if (this.rateLimiter && error instanceof ApiError) {
@@ -218,7 +220,7 @@ export class ApiRouter {
       user = this.authenticator.authenticate(request.headers.authorization);
     } catch (error) {
       // Answered by the handler, after the body, as before (a body error comes first).
-      refusedCredentials.set(request, error);
+      request.refusedCredentials = error;
       return null;
     }
     request.earlyUser = user;
@@ -367,13 +369,12 @@ export const MULTIPART_BODY = {
 // Typed as a string by Fastify; it sends a Buffer from a serializer as it is (reply.js, onSend).
 const bytesAsTheyAre = (payload: unknown) => payload as string;
 
-/** The error of credentials refused before the body was read (ApiRouter.refuseEarly). */
-const refusedCredentials = new WeakMap<FastifyRequest, unknown>();
-
 declare module 'fastify' {
   interface FastifyRequest {
     /** The caller as refuseEarly found them, before the body; null if it did not look. */
     earlyUser: AuthUser | null;
+    /** The error of credentials refuseEarly refused before the body was read; null if none. */
+    refusedCredentials: unknown;
     /** Authenticator.stamp() when earlyUser was found. */
     earlyUserStamp: number;
     /**
