@@ -135,6 +135,24 @@ function launcherInputTimes(): Map<string, number> {
   return new Map(times ?? []);
 }
 
+/**
+ * Vite takes the bundle's `process.env.NODE_ENV` from the environment when one is set, whatever the
+ * mode: a build started inside a test (Vitest sets NODE_ENV=test; a test calling buildAll() when
+ * sources changed) made React's development build, a third larger and twice the script time at
+ * start, and every later `npm start` and bench found it fresh and used it (docs/benchmarks.md,
+ * fifteenth pass). The renderer is always built for production.
+ */
+async function asProduction<T>(build: () => Promise<T>): Promise<T> {
+  const before = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    return await build();
+  } finally {
+    if (before === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = before;
+  }
+}
+
 export async function buildAll({ force = false } = {}): Promise<void> {
   const rendererOut = join(root, 'dist/renderer/index.html');
   const electronEntries: Array<[string, string]> = [
@@ -147,7 +165,8 @@ export async function buildAll({ force = false } = {}): Promise<void> {
     force ||
     isStale(
       rendererOut,
-      ['renderer', 'shared', 'vite.config.ts', 'scripts/vite-emoji-sprites.ts'],
+      // This file too: how the renderer is built is decided here as well (asProduction).
+      ['renderer', 'shared', 'vite.config.ts', 'scripts/vite-emoji-sprites.ts', 'scripts/build.ts'],
       seen,
     );
   const electronStale = (out: string) =>
@@ -178,7 +197,9 @@ export async function buildAll({ force = false } = {}): Promise<void> {
     // The bundlers are loaded only when something is stale: a warm start never pays for them.
     if (rendererStale()) {
       const { build: viteBuild } = await import('vite');
-      await viteBuild({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn' });
+      await asProduction(() =>
+        viteBuild({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn', mode: 'production' }),
+      );
     }
     const { build: esbuild } = await import('esbuild');
     for (const [entry, out] of electronEntries) {
