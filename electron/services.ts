@@ -78,6 +78,8 @@ export interface MainServicesOptions {
   syncOptions?: SessionOptions['syncOptions'];
   /** How long a cached account's first register waits for the page (session.ts; tests: 0). */
   cachedRegisterWaitMs?: number;
+  /** How long a first sign-in's people wait for the page's paint (session.ts; tests: 0). */
+  peopleWaitMs?: number;
   /** Per-account cap of meetings downloaded from messages (default 2 GiB). */
   meetingCapBytes?: number;
   /** The local realm server's process, when this launch runs one (local-realm.ts). */
@@ -660,6 +662,7 @@ export class MainServices {
       seeded,
       syncOptions: this.options.syncOptions,
       cachedRegisterWaitMs: this.options.cachedRegisterWaitMs,
+      peopleWaitMs: this.options.peopleWaitMs,
       onRegister: (register) => this.noteRegister(record.id, register),
     });
     this.sessions.set(record.id, session);

@@ -4,7 +4,13 @@
 // and until the server answers the renderer starts from the cached ones.
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { messagesParams } from '../../shared/api/register-params';
+import {
+  DEFAULT_REGISTER_PARAMS,
+  messagesParams,
+  PEOPLE_REGISTER_PARAMS,
+  PEOPLE_STATE_TYPE,
+  REGISTER_WITHOUT_PEOPLE_PARAMS,
+} from '../../shared/api/register-params';
 import { endpoints, type GetMessagesResponse } from '../../shared/api/endpoints';
 import type { RegisterResponse } from '../../shared/api/types';
 import type { ServerEvent, DraftsEvent } from '../../shared/api/events';
@@ -44,6 +50,12 @@ const DELIVERY_PAGE_MESSAGES = 200;
  * (snapshotShown) before it registers with the server anyway: no page, a hidden one, or an older page.
  */
 export const CACHED_REGISTER_WAIT_MS = 5_000;
+/**
+ * How long a first sign-in's people (fetchPeople) wait at most for the page to have painted the
+ * snapshot without them (snapshotShown): no page, or a hidden one. As long as a cached start's
+ * register waits, for the same reason.
+ */
+export const PEOPLE_WAIT_MS = CACHED_REGISTER_WAIT_MS;
 /** The page the renderer opens a conversation with (renderer/features/messages/useMessagePages). */
 const FIRST_PAGE = {
   anchor: 'first_unread',
@@ -78,6 +90,8 @@ export interface SessionOptions {
    * snapshot (snapshotShown); 0 registers at once. Default CACHED_REGISTER_WAIT_MS.
    */
   cachedRegisterWaitMs?: number;
+  /** Overrides PEOPLE_WAIT_MS (tests). */
+  peopleWaitMs?: number;
   /** Told each register's answer (main keeps the realm's name and feature level from it). */
   onRegister?: (register: RegisterResponse) => void;
 }
@@ -138,6 +152,21 @@ export class AccountSession {
    * page's first paint for the machine's cores, and land in the middle of it.
    */
   private registerWait: ReturnType<typeof setTimeout> | null = null;
+  /** The register in flight was asked without the people (registerParams). */
+  private askedWithoutPeople = false;
+  /**
+   * A snapshot without the people (a first sign-in) until they are fetched (fetchPeople): its
+   * queue, and that queue's `realm_user` events, held back from the page and the cache until the
+   * people they change are there. Null otherwise.
+   */
+  private peoplePending: {
+    queueId: string;
+    held: ServerEvent[];
+    /** The register's text as the server sent it (with the user's id), for the cache's snapshot. */
+    registerJson: string | undefined;
+  } | null = null;
+  /** Set while the people wait for the page to paint what came without them (snapshotShown). */
+  private peopleWait: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly options: SessionOptions) {
     const { record, push } = options;
@@ -210,6 +239,7 @@ export class AccountSession {
     if (this.hasSnapshot) this.backlog.push(...this.numbered(this.actions.shownEvents()));
     this.loop = new EventLoop({
       client: this.client,
+      registerParams: () => this.registerParams(),
       pollTimeoutMs: options.pollTimeoutMs,
       restartSpreadMs: options.restartSpreadMs ?? restartSpreadFor(record.site),
       onSnapshot: (queueId, register, json) => this.onSnapshot(queueId, register, json),
@@ -256,9 +286,11 @@ export class AccountSession {
 
   /**
    * The page has painted this account's snapshot (or the wait for it is over): a session started
-   * from the cache registers with the server now. Otherwise nothing to do.
+   * from the cache registers with the server now, and one whose snapshot came without the people
+   * asks for them. Otherwise nothing to do.
    */
   snapshotShown(): void {
+    this.askPeople();
     if (!this.registerWait) return;
     clearTimeout(this.registerWait);
     this.registerWait = null;
@@ -278,6 +310,8 @@ export class AccountSession {
   async stop(): Promise<void> {
     if (this.registerWait) clearTimeout(this.registerWait);
     this.registerWait = null;
+    if (this.peopleWait) clearTimeout(this.peopleWait);
+    this.peopleWait = null;
     this.presence?.stop();
     this.offline?.stop();
     this.outbox.dispose();
@@ -545,15 +579,43 @@ export class AccountSession {
     return this.snapshot?.register.realm_empty_topic_display_name ?? 'general chat';
   }
 
+  /**
+   * What the next register asks. With nothing to show yet (no snapshot, from the cache or the
+   * build's seed: a first sign-in), everything but the people: a large organization's people are
+   * most of its register (4.2 of 5.8 MB), which the server builds and main and the page move,
+   * parse and store before the first screen, which needs none of them. They are asked right after
+   * (fetchPeople). Only when the account's own id is known (stored at sign-in), since the register
+   * says it only with the people. Every later register (a lost queue, a resync) asks for it all.
+   */
+  private registerParams() {
+    this.askedWithoutPeople = !this.hasSnapshot && this.options.record.userId !== null;
+    return this.askedWithoutPeople ? REGISTER_WITHOUT_PEOPLE_PARAMS : DEFAULT_REGISTER_PARAMS;
+  }
+
   private onSnapshot(queueId: string, fullRegister: RegisterResponse, registerJson?: string): void {
+    const withoutPeople = this.askedWithoutPeople && this.options.record.userId !== null;
+    this.askedWithoutPeople = false;
+    if (withoutPeople) {
+      // The register says the user's own id only with the people; the account knows it.
+      fullRegister.user_id = this.options.record.userId!;
+      if (registerJson?.startsWith('{'))
+        registerJson = `{"user_id":${fullRegister.user_id},${registerJson.slice(1)}`;
+    }
     const register = registerWithoutBotKeys(fullRegister);
-    this.snapshot = { accountId: this.id, queueId, register };
+    if (this.peopleWait) clearTimeout(this.peopleWait);
+    this.peopleWait = null;
+    this.peoplePending = withoutPeople
+      ? { queueId, held: [], registerJson: register === fullRegister ? registerJson : undefined }
+      : null;
+    this.snapshot = withoutPeople
+      ? { accountId: this.id, queueId, register, peoplePending: true }
+      : { accountId: this.id, queueId, register };
     // The page and the cache get the snapshot's JSON made around the server's own text, when main
     // has it and it is the register as kept (no bot's key taken out): serializing a 10,000-user
     // organization's 5.8 MB again cost main 25-35 ms, once for the page and once for the cache.
     const json =
       registerJson !== undefined && register === fullRegister
-        ? `{"accountId":${JSON.stringify(this.id)},"queueId":${JSON.stringify(queueId)},"register":${registerJson}}`
+        ? `{"accountId":${JSON.stringify(this.id)},"queueId":${JSON.stringify(queueId)},${withoutPeople ? '"peoplePending":true,' : ''}"register":${registerJson}}`
         : undefined;
     this.noteMessageId(register.max_message_id);
     this.fromCache = false;
@@ -571,14 +633,103 @@ export class AccountSession {
     // Written to the cache a little later: for a large organization the write (serializing and
     // sealing megabytes) would otherwise hold up the page's first calls, which arrive while main
     // handles the register. The next events write it first (deliver), so the cache's order holds.
+    // One without the people is written once they are in it (fetchPeople): a returning launch
+    // starts from the cache, and must have people.
     if (this.cache) {
       this.cache.applyContext = applyContextOf(() => register);
-      this.deferWrite(() => this.saveSnapshot(snapshot, json));
+      if (!withoutPeople) this.deferWrite(() => this.saveSnapshot(snapshot, json));
     }
     this.lastEventId = register.last_event_id;
     // The new snapshot does not have what is still queued: show it again on top.
     this.deliverLocal(this.actions.shownEvents());
     this.options.onRegister?.(register);
+    // Asked once the page has painted without them: their register (a large organization's 4 MB,
+    // built by the server, then read and parsed here and in the page) would otherwise compete
+    // with that first paint for the machine's two cores, and land in its middle.
+    if (withoutPeople)
+      this.peopleWait = setTimeout(
+        () => this.askPeople(),
+        this.options.peopleWaitMs ?? PEOPLE_WAIT_MS,
+      );
+  }
+
+  /** Asks for the people a snapshot came without, if it still waits for them. */
+  private askPeople(): void {
+    if (!this.peopleWait || !this.peoplePending) return;
+    clearTimeout(this.peopleWait);
+    this.peopleWait = null;
+    void this.fetchPeople(this.peoplePending.queueId);
+  }
+
+  /**
+   * The people a first sign-in's register left out: a register of them alone, made after the
+   * account's queue exists, so a change to someone since is either in the list or among that
+   * queue's `realm_user` events, held meanwhile (deliver) and applied over the list in order: they
+   * are upserts and last-writer updates, so applying one the list already shows changes nothing.
+   * The page gets the people and those events (the `people` push); main's snapshot and the
+   * cache's get the people spliced in, with every event since the snapshot after it. A failure
+   * registers again (a full register: main has a snapshot now).
+   */
+  private async fetchPeople(queueId: string): Promise<void> {
+    let people: RegisterResponse;
+    let peopleJson: string | undefined;
+    try {
+      people = await this.client.call(endpoints.register, PEOPLE_REGISTER_PARAMS, {
+        retry: false,
+        onText: (text) => (peopleJson = text),
+      });
+    } catch (error) {
+      if (this.peoplePending?.queueId !== queueId || this.signedOut) return;
+      console.error(`Tributary: fetching ${this.id}'s people failed; registering again`, error);
+      this.loop.resync();
+      return;
+    }
+    if (people.queue_id) {
+      void this.client
+        .call(
+          endpoints.deleteQueue,
+          { queue_id: people.queue_id },
+          { timeoutMs: 2_000, retry: false },
+        )
+        .catch(() => undefined);
+    }
+    const pending = this.peoplePending;
+    const current = this.snapshot;
+    // Registered again meanwhile (a lost queue, a resync): that register had the people.
+    if (!pending || pending.queueId !== queueId || !current) return;
+    this.peoplePending = null;
+    // The people and the user's own fields (email, full_name, role...) join the register; where
+    // both have a key (queue_id, last_event_id, the server's version...) the account's own wins.
+    const register = { ...people, ...current.register } as RegisterResponse;
+    const snapshot: SnapshotMessage = { accountId: this.id, queueId, register };
+    this.snapshot = snapshot;
+    // The held events take their places among those delivered since, as the server numbered them.
+    if (pending.held.length > 0) {
+      this.backlog = [...this.backlog, ...pending.held].sort((a, b) => a.id - b.id);
+    }
+    const message = { accountId: this.id, queueId, people, events: pending.held };
+    const push = () => this.options.push('people', message);
+    if (peopleJson === undefined) push();
+    else {
+      const head = `{"accountId":${JSON.stringify(this.id)},"queueId":${JSON.stringify(queueId)}`;
+      withKnownJson(
+        message,
+        `${head},"people":${peopleJson},"events":${JSON.stringify(pending.held)}}`,
+        push,
+      );
+    }
+    if (!this.cache) return;
+    // The cache's snapshot as text: both answers' keys, the register's last, so that its own win
+    // where both have one (JSON.parse keeps the last of a repeated key), as in the object above.
+    const json =
+      peopleJson !== undefined && pending.registerJson !== undefined
+        ? `{"accountId":${JSON.stringify(this.id)},"queueId":${JSON.stringify(queueId)},"register":${peopleJson.slice(0, -1)},${pending.registerJson.slice(1)}}`
+        : undefined;
+    const since = this.backlog;
+    this.deferWrite(() => {
+      this.saveSnapshot(snapshot, json);
+      this.cache?.appendEvents(since);
+    });
   }
 
   private onEvents(queueId: string, fullEvents: ServerEvent[]): void {
@@ -653,9 +804,17 @@ export class AccountSession {
   }
 
   /** The session's one path for events, the server's or made here: backlog, renderer, cache. */
-  private deliver(queueId: string, events: ServerEvent[]): void {
+  private deliver(queueId: string, allEvents: ServerEvent[]): void {
     // Events after a snapshot or a page follow them in the cache too.
     this.writeDeferred();
+    const pending = this.peoplePending?.queueId === queueId ? this.peoplePending : null;
+    let events = allEvents;
+    if (pending) {
+      // Until the people are in (fetchPeople), changes to them wait with them.
+      events = allEvents.filter((event) => event.type !== PEOPLE_STATE_TYPE);
+      for (const event of allEvents) if (event.type === PEOPLE_STATE_TYPE) pending.held.push(event);
+      if (events.length === 0) return;
+    }
     for (const event of events) {
       this.backlog.push(event); // no spread: a batch may be huge
       if (event.id > this.lastEventId) this.lastEventId = event.id;
@@ -663,7 +822,8 @@ export class AccountSession {
         this.noteMessageId((event as { message: { id: number } }).message.id);
     }
     this.options.push('events', { accountId: this.id, queueId, events });
-    this.cache?.appendEvents(events);
+    // Without the people, the snapshot is not in the cache yet: these follow it there (fetchPeople).
+    if (!pending) this.cache?.appendEvents(events);
     for (const event of events) {
       if (event.type === 'drafts') this.drafts.applyEvent(event as DraftsEvent);
       if (

@@ -52,7 +52,8 @@ export interface EventLoopCallbacks {
 
 export interface EventLoopOptions extends EventLoopCallbacks {
   client: ApiClient;
-  registerParams?: RegisterParams;
+  /** What each register asks (a function: asked anew for each one). */
+  registerParams?: RegisterParams | (() => RegisterParams);
   /** Overrides the poll timeout derived from event_queue_longpoll_timeout_seconds (tests). */
   pollTimeoutMs?: number;
   random?: () => number;
@@ -194,8 +195,10 @@ export class EventLoop {
     this.registering = true;
     this.registerSentAt = (this.options.now ?? Date.now)();
     let json: string | undefined;
+    const asked = this.options.registerParams;
+    const params = typeof asked === 'function' ? asked() : (asked ?? DEFAULT_REGISTER_PARAMS);
     const register = await this.options.client
-      .call(endpoints.register, this.options.registerParams ?? DEFAULT_REGISTER_PARAMS, {
+      .call(endpoints.register, params, {
         signal,
         retry: false,
         waitOnRateLimit: false,

@@ -220,7 +220,7 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
         // The conversation the launch opens is known before the snapshot goes into the store: its
         // first page is asked for now, not after the store's work (15-100 ms for a small realm).
         askOpenConversation(accountId, generation);
-        chat().replaceSnapshot(accountId, snapshot.register);
+        chat().replaceSnapshot(accountId, snapshot.register, snapshot.peoplePending);
         chat().applyEventBatch(accountId, events);
         markOnce('tributary:snapshot-applied');
       }
@@ -289,11 +289,12 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
         askOpenConversation(m.accountId, nextGeneration(m.accountId), {
           homeView: m.register.user_settings?.web_home_view,
         });
-      chat().replaceSnapshot(m.accountId, m.register);
+      chat().replaceSnapshot(m.accountId, m.register, m.peoplePending);
       setFromCache(m.accountId, false);
       markOnce('tributary:snapshot-applied');
       tellShown(m.accountId);
     }),
+    api.on('people', (m) => chat().applyPeople(m)),
     api.on('events', (batch) => chat().applyEventBatch(batch.accountId, batch.events)),
     api.on('connection', (m) => setConnection(m.accountId, m.state)),
     api.on('uploadProgress', (p) =>

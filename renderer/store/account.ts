@@ -190,6 +190,8 @@ export function accountFromRegister(
   reg: RegisterResponse,
   now: number,
   previous?: AccountState,
+  /** The register left the people out; they come later (ChatState.applyPeople). */
+  peoplePending = false,
 ): AccountState {
   const settings = settingsFromRegister(reg);
   return {
@@ -202,7 +204,7 @@ export function accountFromRegister(
     narrows: emptyNarrows(),
     unreads: unreadsFromRegister(reg.unread_msgs, reg.user_id),
     channels: channelsFromRegister(reg),
-    users: usersFromRegister(reg),
+    users: usersFromRegister(reg, peoplePending),
     userGroups: userGroupsFrom(reg.realm_user_groups),
     drafts: draftsFrom(reg.drafts, previous ? new Map(previous.drafts.local) : undefined),
     scheduledMessages: scheduledMessagesFrom(reg.scheduled_messages),

@@ -20,8 +20,10 @@ import {
   type LocalEchoInput,
 } from './slices/outbox';
 import { pruneTyping } from './slices/typing';
+import { peopleArrived } from './slices/users';
 import { applyPresenceReport } from './slices/presence';
 import type { PresenceUpdate } from '../../shared/ipc/people';
+import type { PeopleMessage } from '../../shared/ipc/accounts';
 
 export interface ChatState {
   /** Each account's state, by account id (accounts are independent realms or identities). */
@@ -33,8 +35,16 @@ export interface ChatState {
    */
   readonly activeAccountId: string | null;
 
-  /** Replace an account's state from a register response (first start, or after a lost queue). */
-  replaceSnapshot(accountId: string, register: RegisterResponse): void;
+  /**
+   * Replace an account's state from a register response (first start, or after a lost queue).
+   * peoplePending: it left the people out, who come with applyPeople.
+   */
+  replaceSnapshot(accountId: string, register: RegisterResponse, peoplePending?: boolean): void;
+  /**
+   * The people a snapshot without them was waiting for, then the `realm_user` events main held
+   * until they came (already numbered below events applied since: applied here regardless).
+   */
+  applyPeople(message: PeopleMessage): void;
   /** Apply a batch of events from GET /events as one store update. */
   applyEventBatch(accountId: string, events: readonly ServerEvent[]): void;
   /** Add a history page (GET /messages) for a narrow; events keep it current afterwards. */
@@ -109,11 +119,21 @@ export function createChatStore(options: ChatStoreOptions = {}): ChatStore {
       accounts: {},
       activeAccountId: null,
 
-      replaceSnapshot(accountId, register) {
+      replaceSnapshot(accountId, register, peoplePending = false) {
         putAccount(
           accountId,
-          accountFromRegister(accountId, register, now(), get().accounts[accountId]),
+          accountFromRegister(accountId, register, now(), get().accounts[accountId], peoplePending),
         );
+      },
+
+      applyPeople({ accountId, queueId, people, events }) {
+        const account = get().accounts[accountId];
+        // For another snapshot than the one shown (a resync since brought the people with it).
+        if (!account?.users.loading || account.connection.queueId !== queueId) return;
+        withBatch(accountId, (b) => {
+          peopleArrived(b.ctx.users, people);
+          for (const event of events) b.apply(event);
+        });
       },
 
       applyEventBatch(accountId, events) {

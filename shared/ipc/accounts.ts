@@ -40,6 +40,20 @@ export interface SnapshotMessage {
   accountId: string;
   queueId: string;
   register: RegisterResponse;
+  /**
+   * The register left the people out (a first sign-in, electron/accounts/session.ts): they come
+   * with a `people` push; until then the page shows them as loading.
+   */
+  peoplePending?: boolean;
+}
+
+/** The people a first sign-in's register left out (SnapshotMessage.peoplePending), and what changed them since. */
+export interface PeopleMessage {
+  accountId: string;
+  queueId: string;
+  people: Pick<RegisterResponse, 'realm_users' | 'realm_non_active_users' | 'cross_realm_bots'>;
+  /** The queue's `realm_user` events held until now, in order, applied over the people. */
+  events: ServerEvent[];
 }
 
 /** Events from one poll response, in order, heartbeats left out. */
@@ -142,6 +156,7 @@ export const accountsMethods = {
 export const accountsPushes = {
   accounts: push<AccountsChanged>(),
   snapshot: push<SnapshotMessage>(),
+  people: push<PeopleMessage>(),
   events: push<EventBatch>(),
   connection: push<ConnectionMessage>(),
 } as const;

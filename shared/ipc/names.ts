@@ -152,6 +152,7 @@ export const METHOD_NAMES = [
 export const PUSH_NAMES = [
   'accounts',
   'snapshot',
+  'people',
   'events',
   'connection',
   'outbox',

@@ -113,6 +113,8 @@ describe('local cache', () => {
       auth: { kind: 'apiKey', email: emma.email, apiKey: emma.api_key },
     });
     await eventually(() => (main!.services.session(second.id).isOnline() ? true : undefined));
+    // Its first sign-in's people follow its snapshot: the cache keeps it once they are in.
+    await main.waitForPush('people', (p) => p.accountId === second.id);
     await main.services.handlers.switchAccount({ accountId: main.accountId });
     const before = {
       snapshots: main.pushesOf('snapshot').length,

@@ -36,8 +36,13 @@ export function dmIdsOf(narrow: Narrow): number[] | undefined {
   return undefined;
 }
 
+/** What a name shows while a first sign-in's people are still coming (UsersState.loading). */
+export const LOADING_NAME = '…';
+
 export function userName(account: AccountNames | undefined, userId: number): string {
-  return account?.users.users.get(userId)?.full_name ?? `User ${userId}`;
+  const name = account?.users.users.get(userId)?.full_name;
+  if (name !== undefined) return name;
+  return account?.users.loading ? LOADING_NAME : `User ${userId}`;
 }
 
 export function describeNarrow(narrow: Narrow, account: AccountNames | undefined): NarrowInfo {

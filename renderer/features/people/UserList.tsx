@@ -92,7 +92,11 @@ export function UserList() {
         {subscribers && channelName ? `In #${channelName}` : 'Everyone in the organization'}
       </p>
       <div className="user-list-scroll" ref={scrollRef}>
-        {rows.length === 0 ? <p className="user-list-empty">No matching people</p> : null}
+        {rows.length === 0 ? (
+          <p className="user-list-empty" role="status">
+            {names.users.loading ? 'Loading people…' : 'No matching people'}
+          </p>
+        ) : null}
         <ul style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((item) => {
             const row = rows[item.index];

@@ -15,10 +15,15 @@ export interface UsersState {
   readonly users: Map<number, User>;
   /** Lower-cased API email -> user id. */
   readonly idByEmail: Map<string, number>;
+  /**
+   * The snapshot came without the people (a first sign-in: electron/accounts/session.ts); they
+   * arrive with the `people` push (peopleArrived). Views say "loading" rather than "unknown".
+   */
+  readonly loading: boolean;
 }
 
 export function emptyUsers(): UsersState {
-  return { version: 0, users: new Map(), idByEmail: new Map() };
+  return { version: 0, users: new Map(), idByEmail: new Map(), loading: false };
 }
 
 function putUser(s: UsersState, user: User): void {
@@ -30,8 +35,11 @@ function putUser(s: UsersState, user: User): void {
   s.idByEmail.set(user.email.toLowerCase(), user.user_id);
 }
 
-export function usersFromRegister(reg: RegisterResponse): UsersState {
-  const s = emptyUsers();
+export function usersFromRegister(
+  reg: Pick<RegisterResponse, 'realm_users' | 'realm_non_active_users' | 'cross_realm_bots'>,
+  peoplePending = false,
+): UsersState {
+  const s = { ...emptyUsers(), loading: peoplePending };
   for (const u of reg.cross_realm_bots ?? []) putUser(s, normalizeUser(u, true));
   for (const u of reg.realm_non_active_users ?? []) putUser(s, normalizeUser(u, false));
   for (const u of reg.realm_users ?? []) putUser(s, normalizeUser(u, true));
@@ -106,6 +114,21 @@ export function applyPersonUpdate(user: User, person: RealmUserUpdatePerson): Us
     next.profile_data = data;
   }
   return next;
+}
+
+/**
+ * The people a snapshot without them was waiting for: the lists replace the (empty) ones. The
+ * `realm_user` events main held meanwhile are applied after this, by the caller (store.ts).
+ */
+export function peopleArrived(
+  d: SliceDraft<UsersState>,
+  people: Pick<RegisterResponse, 'realm_users' | 'realm_non_active_users' | 'cross_realm_bots'>,
+): void {
+  const fresh = usersFromRegister(people);
+  const w = d.write;
+  w.users = fresh.users;
+  w.idByEmail = fresh.idByEmail;
+  w.loading = false;
 }
 
 /** The event types handleUsersEvent reacts to (the dispatcher calls it for these only). */

@@ -81,6 +81,8 @@ export async function startMain(options: StartMainOptions): Promise<MainHarness>
       pollTimeoutMs: 5_000,
       // No page here to show a cached snapshot: a restart registers at once unless a test says.
       cachedRegisterWaitMs: 0,
+      // Nor to paint a first sign-in's snapshot: its people are asked for at once.
+      peopleWaitMs: 0,
       ...options,
       ...overrides,
       dataDir,
@@ -123,6 +125,10 @@ export async function startMain(options: StartMainOptions): Promise<MainHarness>
       }),
     async live() {
       const snapshot = await harness.waitForPush('snapshot');
+      // A first sign-in's people follow it; the cache keeps the snapshot once they are in.
+      if (snapshot.peoplePending) {
+        await harness.waitForPush('people', (p) => p.accountId === snapshot.accountId);
+      }
       const session = harness.services.session(harness.accountId);
       await eventually(() => (session.isOnline() ? true : undefined));
       return snapshot;

@@ -82,6 +82,8 @@ export const electronTransport: TransportFactory = async (options) => {
     appInfo: { runtime: 'electron', version: 'test', platform: process.platform },
     openExternal: () => undefined,
     pollTimeoutMs: 5_000,
+    // No page paints here: a first sign-in's people are asked for at once.
+    peopleWaitMs: 0,
     ...options,
   });
   const top: FakeFrame = { url: 'app://tributary/index.html', parent: null };
@@ -114,6 +116,8 @@ export const websocketTransport: TransportFactory = async (options) => {
     vault: new FileVault(dataDir),
     rendererDir: join(dataDir, 'no-renderer'),
     pollTimeoutMs: 5_000,
+    // No page paints here: a first sign-in's people are asked for at once.
+    peopleWaitMs: 0,
     ...options,
   });
   const origin = `http://127.0.0.1:${host.port}`;
