@@ -261,6 +261,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     bridge.handleUpgrade(request, socket, head);
     warmForSignIn();
   });
+  // Before the page asks for its first screen (after what waited for the host: the page itself).
+  setImmediate(() => services.firstScreens.readActive());
   // Secrets whose pages' sealed leftovers this launch opens (unsent-handover.ts).
   let secrets = [secret];
   if (options.resumeLastLaunch && options.dataDir) {
