@@ -30,6 +30,12 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
  * alternating two trees quickly (BENCH_APP=DIR launches another built tree: launch-process.ts).
  */
 const FIRST_ONLY = process.env.BENCH_FIRST_ONLY === '1';
+/**
+ * BENCH_RETURNING_ONLY=1: returning launches only (the reference, then the two returning cases,
+ * each run), all on one data folder and browser profile whose first launch is made once, untimed:
+ * more returning launches in the same minutes, for alternating two trees.
+ */
+const RETURNING_ONLY = process.env.BENCH_RETURNING_ONLY === '1';
 
 interface Launch {
   /** Process spawned -> "Tributary is running at URL" printed. */
@@ -97,7 +103,22 @@ async function main() {
   const floor: FloorLaunch[] = [];
   const dirs: string[] = [];
   try {
-    for (let i = 0; i < RUNS; i++) {
+    if (RETURNING_ONLY) {
+      const dir = mkdtempSync(join(os.tmpdir(), 'tributary-startup-'));
+      dirs.push(dir);
+      const kept = await browser.newContext();
+      try {
+        await launch(browser, dir, kept); // the first launch: not timed
+        for (let i = 0; i < RUNS; i++) {
+          floor.push(await timeFloorLaunch(browser));
+          returning.push(await launch(browser, dir));
+          sameBrowser.push(await launch(browser, dir, kept));
+        }
+      } finally {
+        await kept.close();
+      }
+    }
+    for (let i = 0; i < (RETURNING_ONLY ? 0 : RUNS); i++) {
       const dir = mkdtempSync(join(os.tmpdir(), 'tributary-startup-'));
       dirs.push(dir);
       floor.push(await timeFloorLaunch(browser));
@@ -173,7 +194,8 @@ async function main() {
       result.budgetMs.returning,
     ],
   ] as const;
-  for (const [name, data, budget] of FIRST_ONLY ? cases.slice(0, 1) : cases) {
+  const timed = FIRST_ONLY ? cases.slice(0, 1) : RETURNING_ONLY ? cases.slice(1) : cases;
+  for (const [name, data, budget] of timed) {
     const m = data.median;
     const firstScreen =
       m.firstScreenMs === null

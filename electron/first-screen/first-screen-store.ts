@@ -148,9 +148,27 @@ export class FirstScreenStore {
 
   /** The active account's screen for a launch with `key`, or null. */
   take(key: FirstScreenLaunchKey): FirstScreen | null {
+    const accountId = this.handedOutFor();
+    if (!accountId) return null;
+    return this.read(accountId)?.find((kept) => kept.keys.includes(key))?.screen ?? null;
+  }
+
+  /**
+   * Reads and opens the active account's screens now, so that a page's ask is answered from
+   * memory: the browser-mode host does it as it starts, while the browser still makes the page
+   * (a cold read, unseal and parse: a few ms of CPU, more of wall under load, that came between
+   * the page's ask and its answer).
+   */
+  readActive(): void {
+    const accountId = this.handedOutFor();
+    if (accountId) this.read(accountId);
+  }
+
+  /** The account whose screens are handed out: the active one, when it is known and kept. */
+  private handedOutFor(): string | null {
     const accountId = this.options.activeAccountId();
     if (this.options.disabled || !accountId || !this.options.known(accountId)) return null;
-    return this.read(accountId)?.find((kept) => kept.keys.includes(key))?.screen ?? null;
+    return accountId;
   }
 
   /** The account's screen goes, from memory and disk (signed out, removed, offline copy cleared). */

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { firstScreenLaunchKey } from '../../shared/ipc/first-screen';
 import { FIRST_SCREEN_PATH, FIRST_SCREEN_SECRET_HEADER } from '../../shared/ipc/wire';
 import type { FirstScreenStore } from '../first-screen/first-screen-store';
+import { logTiming } from '../timing';
 
 export interface FirstScreenRoute {
   /**
@@ -43,7 +44,11 @@ export function registerFirstScreenRoute(
     options.onAnswered?.();
   };
   app.get(FIRST_SCREEN_PATH, async (request, reply) => {
-    reply.raw.once('finish', answered);
+    logTiming('first-screen-asked');
+    reply.raw.once('finish', () => {
+      logTiming('first-screen-answered');
+      answered();
+    });
     reply.header('cache-control', 'no-store');
     const site = request.headers['sec-fetch-site'];
     if (site !== undefined && site !== 'same-origin') return reply.code(403).send('Forbidden');

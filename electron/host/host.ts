@@ -19,6 +19,7 @@ import { contentSecurityPolicy, SECURITY_HEADERS } from './csp';
 import { registerMeetingAudioRoute } from '../manifest-service';
 import { StaticFiles, type StaticFile } from './static-files';
 import { registerFirstScreenRoute } from './first-screen-route';
+import { logTiming } from '../timing';
 
 /**
  * With `startSessionsAfterUrl`, how long the sessions wait for a page at most: a launch nobody
@@ -187,6 +188,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       const answer = await files.answer(path, request.headers['if-none-match']);
       if (answer.status === 404) return reply.code(404).type('text/plain').send('Not Found');
       const { file } = answer;
+      if (path === '/') reply.raw.once('finish', () => logTiming('page-sent'));
       // The browser parses and runs the page's scripts for a while after they arrive: time the
       // sessions' synchronous start can take without holding up the page's files. So once every
       // script the page names has gone (a 1 KB entry goes first, and its chunks after it would
@@ -253,11 +255,14 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     warmed = true;
     setImmediate(warmHttpClient);
   };
+  logTiming('host-ready');
   listener.handOver(handleRequest, (request, socket, head) => {
     startSessionsForPage();
     bridge.handleUpgrade(request, socket, head);
     warmForSignIn();
   });
+  // Before the page asks for its first screen (after what waited for the host: the page itself).
+  setImmediate(() => services.firstScreens.readActive());
   // Secrets whose pages' sealed leftovers this launch opens (unsent-handover.ts).
   let secrets = [secret];
   if (options.resumeLastLaunch && options.dataDir) {
@@ -269,6 +274,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const startSessions = () => {
     if (sessionsStarting) return;
     sessionsStarting = true;
+    logTiming('sessions-start');
     clearTimeout(withoutPage);
     // In turns: the page's files and its bridge handshake are answered between them.
     void services

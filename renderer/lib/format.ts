@@ -12,10 +12,24 @@ const FORMAT_OPTIONS = {
   weekday: { weekday: 'long' },
   monthDay: { month: 'short', day: 'numeric' },
 } satisfies Record<string, Intl.DateTimeFormatOptions>;
-function format(style: keyof typeof FORMAT_OPTIONS): Intl.DateTimeFormat {
+/** The app's formats of a moment (each one Intl.DateTimeFormat in the default locale). */
+export type TimeStyle = keyof typeof FORMAT_OPTIONS;
+function format(style: TimeStyle): Intl.DateTimeFormat {
   let made = formats.get(style);
   if (!made) formats.set(style, (made = new Intl.DateTimeFormat(undefined, FORMAT_OPTIONS[style])));
   return made;
+}
+
+/**
+ * How the app labels a moment: in words of its own ("Today", "5 minutes ago"), or as the moment in
+ * one of its formats. Apart so that a label can be decided without Intl: a page's first use of Intl
+ * loads the locale's data, a long task in a fresh page (the early script labels a kept copy's
+ * times with these and formats only what changed: lib/first-screen-times.ts).
+ */
+export type TimeLabel = { words: string } | { style: TimeStyle; unixSeconds: number };
+
+export function labelText(label: TimeLabel): string {
+  return 'words' in label ? label.words : format(label.style).format(label.unixSeconds * 1000);
 }
 
 export function formatTime(unixSeconds: number, twentyFourHour = false): string {
@@ -33,18 +47,35 @@ export function localDay(unixSeconds: number): number {
   return Date.UTC(d.getFullYear(), d.getMonth(), d.getDate()) / 86_400_000;
 }
 
+/** dayLabel's label, before any formatting. */
+export function dayLabelOf(unixSeconds: number, nowMs: number): TimeLabel {
+  const age = localDay(nowMs / 1000) - localDay(unixSeconds);
+  if (age === 0) return { words: 'Today' };
+  if (age === 1) return { words: 'Yesterday' };
+  if (age > 1 && age < 7) return { style: 'weekday', unixSeconds };
+  if (new Date(unixSeconds * 1000).getFullYear() === new Date(nowMs).getFullYear())
+    return { style: 'monthDay', unixSeconds };
+  return { style: 'date', unixSeconds };
+}
+
 /**
  * A message's day as the public app labels it in the list: "Today", "Yesterday", the weekday within
  * the last week, else the date (with the year when it is not this year's).
  */
 export function dayLabel(unixSeconds: number, nowMs: number = Date.now()): string {
-  const age = localDay(nowMs / 1000) - localDay(unixSeconds);
-  if (age === 0) return 'Today';
-  if (age === 1) return 'Yesterday';
-  if (age > 1 && age < 7) return format('weekday').format(unixSeconds * 1000);
-  if (new Date(unixSeconds * 1000).getFullYear() === new Date(nowMs).getFullYear())
-    return format('monthDay').format(unixSeconds * 1000);
-  return formatDate(unixSeconds);
+  return labelText(dayLabelOf(unixSeconds, nowMs));
+}
+
+/** lastActiveLabel's words, or null past two days (the date then). */
+export function lastActiveWords(timestamp: number, nowMs: number): string | null {
+  const seconds = Math.max(0, nowMs / 1000 - timestamp);
+  if (seconds < 60) return 'Just now';
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return minutes === 1 ? '1 minute ago' : `${minutes} minutes ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return hours === 1 ? '1 hour ago' : `${hours} hours ago`;
+  if (hours < 48) return 'Yesterday';
+  return null;
 }
 
 /**
@@ -56,14 +87,7 @@ export function lastActiveLabel(
   nowMs: number,
   dateLabel: (t: number) => string,
 ) {
-  const seconds = Math.max(0, nowMs / 1000 - timestamp);
-  if (seconds < 60) return 'Just now';
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return minutes === 1 ? '1 minute ago' : `${minutes} minutes ago`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return hours === 1 ? '1 hour ago' : `${hours} hours ago`;
-  if (hours < 48) return 'Yesterday';
-  return dateLabel(timestamp);
+  return lastActiveWords(timestamp, nowMs) ?? dateLabel(timestamp);
 }
 
 export function formatDateTime(unixSeconds: number, twentyFourHour = false): string {

@@ -304,6 +304,18 @@ describe('the host’s first-screen route and the main-side deletions', () => {
     expect(((await answer.json()) as FirstScreen).view).toBe('narrow:[]');
   });
 
+  it('has the kept screen open before the page asks: read as the host starts', async () => {
+    const { folder, get, host } = await launch();
+    await new Promise((resolve) => setImmediate(resolve));
+    // Gone from disk now: an answer can only come from what the host read as it started.
+    rmSync(firstScreenPath(folder.dataDir, 'acct-owner'));
+    const answer = await get(`${FIRST_SCREEN_PATH}?key=`, {
+      [FIRST_SCREEN_SECRET_HEADER]: host.secret,
+    });
+    expect(answer.status).toBe(200);
+    expect(((await answer.json()) as FirstScreen).html).toContain('a quince in the list');
+  });
+
   it('answers this launch’s own pages only, before the sessions start, and holds them until then', async () => {
     const { host, get, sessionRuns } = await launch();
     const page = await get('/');

@@ -85,6 +85,90 @@ describe("the copy's times", () => {
     ]);
     expect(texts[0]).not.toBe('Today');
   });
+
+  /** A screen as the app draws it at `nowMs`: each time with the app's own label then. */
+  function screenLabelledAt(t: number, nowMs: number): HTMLElement {
+    const root = document.createElement('div');
+    root.innerHTML =
+      `<div class="message-row"><time class="recipient-date" datetime="${at(t)}">${dayLabel(t, nowMs)}</time>` +
+      `<div class="sender-line"><button>Emma</button><time datetime="${at(t)}">${formatTime(t, true)}</time></div></div>` +
+      `<span class="recent-time"><time datetime="${at(t)}">${lastActiveLabel(t, nowMs, formatDate)}</time></span>`;
+    return root;
+  }
+
+  /** Counts the Intl date formatters made from now on (each a long task in a fresh page). */
+  function countFormatters(): { made: number } {
+    const Real = Intl.DateTimeFormat;
+    const count = { made: 0 };
+    vi.spyOn(Intl, 'DateTimeFormat').mockImplementation(function (
+      locales?: string | string[],
+      options?: Intl.DateTimeFormatOptions,
+    ) {
+      count.made += 1;
+      return new Real(locales, options);
+    } as typeof Intl.DateTimeFormat);
+    return count;
+  }
+
+  /** The early script's copy of the module: its own formatters, none made yet (a fresh page). */
+  async function freshTimes() {
+    vi.resetModules();
+    return import('../../../renderer/lib/first-screen-times');
+  }
+
+  describe('without Intl where the copy holds', () => {
+    const taken = Math.floor(Date.UTC(2026, 0, 5, 12) / 1000);
+    // Three days before: a weekday on the recipient bar and a date in Recent, both formats.
+    const sent = taken - 3 * 86_400;
+    beforeEach(() => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(taken * 1000);
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+      vi.restoreAllMocks();
+    });
+
+    it('keeps the texts the capture vouched for, and makes no formatter, shown the same day', async () => {
+      const html = copyOfScreen(screenLabelledAt(sent, taken * 1000), true)!;
+      expect(html.match(/data-first-screen-formatted=/g)).toHaveLength(3);
+      const times = await freshTimes();
+      const formatters = countFormatters();
+      const shown = document.createElement('template');
+      shown.innerHTML = html;
+      const now = (taken + 2 * 3_600) * 1000;
+      times.relabelFirstScreenTimes(shown.content, now);
+      expect(formatters.made).toBe(0);
+      expect([...shown.content.querySelectorAll('time')].map((t) => t.textContent)).toEqual([
+        dayLabel(sent, now),
+        formatTime(sent, true),
+        lastActiveLabel(sent, now, formatDate),
+      ]);
+    });
+
+    it('formats what changed: a day label that moved on, moments the copy moved', async () => {
+      const html = copyOfScreen(screenLabelledAt(taken - 3_600, taken * 1000), true)!;
+      const times = await freshTimes();
+      const formatters = countFormatters();
+      const shown = document.createElement('template');
+      // As main moves a first launch's copy (sanitize-screen.ts shiftFirstScreenTimes).
+      shown.innerHTML = html.replaceAll(at(taken - 3_600), at(sent + 1_800));
+      const now = (taken + 4 * 86_400) * 1000;
+      times.relabelFirstScreenTimes(shown.content, now);
+      expect(formatters.made).toBeGreaterThan(0);
+      expect([...shown.content.querySelectorAll('time')].map((t) => t.textContent)).toEqual([
+        dayLabel(sent + 1_800, now),
+        formatTime(sent + 1_800, true),
+        lastActiveLabel(sent + 1_800, now, formatDate),
+      ]);
+    });
+
+    it('vouches for no text the app drew before its moment changed format', () => {
+      // Drawn "Yesterday" before midnight; taken after it, when it is a weekday.
+      const root = screenLabelledAt(sent, (sent + 86_400) * 1000);
+      expect(copyOfScreen(root, true)).not.toMatch(/class="recipient-date"[^>]*formatted/);
+    });
+  });
 });
 
 describe('the hand-over', () => {
