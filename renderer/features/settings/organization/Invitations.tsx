@@ -22,8 +22,9 @@ const EXPIRY: ReadonlyArray<[number | null, string]> = [
   [null, 'Never expires'],
 ];
 
+// Short dates: six columns fit a Settings pane 800 px wide.
 const when = (seconds: number) =>
-  new Date(seconds * 1000).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  new Date(seconds * 1000).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
 
 type InviteRole = 100 | 200 | 300 | 400 | 600;
 
@@ -270,7 +271,6 @@ export function Invitations({ accountId }: { accountId: string }) {
 
   return (
     <div className="org-invitations">
-      <h3>Invite users to organization</h3>
       {ownServer ? (
         <p className="org-note">
           This server cannot send invitation emails: create an invitation link and share it (the
@@ -285,65 +285,69 @@ export function Invitations({ accountId }: { accountId: string }) {
       ) : null}
       {refusal ? <p role="alert">{refusal}</p> : null}
       {resent ? <p role="status">{resent}</p> : null}
-      <table className="org-table" aria-label="Invitations">
-        <thead>
-          <tr>
-            <th>Invited</th>
-            <th>Invited by</th>
-            <th>Invited at</th>
-            <th>Expires</th>
-            <th>Invited as</th>
-            <th>Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {invites.isError ? (
+      <div className="org-table-scroll">
+        <table className="org-table" aria-label="Invitations">
+          <thead>
             <tr>
-              {/* The alert inside the cell: a role on the <td> would take the cell's away. */}
-              <td colSpan={6}>
-                <span role="alert">{errorText(invites.error)}</span>
-              </td>
+              <th>Invited</th>
+              <th>Invited by</th>
+              <th>Invited at</th>
+              <th>Expires</th>
+              <th>Invited as</th>
+              <th>Actions</th>
             </tr>
-          ) : null}
-          {(invites.data ?? []).map((invite) => (
-            <tr key={`${invite.email === null ? 'link' : 'email'}-${invite.id}`}>
-              <td>{invite.email ?? 'Invitation link'}</td>
-              <td>{users?.get(invite.invitedByUserId)?.full_name ?? 'Unknown'}</td>
-              <td>{when(invite.invited)}</td>
-              <td>{invite.expiry === null ? 'Never' : when(invite.expiry)}</td>
-              <td>{roleName(invite.invitedAs)}</td>
-              <td>
-                {invite.email !== null ? (
-                  <button
-                    type="button"
-                    onClick={() =>
-                      act(
-                        api().resendEmailInvite({ accountId, inviteId: invite.id }),
-                        `Invitation sent again to ${invite.email}.`,
-                      )
-                    }
-                  >
-                    Resend
-                  </button>
-                ) : null}{' '}
-                <button
-                  type="button"
-                  onClick={() =>
-                    act(
-                      invite.email === null
-                        ? api().revokeInviteLink({ accountId, inviteId: invite.id })
-                        : api().revokeEmailInvite({ accountId, inviteId: invite.id }),
-                    )
-                  }
-                >
-                  Revoke
-                </button>
-              </td>
-            </tr>
-          ))}
-          {invites.data?.length === 0 ? <EmptyRow columns={6} text="No invitations." /> : null}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {invites.isError ? (
+              <tr>
+                {/* The alert inside the cell: a role on the <td> would take the cell's away. */}
+                <td colSpan={6}>
+                  <span role="alert">{errorText(invites.error)}</span>
+                </td>
+              </tr>
+            ) : null}
+            {(invites.data ?? []).map((invite) => (
+              <tr key={`${invite.email === null ? 'link' : 'email'}-${invite.id}`}>
+                <td>{invite.email ?? 'Invitation link'}</td>
+                <td>{users?.get(invite.invitedByUserId)?.full_name ?? 'Unknown'}</td>
+                <td>{when(invite.invited)}</td>
+                <td>{invite.expiry === null ? 'Never' : when(invite.expiry)}</td>
+                <td>{roleName(invite.invitedAs)}</td>
+                <td>
+                  <div className="org-actions">
+                    {invite.email !== null ? (
+                      <button
+                        type="button"
+                        onClick={() =>
+                          act(
+                            api().resendEmailInvite({ accountId, inviteId: invite.id }),
+                            `Invitation sent again to ${invite.email}.`,
+                          )
+                        }
+                      >
+                        Resend
+                      </button>
+                    ) : null}
+                    <button
+                      type="button"
+                      onClick={() =>
+                        act(
+                          invite.email === null
+                            ? api().revokeInviteLink({ accountId, inviteId: invite.id })
+                            : api().revokeEmailInvite({ accountId, inviteId: invite.id }),
+                        )
+                      }
+                    >
+                      Revoke
+                    </button>
+                  </div>
+                </td>
+              </tr>
+            ))}
+            {invites.data?.length === 0 ? <EmptyRow columns={6} text="No invitations." /> : null}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }
