@@ -38,10 +38,12 @@ export const realmChanges = z
       .optional(),
     waiting_period_threshold: z.number().int().nonnegative().optional(),
     ...Object.fromEntries(
-      [...BOOLEAN_REALM_SETTINGS, 'invite_required', 'emails_restricted_to_domains'].map((name) => [
-        name,
-        z.boolean().optional(),
-      ]),
+      [
+        ...BOOLEAN_REALM_SETTINGS,
+        'invite_required',
+        'emails_restricted_to_domains',
+        'disallow_disposable_email_addresses',
+      ].map((name) => [name, z.boolean().optional()]),
     ),
     /** Group settings by name (can_create_public_channel_group, ...). */
     groups: z.record(z.string().regex(/^[a-z_]+$/), groupChange).optional(),

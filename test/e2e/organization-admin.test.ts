@@ -157,6 +157,39 @@ describe('organization administration as the owner, followed live by a member', 
     await expect(memberSelect.isDisabled()).resolves.toBe(true);
   });
 
+  it('changes who may join, which only owners may: invitations, addresses, the waiting period', async () => {
+    await openSection(owner(), 'Organization permissions');
+    const joining = owner().getByRole('group', { name: 'Joining the organization' });
+    const changed = (property: string) =>
+      queue.waitFor((e) => e.type === 'realm' && e.op === 'update' && e.property === property);
+    await joining
+      .getByRole('checkbox', { name: 'Invitations are required for joining the organization' })
+      .uncheck();
+    expect((await changed('invite_required')).value).toBe(false);
+    await joining
+      .getByRole('combobox', { name: 'Restrict email domains of new users' })
+      .selectOption({ label: 'Restrict to a list of domains (Allowed domains)' });
+    expect((await changed('emails_restricted_to_domains')).value).toBe(true);
+    expect((await changed('disallow_disposable_email_addresses')).value).toBe(false);
+    const waiting = joining.getByRole('textbox', { name: /^Waiting period before new members/ });
+    await waiting.fill('three');
+    await waiting.press('Enter');
+    await joining.getByText('Waiting period: enter a whole number of days').waitFor();
+    await waiting.fill('3');
+    await waiting.press('Enter');
+    expect((await changed('waiting_period_threshold')).value).toBe(3);
+    await owner().screenshot({ path: `${SHOTS}/joining.png` });
+    // The member sees them, unchangeable.
+    await openSection(member, 'Organization permissions');
+    const seen = member.getByRole('group', { name: 'Joining the organization' });
+    const memberWaiting = seen.getByRole('textbox', { name: /^Waiting period before new members/ });
+    await expect.poll(() => memberWaiting.inputValue()).toBe('3');
+    await expect(memberWaiting.isDisabled()).resolves.toBe(true);
+    await expect(
+      seen.getByRole('checkbox', { name: /^Invitations are required/ }).isChecked(),
+    ).resolves.toBe(false);
+  });
+
   it('changes the defaults for new users; refuses an out-of-range value before sending', async () => {
     await openSection(owner(), 'Default user settings');
     const display = owner().getByRole('group', { name: 'Display settings' });
