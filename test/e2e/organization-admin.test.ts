@@ -120,6 +120,20 @@ describe('organization administration as the owner, followed live by a member', 
     );
     expect(deletion.value).toBe(2700);
 
+    // Retention (owners): a number of days, then forever again. Checking "Retain forever" sent
+    // the days shown before the click, so the public server kept deleting after them.
+    const retention = owner().getByRole('group', { name: 'Message retention' });
+    const forever = retention.getByRole('checkbox', { name: 'Retain forever' });
+    const retentionEvent = () =>
+      queue.waitFor((e) => e.type === 'realm' && e.property === 'message_retention_days');
+    await forever.uncheck();
+    const days = retention.getByRole('textbox', { name: 'Delete messages after (days)' });
+    await days.fill('3650');
+    await days.press('Enter');
+    expect((await retentionEvent()).value).toBe(3650);
+    await forever.check();
+    expect((await retentionEvent()).value).toBe(-1);
+
     const other = owner().getByRole('group', { name: 'Other settings' });
     await other.getByRole('textbox', { name: 'Default language for code blocks' }).fill('python');
     await other.getByRole('textbox', { name: 'Default language for code blocks' }).press('Tab');
