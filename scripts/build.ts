@@ -198,7 +198,11 @@ export async function buildAll({ force = false } = {}): Promise<void> {
     if (rendererStale()) {
       const { build: viteBuild } = await import('vite');
       await asProduction(() =>
-        viteBuild({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn', mode: 'production' }),
+        viteBuild({
+          configFile: join(root, 'vite.config.ts'),
+          logLevel: 'warn',
+          mode: 'production',
+        }),
       );
     }
     const { build: esbuild } = await import('esbuild');
