@@ -1,11 +1,13 @@
 // One chosen file sent as the single multipart part of an administration request (custom emoji,
 // the organization icon). The file is named by its intake token, never by a path from the page;
-// the token is spent whatever the outcome, and a file over the server's limit never leaves.
+// the token is spent whatever the outcome, and a file over the server's limit never leaves. The
+// part carries the file's own name and media type: the public server goes by the declared type and
+// refused an untyped part (application/octet-stream) as "Invalid image format".
 import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
 import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { FileIntake } from '../uploads/intake';
+import { fileMediaType } from '../uploads/uploads';
 
 export async function postChosenFile(
   client: ApiClient,
@@ -25,7 +27,11 @@ export async function postChosenFile(
     }
     const bytes = await readFile(file.path);
     const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(bytes)]), basename(file.path));
+    form.append(
+      'file',
+      new Blob([new Uint8Array(bytes)], { type: fileMediaType(file) }),
+      file.name,
+    );
     return await client.sendForm('POST', request.apiPath, form);
   } finally {
     intake.release(request.token);

@@ -37,7 +37,7 @@ export function adminPeopleHandlers(deps: {
     const entry = deps.intake.get(token);
     if (!entry)
       throw new ApiError('server', IpcCodes.invalidPayload, 'That picture is no longer available');
-    return { path: entry.path, size: entry.size };
+    return { path: entry.path, name: entry.name, size: entry.size };
   };
   /** Sends a bot form with the chosen picture, whose token is spent once the request ends. */
   const withAvatar = async <T>(

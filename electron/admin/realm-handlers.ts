@@ -4,6 +4,7 @@ import { adminRealmEndpoints as api } from '../../shared/api/admin-realm-endpoin
 import type { MethodHandlers } from '../../shared/ipc/contract';
 import type { adminRealmMethods, RealmChanges } from '../../shared/ipc/admin-realm';
 import type { AccountSession } from '../accounts/session';
+import { ApiError } from '../api/errors';
 
 export type AdminRealmHandlers = Pick<MethodHandlers, keyof typeof adminRealmMethods>;
 
@@ -16,6 +17,26 @@ function realmParams(changes: RealmChanges): Record<string, unknown> {
     if (value === 'unlimited') params[name] = JSON.stringify(value);
   }
   return params;
+}
+
+/**
+ * A refused invitation with the addresses the server skipped and why (INVITATION_FAILED's
+ * `errors`: [address, reason, deactivated]), which the page shows as the server's answer.
+ */
+function withSkippedAddresses(error: unknown): unknown {
+  if (!(error instanceof ApiError)) return error;
+  const skipped = error.body?.errors;
+  if (!Array.isArray(skipped) || skipped.length === 0) return error;
+  const lines = (skipped as unknown[])
+    .filter((entry): entry is [string, string, ...unknown[]] => Array.isArray(entry))
+    .map(([address, reason]) => `${address}: ${reason}`);
+  return new ApiError(
+    error.kind,
+    error.code,
+    [error.message, ...lines].join('\n'),
+    error.status,
+    error.body,
+  );
 }
 
 export function adminRealmHandlers(deps: {
@@ -53,20 +74,37 @@ export function adminRealmHandlers(deps: {
       });
       return { inviteLink: res.invite_link };
     },
-    listInviteLinks: async ({ accountId }) => {
+    listInvites: async ({ accountId }) => {
       const res = await client(accountId).call(api.listInvites, {});
-      return res.invites
-        .filter((invite) => invite.is_multiuse && invite.link_url)
-        .map((invite) => ({
-          id: invite.id,
-          invitedByUserId: invite.invited_by_user_id,
-          invited: invite.invited,
-          expiry: invite.expiry_date,
-          invitedAs: invite.invited_as,
-          linkUrl: invite.link_url!,
-        }));
+      return res.invites.map((invite) => ({
+        id: invite.id,
+        invitedByUserId: invite.invited_by_user_id,
+        invited: invite.invited,
+        expiry: invite.expiry_date,
+        invitedAs: invite.invited_as,
+        linkUrl: invite.is_multiuse ? (invite.link_url ?? null) : null,
+        email: invite.is_multiuse ? null : (invite.email ?? null),
+      }));
     },
     revokeInviteLink: ({ accountId, inviteId }) =>
       client(accountId).call(api.revokeInviteLink, { invite_id: inviteId }),
+    sendEmailInvites: async ({ accountId, emails, inviteAs, expiresInMinutes }) => {
+      try {
+        return await client(accountId).call(api.sendInvites, {
+          invitee_emails: emails.join(','),
+          invite_as: inviteAs,
+          invite_expires_in_minutes: expiresInMinutes,
+          // The organization's default channels, as the public web app's form starts.
+          stream_ids: [],
+          include_realm_default_subscriptions: true,
+        });
+      } catch (error) {
+        throw withSkippedAddresses(error);
+      }
+    },
+    revokeEmailInvite: ({ accountId, inviteId }) =>
+      client(accountId).call(api.revokeInvite, { invite_id: inviteId }),
+    resendEmailInvite: ({ accountId, inviteId }) =>
+      client(accountId).call(api.resendInvite, { invite_id: inviteId }),
   };
 }

@@ -17,6 +17,8 @@ export interface InviteObject {
   invited_as: number;
   is_multiuse: boolean;
   link_url?: string;
+  /** An e-mail invitation's address (is_multiuse false). */
+  email?: string;
 }
 
 export const adminRealmEndpoints = {
@@ -52,4 +54,17 @@ export const adminRealmEndpoints = {
     'DELETE',
     '/invites/multiuse/{invite_id}',
   ),
+  /** E-mail invitations: addresses comma- or newline-separated, stream_ids required. */
+  sendInvites: call<
+    {
+      invitee_emails: string;
+      invite_as: number;
+      invite_expires_in_minutes: number | null;
+      stream_ids: number[];
+      include_realm_default_subscriptions: boolean;
+    },
+    SuccessEnvelope
+  >('POST', '/invites'),
+  revokeInvite: call<{ invite_id: number }, SuccessEnvelope>('DELETE', '/invites/{invite_id}'),
+  resendInvite: call<{ invite_id: number }, SuccessEnvelope>('POST', '/invites/{invite_id}/resend'),
 } as const;

@@ -38,10 +38,12 @@ export const realmChanges = z
       .optional(),
     waiting_period_threshold: z.number().int().nonnegative().optional(),
     ...Object.fromEntries(
-      [...BOOLEAN_REALM_SETTINGS, 'invite_required', 'emails_restricted_to_domains'].map((name) => [
-        name,
-        z.boolean().optional(),
-      ]),
+      [
+        ...BOOLEAN_REALM_SETTINGS,
+        'invite_required',
+        'emails_restricted_to_domains',
+        'disallow_disposable_email_addresses',
+      ].map((name) => [name, z.boolean().optional()]),
     ),
     /** Group settings by name (can_create_public_channel_group, ...). */
     groups: z.record(z.string().regex(/^[a-z_]+$/), groupChange).optional(),
@@ -49,16 +51,19 @@ export const realmChanges = z
   .refine((changes) => Object.keys(changes).length > 0, 'no setting to change');
 export type RealmChanges = z.input<typeof realmChanges>;
 
-/** A reusable invitation link (GET /invites). */
-export interface InviteLink {
+/** An invitation (GET /invites): a reusable link, or one sent to an e-mail address. */
+export interface Invite {
   id: number;
   invitedByUserId: number;
   /** UNIX seconds. */
   invited: number;
-  /** UNIX seconds, or null for a link that never expires. */
+  /** UNIX seconds, or null for one that never expires. */
   expiry: number | null;
   invitedAs: number;
-  linkUrl: string;
+  /** A reusable link's URL; null for an e-mail invitation. */
+  linkUrl: string | null;
+  /** An e-mail invitation's address; null for a link. */
+  email: string | null;
 }
 
 const role = z.union(
@@ -108,8 +113,22 @@ export const adminRealmMethods = {
       expiresInMinutes: z.number().int().positive().nullable(),
     }),
   ),
-  listInviteLinks: method<InviteLink[]>()(forAccount({})),
+  listInvites: method<Invite[]>()(forAccount({})),
   revokeInviteLink: method<SuccessEnvelope>()(
+    forAccount({ inviteId: z.number().int().positive() }),
+  ),
+  /** E-mail invitations, which a public server sends where the realm allows (the local one cannot). */
+  sendEmailInvites: method<SuccessEnvelope>()(
+    forAccount({
+      emails: z.array(z.string().trim().min(1).max(254)).min(1).max(100),
+      inviteAs: role,
+      expiresInMinutes: z.number().int().positive().nullable(),
+    }),
+  ),
+  revokeEmailInvite: method<SuccessEnvelope>()(
+    forAccount({ inviteId: z.number().int().positive() }),
+  ),
+  resendEmailInvite: method<SuccessEnvelope>()(
     forAccount({ inviteId: z.number().int().positive() }),
   ),
 } as const;

@@ -120,6 +120,20 @@ describe('organization administration as the owner, followed live by a member', 
     );
     expect(deletion.value).toBe(2700);
 
+    // Retention (owners): a number of days, then forever again. Checking "Retain forever" sent
+    // the days shown before the click, so the public server kept deleting after them.
+    const retention = owner().getByRole('group', { name: 'Message retention' });
+    const forever = retention.getByRole('checkbox', { name: 'Retain forever' });
+    const retentionEvent = () =>
+      queue.waitFor((e) => e.type === 'realm' && e.property === 'message_retention_days');
+    await forever.uncheck();
+    const days = retention.getByRole('textbox', { name: 'Delete messages after (days)' });
+    await days.fill('3650');
+    await days.press('Enter');
+    expect((await retentionEvent()).value).toBe(3650);
+    await forever.check();
+    expect((await retentionEvent()).value).toBe(-1);
+
     const other = owner().getByRole('group', { name: 'Other settings' });
     await other.getByRole('textbox', { name: 'Default language for code blocks' }).fill('python');
     await other.getByRole('textbox', { name: 'Default language for code blocks' }).press('Tab');
@@ -155,6 +169,39 @@ describe('organization administration as the owner, followed live by a member', 
       .poll(async () => (await memberSelect.locator('option:checked').textContent()) ?? '')
       .toBe('Admins');
     await expect(memberSelect.isDisabled()).resolves.toBe(true);
+  });
+
+  it('changes who may join, which only owners may: invitations, addresses, the waiting period', async () => {
+    await openSection(owner(), 'Organization permissions');
+    const joining = owner().getByRole('group', { name: 'Joining the organization' });
+    const changed = (property: string) =>
+      queue.waitFor((e) => e.type === 'realm' && e.op === 'update' && e.property === property);
+    await joining
+      .getByRole('checkbox', { name: 'Invitations are required for joining the organization' })
+      .uncheck();
+    expect((await changed('invite_required')).value).toBe(false);
+    await joining
+      .getByRole('combobox', { name: 'Restrict email domains of new users' })
+      .selectOption({ label: 'Restrict to a list of domains (Allowed domains)' });
+    expect((await changed('emails_restricted_to_domains')).value).toBe(true);
+    expect((await changed('disallow_disposable_email_addresses')).value).toBe(false);
+    const waiting = joining.getByRole('textbox', { name: /^Waiting period before new members/ });
+    await waiting.fill('three');
+    await waiting.press('Enter');
+    await joining.getByText('Waiting period: enter a whole number of days').waitFor();
+    await waiting.fill('3');
+    await waiting.press('Enter');
+    expect((await changed('waiting_period_threshold')).value).toBe(3);
+    await owner().screenshot({ path: `${SHOTS}/joining.png` });
+    // The member sees them, unchangeable.
+    await openSection(member, 'Organization permissions');
+    const seen = member.getByRole('group', { name: 'Joining the organization' });
+    const memberWaiting = seen.getByRole('textbox', { name: /^Waiting period before new members/ });
+    await expect.poll(() => memberWaiting.inputValue()).toBe('3');
+    await expect(memberWaiting.isDisabled()).resolves.toBe(true);
+    await expect(
+      seen.getByRole('checkbox', { name: /^Invitations are required/ }).isChecked(),
+    ).resolves.toBe(false);
   });
 
   it('changes the defaults for new users; refuses an out-of-range value before sending', async () => {
@@ -222,7 +269,6 @@ describe('organization administration as the owner, followed live by a member', 
     await expect(member.getByRole('button', { name: /^(Edit|Deactivate) / }).count()).resolves.toBe(
       0,
     );
-    await expect(member.getByRole('tab', { name: 'Invitations' }).count()).resolves.toBe(0);
     await member.screenshot({ path: `${SHOTS}/users-member.png` });
 
     // The server's refusal shows where the change was asked for.
@@ -281,15 +327,53 @@ describe('organization administration as the owner, followed live by a member', 
     await owner().screenshot({ path: `${SHOTS}/users.png` });
   });
 
+  it('offers e-mail invitations and shows this server refusing them', async () => {
+    const users = owner().getByRole('region', { name: 'Users', exact: true });
+    await users.getByRole('tab', { name: 'Invitations' }).click();
+    await users.getByText('This server cannot send invitation emails').waitFor();
+    const byEmail = users.getByRole('form', { name: 'Invite users by email' });
+    // The owner may invite as any role; the public server's form offers them all to owners.
+    await expect(
+      byEmail.getByRole('combobox', { name: 'Users join as' }).locator('option').allTextContents(),
+    ).resolves.toEqual(['Owner', 'Administrator', 'Moderator', 'Member', 'Guest']);
+    await byEmail
+      .getByRole('textbox', { name: /^Emails/ })
+      .fill('Ann <ann@example.com>,\nbob@example.com');
+    await byEmail.getByRole('button', { name: 'Send invitations' }).click();
+    await byEmail
+      .getByRole('alert')
+      .getByText('This server cannot send e-mail invitations. Create an invitation link instead.')
+      .waitFor();
+    await owner().screenshot({ path: `${SHOTS}/invitations-email.png` });
+    expect((await client('owner').get('/invites')).body.invites).toEqual([]);
+
+    // The member may invite by e-mail (can_invite_users_group is members) but not create links
+    // (create_multiuse_invite_group is administrators), and may not invite moderators or more.
+    const memberUsers = member.getByRole('region', { name: 'Users', exact: true });
+    await memberUsers.getByRole('tab', { name: 'Invitations' }).click();
+    const memberForm = memberUsers.getByRole('form', { name: 'Invite users by email' });
+    await expect(
+      memberForm
+        .getByRole('combobox', { name: 'Users join as' })
+        .locator('option')
+        .allTextContents(),
+    ).resolves.toEqual(['Member', 'Guest']);
+    await expect(
+      memberUsers.getByRole('form', { name: 'Create an invitation link' }).count(),
+    ).resolves.toBe(0);
+    await memberUsers.getByText('No invitations.').waitFor();
+    await member.screenshot({ path: `${SHOTS}/invitations-member.png` });
+    await memberUsers.getByRole('tab', { name: 'Users', exact: true }).click();
+  });
+
   it('creates and revokes an invitation link', async () => {
     const users = owner().getByRole('region', { name: 'Users', exact: true });
     await users.getByRole('tab', { name: 'Invitations' }).click();
     const form = owner().getByRole('form', { name: 'Create an invitation link' });
-    await form.getByText('cannot send invitation emails').waitFor();
     await form.getByRole('button', { name: 'Create invitation link' }).click();
     const link = await form.getByLabel('Invitation link', { exact: true }).textContent();
     expect(link).toMatch(/\/join\/[0-9a-f]{24}\/$/);
-    const list = users.getByRole('table', { name: 'Invitation links' });
+    const list = users.getByRole('table', { name: 'Invitations' });
     await list.getByRole('cell', { name: 'Olivia Owner' }).waitFor();
     await owner().screenshot({ path: `${SHOTS}/invitations.png` });
     // Another administrator's link shows up live (invites_changed).
@@ -299,7 +383,7 @@ describe('organization administration as the owner, followed live by a member', 
     await list.getByRole('button', { name: 'Revoke' }).first().click();
     await expect.poll(() => list.getByRole('button', { name: 'Revoke' }).count()).toBe(1);
     await list.getByRole('button', { name: 'Revoke' }).click();
-    await list.getByText('No invitation links.').waitFor();
+    await list.getByText('No invitations.').waitFor();
     expect((await client('owner').get('/invites')).body.invites).toEqual([]);
   });
 

@@ -117,10 +117,13 @@ describe.skipIf(!ready)("the app on the public server's recorded answers (FL372)
     // Invitations: the note does not speak of the app's own server, and the recordings have no
     // GET /invites, so the list shows the server's refusal in a row whose one cell stays a cell.
     await usersScreen.getByRole('tab', { name: 'Invitations' }).click();
-    const invitations = usersScreen.getByRole('form', { name: 'Create an invitation link' });
-    await invitations.getByText(/Create an invitation link and share it/).waitFor();
-    expect(await invitations.textContent()).not.toMatch(/local realm|cannot send invitation/);
-    const links = usersScreen.getByRole('table', { name: 'Invitation links' });
+    await usersScreen.getByRole('form', { name: 'Create an invitation link' }).waitFor();
+    // This realm lets its members (the administrator too) send e-mail invitations.
+    await usersScreen.getByRole('form', { name: 'Invite users by email' }).waitFor();
+    expect(await usersScreen.locator('.org-invitations').textContent()).not.toMatch(
+      /local realm|cannot send invitation/,
+    );
+    const links = usersScreen.getByRole('table', { name: 'Invitations' });
     await links.getByRole('alert').waitFor();
     await links
       .getByRole('cell')

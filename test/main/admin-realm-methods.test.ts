@@ -85,7 +85,7 @@ describe('admin-realm methods', () => {
       ok: true,
       value: { inviteLink: expect.stringContaining('/join/') },
     });
-    const listed = await call('listInviteLinks', {});
+    const listed = await call('listInvites', {});
     expect(listed).toMatchObject({ ok: true, value: [{ invitedAs: 400, expiry: null }] });
   });
 });

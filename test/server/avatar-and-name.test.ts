@@ -22,9 +22,9 @@ afterAll(async () => {
 
 const wide = encodePng(40, 20, (x) => (x < 20 ? [255, 0, 0, 255] : [0, 0, 255, 255]));
 
-function uploadAvatar(client: ApiClient, bytes: Buffer = wide) {
+function uploadAvatar(client: ApiClient, bytes: Buffer = wide, fileName = 'me.png') {
   const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'me.png');
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), fileName);
   return client.multipart('/users/me/avatar', form);
 }
 
@@ -92,6 +92,10 @@ describe('POST and DELETE /users/me/avatar', () => {
     const none = await server.client('farid').multipart('/users/me/avatar', new FormData());
     expect(none.status).toBe(400);
     expect(none.body.msg).toBe('You must upload exactly one avatar.');
+    // The public server judges an avatar by its file name's type, not the declared one.
+    const unnamed = await uploadAvatar(server.client('farid'), wide, 'avatar');
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.body).toMatchObject({ code: 'BAD_IMAGE', msg: 'Invalid image format' });
   });
 
   it('lets only administrators change avatars when the realm disables it', async () => {

@@ -23,9 +23,15 @@ type EmojiDict = Record<
 
 const png = encodePng(8, 8, (x) => (x < 4 ? [255, 0, 0, 255] : [0, 0, 255, 255]));
 
-function upload(client: ApiClient, name: string, bytes: Buffer = png, fileName = 'e.png') {
+function upload(
+  client: ApiClient,
+  name: string,
+  bytes: Buffer = png,
+  fileName = 'e.png',
+  type = 'image/png',
+) {
   const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), fileName);
+  form.append('file', new Blob([new Uint8Array(bytes)], { type }), fileName);
   return client.multipart(`/realm/emoji/${encodeURIComponent(name)}`, form);
 }
 
@@ -116,6 +122,12 @@ describe('custom emoji', () => {
       [upload(dev, 'smile'), 'Only administrators can override default emoji.'],
       [
         upload(dev, 'not_an_image', Buffer.from('<svg onload="alert(1)"/>'), 'e.svg'),
+        'Invalid image format',
+        'BAD_IMAGE',
+      ],
+      // A real PNG declared as bytes of no type: the public server goes by the declared type.
+      [
+        upload(dev, 'untyped', png, 'e.png', 'application/octet-stream'),
         'Invalid image format',
         'BAD_IMAGE',
       ],

@@ -21,6 +21,7 @@ import { sendPublicImage } from '../../uploads/public-image';
 import type { ResourceModule } from '../module';
 import { activeUserIds } from '../users/users-store';
 import { emojiNameProblem, normalizeEmojiName } from '../../../shared/emoji/custom-emoji-name';
+import { mediaTypeForName } from '../../../shared/media-types';
 
 /** The public server's MAX_EMOJI_FILE_SIZE_MIB. */
 export const MAX_EMOJI_FILE_SIZE_MIB = 5;
@@ -131,10 +132,34 @@ export function fileParts(body: unknown): MultipartFile[] {
     );
 }
 
+/** The public server's THUMBNAIL_ACCEPT_IMAGE_TYPES: what an uploaded image may declare. */
+const DECLARED_IMAGE_TYPES = new Set([
+  'image/avif',
+  'image/gif',
+  'image/heic',
+  'image/jpeg',
+  'image/png',
+  'image/tiff',
+  'image/webp',
+]);
+
 /**
- * The bytes of the body's one file, refused (with `countMessage`) unless there is exactly one, and
- * when larger than `maxMib`. The route reads at most a byte past the limit (maxFileBytes), so a
- * larger file is never held whole.
+ * Refuses an image part the public server refuses by its declaration: emoji and icons go by the
+ * part's type, else its name's (get_file_info); avatars by the name alone (upload_avatar_image).
+ * Only then do the bytes decide.
+ */
+export function checkDeclaredImage(file: MultipartFile, by: 'type' | 'name'): void {
+  const declared = (by === 'type' ? file.mimetype : '') || mediaTypeForName(file.filename ?? '');
+  if (!DECLARED_IMAGE_TYPES.has(declared)) {
+    throw new ApiError('BAD_IMAGE', 'Invalid image format', 400);
+  }
+}
+
+/**
+ * The bytes of the body's one image file, refused (with `countMessage`) unless there is exactly
+ * one, and when larger than `maxMib`. The route reads at most a byte past the limit
+ * (maxFileBytes), so a larger file is never held whole. A part declared as no image
+ * (application/octet-stream) is refused whatever its bytes, as on the public server.
  */
 export async function exactlyOneFile(
   body: unknown,
@@ -147,6 +172,7 @@ export async function exactlyOneFile(
   if (files[0].file.truncated || bytes.length > maxMib * 1024 * 1024) {
     throw badRequest(`Uploaded file is larger than the allowed limit of ${maxMib} MiB`);
   }
+  checkDeclaredImage(files[0], 'type');
   return bytes;
 }
 

@@ -11,6 +11,7 @@ import { ApiError, badRequest } from '../../http/errors';
 import { loadSharp } from '../../uploads/sharp';
 import { REALM_ID } from '../../uploads/storage';
 import { activeUserIds, avatarUrl, getUserRow } from './users-store';
+import { checkDeclaredImage } from '../realm/realm-emoji';
 
 export const AVATAR_PATH = `/user_avatars/${REALM_ID}`;
 
@@ -136,5 +137,6 @@ export async function singleUploadedFile(body: unknown): Promise<Buffer | null> 
     throw badRequest(
       `Uploaded file is larger than the allowed limit of ${MAX_AVATAR_FILE_SIZE_MIB} MiB`,
     );
+  checkDeclaredImage(files[0], 'name');
   return bytes;
 }

@@ -12,7 +12,7 @@ import type { AuthUser, RealmContext } from '../../realm/context';
 import { isAdmin } from '../../realm/roles';
 import { sendPublicImage } from '../../uploads/public-image';
 import type { ResourceModule } from '../module';
-import { fileParts } from '../realm/realm-emoji';
+import { checkDeclaredImage, fileParts } from '../realm/realm-emoji';
 import { realmSetting } from '../realm/realm-settings';
 import {
   AVATAR_PATH,
@@ -49,6 +49,7 @@ export const avatarResource: ResourceModule = {
           `Uploaded file is larger than the allowed limit of ${MAX_AVATAR_FILE_SIZE_MIB} MiB`,
         );
       }
+      checkDeclaredImage(files[0], 'name');
       return storeAvatar(ctx, user.id, await renderAvatar(image));
     });
 

@@ -2,14 +2,16 @@
 // groups, send direct messages, mention many people, move, resolve and delete messages, and add
 // custom emoji. Each is a group setting (spec 2.6) chosen among the role groups. Everyone sees
 // them; administrators change them, and owners the ones the public server keeps for owners.
-import { Fragment } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { useChatStore } from '../../../store/hooks';
 import { selectActiveAccount, type AccountState } from '../../../store';
 import { api } from '../../../bridge/api';
 import { OWNER_ONLY_GROUP_SETTINGS } from '../../../../shared/admin/realm-settings';
 import type { GroupSettingValue } from '../../../../shared/api/types';
+import type { RealmChanges } from '../../../../shared/ipc/admin-realm';
 import { useSettingsForm, type SettingsForm } from '../form/use-settings-form';
-import { FieldStatus } from '../form/FieldStatus';
+import { FieldStatus, textFieldProps } from '../form/FieldStatus';
+import { CheckboxField } from './form/fields';
 import { isAdminAccount, isOwnerAccount } from './form/permissions';
 
 /** Role groups as the public app names them, widest first. */
@@ -98,16 +100,109 @@ function roleGroupIds(account: AccountState): Map<string, number> {
   return ids;
 }
 
+/** New users' addresses, as the public web app offers them: one choice over two settings. */
+const EMAIL_RESTRICTIONS: ReadonlyArray<[string, string]> = [
+  ['no_disposable', "Don't allow disposable email addresses"],
+  ['domains', 'Restrict to a list of domains (Allowed domains)'],
+  ['none', 'No restrictions'],
+];
+
+/**
+ * Who may join at all, which only owners change (the public server's update_realm): whether an
+ * invitation is needed, which addresses may sign up, and how long new members wait before they
+ * are full members. The Allowed domains screen spoke of a restriction nothing here could set.
+ */
+function JoiningRules({ accountId, account }: { accountId: string; account: AccountState }) {
+  const realm = account.settings.realm;
+  const isOwner = isOwnerAccount(account);
+  const form = useSettingsForm(
+    {
+      invite_required: realm.realm_invite_required === true,
+      email_restriction:
+        realm.realm_emails_restricted_to_domains === true
+          ? 'domains'
+          : realm.realm_disallow_disposable_email_addresses === false
+            ? 'none'
+            : 'no_disposable',
+      waiting_period_threshold: String(realm.realm_waiting_period_threshold ?? 0),
+    },
+    {
+      validate: (v) => ({
+        waiting_period_threshold: /^\d{1,5}$/.test(v.waiting_period_threshold.trim())
+          ? undefined
+          : 'Waiting period: enter a whole number of days (0 or more).',
+      }),
+      send: (c) => {
+        // The boolean settings' names are built from a list (shared/ipc/admin-realm.ts), so the
+        // schema's type does not name them; the schema still checks them at the boundary.
+        const changes: Record<string, unknown> = {
+          invite_required: c.invite_required,
+          ...(c.email_restriction === undefined
+            ? {}
+            : {
+                emails_restricted_to_domains: c.email_restriction === 'domains',
+                disallow_disposable_email_addresses: c.email_restriction === 'no_disposable',
+              }),
+          waiting_period_threshold:
+            c.waiting_period_threshold === undefined
+              ? undefined
+              : Number(c.waiting_period_threshold.trim()),
+        };
+        return api().updateRealm({ accountId, changes: changes as RealmChanges });
+      },
+    },
+  );
+  const hint = isAdminAccount(account) && !isOwner ? ' (owners only)' : '';
+  return (
+    <>
+      <CheckboxField
+        label={`Invitations are required for joining the organization${hint}`}
+        checked={form.values.invite_required}
+        disabled={!isOwner}
+        onChange={(v) => form.set('invite_required', v)}
+        status={<FieldStatus form={form} name="invite_required" />}
+      />
+      <label className="org-field">
+        <span>Restrict email domains of new users{hint}</span>
+        <select
+          value={form.values.email_restriction}
+          disabled={!isOwner}
+          onChange={(e) => form.set('email_restriction', e.target.value)}
+        >
+          {EMAIL_RESTRICTIONS.map(([value, text]) => (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          ))}
+        </select>
+      </label>
+      <FieldStatus form={form} name="email_restriction" />
+      <label className="org-field">
+        <span>Waiting period before new members turn into full members (days){hint}</span>
+        <input
+          inputMode="numeric"
+          disabled={!isOwner}
+          {...textFieldProps(form, 'waiting_period_threshold')}
+        />
+      </label>
+      <FieldStatus form={form} name="waiting_period_threshold" />
+    </>
+  );
+}
+
 function PermissionSection({
   accountId,
   account,
   title,
   settings,
+  children,
 }: {
   accountId: string;
   account: AccountState;
   title: string;
   settings: ReadonlyArray<[string, string]>;
+  /** Settings of the section that are not group settings, shown first. */
+  children?: ReactNode;
 }) {
   const realm = account.settings.realm;
   const canEdit = isAdminAccount(account);
@@ -131,6 +226,7 @@ function PermissionSection({
   return (
     <fieldset className="org-subsection" aria-label={title}>
       <legend>{title}</legend>
+      {children}
       {settings.map(([name, label]) => {
         const value = form.values[name];
         const custom = typeof value !== 'number' || ![...ids.values()].includes(value);
@@ -194,7 +290,11 @@ export function OrganizationPermissions({ accountId }: { accountId: string }) {
           account={account}
           title={section.title}
           settings={section.settings}
-        />
+        >
+          {section.title === 'Joining the organization' ? (
+            <JoiningRules accountId={accountId} account={account} />
+          ) : null}
+        </PermissionSection>
       ))}
     </section>
   );

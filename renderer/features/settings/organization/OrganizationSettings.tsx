@@ -83,10 +83,12 @@ export function OrganizationSettings({ accountId }: { accountId: string }) {
             ? undefined
             : 'Message retention: enter a positive whole number of days.',
       }),
-      // Both fields travel as one value, read from what the form shows.
+      // Both fields travel as one value: the changes sent, else what the form shows. The form as
+      // rendered before a click is stale in this call: checking "Retain forever" sent the days.
       together: true,
-      send: (): Promise<unknown> => {
-        const { forever, days } = retention.values;
+      send: (changes): Promise<unknown> => {
+        const forever = changes.forever ?? retention.values.forever;
+        const days = changes.days ?? retention.values.days;
         return send({ message_retention_days: forever ? 'unlimited' : Number(days) });
       },
     },

@@ -13,7 +13,7 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { EmptyRow } from './form/fields';
 import { UserEditor } from './UserEditor';
 import { CreateUserForm } from './CreateUserForm';
-import { Invitations } from './Invitations';
+import { Invitations, inviteStanding } from './Invitations';
 import { PresenceDot } from '../../people/PresenceDot';
 import { Emoji } from '../../emoji/Emoji';
 import type { UserStatus } from '../../../../shared/api/types';
@@ -77,7 +77,9 @@ export function Users({ accountId }: { accountId: string }) {
     ['active', 'Users'],
     ['deactivated', 'Deactivated users'],
   ];
-  if (canEdit) tabs.push(['invitations', 'Invitations']);
+  // Whoever the realm lets invite sees the tab, as in the public web app (their own invitations).
+  const invite = inviteStanding(account);
+  if (canEdit || invite.byEmail || invite.byLink) tabs.push(['invitations', 'Invitations']);
 
   return (
     <section className="settings-section org-section" aria-label="Users">
@@ -96,7 +98,7 @@ export function Users({ accountId }: { accountId: string }) {
         ))}
       </div>
       {tab === 'invitations' ? (
-        <Invitations accountId={accountId} isOwner={isOwner} />
+        <Invitations accountId={accountId} />
       ) : (
         <>
           {canEdit && tab === 'active' ? (
