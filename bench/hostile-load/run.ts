@@ -60,7 +60,7 @@ import {
   retryAfterMs,
   timed,
 } from './requests';
-import { PhaseMeter } from '../support/phase-meter';
+import { PhaseMeter, type PhaseFigures } from '../support/phase-meter';
 import {
   deleteQueues,
   heapSnapshot,
@@ -527,7 +527,11 @@ async function loadPhases(realm: Realm) {
   while (caughtUp.size < realm.receivers.length && Date.now() < drainDeadline) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const meterProcesses = () => ({ server: realm.child.pid!, member: member.pid });
+  const meterProcesses = () => ({
+    server: realm.child.pid!,
+    server_main: { pid: realm.child.pid!, thread: realm.child.pid! },
+    member: member.pid,
+  });
   const quietMeter = new PhaseMeter(meterProcesses);
   quietMeter.start();
   phase = 'quiet';
@@ -598,6 +602,11 @@ async function loadPhases(realm: Realm) {
       { ...summarise(entry.ms), statuses: entry.statuses },
     ]),
   );
+  // The main thread's CPU per message sent: what a send and its deliveries cost the thread every
+  // request waits for (in the hostile phase, the hostile requests' share too). CPU, not wall, so a
+  // shared machine inflates it less than the latencies.
+  const mainMsPerMessage = (figures: PhaseFigures, messages: number) =>
+    messages > 0 ? round((figures.cpu_cores.server_main * figures.seconds * 1000) / messages) : 0;
   await new Promise((resolve) => setTimeout(resolve, 300));
   return {
     quiet: {
@@ -609,6 +618,7 @@ async function loadPhases(realm: Realm) {
       server_stall_max_ms: serverStallMs(realm, quietWindow.from, quietWindow.to),
       server_gc: serverGc(realm, quietWindow.from, quietWindow.to),
       cpu_cores: quietFigures.cpu_cores,
+      server_main_cpu_ms_per_message: mainMsPerMessage(quietFigures, acknowledged.quiet),
       bench_loop: quietFigures.bench_loop,
       traffic: traffic.quiet.perSecond(quietFigures.seconds),
     },
@@ -625,6 +635,7 @@ async function loadPhases(realm: Realm) {
       server_gc: serverGc(realm, hostileStart, hostileEnd),
       bench_loop_delay_max_ms: hostileFigures.bench_loop.delay_max_ms,
       cpu_cores: hostileFigures.cpu_cores,
+      server_main_cpu_ms_per_message: mainMsPerMessage(hostileFigures, acknowledged.hostile),
       bench_loop: hostileFigures.bench_loop,
       traffic: traffic.hostile.perSecond(hostileFigures.seconds),
       hostile_requests: requestsSummary,

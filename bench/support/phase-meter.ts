@@ -1,17 +1,23 @@
-// What each side of a load bench did during one phase: CPU time of the server's process and of the
-// bench's own processes (read from /proc, so the bench can tell whether a slow phase was the server
-// or the load generator), and the bench's own event loop (its delay distribution and how busy it
-// was: a busy bench answers its polls late and stamps their arrival late).
+// What each side of a load bench did during one phase: CPU time of the server's process (and of its
+// main thread, the one that answers requests) and of the bench's own processes (read from /proc,
+// so the bench can tell whether a slow phase was the server or the load generator), and the
+// bench's own event loop (its delay distribution and how busy it was: a busy bench answers its
+// polls late and stamps their arrival late).
 import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay, performance, type EventLoopUtilization } from 'node:perf_hooks';
 
 /** Linux's USER_HZ: /proc/PID/stat counts CPU time in these ticks. */
 const TICKS_PER_SECOND = 100;
 
-/** CPU time (user + system) a process has used so far, in ms; NaN where /proc is not there. */
-export function processCpuMs(pid: number): number {
+/**
+ * CPU time (user + system) a process has used so far, in ms; NaN where /proc is not there. With
+ * `thread`, that thread's alone (a process's main thread has the process's id): work moved to a
+ * worker thread leaves the process's figure as it was, so only the main thread's shows it.
+ */
+export function processCpuMs(pid: number, thread?: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const path = thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`;
+    const stat = readFileSync(path, 'utf8');
     // The command name (field 2) may hold spaces: the fields after it start past its ')'.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
@@ -39,7 +45,10 @@ export class PhaseMeter {
   private startedAt = 0;
   private eluAtStart: EventLoopUtilization | undefined;
 
-  constructor(private readonly processes: () => Record<string, number>) {}
+  /** `processes`: name to pid, or to a pid and one of its threads (`{ pid, thread }`). */
+  constructor(
+    private readonly processes: () => Record<string, number | { pid: number; thread: number }>,
+  ) {}
 
   start(): void {
     this.startedAt = performance.now();
@@ -75,7 +84,10 @@ export class PhaseMeter {
   private cpuNow(): Record<string, number> {
     const own = process.cpuUsage();
     const figures: Record<string, number> = { bench: (own.user + own.system) / 1000 };
-    for (const [name, pid] of Object.entries(this.processes())) figures[name] = processCpuMs(pid);
+    for (const [name, which] of Object.entries(this.processes())) {
+      figures[name] =
+        typeof which === 'number' ? processCpuMs(which) : processCpuMs(which.pid, which.thread);
+    }
     return figures;
   }
 }
