@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
@@ -22,6 +23,22 @@ const RENDERER_ISOLATED = [
   'test/renderer/notifications/notifier.test.ts',
 ];
 
+// Renderer files that ask for Node's environment (`// @vitest-environment node`: the store's logic,
+// no DOM) run as a project of their own. Vitest hands a worker of a shared registry (isolate:
+// false) the next file only when that file's project and environment are the worker's; otherwise
+// it ends the worker and starts another, which imports jsdom, React and the app's modules anew.
+// In one project, ordered by size, these sixteen files fell between the jsdom files 28 times.
+const RENDERER_NODE = (
+  readdirSync(new URL('test/renderer', import.meta.url), { recursive: true }) as string[]
+)
+  .map((file) => `test/renderer/${file}`)
+  .filter(
+    (file) =>
+      /\.test\.tsx?$/.test(file) &&
+      !RENDERER_ISOLATED.includes(file) &&
+      /^\/\/ @vitest-environment node$/m.test(readFileSync(new URL(file, import.meta.url), 'utf8')),
+  );
+
 // CI has 2 cores. Vitest's default is one worker fewer than the cores, which ran the unit and
 // renderer files one at a time; these tests wait on HTTP and child processes often enough that two
 // workers keep both cores busy.
@@ -30,6 +47,20 @@ const WORKERS = 2;
 // A folder per project and run for the seeded realm templates the test servers are copied from
 // (test/support/realm-template.ts).
 const GLOBAL_SETUP = ['test/support/global-setup.ts'];
+
+// The renderer files that share one module registry per worker (renderer, renderer-node). As the
+// unit project: importing React, the store and the app's modules anew for every file was most of
+// the project's time (a renderer run alone 20 files: 87 -> 33 s). Each file still gets its own
+// jsdom (document, storage); module singletons that outlive a file are put back by the setup file
+// (support/setup.ts).
+const RENDERER_SHARED = {
+  environment: 'jsdom' as const,
+  globalSetup: GLOBAL_SETUP,
+  setupFiles: ['test/renderer/support/setup.ts'],
+  isolate: false,
+  maxWorkers: WORKERS,
+  testTimeout: 20_000,
+};
 
 // Four projects: unit/integration tests in Node (they start the real local server on 127.0.0.1),
 // the few of them that change modules or globals, renderer tests in jsdom, and end-to-end tests that drive
@@ -68,18 +99,17 @@ export default defineConfig({
         plugins: [react()],
         test: {
           name: 'renderer',
-          environment: 'jsdom',
-          globalSetup: GLOBAL_SETUP,
-          setupFiles: ['test/renderer/support/setup.ts'],
+          ...RENDERER_SHARED,
           include: ['test/renderer/**/*.test.{ts,tsx}'],
-          exclude: RENDERER_ISOLATED,
-          // As the unit project: one module registry per worker. Importing React, the store and the
-          // app's modules anew for every file was most of the project's time (a renderer run alone
-          // 20 files: 87 -> 33 s). Each file still gets its own jsdom (document, storage); module
-          // singletons that outlive a file are put back by the setup file (support/setup.ts).
-          isolate: false,
-          maxWorkers: WORKERS,
-          testTimeout: 20_000,
+          exclude: [...RENDERER_ISOLATED, ...RENDERER_NODE],
+        },
+      },
+      {
+        plugins: [react()],
+        test: {
+          name: 'renderer-node',
+          ...RENDERER_SHARED,
+          include: RENDERER_NODE,
         },
       },
       {

@@ -2,20 +2,16 @@
 // account stored by the app, to a topic and as a direct message; another user downloads every linked
 // upload and gets the same bytes. Usage errors exit 64; a meeting that cannot be shared exits 1 and
 // posts nothing.
-import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountStore } from '../../electron/accounts/account-store';
 import { FileVault } from '../../electron/accounts/vault';
 import { startTestServer, type TestServer } from '../support/server';
+import { manifestCli } from './support/cli';
 import { WEEKLY, WEEKLY_SHARED_FILES } from './support/fixtures';
 
-const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
-const run = promisify(execFile);
 const SLOW = 120_000;
 
 let realm: TestServer;
@@ -30,19 +26,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function cli(...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ['--import', 'tsx', 'scripts/manifest-cli.ts', 'share', ...args],
-      { cwd: ROOT },
-    );
-    return { status: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { status: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = (...args: string[]) => manifestCli('share', ...args);
 
 interface Shared {
   messageId: number;

@@ -1,34 +1,13 @@
 // The command line as a child process on the fixtures: exit status and output of manifest-decisions §8.
 import { execFile } from 'node:child_process';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { manifestCli, ROOT } from './support/cli';
 import { INVALID, REENCODED, WEEKLY } from './support/fixtures';
 
-const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const run = promisify(execFile);
-
-interface CliResult {
-  status: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the CLI with Node and tsx directly (what `npm run manifest` runs, without npm's start-up). */
-async function cli(...args: string[]): Promise<CliResult> {
-  try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ['--import', 'tsx', 'scripts/manifest-cli.ts', ...args],
-      { cwd: ROOT },
-    );
-    return { status: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { status: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = manifestCli;
 
 describe('manifest verify', () => {
   it('exits 0 for a valid, verified manifest; --json prints the decisions object', async () => {

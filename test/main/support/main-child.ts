@@ -11,12 +11,9 @@
  * DEBUG_FAULTS=1 echoes the child's facts and its stderr.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { buildSync } from 'esbuild';
 import type { OutgoingMessage } from '../../../shared/ipc/chat';
+import { bundledEntry } from '../../support/bundled-entry';
 import type { SeededUser } from '../../support/server';
 import { eventually } from './harness';
 
@@ -30,32 +27,6 @@ export interface MainFact {
   [field: string]: unknown;
 }
 
-let bundle: string | undefined;
-
-/**
- * main-process.ts and the app's modules it imports, bundled once per worker and run: loading them
- * through tsx took about 1.3 s of CPU a child, and a run starts some 30 children. Built on first use
- * in each worker, so it is never older than the run; packages stay external, resolved from the
- * repository's node_modules (linked beside the bundle).
- */
-function mainProcessBundle(): string {
-  if (bundle) return bundle;
-  const dir = mkdtempSync(join(tmpdir(), 'tributary-main-child-'));
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  const outfile = join(dir, 'main-process.mjs');
-  buildSync({
-    entryPoints: [join(__dirname, 'main-process.ts')],
-    outfile,
-    format: 'esm',
-    platform: 'node',
-    bundle: true,
-    packages: 'external',
-    logLevel: 'silent',
-  });
-  symlinkSync(join(__dirname, '../../../node_modules'), join(dir, 'node_modules'));
-  return (bundle = outfile);
-}
-
 export class MainChild {
   readonly facts: MainFact[] = [];
   private readonly child: ChildProcessWithoutNullStreams;
@@ -65,7 +36,13 @@ export class MainChild {
   constructor(dataDir: string, site: string, user: SeededUser | null) {
     this.child = spawn(
       process.execPath,
-      [mainProcessBundle(), dataDir, site, user ? user.email : '-', user ? user.api_key : '-'],
+      [
+        bundledEntry('test/main/support/main-process.ts'),
+        dataDir,
+        site,
+        user ? user.email : '-',
+        user ? user.api_key : '-',
+      ],
       { stdio: 'pipe' },
     );
     this.exited = new Promise((resolve) => this.child.on('exit', () => resolve()));
