@@ -633,11 +633,12 @@ export class AccountSession {
     // Written to the cache a little later: for a large organization the write (serializing and
     // sealing megabytes) would otherwise hold up the page's first calls, which arrive while main
     // handles the register. The next events write it first (deliver), so the cache's order holds.
-    // One without the people is written once they are in it (fetchPeople): a returning launch
-    // starts from the cache, and must have people.
+    // One without the people is written too (marked peoplePending), so that an app closed before
+    // they arrive still starts from the cache next time (whose register then asks for everything),
+    // and again with them once they are in (fetchPeople).
     if (this.cache) {
       this.cache.applyContext = applyContextOf(() => register);
-      if (!withoutPeople) this.deferWrite(() => this.saveSnapshot(snapshot, json));
+      this.deferWrite(() => this.saveSnapshot(snapshot, json));
     }
     this.lastEventId = register.last_event_id;
     // The new snapshot does not have what is still queued: show it again on top.
@@ -822,8 +823,9 @@ export class AccountSession {
         this.noteMessageId((event as { message: { id: number } }).message.id);
     }
     this.options.push('events', { accountId: this.id, queueId, events });
-    // Without the people, the snapshot is not in the cache yet: these follow it there (fetchPeople).
-    if (!pending) this.cache?.appendEvents(events);
+    // The held changes to people reach the cache with the people (fetchPeople), which writes the
+    // snapshot again with every event since.
+    this.cache?.appendEvents(events);
     for (const event of events) {
       if (event.type === 'drafts') this.drafts.applyEvent(event as DraftsEvent);
       if (

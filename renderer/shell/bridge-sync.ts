@@ -232,7 +232,8 @@ export function connectBridge(api: Api, store: ChatStore): () => void {
       setConnection(accountId, connection);
       // In the same task as the snapshot's store updates: one render shows the shell with them.
       if (chat().activeAccountId === accountId) showShell();
-      if (fromCache) tellShown(accountId);
+      // A first sign-in's snapshot without the people: main asks for them once it is painted.
+      if (fromCache || snapshot?.peoplePending) tellShown(accountId);
       const [outbox, drafts, presence] = await Promise.all([
         api.getOutbox({ accountId }),
         api.listDrafts({ accountId }),

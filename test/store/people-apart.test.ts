@@ -135,6 +135,40 @@ describe('a first sign-in without the people in its register', () => {
     expect(again.users.users.get(dev.user_id)?.full_name).toBe('Renamed Meanwhile');
     expect(again.users.users.size).toBe(account.users.users.size);
   }, 60_000);
+
+  it('starts from its cached snapshot next time though the app closed before they came', async () => {
+    realm = await startTestServer();
+    // The people's register never answers: the app is closed while they are on their way.
+    const peopleNever: typeof fetch = async (input, init) => {
+      const body = typeof init?.body === 'string' ? init.body : String(init?.body ?? '');
+      if (
+        String(input).endsWith('/register') &&
+        body.includes('fetch_event_types=%5B%22realm_user%22%5D')
+      )
+        return new Promise<Response>(() => undefined);
+      return fetch(input, init);
+    };
+    main = await startMain({
+      site: realm.url,
+      user: realm.users.owner,
+      clientOptions: { fetch: peopleNever },
+      peopleWaitMs: 0,
+    });
+    const snapshot = await main.waitForPush('snapshot');
+    expect(snapshot.peoplePending).toBe(true);
+    await main.restart({ cachedRegisterWaitMs: 60_000 });
+    const harness = main;
+    const cached = await eventually(() => {
+      try {
+        return harness.services.session(harness.accountId).getSnapshot();
+      } catch {
+        return undefined; // its session starts a turn later
+      }
+    });
+    expect(cached.fromCache).toBe(true);
+    expect(cached.snapshot?.peoplePending).toBe(true);
+    expect(cached.snapshot?.register.user_id).toBe(realm.users.owner.user_id);
+  }, 60_000);
 });
 
 async function waitFor(check: () => boolean, timeoutMs = 15_000): Promise<void> {
