@@ -119,14 +119,7 @@ describe('a first sign-in without the people in its register', () => {
     expect(kept.snapshot?.register.realm_users.length).toBe(people.people.realm_users?.length);
     expect(kept.snapshot?.register.email).toBe(server.users.owner.email);
     await main.restart({ cachedRegisterWaitMs: 60_000 });
-    const harness = main;
-    const cached = await eventually(() => {
-      try {
-        return harness.services.session(harness.accountId).getSnapshot();
-      } catch {
-        return undefined; // its session starts a turn later
-      }
-    });
+    const cached = await cachedStart(main);
     expect(cached.fromCache).toBe(true);
     const relaunched = createChatStore();
     relaunched.getState().replaceSnapshot(main.accountId, cached.snapshot!.register);
@@ -157,19 +150,23 @@ describe('a first sign-in without the people in its register', () => {
     const snapshot = await main.waitForPush('snapshot');
     expect(snapshot.peoplePending).toBe(true);
     await main.restart({ cachedRegisterWaitMs: 60_000 });
-    const harness = main;
-    const cached = await eventually(() => {
-      try {
-        return harness.services.session(harness.accountId).getSnapshot();
-      } catch {
-        return undefined; // its session starts a turn later
-      }
-    });
+    const cached = await cachedStart(main);
     expect(cached.fromCache).toBe(true);
     expect(cached.snapshot?.peoplePending).toBe(true);
     expect(cached.snapshot?.register.user_id).toBe(realm.users.owner.user_id);
   }, 60_000);
 });
+
+/** The relaunched main's snapshot, once its session (started a turn later) answers. */
+function cachedStart(harness: MainHarness) {
+  return eventually(() => {
+    try {
+      return harness.services.session(harness.accountId).getSnapshot();
+    } catch {
+      return undefined;
+    }
+  });
+}
 
 async function waitFor(check: () => boolean, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
