@@ -75,6 +75,17 @@ export async function startLiveAccount(who = 'owner'): Promise<LiveAccount> {
   for (let i = 0; !store.getState().accounts[accountId] && i < 500; i++)
     await new Promise((resolve) => setTimeout(resolve, 20));
   if (!store.getState().accounts[accountId]) throw new Error('the store has no snapshot');
+  // A first sign-in's people come after its first snapshot (docs/cache-and-outbox.md): the tests
+  // start once main's snapshot and the store have them.
+  for (
+    let i = 0;
+    (snapshot.peoplePending || store.getState().accounts[accountId]?.users.loading) && i < 750;
+    i++
+  ) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    snapshot = (await api.getSnapshot({ accountId })).snapshot ?? snapshot;
+  }
+  if (snapshot.peoplePending) throw new Error('the people never came');
   return {
     realm,
     api,
