@@ -4,9 +4,11 @@
 // as renderer/store/ui-store.ts reads it) and put in an inert overlay over #root, which the app
 // removes once its own screen is painted (lib/first-screen-handoff.ts). Its times are labelled again
 // as of now with the app's own functions (lib/first-screen-times.ts, the one module it bundles). The
-// build puts its text inline, first in the page's <head> (vite.config.ts), so it asks as soon as the
-// page is parsed, while the stylesheet and the app's script are still on their way; any failure
-// shows nothing.
+// build puts its text inline, first in the page's <head> (vite.config.ts), so it runs as soon as the
+// parser reaches it, while the stylesheet and the app's script are still on their way. In browser
+// mode the host usually put the screens in the page itself, just before this script
+// (electron/host/first-screen-route.ts `inPage`): then nothing is asked and the copy is ready before
+// the parse ends. Any failure shows nothing.
 import { relabelFirstScreenTimes } from './lib/first-screen-times';
 
 /** The layout's breakpoints (shell/layout.ts, styles/app.css): a screen shows only in its own band. */
@@ -27,10 +29,33 @@ type FirstScreenBridge = { firstScreen?: (input: { key: string }) => Promise<Kep
 
 const band = (width: number) => BREAKPOINTS.filter((b) => width >= b).length;
 
-async function fetchScreen(): Promise<KeptScreen | null> {
+/** Shared/ipc/wire.ts FIRST_SCREEN_ELEMENT_ID; early-listener.mjs PAGE_TOKEN_PARAM. */
+const IN_PAGE_ID = 'first-screen-kept';
+const PAGE_TOKEN_PARAM = 'screen';
+
+/**
+ * The screen the host put in the page for this launch's view, null when it put the account's
+ * screens and none is for this view, undefined when it put none (then the script asks).
+ */
+function screenInPage(key: string): KeptScreen | null | undefined {
+  // Used once by the host: a reload or a copied address has no use for it.
+  const url = new URL(location.href);
+  if (url.searchParams.has(PAGE_TOKEN_PARAM)) {
+    url.searchParams.delete(PAGE_TOKEN_PARAM);
+    history.replaceState(history.state, '', url.pathname + url.search + url.hash);
+  }
+  const element = document.getElementById(IN_PAGE_ID);
+  if (!element) return undefined;
+  element.remove();
+  const kept = JSON.parse(element.textContent ?? '') as Array<{
+    keys: string[];
+    screen: KeptScreen;
+  }>;
+  return kept.find((screen) => screen.keys.includes(key))?.screen ?? null;
+}
+
+async function fetchScreen(key: string): Promise<KeptScreen | null> {
   const fragment = new URLSearchParams(location.hash.slice(1));
-  const view = fragment.get('view') ?? '';
-  const key = LAUNCH_VIEWS.includes(view) ? `view=${view}` : '';
   // Electron: the preload's method; browser mode: the host, with the launch's secret (still in the
   // fragment, or where renderer/bridge/install.ts moved it if the app's script ran first).
   const bridge = (window as { tributary?: FirstScreenBridge }).tributary;
@@ -104,19 +129,52 @@ function show(screen: KeptScreen): void {
     for (const image of template.content.querySelectorAll('img')) holdRealmPicture(image);
   }
   overlay.append(template.content);
-  (document.body ?? html).append(overlay);
-  // Before the first frame (the stylesheet is in by then): the virtual lists' rows are placed at
-  // their scroll offset, so without it the list would show blank space.
-  requestAnimationFrame(() => {
-    for (const el of overlay.querySelectorAll<HTMLElement>('[data-first-screen-scroll-top]')) {
-      el.scrollTop = Number(el.dataset.firstScreenScrollTop);
-    }
-    performance.mark('tributary:first-screen-shown');
-  });
   setTimeout(() => overlay.remove(), FALLBACK_MS);
+  whenRootParsed(() => {
+    // The app decided first (its own screen, or another view): the copy has no place any more.
+    if (html.dataset.firstScreen !== 'shown') return;
+    document.body.append(overlay);
+    // Before the first frame (the stylesheet is in by then): the virtual lists' rows are placed at
+    // their scroll offset, so without it the list would show blank space.
+    requestAnimationFrame(() => {
+      for (const el of overlay.querySelectorAll<HTMLElement>('[data-first-screen-scroll-top]')) {
+        el.scrollTop = Number(el.dataset.firstScreenScrollTop);
+      }
+      performance.mark('tributary:first-screen-shown');
+    });
+  });
 }
 
-fetchScreen().then(
-  (screen) => screen && show(screen),
-  () => undefined,
-);
+/**
+ * Runs `place` once the parser has made the page's #root (at once if it has): a copy read from the
+ * page itself is ready while the parser is still in <head>, and goes into <body> after #root, where
+ * the app's styles expect it. Nothing is painted before the parser gets there.
+ */
+function whenRootParsed(place: () => void): void {
+  if (document.getElementById('root')) return place();
+  const observer = new MutationObserver(() => {
+    if (!document.getElementById('root')) return;
+    observer.disconnect();
+    place();
+  });
+  observer.observe(document.documentElement, { childList: true, subtree: true });
+}
+
+function launchKey(): string {
+  const view = new URLSearchParams(location.hash.slice(1)).get('view') ?? '';
+  return LAUNCH_VIEWS.includes(view) ? `view=${view}` : '';
+}
+
+try {
+  const key = launchKey();
+  const inPage = screenInPage(key);
+  if (inPage) show(inPage);
+  else if (inPage === undefined) {
+    fetchScreen(key).then(
+      (screen) => screen && show(screen),
+      () => undefined,
+    );
+  }
+} catch {
+  // A page whose screens do not parse shows none.
+}

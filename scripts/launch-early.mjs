@@ -10,7 +10,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { listenForLaunch } from '../electron/host/early-listener.mjs';
+import { launchUrl, listenForLaunch } from '../electron/host/early-listener.mjs';
 
 const START_OPTIONS = {
   browser: { type: 'boolean', default: false },
@@ -143,7 +143,7 @@ export async function launchEarly(root, argv) {
     // The port given is taken (or cannot be bound): the host tries again and says why.
     return null;
   }
-  const url = `http://127.0.0.1:${listener.port}/#secret=${listener.secret}`;
+  const url = launchUrl(listener);
   console.log(`Tributary is running at ${url}`);
   if (options.open) openInBrowser(url);
   return { ...listener, url };

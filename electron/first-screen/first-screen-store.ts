@@ -154,6 +154,17 @@ export class FirstScreenStore {
   }
 
   /**
+   * All the active account's screens, each with the launches it is for (none: an empty list), for
+   * the browser-mode host to put in the page itself, where the page's own view (its URL fragment,
+   * which the host never sees) picks one (first-screen-route.ts). The same account and rules as
+   * `take`.
+   */
+  takeAll(): KeptFirstScreen[] {
+    const accountId = this.handedOutFor();
+    return (accountId && this.read(accountId)) || [];
+  }
+
+  /**
    * Reads and opens the active account's screens now, so that a page's ask is answered from
    * memory: the browser-mode host does it as it starts, while the browser still makes the page
    * (a cold read, unseal and parse: a few ms of CPU, more of wall under load, that came between

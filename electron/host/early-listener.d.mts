@@ -8,6 +8,11 @@ export interface LaunchListener {
   port: number;
   /** The bridge secret this launch's URL carries. */
   secret: string;
+  /**
+   * This launch's one-time page token (the URL's query): the page request that first carries it
+   * may be given the kept first screen inline (first-screen-route.ts).
+   */
+  pageToken: string;
   /** The last launch's record, read before binding (null without one or without resuming). */
   last: LaunchRecord | null;
   /** Gives the socket to the host's handlers; what arrived meanwhile goes to them now, in order. */
@@ -24,3 +29,7 @@ export function listenForLaunch(options: {
   dataDir?: string;
   resumeLastLaunch?: boolean;
 }): Promise<LaunchListener>;
+
+export const PAGE_TOKEN_PARAM: string;
+
+export function launchUrl(listener: { port: number; secret: string; pageToken: string }): string;

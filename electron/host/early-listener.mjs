@@ -9,6 +9,18 @@ import { createServer } from 'node:http';
 import { newSecret, readLaunchRecord } from './launch-record-file.mjs';
 
 /**
+ * The query parameter of the launch URL's page token: the page's own request (GET /) carries it,
+ * so the host may put the kept first screen in the page itself (first-screen-route.ts), which the
+ * fragment's secret cannot do (the browser never sends a fragment).
+ */
+export const PAGE_TOKEN_PARAM = 'screen';
+
+/** The URL a launch prints and opens: its page token in the query, its bridge secret in the fragment. */
+export function launchUrl({ port, secret, pageToken }) {
+  return `http://127.0.0.1:${port}/?${PAGE_TOKEN_PARAM}=${pageToken}#secret=${secret}`;
+}
+
+/**
  * Listens on 127.0.0.1: on `port` if given; else, with `resumeLastLaunch`, on the last launch's
  * port with its secret (launch-record.ts), and when that port is taken by something else on a
  * fresh port with a fresh secret; else on a fresh port with a fresh secret.
@@ -34,6 +46,9 @@ export async function listenForLaunch({ port = 0, dataDir, resumeLastLaunch = fa
     server,
     port: server.address().port,
     secret,
+    // Per launch, never kept (unlike the secret, which a resumed launch reuses): a URL printed by
+    // an earlier launch, or this one's reloaded, gets the page without the screen.
+    pageToken: newSecret(),
     last,
     handOver(onRequest, onUpgrade) {
       // The start-up benches (bench/startup/launch-process.ts) read when this happened, on the

@@ -12,7 +12,7 @@ import { warmHttpClient } from '../api/client';
 import { BridgeServer } from './bridge-server';
 import { MediaCredential } from './media-credential';
 import { writeLaunchRecord } from './launch-record';
-import { listenForLaunch, type LaunchListener } from './early-listener.mjs';
+import { launchUrl, listenForLaunch, type LaunchListener } from './early-listener.mjs';
 import { MEDIA_COOKIE, UNSENT_HANDOVER_PATH } from '../../shared/ipc/wire';
 import { clearingCookies, importUnsent } from './unsent-handover';
 import { contentSecurityPolicy, SECURITY_HEADERS } from './csp';
@@ -182,13 +182,22 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     pageAsks: files.earlyScriptHashes.length > 0,
     onAnswered: () => allScriptsSent() && startSessionsForPage(),
     after: options.firstScreenAfter,
+    pageToken: listener.pageToken,
   });
   if (files.hasIndex) {
     const serve = async (request: FastifyRequest, reply: FastifyReply, path: string) => {
       const answer = await files.answer(path, request.headers['if-none-match']);
       if (answer.status === 404) return reply.code(404).type('text/plain').send('Not Found');
       const { file } = answer;
-      if (path === '/') reply.raw.once('finish', () => logTiming('page-sent'));
+      if (path === '/') {
+        reply.raw.once('finish', () => logTiming('page-sent'));
+        const screens = firstScreen.inPage(request, reply);
+        // The account's own screens: never kept by the browser, never a 304 for another page.
+        if (screens) {
+          reply.header('cache-control', 'no-store');
+          return reply.type(file.contentType).send(files.pageWith(screens));
+        }
+      }
       // The browser parses and runs the page's scripts for a while after they arrive: time the
       // sessions' synchronous start can take without holding up the page's files. So once every
       // script the page names has gone (a 1 KB entry goes first, and its chunks after it would
@@ -293,7 +302,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   }
 
   return {
-    url: `http://127.0.0.1:${port}/#secret=${secret}`,
+    url: launchUrl(listener),
     port,
     secret,
     services,

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
-import { earlyScriptHashes } from './csp';
+import { EARLY_SCRIPT_ATTRIBUTE, earlyScriptHashes } from './csp';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -73,6 +73,17 @@ export class StaticFiles {
 
   get hasIndex(): boolean {
     return this.files.has('index.html');
+  }
+
+  /**
+   * The page with `element` put just before its early script (which reads it as it runs), or the
+   * page as it is when it has none. Made per request: what it carries is the account's.
+   */
+  pageWith(element: string): Buffer {
+    const page = this.files.get('index.html')!.body.toString('utf8');
+    const at = page.search(new RegExp(`<script\\s[^>]*${EARLY_SCRIPT_ATTRIBUTE}`));
+    if (at < 0) return Buffer.from(page);
+    return Buffer.from(`${page.slice(0, at)}${element}${page.slice(at)}`);
   }
 
   /** The answer to GET/HEAD of `urlPath` (the URL's path, still percent-encoded). */

@@ -45,3 +45,9 @@ export const UNSENT_KEY_LABEL = 'tributary-unsent:';
  */
 export const FIRST_SCREEN_PATH = '/first-screen';
 export const FIRST_SCREEN_SECRET_HEADER = 'x-tributary-secret';
+/**
+ * Browser mode: the id of the non-executing element in which the host may put the active
+ * account's first screens into the page itself (electron/host/first-screen-route.ts `inPage`),
+ * before the early script, which reads it instead of asking.
+ */
+export const FIRST_SCREEN_ELEMENT_ID = 'first-screen-kept';

@@ -1,7 +1,8 @@
 // The first screen, end to end: a launch keeps what its chat shows; the next launch of the same data
 // folder, in a fresh browser profile, shows that screen before the app has even loaded its script
-// (held back here, so the moment is certain), then the app's own list replaces it; a launch that
-// opens another view gets none.
+// (held back here, so the moment is certain), carried in the page itself (no request for it), then
+// the app's own list replaces it; a launch that opens another view gets none, and a page without
+// the launch's page token (a reload) asks the host for it.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Page, Route } from 'playwright-core';
@@ -72,6 +73,10 @@ describe('the first screen', () => {
     await app.startHost();
     const held = await openHeld();
     page = held.page;
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/first-screen?')) asked.push(request.url());
+    });
     await page.goto(app.url, { waitUntil: 'commit' });
     const overlay = page.locator('#first-screen');
     await overlay.getByText(texts[0]!).waitFor();
@@ -101,6 +106,11 @@ describe('the first screen', () => {
         () => performance.getEntriesByName('tributary:first-screen-shown').length,
       ),
     ).toBe(1);
+    // It came in the page: the early script asked for nothing, and took the launch's one-time
+    // token out of the address bar (the bridge's secret stays in the fragment for the app).
+    expect(asked).toEqual([]);
+    expect(new URL(page.url()).search).toBe('');
+    expect(new URL(page.url()).hash).toMatch(/^#secret=/);
 
     await held.release();
     await overlay.waitFor({ state: 'detached' });
@@ -163,16 +173,48 @@ describe('the first screen', () => {
     await page.locator('#first-screen').waitFor({ state: 'detached' });
   });
 
-  it('shows none for a launch that opens another view', async () => {
+  it('shows the screen from the host when the page does not carry it (a reload)', async () => {
     const { app } = session;
+    // The last test's launch: its page token is used.
     const { page, release } = await openHeld();
-    const asked = page.waitForResponse((response) => response.url().includes('/first-screen?'));
+    const answered = page.waitForResponse((response) => response.url().includes('/first-screen?'));
+    await page.goto(app.url, { waitUntil: 'commit' });
+    expect((await answered).status()).toBe(200);
+    await page.locator('#first-screen').getByText('a medlar on the first screen').waitFor();
+    expect(await page.getByTestId('message').count()).toBe(0);
+    await release();
+    await page.locator('#first-screen').waitFor({ state: 'detached' });
+  });
+  it('shows none for a launch that opens another view, with the screens in the page or asked for', async () => {
+    const { app } = session;
+    await session.closePage();
+    await app.stopHost();
+    await app.startHost();
+    let { page, release } = await openHeld();
+    const asked: string[] = [];
+    const watch = (p: Page) =>
+      p.on('request', (request) => {
+        if (request.url().includes('/first-screen?')) asked.push(request.url());
+      });
+    watch(page);
+    // The page carries the account's screens; none is for the Inbox.
     await page.goto(`${app.url}&view=inbox`, { waitUntil: 'commit' });
-    const answer = await asked;
-    expect(answer.status()).toBe(204);
+    await page.waitForFunction(() => document.readyState !== 'loading');
+    expect(asked).toEqual([]);
     expect(await page.locator('#first-screen').count()).toBe(0);
     await release();
     await page.getByRole('region', { name: 'Inbox' }).waitFor();
     expect(await page.locator('#first-screen').count()).toBe(0);
+
+    // The same address again: its token is used, so the page carries nothing and the early script
+    // asks the host, which has nothing for Recent conversations either (the Inbox above may have
+    // been kept by now).
+    ({ page, release } = await openHeld());
+    watch(page);
+    const answered = page.waitForResponse((response) => response.url().includes('/first-screen?'));
+    await page.goto(`${app.url}&view=recent`, { waitUntil: 'commit' });
+    expect((await answered).status()).toBe(204);
+    expect(await page.locator('#first-screen').count()).toBe(0);
+    await release();
   });
 });

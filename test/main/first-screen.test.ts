@@ -2,7 +2,8 @@
 // (electron/host/first-screen-route.ts): a screen is kept only for the active, known account, cleaned
 // of anything that could run or load, sealed at rest, handed out only for its launch keys and only
 // the active account's, and gone when the account is signed out, removed or its offline copy
-// cleared. The route answers only this launch's own pages, and before the sessions have started.
+// cleared. The route answers only this launch's own pages, and before the sessions have started;
+// the page itself carries the screens only for the launch URL's one-time page token.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,12 @@ import { earlyScriptHashes } from '../../electron/host/csp';
 import { startBrowserHost, type BrowserHost } from '../../electron/host/host';
 import { createDispatcher } from '../../electron/ipc/dispatch';
 import type { FirstScreen } from '../../shared/ipc/first-screen';
-import { FIRST_SCREEN_PATH, FIRST_SCREEN_SECRET_HEADER } from '../../shared/ipc/wire';
+import {
+  FIRST_SCREEN_ELEMENT_ID,
+  FIRST_SCREEN_PATH,
+  FIRST_SCREEN_SECRET_HEADER,
+} from '../../shared/ipc/wire';
+import { PAGE_TOKEN_PARAM } from '../../electron/host/early-listener.mjs';
 import { startTestServer, type TestServer } from '../support/server';
 
 const SCREEN: FirstScreen = {
@@ -249,6 +255,18 @@ describe('the host’s first-screen route and the main-side deletions', () => {
     await realm?.close();
   });
 
+  /** The browser-mode host on `folder`, as npm start runs it. */
+  async function startHost(folder: DataDir): Promise<BrowserHost> {
+    const host = await startBrowserHost({
+      dataDir: folder.dataDir,
+      vault: folder.vault,
+      rendererDir: writeRenderer(folder.dataDir),
+      startSessionsAfterUrl: true,
+    });
+    hosts.push(host);
+    return host;
+  }
+
   /** A returning launch (as npm start runs it) whose account kept a screen. */
   async function launch(apiKey = realm.users.owner!.api_key) {
     const folder = dataFolder(['acct-owner'], realm.url);
@@ -261,13 +279,7 @@ describe('the host’s first-screen route and the main-side deletions', () => {
     });
     folder.vault.put('acct-owner', apiKey);
     storeOf(folder).save('acct-owner', [''], SCREEN);
-    const host = await startBrowserHost({
-      dataDir: folder.dataDir,
-      vault: folder.vault,
-      rendererDir: writeRenderer(folder.dataDir),
-      startSessionsAfterUrl: true,
-    });
-    hosts.push(host);
+    const host = await startHost(folder);
     const get = (path: string, headers: Record<string, string> = {}) =>
       fetch(`http://127.0.0.1:${host.port}${path}`, { headers });
     const sessionRuns = () => {
@@ -360,6 +372,84 @@ describe('the host’s first-screen route and the main-side deletions', () => {
     const crossSite = await get(FIRST_SCREEN_PATH, { ...secret, 'sec-fetch-site': 'same-site' });
     expect(crossSite.status).toBe(403);
     expect((await get(`${FIRST_SCREEN_PATH}?key=view%3Dnope`, secret)).status).toBe(400);
+  });
+
+  /** The screens a page carries (first-screen-route.ts `inPage`), or null when it carries none. */
+  function carried(html: string): unknown {
+    const element = new RegExp(
+      `<script type="application/json" id="${FIRST_SCREEN_ELEMENT_ID}">([^<]*)</script>` +
+        // Just before the early script, which reads it as it runs.
+        `<script data-first-screen>`,
+    ).exec(html);
+    if (!element) expect(html).not.toContain(FIRST_SCREEN_ELEMENT_ID);
+    return element ? JSON.parse(element[1]!) : null;
+  }
+
+  it('puts the screens in the page itself for this launch’s page token only, once, and only in a page the browser opened', async () => {
+    const { host, get, sessionRuns } = await launch();
+    const token = new URL(host.url).searchParams.get(PAGE_TOKEN_PARAM)!;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+    expect(token).not.toBe(host.secret);
+    const opened = { 'sec-fetch-site': 'none', 'sec-fetch-dest': 'document' };
+    // No token, another, a frame, a fetch, a navigation another site (or another loopback port)
+    // started: the plain page, and the token is not used up.
+    const refused: Array<[string, Record<string, string>]> = [
+      ['/', opened],
+      [`/?${PAGE_TOKEN_PARAM}=guess`, opened],
+      [`/?${PAGE_TOKEN_PARAM}=${token}x`, opened],
+      [`/?${PAGE_TOKEN_PARAM}=${token}`, { ...opened, 'sec-fetch-site': 'cross-site' }],
+      [`/?${PAGE_TOKEN_PARAM}=${token}`, { ...opened, 'sec-fetch-site': 'same-site' }],
+      [`/?${PAGE_TOKEN_PARAM}=${token}`, { ...opened, 'sec-fetch-dest': 'iframe' }],
+      [
+        `/?${PAGE_TOKEN_PARAM}=${token}`,
+        { 'sec-fetch-site': 'same-origin', 'sec-fetch-dest': 'empty' },
+      ],
+    ];
+    for (const [path, headers] of refused) {
+      const page = await get(path, headers);
+      expect(carried(await page.text()), path).toBeNull();
+      expect(page.headers.get('etag')).not.toBeNull();
+    }
+    const page = await get(`/?${PAGE_TOKEN_PARAM}=${token}`, opened);
+    expect(page.status).toBe(200);
+    // The account's screen: never in the browser's cache, and under the same CSP, whose hash
+    // still lets the early script (and nothing else inline) run.
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.headers.get('etag')).toBeNull();
+    const earlyHash = createHash('sha256').update(EARLY_SCRIPT).digest('base64');
+    expect(/script-src ([^;]*)/.exec(page.headers.get('content-security-policy')!)![1]).toBe(
+      `'self' 'sha256-${earlyHash}'`,
+    );
+    const screens = carried(await page.text()) as Array<{ keys: string[]; screen: FirstScreen }>;
+    expect(screens).toHaveLength(1);
+    expect(screens[0]!.keys).toEqual(['']);
+    expect(screens[0]!.screen).toMatchObject({ view: 'narrow:[]', width: 1400 });
+    expect(screens[0]!.screen.html).toContain('a quince in the list');
+    // The page had its screen: once its scripts have gone the sessions start, unasked.
+    await (await get('/assets/index-1a2b.js')).text();
+    await expect.poll(sessionRuns).toBe(true);
+    // Once: the same address again (a reload, a copied link) gets the plain page.
+    expect(carried(await (await get(`/?${PAGE_TOKEN_PARAM}=${token}`, opened)).text())).toBeNull();
+  });
+
+  it('puts no screen in the page where the route gives none: nothing kept, no cache key, another account', async () => {
+    const pageOf = async (host: BrowserHost) => {
+      const token = new URL(host.url).searchParams.get(PAGE_TOKEN_PARAM)!;
+      const page = await fetch(`http://127.0.0.1:${host.port}/?${PAGE_TOKEN_PARAM}=${token}`);
+      return carried(await page.text());
+    };
+    // Nothing kept: an empty list (the early script then shows none and asks nothing).
+    expect(await pageOf(await startHost(dataFolder(['acct-1'], realm.url)))).toEqual([]);
+    // Kept, but the cache key is gone (the screen cannot be opened).
+    const locked = dataFolder(['acct-1'], realm.url);
+    storeOf(locked).save('acct-1', [''], SCREEN);
+    locked.vault.delete('cache:acct-1');
+    expect(await pageOf(await startHost(locked))).toEqual([]);
+    // Kept for an account that is no longer the active one.
+    const switched = dataFolder(['acct-1', 'acct-2'], realm.url);
+    storeOf(switched).save('acct-1', [''], SCREEN);
+    switched.accounts.setActive('acct-2');
+    expect(await pageOf(await startHost(switched))).toEqual([]);
   });
 
   it('drops the screen when the account is removed or its offline copy cleared', async () => {
