@@ -131,16 +131,23 @@ export default defineConfig({
           globalSetup: GLOBAL_SETUP,
           include: ['test/e2e/**/*.test.ts'],
           setupFiles: ['test/e2e/support/setup.ts'],
-          // One file at a time, all in one worker with one module registry: importing the server,
-          // the host and Playwright anew for each file was a third of a file's CPU. Files share
-          // no state besides modules (each starts its own realm, app and browser contexts).
-          fileParallelism: false,
+          // Two files at a time, each worker with one module registry: importing the server, the
+          // host and Playwright anew for each file was a third of a file's CPU. Files share no
+          // state besides modules (each starts its own realm, app and browser contexts on ports
+          // of their own). One at a time, the files left most of a core idle while they waited on
+          // servers, hosts and pages, and their 45 files were the run's longest leg.
+          maxWorkers: WORKERS,
           isolate: false,
           // After the other projects in `vitest run` (a group needs one worker count); `npm test`
           // runs this project beside them instead (scripts/test.mjs).
           sequence: { groupOrder: 1 },
           testTimeout: 90_000,
           hookTimeout: 90_000,
+          // expect.poll waits 1 s by default, where Playwright's own waits take 30 s: a page, a
+          // host and a realm under load (two files at once, beside the other projects) can take
+          // longer than that to show what is right (an avatar's upload). Only a failing poll waits
+          // the longer; one that passes returns as soon as it does.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],

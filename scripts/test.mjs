@@ -4,18 +4,18 @@
 //    another: each is mostly one thread (10–100 s of CPU each), so in a row they left one core idle
 //    for about four minutes. They write to separate places (the build to dist/, tsc to
 //    .tsbuild/, which both linters ignore), so none reads what another is writing.
-// 2. Every test as soon as the build is done, with ESLint, Prettier and tsc carrying on beside them
-//    at the lowest priority (nice 19, and their sessions' too) instead of before them: the tests
-//    read nothing a check writes (the e2e files drive the built app), and they leave part of the
-//    two cores idle while they wait on servers, child processes and Chromium; the niced checks
-//    take that idle time and yield the cores whenever a test wants them, so the tests' timeouts
-//    see the machine as before. The run used to wait two minutes for the checks first.
+// 2. The e2e tests as soon as the build is done and the others from the start (below), with
+//    ESLint, Prettier and tsc carrying on beside them at the lowest priority (nice 19, and their
+//    sessions' too) instead of before them: the tests read nothing a check writes (the e2e files
+//    drive the built app), and they leave part of the two cores idle while they wait on servers,
+//    child processes and Chromium; the niced checks take that idle time and yield the cores
+//    whenever a test wants them, so the tests' timeouts see the machine as before. The run used
+//    to wait two minutes for the checks first.
 // 3. The end-to-end project in a second Vitest process beside the others (Vitest runs its project
 //    groups one after another, so one `vitest run` would run e2e after them; docs/testing.md).
 //
-// A failed check stops the tests at once and fails the run; a failed build fails it before they
-// start. Each report comes live, its lines marked with the step's name; the exit status is the
-// worst.
+// A failed check or build stops the tests at once and fails the run. Each report comes live, its
+// lines marked with the step's name; the exit status is the worst.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
@@ -100,11 +100,17 @@ const checks = [
   check(niced(bin('prettier/bin/prettier.cjs'), ['--check', '.'], 'prettier │ ')),
   check(niced(bin('typescript/bin/tsc'), ['-b'], 'typecheck │ ')),
 ];
-await check(node(bin('tsx/dist/cli.mjs'), ['scripts/build.ts'], 'build │ '));
-const tests = [
-  node(vitest, ['run', '--project', 'e2e'], 'e2e │ '),
-  node(vitest, ['run', '--project', '!e2e']),
-];
+const build = check(node(bin('tsx/dist/cli.mjs'), ['scripts/build.ts'], 'build │ '));
+// The projects other than e2e need no build (the few files that drive a built bundle call
+// buildAll(), which waits on the build's lock), so they start beside it rather than after it: the
+// build was their first 40–80 s. Their session yields to the build meanwhile (autogroup nice 10),
+// as the e2e files, which wait for it, are the longer leg.
+const others = node(vitest, ['run', '--project', '!e2e']);
+const othersChild = [...running].at(-1);
+setSessionNice(othersChild.pid, 10);
+await build;
+setSessionNice(othersChild.pid, 0);
+const tests = [node(vitest, ['run', '--project', 'e2e'], 'e2e │ '), others];
 const status = Math.max(...(await Promise.all(tests)));
 // The tests are done: what checks remain need not yield any more (on a machine shared with other
 // work, nice 19 would leave them a sliver of it). Every thread, as Linux sets priorities per thread.
