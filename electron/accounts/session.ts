@@ -56,6 +56,12 @@ export const CACHED_REGISTER_WAIT_MS = 5_000;
  * register waits, for the same reason.
  */
 export const PEOPLE_WAIT_MS = CACHED_REGISTER_WAIT_MS;
+/**
+ * How long a register without the people waits, once answered, for the own user asked beside it
+ * (ownUserFields) before its snapshot goes without them. Sent first and a fraction of the
+ * register's size, it is normally there already.
+ */
+const OWN_USER_GRACE_MS = 1_000;
 /** The page the renderer opens a conversation with (renderer/features/messages/useMessagePages). */
 const FIRST_PAGE = {
   anchor: 'first_unread',
@@ -154,6 +160,9 @@ export class AccountSession {
   private registerWait: ReturnType<typeof setTimeout> | null = null;
   /** The register in flight was asked without the people (registerParams). */
   private askedWithoutPeople = false;
+  /** `GET /users/me`, asked beside a register without the people; null if it failed. */
+  private ownUser: Promise<Record<string, unknown> | null> | null = null;
+  private ownUserAnswer: Record<string, unknown> | null = null;
   /**
    * A snapshot without the people (a first sign-in) until they are fetched (fetchPeople): its
    * queue, and that queue's `realm_user` events, held back from the page and the cache until the
@@ -240,6 +249,7 @@ export class AccountSession {
     this.loop = new EventLoop({
       client: this.client,
       registerParams: () => this.registerParams(),
+      beforeSnapshot: () => this.ownUserArrived(),
       pollTimeoutMs: options.pollTimeoutMs,
       restartSpreadMs: options.restartSpreadMs ?? restartSpreadFor(record.site),
       onSnapshot: (queueId, register, json) => this.onSnapshot(queueId, register, json),
@@ -589,18 +599,50 @@ export class AccountSession {
    */
   private registerParams() {
     this.askedWithoutPeople = !this.hasSnapshot && this.options.record.userId !== null;
+    // Who the user is (role, name, address) comes with the people too; without them the page
+    // would show an owner the member's screens until they came. Asked first: a small answer,
+    // which a single-threaded server gives before it builds the register.
+    this.ownUserAnswer = null;
+    this.ownUser = this.askedWithoutPeople
+      ? this.client.call(endpoints.getOwnUser, {}, { retry: false, timeoutMs: 10_000 }).then(
+          (me) => (this.ownUserAnswer = me),
+          (error: unknown) => {
+            console.error(
+              `Tributary: ${this.id}'s own user was not read; the people say it`,
+              error,
+            );
+            return null;
+          },
+        )
+      : null;
     return this.askedWithoutPeople ? REGISTER_WITHOUT_PEOPLE_PARAMS : DEFAULT_REGISTER_PARAMS;
+  }
+
+  /** The own user asked beside the register, waited for a moment at most (beforeSnapshot). */
+  private ownUserArrived(): Promise<unknown> | null {
+    const asked = this.ownUser;
+    if (!asked || this.ownUserAnswer) return null;
+    return Promise.race([asked, new Promise((resolve) => setTimeout(resolve, OWN_USER_GRACE_MS))]);
   }
 
   private onSnapshot(queueId: string, fullRegister: RegisterResponse, registerJson?: string): void {
     const withoutPeople = this.askedWithoutPeople && this.options.record.userId !== null;
     this.askedWithoutPeople = false;
     if (withoutPeople) {
-      // The register says the user's own id only with the people; the account knows it.
-      fullRegister.user_id = this.options.record.userId!;
+      // The register says the user's own id, role, name and address only with the people: the
+      // id from the account, the rest from /users/me (ownUserFields). Where the server did send
+      // one, its own wins: first in the text (JSON.parse keeps the last), not set on the object.
+      const own = {
+        user_id: this.options.record.userId!,
+        ...(this.ownUserAnswer ? ownUserFields(this.ownUserAnswer) : {}),
+      };
+      const target = fullRegister as unknown as Record<string, unknown>;
+      for (const [key, value] of Object.entries(own)) if (!(key in target)) target[key] = value;
       if (registerJson?.startsWith('{'))
-        registerJson = `{"user_id":${fullRegister.user_id},${registerJson.slice(1)}`;
+        registerJson = `{${JSON.stringify(own).slice(1, -1)},${registerJson.slice(1)}`;
     }
+    this.ownUser = null;
+    this.ownUserAnswer = null;
     const register = registerWithoutBotKeys(fullRegister);
     if (this.peopleWait) clearTimeout(this.peopleWait);
     this.peopleWait = null;
@@ -865,6 +907,21 @@ export class AccountSession {
  */
 function afterPendingIo(task: () => void): void {
   setImmediate(() => setImmediate(task));
+}
+
+/**
+ * The register's own-user fields (those it gives with `realm_user`, named as the public server
+ * names them) from a `GET /users/me` answer, which says `role` instead of `is_moderator` (a
+ * server before feature level 59 says neither, and had no moderators).
+ */
+export function ownUserFields(me: Record<string, unknown>): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const key of ['email', 'delivery_email', 'full_name', 'avatar_url']) {
+    if (me[key] !== undefined) fields[key] = me[key];
+  }
+  for (const key of ['is_admin', 'is_owner', 'is_guest']) fields[key] = me[key] === true;
+  fields.is_moderator = me.role === 300;
+  return fields;
 }
 
 /** Channel names for messages moved between channels while the cache applies events. */

@@ -54,6 +54,11 @@ export interface EventLoopOptions extends EventLoopCallbacks {
   client: ApiClient;
   /** What each register asks (a function: asked anew for each one). */
   registerParams?: RegisterParams | (() => RegisterParams);
+  /**
+   * Waited for after a register's answer, before onSnapshot: what the session asked beside the
+   * register (a first sign-in's own user) and puts into the snapshot the page gets.
+   */
+  beforeSnapshot?: () => Promise<unknown> | null;
   /** Overrides the poll timeout derived from event_queue_longpoll_timeout_seconds (tests). */
   pollTimeoutMs?: number;
   random?: () => number;
@@ -207,6 +212,11 @@ export class EventLoop {
       .finally(() => (this.registering = false));
     logTiming('register-received');
     if (!this.running) return;
+    const beside = this.options.beforeSnapshot?.();
+    if (beside) {
+      await beside;
+      if (!this.running) return;
+    }
     if (!register.queue_id) {
       throw new ApiError('server', 'BAD_REQUEST', 'The server registered no event queue');
     }

@@ -6,7 +6,7 @@
 // with the people, so a returning launch has them.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server';
-import { eventually, startMain, type MainHarness } from '../main/support/harness';
+import { eventually, peopleNeverCome, startMain, type MainHarness } from '../main/support/harness';
 import type { PeopleMessage, SnapshotMessage, EventBatch } from '../../shared/ipc/accounts';
 import type { RegisterResponse, User } from '../../shared/api/types';
 import type { ServerEvent } from '../../shared/api/events';
@@ -132,19 +132,10 @@ describe('a first sign-in without the people in its register', () => {
   it('starts from its cached snapshot next time though the app closed before they came', async () => {
     realm = await startTestServer();
     // The people's register never answers: the app is closed while they are on their way.
-    const peopleNever: typeof fetch = async (input, init) => {
-      const body = typeof init?.body === 'string' ? init.body : String(init?.body ?? '');
-      if (
-        String(input).endsWith('/register') &&
-        body.includes('fetch_event_types=%5B%22realm_user%22%5D')
-      )
-        return new Promise<Response>(() => undefined);
-      return fetch(input, init);
-    };
     main = await startMain({
       site: realm.url,
       user: realm.users.owner,
-      clientOptions: { fetch: peopleNever },
+      clientOptions: { fetch: peopleNeverCome },
       peopleWaitMs: 0,
     });
     const snapshot = await main.waitForPush('snapshot');

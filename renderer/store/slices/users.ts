@@ -35,15 +35,48 @@ function putUser(s: UsersState, user: User): void {
   s.idByEmail.set(user.email.toLowerCase(), user.user_id);
 }
 
+type OwnFields = 'user_id' | 'email' | 'delivery_email' | 'full_name' | 'avatar_url';
+type RoleFields = 'is_admin' | 'is_owner' | 'is_moderator' | 'is_guest';
+
 export function usersFromRegister(
-  reg: Pick<RegisterResponse, 'realm_users' | 'realm_non_active_users' | 'cross_realm_bots'>,
+  reg: Pick<RegisterResponse, 'realm_users' | 'realm_non_active_users' | 'cross_realm_bots'> &
+    Partial<Pick<RegisterResponse, OwnFields | RoleFields>>,
   peoplePending = false,
 ): UsersState {
   const s = { ...emptyUsers(), loading: peoplePending };
   for (const u of reg.cross_realm_bots ?? []) putUser(s, normalizeUser(u, true));
   for (const u of reg.realm_non_active_users ?? []) putUser(s, normalizeUser(u, false));
   for (const u of reg.realm_users ?? []) putUser(s, normalizeUser(u, true));
+  // Without the people, the register still says who the user is (main puts /users/me's answer in
+  // it): their role decides which settings they may change before everyone else arrives.
+  if (peoplePending && reg.user_id !== undefined && reg.email !== undefined) {
+    putUser(s, ownUser(reg as Pick<RegisterResponse, OwnFields | RoleFields>));
+  }
   return s;
+}
+
+/** The user's own entry from the register's own-user fields (named as the public server's). */
+function ownUser(reg: Pick<RegisterResponse, OwnFields | RoleFields>): User {
+  const role: UserRole = reg.is_owner
+    ? 100
+    : reg.is_admin
+      ? 200
+      : reg.is_moderator
+        ? 300
+        : reg.is_guest
+          ? 600
+          : 400;
+  return normalizeUser(
+    {
+      user_id: reg.user_id,
+      email: reg.email,
+      delivery_email: reg.delivery_email ?? null,
+      full_name: reg.full_name ?? '',
+      avatar_url: reg.avatar_url ?? null,
+      role,
+    },
+    true,
+  );
 }
 
 /**

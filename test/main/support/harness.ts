@@ -65,6 +65,20 @@ export function bareMainServices(
   });
 }
 
+/**
+ * A fetch for main under which the people's own register (a first sign-in's second one,
+ * fetch_event_types ["realm_user"]) never answers: the people are always on their way.
+ */
+export const peopleNeverCome: typeof fetch = async (input, init) => {
+  const body = typeof init?.body === 'string' ? init.body : String(init?.body ?? '');
+  if (
+    String(input).endsWith('/register') &&
+    body.includes('fetch_event_types=%5B%22realm_user%22%5D')
+  )
+    return new Promise<Response>(() => undefined);
+  return fetch(input, init);
+};
+
 export async function startMain(options: StartMainOptions): Promise<MainHarness> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tributary-main-'));
   const pushes: RecordedPush[] = [];
