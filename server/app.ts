@@ -14,7 +14,13 @@ import { EventHub } from './events/hub';
 import { Authenticator } from './http/auth';
 import { RateLimiter } from './http/rate-limit';
 import { ServerTimeBudget } from './http/server-time-budget';
-import { ApiRouter, MULTIPART_BODY, toApiError } from './http/router';
+import {
+  apiRouteConstraint,
+  ApiRouter,
+  ApiRouteTable,
+  MULTIPART_BODY,
+  toApiError,
+} from './http/router';
 import { ApiError } from './http/errors';
 import type { RealmContext } from './realm/context';
 import { resources } from './resources';
@@ -89,6 +95,9 @@ export async function createRealmServer(options: RealmServerOptions): Promise<Re
     nowSeconds: () => Math.floor(Date.now() / 1000),
   };
 
+  // The API's routes, which ApiRouter serves from two catch-alls (router.ts, ApiRouteTable).
+  const apiRoutes = new ApiRouteTable();
+  const apiRoute = apiRouteConstraint(apiRoutes);
   const app = Fastify({
     logger: config.logRequests,
     bodyLimit: config.bodyLimitBytes,
@@ -106,7 +115,12 @@ export async function createRealmServer(options: RealmServerOptions): Promise<Re
       void (reply as unknown as FastifyReply).code(status).send(apiError.body());
     },
     clientErrorHandler: writeClientError,
-    routerOptions: { constraints: { [MULTIPART_BODY.name]: MULTIPART_BODY } },
+    routerOptions: {
+      constraints: {
+        [MULTIPART_BODY.name]: MULTIPART_BODY,
+        [apiRoute.name]: apiRoute,
+      },
+    },
   });
   await app.register(formbody, { bodyLimit: config.bodyLimitBytes });
   const onFile = spoolMultipartFile(ctx);
@@ -124,9 +138,9 @@ export async function createRealmServer(options: RealmServerOptions): Promise<Re
     void reply.code(404).send(notFound.body());
   });
 
-  // Every route is mounted twice (ApiRouter.route): in `plain`, and in `multipartScope` for
-  // requests whose body is multipart. @fastify/multipart's three hooks (and the upload spool's
-  // two), which every request ran, polls included, run only for those.
+  // The API is mounted twice (ApiRouter: its catch-all and the routes of their own): in `plain`, and
+  // in `multipartScope` for requests whose body is multipart. @fastify/multipart's three hooks (and
+  // the upload spool's two), which every request ran, polls included, run only for those.
   await app.register(async (plain) => {
     await plain.register(async (multipartScope) => {
       await multipartScope.register(multipart, {
@@ -149,6 +163,7 @@ export async function createRealmServer(options: RealmServerOptions): Promise<Re
         config.serverTimeBudget ? new ServerTimeBudget(config.serverTimeBudget) : null,
         () => events.bytesQueued,
         multipartScope,
+        apiRoutes,
       );
       for (const resource of resources) resource.routes(api, ctx);
     });

@@ -212,7 +212,17 @@ async function main(): Promise<void> {
   for (let run = 0; run < RUNS; run++) {
     for (const kind of KINDS) {
       for (const app of APPS) {
-        const result = await launch(app, kind, largeDir);
+        let result: Launch;
+        try {
+          result = await launch(app, kind, largeDir);
+        } catch (error) {
+          // A start that failed (on a machine loaded past Fastify's 10 s plugin timeout, say) is
+          // reported and left out of the medians; the rounds go on.
+          console.log(
+            `${kind.padEnd(9)} ${app.padEnd(28)} failed: ${(error as Error).message.slice(0, 120)}`,
+          );
+          continue;
+        }
         launches.push(result);
         const show = (m: Moment) => `${m.wallMs.toFixed(0)} ms (CPU ${m.cpuMs.toFixed(0)})`;
         console.log(

@@ -7,6 +7,7 @@
 // declared parameters, wraps the handler's return value in the success envelope with
 // ignored_parameters_unsupported, and turns every thrown error into the error envelope.
 import { Readable } from 'node:stream';
+import FindMyWay from 'find-my-way';
 import type {
   FastifyContextConfig,
   FastifyInstance,
@@ -46,6 +47,12 @@ export interface RouteOptions<S extends ParamSpec, A extends boolean> {
    * `part.file.truncated` and answers in its own words.
    */
   maxFileBytes?: number;
+  /**
+   * Mounted as a Fastify route of its own instead of served from the API table (ApiRouteTable):
+   * for a route that Fastify's onRoute hooks give options (the upload spool's multipart options).
+   * Absolute routes and routes with maxFileBytes are mounted so too.
+   */
+  ownRoute?: boolean;
   /**
    * A long poll (GET /events): never refused for a spent server-time budget (a client must get
    * its events) and not charged for the time it waits; what it delivers was charged to the
@@ -104,6 +111,73 @@ export type Handler<S extends ParamSpec, A extends boolean> = (
 
 export const API_PREFIX = '/api/v1';
 
+/** What a route of the API table does once found: the router's own per-route work. */
+interface TableRoute {
+  requireAuth: boolean;
+  longPoll: boolean;
+  serve(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    path: Record<string, string>,
+  ): Promise<FastifyReply>;
+}
+
+/** A route of the table found for a request, with its path parameters. */
+export interface ApiMatch {
+  route: TableRoute;
+  params: Record<string, string>;
+}
+
+/** A path parameter longer than the router's maxParamLength: Fastify answered 414. */
+const PARAM_TOO_LONG = Symbol('param too long');
+
+type Found = ApiMatch | typeof PARAM_TOO_LONG | null;
+
+/** Where apiRouteConstraint leaves what it found on Node's request, for the catch-all. */
+const FOUND = Symbol('api route found');
+const API_ROUTE = 'apiRoute';
+
+const TABLE_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
+const noHandler = () => undefined;
+
+/**
+ * The API's routes (all but those of their own, RouteOptions.ownRoute), found as Fastify's router
+ * found them when each was a Fastify route: the same find-my-way with Fastify's default options
+ * (app.ts sets none). Fastify mounts one catch-all per scope under /api/v1 and ApiRouter dispatches
+ * from here. Each Fastify route (and its HEAD twin, and its copy in the multipart scope) cost a
+ * context, hooks and find-my-way matchers compiled with `new Function` at every start: about
+ * 150 ms of the realm process's CPU before it listened, for ~140 routes (docs/benchmarks.md, realm
+ * start, sixteenth pass).
+ */
+export class ApiRouteTable {
+  private readonly router = FindMyWay({
+    ignoreTrailingSlash: false,
+    ignoreDuplicateSlashes: false,
+    maxParamLength: 100,
+    caseSensitive: true,
+    allowUnsafeRegex: false,
+    // useSemicolonDelimiter false, find-my-way's default as Fastify's. A URL it cannot decode is
+    // not found here (no onBadUrl), and Fastify's router answers it 400 as before.
+    onMaxParamLength: noHandler,
+  });
+
+  add(method: HttpMethod, url: string, route: TableRoute): void {
+    this.router.on(method, url, noHandler, route);
+  }
+
+  /** The route for `method` and `url` (the raw request URL, query string and all), or null. */
+  find(method: string, url: string): Found {
+    // A HEAD request is answered by its GET route, as Fastify's HEAD twins were.
+    const found = this.router.find(
+      (method === 'HEAD' ? 'GET' : method) as FindMyWay.HTTPMethod,
+      url,
+    );
+    if (!found) return null;
+    if (!found.store) return PARAM_TOO_LONG;
+    return { route: found.store as TableRoute, params: found.params as Record<string, string> };
+  }
+}
+
 export class ApiRouter {
   /** Refusals answered when they may be retried (refusal-hold.ts). */
   private readonly refusals = new RefusalHold();
@@ -119,6 +193,8 @@ export class ApiRouter {
     private readonly budget: ServerTimeBudget | null = null,
     private readonly eventBytesQueued: () => number = () => 0,
     readonly multipartApp: FastifyInstance = app,
+    /** The table Fastify's apiRouteConstraint (app.ts) looks every request up in. */
+    private readonly table: ApiRouteTable,
   ) {
     // Fields every request has from its construction (one shape), instead of a WeakMap entry or
     // two per request on the path every poll takes.
@@ -126,6 +202,40 @@ export class ApiRouter {
     app.decorateRequest('refusedCredentials', null);
     app.decorateRequest('earlyUserStamp', 0);
     app.decorateRequest('handlerStarted', false);
+    app.decorateRequest('apiMatch', null);
+    const catchAll: FastifyRouteOptions = {
+      method: [...TABLE_METHODS],
+      url: `${API_PREFIX}/*`,
+      // Only for a request the table has a route for (apiRouteConstraint): any other meets
+      // Fastify's not-found route, as it did, with its own way with bodies.
+      constraints: { [API_ROUTE]: 'yes' },
+      onRequest: (request: FastifyRequest, reply: FastifyReply, done: (e?: Error) => void) => {
+        const match = (request.raw as { [FOUND]?: Found })[FOUND] ?? null;
+        if (match === PARAM_TOO_LONG) {
+          // What app.ts's frameworkErrors answered when Fastify's router found it, before the body.
+          done(new ApiError('BAD_REQUEST', 'Malformed request URL', 414));
+          return;
+        }
+        request.apiMatch = match;
+        const refusal = match?.route.requireAuth
+          ? this.refuseEarly(request, reply, match.route.longPoll)
+          : null;
+        if (refusal) this.refusals.answer(refusal, done);
+        else done();
+      },
+      handler: async (request, reply) => {
+        const match = request.apiMatch;
+        if (!match) return reply.callNotFound();
+        return match.route.serve(request, reply, match.params);
+      },
+    };
+    app.route(catchAll);
+    if (multipartApp !== app) {
+      multipartApp.route({
+        ...catchAll,
+        constraints: { [API_ROUTE]: 'yes', [MULTIPART_BODY.name]: 'yes' },
+      });
+    }
   }
 
   get<S extends ParamSpec = ParamSpec, A extends boolean = true>(
@@ -248,11 +358,39 @@ export class ApiRouter {
   ): void {
     const spec = (options.params ?? {}) as S;
     const requireAuth = options.auth !== false;
+    const longPoll = options.longPoll === true;
     const idNames = options.ids ?? [];
     const pathNames = [...url.matchAll(/:(\w+)/g)].map((m) => m[1]);
+    const fullUrl = options.absolute ? url : API_PREFIX + url;
+    const serve = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      path: Record<string, string>,
+    ): Promise<FastifyReply> => {
+      request.handlerStarted = true;
+      // Public routes ignore any Authorization header: a stale key must not keep a client from
+      // /fetch_api_key or /server_settings.
+      const user = requireAuth ? this.authenticate(request) : null;
+      if (this.rateLimiter) {
+        const headers = this.rateLimiter.hit(user ? `user:${user.id}` : `ip:${request.ip}`);
+        reply.headers(headers);
+      }
+      const budgetKey = this.budget && user && !longPoll ? `user:${user.id}` : null;
+      if (budgetKey) this.budget!.check(budgetKey);
+      const meter = new RequestMeter(this.eventBytesQueued);
+      try {
+        return await this.run(request, reply, user, meter, path, spec, idNames, pathNames, handler);
+      } finally {
+        if (budgetKey) this.budget!.charge(budgetKey, meter.heldMs(), meter.queuedBytes());
+      }
+    };
+    if (!options.ownRoute && !options.absolute && options.maxFileBytes === undefined) {
+      this.table.add(method, fullUrl, { requireAuth, longPoll, serve });
+      return;
+    }
     const definition: FastifyRouteOptions = {
       method,
-      url: options.absolute ? url : API_PREFIX + url,
+      url: fullUrl,
       // Read per request by @fastify/multipart (merged into busboy's options); its typings list
       // only busboy's own options.
       ...(options.maxFileBytes !== undefined && {
@@ -266,29 +404,13 @@ export class ApiRouter {
       // An error passed on here is answered by the error handler, and the body is never read.
       ...(requireAuth && {
         onRequest: (request: FastifyRequest, reply: FastifyReply, done: (e?: Error) => void) => {
-          const refusal = this.refuseEarly(request, reply, options.longPoll === true);
+          const refusal = this.refuseEarly(request, reply, longPoll);
           if (refusal) this.refusals.answer(refusal, done);
           else done();
         },
       }),
-      handler: async (request, reply) => {
-        request.handlerStarted = true;
-        // Public routes ignore any Authorization header: a stale key must not keep a client from
-        // /fetch_api_key or /server_settings.
-        const user = requireAuth ? this.authenticate(request) : null;
-        if (this.rateLimiter) {
-          const headers = this.rateLimiter.hit(user ? `user:${user.id}` : `ip:${request.ip}`);
-          reply.headers(headers);
-        }
-        const budgetKey = this.budget && user && !options.longPoll ? `user:${user.id}` : null;
-        if (budgetKey) this.budget!.check(budgetKey);
-        const meter = new RequestMeter(this.eventBytesQueued);
-        try {
-          return await this.run(request, reply, user, meter, spec, idNames, pathNames, handler);
-        } finally {
-          if (budgetKey) this.budget!.charge(budgetKey, meter.heldMs(), meter.queuedBytes());
-        }
-      },
+      handler: (request, reply) =>
+        serve(request, reply, (request.params ?? {}) as Record<string, string>),
     };
     this.app.route(definition);
     if (this.multipartApp !== this.app) {
@@ -302,6 +424,7 @@ export class ApiRouter {
     reply: FastifyReply,
     user: AuthUser | null,
     meter: RequestMeter,
+    path: Record<string, string>,
     spec: S,
     idNames: readonly string[],
     pathNames: string[],
@@ -311,7 +434,6 @@ export class ApiRouter {
       // Fastify parses text/plain into a string, which carries no parameters.
       throw new ApiError('BAD_REQUEST', 'Unsupported Content-Type', 415);
     }
-    const path = (request.params ?? {}) as Record<string, string>;
     const ids: Record<string, number> = {};
     for (const name of idNames) ids[name] = parsePathId(name, path[name]);
     const raw = collectRawParams(request.query, request.body);
@@ -366,6 +488,34 @@ export const MULTIPART_BODY = {
   },
 };
 
+/**
+ * The router constraint that lets a request reach ApiRouter's catch-alls only if the table has a
+ * route for it (or refuses its URL as Fastify's router did); any other request finds no route and
+ * goes to Fastify's not-found route as before (whose body parsing skips an unknown Content-Type).
+ */
+export function apiRouteConstraint(table: ApiRouteTable) {
+  return {
+    name: API_ROUTE,
+    storage<H>() {
+      let yes: H | null = null;
+      return {
+        get: (value: string) => (value === 'yes' ? yes : null),
+        set: (_value: string, handler: H) => void (yes = handler),
+      };
+    },
+    deriveConstraint(request: { method?: string; url?: string; [FOUND]?: Found }): string {
+      const found = table.find(request.method ?? '', request.url ?? '');
+      request[FOUND] = found;
+      // undefined (no constraint derived) is what find-my-way documents; its typings want a string.
+      return found === null ? (undefined as never) : 'yes';
+    },
+    mustMatchWhenDerived: false,
+    validate(value: unknown) {
+      if (value !== 'yes') throw new Error('apiRoute is "yes" or absent');
+    },
+  };
+}
+
 // Typed as a string by Fastify; it sends a Buffer from a serializer as it is (reply.js, onSend).
 const bytesAsTheyAre = (payload: unknown) => payload as string;
 
@@ -382,6 +532,8 @@ declare module 'fastify' {
      * (busboy's "Unexpected end of multipart data" and the like), so it is the client's, not a bug.
      */
     handlerStarted: boolean;
+    /** The API table's route for this request (ApiRouter's catch-all), or null if none takes it. */
+    apiMatch: ApiMatch | null;
   }
 }
 

@@ -73,7 +73,8 @@ export const uploadsResource: ResourceModule = {
       recordUpload: async (upload) => thumbnailUpload(recordUpload(upload)),
     });
 
-    api.post('/user_uploads', {}, async ({ user, request }) => {
+    // Its own Fastify route: the spool's onRoute hook gives it its multipart options.
+    api.post('/user_uploads', { ownRoute: true }, async ({ user, request }) => {
       const spool = takeSpool(request);
       try {
         const file = singleFile(spool, ctx.config.maxFileUploadSizeMib);
