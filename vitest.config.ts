@@ -131,12 +131,13 @@ export default defineConfig({
           globalSetup: GLOBAL_SETUP,
           include: ['test/e2e/**/*.test.ts'],
           setupFiles: ['test/e2e/support/setup.ts'],
-          // Two files at a time, each worker with one module registry: importing the server, the
-          // host and Playwright anew for each file was a third of a file's CPU. Files share no
-          // state besides modules (each starts its own realm, app and browser contexts on ports
-          // of their own). One at a time, the files left most of a core idle while they waited on
-          // servers, hosts and pages, and their 45 files were the run's longest leg.
-          maxWorkers: WORKERS,
+          // One file at a time, all in one worker with one module registry: importing the server,
+          // the host and Playwright anew for each file was a third of a file's CPU. Files share
+          // no state besides modules (each starts its own realm, app and browser contexts). Two at
+          // a time shortened this leg but lengthened the other process's and the checks' beyond
+          // it: the whole run took 11 min 38 s against 9 min 51 s (docs/benchmarks.md, test
+          // suite, sixteenth pass).
+          fileParallelism: false,
           isolate: false,
           // After the other projects in `vitest run` (a group needs one worker count); `npm test`
           // runs this project beside them instead (scripts/test.mjs).
