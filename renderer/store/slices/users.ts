@@ -57,15 +57,6 @@ export function usersFromRegister(
 
 /** The user's own entry from the register's own-user fields (named as the public server's). */
 function ownUser(reg: Pick<RegisterResponse, OwnFields | RoleFields>): User {
-  const role: UserRole = reg.is_owner
-    ? 100
-    : reg.is_admin
-      ? 200
-      : reg.is_moderator
-        ? 300
-        : reg.is_guest
-          ? 600
-          : 400;
   return normalizeUser(
     {
       user_id: reg.user_id,
@@ -73,7 +64,11 @@ function ownUser(reg: Pick<RegisterResponse, OwnFields | RoleFields>): User {
       delivery_email: reg.delivery_email ?? null,
       full_name: reg.full_name ?? '',
       avatar_url: reg.avatar_url ?? null,
-      role,
+      is_owner: reg.is_owner,
+      is_admin: reg.is_admin,
+      is_guest: reg.is_guest,
+      // The booleans' role (roleFromFlags) has no moderator: the register says that one apart.
+      ...(reg.is_moderator ? { role: 300 as UserRole } : {}),
     },
     true,
   );
